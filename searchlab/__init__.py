@@ -1,0 +1,24 @@
+"""searchlab: measure how efficiently game-tree search works.
+
+Public API (stable names)::
+
+    from searchlab import ExplicitTree, IIDTree, OrderedTree, IncrementalTree, search, load
+    r = search(IIDTree(b=8, d=5, seed=1), algorithm="alphabeta", ordering="natural")
+"""
+
+from __future__ import annotations
+
+from searchlab.errors import (InvalidParameterError, SearchlabError, TreeTooLargeError,
+                              UnsupportedError)
+from searchlab.search.api import ALGORITHMS, search
+from searchlab.search.ordering import ORDERINGS
+from searchlab.search.result import SearchResult
+from searchlab.trees import ExplicitTree, IIDTree, IncrementalTree, OrderedTree, make_tree
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALGORITHMS", "ORDERINGS", "ExplicitTree", "IIDTree", "IncrementalTree", "OrderedTree",
+    "InvalidParameterError", "SearchResult", "SearchlabError", "TreeTooLargeError",
+    "UnsupportedError", "make_tree", "search", "__version__",
+]

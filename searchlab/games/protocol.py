@@ -1,0 +1,66 @@
+"""The Game protocol: what every search algorithm needs of a game or a synthetic tree.
+
+States are immutable values (play returns a new state); moves are hashable and listed in a
+documented, fixed *natural order*. Values are from MAX's point of view (MAX = the player to move
+in the initial state). Synthetic trees (searchlab.trees) satisfy this protocol too, so every
+algorithm runs on both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Hashable, Protocol, Sequence, runtime_checkable
+
+from searchlab.errors import UnsupportedError
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What kind of game this is; algorithms check the flags they rely on."""
+
+    two_player: bool = True
+    zero_sum: bool = True
+    deterministic: bool = True
+    perfect_information: bool = True
+
+    def require_classical(self, what: str) -> None:
+        """Raise UnsupportedError unless two-player, zero-sum, deterministic, perfect information."""
+        missing = [name for name in ("two_player", "zero_sum", "deterministic", "perfect_information")
+                   if not getattr(self, name)]
+        if missing:
+            raise UnsupportedError(
+                f"{what} needs a two-player, zero-sum, deterministic game of perfect information; "
+                f"this game is not: {', '.join(missing)}")
+
+
+CLASSICAL = Capabilities()
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A two-player game (or synthetic tree) as the search sees it.
+
+    - ``initial_state()``: the root.
+    - ``max_to_move(s)``: True when MAX is to move in s.
+    - ``legal_moves(s)``: the moves in natural order; empty only in terminal states.
+    - ``play(s, m)``: the state after move m (s is unchanged).
+    - ``is_terminal(s)`` / ``utility(s)``: game over, and its value for MAX.
+    - ``evaluate(s)``: heuristic (static) value for MAX of a non-terminal state; raises
+      UnsupportedError where the game or tree has none (``has_static`` is then False).
+    - ``hash_key(s)``: a 64-bit key (Zobrist for board games, the node key for trees).
+    - ``default_depth``: the depth a search uses when none is given (None: to the end).
+    """
+
+    name: str
+    capabilities: Capabilities
+    has_static: bool
+    default_depth: int | None
+
+    def initial_state(self) -> Any: ...
+    def max_to_move(self, state: Any) -> bool: ...
+    def legal_moves(self, state: Any) -> Sequence[Hashable]: ...
+    def play(self, state: Any, move: Hashable) -> Any: ...
+    def is_terminal(self, state: Any) -> bool: ...
+    def utility(self, state: Any) -> float: ...
+    def evaluate(self, state: Any) -> float: ...
+    def hash_key(self, state: Any) -> int: ...

@@ -1,0 +1,69 @@
+"""The per-search context: everything one search counts and consults, never module state.
+
+Dynamic ordering policies (killer slots, history table, transposition table) attach their
+state here, so the algorithms in reference.py need no rewrite when they arrive.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable
+
+from searchlab.errors import SearchAborted
+
+
+@dataclass
+class SearchContext:
+    """Counters and collaborators of one search.
+
+    Counting happens only in ``visit`` (nodes, per-ply, leaves) and ``cutoff``: the algorithms
+    call these and count nothing themselves.
+    """
+
+    game: Any
+    depth: float                          # horizon ply (math.inf: to the end of the game)
+    order: Callable | None = None         # ordering policy; None = natural order
+    max_nodes: float = math.inf           # node budget; exceeding it raises SearchAborted
+    child: Callable | None = None         # the recursive call (the algorithm, or a traced wrapper)
+    trace: Any = None                     # a trace recorder (searchlab.search.trace), or None
+    nodes: int = 0
+    leaves: int = 0
+    cutoffs: int = 0
+    per_ply: list[int] = field(default_factory=lambda: [0] * 64)
+    best_move: Hashable | None = None     # set at the root by the algorithms
+    root_values: dict = field(default_factory=dict)   # root move -> proven value (minimax)
+
+    def visit(self, state: Any, ply: int) -> float | None:
+        """Count one node; return its static value if it is a leaf, else None.
+
+        A leaf is a terminal position (its utility) or a position at the horizon (its
+        evaluation); both count as one leaf.
+        """
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise SearchAborted(f"node budget of {self.max_nodes:,} exhausted")
+        try:
+            self.per_ply[ply] += 1
+        except IndexError:
+            self.per_ply.extend([0] * (ply + 1 - len(self.per_ply)))
+            self.per_ply[ply] += 1
+        game = self.game
+        if game.is_terminal(state):
+            self.leaves += 1
+            return game.utility(state)
+        if ply >= self.depth:
+            self.leaves += 1
+            return game.evaluate(state)
+        return None
+
+    def moves(self, state: Any, ply: int) -> list:
+        """The moves of a node in the order the policy wants them searched."""
+        moves = self.game.legal_moves(state)
+        return moves if self.order is None else self.order(state, moves, ply)
+
+    def cutoff(self, state: Any, ply: int, pruned: list) -> None:
+        """Count a return before all children were searched (``pruned`` = the unsearched moves)."""
+        self.cutoffs += 1
+        if self.trace is not None:
+            self.trace.cutoff(state, ply, pruned)

@@ -1,0 +1,60 @@
+"""SearchResult: what every search returns, whatever the engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome and the counts of one search.
+
+    Values are from MAX's point of view. Counting (docs/iid-tree-spec.md, "Counting"):
+    a *node* is one call of the search on a position, the root and the leaves included; a
+    *leaf* is one static evaluation (a terminal position or a position at the horizon);
+    ``interior = nodes - leaves``; a *cutoff* is a return before all children were searched.
+    ``per_ply[k]`` is the number of nodes at ply k (the root is ply 0).
+
+    ``best_move`` is the root move whose value the search proved equal to the root value (the
+    first such in search order). ``best_moves`` lists every root move whose exact value equals
+    the root value when ``best_moves_complete`` is True (minimax proves every root move's value);
+    alpha-beta proves only the value of the move it returns, so there
+    ``best_moves == (best_move,)`` and ``best_moves_complete`` is False.
+
+    ``iterations`` holds the nodes of each iterative-deepening iteration (one entry for a
+    single search); ``nodes`` is their total and ``last_iteration_nodes`` the last one's.
+    ``status`` is "ok", or "aborted" when the node budget ran out (counts are then partial and
+    value/best_move are None).
+    """
+
+    value: float | None
+    best_move: Hashable | None
+    best_moves: tuple
+    best_moves_complete: bool
+    nodes: int
+    leaves: int
+    interior: int
+    cutoffs: int
+    per_ply: tuple[int, ...]
+    iterations: tuple[int, ...]
+    wall_time: float
+    algorithm: str
+    ordering: str
+    engine: str
+    depth: int
+    status: str = "ok"
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def last_iteration_nodes(self) -> int:
+        return self.iterations[-1] if self.iterations else self.nodes
+
+    def counts(self) -> dict[str, Any]:
+        """The deterministic part (everything but timing and engine), for comparisons."""
+        return {
+            "value": self.value, "best_move": self.best_move, "best_moves": self.best_moves,
+            "nodes": self.nodes, "leaves": self.leaves, "interior": self.interior,
+            "cutoffs": self.cutoffs, "per_ply": self.per_ply, "iterations": self.iterations,
+            "status": self.status,
+        }
