@@ -49,6 +49,11 @@ class Game(Protocol):
       UnsupportedError where the game or tree has none (``has_static`` is then False).
     - ``hash_key(s)``: a 64-bit key (Zobrist for board games, the node key for trees).
     - ``default_depth``: the depth a search uses when none is given (None: to the end).
+
+    Optional: ``move_orderings() -> dict[str, Callable[[state, moves], list]]``, the game's own
+    static ordering policies by name (e.g. "centre" for Connect Four, "corners" for Othello,
+    "captures" for chess); each returns the moves in the order to search them. The search
+    offers them under their names next to the generic policies.
     """
 
     name: str

@@ -8,13 +8,16 @@ from numbers import Integral
 from typing import Any
 
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
-from searchlab.search import reference
+from searchlab.search import drivers, reference
 from searchlab.search.context import SearchContext
-from searchlab.search.ordering import ORDERINGS, REFERENCE_ORACLE_MAX_LEAVES, make_ordering
+from searchlab.search.ordering import (REFERENCE_ORACLE_MAX_LEAVES, DynamicOrdering,
+                                       make_ordering, parse_ordering)
 from searchlab.search.result import SearchResult
+from searchlab.search.tt import TranspositionTable
 
 ALGORITHMS = tuple(reference.ALGORITHMS)
 ENGINES = ("auto", "reference", "kernel")
+DEFAULT_TT_SIZE = 1 << 16
 
 
 def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
@@ -32,7 +35,8 @@ def _check_optional_int(name: str, value: Any, minimum: int) -> int | None:
 
 
 def validate(game: Any, algorithm: str, ordering: str, depth: int | None, ordering_seed: int,
-             engine: str, max_nodes: int | None) -> int | float:
+             engine: str, max_nodes: int | None, aspiration: float | None = None,
+             tt_size: int = DEFAULT_TT_SIZE) -> int | float:
     """Check every argument of ``search`` before any work; return the horizon ply.
 
     Raises InvalidParameterError (bad value), UnsupportedError (a combination the game cannot
@@ -44,8 +48,18 @@ def validate(game: Any, algorithm: str, ordering: str, depth: int | None, orderi
                 f"game must implement the Game protocol (searchlab.games.protocol); "
                 f"{type(game).__name__} has no {attr}()")
     _check_choice("algorithm", algorithm, ALGORITHMS)
-    _check_choice("ordering", ordering, ORDERINGS)
+    parts = parse_ordering(ordering, game)
     _check_choice("engine", engine, ENGINES)
+    if isinstance(tt_size, bool) or not isinstance(tt_size, Integral) or tt_size < 1 \
+            or tt_size & (tt_size - 1):
+        raise InvalidParameterError(f"tt_size must be a power of two >= 1; got {tt_size!r}")
+    if aspiration is not None:
+        if "id" not in parts:
+            raise InvalidParameterError(
+                "aspiration windows work on top of iterative deepening: add 'id' to the ordering")
+        if isinstance(aspiration, bool) or not isinstance(aspiration, (int, float)) \
+                or not aspiration > 0 or math.isinf(aspiration):
+            raise InvalidParameterError(f"aspiration must be a number > 0; got {aspiration!r}")
     _check_optional_int("depth", depth, 0)
     _check_optional_int("max_nodes", max_nodes, 1)
     if isinstance(ordering_seed, bool) or not isinstance(ordering_seed, Integral) or ordering_seed < 0:
@@ -58,20 +72,34 @@ def validate(game: Any, algorithm: str, ordering: str, depth: int | None, orderi
             raise UnsupportedError(
                 f"depth={depth} is below the tree's depth {full}, but {game.name} has no static "
                 f"values to evaluate a horizon with: use depth=None (or {full})")
+    if "id" in parts and not math.isfinite(horizon):
+        raise InvalidParameterError("iterative deepening ('id') needs a finite depth")
+    if "id" in parts and not getattr(game, "has_static", False):
+        raise UnsupportedError(
+            f"iterative deepening ('id') evaluates shallower horizons, but {game.name} has no "
+            "static values (use the incremental tree model or a game with an evaluation)")
     return horizon
 
 
 def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *,
            depth: int | None = None, ordering_seed: int = 0, engine: str = "auto",
-           max_nodes: int | None = None,
+           max_nodes: int | None = None, aspiration: float | None = None,
+           tt_size: int = DEFAULT_TT_SIZE,
            oracle_limit: int = REFERENCE_ORACLE_MAX_LEAVES, trace: Any = None) -> SearchResult:
     """Search ``game`` (a synthetic tree or a Game) from its initial state.
 
-    - algorithm: "minimax", "alphabeta" (fail-soft, the spec's textbook form) or
-      "alphabeta-failhard"; the root window is (-inf, +inf), so the root value is exact.
-    - ordering: "natural", "random" (seeded by ``ordering_seed``, reproducible per node),
-      "perfect" / "worst" (by exact child values: an oracle, refused above its size limit),
-      "static" (by the children's static values; trees and games that have them).
+    - algorithm: "minimax", "alphabeta" (fail-soft, the spec's textbook form),
+      "alphabeta-failhard", "pvs" (NegaScout) or "mtdf" (MTD(f) over fail-soft alpha-beta with a
+      transposition table, which it creates if the ordering has none); the root window is
+      (-inf, +inf), so the root value is exact.
+    - ordering: a base order — "natural", "random" (seeded by ``ordering_seed``, reproducible per
+      node), "perfect" / "worst" (by exact child values: an oracle, refused above its size
+      limit), "static" (by the children's static values), or the game's own (e.g. "centre") —
+      possibly combined with dynamic components in priority order: "id" (iterative
+      deepening), "tt" (transposition table, ``tt_size`` entries), "killer", "history", e.g.
+      "tt+killer+history+static" (searchlab/search/ordering.py).
+    - aspiration: with "id", the half-width of the aspiration window around the previous
+      iteration's value.
     - depth: horizon in plies (default: the tree's depth, or the end of the game); positions
       at the horizon are evaluated with the static value.
     - engine: "reference" (searchlab/search/reference.py), "kernel" (numba, synthetic trees;
@@ -83,7 +111,8 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
     Returns a SearchResult (values from MAX's point of view; counting as documented there).
     All arguments are checked before any search; errors name the parameter and what is allowed.
     """
-    horizon = validate(game, algorithm, ordering, depth, ordering_seed, engine, max_nodes)
+    horizon = validate(game, algorithm, ordering, depth, ordering_seed, engine, max_nodes,
+                       aspiration, tt_size)
     if trace is not None and engine == "kernel":
         raise UnsupportedError("trace needs engine='reference'")
     use_kernel = False
@@ -96,30 +125,41 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
         use_kernel = supported
     if use_kernel:
         return kernels.run_kernel(game, algorithm, ordering, int(horizon), ordering_seed, max_nodes)
-    order = make_ordering(ordering, game, horizon, ordering_seed, oracle_limit)
-    return run_reference(game, algorithm, ordering, horizon, order, max_nodes, trace)
-
-
-def run_reference(game: Any, algorithm: str, ordering: str, horizon: int | float, order: Any,
-                  max_nodes: int | None, trace: Any = None) -> SearchResult:
-    """Run a reference algorithm on validated arguments and package its SearchResult."""
+    parts = parse_ordering(ordering, game)
+    table = None
+    if "tt" in parts or algorithm == "mtdf":
+        table = TranspositionTable(tt_size, values=True)
+    elif "id" in parts:
+        table = TranspositionTable(tt_size, values=False)     # best moves only
+    order = make_ordering(ordering, game, horizon, ordering_seed, oracle_limit, table)
     algo = reference.ALGORITHMS[algorithm]
-    ctx = SearchContext(game=game, depth=horizon, order=order,
+    ctx = SearchContext(game=game, depth=horizon,
                         max_nodes=math.inf if max_nodes is None else max_nodes,
-                        child=algo, trace=trace)
+                        child=algo, trace=trace, tt=table)
+    if isinstance(order, DynamicOrdering):
+        ctx.order, ctx.on_cut = order.order, order.on_cut
+    else:
+        ctx.order = order
     if trace is not None:
         trace.attach(ctx, algo)
     root = game.initial_state()
     t0 = time.perf_counter()
     status, value = "ok", None
     try:
-        if algorithm == "minimax":
-            value = ctx.child(root, 0, ctx)
+        if "id" in parts:
+            value = drivers.iterative_deepening(root, ctx, algorithm, int(horizon), aspiration)
         else:
-            value = ctx.child(root, 0, -math.inf, math.inf, ctx)
+            value = drivers.search_root(root, ctx, algorithm)
     except SearchAborted:
         status = "aborted"
     wall = time.perf_counter() - t0
+    return package(game, ctx, root, value, status, wall, algorithm, ordering, horizon, table)
+
+
+def package(game: Any, ctx: SearchContext, root: Any, value: float | None, status: str,
+            wall: float, algorithm: str, ordering: str, horizon: int | float,
+            table: TranspositionTable | None) -> SearchResult:
+    """The SearchResult of a finished (or aborted) reference search."""
     if status == "ok" and algorithm == "minimax" and ctx.root_values:
         best_moves = tuple(m for m in game.legal_moves(root) if ctx.root_values[m] == value)
         complete = True
@@ -134,6 +174,11 @@ def run_reference(game: Any, algorithm: str, ordering: str, horizon: int | float
         value=value, best_move=ctx.best_move if status == "ok" else None,
         best_moves=best_moves, best_moves_complete=complete, nodes=ctx.nodes,
         leaves=ctx.leaves, interior=ctx.nodes - ctx.leaves, cutoffs=ctx.cutoffs,
-        per_ply=per_ply, iterations=(ctx.nodes,), wall_time=wall, algorithm=algorithm,
-        ordering=ordering, engine="reference",
-        depth=int(horizon) if math.isfinite(horizon) else top, status=status)
+        per_ply=per_ply, iterations=tuple(ctx.iterations) or (ctx.nodes,), wall_time=wall,
+        algorithm=algorithm, ordering=ordering, engine="reference",
+        depth=int(horizon) if math.isfinite(horizon) else top, status=status,
+        fail_highs=ctx.fail_highs, first_move_fail_highs=ctx.first_move_fail_highs,
+        re_searches=ctx.re_searches,
+        tt_probes=table.probes if table is not None else 0,
+        tt_hits=table.hits if table is not None else 0,
+        tt_cutoffs=table.cutoffs if table is not None else 0)

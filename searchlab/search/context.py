@@ -23,13 +23,19 @@ class SearchContext:
 
     game: Any
     depth: float                          # horizon ply (math.inf: to the end of the game)
-    order: Callable | None = None         # ordering policy; None = natural order
+    order: Callable | None = None         # order(state, moves, ply); None = natural order
     max_nodes: float = math.inf           # node budget; exceeding it raises SearchAborted
     child: Callable | None = None         # the recursive call (the algorithm, or a traced wrapper)
     trace: Any = None                     # a trace recorder (searchlab.search.trace), or None
+    tt: Any = None                        # a TranspositionTable whose values cut, or None
+    on_cut: Callable | None = None        # on_cut(state, move, ply, depth_left): killer/history
     nodes: int = 0
     leaves: int = 0
     cutoffs: int = 0
+    fail_highs: int = 0
+    first_move_fail_highs: int = 0
+    re_searches: int = 0
+    iterations: list[int] = field(default_factory=list)   # nodes per iterative-deepening step
     per_ply: list[int] = field(default_factory=lambda: [0] * 64)
     best_move: Hashable | None = None     # set at the root by the algorithms
     root_values: dict = field(default_factory=dict)   # root move -> proven value (minimax)
@@ -62,8 +68,15 @@ class SearchContext:
         moves = self.game.legal_moves(state)
         return moves if self.order is None else self.order(state, moves, ply)
 
-    def cutoff(self, state: Any, ply: int, pruned: list) -> None:
-        """Count a return before all children were searched (``pruned`` = the unsearched moves)."""
-        self.cutoffs += 1
-        if self.trace is not None:
-            self.trace.cutoff(state, ply, pruned)
+    def cut(self, state: Any, ply: int, moves: list, i: int) -> None:
+        """Count a cut event made by ``moves[i]``: the node's value reached beta (MAX) or alpha
+        (MIN). It is a *cutoff* when moves remain unsearched (``moves[i+1:]``)."""
+        self.fail_highs += 1
+        if i == 0:
+            self.first_move_fail_highs += 1
+        if i < len(moves) - 1:
+            self.cutoffs += 1
+            if self.trace is not None:
+                self.trace.cutoff(state, ply, moves[i + 1:])
+        if self.on_cut is not None:
+            self.on_cut(state, moves[i], ply, self.depth - ply)

@@ -1,18 +1,34 @@
 """Move-ordering policies of the reference search, and the exact-value oracle they may need.
 
-A policy is a function ``order(state, moves, ply) -> list of moves`` built for one search by
-``make_ordering``; ``None`` stands for natural order (the moves as the game lists them).
-Definitions (shared with the kernels): docs/trees.md, "Ordering policies".
+An ordering is a spec like ``"natural"``, ``"perfect"`` or ``"tt+killer+history+static"``:
+components joined by ``+`` in priority order. Components:
+
+- *base* orders (at most one): ``natural``, ``random`` (seeded), ``perfect``, ``worst``,
+  ``static``, or a game's own (``move_orderings()``, e.g. ``centre``, ``corners``, ``captures``);
+  natural if none is named. Definitions shared with the kernels: docs/trees.md.
+- *dynamic* components: ``tt`` (a transposition table: its entries cut nodes off and its best
+  move is searched first), ``id`` (iterative deepening: depth 1..d, each iteration's best moves,
+  kept in a move-only table, searched first in the next), ``killer`` (two killer slots per
+  ply: the last two moves that cut at that ply, most recent first) and ``history`` (moves
+  sorted by their history score, which grows by depth_left^2 at every cut they make).
+
+The final order is lexicographic in the listed priority: e.g. ``tt+killer+history+static``
+searches the table's move first, then the killers, then the rest by history score, ties by
+static value, remaining ties in natural order.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Sequence
 
 from searchlab.errors import InvalidParameterError, TreeTooLargeError, UnsupportedError
 from searchlab.hashing import mix64, random_order_salt
+from searchlab.search.tt import TranspositionTable
 
-ORDERINGS = ("natural", "random", "perfect", "worst", "static")
+BASE_ORDERINGS = ("natural", "random", "perfect", "worst", "static")
+DYNAMIC_COMPONENTS = ("id", "tt", "killer", "history")
+ORDERINGS = BASE_ORDERINGS + DYNAMIC_COMPONENTS
 
 #: The reference oracle refuses trees with more leaves than this (a full minimax pass in
 #: pure Python at about 1 µs per node, and one dict entry per interior node).
@@ -34,7 +50,7 @@ class Oracle:
         self.game, self.depth = game, depth
         self.direct = hasattr(game, "exact_value") and depth >= game.default_depth
         if not self.direct:
-            if not hasattr(game, "node_id"):
+            if not hasattr(game, "node_id") or not hasattr(game, "leaf_count"):
                 raise UnsupportedError(
                     f"perfect/worst ordering needs an exact-value oracle, which {game.name} "
                     "does not provide")
@@ -63,12 +79,33 @@ class Oracle:
         return v
 
 
-def make_ordering(name: str, game: Any, depth: int, ordering_seed: int = 0,
-                  oracle_limit: int = REFERENCE_ORACLE_MAX_LEAVES) -> OrderFn | None:
-    """The order function for policy ``name`` on this game and horizon (None = natural).
+def parse_ordering(spec: Any, game: Any) -> tuple[str, ...]:
+    """Split and check an ordering spec; raise InvalidParameterError naming what is allowed."""
+    own = tuple(game.move_orderings()) if hasattr(game, "move_orderings") else ()
+    allowed = ORDERINGS + own
+    if not isinstance(spec, str) or not spec:
+        raise InvalidParameterError(f"ordering must be a non-empty string; got {spec!r}")
+    parts = tuple(spec.split("+"))
+    for p in parts:
+        if p not in allowed:
+            raise InvalidParameterError(
+                f"ordering component {p!r} unknown: allowed {', '.join(allowed)} "
+                "(dynamic ones combine with '+', e.g. tt+killer+history+static)")
+    if len(set(parts)) != len(parts):
+        raise InvalidParameterError(f"ordering {spec!r} names a component twice")
+    bases = [p for p in parts if p not in DYNAMIC_COMPONENTS]
+    if len(bases) > 1:
+        raise InvalidParameterError(
+            f"ordering {spec!r} names {len(bases)} base orders ({', '.join(bases)}); at most one")
+    return parts
 
-    Raises InvalidParameterError for an unknown name, UnsupportedError where the game lacks
-    what the policy needs, TreeTooLargeError when the oracle would exceed ``oracle_limit``.
+
+def base_order(name: str, game: Any, depth: int, ordering_seed: int = 0,
+               oracle_limit: int = REFERENCE_ORACLE_MAX_LEAVES) -> OrderFn | None:
+    """The order function of one base policy on this game and horizon (None = natural).
+
+    Raises UnsupportedError where the game lacks what the policy needs, TreeTooLargeError when
+    the oracle would exceed ``oracle_limit``.
     """
     if name == "natural":
         return None
@@ -104,4 +141,62 @@ def make_ordering(name: str, game: Any, depth: int, ordering_seed: int = 0,
                 return sorted(moves, key=lambda m: -vals[m])
             return sorted(moves, key=vals.__getitem__)
         return order
-    raise InvalidParameterError(f"ordering must be one of {', '.join(ORDERINGS)}; got {name!r}")
+    policy = game.move_orderings()[name]
+    return lambda state, moves, ply: policy(state, moves)
+
+
+@dataclass
+class DynamicOrdering:
+    """A composite policy with state: killer slots, history scores, a move table.
+
+    ``order`` is called with the search context so the table's move can be looked up; ``on_cut``
+    is called by the search at every cut event to update killers and history.
+    """
+
+    game: Any
+    parts: tuple[str, ...]
+    base: OrderFn | None
+    table: TranspositionTable | None
+    killers: dict[int, list] = field(default_factory=dict)
+    history: dict[tuple[bool, Hashable], int] = field(default_factory=dict)
+
+    def order(self, state: Any, moves: Sequence[Hashable], ply: int) -> list:
+        ordered = list(moves) if self.base is None else self.base(state, moves, ply)
+        game = self.game
+        for part in reversed(self.parts):            # lowest priority first; sorts are stable
+            if part == "history":
+                side = game.max_to_move(state)
+                ordered.sort(key=lambda m: -self.history.get((side, m), 0))
+            elif part == "killer":
+                slots = [k for k in self.killers.get(ply, ()) if k in ordered]
+                ordered = slots + [m for m in ordered if m not in slots]
+            elif part in ("tt", "id") and self.table is not None:
+                m = self.table.move(game.hash_key(state))
+                if m is not None and m in ordered:
+                    ordered.remove(m)
+                    ordered.insert(0, m)
+        return ordered
+
+    def on_cut(self, state: Any, move: Hashable, ply: int, depth_left: float) -> None:
+        if "killer" in self.parts:
+            slots = self.killers.setdefault(ply, [])
+            if move not in slots:
+                slots.insert(0, move)
+                del slots[2:]
+        if "history" in self.parts:
+            key = (self.game.max_to_move(state), move)
+            d = depth_left if depth_left != float("inf") else 1
+            self.history[key] = self.history.get(key, 0) + int(d) ** 2
+
+
+def make_ordering(spec: str, game: Any, depth: int, ordering_seed: int = 0,
+                  oracle_limit: int = REFERENCE_ORACLE_MAX_LEAVES,
+                  table: TranspositionTable | None = None) -> OrderFn | DynamicOrdering | None:
+    """The policy for ``spec``: None (natural), a plain order function (one base policy), or a
+    DynamicOrdering when dynamic components are named (``table`` serves ``tt``/``id``)."""
+    parts = parse_ordering(spec, game)
+    bases = [p for p in parts if p not in DYNAMIC_COMPONENTS]
+    base = base_order(bases[0], game, depth, ordering_seed, oracle_limit) if bases else None
+    if len(parts) == len(bases):
+        return base
+    return DynamicOrdering(game, parts, base, table)

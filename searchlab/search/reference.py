@@ -2,9 +2,15 @@
 
 Minimax form (not negamax): values are from MAX's point of view throughout. Each function
 takes (state, ply, [alpha, beta,] ctx) and returns the node's value; all counting goes through
-``ctx.visit`` and ``ctx.cutoff`` (searchlab/search/context.py); recursive calls go through
+``ctx.visit`` and ``ctx.cut`` (searchlab/search/context.py); recursive calls go through
 ``ctx.child`` so that a trace can wrap them. At the root (ply 0) the algorithms record the best
 move in ``ctx.best_move``: the first move in search order that strictly improved the value.
+
+With a transposition table (``ctx.tt``), a node below the root first probes it (an entry
+searched at least as deep that settles the window returns at once; such a node counts as a
+node, not a leaf) and every node stores its result, with the bound implied by the window it
+was searched with, on the way out. The root never returns from the table, so every search
+pass proves its own best move.
 """
 
 from __future__ import annotations
@@ -23,15 +29,15 @@ def minimax(state, ply: int, ctx: SearchContext) -> float:
         return v
     game = ctx.game
     maximizing = game.max_to_move(state)
-    v = -INF if maximizing else INF
+    v, best = (-INF if maximizing else INF), None
     for m in ctx.moves(state, ply):
         c = ctx.child(game.play(state, m), ply + 1, ctx)
         if ply == 0:
             ctx.root_values[m] = c
         if (c > v) if maximizing else (c < v):
-            v = c
-            if ply == 0:
-                ctx.best_move = m
+            v, best = c, m
+    if ply == 0:
+        ctx.best_move = best
     return v
 
 
@@ -39,27 +45,32 @@ def alphabeta(state, ply: int, alpha: float, beta: float, ctx: SearchContext) ->
     """Alpha-beta as in the spec (Russell & Norvig), fail-soft.
 
     MAX: v = max(v, child) after each child; return at once when v >= beta (ties cut), else
-    alpha = max(alpha, v). MIN symmetric. A cut node returns the value it has seen, a bound:
-    >= the true value's lower bound at MAX (true value >= v), <= at MIN.
+    alpha = max(alpha, v). MIN symmetric. A cut node returns the value it has seen, a bound
+    (true value >= v at MAX, <= v at MIN); a node all of whose children fail low returns an
+    upper bound <= alpha (MAX) or a lower bound >= beta (MIN).
     """
     v = ctx.visit(state, ply)
     if v is not None:
         return v
+    tt = ctx.tt
+    if tt is not None:
+        key = ctx.game.hash_key(state)
+        hit = tt.probe(key, ctx.depth - ply, alpha, beta) if ply else None
+        if hit is not None:
+            return hit
+        window = (alpha, beta)
     game = ctx.game
     moves = ctx.moves(state, ply)
-    last = len(moves) - 1
+    best = None
     if game.max_to_move(state):
         v = -INF
         for i, m in enumerate(moves):
             c = ctx.child(game.play(state, m), ply + 1, alpha, beta, ctx)
             if c > v:
-                v = c
-                if ply == 0:
-                    ctx.best_move = m
+                v, best = c, m
             if v >= beta:
-                if i < last:
-                    ctx.cutoff(state, ply, moves[i + 1:])
-                return v
+                ctx.cut(state, ply, moves, i)
+                break
             if v > alpha:
                 alpha = v
     else:
@@ -67,15 +78,16 @@ def alphabeta(state, ply: int, alpha: float, beta: float, ctx: SearchContext) ->
         for i, m in enumerate(moves):
             c = ctx.child(game.play(state, m), ply + 1, alpha, beta, ctx)
             if c < v:
-                v = c
-                if ply == 0:
-                    ctx.best_move = m
+                v, best = c, m
             if v <= alpha:
-                if i < last:
-                    ctx.cutoff(state, ply, moves[i + 1:])
-                return v
+                ctx.cut(state, ply, moves, i)
+                break
             if v < beta:
                 beta = v
+    if ply == 0:
+        ctx.best_move = best
+    if tt is not None:
+        tt.store(key, ctx.depth - ply, v, window[0], window[1], best)
     return v
 
 
@@ -89,36 +101,113 @@ def alphabeta_failhard(state, ply: int, alpha: float, beta: float, ctx: SearchCo
     v = ctx.visit(state, ply)
     if v is not None:
         return v
+    tt = ctx.tt
+    if tt is not None:
+        key = ctx.game.hash_key(state)
+        hit = tt.probe(key, ctx.depth - ply, alpha, beta) if ply else None
+        if hit is not None:
+            return min(max(hit, alpha), beta)
+        window = (alpha, beta)
     game = ctx.game
     moves = ctx.moves(state, ply)
-    last = len(moves) - 1
+    best = None
     if game.max_to_move(state):
         for i, m in enumerate(moves):
             c = ctx.child(game.play(state, m), ply + 1, alpha, beta, ctx)
             if c >= beta:
-                if i < last:
-                    ctx.cutoff(state, ply, moves[i + 1:])
-                return beta
+                ctx.cut(state, ply, moves, i)
+                alpha, best = beta, m
+                break
             if c > alpha:
-                alpha = c
-                if ply == 0:
-                    ctx.best_move = m
-        return alpha
-    for i, m in enumerate(moves):
-        c = ctx.child(game.play(state, m), ply + 1, alpha, beta, ctx)
-        if c <= alpha:
-            if i < last:
-                ctx.cutoff(state, ply, moves[i + 1:])
-            return alpha
-        if c < beta:
-            beta = c
-            if ply == 0:
-                ctx.best_move = m
-    return beta
+                alpha, best = c, m
+        v = alpha
+    else:
+        for i, m in enumerate(moves):
+            c = ctx.child(game.play(state, m), ply + 1, alpha, beta, ctx)
+            if c <= alpha:
+                ctx.cut(state, ply, moves, i)
+                beta, best = alpha, m
+                break
+            if c < beta:
+                beta, best = c, m
+        v = beta
+    if ply == 0:
+        ctx.best_move = best
+    if tt is not None:
+        tt.store(key, ctx.depth - ply, v, window[0], window[1], best)
+    return v
 
 
+def pvs(state, ply: int, alpha: float, beta: float, ctx: SearchContext) -> float:
+    """Principal variation search (NegaScout) in minimax form, fail-soft.
+
+    The first child gets the full window; every later child first gets a null-window *scout*
+    search asking only "does it beat the value so far?" — at MAX the window
+    (alpha, nextafter(alpha, +inf)), at MIN (nextafter(beta, -inf), beta) — and only when the
+    scout says yes, and the answer lies inside the window, is the child searched again with the
+    full window (counted in ``ctx.re_searches``). Returns alpha-beta's value.
+    """
+    v = ctx.visit(state, ply)
+    if v is not None:
+        return v
+    tt = ctx.tt
+    if tt is not None:
+        key = ctx.game.hash_key(state)
+        hit = tt.probe(key, ctx.depth - ply, alpha, beta) if ply else None
+        if hit is not None:
+            return hit
+        window = (alpha, beta)
+    game = ctx.game
+    moves = ctx.moves(state, ply)
+    best = None
+    if game.max_to_move(state):
+        v = -INF
+        for i, m in enumerate(moves):
+            child = game.play(state, m)
+            if i == 0:
+                c = ctx.child(child, ply + 1, alpha, beta, ctx)
+            else:
+                c = ctx.child(child, ply + 1, alpha, math.nextafter(alpha, INF), ctx)
+                if alpha < c < beta:
+                    ctx.re_searches += 1
+                    c = ctx.child(child, ply + 1, alpha, beta, ctx)
+            if c > v:
+                v, best = c, m
+            if v >= beta:
+                ctx.cut(state, ply, moves, i)
+                break
+            if v > alpha:
+                alpha = v
+    else:
+        v = INF
+        for i, m in enumerate(moves):
+            child = game.play(state, m)
+            if i == 0:
+                c = ctx.child(child, ply + 1, alpha, beta, ctx)
+            else:
+                c = ctx.child(child, ply + 1, math.nextafter(beta, -INF), beta, ctx)
+                if alpha < c < beta:
+                    ctx.re_searches += 1
+                    c = ctx.child(child, ply + 1, alpha, beta, ctx)
+            if c < v:
+                v, best = c, m
+            if v <= alpha:
+                ctx.cut(state, ply, moves, i)
+                break
+            if v < beta:
+                beta = v
+    if ply == 0:
+        ctx.best_move = best
+    if tt is not None:
+        tt.store(key, ctx.depth - ply, v, window[0], window[1], best)
+    return v
+
+
+#: Node-level algorithms by name. "mtdf" is a root driver over ``alphabeta`` (drivers.py).
 ALGORITHMS = {
     "minimax": minimax,
     "alphabeta": alphabeta,
     "alphabeta-failhard": alphabeta_failhard,
+    "pvs": pvs,
+    "mtdf": alphabeta,
 }

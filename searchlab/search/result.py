@@ -26,6 +26,12 @@ class SearchResult:
     single search); ``nodes`` is their total and ``last_iteration_nodes`` the last one's.
     ``status`` is "ok", or "aborted" when the node budget ran out (counts are then partial and
     value/best_move are None).
+
+    Ordering-quality and enhancement counters: ``fail_highs`` counts cut events (a node whose
+    value reached beta at MAX or alpha at MIN, whether or not children remained; None where an
+    engine does not count them) and ``first_move_fail_highs`` those made by the first move
+    searched; ``re_searches`` counts PVS re-searches, aspiration re-searches and extra MTD(f)
+    passes; ``tt_probes``/``tt_hits``/``tt_cutoffs`` the transposition table's work.
     """
 
     value: float | None
@@ -44,11 +50,30 @@ class SearchResult:
     engine: str
     depth: int
     status: str = "ok"
+    fail_highs: int | None = None
+    first_move_fail_highs: int | None = None
+    re_searches: int = 0
+    tt_probes: int = 0
+    tt_hits: int = 0
+    tt_cutoffs: int = 0
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def last_iteration_nodes(self) -> int:
         return self.iterations[-1] if self.iterations else self.nodes
+
+    @property
+    def fail_high_first_rate(self) -> float | None:
+        """Share of cut events (v >= beta at MAX, v <= alpha at MIN, the last child included)
+        made by the first move searched; None when not measured or when nothing cut."""
+        if not self.fail_highs or self.first_move_fail_highs is None:
+            return None
+        return self.first_move_fail_highs / self.fail_highs
+
+    @property
+    def tt_hit_rate(self) -> float | None:
+        """Share of transposition-table probes that found an entry (None without a table)."""
+        return self.tt_hits / self.tt_probes if self.tt_probes else None
 
     def counts(self) -> dict[str, Any]:
         """The deterministic part (everything but timing and engine), for comparisons."""
@@ -56,5 +81,6 @@ class SearchResult:
             "value": self.value, "best_move": self.best_move, "best_moves": self.best_moves,
             "nodes": self.nodes, "leaves": self.leaves, "interior": self.interior,
             "cutoffs": self.cutoffs, "per_ply": self.per_ply, "iterations": self.iterations,
-            "status": self.status,
+            "status": self.status, "re_searches": self.re_searches, "tt_probes": self.tt_probes,
+            "tt_hits": self.tt_hits, "tt_cutoffs": self.tt_cutoffs,
         }

@@ -34,13 +34,19 @@ def test_bad_tree_parameters(make, match):
 
 @pytest.mark.parametrize("kwargs,exc,match", [
     (dict(algorithm="negamax"), InvalidParameterError, "algorithm must be one of minimax"),
-    (dict(ordering="best"), InvalidParameterError, "ordering must be one of natural"),
+    (dict(ordering="best"), InvalidParameterError, "ordering component 'best' unknown: allowed natural"),
+    (dict(ordering="random+perfect"), InvalidParameterError, "names 2 base orders"),
+    (dict(ordering="killer+killer"), InvalidParameterError, "names a component twice"),
+    (dict(aspiration=0.5), InvalidParameterError, "add 'id' to the ordering"),
+    (dict(ordering="id", aspiration=-1.0), InvalidParameterError, "aspiration must be a number > 0"),
+    (dict(ordering="tt", tt_size=1000), InvalidParameterError, "tt_size must be a power of two"),
     (dict(engine="gpu"), InvalidParameterError, "engine must be one of auto"),
     (dict(depth=-1), InvalidParameterError, "depth must be None or an integer >= 0"),
     (dict(max_nodes=0), InvalidParameterError, "max_nodes must be None or an integer >= 1"),
     (dict(ordering_seed=-3), InvalidParameterError, "ordering_seed must be an integer >= 0"),
     (dict(ordering="static"), UnsupportedError, "static ordering needs static values"),
     (dict(depth=2), UnsupportedError, "has no static values"),
+    (dict(ordering="id"), UnsupportedError, "iterative deepening"),
 ])
 def test_bad_search_arguments(kwargs, exc, match):
     with pytest.raises(exc, match=match):
