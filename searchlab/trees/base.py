@@ -63,9 +63,9 @@ class SyntheticTree:
     def default_depth(self) -> int:
         return self.d
 
-    def leaf_count(self, depth: int | None = None) -> int:
-        """Number of nodes at ply `depth` (default d): b**depth."""
-        return self.b ** (self.d if depth is None else depth)
+    def leaf_count(self, depth: float | None = None) -> int:
+        """Leaves of a search to horizon ``depth`` (default d): b ** min(depth, d)."""
+        return self.b ** (self.d if depth is None else int(min(depth, self.d)))
 
     # --- the Game protocol -------------------------------------------------------------
     def initial_state(self) -> tuple:
