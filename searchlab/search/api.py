@@ -12,6 +12,7 @@ from searchlab.search import drivers, reference
 from searchlab.search.context import SearchContext
 from searchlab.search.ordering import (REFERENCE_ORACLE_MAX_LEAVES, DynamicOrdering,
                                        make_ordering, parse_ordering)
+from searchlab.search.pruning import Pruning, PruningState, pruned_alphabeta, validate_pruning
 from searchlab.search.result import SearchResult
 from searchlab.search.tt import TranspositionTable
 
@@ -36,7 +37,7 @@ def _check_optional_int(name: str, value: Any, minimum: int) -> int | None:
 
 def validate(game: Any, algorithm: str, ordering: str, depth: int | None, ordering_seed: int,
              engine: str, max_nodes: int | None, aspiration: float | None = None,
-             tt_size: int = DEFAULT_TT_SIZE) -> int | float:
+             tt_size: int = DEFAULT_TT_SIZE, pruning: Pruning | None = None) -> int | float:
     """Check every argument of ``search`` before any work; return the horizon ply.
 
     Raises InvalidParameterError (bad value), UnsupportedError (a combination the game cannot
@@ -72,6 +73,8 @@ def validate(game: Any, algorithm: str, ordering: str, depth: int | None, orderi
             raise UnsupportedError(
                 f"depth={depth} is below the tree's depth {full}, but {game.name} has no static "
                 f"values to evaluate a horizon with: use depth=None (or {full})")
+    if pruning is not None:
+        validate_pruning(pruning, game, algorithm, parts)
     if "id" in parts and not math.isfinite(horizon):
         raise InvalidParameterError("iterative deepening ('id') needs a finite depth")
     if "id" in parts and not getattr(game, "has_static", False):
@@ -84,7 +87,7 @@ def validate(game: Any, algorithm: str, ordering: str, depth: int | None, orderi
 def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *,
            depth: int | None = None, ordering_seed: int = 0, engine: str = "auto",
            max_nodes: int | None = None, aspiration: float | None = None,
-           tt_size: int = DEFAULT_TT_SIZE,
+           tt_size: int = DEFAULT_TT_SIZE, pruning: Pruning | None = None,
            oracle_limit: int = REFERENCE_ORACLE_MAX_LEAVES, trace: Any = None) -> SearchResult:
     """Search ``game`` (a synthetic tree or a Game) from its initial state.
 
@@ -100,6 +103,8 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
       "tt+killer+history+static" (searchlab/search/ordering.py).
     - aspiration: with "id", the half-width of the aspiration window around the previous
       iteration's value.
+    - pruning: a searchlab.search.pruning.Pruning record switching on unsound techniques
+      (null move, LMR, futility/razoring, beam, ProbCut) and quiescence; alphabeta only.
     - depth: horizon in plies (default: the tree's depth, or the end of the game); positions
       at the horizon are evaluated with the static value.
     - engine: "reference" (searchlab/search/reference.py), "kernel" (numba, synthetic trees;
@@ -112,11 +117,14 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
     All arguments are checked before any search; errors name the parameter and what is allowed.
     """
     horizon = validate(game, algorithm, ordering, depth, ordering_seed, engine, max_nodes,
-                       aspiration, tt_size)
+                       aspiration, tt_size, pruning)
+    pruned = pruning is not None and bool(pruning.active())
     if trace is not None and engine == "kernel":
         raise UnsupportedError("trace needs engine='reference'")
     use_kernel = False
-    if engine != "reference" and trace is None:
+    if pruned and engine == "kernel":
+        raise UnsupportedError("pruning techniques run on engine='reference'")
+    if engine != "reference" and trace is None and not pruned:
         from searchlab.search import kernels
         supported = kernels.kernel_supports(game, algorithm, ordering)
         if engine == "kernel" and not supported:
@@ -132,10 +140,11 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
     elif "id" in parts:
         table = TranspositionTable(tt_size, values=False)     # best moves only
     order = make_ordering(ordering, game, horizon, ordering_seed, oracle_limit, table)
-    algo = reference.ALGORITHMS[algorithm]
+    algo = pruned_alphabeta if pruned else reference.ALGORITHMS[algorithm]
     ctx = SearchContext(game=game, depth=horizon,
                         max_nodes=math.inf if max_nodes is None else max_nodes,
-                        child=algo, trace=trace, tt=table)
+                        child=algo, trace=trace, tt=table,
+                        pruning=PruningState(pruning) if pruned else None)
     if isinstance(order, DynamicOrdering):
         ctx.order, ctx.on_cut = order.order, order.on_cut
     else:
@@ -181,4 +190,6 @@ def package(game: Any, ctx: SearchContext, root: Any, value: float | None, statu
         re_searches=ctx.re_searches,
         tt_probes=table.probes if table is not None else 0,
         tt_hits=table.hits if table is not None else 0,
-        tt_cutoffs=table.cutoffs if table is not None else 0)
+        tt_cutoffs=table.cutoffs if table is not None else 0,
+        q_nodes=ctx.pruning.q_nodes if ctx.pruning is not None else 0,
+        extra={"pruned": dict(ctx.pruning.fired)} if ctx.pruning is not None else {})

@@ -29,6 +29,7 @@ class SearchContext:
     trace: Any = None                     # a trace recorder (searchlab.search.trace), or None
     tt: Any = None                        # a TranspositionTable whose values cut, or None
     on_cut: Callable | None = None        # on_cut(state, move, ply, depth_left): killer/history
+    pruning: Any = None                   # a pruning.PruningState when techniques are on
     nodes: int = 0
     leaves: int = 0
     cutoffs: int = 0

@@ -31,7 +31,9 @@ class SearchResult:
     value reached beta at MAX or alpha at MIN, whether or not children remained; None where an
     engine does not count them) and ``first_move_fail_highs`` those made by the first move
     searched; ``re_searches`` counts PVS re-searches, aspiration re-searches and extra MTD(f)
-    passes; ``tt_probes``/``tt_hits``/``tt_cutoffs`` the transposition table's work.
+    passes; ``tt_probes``/``tt_hits``/``tt_cutoffs`` the transposition table's work;
+    ``q_nodes`` the quiescence search's nodes (beyond the horizon, not in ``nodes``); with
+    pruning techniques on, ``extra["pruned"]`` counts how often each one fired.
     """
 
     value: float | None
@@ -56,6 +58,7 @@ class SearchResult:
     tt_probes: int = 0
     tt_hits: int = 0
     tt_cutoffs: int = 0
+    q_nodes: int = 0
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property

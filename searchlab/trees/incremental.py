@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from searchlab.hashing import GOLDEN, GOOD_SALT, MASK64, NOISE_SALT, mix64, root_key, unit
+from searchlab.hashing import GOLDEN, GOOD_SALT, MASK64, NOISE_SALT, NULL_SALT, mix64, root_key, unit
 from searchlab.trees.base import SyntheticTree, check_real
 
 
@@ -60,3 +60,10 @@ class IncrementalTree(SyntheticTree):
 
     def evaluate(self, state: tuple) -> float:
         return state[3]
+
+    def null_move(self, state: tuple) -> tuple:
+        """The side to move passes: the opponent moves next from the same static value, so it
+        moves twice in a row (docs/trees.md, "Null move"). The null position gets the fresh key
+        mix64(key XOR NULL_SALT) and no level-order index (-1)."""
+        key, ply, _, static = state
+        return (mix64(key ^ NULL_SALT), ply + 1, -1, static)

@@ -1,0 +1,33 @@
+"""Searching from any position: a view of a game whose initial state is a given state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class FromState:
+    """``game`` as seen from ``state``: the same rules, ``initial_state()`` returns ``state``.
+
+    MAX stays the player MAX of the underlying game (values keep their point of view). For
+    synthetic trees, whose states carry their absolute ply, ``default_depth`` is the depth left
+    below ``state``.
+    """
+
+    model = None            # not a tree model: compiled kernels search trees from their root
+
+    def __init__(self, game: Any, state: Any) -> None:
+        self._game, self._state = game, state
+        self.name = f"{game.name} from a position"
+        full = game.default_depth
+        ply = state[1] if hasattr(game, "node_id") and isinstance(state, tuple) else 0
+        self.default_depth = None if full is None else max(full - ply, 0)
+
+    def initial_state(self) -> Any:
+        return self._state
+
+    def leaf_count(self, depth: int | None = None) -> int:
+        depth = self.default_depth if depth is None else min(depth, self.default_depth)
+        return self._game.b ** depth
+
+    def __getattr__(self, item: str) -> Any:
+        return getattr(self._game, item)

@@ -1,0 +1,402 @@
+"""Pruning techniques beyond alpha-beta's sound cutoffs, switchable and parametrised.
+
+``Pruning`` bundles one optional record per technique; ``search(..., pruning=Pruning(...))``
+runs ``pruned_alphabeta`` (fail-soft alpha-beta with the techniques switched on). With every
+technique off it *is* plain alpha-beta, node for node (tested). All but quiescence are unsound:
+they can prune the best move; quiescence is sound with respect to its own extended tree.
+
+Depth bookkeeping: a reduction of r plies for one subtree lowers the horizon ``ctx.depth`` by
+r while that subtree is searched and restores it after, so every node still knows its
+remaining depth as ``ctx.depth - ply`` and the transposition table stores the depth really
+searched.
+
+What the game must provide (optional Game-protocol methods):
+- null move: ``null_move(state)`` (the same position, the other side to move) and, where
+  zugzwang is possible, ``null_move_allowed(state)`` (the guard; chess: not in check and some
+  piece besides pawns and king);
+- quiescence: ``noisy_moves(state)`` (captures for chess, threats where a game defines them);
+- every technique but beam and quiescence: ``evaluate`` (static values), and ``is_noisy(state,
+  move)`` where some moves must never be reduced or pruned (captures).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from searchlab.errors import InvalidParameterError, UnsupportedError
+from searchlab.search.context import SearchContext
+
+INF = math.inf
+
+
+@dataclass(frozen=True)
+class NullMove:
+    """Null-move pruning: before searching a node's moves, let the side to move pass and
+    search the opponent's reply R+1 plies shallower with a null window at beta (MAX) / alpha
+    (MIN); if even passing fails high, prune the node. ``reduction`` R >= 1; with
+    ``adaptive_depth`` set, R = reduction + 1 where the remaining depth exceeds it; no two
+    null moves in a row; with ``verify``, a fail-high is confirmed by a normal search of the
+    node R plies shallower before pruning."""
+
+    reduction: int = 2
+    adaptive_depth: int | None = None
+    verify: bool = False
+
+
+@dataclass(frozen=True)
+class LateMoveReductions:
+    """LMR: at nodes with remaining depth >= ``min_depth``, moves after the first ``after``
+    (non-noisy ones) are searched ``reduction`` plies shallower with a null window, and again
+    at full depth and window when they beat the value so far (a re-search). ``schedule``:
+    "constant" (always ``reduction``) or "log" (max(1, floor(ln(depth) * ln(i + 1) / 2)),
+    i = the move's 0-based position)."""
+
+    after: int = 3
+    min_depth: int = 3
+    reduction: int = 1
+    schedule: str = "constant"
+
+
+@dataclass(frozen=True)
+class Futility:
+    """Futility pruning at frontier nodes (remaining depth 1): when static + ``margin`` <=
+    alpha at MAX (static - margin >= beta at MIN), non-noisy moves are not searched. Razoring
+    at remaining depth <= ``razor_depth`` (>= 2): when static + ``razor_margin`` <= alpha (MAX;
+    symmetric at MIN), the node is resolved by its static value (a quiescence search where on)
+    if that also fails low."""
+
+    margin: float = 0.3
+    razor_margin: float | None = None
+    razor_depth: int = 2
+
+
+@dataclass(frozen=True)
+class Beam:
+    """Forward (beam) pruning: only the best ``width`` moves by the static order are searched
+    at every node, or ``widths[ply]`` at ply (per-ply widths; the last applies below)."""
+
+    width: int = 3
+    widths: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ProbCut:
+    """ProbCut (Buro): at remaining depth ``deep``, a ``shallow``-depth null-window search
+    predicts the deep value through v_deep ~ slope * v_shallow + intercept (residual standard
+    deviation ``sigma``, fitted by ``fit_probcut``); the node is cut when the prediction
+    exceeds beta (MAX) / falls below alpha (MIN) with ``threshold`` standard deviations to
+    spare."""
+
+    shallow: int = 1
+    deep: int = 3
+    slope: float = 1.0
+    intercept: float = 0.0
+    sigma: float = 0.1
+    threshold: float = 1.5
+
+
+@dataclass(frozen=True)
+class Quiescence:
+    """At the horizon, search noisy moves (``game.noisy_moves``) with a stand-pat rule until
+    the position is quiet or ``max_depth`` extra plies are reached (then the static value)."""
+
+    max_depth: int = 8
+
+
+@dataclass(frozen=True)
+class Pruning:
+    """The techniques switched on (None = off)."""
+
+    null_move: NullMove | None = None
+    lmr: LateMoveReductions | None = None
+    futility: Futility | None = None
+    beam: Beam | None = None
+    probcut: ProbCut | None = None
+    quiescence: Quiescence | None = None
+
+    def active(self) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(self) if getattr(self, f.name) is not None)
+
+
+def validate_pruning(pruning: Pruning, game: Any, algorithm: str, parts: tuple[str, ...]) -> None:
+    """Check the techniques' parameters and that the game provides what they need."""
+    if not isinstance(pruning, Pruning):
+        raise InvalidParameterError(f"pruning must be a searchlab Pruning record; got {pruning!r}")
+    if not pruning.active():
+        return
+    if algorithm != "alphabeta":
+        raise UnsupportedError(f"pruning techniques run on algorithm 'alphabeta'; got {algorithm!r}")
+    if {"perfect", "worst"} & set(parts) and pruning.null_move is not None:
+        raise UnsupportedError("null-move pruning cannot be combined with an exact-value oracle "
+                               "ordering (perfect/worst): a null move leaves the tree")
+    needs_static = [n for n in ("null_move", "lmr", "futility", "probcut", "beam")
+                    if getattr(pruning, n) is not None]
+    if needs_static and not getattr(game, "has_static", False):
+        raise UnsupportedError(f"{', '.join(needs_static)} need static values; {game.name} has none")
+    nm, lmr, fu, beam, pc, q = (pruning.null_move, pruning.lmr, pruning.futility, pruning.beam,
+                                pruning.probcut, pruning.quiescence)
+    if nm is not None:
+        if not hasattr(game, "null_move"):
+            raise UnsupportedError(f"null-move pruning needs game.null_move(); {game.name} has none")
+        _positive_int("null_move.reduction", nm.reduction)
+        if nm.adaptive_depth is not None:
+            _positive_int("null_move.adaptive_depth", nm.adaptive_depth)
+    if lmr is not None:
+        _positive_int("lmr.after", lmr.after)
+        _positive_int("lmr.min_depth", lmr.min_depth)
+        _positive_int("lmr.reduction", lmr.reduction)
+        if lmr.schedule not in ("constant", "log"):
+            raise InvalidParameterError(f"lmr.schedule must be constant or log; got {lmr.schedule!r}")
+    if fu is not None:
+        _non_negative("futility.margin", fu.margin)
+        if fu.razor_margin is not None:
+            _non_negative("futility.razor_margin", fu.razor_margin)
+            _positive_int("futility.razor_depth", fu.razor_depth)
+    if beam is not None:
+        for w in (beam.width, *beam.widths):
+            _positive_int("beam.width", w)
+    if pc is not None:
+        _positive_int("probcut.shallow", pc.shallow)
+        if not isinstance(pc.deep, int) or pc.deep <= pc.shallow:
+            raise InvalidParameterError(f"probcut.deep must be an integer > shallow; got {pc.deep!r}")
+        _non_negative("probcut.sigma", pc.sigma)
+        if not (pc.slope > 0):
+            raise InvalidParameterError(f"probcut.slope must be > 0; got {pc.slope!r}")
+    if q is not None:
+        if not hasattr(game, "noisy_moves"):
+            raise UnsupportedError(f"quiescence needs game.noisy_moves(); {game.name} has none")
+        _positive_int("quiescence.max_depth", q.max_depth)
+
+
+def _positive_int(name: str, v: Any) -> None:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        raise InvalidParameterError(f"{name} must be an integer >= 1; got {v!r}")
+
+
+def _non_negative(name: str, v: Any) -> None:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
+        raise InvalidParameterError(f"{name} must be a number >= 0; got {v!r}")
+
+
+@dataclass
+class PruningState:
+    """Per-search counters of the techniques (how often each fired), kept on the context."""
+
+    config: Pruning
+    fired: dict[str, int] = field(default_factory=dict)
+    q_nodes: int = 0
+    parent_null: bool = False
+
+    def count(self, name: str) -> None:
+        self.fired[name] = self.fired.get(name, 0) + 1
+
+
+def _reduced(ctx: SearchContext, r: int, child, ply: int, alpha: float, beta: float) -> float:
+    """Search ``child`` at ply+1 with the horizon r plies closer."""
+    ctx.depth -= r
+    try:
+        return ctx.child(child, ply + 1, alpha, beta, ctx)
+    finally:
+        ctx.depth += r
+
+
+def quiescence(state, ply: int, alpha: float, beta: float, ctx: SearchContext, qdepth: int,
+               stand_pat: float) -> float:
+    """Fail-soft quiescence search below the horizon: stand pat on the static value, then try
+    the noisy moves; stops ``max_depth`` plies below the horizon. Nodes it adds are counted in
+    the pruning state's ``q_nodes``, not in the search's nodes."""
+    game, ps = ctx.game, ctx.pruning
+    maximizing = game.max_to_move(state)
+    v = stand_pat
+    if (v >= beta) if maximizing else (v <= alpha):
+        return v
+    if qdepth >= ps.config.quiescence.max_depth:
+        return v
+    if maximizing:
+        alpha = max(alpha, v)
+    else:
+        beta = min(beta, v)
+    for m in game.noisy_moves(state):
+        child = game.play(state, m)
+        ps.q_nodes += 1
+        if game.is_terminal(child):
+            c = game.utility(child)
+        else:
+            c = quiescence(child, ply + 1, alpha, beta, ctx, qdepth + 1, game.evaluate(child))
+        if maximizing:
+            v = max(v, c)
+            if v >= beta:
+                return v
+            alpha = max(alpha, v)
+        else:
+            v = min(v, c)
+            if v <= alpha:
+                return v
+            beta = min(beta, v)
+    return v
+
+
+def pruned_alphabeta(state, ply: int, alpha: float, beta: float, ctx: SearchContext) -> float:
+    """Fail-soft alpha-beta (as reference.alphabeta) with the techniques of ``ctx.pruning``.
+
+    With no technique on, every line below that differs from reference.alphabeta is skipped,
+    so the two visit the same nodes. Values from MAX's point of view.
+    """
+    ps = ctx.pruning
+    cfg = ps.config
+    parent_null, ps.parent_null = ps.parent_null, False
+    v = ctx.visit(state, ply)
+    game = ctx.game
+    if v is not None:
+        if cfg.quiescence is not None and not game.is_terminal(state):
+            return quiescence(state, ply, alpha, beta, ctx, 0, v)
+        return v
+    tt = ctx.tt
+    if tt is not None:
+        key = game.hash_key(state)
+        hit = tt.probe(key, ctx.depth - ply, alpha, beta) if ply else None
+        if hit is not None:
+            return hit
+        window = (alpha, beta)
+    maximizing = game.max_to_move(state)
+    depth_left = ctx.depth - ply
+    static = None
+    if cfg.null_move is not None or cfg.futility is not None or cfg.probcut is not None:
+        static = game.evaluate(state)
+
+    # --- node-level pruning: null move, razoring, ProbCut -----------------------------
+    early = None
+    nm = cfg.null_move
+    if nm is not None and ply > 0 and not parent_null and \
+            (not hasattr(game, "null_move_allowed") or game.null_move_allowed(state)):
+        r = nm.reduction + (1 if nm.adaptive_depth is not None and depth_left > nm.adaptive_depth else 0)
+        if depth_left > r and ((beta < INF) if maximizing else (alpha > -INF)):
+            null = game.null_move(state)
+            scout = (math.nextafter(beta, -INF), beta) if maximizing else (alpha, math.nextafter(alpha, INF))
+            ps.parent_null = True
+            c = _reduced(ctx, r, null, ply, *scout)
+            ps.parent_null = False
+            if (c >= beta) if maximizing else (c <= alpha):
+                if nm.verify:
+                    ctx.depth -= r
+                    try:
+                        c = pruned_alphabeta_children(state, ply, alpha, beta, ctx, maximizing)
+                    finally:
+                        ctx.depth += r
+                if (c >= beta) if maximizing else (c <= alpha):
+                    ps.count("null_move")
+                    early = c
+    fu = cfg.futility
+    if early is None and fu is not None and fu.razor_margin is not None and ply > 0 and \
+            depth_left <= fu.razor_depth:
+        if (static + fu.razor_margin <= alpha) if maximizing else (static - fu.razor_margin >= beta):
+            q = static
+            if cfg.quiescence is not None:
+                q = quiescence(state, ply, alpha, beta, ctx, 0, static)
+            if (q <= alpha) if maximizing else (q >= beta):
+                ps.count("razoring")
+                early = q
+    pc = cfg.probcut
+    if early is None and pc is not None and ply > 0 and depth_left == pc.deep:
+        if maximizing and beta < INF:
+            bound = (beta + pc.threshold * pc.sigma - pc.intercept) / pc.slope
+            c = _shallow(ctx, state, ply, pc, math.nextafter(bound, -INF), bound)
+            if c >= bound:
+                ps.count("probcut")
+                early = beta
+        elif not maximizing and alpha > -INF:
+            bound = (alpha - pc.threshold * pc.sigma - pc.intercept) / pc.slope
+            c = _shallow(ctx, state, ply, pc, bound, math.nextafter(bound, INF))
+            if c <= bound:
+                ps.count("probcut")
+                early = alpha
+    if early is not None:
+        if tt is not None:
+            tt.store(key, depth_left, early, window[0], window[1], None)
+        return early
+
+    v, best = _children(state, ply, alpha, beta, ctx, maximizing, static)
+    if ply == 0:
+        ctx.best_move = best
+    if tt is not None:
+        tt.store(key, depth_left, v, window[0], window[1], best)
+    return v
+
+
+def _shallow(ctx: SearchContext, state, ply: int, pc: ProbCut, alpha: float, beta: float) -> float:
+    """This node searched to remaining depth ``pc.shallow`` (the horizon moved up)."""
+    r = pc.deep - pc.shallow
+    ctx.depth -= r
+    try:
+        return pruned_alphabeta_children(state, ply, alpha, beta, ctx, ctx.game.max_to_move(state))
+    finally:
+        ctx.depth += r
+
+
+def pruned_alphabeta_children(state, ply, alpha, beta, ctx, maximizing) -> float:
+    """The node's move loop alone (no node count, no node-level pruning): verification and
+    ProbCut's shallow search re-run it with the horizon moved."""
+    return _children(state, ply, alpha, beta, ctx, maximizing, None)[0]
+
+
+def _children(state, ply: int, alpha: float, beta: float, ctx: SearchContext, maximizing: bool,
+              static: float | None) -> tuple[float, Any]:
+    """Alpha-beta's move loop with beam, futility and LMR; returns (value, best move)."""
+    game, cfg = ctx.game, ctx.pruning.config
+    moves = ctx.moves(state, ply)
+    depth_left = ctx.depth - ply
+    beam = cfg.beam
+    if beam is not None:
+        width = beam.widths[min(ply, len(beam.widths) - 1)] if beam.widths else beam.width
+        if len(moves) > width:
+            ctx.pruning.count("beam")
+            moves = _static_best(game, state, moves)[:width]
+    fu, lmr = cfg.futility, cfg.lmr
+    futile = False
+    if fu is not None and depth_left == 1 and ply > 0 and static is not None:
+        futile = (static + fu.margin <= alpha) if maximizing else (static - fu.margin >= beta)
+    noisy = getattr(game, "is_noisy", None)
+    v = -INF if maximizing else INF
+    best = None
+    for i, m in enumerate(moves):
+        quiet = noisy is None or not noisy(state, m)
+        if futile and quiet and i > 0:
+            ctx.pruning.count("futility")
+            bound = static + fu.margin if maximizing else static - fu.margin
+            if (bound > v) if maximizing else (bound < v):
+                v = bound
+            continue
+        child = game.play(state, m)
+        if lmr is not None and i >= lmr.after and depth_left >= lmr.min_depth and quiet:
+            r = lmr.reduction if lmr.schedule == "constant" else \
+                max(1, int(math.log(depth_left) * math.log(i + 1) / 2))
+            r = min(r, depth_left - 1)
+            scout = (alpha, math.nextafter(alpha, INF)) if maximizing else (math.nextafter(beta, -INF), beta)
+            c = _reduced(ctx, r, child, ply, *scout)
+            ctx.pruning.count("lmr")
+            if (c > alpha) if maximizing else (c < beta):
+                ctx.re_searches += 1
+                c = ctx.child(child, ply + 1, alpha, beta, ctx)
+        else:
+            c = ctx.child(child, ply + 1, alpha, beta, ctx)
+        if (c > v) if maximizing else (c < v):
+            v, best = c, m
+        if (v >= beta) if maximizing else (v <= alpha):
+            ctx.cut(state, ply, moves, i)
+            break
+        if maximizing:
+            alpha = max(alpha, v)
+        else:
+            beta = min(beta, v)
+    return v, best
+
+
+def _static_best(game, state, moves) -> list:
+    """Moves sorted best-first for the side to move by the child's static value (stable)."""
+    def static(m):
+        c = game.play(state, m)
+        return game.utility(c) if game.is_terminal(c) else game.evaluate(c)
+    vals = {m: static(m) for m in moves}
+    return sorted(moves, key=(lambda m: -vals[m]) if game.max_to_move(state) else vals.__getitem__)

@@ -1,0 +1,108 @@
+"""Unsound pruning: off = plain alpha-beta exactly; on = fewer nodes, errors counted."""
+
+from __future__ import annotations
+
+import pytest
+
+from searchlab import IncrementalTree, InvalidParameterError, UnsupportedError, IIDTree, search
+from searchlab.games.position import FromState
+from searchlab.search.exact import exact_best_moves, root_move_values
+from searchlab.search.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
+                                      Pruning, Quiescence)
+
+TECHNIQUES = {
+    "null_move R=2": Pruning(null_move=NullMove(2)),
+    "null_move R=3 verified": Pruning(null_move=NullMove(3, verify=True)),
+    "null_move adaptive": Pruning(null_move=NullMove(2, adaptive_depth=4)),
+    "lmr": Pruning(lmr=LateMoveReductions(after=2)),
+    "lmr log": Pruning(lmr=LateMoveReductions(after=1, schedule="log")),
+    "futility+razoring": Pruning(futility=Futility(0.2, razor_margin=0.5)),
+    "beam 3": Pruning(beam=Beam(3)),
+    "beam per ply": Pruning(beam=Beam(widths=(6, 4, 3, 2))),
+    "probcut": Pruning(probcut=ProbCut(1, 3, 1.0, 0.0, 0.3, 1.0)),
+}
+TEST_SET = [IncrementalTree(5, 6, s, decay=0.9, correlation=0.5) for s in range(12)]
+
+
+@pytest.mark.parametrize("ordering", ["natural", "static", "random", "tt+killer+history+static",
+                                      "id+tt"])
+def test_everything_off_is_plain_alphabeta(ordering):
+    for t in TEST_SET[:6]:
+        plain = search(t, "alphabeta", ordering, ordering_seed=3, engine="reference")
+        off = search(t, "alphabeta", ordering, ordering_seed=3, engine="reference",
+                     pruning=Pruning())
+        assert off.counts() == plain.counts()
+
+
+@pytest.mark.parametrize("name", list(TECHNIQUES))
+def test_each_technique_saves_nodes_and_errors_are_counted(name):
+    cfg = TECHNIQUES[name]
+    nodes_on = nodes_off = 0
+    decision_errors = 0
+    value_errors = []
+    for t in TEST_SET:
+        ref = search(t, "alphabeta", "static", engine="reference")
+        r = search(t, "alphabeta", "static", engine="reference", pruning=cfg)
+        exact = search(t, "minimax", engine="reference")
+        nodes_on, nodes_off = nodes_on + r.nodes, nodes_off + ref.nodes
+        decision_errors += r.best_move not in exact.best_moves
+        value_errors.append(abs(r.value - exact.value))
+        assert sum(r.extra["pruned"].values()) > 0 or name.startswith("futility")
+    assert nodes_on < nodes_off
+    # the error counts are real numbers against the exact reference, whatever they are
+    assert 0 <= decision_errors <= len(TEST_SET)
+    assert all(e >= 0 for e in value_errors)
+
+
+def test_null_move_error_is_detected():
+    """Passing is never illegal on the incremental tree, so some positions are zugzwang-like:
+    passing looks better than every real move, null move prunes, and the decision goes wrong.
+    The exact reference catches it."""
+    errors = 0
+    for s in range(40):
+        t = IncrementalTree(5, 6, s, decay=0.9, correlation=0.5)
+        exact_value, best = exact_best_moves(t)
+        r = search(t, "alphabeta", "static", engine="reference",
+                   pruning=Pruning(null_move=NullMove(2)))
+        errors += r.best_move not in best
+    assert errors > 0
+
+
+def test_exact_best_moves_agree_with_minimax():
+    for s in range(5):
+        t = IncrementalTree(4, 5, s)
+        mm = search(t, "minimax", engine="reference")
+        v, best = exact_best_moves(t)
+        assert v == mm.value and best == mm.best_moves
+        vals = root_move_values(t, depth=3)
+        assert max(vals.values()) == search(t, "minimax", depth=3, engine="reference").value
+
+
+def test_search_from_a_position():
+    t = IncrementalTree(3, 5, 2)
+    child = t.play(t.initial_state(), 1)
+    for engine in ("auto", "reference"):
+        sub = search(FromState(t, child), "minimax", engine=engine)
+        assert sub.engine == "reference" and sub.per_ply == (1, 3, 9, 27, 81)
+        assert sub.value == root_move_values(t)[1]
+    assert search(t, "minimax").value == max(root_move_values(t).values())
+
+
+@pytest.mark.parametrize("cfg,exc,match", [
+    (Pruning(null_move=NullMove(0)), InvalidParameterError, "null_move.reduction must be"),
+    (Pruning(lmr=LateMoveReductions(schedule="fast")), InvalidParameterError, "lmr.schedule"),
+    (Pruning(beam=Beam(0)), InvalidParameterError, "beam.width must be"),
+    (Pruning(probcut=ProbCut(3, 2)), InvalidParameterError, "probcut.deep must be"),
+    (Pruning(futility=Futility(-1.0)), InvalidParameterError, "futility.margin must be"),
+    (Pruning(quiescence=Quiescence()), UnsupportedError, "noisy_moves"),
+])
+def test_bad_pruning_parameters(cfg, exc, match):
+    with pytest.raises(exc, match=match):
+        search(IncrementalTree(3, 4, 1), "alphabeta", engine="reference", pruning=cfg)
+
+
+def test_pruning_needs_static_values_and_alphabeta():
+    with pytest.raises(UnsupportedError, match="need static values"):
+        search(IIDTree(3, 4, 1), "alphabeta", pruning=Pruning(null_move=NullMove()))
+    with pytest.raises(UnsupportedError, match="run on algorithm 'alphabeta'"):
+        search(IncrementalTree(3, 4, 1), "pvs", pruning=Pruning(lmr=LateMoveReductions()))
