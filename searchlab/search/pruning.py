@@ -400,3 +400,53 @@ def _static_best(game, state, moves) -> list:
         return game.utility(c) if game.is_terminal(c) else game.evaluate(c)
     vals = {m: static(m) for m in moves}
     return sorted(moves, key=(lambda m: -vals[m]) if game.max_to_move(state) else vals.__getitem__)
+
+
+def fit_probcut(game: Any, states: list, shallow: int, deep: int,
+                threshold: float = 1.5) -> ProbCut:
+    """Fit ProbCut's linear model v_deep = slope * v_shallow + intercept on sample positions.
+
+    Each state is searched exactly (plain alpha-beta, static order where the game has it) to
+    ``shallow`` and to ``deep`` plies; scipy's ``linregress`` gives slope and intercept, and
+    ``sigma`` is the residuals' standard deviation. Raises InvalidParameterError with fewer
+    than 3 positions or no variation in the shallow values.
+    """
+    import numpy as np
+    from scipy.stats import linregress
+
+    from searchlab.games.position import FromState
+    from searchlab.search.api import search
+
+    if len(states) < 3:
+        raise InvalidParameterError(f"fit_probcut needs at least 3 positions; got {len(states)}")
+    ordering = "static" if getattr(game, "has_static", False) else "natural"
+    xs, ys = [], []
+    for s in states:
+        view = FromState(game, s)
+        xs.append(search(view, "alphabeta", ordering, depth=shallow, engine="reference").value)
+        ys.append(search(view, "alphabeta", ordering, depth=deep, engine="reference").value)
+    x, y = np.asarray(xs, float), np.asarray(ys, float)
+    if np.ptp(x) == 0:
+        raise InvalidParameterError("fit_probcut: the shallow values do not vary; sample more positions")
+    fit = linregress(x, y)
+    sigma = float(np.std(y - (fit.slope * x + fit.intercept), ddof=2)) if len(x) > 2 else 0.0
+    return ProbCut(shallow=shallow, deep=deep, slope=float(fit.slope),
+                   intercept=float(fit.intercept), sigma=sigma, threshold=threshold)
+
+
+def sample_states(game: Any, ply: int, n: int, seed: int) -> list:
+    """``n`` positions reached by uniformly random play of ``ply`` moves from the start
+    (fewer where the game ends first), reproducible from ``seed`` (numpy Generator)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        s = game.initial_state()
+        for _ in range(ply):
+            moves = list(game.legal_moves(s))
+            if not moves or game.is_terminal(s):
+                break
+            s = game.play(s, moves[int(rng.integers(len(moves)))])
+        out.append(s)
+    return out

@@ -106,3 +106,16 @@ def test_pruning_needs_static_values_and_alphabeta():
         search(IIDTree(3, 4, 1), "alphabeta", pruning=Pruning(null_move=NullMove()))
     with pytest.raises(UnsupportedError, match="run on algorithm 'alphabeta'"):
         search(IncrementalTree(3, 4, 1), "pvs", pruning=Pruning(lmr=LateMoveReductions()))
+
+
+def test_probcut_fit_recovers_a_usable_model():
+    from searchlab.search.pruning import fit_probcut, sample_states
+    t = IncrementalTree(4, 8, 1, decay=0.8, correlation=0.4)
+    states = sample_states(t, ply=2, n=30, seed=7)
+    pc = fit_probcut(t, states, shallow=1, deep=3, threshold=1.0)
+    assert 0.3 < pc.slope < 2.0 and pc.sigma > 0
+    ref = search(t, "alphabeta", "static", engine="reference")
+    r = search(t, "alphabeta", "static", engine="reference", pruning=Pruning(probcut=pc))
+    assert r.nodes < ref.nodes
+    with pytest.raises(InvalidParameterError, match="at least 3 positions"):
+        fit_probcut(t, states[:2], 1, 3)
