@@ -1,0 +1,396 @@
+"""Connect Four (7 columns x 6 rows) as a Game, Pons' tutorial solvers, and an exact solver.
+
+Bitboards in Pascal Pons' layout: column c (0 = leftmost) is bits 7c .. 7c+5 from the bottom
+up; bit 7c+6 is an always-empty sentinel. A state is an immutable
+``ConnectFourState(current, mask, plies)``: the stones of the side to move, all stones, and the
+number of stones played (as Pons stores a position).
+
+- Moves: columns 0..6; natural order left to right (the non-full columns, none once the game
+  is over).
+- Text format (``from_text`` / ``parse_moves``): Pons' move strings, one digit 1..7 per stone
+  (1 = leftmost column), first player first, e.g. ``"4455"``; an empty string is the empty
+  board. Surrounding whitespace is ignored. A bad digit, a full column or a move after four in
+  a row raises InvalidParameterError (a ValueError) naming the move's position and character.
+  A string may end in a won position (the state is then terminal).
+- Values follow ../shared/data/connect4/README.md: a win with one's k-th stone is worth
+  22 - k, a draw 0. The protocol wants MAX's view, and MAX is the side to move in the game's
+  initial state (the loaded position), so ``utility`` of a terminal state is +(22 - k) when
+  MAX won, -(22 - k) when MIN won, 0 for a draw; a full minimax from the root therefore
+  returns exactly the README's score of the loaded position.
+- ``evaluate`` (static value for MAX, non-terminal states): (4 * (T_max - T_min) +
+  (W_max - W_min)) / 240, where T_p is the number of empty cells that would complete four in a
+  row for player p (threats, playable now or not) and W_p the number of the 69 four-cell
+  windows holding at least one stone of p and none of the opponent. |4T| <= 168 and
+  |W| <= 69, so the value lies strictly inside (-1, 1): below any proven win (>= 1) and above
+  any proven loss.
+- ``hash_key``: mix64(current + mask). Pons' key ``current + mask`` is unique per position
+  (49 bits); mix64 is a bijection on 64-bit ints, so the key is collision-free and its low bits
+  are well spread for table indexing.
+
+Compiled searches (numba; docs/games.md):
+- ``pons_tutorial(moves, variant)``: the five solvers of Pons' tutorial exactly as the README
+  spells them out, returning (score, nodes); node counts match the published Test_L3_R1 means.
+- ``solve(moves, weak=False)``: negamax alpha-beta with null-window iterative narrowing of
+  the score, a transposition table, threat-aware centre-first ordering (Pons' parts 7-10);
+  returns SolveResult(score, nodes, seconds), score relative to the side to move.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+from searchlab.errors import InvalidParameterError, UnsupportedError
+from searchlab.games.protocol import CLASSICAL, Capabilities
+from searchlab.hashing import mix64
+
+WIDTH, HEIGHT, CELLS = 7, 6, 42
+BOTTOM = sum(1 << (7 * c) for c in range(WIDTH))
+BOARD = BOTTOM * ((1 << HEIGHT) - 1)
+COLUMN = (1 << HEIGHT) - 1
+TUTORIAL_VARIANTS = ("negamax", "alphabeta-lr-strong", "alphabeta-lr-weak",
+                     "alphabeta-centre-strong", "alphabeta-centre-weak")
+
+
+def _windows() -> tuple[int, ...]:
+    """The 69 sets of four aligned cells, as bitboards."""
+    out = []
+    for c in range(WIDTH):
+        for r in range(HEIGHT):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                cells = [(c + k * dc, r + k * dr) for k in range(4)]
+                if all(0 <= cc < WIDTH and 0 <= rr < HEIGHT for cc, rr in cells):
+                    out.append(sum(1 << (7 * cc + rr) for cc, rr in cells))
+    return tuple(out)
+
+
+WINDOWS = _windows()
+assert len(WINDOWS) == 69
+
+
+def alignment(pos: int) -> bool:
+    """True when the stones ``pos`` contain four in a row (Pons' alignment test)."""
+    for shift in (7, 6, 8, 1):        # horizontal, diagonal \, diagonal /, vertical
+        m = pos & (pos >> shift)
+        if m & (m >> (2 * shift)):
+            return True
+    return False
+
+
+def winning_cells(pos: int, mask: int) -> int:
+    """Empty cells where the owner of ``pos`` would complete four in a row."""
+    r = (pos << 1) & (pos << 2) & (pos << 3)
+    for s in (7, 8, 6):
+        p = (pos << s) & (pos << 2 * s)
+        r |= p & (pos << 3 * s)
+        r |= p & (pos >> s)
+        p = (pos >> s) & (pos >> 2 * s)
+        r |= p & (pos << s)
+        r |= p & (pos >> 3 * s)
+    return r & (BOARD ^ mask)
+
+
+class ConnectFourState(NamedTuple):
+    """Immutable position: ``current`` = stones of the side to move, ``mask`` = all stones,
+    ``plies`` = stones played. Pons' layout (module docstring)."""
+
+    current: int
+    mask: int
+    plies: int
+
+    @property
+    def key(self) -> int:
+        """Pons' unique 49-bit key."""
+        return self.current + self.mask
+
+    @property
+    def first_player_to_move(self) -> bool:
+        return self.plies % 2 == 0
+
+    def won_by_last_mover(self) -> bool:
+        return alignment(self.current ^ self.mask)
+
+
+def _can_play(mask: int, col: int) -> bool:
+    return not mask & (1 << (7 * col + HEIGHT - 1))
+
+
+def _play(state: ConnectFourState, col: int) -> ConnectFourState:
+    cur, mask, n = state
+    return ConnectFourState(cur ^ mask, mask | (mask + (1 << 7 * col)), n + 1)
+
+
+def parse_moves(text: str) -> ConnectFourState:
+    """The state after Pons' 1-based move string ``text`` (module docstring)."""
+    if not isinstance(text, str):
+        raise InvalidParameterError(
+            f"Connect Four moves must be a string of digits 1..7; got {type(text).__name__}")
+    state = ConnectFourState(0, 0, 0)
+    for k, ch in enumerate(text.strip()):
+        if ch not in "1234567":
+            raise InvalidParameterError(
+                f"Connect Four move {k + 1} is {ch!r}: moves are the digits 1..7 "
+                "(1 = leftmost column)")
+        if state.won_by_last_mover():
+            raise InvalidParameterError(
+                f"Connect Four move {k + 1} is {ch!r}: the game is already over (four in a row)")
+        col = int(ch) - 1
+        if not _can_play(state.mask, col):
+            raise InvalidParameterError(
+                f"Connect Four move {k + 1} is {ch!r}: column {ch} is full")
+        state = _play(state, col)
+    return state
+
+
+class ConnectFour:
+    """Connect Four 7x6 implementing the Game protocol (searchlab.games.protocol).
+
+    ``ConnectFour()`` starts from the empty board; ``ConnectFour("4455")`` or
+    ``ConnectFour.from_text("4455")`` from the position after those moves, ``ConnectFour(state)``
+    from a ConnectFourState. MAX is the side to move in that initial state, and values are
+    Pons' scores from MAX's view.
+    """
+
+    name = "connect4"
+    capabilities: Capabilities = CLASSICAL
+    has_static = True
+    default_depth = None
+
+    def __init__(self, moves: "str | ConnectFourState" = "") -> None:
+        if isinstance(moves, ConnectFourState):
+            self._root = _state_of(moves)
+            self.moves = None
+            self.name = f"connect4[key={self._root.key:#x}]"
+        else:
+            self._root = parse_moves(moves)
+            self.moves = moves.strip()
+            if self.moves:
+                self.name = f"connect4[{self.moves}]"
+
+    @classmethod
+    def from_text(cls, text: str) -> "ConnectFour":
+        """The game rooted at the position after Pons' move string ``text``."""
+        return cls(text)
+
+    # --- the Game protocol ---------------------------------------------------------------
+    def initial_state(self) -> ConnectFourState:
+        return self._root
+
+    def max_to_move(self, state: ConnectFourState) -> bool:
+        return (state.plies - self._root.plies) % 2 == 0
+
+    def legal_moves(self, state: ConnectFourState) -> list[int]:
+        if state.plies >= CELLS or state.won_by_last_mover():
+            return []
+        mask = state.mask
+        return [c for c in range(WIDTH) if _can_play(mask, c)]
+
+    def play(self, state: ConnectFourState, move: int) -> ConnectFourState:
+        if (isinstance(move, bool) or not isinstance(move, (int, np.integer))
+                or not 0 <= move < WIDTH):
+            raise InvalidParameterError(f"Connect Four move must be a column 0..6; got {move!r}")
+        if not _can_play(state.mask, int(move)) or state.won_by_last_mover():
+            raise InvalidParameterError(f"column {move} is not playable in {state}")
+        return _play(state, int(move))
+
+    def is_terminal(self, state: ConnectFourState) -> bool:
+        return state.plies >= CELLS or state.won_by_last_mover()
+
+    def utility(self, state: ConnectFourState) -> float:
+        if state.won_by_last_mover():
+            score = 22 - (state.plies + 1) // 2        # the winner's stone count
+            # the last mover won; MAX is the last mover when MIN is to move now
+            return float(-score if self.max_to_move(state) else score)
+        if state.plies >= CELLS:
+            return 0.0
+        raise InvalidParameterError(f"utility of a non-terminal state {state}")
+
+    def evaluate(self, state: ConnectFourState) -> float:
+        cur, mask, _ = state
+        opp = cur ^ mask
+        t = winning_cells(cur, mask).bit_count() - winning_cells(opp, mask).bit_count()
+        w = 0
+        for win in WINDOWS:
+            a, b = cur & win, opp & win
+            if a and not b:
+                w += 1
+            elif b and not a:
+                w -= 1
+        v = (4 * t + w) / 240
+        return v if self.max_to_move(state) else -v
+
+    def hash_key(self, state: ConnectFourState) -> int:
+        return mix64(state.current + state.mask)
+
+    # --- conveniences --------------------------------------------------------------------
+    def render(self, state: ConnectFourState) -> str:
+        """Six lines, top row first: 'X' first player, 'O' second player, '.' empty."""
+        first = state.current if state.first_player_to_move else state.current ^ state.mask
+        rows = []
+        for r in range(HEIGHT - 1, -1, -1):
+            row = ""
+            for c in range(WIDTH):
+                bit = 1 << (7 * c + r)
+                row += "." if not state.mask & bit else ("X" if first & bit else "O")
+            rows.append(row)
+        return "\n".join(rows)
+
+    def __repr__(self) -> str:
+        return f"ConnectFour({self.moves!r})"
+
+
+# ------------------------------------------------------------------------------------------
+# Compiled searches (public wrappers over searchlab.search.kernels.connect4).
+
+def _state_of(position: "str | ConnectFour | ConnectFourState") -> ConnectFourState:
+    if isinstance(position, str):
+        return parse_moves(position)
+    if isinstance(position, ConnectFour):
+        return position.initial_state()
+    if isinstance(position, ConnectFourState):
+        cur, mask, n = (int(v) for v in position)
+        if (cur & ~mask or mask & ~BOARD or mask.bit_count() != n or (mask + BOTTOM) & mask
+                or cur.bit_count() != n // 2):
+            raise InvalidParameterError(f"not a valid Connect Four position: {position!r}")
+        return ConnectFourState(cur, mask, n)
+    raise UnsupportedError(
+        "position must be a move string, a ConnectFour or a ConnectFourState; "
+        f"got {type(position).__name__}")
+
+
+def _require_open(state: ConnectFourState, what: str) -> None:
+    if state.won_by_last_mover() or state.plies >= CELLS:
+        raise InvalidParameterError(f"{what} needs a position where the game is not over")
+
+
+def _check_variant(variant: str) -> int:
+    from searchlab.search.kernels import connect4 as k
+    if variant not in k.VARIANTS:
+        raise InvalidParameterError(
+            f"variant must be one of {', '.join(TUTORIAL_VARIANTS)}; got {variant!r}")
+    return k.VARIANTS[variant]
+
+
+def _arrays(states: Sequence[ConnectFourState]):
+    curs = np.array([s.current for s in states], dtype=np.int64)
+    masks = np.array([s.mask for s in states], dtype=np.int64)
+    ns = np.array([s.plies for s in states], dtype=np.int64)
+    return curs, masks, ns
+
+
+def pons_tutorial(moves: "str | ConnectFour | ConnectFourState", variant: str) -> tuple[int, int]:
+    """(score, nodes) of Pons' tutorial solver ``variant`` on a non-terminal position.
+
+    Variants: "negamax" (no pruning), "alphabeta-lr-strong", "alphabeta-lr-weak",
+    "alphabeta-centre-strong", "alphabeta-centre-weak" (columns left to right or centre
+    first; root window [-21, 21] or [-1, 1]). The score is relative to the side to move; weak
+    variants give a value whose sign is the outcome's. nodes counts every call, root included.
+    """
+    scores, nodes = pons_tutorial_many([moves], variant)
+    return int(scores[0]), int(nodes[0])
+
+
+def pons_tutorial_many(positions: Sequence, variant: str) -> tuple[np.ndarray, np.ndarray]:
+    """``pons_tutorial`` over many positions in one compiled call: (scores, nodes) arrays."""
+    from searchlab.search.kernels import connect4 as k
+    v = _check_variant(variant)
+    states = [_state_of(p) for p in positions]
+    for s in states:
+        _require_open(s, "pons_tutorial")
+    curs, masks, ns = _arrays(states)
+    scores = np.zeros(len(states), dtype=np.int64)
+    nodes = np.zeros(len(states), dtype=np.int64)
+    if states:
+        k._tutorial_many(curs, masks, ns, v, scores, nodes)
+    return scores, nodes
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """Exact score (relative to the side to move; README convention; with ``weak`` only its
+    sign, -1/0/+1), negamax calls over all null-window probes, and wall time in seconds."""
+
+    score: int
+    nodes: int
+    seconds: float
+
+
+class _SolverTables:
+    """The solver's transposition table and scratch space, allocated once per process."""
+
+    def __init__(self) -> None:
+        from searchlab.search.kernels import connect4 as k
+        # TT_SIZE slots + the epoch; written once now so that no solve pays page faults
+        self.tt = np.empty(k.TT_SIZE + 1, dtype=np.int64)
+        self.tt.fill(0)
+        self.buf = np.zeros((CELLS + 1, 16), dtype=np.int64)
+
+
+_TABLES: _SolverTables | None = None
+
+
+def _tables() -> _SolverTables:
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = _SolverTables()
+    return _TABLES
+
+
+def _terminal_score(state: ConnectFourState) -> int:
+    """README score of a finished game, relative to the side to move (who did not win)."""
+    if state.won_by_last_mover():
+        return (state.plies + 1) // 2 - 22
+    return 0
+
+
+def solve(moves: "str | ConnectFour | ConnectFourState", weak: bool = False) -> SolveResult:
+    """Solve a Connect Four position exactly (docs/games.md, "The solver").
+
+    Returns SolveResult(score, nodes, seconds); the score is relative to the side to move, as
+    in the benchmark files. A finished game returns its final score with nodes = 0. Each call
+    starts from an empty transposition table, so nodes are reproducible. Not thread-safe (one
+    table per process). Meant for late positions (Pons' benchmark sets); openings take minutes
+    or more (no opening book).
+    """
+    from searchlab.search.kernels import connect4 as k
+    state = _state_of(moves)
+    t0 = time.perf_counter()
+    if state.won_by_last_mover() or state.plies >= CELLS:
+        s = _terminal_score(state)
+        return SolveResult(int(np.sign(s)) if weak else s, 0, time.perf_counter() - t0)
+    tb = _tables()
+    score, nodes = k._solve(state.current, state.mask, state.plies, bool(weak), tb.tt, tb.buf)
+    return SolveResult(int(score), int(nodes), time.perf_counter() - t0)
+
+
+def solve_many(positions: Sequence, weak: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """``solve`` over many non-terminal positions in one compiled call: (scores, nodes)."""
+    from searchlab.search.kernels import connect4 as k
+    states = [_state_of(p) for p in positions]
+    for s in states:
+        _require_open(s, "solve_many")
+    curs, masks, ns = _arrays(states)
+    tb = _tables()
+    scores = np.zeros(len(states), dtype=np.int64)
+    nodes = np.zeros(len(states), dtype=np.int64)
+    if states:
+        k._solve_many(curs, masks, ns, bool(weak), tb.tt, tb.buf, scores, nodes)
+    return scores, nodes
+
+
+def load_benchmark(path) -> list[tuple[str, int]]:
+    """Read one of Pons' benchmark files: a list of (moves, score) pairs."""
+    out = []
+    with open(path, encoding="ascii") as fh:
+        for lineno, line in enumerate(fh, 1):
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) != 2:
+                raise InvalidParameterError(
+                    f"{path}:{lineno}: expected '<moves> <score>', got {line!r}")
+            out.append((parts[0], int(parts[1])))
+    return out

@@ -1,0 +1,1 @@
+"""Playing games between search configurations: matches, scores, Elo differences."""

@@ -1,0 +1,153 @@
+"""A match runner: configuration A against B at an equal node budget per move.
+
+Each player picks its move by iterative deepening under its node budget: depth 1, 2, ... are
+searched from the current position (each a full search with the player's algorithm, ordering
+and pruning) until the next depth would exceed the budget; the move of the deepest completed
+depth is played. So every player spends at most ``budget`` nodes per move, and a cheaper
+configuration reaches deeper. Openings are seeded random positions; every opening is played
+twice with colours swapped, so neither side profits from a lucky opening.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Hashable
+
+import numpy as np
+
+from searchlab.errors import InvalidParameterError
+from searchlab.games.position import FromState
+from searchlab.search.pruning import Pruning
+
+
+@dataclass(frozen=True)
+class Player:
+    """A search configuration: name, algorithm, ordering, pruning, node budget per move."""
+
+    name: str
+    algorithm: str = "alphabeta"
+    ordering: str = "natural"
+    pruning: Pruning | None = None
+    budget: int = 10_000
+    max_depth: int = 64
+
+
+@dataclass(frozen=True)
+class MoveChoice:
+    move: Hashable
+    depth: int
+    nodes: int
+
+
+def choose_move(game: Any, state: Any, player: Player) -> MoveChoice:
+    """The move ``player`` plays in ``state`` (see the module docstring); the first legal
+    move if not even depth 1 fits the budget."""
+    from searchlab.search.api import search
+    view = FromState(game, state)
+    used, best, reached = 0, None, 0
+    for depth in range(1, player.max_depth + 1):
+        r = search(view, player.algorithm, player.ordering, depth=depth, engine="reference",
+                   max_nodes=player.budget - used, pruning=player.pruning)
+        if r.status != "ok":
+            break
+        used += r.nodes
+        best, reached = r.best_move, depth
+        if used >= player.budget or r.per_ply[-1] == 0:     # nothing left to deepen into
+            break
+    if best is None:
+        best = list(game.legal_moves(state))[0]
+    return MoveChoice(best, reached, used)
+
+
+@dataclass
+class GameRecord:
+    opening: int
+    a_is_max: bool
+    result: float          # for A: 1 win, 0.5 draw, 0 loss
+    plies: int
+    a_depths: list[int] = field(default_factory=list)
+    b_depths: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Games, A's score, draws and the Elo difference (A minus B) with a bootstrap CI."""
+
+    a: str
+    b: str
+    games: int
+    a_wins: int
+    draws: int
+    b_wins: int
+    score: float
+    elo: float
+    elo_ci: tuple[float, float]
+    a_mean_depth: float
+    b_mean_depth: float
+    records: tuple = ()
+
+
+def elo_from_score(score: float) -> float:
+    """Elo difference implied by an expected score in (0, 1); ±inf at 0 and 1."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
+              max_plies: int = 400) -> tuple[float, int, list[int], list[int]]:
+    state, plies = opening, 0
+    da, db = [], []
+    while not game.is_terminal(state) and plies < max_plies:
+        a_moves = game.max_to_move(state) == a_is_max
+        choice = choose_move(game, state, a if a_moves else b)
+        (da if a_moves else db).append(choice.depth)
+        state = game.play(state, choice.move)
+        plies += 1
+    u = game.utility(state) if game.is_terminal(state) else 0.0
+    a_util = u if a_is_max else -u
+    return (1.0 if a_util > 0 else 0.0 if a_util < 0 else 0.5), plies, da, db
+
+
+def run_match(game: Any, a: Player, b: Player, openings: list, seed: int = 0,
+              progress: bool = False) -> MatchResult:
+    """Play every opening twice (A as MAX, then A as MIN); return the MatchResult.
+
+    The Elo CI is a 95 % bootstrap (scipy.stats.bootstrap, percentile) over openings, each
+    opening's pair of games resampled together.
+    """
+    from scipy.stats import bootstrap
+    from tqdm import tqdm
+
+    if not openings:
+        raise InvalidParameterError("run_match needs at least one opening")
+    for p in (a, b):
+        if p.budget < 1:
+            raise InvalidParameterError(f"player {p.name}: budget must be >= 1; got {p.budget}")
+    records = []
+    it = [(i, o, side) for i, o in enumerate(openings) for side in (True, False)]
+    for i, opening, a_is_max in tqdm(it, disable=not progress, desc=f"{a.name} vs {b.name}"):
+        res, plies, da, db = play_game(game, opening, a, b, a_is_max)
+        records.append(GameRecord(i, a_is_max, res, plies, da, db))
+    pair = np.array([[r.result for r in records if r.opening == i] for i in range(len(openings))])
+    per_opening = pair.mean(axis=1)
+    score = float(per_opening.mean())
+    if len(per_opening) >= 2 and np.ptp(per_opening) > 0:
+        boot = bootstrap((per_opening,), np.mean, confidence_level=0.95, method="percentile",
+                         n_resamples=2000, random_state=np.random.default_rng(seed))
+        lo, hi = boot.confidence_interval
+        ci = (elo_from_score(float(lo)), elo_from_score(float(hi)))
+    else:
+        ci = (elo_from_score(score), elo_from_score(score))
+    results = [r.result for r in records]
+    depth_a = [d for r in records for d in r.a_depths]
+    depth_b = [d for r in records for d in r.b_depths]
+    return MatchResult(
+        a=a.name, b=b.name, games=len(records), a_wins=results.count(1.0),
+        draws=results.count(0.5), b_wins=results.count(0.0), score=score,
+        elo=elo_from_score(score), elo_ci=ci,
+        a_mean_depth=float(np.mean(depth_a)) if depth_a else 0.0,
+        b_mean_depth=float(np.mean(depth_b)) if depth_b else 0.0, records=tuple(records))

@@ -1,0 +1,47 @@
+"""The match runner: colours swapped, budgets respected, Elo arithmetic."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from searchlab import InvalidParameterError
+from searchlab.games.tictactoe import TicTacToe
+from searchlab.play.match import Player, choose_move, elo_from_score, run_match
+from searchlab.search.pruning import sample_states
+
+
+def test_elo_from_score():
+    assert elo_from_score(0.5) == 0.0
+    assert elo_from_score(0.75) == pytest.approx(190.848, abs=1e-3)
+    assert elo_from_score(0.25) == pytest.approx(-190.848, abs=1e-3)
+    assert elo_from_score(1.0) == math.inf and elo_from_score(0.0) == -math.inf
+
+
+def test_perfect_players_draw_tic_tac_toe():
+    g = TicTacToe()
+    strong = Player("full", "alphabeta", "natural", budget=10**6)
+    r = run_match(g, strong, strong, [g.initial_state()])
+    assert (r.games, r.draws, r.score, r.elo) == (2, 2, 0.5, 0.0)
+    assert [rec.a_is_max for rec in r.records] == [True, False]
+
+
+def test_budget_limits_depth_and_a_deeper_player_does_not_lose():
+    g = TicTacToe()
+    openings = sample_states(g, ply=1, n=4, seed=3)
+    deep = Player("deep", "alphabeta", "natural", budget=50_000)
+    shallow = Player("shallow", "alphabeta", "natural", budget=12)
+    assert choose_move(g, g.initial_state(), shallow).nodes <= 12
+    r = run_match(g, deep, shallow, openings)
+    assert r.games == 8 and r.a_wins + r.draws + r.b_wins == 8
+    assert r.b_wins == 0 and r.a_mean_depth > r.b_mean_depth
+    assert r.elo_ci[0] <= r.elo <= r.elo_ci[1]
+
+
+def test_bad_match_input():
+    g = TicTacToe()
+    with pytest.raises(InvalidParameterError, match="at least one opening"):
+        run_match(g, Player("a"), Player("b"), [])
+    with pytest.raises(InvalidParameterError, match="budget must be >= 1"):
+        run_match(g, Player("a", budget=0), Player("b"), [g.initial_state()])
