@@ -40,7 +40,7 @@ def test_protocol_conformance():
     assert g.has_static and g.default_depth is None
     s = g.initial_state()
     assert s == TicTacToeState(0, 0) and g.max_to_move(s)
-    assert g.legal_moves(s) == list(range(9))
+    assert list(g.legal_moves(s)) == list(range(9))
 
 
 def test_play_returns_new_state_and_does_not_mutate():
@@ -50,7 +50,7 @@ def test_play_returns_new_state_and_does_not_mutate():
     assert s == TicTacToeState(0, 0)
     assert c == TicTacToeState(1 << 4, 0)
     assert not g.max_to_move(c)
-    assert g.legal_moves(c) == [0, 1, 2, 3, 5, 6, 7, 8]
+    assert list(g.legal_moves(c)) == [0, 1, 2, 3, 5, 6, 7, 8]
     c2 = g.play(c, 0)
     assert c == TicTacToeState(1 << 4, 0) and c2 == TicTacToeState(1 << 4, 1)
 
@@ -61,7 +61,7 @@ def test_terminal_and_utility():
     o_wins = parse_moves("0 3 1 4 8 5")             # O: middle row
     draw = parse_moves("0 1 2 4 3 5 7 6 8")
     for s, u in ((x_wins, 1.0), (o_wins, -1.0), (draw, 0.0)):
-        assert g.is_terminal(s) and g.legal_moves(s) == [] and g.utility(s) == u
+        assert g.is_terminal(s) and list(g.legal_moves(s)) == [] and g.utility(s) == u
     assert not g.is_terminal(parse_moves("0 3 1 4"))
     with pytest.raises(InvalidParameterError):
         g.utility(parse_moves("0 3 1 4"))
