@@ -145,6 +145,14 @@ def parse_moves(text: str) -> ConnectFourState:
     return state
 
 
+CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
+_CENTRE_RANK = {c: i for i, c in enumerate(CENTRE_FIRST)}
+
+
+def _centre_first(state, moves):
+    return sorted(moves, key=_CENTRE_RANK.__getitem__)
+
+
 class ConnectFour:
     """Connect Four 7x6 implementing the Game protocol (searchlab.games.protocol).
 
@@ -224,6 +232,11 @@ class ConnectFour:
 
     def hash_key(self, state: ConnectFourState) -> int:
         return mix64(state.current + state.mask)
+
+    def move_orderings(self) -> dict:
+        """The game's own static orderings: "centre", Pons' centre-first column order
+        3, 2, 4, 1, 5, 0, 6 (0-based columns)."""
+        return {"centre": _centre_first}
 
     # --- conveniences --------------------------------------------------------------------
     def render(self, state: ConnectFourState) -> str:

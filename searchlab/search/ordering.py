@@ -40,20 +40,21 @@ OrderFn = Callable[[Any, Sequence[Hashable], int], list]
 class Oracle:
     """Exact minimax values (MAX's view) of nodes, to the search's horizon ``depth``.
 
-    Computed by plain minimax on first request and memoised per interior node (keyed by
-    ``game.node_id``), so one tree costs one full pass: b^depth leaf evaluations, one dict entry
-    per interior node. Trees that know their values by construction (``exact_value``) are
-    answered directly at full depth. The oracle's own work is not counted in a search's nodes.
+    Computed by plain minimax on first request and memoised per interior node, so one tree
+    costs one full pass. Synthetic trees memoise on ``node_id`` and are refused *before any
+    work* when b^depth exceeds ``limit`` leaves; games, whose tree size is unknown in advance,
+    memoise on (hash_key, remaining depth) - transpositions are shared - and are refused with
+    the same error as soon as the oracle has evaluated ``limit`` leaves. Trees that know their
+    values by construction (``exact_value``) are answered directly at full depth. The oracle's
+    own work is not counted in a search's nodes.
     """
 
-    def __init__(self, game: Any, depth: int, limit: int = REFERENCE_ORACLE_MAX_LEAVES) -> None:
-        self.game, self.depth = game, depth
+    def __init__(self, game: Any, depth: float, limit: int = REFERENCE_ORACLE_MAX_LEAVES) -> None:
+        self.game, self.depth, self.limit = game, depth, limit
         self.direct = hasattr(game, "exact_value") and depth >= game.default_depth
-        if not self.direct:
-            if not hasattr(game, "node_id") or not hasattr(game, "leaf_count"):
-                raise UnsupportedError(
-                    f"perfect/worst ordering needs an exact-value oracle, which {game.name} "
-                    "does not provide")
+        self.by_node_id = hasattr(game, "node_id") and hasattr(game, "leaf_count")
+        self.leaves = 0
+        if not self.direct and self.by_node_id:
             leaves = game.leaf_count(depth)
             if leaves > limit:
                 raise TreeTooLargeError(
@@ -66,11 +67,14 @@ class Oracle:
         game = self.game
         if self.direct:
             return game.exact_value(state)
-        if game.is_terminal(state):
-            return game.utility(state)
-        if ply >= self.depth:
-            return game.evaluate(state)
-        nid = game.node_id(state)
+        if game.is_terminal(state) or ply >= self.depth:
+            self.leaves += 1
+            if self.leaves > self.limit and not self.by_node_id:
+                raise TreeTooLargeError(
+                    f"perfect/worst ordering on {game.name} at depth {self.depth}: the exact-value "
+                    f"oracle passed its limit of {self.limit:,} leaves (choose a smaller depth)")
+            return game.utility(state) if game.is_terminal(state) else game.evaluate(state)
+        nid = game.node_id(state) if self.by_node_id else (game.hash_key(state), self.depth - ply)
         v = self.memo.get(nid)
         if v is None:
             vals = [self.value(game.play(state, m), ply + 1) for m in game.legal_moves(state)]

@@ -223,3 +223,17 @@ def test_bitboards_agree_with_a_naive_board_on_random_games():
         if s.won_by_last_mover():
             k = (s.plies + 1) // 2
             assert g.utility(s) == (22 - k if s.plies % 2 == 1 else -(22 - k))
+
+
+def test_centre_ordering_and_oracle_orderings_through_the_reference():
+    from searchlab import search
+    from searchlab.games.connect4 import ConnectFour
+    g = ConnectFour("44455554221")
+    assert g.move_orderings()["centre"](g.initial_state(), [0, 1, 2, 3, 4, 5, 6]) == [3, 2, 4, 1, 5, 0, 6]
+    base = search(g, "alphabeta", depth=6, engine="reference")
+    for ordering in ("centre", "perfect", "worst", "static", "id+tt+killer+centre"):
+        r = search(g, "alphabeta", ordering, depth=6, engine="reference")
+        assert r.value == base.value
+    perfect = search(g, "alphabeta", "perfect", depth=6, engine="reference")
+    worst = search(g, "alphabeta", "worst", depth=6, engine="reference")
+    assert perfect.nodes < base.nodes < worst.nodes

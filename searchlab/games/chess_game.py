@@ -1,0 +1,416 @@
+"""Chess through python-chess (the ``chess`` package) as a Game.
+
+(The module is not called ``chess.py``: that would shadow python-chess.)
+
+State
+    An immutable ``ChessState``: a private python-chess ``Board`` that nothing mutates
+    (``play`` pushes the move on a copy), with its FEN, Zobrist key, legal moves and outcome
+    cached on first use. ``state.fen`` is the FEN; ``state.board()`` returns a fresh copy.
+    States carry no move history: draws by repetition are not detected (a search that wants
+    them keeps its own path); the 75-move rule (from the FEN's half-move clock) and
+    insufficient material are.
+
+Moves and the natural order
+    A move is a UCI string ("e2e4", "e7e8q", "e1g1" for castling); ``play`` also accepts a
+    ``chess.Move``. The natural order is python-chess's generation order
+    (``board.legal_moves``), which is fixed for a position.
+
+Terminal, utility, evaluation (values from MAX's point of view; MAX = the side to move in
+the game's root position, as for every Game)
+    - ``is_terminal``: python-chess's ``board.outcome()`` without claims: checkmate,
+      stalemate, insufficient material, the 75-move rule (fivefold repetition cannot occur
+      without history). ``legal_moves`` still lists the moves of a position drawn by rule.
+    - ``utility``: +MATE_VALUE (100000) when MAX has checkmated, -MATE_VALUE when MAX is
+      checkmated, 0 for every draw. Preferring faster mates (e.g. MATE_VALUE - ply) is the
+      search's business.
+    - ``evaluate``: material + piece-square tables in centipawns, White's sum minus Black's,
+      negated when MAX is Black. Values and tables are Tomasz Michniewski's "Simplified
+      Evaluation Function" (chessprogramming.org/Simplified_Evaluation_Function): P 100,
+      N 320, B 330, R 500, Q 900 (kings not counted); the king uses the end-game table when
+      every side that has a queen has no rook and at most one minor piece (so also when
+      no queens are left). |evaluate| stays far below MATE_VALUE.
+    - ``hash_key``: ``chess.polyglot.zobrist_hash`` (the Polyglot key).
+
+Text (``from_text`` / ``Chess(text)``): a FEN (the counters may be left out), an EPD line
+(its operations, e.g. ``bm``/``id``, are ignored here; see searchlab.games.epd), or
+"startpos" / "" for the initial position.
+
+``default_depth`` is None (the end of the game, out of reach): give searches a ``depth``.
+
+Move-ordering policy (``move_orderings()``): "captures": captures first in MVV-LVA order
+(most valuable victim first, then least valuable attacker; en passant takes a pawn;
+capture-promotions are captures), then non-capture promotions, then quiet moves; natural
+order within ties. ``capture_moves(state)`` lists just the captures in that order (for a
+quiescence search).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import chess
+import chess.polyglot
+
+from searchlab.errors import InvalidParameterError
+from searchlab.games.protocol import CLASSICAL, Capabilities
+
+MATE_VALUE = 100_000.0
+
+# Simplified Evaluation Function (T. Michniewski), centipawns.
+PIECE_VALUES = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500,
+                chess.QUEEN: 900, chess.KING: 20000}
+
+# Tables as printed in the source: from White's side, first row = rank 8 (a8..h8), last row =
+# rank 1 (a1..h1). A White piece on python-chess square s (a1 = 0) reads entry s ^ 56, a
+# Black piece reads entry s (the vertical mirror).
+PST_PAWN = (
+    0, 0, 0, 0, 0, 0, 0, 0,
+    50, 50, 50, 50, 50, 50, 50, 50,
+    10, 10, 20, 30, 30, 20, 10, 10,
+    5, 5, 10, 25, 25, 10, 5, 5,
+    0, 0, 0, 20, 20, 0, 0, 0,
+    5, -5, -10, 0, 0, -10, -5, 5,
+    5, 10, 10, -20, -20, 10, 10, 5,
+    0, 0, 0, 0, 0, 0, 0, 0)
+PST_KNIGHT = (
+    -50, -40, -30, -30, -30, -30, -40, -50,
+    -40, -20, 0, 0, 0, 0, -20, -40,
+    -30, 0, 10, 15, 15, 10, 0, -30,
+    -30, 5, 15, 20, 20, 15, 5, -30,
+    -30, 0, 15, 20, 20, 15, 0, -30,
+    -30, 5, 10, 15, 15, 10, 5, -30,
+    -40, -20, 0, 5, 5, 0, -20, -40,
+    -50, -40, -30, -30, -30, -30, -40, -50)
+PST_BISHOP = (
+    -20, -10, -10, -10, -10, -10, -10, -20,
+    -10, 0, 0, 0, 0, 0, 0, -10,
+    -10, 0, 5, 10, 10, 5, 0, -10,
+    -10, 5, 5, 10, 10, 5, 5, -10,
+    -10, 0, 10, 10, 10, 10, 0, -10,
+    -10, 10, 10, 10, 10, 10, 10, -10,
+    -10, 5, 0, 0, 0, 0, 5, -10,
+    -20, -10, -10, -10, -10, -10, -10, -20)
+PST_ROOK = (
+    0, 0, 0, 0, 0, 0, 0, 0,
+    5, 10, 10, 10, 10, 10, 10, 5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    0, 0, 0, 5, 5, 0, 0, 0)
+PST_QUEEN = (
+    -20, -10, -10, -5, -5, -10, -10, -20,
+    -10, 0, 0, 0, 0, 0, 0, -10,
+    -10, 0, 5, 5, 5, 5, 0, -10,
+    -5, 0, 5, 5, 5, 5, 0, -5,
+    0, 0, 5, 5, 5, 5, 0, -5,
+    -10, 5, 5, 5, 5, 5, 0, -10,
+    -10, 0, 5, 0, 0, 0, 0, -10,
+    -20, -10, -10, -5, -5, -10, -10, -20)
+PST_KING_MIDDLE = (
+    -30, -40, -40, -50, -50, -40, -40, -30,
+    -30, -40, -40, -50, -50, -40, -40, -30,
+    -30, -40, -40, -50, -50, -40, -40, -30,
+    -30, -40, -40, -50, -50, -40, -40, -30,
+    -20, -30, -30, -40, -40, -30, -30, -20,
+    -10, -20, -20, -20, -20, -20, -20, -10,
+    20, 20, 0, 0, 0, 0, 20, 20,
+    20, 30, 10, 0, 0, 10, 30, 20)
+PST_KING_END = (
+    -50, -40, -30, -20, -20, -30, -40, -50,
+    -30, -20, -10, 0, 0, -10, -20, -30,
+    -30, -10, 20, 30, 30, 20, -10, -30,
+    -30, -10, 30, 40, 40, 30, -10, -30,
+    -30, -10, 30, 40, 40, 30, -10, -30,
+    -30, -10, 20, 30, 30, 20, -10, -30,
+    -30, -30, 0, 0, 0, 0, -30, -30,
+    -50, -30, -30, -30, -30, -30, -30, -50)
+PST = {chess.PAWN: PST_PAWN, chess.KNIGHT: PST_KNIGHT, chess.BISHOP: PST_BISHOP,
+       chess.ROOK: PST_ROOK, chess.QUEEN: PST_QUEEN}
+
+_UNSET = object()
+
+
+class ChessState:
+    """An immutable chess position (see the module docstring).
+
+    Equal when the FENs are equal (counters included); hashed by the Polyglot key.
+    """
+
+    __slots__ = ("_board", "_fen", "_key", "_moves", "_outcome")
+
+    def __init__(self, fen: str = chess.STARTING_FEN) -> None:
+        try:
+            board = chess.Board(fen)
+        except ValueError as e:
+            raise InvalidParameterError(f"not a FEN: {fen!r} ({e})") from None
+        self._init(board)
+
+    def _init(self, board: chess.Board) -> None:
+        set_ = object.__setattr__
+        set_(self, "_board", board)
+        set_(self, "_fen", None)
+        set_(self, "_key", None)
+        set_(self, "_moves", None)
+        set_(self, "_outcome", _UNSET)
+
+    @classmethod
+    def from_board(cls, board: chess.Board) -> "ChessState":
+        """A state holding a copy of ``board`` (the caller's board stays its own)."""
+        state = cls.__new__(cls)
+        state._init(board.copy(stack=False))
+        return state
+
+    @classmethod
+    def _own(cls, board: chess.Board) -> "ChessState":
+        state = cls.__new__(cls)
+        state._init(board)
+        return state
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("ChessState is immutable")
+
+    def __reduce__(self):
+        return (ChessState, (self.fen,))
+
+    # --- views ------------------------------------------------------------------------------
+    @property
+    def fen(self) -> str:
+        if self._fen is None:
+            object.__setattr__(self, "_fen", self._board.fen())
+        return self._fen
+
+    @property
+    def turn(self) -> bool:
+        """chess.WHITE (True) or chess.BLACK (False): the side to move."""
+        return self._board.turn
+
+    def board(self) -> chess.Board:
+        """A fresh python-chess Board of this position (mutating it changes nothing here)."""
+        return self._board.copy(stack=False)
+
+    def key(self) -> int:
+        """The Polyglot Zobrist key."""
+        if self._key is None:
+            object.__setattr__(self, "_key", chess.polyglot.zobrist_hash(self._board))
+        return self._key
+
+    def moves(self) -> tuple[str, ...]:
+        """Legal moves in python-chess's generation order, as UCI strings."""
+        if self._moves is None:
+            object.__setattr__(self, "_moves", tuple(m.uci() for m in self._board.legal_moves))
+        return self._moves
+
+    def outcome(self) -> chess.Outcome | None:
+        """python-chess's outcome without claims (None while the game goes on)."""
+        if self._outcome is _UNSET:
+            object.__setattr__(self, "_outcome", self._board.outcome(claim_draw=False))
+        return self._outcome
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ChessState) and self.fen == other.fen
+
+    def __hash__(self) -> int:
+        return self.key()
+
+    def __repr__(self) -> str:
+        return f"ChessState({self.fen!r})"
+
+
+def parse_position(text: str) -> ChessState:
+    """A state from a FEN (counters optional), an EPD line, or "startpos"/"".
+
+    Raises InvalidParameterError (a ValueError) for text python-chess cannot read or a
+    position that cannot be played (no board, a missing or extra king, the side not to move
+    in check, pawns on the first or last rank).
+    """
+    if isinstance(text, ChessState):
+        return text
+    if not isinstance(text, str):
+        raise InvalidParameterError(f"a chess position is a FEN or EPD string; got {text!r}")
+    t = text.strip()
+    if t in ("", "startpos"):
+        return ChessState()
+    board = None
+    errors = []
+    try:
+        board = chess.Board(t)
+    except ValueError as e:
+        errors.append(str(e))
+        try:
+            board, _ = chess.Board.from_epd(t)
+        except ValueError as e2:
+            errors.append(str(e2))
+    if board is None:
+        raise InvalidParameterError(
+            f"not a FEN or EPD position: {text!r} ({'; '.join(errors)})")
+    _check_board(board, text)
+    return ChessState._own(board)
+
+
+# Statuses that make a position unplayable. Others python-chess reports (e.g. an "impossible"
+# double check by two aligned sliders, which the standard perft suite contains) are accepted.
+_FATAL = (chess.STATUS_EMPTY | chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING
+          | chess.STATUS_TOO_MANY_KINGS | chess.STATUS_OPPOSITE_CHECK
+          | chess.STATUS_PAWNS_ON_BACKRANK)
+
+
+def _check_board(board: chess.Board, text: Any) -> None:
+    status = board.status()
+    if status & _FATAL:
+        raise InvalidParameterError(f"invalid chess position {text!r}: {status!r}")
+
+
+def _as_uci(move: Any) -> str:
+    if isinstance(move, chess.Move):
+        return move.uci()
+    if isinstance(move, str):
+        return move
+    raise InvalidParameterError(f"a chess move is a UCI string or chess.Move; got {move!r}")
+
+
+# --- orderings ------------------------------------------------------------------------------
+def _order_key(board: chess.Board, uci: str) -> tuple[int, int, int]:
+    """(class, victim rank, attacker rank): class 0 capture, 1 promotion, 2 quiet."""
+    mv = chess.Move.from_uci(uci)
+    if board.is_capture(mv):
+        victim = chess.PAWN if board.is_en_passant(mv) else board.piece_type_at(mv.to_square)
+        attacker = board.piece_type_at(mv.from_square)
+        return (0, -PIECE_VALUES[victim], PIECE_VALUES[attacker])
+    if mv.promotion:
+        return (1, 0, 0)
+    return (2, 0, 0)
+
+
+def captures_first(state: ChessState, moves: list[str]) -> list[str]:
+    """The "captures" policy: MVV-LVA captures, promotions, quiet moves (stable)."""
+    board = state._board
+    return sorted(moves, key=lambda m: _order_key(board, _as_uci(m)))
+
+
+def capture_moves(state: ChessState) -> list[str]:
+    """The legal captures of ``state`` (en passant and capture-promotions included), MVV-LVA."""
+    board = state._board
+    caps = [m for m in state.moves() if board.is_capture(chess.Move.from_uci(m))]
+    return sorted(caps, key=lambda m: _order_key(board, m))
+
+
+# --- evaluation -----------------------------------------------------------------------------
+def _is_endgame(board: chess.Board) -> bool:
+    for color in (chess.WHITE, chess.BLACK):
+        if board.pieces_mask(chess.QUEEN, color):
+            rooks = chess.popcount(board.pieces_mask(chess.ROOK, color))
+            minors = chess.popcount(board.pieces_mask(chess.KNIGHT, color)
+                                    | board.pieces_mask(chess.BISHOP, color))
+            if rooks or minors > 1:
+                return False
+    return True
+
+
+def evaluate_white(board: chess.Board) -> int:
+    """Material + piece-square tables in centipawns from White's point of view."""
+    score = 0
+    king_table = PST_KING_END if _is_endgame(board) else PST_KING_MIDDLE
+    for color, flip, sign in ((chess.WHITE, 56, 1), (chess.BLACK, 0, -1)):
+        for pt in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
+            table = PST[pt]
+            value = PIECE_VALUES[pt]
+            for sq in chess.scan_forward(board.pieces_mask(pt, color)):
+                score += sign * (value + table[sq ^ flip])
+        for sq in chess.scan_forward(board.pieces_mask(chess.KING, color)):
+            score += sign * king_table[sq ^ flip]
+    return score
+
+
+# --- the game -------------------------------------------------------------------------------
+class Chess:
+    """Chess implementing the Game protocol (searchlab.games.protocol).
+
+    ``Chess()`` starts from the initial position; ``Chess(fen_or_epd)`` /
+    ``Chess.from_text(...)`` from any position; MAX is the side to move there. See the module
+    docstring for moves, natural order, utility and evaluation.
+    """
+
+    capabilities: Capabilities = CLASSICAL
+    has_static = True
+    default_depth = None
+
+    def __init__(self, position: str | ChessState | chess.Board = "", name: str | None = None) -> None:
+        if isinstance(position, chess.Board):
+            if not position.is_valid():
+                raise InvalidParameterError(f"invalid chess position: {position.status()!r}")
+            self._root = ChessState.from_board(position)
+        else:
+            self._root = parse_position(position)
+        self._max_color = self._root.turn
+        if name is None:
+            name = "chess" if self._root.fen == chess.STARTING_FEN else f"chess[{self._root.fen}]"
+        self.name = name
+
+    @classmethod
+    def from_text(cls, text: str) -> "Chess":
+        """The game rooted at a FEN or EPD position (see the module docstring)."""
+        return cls(text)
+
+    # --- the Game protocol ---------------------------------------------------------------
+    def initial_state(self) -> ChessState:
+        return self._root
+
+    def max_to_move(self, state: ChessState) -> bool:
+        return state._board.turn == self._max_color
+
+    def legal_moves(self, state: ChessState) -> list[str]:
+        return list(state.moves())
+
+    def play(self, state: ChessState, move: str | chess.Move) -> ChessState:
+        uci = _as_uci(move)
+        if uci not in state.moves():
+            raise InvalidParameterError(f"move {uci!r} is not legal in {state.fen!r}")
+        board = state._board.copy(stack=False)
+        board.push(chess.Move.from_uci(uci))
+        return ChessState._own(board)
+
+    def is_terminal(self, state: ChessState) -> bool:
+        return state.outcome() is not None
+
+    def utility(self, state: ChessState) -> float:
+        outcome = state.outcome()
+        if outcome is None:
+            raise InvalidParameterError(f"utility of a non-terminal state {state.fen!r}")
+        if outcome.winner is None:
+            return 0.0
+        return MATE_VALUE if outcome.winner == self._max_color else -MATE_VALUE
+
+    def evaluate(self, state: ChessState) -> float:
+        v = float(evaluate_white(state._board))
+        return v if self._max_color == chess.WHITE else -v
+
+    def hash_key(self, state: ChessState) -> int:
+        return state.key()
+
+    def move_orderings(self) -> dict[str, Callable[[ChessState, list], list]]:
+        """The game's own static ordering policies: {"captures": captures_first}."""
+        return {"captures": captures_first}
+
+    # --- for quiescence and conveniences -------------------------------------------------
+    def capture_moves(self, state: ChessState) -> list[str]:
+        """Legal captures in MVV-LVA order (see ``capture_moves``)."""
+        return capture_moves(state)
+
+    def san(self, state: ChessState, move: str | chess.Move) -> str:
+        """The SAN of a legal move, e.g. "Nf3", "Qxh7+"."""
+        return state._board.san(chess.Move.from_uci(_as_uci(move)))
+
+    def __repr__(self) -> str:
+        return f"Chess({self.name})"
+
+
+def perft(game: Chess, state: ChessState, depth: int) -> int:
+    """Chess perft through the Game protocol: legal move paths of exactly ``depth`` plies."""
+    if depth == 0:
+        return 1
+    moves = game.legal_moves(state)
+    if depth == 1:
+        return len(moves)
+    return sum(perft(game, game.play(state, m), depth - 1) for m in moves)
