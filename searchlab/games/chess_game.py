@@ -398,6 +398,30 @@ class Chess:
         """Legal captures in MVV-LVA order (see ``capture_moves``)."""
         return capture_moves(state)
 
+    def noisy_moves(self, state: ChessState) -> list[str]:
+        """Quiescence moves (searchlab.search.pruning): the captures, MVV-LVA."""
+        return capture_moves(state)
+
+    def is_noisy(self, state: ChessState, move: str | chess.Move) -> bool:
+        """Captures and promotions: never reduced or futility-pruned."""
+        m = chess.Move.from_uci(_as_uci(move))
+        return state._board.is_capture(m) or m.promotion is not None
+
+    def null_move(self, state: ChessState) -> ChessState:
+        """The side to move passes (python-chess's null move)."""
+        board = state._board.copy(stack=False)
+        board.push(chess.Move.null())
+        return ChessState._own(board)
+
+    def null_move_allowed(self, state: ChessState) -> bool:
+        """The zugzwang guard: not in check, and the side to move has a piece besides pawns
+        and king (pawn endings are where passing would most often be better than moving)."""
+        board = state._board
+        if board.is_check():
+            return False
+        own = board.occupied_co[board.turn]
+        return bool(own & ~(board.pawns | board.kings))
+
     def san(self, state: ChessState, move: str | chess.Move) -> str:
         """The SAN of a legal move, e.g. "Nf3", "Qxh7+"."""
         return state._board.san(chess.Move.from_uci(_as_uci(move)))

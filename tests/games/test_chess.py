@@ -232,3 +232,23 @@ def test_search_finds_wac_001():
     g = Chess(pos.fen, name=pos.id)
     r = search(g, "alphabeta", "captures", depth=3, engine="reference")
     assert r.value == MATE_VALUE and pos.is_solution(r.best_move)
+
+
+def test_quiescence_and_null_move_hooks():
+    from searchlab import search
+    from searchlab.search.pruning import NullMove, Pruning, Quiescence
+    g = Chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    s = g.initial_state()
+    assert g.null_move_allowed(s) and not g.max_to_move(g.null_move(s))
+    assert set(g.noisy_moves(s)) == {m for m in g.legal_moves(s) if g.is_noisy(s, m)}
+    plain = search(g, "alphabeta", "captures", depth=2, engine="reference")
+    q = search(g, "alphabeta", "captures", depth=2, engine="reference",
+               pruning=Pruning(quiescence=Quiescence(max_depth=6)))
+    # quiescence nodes lie beyond the horizon and are counted apart from the main tree's
+    assert q.q_nodes > 0 and plain.q_nodes == 0 and len(q.per_ply) == 3 == len(plain.per_ply)
+    assert sum(q.per_ply) == q.nodes
+    nm = search(g, "alphabeta", "captures", depth=3, engine="reference",
+                pruning=Pruning(null_move=NullMove(1)))
+    assert nm.value is not None
+    pawns_only = Chess("8/4k3/4p3/8/8/4P3/4K3/8 w - - 0 1")
+    assert not pawns_only.null_move_allowed(pawns_only.initial_state())
