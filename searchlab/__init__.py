@@ -14,11 +14,12 @@ from searchlab.search.api import ALGORITHMS, search
 from searchlab.search.ordering import ORDERINGS
 from searchlab.search.result import SearchResult
 from searchlab.trees import ExplicitTree, IIDTree, IncrementalTree, OrderedTree, make_tree
+from searchlab.experiment.store import load
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ALGORITHMS", "ORDERINGS", "ExplicitTree", "IIDTree", "IncrementalTree", "OrderedTree",
     "InvalidParameterError", "SearchResult", "SearchlabError", "TreeTooLargeError",
-    "UnsupportedError", "make_tree", "search", "__version__",
+    "UnsupportedError", "load", "make_tree", "search", "__version__",
 ]

@@ -1,0 +1,142 @@
+"""The ``searchlab`` command: a Hydra app running one study (or a multirun of studies).
+
+    searchlab                                   the default study (quick)
+    searchlab experiment=ordering_ebf sweep.b=[2,4,8] runner.n_jobs=2
+    searchlab experiment=quick runner.resume=results/quick/2026-11-29_19-40-00
+    searchlab --cfg job                         the composed config
+    searchlab --help                            the config groups and options
+    searchlab -m experiment=pearl,discrete_values    Hydra multirun (one run dir per study)
+
+User errors (unknown group option or key, wrong type, value out of range, empty grid, budget
+exceeded, unwritable output) print one line on stderr, no traceback, and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from searchlab.experiment.config import (CONF_DIR, ConfigError, _register_resolvers,
+                                         config_error_message, register_configs)
+
+_register_resolvers()   # also in launcher jobs (submitit) that unpickle _task without main()
+
+EXIT_USER_ERROR = 2
+_FLAGS_WITH_VALUE = {"--cfg", "-c", "--package", "-p", "--info", "-i", "--config-path", "-cp",
+                     "--config-name", "-cn", "--config-dir", "-cd", "--experimental-rerun",
+                     "--shell-completion", "-sc"}
+_NO_PRECHECK = {"--help", "-h", "--hydra-help", "--info", "-i", "--multirun", "-m",
+                "--shell-completion", "-sc", "--version", "--experimental-rerun"}
+
+
+def _error(msg: str) -> None:
+    print(f"searchlab: error: {msg}", file=sys.stderr)
+    sys.exit(EXIT_USER_ERROR)
+
+
+def _overrides(argv: list[str]) -> list[str]:
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a.startswith("-"):
+            skip = a in _FLAGS_WITH_VALUE
+            continue
+        out.append(a)
+    return out
+
+
+def precheck(argv: list[str]) -> None:
+    """Compose, validate, plan and guard before Hydra starts (so errors are one line and no run
+    directory is created). Skipped for --help, --info and multirun."""
+    if any(a in _NO_PRECHECK for a in argv):
+        return
+    from searchlab.experiment import api, grid
+
+    from hydra.core.global_hydra import GlobalHydra
+
+    ov = [o for o in _overrides(argv) if not o.lstrip("+~").startswith("hydra")
+          or o.startswith("hydra.searchpath=")]
+    try:
+        cfg = api.compose(None, ov)
+    except Exception as e:  # noqa: BLE001 -- Hydra/OmegaConf composition errors
+        GlobalHydra.instance().clear()
+        _error(config_error_message(e))
+    GlobalHydra.instance().clear()
+    try:
+        study = api.validate(cfg)
+        p = grid.plan(study)
+        grid.check_budget(p, study.runner.max_nodes)
+    except ConfigError as e:
+        _error(str(e))
+    if study.runner.resume:
+        from pathlib import Path
+
+        from searchlab.experiment import store
+
+        rd = Path(study.runner.resume)
+        if not (rd / "provenance.json").exists() and not store.list_parts(rd):
+            _error(f"runner.resume: {rd} holds no searchlab run (no provenance.json and no "
+                   "table parts)")
+    run_dir = study.runner.resume or study.results_dir
+    for o in _overrides(argv):
+        if o.startswith("hydra.run.dir=") and "${" not in o:
+            run_dir = o.split("=", 1)[1]
+    problem = _unwritable(run_dir)
+    if problem:
+        _error(f"cannot write to output directory {run_dir}: {problem}")
+
+
+def _unwritable(path: str) -> str | None:
+    """Why path (or the folder it would be created in) cannot be written; None if it can."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    p = Path(path).absolute()
+    while not p.exists():
+        if p.parent == p:
+            return "no existing parent directory"
+        p = p.parent
+    if not p.is_dir():
+        return f"{p} is a file"
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".searchlab-probe-", dir=p))
+    except OSError as e:
+        return e.strerror or str(e)
+    return None
+
+
+def _task(cfg: Any) -> None:
+    from hydra.core.hydra_config import HydraConfig
+
+    from searchlab.experiment import api
+    from searchlab.experiment.config import validate
+
+    try:
+        study = validate(cfg)
+        run_dir = HydraConfig.get().runtime.output_dir
+        api.run(study, run_dir, progress=study.runner.progress)
+    except (ConfigError, api.RunError) as e:
+        _error(str(e))
+    except KeyboardInterrupt:
+        print("searchlab: interrupted", file=sys.stderr)
+        sys.exit(130)
+
+
+def main() -> None:
+    """Console-script entry point (pyproject: searchlab = searchlab.cli:main)."""
+    import hydra
+
+    try:
+        register_configs()
+    except ConfigError as e:
+        _error(str(e))
+    precheck(sys.argv[1:])
+    app = hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")(_task)
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""The experiment engine's entry points: compose a config, run a study into a run directory.
+
+- :func:`run_study` composes ``experiment`` with Hydra's compose API (the same schema and
+  validation as the ``searchlab`` command), runs it and returns the run directory.
+- :func:`run` runs an already validated Study into a given directory (used by the CLI too).
+- :func:`compose` returns the composed DictConfig (for inspection and tests).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+from searchlab.experiment import grid as _grid
+from searchlab.experiment import provenance, store
+from searchlab.experiment.config import CONF_DIR, ConfigError, Study, register_configs, validate
+from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
+from searchlab.experiment.store import load  # noqa: F401  (re-exported)
+
+
+class RunError(RuntimeError):
+    """A run could not complete for a reason outside the config (output directory, resume)."""
+
+
+def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
+    """The composed config (DictConfig) of ``experiment`` (None = the defaults) + overrides."""
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    register_configs()
+    ov = list(overrides)
+    if experiment:
+        ov = [f"experiment={experiment}"] + ov
+    if GlobalHydra.instance().is_initialized():
+        GlobalHydra.instance().clear()
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return hydra_compose(config_name="config", overrides=ov)
+
+
+def new_run_dir(study: Study) -> Path:
+    stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
+    base = Path(study.results_dir) / study.name / stamp
+    path, k = base, 1
+    while path.exists():
+        path = base.with_name(f"{stamp}_{k}")
+        k += 1
+    return path
+
+
+def run_study(experiment: str, overrides: list[str] = [], output_dir: str | Path | None = None,  # noqa: B006
+              progress: bool = True) -> Path:
+    """Compose ``experiment`` (+ Hydra-style overrides), validate, run; return the run dir.
+
+    ``output_dir``: the run directory (created; if it already holds a run of the same config,
+    the run is resumed). None: ``<results_dir>/<name>/<timestamp>/`` (or ``runner.resume``).
+    Raises ConfigError for a bad config, RunError when the output cannot be written.
+    """
+    try:
+        cfg = compose(experiment, overrides)
+    except Exception as e:  # noqa: BLE001 -- composition errors become one-line ConfigErrors
+        from searchlab.experiment.config import config_error_message
+
+        raise ConfigError(config_error_message(e)) from None
+    study = validate(cfg)
+    if output_dir is None:
+        output_dir = study.runner.resume or new_run_dir(study)
+    return run(study, Path(output_dir), progress=progress)
+
+
+def _dump_config(study: Study) -> str:
+    from omegaconf import OmegaConf
+
+    return OmegaConf.to_yaml(OmegaConf.create(study.config))
+
+
+def prepare(study: Study, run_dir: Path, log: Callable[[str], None] = print):
+    """Plan and guard the study; check/prepare the run directory. Returns (plan, resumed)."""
+    p = _grid.plan(study)
+    _grid.check_budget(p, study.runner.max_nodes)
+    run_dir = Path(run_dir)
+    if run_dir.exists() and not run_dir.is_dir():
+        raise RunError(f"cannot write to output directory {run_dir}: it is a file")
+    prov = run_dir / "provenance.json"
+    resumed = prov.exists() or bool(store.list_parts(run_dir))
+    if study.runner.resume and not resumed:
+        raise RunError(f"runner.resume: {run_dir} holds no searchlab run (no provenance.json "
+                       "and no table parts)")
+    if resumed:
+        try:
+            old = json.loads(prov.read_text()).get("config_hash") if prov.exists() else None
+        except (OSError, ValueError):
+            old = None
+        if old is not None and old != study.config_hash:
+            raise RunError(
+                f"{run_dir} holds a run of a different config (hash {old}, this config "
+                f"{study.config_hash}); resume it with its own config, or choose a new directory")
+    try:
+        store.check_writable(run_dir)
+    except store.StoreError as e:
+        raise RunError(str(e)) from None
+    return p, resumed
+
+
+def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[bool] = None,
+        log: Callable[[str], None] = print) -> Path:
+    """Run a validated study into run_dir (resuming what is there); write report.md at the end."""
+    run_dir = Path(run_dir)
+    p, resumed = prepare(study, run_dir, log)
+    r = study.runner
+    existing, msgs = store.recover(run_dir) if resumed else (None, [])
+    for m in msgs:
+        log(f"resume: {m}")
+    done = store.done_ids(existing)
+    planned = {t.task_id for t in p.tasks}
+    todo = [t for t in p.tasks if t.task_id not in done]
+    if resumed:
+        log(f"resume: {len(done & planned)} of {len(p.tasks)} tasks already in {run_dir}; "
+            f"running the {len(todo)} missing")
+    else:
+        log(_grid.summary(p, study))
+    try:
+        (run_dir / "config.yaml").write_text(_dump_config(study))
+        head, dirty = provenance.git_state()
+        provenance.add_session(run_dir, study.config_hash, provenance.session_record(
+            r.n_jobs, r.backend, len(todo), resumed))
+    except OSError as e:
+        raise RunError(f"cannot write to output directory {run_dir}: {e.strerror or e}") from None
+    settings = RunSettings(
+        experiment=study.name, engine=study.engine, depth=study.depth,
+        task_max_nodes=study.task_max_nodes, config_hash=study.config_hash,
+        version=provenance.version(), commit=provenance.commit_label(),
+        marker_dir=str(run_dir / INFLIGHT_DIR), fault=os.environ.get(FAULT_ENV) or None)
+    writer = store.PartWriter(run_dir)
+    try:
+        outcome = execute(todo, settings, r, writer, progress=progress and r.progress,
+                          already_done=len(p.tasks) - len(todo), total=len(p.tasks), log=log)
+    except store.StoreError as e:
+        raise RunError(f"{e}; the parts written so far are kept: resume with "
+                       f"runner.resume={run_dir}") from None
+    except KeyboardInterrupt:
+        log(f"interrupted: the parts written so far are kept; resume with runner.resume={run_dir}")
+        raise
+    shutil.rmtree(run_dir / INFLIGHT_DIR, ignore_errors=True)
+    final, _ = store.recover(run_dir, quarantine=False)
+    n_rows = 0 if final is None else final.num_rows
+    status_counts: dict[str, int] = {}
+    if final is not None:
+        for s in final.column("status").to_pylist():
+            status_counts[s] = status_counts.get(s, 0) + 1
+    manifest = {
+        "experiment": study.name, "config_hash": study.config_hash, "tasks": len(p.tasks),
+        "rows": n_rows, "status": status_counts, "complete": n_rows >= len(p.tasks),
+        "trimmed_points": [
+            {"tree": t[0].model, "b": t[1], "d": t[2], "algorithm": t[3], "ordering": t[4],
+             "est_work": t[5]} for t in p.trimmed],
+        "session_seconds": round(outcome.seconds, 3), "worker_crashes": outcome.crashes,
+    }
+    provenance.write_json_atomic(run_dir / "manifest.json", manifest)
+    provenance.finish_session(run_dir, {"finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                                        "seconds": round(outcome.seconds, 3),
+                                        "ran": outcome.ran, "crashes": outcome.crashes})
+    log(f"{study.name}: {n_rows} rows ({', '.join(f'{k} {v}' for k, v in sorted(status_counts.items()))}) "
+        f"in {outcome.seconds:.1f} s")
+    if report if report is not None else r.report:
+        _report(run_dir, log)
+    log(f"table:   {store.table_dir(run_dir)}  (searchlab.load({str(run_dir)!r}))")
+    return run_dir
+
+
+def _report(run_dir: Path, log: Callable[[str], None]) -> None:
+    try:
+        from searchlab.analysis.report import write_report
+    except ImportError as e:
+        log(f"report:  skipped (searchlab.analysis.report is not available: {e})")
+        return
+    try:
+        path = write_report(run_dir)
+    except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus
+        first = str(e).splitlines()[0] if str(e) else ""
+        log(f"report:  failed ({type(e).__name__}: {first}); the table is complete")
+        return
+    log(f"report:  {path}")
+    figs = sorted(Path(run_dir).glob("*.png")) + sorted(Path(run_dir).glob("figures/*"))
+    if figs:
+        log(f"figures: {figs[0].parent}")
+
+
+__all__ = ["compose", "run_study", "run", "load", "ConfigError", "RunError"]

@@ -1,0 +1,213 @@
+"""The grid: a validated Study expanded into tasks (one tree instance x one search configuration).
+
+Task identity and seeds (DESIGN.md, "Seeds"):
+
+- a *tree instance* is (tree model and its parameters, b, d, instance number); its ``seed`` is
+  derived from the experiment's root seed and that identity only, through numpy's
+  SeedSequence (``entropy = root seed``, ``spawn_key`` = 32-bit words of a BLAKE2b digest of the
+  identity), as one uint64. Every algorithm and ordering therefore searches the very same tree
+  instance i: comparisons are paired.
+- ``ordering_seed`` (used by random order) is derived the same way from the tree instance's
+  identity plus the ordering policy's name (not the algorithm: alpha-beta fail-soft and
+  fail-hard see the same random order, so their counts can be compared node for node).
+- ``task_id`` is a 16-hex-digit digest of the full identity (tree instance, algorithm,
+  ordering); resume skips tasks by it. Nothing depends on execution order or on n_jobs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from searchlab.experiment import budget
+from searchlab.experiment.config import (KERNEL_ORACLE_MAX_LEAVES, REFERENCE_ORACLE_MAX_LEAVES,
+                                         ConfigError, Study, TreeSpec, _thaw)
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One tree instance x one search configuration, with its derived seeds and estimates."""
+
+    index: int
+    task_id: str
+    tree: TreeSpec
+    b: int
+    d: int
+    algorithm: str
+    ordering: str
+    instance: int
+    seed: int
+    ordering_seed: int
+    est_nodes: int
+    est_work: int
+
+    def tree_key(self) -> tuple:
+        return (self.tree, self.b, self.d, self.seed)
+
+
+def _words(text: str) -> tuple[int, ...]:
+    digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
+    return tuple(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))
+
+
+def derive_seed(root_seed: int, identity: str) -> int:
+    """A uint64 from the root seed and an identity string, through numpy's SeedSequence."""
+    ss = np.random.SeedSequence(entropy=root_seed, spawn_key=_words(identity))
+    return int(ss.generate_state(1, dtype=np.uint64)[0])
+
+
+def tree_identity(tree: TreeSpec, b: int, d: int, instance: int) -> str:
+    return json.dumps({**tree.identity(), "b": b, "d": d, "instance": instance},
+                      sort_keys=True, default=list)
+
+
+def explicit_shape(values: Any) -> tuple[int, int]:
+    """(largest branching, depth) of a nested-list tree."""
+    if not isinstance(values, (list, tuple)):
+        return 0, 0
+    bs, ds = zip(*(explicit_shape(v) for v in values)) if values else ((0,), (0,))
+    return max(len(values), *bs), 1 + max(ds)
+
+
+@dataclass
+class Plan:
+    """The tasks of a study, plus what the planner left out and why."""
+
+    tasks: list[Task]
+    trimmed: list[tuple]        # (tree, b, d, algorithm, ordering, est_work) left out by d_budget
+    points: int                 # grid points before trimming
+
+    @property
+    def total_work(self) -> int:
+        return sum(t.est_work for t in self.tasks)
+
+
+def grid_points(study: Study):
+    """(tree, b, d) combinations, in grid order."""
+    for tree in study.trees:
+        if tree.model == "explicit":
+            b, d = explicit_shape(_thaw(tree.values))
+            yield tree, b, d
+            continue
+        for b in study.b:
+            for d in study.depths_for(b):
+                yield tree, b, d
+
+
+def plan(study: Study) -> Plan:
+    """Expand the grid into tasks; trim by sweep.d_budget; check oracle sizes.
+
+    Raises ConfigError when the grid is empty or an oracle would be over the engine's limit.
+    The budget guard (runner.max_nodes) is a separate step: check_budget().
+    """
+    tasks: list[Task] = []
+    trimmed: list[tuple] = []
+    points = 0
+    oracle_limit = REFERENCE_ORACLE_MAX_LEAVES if study.engine == "reference" else KERNEL_ORACLE_MAX_LEAVES
+    too_big: list[str] = []
+    for tree, b, d in grid_points(study):
+        horizon = d if study.depth is None else min(d, study.depth)
+        for algorithm in study.algorithms:
+            for ordering in study.orderings:
+                points += 1
+                nodes, work = budget.estimate(tree.model, b, horizon, algorithm, ordering)
+                if study.d_budget is not None and work > study.d_budget:
+                    trimmed.append((tree, b, d, algorithm, ordering, work))
+                    continue
+                leaves = budget.oracle_leaves(tree.model, b, horizon, ordering)
+                if leaves > oracle_limit:
+                    too_big.append(f"{tree.model} b={b} d={d} {ordering} ({budget.human(leaves)} leaves)")
+                for instance in range(study.instances):
+                    ident = tree_identity(tree, b, d, instance)
+                    seed = 0 if tree.model == "explicit" else derive_seed(study.seed, ident)
+                    oseed = derive_seed(study.seed, ident + "|ordering=" + ordering)
+                    full = ident + f"|algorithm={algorithm}|ordering={ordering}"
+                    tid = hashlib.blake2b(full.encode(), digest_size=8).hexdigest()
+                    tasks.append(Task(len(tasks), tid, tree, b, d, algorithm, ordering, instance,
+                                      seed, oseed, nodes, work))
+    probe(study)
+    if too_big:
+        raise ConfigError(
+            f"perfect/worst order needs an exact-value oracle of b^d leaves, limited to "
+            f"{budget.human(oracle_limit)} (engine {study.engine}); over it: "
+            f"{'; '.join(too_big[:6])}{' ...' if len(too_big) > 6 else ''} — shrink sweep.d "
+            f"(or set sweep.d_budget), or use the ordered tree model")
+    if not tasks:
+        if trimmed:
+            raise ConfigError(
+                f"the grid is empty: all {points} grid points exceed sweep.d_budget="
+                f"{study.d_budget} (smallest estimate {budget.human(min(t[-1] for t in trimmed))} nodes)")
+        raise ConfigError("the grid is empty: sweep.b, sweep.d, sweep.algorithm and sweep.ordering "
+                          "give no task")
+    return Plan(tasks, trimmed, points)
+
+
+def probe(study: Study) -> None:
+    """Ask the core whether every (tree model, algorithm, ordering) combination is supported,
+    with a tiny tree of the same model and parameters (b = 2), before any real work.
+    The core's InvalidParameterError / UnsupportedError become one-line ConfigErrors."""
+    from searchlab.search.api import search
+    from searchlab.trees import make_tree
+
+    for tree in study.trees:
+        for algorithm in study.algorithms:
+            for ordering in study.orderings:
+                try:
+                    if tree.model == "explicit":
+                        t = make_tree("explicit", **tree.params())
+                    else:
+                        d = max(2, study.depth or 0)
+                        if study.depth is not None and any(
+                                dd > study.depth for b in study.b for dd in study.depths_for(b)):
+                            d = study.depth + 1      # a horizon below the tree's depth
+                        t = make_tree(tree.model, b=2, d=d, seed=1, **tree.params())
+                    search(t, algorithm=algorithm, ordering=ordering, depth=study.depth,
+                           ordering_seed=1, engine=study.engine, max_nodes=None)
+                except ValueError as e:
+                    first = str(e).splitlines()[0] if str(e) else type(e).__name__
+                    raise ConfigError(f"tree {tree.model}, algorithm {algorithm}, ordering "
+                                      f"{ordering}, engine {study.engine}"
+                                      f"{'' if study.depth is None else f', depth {study.depth}'}: "
+                                      f"{first}") from None
+
+
+def check_budget(p: Plan, max_nodes: int) -> None:
+    """The budget guard: refuse (ConfigError) when any task's estimated work exceeds max_nodes."""
+    over: dict[tuple, int] = {}
+    counts: dict[tuple, int] = {}
+    for t in p.tasks:
+        if t.est_work > max_nodes:
+            key = (t.tree.model, t.b, t.d, t.algorithm, t.ordering)
+            over[key] = t.est_work
+            counts[key] = counts.get(key, 0) + 1
+    if over:
+        items = sorted(over.items(), key=lambda kv: -kv[1])
+        listed = "; ".join(f"{m} b={b} d={d} {a}/{o}: ~{budget.human(w)} nodes x{counts[(m, b, d, a, o)]}"
+                           for (m, b, d, a, o), w in items[:8])
+        more = f" (and {len(items) - 8} more)" if len(items) > 8 else ""
+        raise ConfigError(
+            f"{sum(counts.values())} tasks are estimated above runner.max_nodes={max_nodes}: "
+            f"{listed}{more} — raise runner.max_nodes, or shrink the sweep / set sweep.d_budget")
+
+
+def depth_table(p: Plan) -> dict[tuple, tuple[int, int]]:
+    """(tree model, algorithm, ordering, b) -> (smallest d, largest d) kept, for the plan summary."""
+    out: dict[tuple, tuple[int, int]] = {}
+    for t in p.tasks:
+        k = (t.tree.model, t.algorithm, t.ordering, t.b)
+        lo, hi = out.get(k, (t.d, t.d))
+        out[k] = (min(lo, t.d), max(hi, t.d))
+    return out
+
+
+def summary(p: Plan, study: Study) -> str:
+    """A few lines describing the plan."""
+    n = len(p.tasks)
+    lines = [f"{study.name}: {n} tasks ({p.points} grid points x {study.instances} instances"
+             f"{f', {len(p.trimmed)} points over sweep.d_budget left out' if p.trimmed else ''}); "
+             f"estimated work {budget.human(p.total_work)} nodes"]
+    return "\n".join(lines)

@@ -1,0 +1,123 @@
+"""Provenance written beside every table: package version, git commit and dirty flag, library
+versions, machine; one entry per session (a resumed run has several)."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import time
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from searchlab.experiment.config import ROOT
+
+LIBRARIES = ("searchlab", "numpy", "numba", "pandas", "pyarrow", "joblib", "hydra-core",
+             "omegaconf", "dask", "distributed", "tqdm", "scipy")
+
+
+@lru_cache(maxsize=1)
+def version() -> str:
+    try:
+        return metadata.version("searchlab")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _git(*args: str) -> str | None:
+    try:
+        out = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True,
+                             timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+@lru_cache(maxsize=1)
+def git_state() -> tuple[str, bool]:
+    """(commit, dirty): the checkout's HEAD ("none" before the first commit, "unknown" outside
+    git) and whether tracked or untracked files differ from it."""
+    if _git("rev-parse", "--is-inside-work-tree") != "true":
+        return "unknown", False
+    head = _git("rev-parse", "HEAD") or "none"
+    status = _git("status", "--porcelain", "--untracked-files=normal", "--", "searchlab", "conf",
+                  "experiments", "pyproject.toml")
+    return head, bool(status)
+
+
+def commit_label() -> str:
+    """The ``commit`` column: the commit hash, with "+dirty" when the checkout differs."""
+    head, dirty = git_state()
+    return head + ("+dirty" if dirty else "")
+
+
+def libraries() -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for lib in LIBRARIES:
+        try:
+            out[lib] = metadata.version(lib)
+        except metadata.PackageNotFoundError:
+            out[lib] = None
+    return out
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "hostname": socket.gethostname(), "platform": platform.platform(),
+        "machine": platform.machine(), "processor": platform.processor(),
+        "cpu_count": os.cpu_count(),
+        "affinity": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
+        "python": sys.version.split()[0],
+    }
+
+
+def session_record(n_jobs: Any, backend: str, tasks_to_run: int, resumed: bool) -> dict[str, Any]:
+    head, dirty = git_state()
+    return {
+        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "version": version(), "commit": head,
+        "dirty": dirty, "backend": backend, "n_jobs": n_jobs, "tasks_to_run": tasks_to_run,
+        "resumed": resumed, "libraries": libraries(), "machine": machine(),
+        "argv": sys.argv,
+    }
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w") as f:
+        json.dump(data, f, indent=2, sort_keys=False, default=str)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def add_session(run_dir: Path, config_hash: str, session: dict[str, Any]) -> None:
+    path = Path(run_dir) / "provenance.json"
+    data: dict[str, Any] = {}
+    if path.exists():
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            data = {}
+    data.setdefault("config_hash", config_hash)
+    data["version"], data["commit"] = session["version"], session["commit"]
+    data["dirty"] = session["dirty"]
+    data["libraries"], data["machine"] = session["libraries"], session["machine"]
+    data.setdefault("sessions", []).append(session)
+    write_json_atomic(path, data)
+
+
+def finish_session(run_dir: Path, info: dict[str, Any]) -> None:
+    path = Path(run_dir) / "provenance.json"
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return
+    if data.get("sessions"):
+        data["sessions"][-1].update(info)
+    write_json_atomic(path, data)

@@ -1,0 +1,455 @@
+"""The runner: tasks -> rows, in parallel with joblib (loky locally, dask for a cluster).
+
+- Batching: tasks are grouped into batches of about ``runner.batch_nodes`` estimated nodes (at
+  most ``runner.max_batch_tasks`` tasks, and small enough that every worker gets several
+  batches), so tiny tasks do not drown in dispatch cost. Batches come back unordered
+  (``Parallel(return_as="generator_unordered")``); rows are buffered and flushed as Parquet
+  parts (store.PartWriter) every ``runner.flush_rows`` rows or ``runner.flush_seconds``.
+- Threads: numba (and BLAS/OpenMP) are limited to one thread per worker
+  (``parallel_config(inner_max_num_threads=1)`` sets NUMBA_NUM_THREADS=1 and friends in the loky
+  workers; dask workers get the same through ``distributed.nanny.pre-spawn-environ``), so n
+  workers use n cores.
+- Node budget: each search gets ``max_nodes`` = the per-task budget; a search that hits it
+  returns status "aborted" and its row is kept.
+- Faults: a task that raises is retried in the worker, then recorded as "failed" with the error.
+  A worker that dies (segfault, os._exit, OOM kill) breaks the whole joblib call; every
+  worker writes the id of the task it is running to ``<run_dir>/.inflight/<pid>``, so the
+  runner knows the suspects (the tasks in flight), runs each of them alone in a fresh worker
+  (``runner.retries`` times at most): a suspect that crashes every time is recorded as
+  "failed", the innocent ones complete; then the remaining tasks continue. The run completes.
+- Fault injection for tests: the environment variable SEARCHLAB_FAULT_INJECT, a JSON object
+  ``{"index": [task indices] or "*", "mode": "crash"|"raise"|"sleep", "times": n, "state":
+  "<file>", "seconds": s}``, makes the listed tasks crash their worker (os._exit) or raise, at
+  most n times in all (counted in the state file), or sleep s seconds first (slow runs for tests). Read in the main process when the run starts (workers may be reused). Unset in
+  normal use.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional
+
+from searchlab.experiment.grid import Task
+
+FAULT_ENV = "SEARCHLAB_FAULT_INJECT"
+INFLIGHT_DIR = ".inflight"
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What a worker needs besides the tasks (plain, picklable)."""
+
+    experiment: str
+    engine: str
+    depth: Optional[int]
+    task_max_nodes: int
+    config_hash: str
+    version: str
+    commit: str
+    marker_dir: Optional[str] = None
+    in_worker_retries: int = 1
+    fault: Optional[str] = None      # SEARCHLAB_FAULT_INJECT, read in the main process
+
+
+# ----------------------------------------------------------------------------------------------
+# Worker side
+# ----------------------------------------------------------------------------------------------
+
+_WORKER_READY = False
+
+
+def _init_worker() -> None:
+    global _WORKER_READY
+    if _WORKER_READY:
+        return
+    if "numba" not in sys.modules:
+        os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    _WORKER_READY = True
+
+
+def _fault(task: Task, spec: Optional[str]) -> None:
+    if not spec:
+        return
+    cfg = json.loads(spec)
+    if cfg.get("index") != "*" and task.index not in cfg.get("index", []):
+        return
+    if cfg.get("mode") == "sleep":
+        time.sleep(float(cfg.get("seconds", 0.01)))
+        return
+    state = Path(cfg["state"])
+    n = len(state.read_text().splitlines()) if state.exists() else 0
+    if n >= cfg.get("times", 1):
+        return
+    with open(state, "a") as f:
+        f.write(f"{task.index} {os.getpid()}\n")
+    if cfg.get("mode", "crash") == "crash":
+        os._exit(70)
+    raise RuntimeError(f"injected fault in task {task.index}")
+
+
+_MARKER: dict[str, Any] = {"path": None, "fd": None}
+_BLANK = b"-" * 16
+
+
+def _marker_fd(marker_dir: Optional[str]) -> Optional[int]:
+    """This worker's marker file (<marker_dir>/<pid>), opened once and rewritten in place with
+    os.pwrite (an open() per task costs milliseconds on some filesystems); reopened when the
+    main process removed it."""
+    if not marker_dir:
+        return None
+    path = os.path.join(marker_dir, str(os.getpid()))
+    if _MARKER["fd"] is not None and _MARKER["path"] == path and os.path.exists(path):
+        return _MARKER["fd"]
+    if _MARKER["fd"] is not None:
+        try:
+            os.close(_MARKER["fd"])
+        except OSError:
+            pass
+        _MARKER["fd"] = None
+    try:
+        _MARKER["fd"] = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        _MARKER["path"] = path
+    except OSError:
+        return None
+    return _MARKER["fd"]
+
+
+def _mark(fd: Optional[int], task_id: Optional[str]) -> None:
+    if fd is None:
+        return
+    try:
+        os.pwrite(fd, task_id.encode()[:16].ljust(16, b"-") if task_id else _BLANK, 0)
+    except OSError:
+        pass
+
+
+def _make_tree(task: Task) -> Any:
+    from searchlab.trees import make_tree
+
+    if task.tree.model == "explicit":
+        return make_tree("explicit", **task.tree.params())
+    return make_tree(task.tree.model, b=task.b, d=task.d, seed=task.seed, **task.tree.params())
+
+
+def _base_row(task: Task, s: RunSettings) -> dict:
+    t = task.tree
+    return {
+        "experiment": s.experiment, "tree": t.model, "b": task.b, "d": task.d,
+        "levels": t.levels, "p": t.p, "decay": t.decay, "correlation": t.correlation,
+        "algorithm": task.algorithm, "ordering": task.ordering, "instance": task.instance,
+        "seed": task.seed, "ordering_seed": task.ordering_seed, "task_id": task.task_id,
+        "task_index": task.index, "est_nodes": task.est_nodes,
+        "config_hash": s.config_hash, "version": s.version, "commit": s.commit,
+    }
+
+
+def _move(m: Any) -> Optional[int]:
+    try:
+        return int(m) if m is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def failed_row(task: Task, s: RunSettings, error: str, attempts: int) -> dict:
+    row = _base_row(task, s)
+    row.update({"status": "failed", "error": error[:2000], "attempts": attempts,
+                "per_ply": None})
+    return row
+
+
+def run_task(task: Task, s: RunSettings, tree: Any = None) -> dict:
+    """Search one task; a row (status ok or aborted). Exceptions propagate."""
+    from searchlab.search.api import search
+
+    _fault(task, s.fault)
+    if tree is None:
+        tree = _make_tree(task)
+    r = search(tree, algorithm=task.algorithm, ordering=task.ordering, depth=s.depth,
+               ordering_seed=task.ordering_seed, engine=s.engine, max_nodes=s.task_max_nodes)
+    row = _base_row(task, s)
+    row.update({
+        "value": None if r.value is None else float(r.value), "best_move": _move(r.best_move),
+        "nodes": int(r.nodes), "leaves": int(r.leaves), "interior": int(r.interior),
+        "cutoffs": int(r.cutoffs), "per_ply": [int(x) for x in r.per_ply],
+        "search_depth": int(r.depth), "wall_seconds": float(r.wall_time), "status": r.status,
+        "engine": r.engine, "error": None, "attempts": 1,
+    })
+    return row
+
+
+def run_batch(tasks: list[Task], s: RunSettings) -> list[dict]:
+    """Run a batch of tasks in a worker; one row per task, never raises for a task's error."""
+    _init_worker()
+    marker = _marker_fd(s.marker_dir)
+    rows = []
+    tree_cache: tuple[Any, Any] = (None, None)
+    for task in tasks:
+        _mark(marker, task.task_id)
+        attempts = 0
+        while True:
+            attempts += 1
+            try:
+                key = task.tree_key()
+                if tree_cache[0] != key:
+                    tree_cache = (key, _make_tree(task))
+                row = run_task(task, s, tree_cache[1])
+                row["attempts"] = attempts
+                break
+            except Exception as e:  # noqa: BLE001 -- recorded, never lost
+                if attempts > s.in_worker_retries:
+                    msg = f"{type(e).__name__}: {e}"
+                    tb = traceback.format_exc(limit=3).strip().splitlines()
+                    row = failed_row(task, s, msg + " | " + " / ".join(tb[-3:]), attempts)
+                    break
+                tree_cache = (None, None)
+        rows.append(row)
+    _mark(marker, None)
+    return rows
+
+
+# ----------------------------------------------------------------------------------------------
+# Main side
+# ----------------------------------------------------------------------------------------------
+
+def make_batches(tasks: list[Task], n_workers: int, batch_nodes: int, max_batch_tasks: int,
+                 per_task_overhead: int = 200) -> list[list[Task]]:
+    """Group tasks (in grid order) into batches of about batch_nodes estimated work."""
+    total = sum(t.est_work + per_task_overhead for t in tasks)
+    target = max(1, min(batch_nodes, total // max(1, 4 * n_workers)))
+    batches: list[list[Task]] = []
+    cur: list[Task] = []
+    acc = 0
+    for t in tasks:
+        cur.append(t)
+        acc += t.est_work + per_task_overhead
+        if acc >= target or len(cur) >= max_batch_tasks:
+            batches.append(cur)
+            cur, acc = [], 0
+    if cur:
+        batches.append(cur)
+    # largest first: long batches start early, the tail is short
+    batches.sort(key=lambda bt: -sum(t.est_work for t in bt))
+    return batches
+
+
+@dataclass
+class Outcome:
+    ran: int = 0
+    ok: int = 0
+    aborted: int = 0
+    failed: int = 0
+    crashes: int = 0
+    seconds: float = 0.0
+    messages: list[str] = field(default_factory=list)
+
+
+class _Sink:
+    """Buffers rows, flushes parts, updates the progress bar."""
+
+    def __init__(self, writer: Any, flush_rows: int, flush_seconds: float, bar: Any,
+                 outcome: Outcome) -> None:
+        self.writer, self.flush_rows, self.flush_seconds = writer, flush_rows, flush_seconds
+        self.bar, self.outcome = bar, outcome
+        self.buf: list[dict] = []
+        self.last = time.monotonic()
+        self.done: set[str] = set()
+
+    def add(self, rows: Iterable[dict]) -> None:
+        n = 0
+        for r in rows:
+            if r["task_id"] in self.done:
+                continue
+            self.done.add(r["task_id"])
+            self.buf.append(r)
+            n += 1
+            st = r.get("status")
+            if st == "ok":
+                self.outcome.ok += 1
+            elif st == "aborted":
+                self.outcome.aborted += 1
+            else:
+                self.outcome.failed += 1
+        self.outcome.ran += n
+        if self.bar is not None:
+            self.bar.update(n)
+            if self.outcome.aborted or self.outcome.failed:
+                self.bar.set_postfix(aborted=self.outcome.aborted, failed=self.outcome.failed,
+                                     refresh=False)
+        if len(self.buf) >= self.flush_rows or time.monotonic() - self.last >= self.flush_seconds:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.buf:
+            self.writer.write(self.buf)
+            self.buf = []
+        self.last = time.monotonic()
+
+
+class Backend:
+    """A joblib backend context: loky / threading / sequential / dask (with its client)."""
+
+    def __init__(self, runner: Any) -> None:
+        self.runner = runner
+        self.client = None
+        self.cluster = None
+        self.n_workers = 1
+
+    def __enter__(self) -> "Backend":
+        import joblib
+
+        r = self.runner
+        if r.backend == "dask":
+            import dask
+            from distributed import Client, LocalCluster
+
+            environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}) or {})
+            environ.update({"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
+            dask.config.set({"distributed.nanny.pre-spawn-environ": environ})
+            if r.address:
+                self.client = Client(r.address)
+            else:
+                n = r.n_workers or (r.n_jobs if r.n_jobs > 0 else joblib.cpu_count())
+                self.cluster = LocalCluster(n_workers=n, threads_per_worker=1,
+                                            processes=r.processes, dashboard_address=None)
+                self.client = Client(self.cluster)
+            self.n_workers = max(1, len(self.client.scheduler_info().get("workers", {})) or 1)
+            self._cfg = joblib.parallel_config(backend="dask", n_jobs=r.n_jobs)
+        elif r.backend == "loky":
+            self.n_workers = joblib.effective_n_jobs(r.n_jobs)
+            self._cfg = joblib.parallel_config(backend="loky", n_jobs=r.n_jobs,
+                                               inner_max_num_threads=1)
+        elif r.backend == "threading":
+            self.n_workers = joblib.effective_n_jobs(r.n_jobs)
+            self._cfg = joblib.parallel_config(backend="threading", n_jobs=r.n_jobs)
+        else:
+            self.n_workers = 1
+            self._cfg = joblib.parallel_config(backend="sequential", n_jobs=1)
+        self._cfg.__enter__()
+        return self
+
+    @property
+    def in_process(self) -> bool:
+        return self.runner.backend in ("sequential", "threading") or (
+            self.runner.backend == "loky" and self.n_workers == 1)
+
+    def __exit__(self, *exc: Any) -> None:
+        self._cfg.__exit__(*exc)
+        if self.client is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def _is_worker_death(e: BaseException) -> bool:
+    name = type(e).__name__
+    return name in ("TerminatedWorkerError", "BrokenProcessPool", "KilledWorker",
+                    "ShutdownExecutorError") or "worker" in str(e).lower() and "die" in str(e).lower()
+
+
+def _read_markers(marker_dir: Path) -> set[str]:
+    ids = set()
+    if marker_dir.is_dir():
+        for p in marker_dir.iterdir():
+            try:
+                t = p.read_text().strip()
+            except OSError:
+                continue
+            if t and t != _BLANK.decode():
+                ids.add(t)
+            p.unlink(missing_ok=True)
+    return ids
+
+
+def execute(tasks: list[Task], settings: RunSettings, runner: Any, writer: Any,
+            progress: bool = True, already_done: int = 0, total: Optional[int] = None,
+            log: Callable[[str], None] = print) -> Outcome:
+    """Run the tasks, write their rows through writer; returns the outcome counts."""
+    from joblib import Parallel, delayed
+    from tqdm.auto import tqdm
+
+    outcome = Outcome()
+    t0 = time.monotonic()
+    total = total if total is not None else len(tasks) + already_done
+    bar = tqdm(total=total, initial=already_done, unit="task", disable=not progress,
+               dynamic_ncols=True, smoothing=0.05, mininterval=0.5, file=sys.stderr)
+    sink = _Sink(writer, runner.flush_rows, runner.flush_seconds, bar, outcome)
+    by_id = {t.task_id: t for t in tasks}
+    marker_dir = Path(settings.marker_dir) if settings.marker_dir else None
+    unidentified = 0
+    try:
+        with Backend(runner) as be:
+            pending = list(tasks)
+            while pending:
+                if marker_dir is not None:
+                    marker_dir.mkdir(parents=True, exist_ok=True)
+                    _read_markers(marker_dir)
+                batches = make_batches(pending, be.n_workers, runner.batch_nodes,
+                                       runner.max_batch_tasks)
+                try:
+                    gen = Parallel(return_as="generator_unordered", batch_size=1,
+                                   pre_dispatch="2*n_jobs")(
+                        delayed(run_batch)(b, settings) for b in batches)
+                    for rows in gen:
+                        sink.add(rows)
+                    pending = []
+                except Exception as e:  # noqa: BLE001
+                    if be.in_process or not _is_worker_death(e):
+                        raise
+                    outcome.crashes += 1
+                    sink.flush()
+                    remaining = [t for t in pending if t.task_id not in sink.done]
+                    suspects = (_read_markers(marker_dir) if marker_dir else set()) & {
+                        t.task_id for t in remaining}
+                    if not suspects:
+                        unidentified += 1
+                        log(f"a worker died ({type(e).__name__}) and the task it ran is unknown; "
+                            f"retrying the {len(remaining)} remaining tasks")
+                        if unidentified > runner.retries:
+                            raise
+                        pending = remaining
+                        continue
+                    log(f"a worker died ({type(e).__name__}: {str(e).splitlines()[0][:120]}); "
+                        f"re-running the {len(suspects)} task(s) it may have been running, "
+                        f"one at a time")
+                    for tid in sorted(suspects, key=lambda i: by_id[i].index):
+                        sink.add([_run_suspect(by_id[tid], settings, runner, log)])
+                    sink.flush()
+                    pending = [t for t in remaining if t.task_id not in sink.done]
+        sink.flush()
+    finally:
+        bar.close()
+        try:
+            sink.flush()
+        except Exception:  # noqa: BLE001 -- reported by the caller's own flush error
+            pass
+        outcome.seconds = time.monotonic() - t0
+    return outcome
+
+
+def _run_suspect(task: Task, settings: RunSettings, runner: Any,
+                 log: Callable[[str], None]) -> dict:
+    """Run one suspect task alone in a worker, up to max(1, retries) times."""
+    from joblib import Parallel, delayed
+
+    tries = max(1, runner.retries)
+    last = ""
+    for k in range(tries):
+        try:
+            rows = Parallel(n_jobs=2 if runner.backend == "loky" else runner.n_jobs,
+                            batch_size=1)(delayed(run_batch)([task], settings) for _ in range(1))
+            row = rows[0][0]
+            row["attempts"] = row.get("attempts", 1) + 1 + k
+            return row
+        except Exception as e:  # noqa: BLE001
+            if not _is_worker_death(e):
+                raise
+            last = f"{type(e).__name__}: {str(e).splitlines()[0][:300]}"
+    log(f"task {task.index} (b={task.b} d={task.d} {task.algorithm}/{task.ordering} "
+        f"instance {task.instance}) crashed its worker {tries + 1} times: recorded as failed")
+    return failed_row(task, settings, "worker crashed: " + last, tries + 1)

@@ -1,0 +1,246 @@
+"""The result store: one tidy Parquet table per run, written incrementally and atomically.
+
+Layout of a run directory (results/README.md documents every column)::
+
+    <run_dir>/
+      table/part-00000.parquet, part-00001.parquet, ...   the rows, in completion order
+      config.yaml          the resolved config of the run (the validated study's source)
+      provenance.json      version, git commit + dirty flag, libraries, machine, sessions
+      manifest.json        the last session's outcome: tasks planned, done, ok/aborted/failed
+      .hydra/              Hydra's own record (CLI runs only)
+
+Each part is written to ``.part-NNNNN.parquet.tmp`` in the same directory, flushed to disk
+(fsync), then renamed over its final name with ``os.replace`` — atomic on POSIX: a reader (or a
+resumed run) sees a complete part or none, even if the writer is killed with SIGKILL. Stale
+``.tmp`` files are removed on resume. A part that cannot be read on resume is reported by name,
+renamed to ``<name>.corrupt`` (kept for inspection) and its tasks are run again; every other
+part is kept.
+"""
+
+from __future__ import annotations
+
+import glob as _glob
+import os
+import re
+import warnings
+from pathlib import Path
+from typing import Any, Sequence
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+TABLE_DIR = "table"
+PART_RE = re.compile(r"^part-(\d{5,})\.parquet$")
+
+#: The table's schema: identifiers, measurements, provenance (results/README.md).
+SCHEMA = pa.schema([
+    # identifiers
+    ("experiment", pa.string()),
+    ("tree", pa.string()),
+    ("b", pa.int64()),
+    ("d", pa.int64()),
+    ("levels", pa.int64()),
+    ("p", pa.float64()),
+    ("decay", pa.float64()),
+    ("correlation", pa.float64()),
+    ("algorithm", pa.string()),
+    ("ordering", pa.string()),
+    ("instance", pa.int64()),
+    ("seed", pa.uint64()),
+    ("ordering_seed", pa.uint64()),
+    ("task_id", pa.string()),
+    ("task_index", pa.int64()),
+    # measurements
+    ("value", pa.float64()),
+    ("best_move", pa.int64()),
+    ("nodes", pa.int64()),
+    ("leaves", pa.int64()),
+    ("interior", pa.int64()),
+    ("cutoffs", pa.int64()),
+    ("per_ply", pa.list_(pa.int64())),
+    ("search_depth", pa.int64()),
+    ("wall_seconds", pa.float64()),
+    ("status", pa.string()),
+    ("engine", pa.string()),
+    ("error", pa.string()),
+    ("attempts", pa.int64()),
+    ("est_nodes", pa.int64()),
+    # provenance
+    ("config_hash", pa.string()),
+    ("version", pa.string()),
+    ("commit", pa.string()),
+])
+COLUMNS = tuple(SCHEMA.names)
+#: Columns that vary between otherwise identical runs (timing, provenance of the session).
+NONDETERMINISTIC = ("wall_seconds", "version", "commit", "engine")
+
+
+class StoreError(OSError):
+    """The output directory cannot be written (permissions, full disk, not a directory)."""
+
+
+def table_dir(run_dir: Path) -> Path:
+    return Path(run_dir) / TABLE_DIR
+
+
+def check_writable(run_dir: Path) -> None:
+    """Create run_dir/table and probe a write; StoreError (one line) when impossible."""
+    run_dir = Path(run_dir)
+    try:
+        table_dir(run_dir).mkdir(parents=True, exist_ok=True)
+        probe = table_dir(run_dir) / f".probe-{os.getpid()}"
+        with open(probe, "wb") as f:
+            f.write(b"ok")
+            f.flush()
+            os.fsync(f.fileno())
+        probe.unlink()
+    except OSError as e:
+        raise StoreError(f"cannot write to output directory {run_dir}: {e.strerror or e}") from None
+
+
+class PartWriter:
+    """Writes rows as numbered Parquet parts, each atomically (tmp file + fsync + os.replace)."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.dir = table_dir(run_dir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.next = 1 + max((int(m[1]) for p in self.dir.iterdir()
+                             if (m := PART_RE.match(p.name.removesuffix(".corrupt")))), default=-1)
+        self.rows_written = 0
+
+    def write(self, rows: Sequence[dict]) -> Path | None:
+        if not rows:
+            return None
+        table = rows_to_table(rows)
+        name = f"part-{self.next:05d}.parquet"
+        final = self.dir / name
+        tmp = self.dir / f".{name}.tmp"
+        try:
+            with open(tmp, "wb") as f:
+                pq.write_table(table, f, compression="zstd")
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, final)
+            try:
+                dfd = os.open(self.dir, os.O_RDONLY)
+                try:
+                    os.fsync(dfd)
+                finally:
+                    os.close(dfd)
+            except OSError:
+                pass
+        except OSError as e:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+            raise StoreError(f"cannot write {final}: {e.strerror or e}") from None
+        self.next += 1
+        self.rows_written += len(rows)
+        return final
+
+
+def rows_to_table(rows: Sequence[dict]) -> pa.Table:
+    cols = {name: [r.get(name) for r in rows] for name in COLUMNS}
+    return pa.table(cols, schema=SCHEMA)
+
+
+def list_parts(run_dir: Path) -> list[Path]:
+    d = table_dir(run_dir)
+    if not d.is_dir():
+        return []
+    return sorted(p for p in d.iterdir() if PART_RE.match(p.name))
+
+
+def recover(run_dir: Path, quarantine: bool = True) -> tuple[pa.Table | None, list[str]]:
+    """Read every part of a run for resuming: (the rows, messages about what was wrong).
+
+    Stale ``.tmp`` files are removed; an unreadable part is reported by name and (with
+    quarantine) renamed ``<name>.corrupt`` so the rest is kept and its tasks run again.
+    """
+    msgs: list[str] = []
+    d = table_dir(run_dir)
+    if d.is_dir():
+        for p in d.iterdir():
+            if p.name.endswith(".tmp"):
+                p.unlink(missing_ok=True)
+                msgs.append(f"removed unfinished temporary file {p.name}")
+    tables = []
+    for p in list_parts(run_dir):
+        try:
+            t = pq.read_table(p)
+            t = t.select(list(COLUMNS)).cast(SCHEMA)
+        except Exception as e:  # noqa: BLE001 -- any decoding error means a corrupt part
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            msgs.append(f"corrupt part {p.name} ({first}); its tasks will run again"
+                        + (f"; kept as {p.name}.corrupt" if quarantine else ""))
+            if quarantine:
+                os.replace(p, p.with_name(p.name + ".corrupt"))
+            continue
+        tables.append(t)
+    if not tables:
+        return None, msgs
+    return pa.concat_tables(tables), msgs
+
+
+def _expand(paths: Any) -> list[Path]:
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    out: list[Path] = []
+    for item in paths:
+        s = str(item)
+        matches = sorted(_glob.glob(s, recursive=True)) if any(c in s for c in "*?[") else [s]
+        if not matches:
+            raise FileNotFoundError(f"no run matches {s!r}")
+        for m in matches:
+            p = Path(m)
+            if not p.exists():
+                raise FileNotFoundError(f"no such run directory or file: {p}")
+            if p.is_file():
+                out.append(p)
+            elif (p / TABLE_DIR).is_dir():
+                out.extend(list_parts(p))
+            elif PART_RE.match(p.name) is None and p.name == TABLE_DIR:
+                out.extend(list_parts(p.parent))
+            else:  # a folder of runs (results/, results/<experiment>/): every run below it
+                for t in sorted(p.rglob(TABLE_DIR)):
+                    if t.is_dir():
+                        out.extend(list_parts(t.parent))
+    return out
+
+
+def load(path_or_glob: Any = "results", *, dedupe: bool = True):
+    """One pandas DataFrame from one or many runs.
+
+    ``path_or_glob``: a run directory, a folder of runs (e.g. ``results/`` or
+    ``results/ordering_ebf``; every run below it), a glob (``results/*/2026-*``), a Parquet
+    part, or a list of these. Adds the column ``run_dir`` (the run each row came from). Rows are
+    sorted by run and grid order (``task_index``). Unreadable parts are skipped with a warning.
+    """
+    import pandas as pd
+
+    parts = _expand(path_or_glob)
+    frames = []
+    for p in parts:
+        try:
+            t = pq.read_table(p)
+        except Exception as e:  # noqa: BLE001
+            warnings.warn(f"searchlab.load: skipping unreadable part {p}: {e}", stacklevel=2)
+            continue
+        df = t.to_pandas()
+        run = p.parent.parent if p.parent.name == TABLE_DIR else p.parent
+        df["run_dir"] = str(run)
+        frames.append(df)
+    if not frames:
+        return pd.DataFrame({c: pd.Series(dtype=object) for c in (*COLUMNS, "run_dir")})
+    df = pd.concat(frames, ignore_index=True)
+    if dedupe and "task_id" in df:
+        df = df.drop_duplicates(subset=["run_dir", "task_id"], keep="first")
+    sort = [c for c in ("run_dir", "task_index") if c in df]
+    return df.sort_values(sort, kind="stable").reset_index(drop=True)
+
+
+def done_ids(table: pa.Table | None) -> set[str]:
+    if table is None:
+        return set()
+    return set(table.column("task_id").to_pylist())
