@@ -1,0 +1,268 @@
+"""Figures: measured effective branching factors against theory.
+
+matplotlib with the Agg backend (no display needed), the Okabe–Ito colour-blind-safe palette,
+labelled axes, legends, log scales where growth is exponential. Every function returns the path
+it wrote; ``fmt`` is "png" (default), "pdf" or "svg". Each figure names its estimator.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from . import estimators as E  # noqa: E402
+from . import theory as T  # noqa: E402
+
+__all__ = ["OKABE_ITO", "ORDERING_COLOURS", "plot_beff_vs_b", "plot_leaves_vs_depth", "plot_alpha",
+           "plot_convergence", "plot_alpha_vs_p", "plot_alpha_vs_levels", "save"]
+
+#: Okabe & Ito (2008), colour-blind safe
+OKABE_ITO = {"orange": "#E69F00", "skyblue": "#56B4E9", "green": "#009E73", "yellow": "#F0E442",
+             "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7", "black": "#000000"}
+ORDERING_COLOURS = {"worst": OKABE_ITO["vermillion"], "natural": OKABE_ITO["orange"],
+                    "random": OKABE_ITO["blue"], "static": OKABE_ITO["purple"],
+                    "perfect": OKABE_ITO["green"]}
+#: colours for series indexed by b (no yellow: too pale on white)
+SERIES_COLOURS = [OKABE_ITO[c] for c in ("blue", "orange", "green", "vermillion", "purple", "skyblue", "black")]
+ORDERING_MARKERS = {"worst": "v", "natural": "s", "random": "o", "static": "D", "perfect": "^"}
+THEORY_STYLE = {  # (label, colour, linestyle)
+    "minimax": ("b (minimax)", OKABE_ITO["black"], "-"),
+    "random": ("b^(3/4) (random-order rule)", OKABE_ITO["skyblue"], "--"),
+    "pearl": ("Pearl's R_b", OKABE_ITO["purple"], "-."),
+    "perfect": ("√b (perfect order)", OKABE_ITO["green"], ":"),
+}
+ORDERING_ORDER = ["worst", "natural", "random", "static", "perfect"]
+
+
+def _orderings(values: Iterable[str]) -> list[str]:
+    vals = list(dict.fromkeys(values))
+    return sorted(vals, key=lambda o: (ORDERING_ORDER.index(o) if o in ORDERING_ORDER else 99, o))
+
+
+def save(fig, path: Path, fmt: str = "png") -> Path:
+    path = Path(path)
+    if fmt not in ("png", "pdf", "svg"):
+        raise ValueError(f"fmt must be png, pdf or svg, got {fmt!r}")
+    path = path.with_suffix("." + fmt)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=130, bbox_inches="tight")
+    plt.close(fig)
+    return path
+
+
+def _yerr(v, lo, hi):
+    v, lo, hi = (np.asarray(x, dtype=float) for x in (v, lo, hi))
+    lo = np.where(np.isfinite(lo), lo, v)
+    hi = np.where(np.isfinite(hi), hi, v)
+    return np.vstack([np.maximum(v - lo, 0), np.maximum(hi - v, 0)])
+
+
+def _theory_curves(ax, bs: np.ndarray, which=("minimax", "random", "pearl", "perfect"), exponent=False):
+    grid = np.unique(np.concatenate([np.geomspace(max(2, bs.min()), bs.max(), 60), bs]))
+    for reg in which:
+        label, colour, ls = THEORY_STYLE[reg]
+        ys = np.array([T.regime_beff(x, reg) for x in grid])
+        if exponent:
+            ys = np.log(ys) / np.log(grid)
+        ax.plot(grid, ys, color=colour, ls=ls, lw=1.4, label=label, zorder=1)
+
+
+def plot_beff_vs_b(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title: str | None = None) -> Path:
+    """Fitted b_eff (parity fit of leaves over the run's depths, 95 % bootstrap CI) versus b, one
+    series per ordering, against b, b^(3/4), √b and Pearl's R_b (log-log)."""
+    s = summary.dropna(subset=["beff_fit"])
+    fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    if s.empty:
+        raise ValueError("no fitted b_eff to plot")
+    bs = np.sort(s["b"].astype(float).unique())
+    _theory_curves(ax, bs)
+    for k, o in enumerate(_orderings(s["ordering"])):
+        so = s[s["ordering"] == o].sort_values("b")
+        x = so["b"].astype(float).to_numpy() * (1 + 0.02 * (k - 2))  # dodge
+        ax.errorbar(x, so["beff_fit"], yerr=_yerr(so["beff_fit"], so["beff_fit_lo"], so["beff_fit_hi"]),
+                    fmt=ORDERING_MARKERS.get(o, "o"), color=ORDERING_COLOURS.get(o, OKABE_ITO["black"]),
+                    capsize=3, ms=5, label=f"{o} (measured)", zorder=3)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_xlabel("branching factor b")
+    ax.set_ylabel("effective branching factor b_eff (leaves, parity fit)")
+    ax.set_title(title or "b_eff versus b (95 % bootstrap CI over tree instances)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return save(fig, path, fmt)
+
+
+def plot_leaves_vs_depth(df: pd.DataFrame, path: Path, *, b: int | None = None, count: str = "leaves",
+                         fmt: str = "png", title: str | None = None) -> Path:
+    """Mean leaves (or nodes) versus d per ordering (log y) with 95 % bootstrap CIs, against the
+    Knuth–Moore minimal tree and b^d. One panel per b (the given b, or every b in df, up to 4)."""
+    df, _ = E.ok_rows(df)
+    if b is not None:
+        bs = [b]
+    else:  # the b with the most orderings measured (alpha-beta), spread over the range
+        ab = df[df["algorithm"] != "minimax"]
+        n_ord = ab.groupby("b")["ordering"].nunique()
+        bs = sorted(int(x) for x in n_ord[n_ord == n_ord.max()].index) if len(n_ord) else \
+            sorted(int(x) for x in df["b"].unique())
+    if len(bs) > 4:
+        idx = np.unique(np.linspace(0, len(bs) - 1, 4).round().astype(int))
+        bs = [bs[i] for i in idx]
+    fig, axes = plt.subplots(1, len(bs), figsize=(4.2 * len(bs), 4.0), squeeze=False)
+    for ax, bb in zip(axes[0], bs):
+        sub = df[df["b"] == bb]
+        ds = np.arange(max(1, int(sub["d"].min())), int(sub["d"].max()) + 1)
+        km = [T.knuth_moore_leaves(bb, d) if count == "leaves" else T.knuth_moore_nodes(bb, d) for d in ds]
+        full = [T.minimax_leaves(bb, d) if count == "leaves" else T.minimax_nodes(bb, d) for d in ds]
+        ax.plot(ds, full, color=OKABE_ITO["black"], ls="-", lw=1.2, label="b^d (minimax)" if count == "leaves" else "full tree")
+        ax.plot(ds, km, color=OKABE_ITO["green"], ls=":", lw=1.6, label="Knuth–Moore minimal tree")
+        for o in _orderings(sub["ordering"]):
+            so = sub[sub["ordering"] == o]
+            for alg, sa in so.groupby("algorithm"):
+                if alg == "minimax" and o != _orderings(sub["ordering"])[0]:
+                    continue
+                g = sa.groupby("d")[count]
+                m = g.mean()
+                se = g.std(ddof=1) / np.sqrt(g.count())
+                lab = "minimax" if alg == "minimax" else (f"{o}" if alg == "alphabeta" else f"{o}, {alg}")
+                ax.errorbar(m.index, m.values, yerr=(1.96 * se.fillna(0)).values,
+                            marker="x" if alg == "minimax" else ORDERING_MARKERS.get(o, "o"),
+                            color=ORDERING_COLOURS.get(o, OKABE_ITO["black"]) if alg != "minimax" else OKABE_ITO["skyblue"],
+                            ms=4, lw=1, capsize=2, label=lab)
+        ax.set_yscale("log")
+        ax.set_xlabel("depth d (plies)")
+        ax.set_ylabel(f"mean {count} examined (log scale)")
+        ax.set_title(f"b = {bb}")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(title or f"{count} versus depth per ordering (mean ± 1.96 s.e. over instances)", fontsize=10)
+    return save(fig, path, fmt)
+
+
+def plot_alpha(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title: str | None = None) -> Path:
+    """The exponent alpha = log b_eff / log b (parity fit of leaves, 95 % bootstrap CI) per ordering
+    and b, against 1, 3/4, 1/2 and Pearl's log R_b / log b."""
+    s = summary.dropna(subset=["alpha_fit"])
+    if s.empty:
+        raise ValueError("no fitted exponent to plot")
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    bs = np.sort(s["b"].astype(float).unique())
+    for y, lab, col, ls in ((1.0, "1 (no pruning)", OKABE_ITO["black"], "-"),
+                            (0.75, "3/4 (random-order rule)", OKABE_ITO["skyblue"], "--"),
+                            (0.5, "1/2 (perfect order)", OKABE_ITO["green"], ":")):
+        ax.axhline(y, color=col, ls=ls, lw=1.2, label=lab)
+    if bs.max() >= 2:
+        _theory_curves(ax, bs, which=("pearl",), exponent=True)
+    for k, o in enumerate(_orderings(s["ordering"])):
+        so = s[s["ordering"] == o].sort_values("b")
+        x = so["b"].astype(float).to_numpy() * (1 + 0.02 * (k - 2))
+        ax.errorbar(x, so["alpha_fit"], yerr=_yerr(so["alpha_fit"], so["alpha_fit_lo"], so["alpha_fit_hi"]),
+                    fmt=ORDERING_MARKERS.get(o, "o"), color=ORDERING_COLOURS.get(o, OKABE_ITO["black"]),
+                    capsize=3, ms=5, label=f"{o} (measured)")
+    ax.set_xscale("log", base=2)
+    ax.set_ylim(0.4, 1.05)
+    ax.set_xlabel("branching factor b")
+    ax.set_ylabel("exponent α = log b_eff / log b")
+    ax.set_title(title or "Exponent α per ordering (leaves, parity fit, 95 % CI)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return save(fig, path, fmt)
+
+
+def plot_convergence(df: pd.DataFrame, path: Path, *, b: int, ordering: str | Iterable[str] = ("natural", "random"),
+                     tree: str = "iid", count: str = "leaves", fmt: str = "png", n_resamples: int = 499,
+                     title: str | None = None) -> Path:
+    """Parity-corrected growth sqrt(N(d)/N(d-2)) (95 % bootstrap CI) and per-depth N(d)^(1/d)
+    as d grows, at fixed b, against Pearl's R_b and b^(3/4)."""
+    df, _ = E.ok_rows(df)
+    orderings = [ordering] if isinstance(ordering, str) else list(ordering)
+    sub = df[(df["b"] == b) & (df["tree"] == tree) & (df["algorithm"] != "minimax") & df["ordering"].isin(orderings)]
+    if "levels" in sub.columns:
+        sub = sub[sub["levels"].fillna(0) == 0]
+    if sub.empty:
+        raise ValueError(f"no rows for b={b}, tree={tree}, ordering in {orderings}")
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for k, o in enumerate(_orderings(sub["ordering"])):
+        so = sub[sub["ordering"] == o]
+        depths, _, mat = E.count_matrix(so, count)
+        pg = E.parity_growth_with_ci(depths, mat, n_resamples=n_resamples)
+        if pg:
+            ds = np.array(sorted(pg))
+            v = np.array([pg[d].value for d in ds])
+            ax.errorbar(ds + 0.08 * k, v, yerr=_yerr(v, [pg[d].low for d in ds], [pg[d].high for d in ds]),
+                        marker=ORDERING_MARKERS.get(o, "o"), color=ORDERING_COLOURS.get(o), capsize=3, ms=5,
+                        label=f"{o}: √(N(d)/N(d−2))")
+        pdp = E.per_depth_with_ci(depths, mat, n_resamples=n_resamples)
+        ds2 = np.array(sorted(pdp))
+        ax.plot(ds2, [pdp[d].value for d in ds2], color=ORDERING_COLOURS.get(o), ls="--", lw=1, alpha=0.8,
+                label=f"{o}: N(d)^(1/d)")
+    ax.axhline(T.pearl_rb(b), color=OKABE_ITO["purple"], ls="-.", lw=1.4, label=f"Pearl R_{b} = {T.pearl_rb(b):.3f}")
+    ax.axhline(b ** 0.75, color=OKABE_ITO["skyblue"], ls="--", lw=1.4, label=f"b^(3/4) = {b ** 0.75:.3f}")
+    ax.set_xlabel("depth d (plies)")
+    ax.set_ylabel(f"growth of {count} per ply")
+    ax.set_title(title or f"Convergence of the measured growth to Pearl's R_b (b = {b}, {tree} tree)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
+    return save(fig, path, fmt)
+
+
+def plot_alpha_vs_p(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title: str | None = None) -> Path:
+    """Ordered trees: exponent alpha versus the ordering-quality knob p (probability that the best
+    move is first), one series per b, against 1, 3/4, 1/2."""
+    s = summary.dropna(subset=["alpha_fit", "p"])
+    s = s.sort_values(["b", "p", "d_max", "n"]).groupby(["b", "p"]).tail(1)
+    s = s[s.groupby("b")["p"].transform("nunique") >= 2]
+    if s.empty:
+        raise ValueError("no ordered-tree fits to plot")
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    cols = SERIES_COLOURS
+    for y, lab, col, ls in ((1.0, "1", OKABE_ITO["black"], "-"), (0.75, "3/4", OKABE_ITO["skyblue"], "--"),
+                            (0.5, "1/2", OKABE_ITO["green"], ":")):
+        ax.axhline(y, color=col, ls=ls, lw=1.1, label=lab)
+    for k, (bb, sb) in enumerate(s.groupby("b")):
+        sb = sb.sort_values("p")
+        ax.errorbar(sb["p"], sb["alpha_fit"], yerr=_yerr(sb["alpha_fit"], sb["alpha_fit_lo"], sb["alpha_fit_hi"]),
+                    marker="o", color=cols[k % len(cols)], capsize=3, ms=4, label=f"b = {int(bb)}")
+        ax.axvline(1.0 / bb, color=cols[k % len(cols)], lw=0.6, ls=":", alpha=0.7)
+    ax.set_xlabel("p = probability the best move is searched first (p = 1/b: random, dotted)")
+    ax.set_ylabel("exponent α = log b_eff / log b")
+    ax.set_title(title or "Ordered trees: α moves from 1 to 1/2 as ordering improves (95 % CI)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
+    return save(fig, path, fmt)
+
+
+def plot_alpha_vs_levels(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title: str | None = None) -> Path:
+    """Discrete leaf values: exponent alpha versus the number of leaf values K (levels), one series
+    per (b, ordering); K = 0 (continuous) is drawn at the right end."""
+    s = summary.dropna(subset=["alpha_fit", "levels"]).copy()
+    if s.empty:
+        raise ValueError("no discrete-value fits to plot")
+    kmax = float(s["levels"].max())
+    cont_x = max(2.0 * kmax, 4.0)
+    s["x"] = np.where(s["levels"] == 0, cont_x, s["levels"].astype(float))
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    cols = SERIES_COLOURS
+    for k, ((bb, o), sg) in enumerate(s.groupby(["b", "ordering"])):
+        sg = sg.sort_values("x")
+        ax.errorbar(sg["x"], sg["alpha_fit"], yerr=_yerr(sg["alpha_fit"], sg["alpha_fit_lo"], sg["alpha_fit_hi"]),
+                    marker=ORDERING_MARKERS.get(o, "o"), color=cols[k % len(cols)], capsize=3, ms=4,
+                    label=f"b = {int(bb)}, {o}")
+    ax.axhline(0.75, color=OKABE_ITO["skyblue"], ls="--", lw=1.1, label="3/4")
+    ax.axhline(0.5, color=OKABE_ITO["green"], ls=":", lw=1.1, label="1/2")
+    ax.set_xscale("log", base=2)
+    ticks = sorted(set(s["x"].tolist()))
+    ax.set_xticks(ticks)
+    ax.set_xticklabels(["cont." if t == cont_x else str(int(t)) for t in ticks])
+    ax.set_xlabel("number of distinct leaf values K (cont. = continuous)")
+    ax.set_ylabel("exponent α = log b_eff / log b")
+    ax.set_title(title or "Discrete leaf values: ties cut (leaves, parity fit, 95 % CI)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
+    return save(fig, path, fmt)
