@@ -186,6 +186,7 @@ def trace_figure(tree, algorithm: str = "alphabeta", ordering: str = "natural", 
             if e.window is not None:
                 ax.text(x + 0.25, y - 0.05, f"[{_fmt(e.window[0])}, {_fmt(e.window[1])}]",
                         ha="left", va="top", fontsize=7, color="#555555")
+    ax.set_ylim(-tree.d - 0.5, 0.7)        # room above the root for its value label
     ax.set_axis_off()
     ax.set_title(title or f"{algorithm}, {ordering} order: value {_fmt(result.value)}, "
                  f"{result.leaves}/{tree.n_leaves} leaves (grey dashed: pruned)", fontsize=10)
