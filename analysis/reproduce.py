@@ -26,6 +26,7 @@ import pandas as pd  # noqa: E402
 
 from searchlab.analysis import claims as C  # noqa: E402
 from searchlab.analysis import estimators as E  # noqa: E402
+from searchlab.analysis import ordering_claims as OC  # noqa: E402
 from searchlab.analysis import report as R  # noqa: E402
 from searchlab.analysis import theory as T  # noqa: E402
 
@@ -245,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
                 f.unlink()
     fig_dir.mkdir(parents=True, exist_ok=True)
     exact = C.exact_checks()
+    print("ordering measurements (incremental trees, Connect Four, Othello, chess) ...")
+    exact["ordering"] = OC.ordering_checks(small=args.small)
     ok, _ = E.ok_rows(df)
     summary = E.summarize(ok, n_resamples=args.resamples)
     runs = R.md_table(["study", "overrides", "rows", "ok", "seconds", "table"],
@@ -254,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
         ("The b = 35 arithmetic", arithmetic_section()),
         ("Ordered trees: the knob p from 0 to 1", ordered_section(summary)),
         ("Discrete leaf values", discrete_section(summary)),
+        ("Ordering techniques: iterative deepening, killer, history, transposition table",
+         OC.ordering_section(exact["ordering"])),
     ]
     size = "small (--small: a quick check; figures are noisier)" if args.small else "full"
     preamble = (f"This is searchlab's own reproduction of the claims in ../shared/CLAIMS.md ({size} size). "

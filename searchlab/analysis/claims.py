@@ -23,17 +23,18 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from . import ordering_claims as OC
 from . import theory as T
 
 __all__ = ["Claim", "Verdict", "Context", "CLAIMS", "LATER_ISSUES", "SOURCES", "evaluate_all",
            "exact_checks", "TEXTBOOK", "HOMEWORK", "claim_ids"]
 
-#: later issues a pending claim needs (numbers filled in by the lead when known)
+#: later issues a pending claim needs (the project's issue numbers)
 LATER_ISSUES: dict[str, str] = {
-    "games": "the games issue (real games: chess, Connect Four, Othello, Hex)",
-    "ordering": "the ordering-heuristics issue (iterative deepening, killer, history, transposition table, aspiration)",
-    "unsound": "the unsound-pruning issue (null move, LMR, futility, forward pruning, quiescence)",
-    "chance": "the chance-nodes issue (expectiminimax, *-minimax)",
+    "games": "issues 5 and 6 (real games: Connect Four, Othello, chess)",
+    "ordering": "issue 5 (iterative deepening, killer, history, transposition table, aspiration)",
+    "unsound": "issue 7 (null move, LMR, futility, forward pruning, quiescence)",
+    "chance": "an issue not yet filed (chance nodes: expectiminimax, *-minimax)",
     "multiplayer": "an issue not yet planned (three or more players: max^n / paranoid search)",
     "parallel": "an issue not yet planned (parallel alpha-beta: YBWC, lazy SMP)",
 }
@@ -702,6 +703,9 @@ def _v_000j(ctx: Context) -> Verdict:
         if len(hi):
             extra = ("synthetic analogue measured: ordered trees with the best move first at probability p: " +
                      ", ".join(f"p={_f(r.p)}, b={int(r.b)}: α={_f(r.alpha_fit)}" for r in hi.itertuples()))
+    if OC._data(ctx) is not None:
+        v = OC.verdict_000j(ctx)
+        return Verdict(v.category, v.detail, v.measured + (f"; {extra}" if extra else ""), v.theory, v.command)
     return _pending("games", extra)
 
 
@@ -747,19 +751,19 @@ CLAIMS: list[Claim] = [
           "complexity", _v_000j),
     # ordering techniques
     Claim(("000-k", "001-h", "003-h"), "iterative deepening's best move first is the most effective ordering in "
-          "practice; its repeated shallow work more than pays for itself", "000, 001, 003", "ordering", _pend("ordering")),
+          "practice; its repeated shallow work more than pays for itself", "000, 001, 003", "ordering", OC.verdict_000k),
     Claim(("000-l", "001-i"), "killer moves and the history heuristic improve ordering", "000, 001", "ordering",
-          _pend("ordering")),
+          OC.verdict_000l),
     Claim(("000-m", "001-j"), "transposition tables save much; an entry must store depth and bound type, not just a "
-          "value", "000, 001", "ordering", _pend("ordering")),
+          "value", "000, 001", "ordering", OC.verdict_000m),
     Claim(("001-k",), "captures first (MVV-LVA); aspiration windows increase cutoffs", "001", "ordering",
-          _pend("games")),
+          OC.verdict_001k),
     Claim(("002-a",), "centre column first in Connect Four, corners first in Othello, cells near stones in Hex: the "
-          "earlier the good move, the more gets cut", "002", "ordering", _pend("games")),
+          "earlier the good move, the more gets cut", "002", "ordering", OC.verdict_002a),
     # unsound pruning
     Claim(("000-n", "001-l"), "forward pruning, null move and LMR are unsound but used because the depth bought is "
           "worth more than the occasional error", "000, 001", "unsound", _pend("unsound")),
-    Claim(("001-m",), "quiescence search cures the horizon effect", "001", "unsound", _pend("unsound")),
+    Claim(("001-m",), "quiescence search cures the horizon effect", "001", "unsound", OC.verdict_001m),
     # limits
     Claim(("000-o",), "even at b^(d/2), chess to 80 ply is 35^40 ≈ 10^61 nodes", "000", "arithmetic", _v_000o),
     Claim(("000-p",), "Go, b ≈ 250: √250 ≈ 16, still unmanageable at useful depth", "000", "arithmetic", _v_000p),

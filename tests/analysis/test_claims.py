@@ -43,7 +43,8 @@ def test_verdicts_from_data_and_exact(exact, table):
     assert res["000-g"].category == "does not hold"          # synthetic worst = 0.9·b^d
     assert res["000-e"].category == "holds"                  # synthetic perfect = Knuth–Moore
     assert res["001-g"].category == "does not hold"
-    assert res["000-k"].category == "pending"
+    assert res["000-k"].category == "no data"                # ordering_checks() not run here
+    assert res["000-n"].category == "pending"                # needs issue 7
     for v in res.values():
         assert v.measured and v.theory and v.detail
 

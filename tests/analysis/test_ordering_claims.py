@@ -1,0 +1,43 @@
+"""The ordering-technique claims are measured, not pending, and their section is complete."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from searchlab.analysis import claims as C
+from searchlab.analysis import ordering_claims as OC
+
+
+@pytest.fixture(scope="module")
+def measured():
+    return OC.ordering_checks(small=True)
+
+
+def test_every_ordering_claim_gets_a_measured_verdict(measured):
+    ctx = C.Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"ordering": measured})
+    ids = {"000-j", "000-k", "000-l", "000-m", "001-k", "002-a", "001-m"}
+    seen = set()
+    for claim, verdict in C.evaluate_all(ctx):
+        if ids & set(claim.ids):
+            seen |= ids & set(claim.ids)
+            assert verdict.category in ("holds", "holds only under conditions", "does not hold")
+            assert verdict.measured and "n/a" not in verdict.measured.split(";")[0]
+    assert seen == ids
+
+
+def test_without_measurements_the_verdict_says_so():
+    ctx = C.Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={})
+    assert OC.verdict_000k(ctx).category == "no data"
+
+
+def test_section_has_no_empty_cells_and_sound_policies_agree(measured):
+    text = OC.ordering_section(measured)
+    for line in text.splitlines():
+        if line.startswith("|"):
+            assert "||" not in line.replace(" ", "") and "| |" not in line
+    for dom in ("connect4", "othello", "chess"):
+        for policy, a in measured[dom]["agg"].items():
+            assert a["same_value"] == a["n"], (dom, policy)     # sound: same value as natural
+    assert measured["tt_mistake"]["wrong"]["right"] == 0
+    assert measured["tt_mistake"]["wrong"]["value-only"] > 0
