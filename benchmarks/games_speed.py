@@ -1,6 +1,6 @@
 """Speed of the game kernels: tic-tac-toe search, Pons' tutorial solvers, the Connect Four solver.
 
-    .venv/bin/python benchmarks/games_speed.py [--repeat 5] [--data tests/data/connect4]
+    .venv/bin/python benchmarks/games_speed.py [--repeat 5] [--data searchlab/data/connect4]
 
 Prints three tables:
 1. tic-tac-toe: compiled minimax and alpha-beta (natural order) from the empty board: nodes,
@@ -119,7 +119,7 @@ def solver(data_dir: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5, help="timing repeats (best is kept)")
-    ap.add_argument("--data", type=Path, default=ROOT / "tests" / "data" / "connect4",
+    ap.add_argument("--data", type=Path, default=ROOT / "searchlab" / "data" / "connect4",
                     help="directory holding Pons' Test_L*_R1 files")
     args = ap.parse_args()
     print(f"games_speed: python {platform.python_version()}, {platform.machine()}, "

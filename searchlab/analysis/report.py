@@ -22,6 +22,7 @@ from . import claims as C
 from . import estimators as E
 from . import plots as P
 from . import theory as T
+from .policies import policies_section
 
 __all__ = ["write_report", "build_report", "load_run", "find_tables", "NO_DATA", "md_table",
            "discussion_random_order", "summary_table"]
@@ -438,7 +439,10 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
     out_dir = Path(out_dir)
     fig_dir = out_dir / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
-    df, excluded = E.ok_rows(df_all)
+    df_ok, excluded = E.ok_rows(df_all)
+    # the fits and figures below are about uniform trees: game rows (b is null) are reported by
+    # the move-ordering policies section
+    df = df_ok[df_ok["b"].notna()] if "b" in df_ok.columns else df_ok
     for col in ("b", "d", "leaves", "nodes"):
         if col in df.columns:
             df = df.assign(**{col: pd.to_numeric(df[col])})
@@ -455,7 +459,7 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
     results = C.evaluate_all(ctx)
 
     sections: list[tuple[str, str]] = []
-    sections.append(("Run", _run_section(df_all, df, excluded, source)))
+    sections.append(("Run", _run_section(df_all, df_ok, excluded, source)))
     sections.append(("Estimators", _estimator_section()))
     sections.append(("Effective branching factors", "One row per configuration (leaves; status-ok rows only).\n\n"
                      + summary_table(summary)))
@@ -467,6 +471,10 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
     sections.append(("Where b^(3/4) describes random order", discussion_random_order(summary, df)))
     for h, body in extra_sections or []:
         sections.append((h, body))
+    policies = policies_section(df_all, fig_dir, rel_to=out_dir) if _has_policy_study(df_all) else ""
+    if policies:
+        sections.append(("Move-ordering policies", policies.split("\n", 1)[1].lstrip()
+                         if policies.startswith("## ") else policies))
     sections.append(("Claims", _claims_section(results)))
     if excluded:
         ex_rows = df_all[df_all["status"].astype(str) != "ok"]
@@ -486,6 +494,14 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
     path = out_dir / report_name
     path.write_text(head + toc + body + "\n", encoding="utf-8")
     return path
+
+
+def _has_policy_study(df: pd.DataFrame) -> bool:
+    """Games or dynamic/static orderings in the table: the move-ordering section applies."""
+    games = "game" in df.columns and df["game"].notna().any()
+    orders = "ordering" in df.columns and df["ordering"].astype(str).str.contains(
+        "id|tt|killer|history|static|centre|corners|captures").any()
+    return bool(games or orders)
 
 
 def _anchor(h: str) -> str:

@@ -134,7 +134,8 @@ def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[boo
         experiment=study.name, engine=study.engine, depth=study.depth,
         task_max_nodes=study.task_max_nodes, config_hash=study.config_hash,
         version=provenance.version(), commit=provenance.commit_label(),
-        marker_dir=str(run_dir / INFLIGHT_DIR), fault=os.environ.get(FAULT_ENV) or None)
+        marker_dir=str(run_dir / INFLIGHT_DIR), fault=os.environ.get(FAULT_ENV) or None,
+        aspiration=study.aspiration, tt_size=study.tt_size)
     writer = store.PartWriter(run_dir)
     try:
         outcome = execute(todo, settings, r, writer, progress=progress and r.progress,
@@ -156,7 +157,9 @@ def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[boo
         "experiment": study.name, "config_hash": study.config_hash, "tasks": len(p.tasks),
         "rows": n_rows, "status": status_counts, "complete": n_rows >= len(p.tasks),
         "trimmed_points": [
-            {"tree": t[0].model, "b": t[1], "d": t[2], "algorithm": t[3], "ordering": t[4],
+            {("tree" if study.game is None else "game"):
+                 t[0].model if study.game is None else t[0].name,
+             "b": t[1], "d": t[2], "algorithm": t[3], "ordering": t[4],
              "est_work": t[5]} for t in p.trimmed],
         "session_seconds": round(outcome.seconds, 3), "worker_crashes": outcome.crashes,
     }
@@ -172,19 +175,50 @@ def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[boo
     return run_dir
 
 
+#: Ordering components that make a study a move-ordering study (policies.md is written).
+_POLICY_PARTS = {"id", "tt", "killer", "history", "centre", "corners", "captures"}
+
+
+def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
+    """policies.md: searchlab.analysis.policies' section, for game studies and studies of
+    dynamic / game orderings, unless report.md already carries that section."""
+    try:
+        df = load(run_dir)
+        if df.empty or not (df["game"].notna().any() or any(
+                _POLICY_PARTS & set(str(o).split("+")) for o in df["ordering"].unique())):
+            return
+        report = Path(run_dir) / "report.md"
+        if report.exists() and "## Move-ordering policies" in report.read_text():
+            return
+        from searchlab.analysis.policies import policies_section
+
+        text = policies_section(df, Path(run_dir) / "figures", rel_to=Path(run_dir), level=1)
+        if text:
+            out = Path(run_dir) / "policies.md"
+            out.write_text(text.replace("# Move-ordering policies",
+                                        f"# {df['experiment'].iloc[0]}: move-ordering policies", 1))
+            log(f"report:  {out}")
+    except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus
+        first = str(e).splitlines()[0] if str(e) else ""
+        log(f"report:  policies section failed ({type(e).__name__}: {first})")
+
+
 def _report(run_dir: Path, log: Callable[[str], None]) -> None:
     try:
         from searchlab.analysis.report import write_report
     except ImportError as e:
         log(f"report:  skipped (searchlab.analysis.report is not available: {e})")
+        _policies_report(run_dir, log)
         return
     try:
         path = write_report(run_dir)
     except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus
         first = str(e).splitlines()[0] if str(e) else ""
         log(f"report:  failed ({type(e).__name__}: {first}); the table is complete")
+        _policies_report(run_dir, log)
         return
     log(f"report:  {path}")
+    _policies_report(run_dir, log)
     figs = sorted(Path(run_dir).glob("*.png")) + sorted(Path(run_dir).glob("figures/*"))
     if figs:
         log(f"figures: {figs[0].parent}")

@@ -18,6 +18,12 @@ Estimates, per task (b = branching factor, d = search depth):
   oracles above 2^26 leaves, the reference engine above 2^20 (TreeTooLargeError): the grid
   planner reports those at validation time. Ordered trees need no oracle.
 
+- Games (searchlab/experiment/games.py): the same formulas with the game's nominal branching
+  factor (chess 35, Othello 10, Connect Four 7, tic-tac-toe 5) and d = the search depth;
+  dynamic policies (id, tt, killer, history) count as random order (iterative deepening's
+  earlier iterations are a geometric tail: within the factor 4). The perfect/worst oracle of a
+  game is a full minimax pass (nominal b^d leaves), refused above 2^20 leaves.
+
 The *work* of a task (what the guard ``runner.max_nodes`` and ``sweep.d_budget`` compare with)
 is its estimated search nodes plus its oracle's nodes.
 """
@@ -86,7 +92,8 @@ def search_nodes(b: int, d: int, algorithm: str, ordering: str) -> int:
 
 
 def needs_oracle(model: str, ordering: str) -> bool:
-    return ordering in ("perfect", "worst") and model in ORACLE_MODELS
+    parts = ordering.split("+")
+    return ("perfect" in parts or "worst" in parts) and model in ORACLE_MODELS
 
 
 def oracle_leaves(model: str, b: int, d: int, ordering: str) -> int:
@@ -106,3 +113,18 @@ def human(n: float) -> str:
     if n < 10_000:
         return str(int(n))
     return f"{n:.1e}".replace("e+0", "e").replace("e+", "e")
+
+
+def estimate_game(nominal_b: int, d: int, algorithm: str, ordering: str) -> tuple[int, int]:
+    """(estimated search nodes, work) of a game task at search depth d (nominal branching)."""
+    base = ordering.split("+")
+    order = "perfect" if "perfect" in base else "worst" if "worst" in base else "random"
+    nodes = search_nodes(nominal_b, d, "minimax" if algorithm == "minimax" else "alphabeta", order)
+    work = nodes + (full_tree_nodes(nominal_b, d) if order in ("perfect", "worst") else 0)
+    return nodes, work
+
+
+def oracle_game_leaves(nominal_b: int, d: int, ordering: str) -> int:
+    """Leaves of a game's exact-value oracle at depth d (0 when the ordering needs none)."""
+    parts = ordering.split("+")
+    return nominal_b ** d if ("perfect" in parts or "worst" in parts) else 0

@@ -57,7 +57,8 @@ class TreeConfig:
     Attributes:
         model: the tree model: ``iid`` (i.i.d. leaf values), ``ordered`` (values known by
             construction, ordering quality ``p``), ``incremental`` (correlated, static values at
-            every node) or ``explicit`` (a literal nested list).
+            every node) or ``explicit`` (a literal nested list). null = no tree (the study
+            searches a ``game``; the default config selects ``tree: iid``).
         levels: iid only. 0 = continuous leaf values in [0, 1); K >= 1 = integer values
             ``key mod K`` (few levels = many ties).
         p: ordered only, in [0, 1]: probability that natural order puts the best move first
@@ -70,7 +71,7 @@ class TreeConfig:
     Parameters that do not belong to the chosen model must stay null.
     """
 
-    model: str = "iid"
+    model: Optional[str] = None
     levels: Optional[int] = None
     p: Optional[float] = None
     decay: Optional[float] = None
@@ -90,12 +91,18 @@ class SearchConfig:
             static values (incremental trees).
         max_nodes: per-task node budget: a search that visits more nodes is stopped and its row
             recorded with status ``aborted`` (never dropped). null = ``runner.max_nodes``.
+        aspiration: half-width of the aspiration window around the previous iteration's value
+            (> 0); needs iterative deepening: every swept ordering must include ``id``.
+            null = full window.
+        tt_size: entries of the transposition table (``tt``, ``id``, ``mtdf``): a power of two.
     """
 
     algorithm: str = "alphabeta"
     engine: str = "auto"
     depth: Optional[int] = None
     max_nodes: Optional[int] = None
+    aspiration: Optional[float] = None
+    tt_size: int = 65536
 
 
 @dataclass
@@ -104,10 +111,43 @@ class OrderingConfig:
 
     Attributes:
         name: ``natural``, ``random`` (seeded per task), ``perfect``, ``worst`` or ``static``
-            (static values: incremental trees). The default of ``sweep.ordering``.
+            (static values: incremental trees and games), a game's own order (``centre``
+            Connect Four, ``corners`` Othello, ``captures`` chess), possibly composed with the
+            dynamic components ``id``, ``tt``, ``killer``, ``history`` in priority order, e.g.
+            ``tt+killer+history+static`` (searchlab/search/ordering.py). The default of
+            ``sweep.ordering``.
     """
 
     name: str = "natural"
+
+
+@dataclass
+class GameConfig:
+    """A real game instead of a synthetic tree (config group ``game``: tictactoe, connect4,
+    othello, chess). A study searches a tree or a game, never both.
+
+    Attributes:
+        name: ``tictactoe``, ``connect4``, ``othello``, ``chess``; null = no game (a tree study).
+        positions: where the positions come from: tictactoe ``start``; connect4 a Pons
+            benchmark file shipped in searchlab/data/connect4 (``Test_L1_R1``, ``Test_L2_R1``,
+            ``Test_L3_R1``); othello ``random`` (seeded random positions at ``ply``, one per
+            ``sweep.instances``); chess an EPD suite shipped in searchlab/data/chess (``wac``,
+            ``bk``).
+        sample: file sources (connect4, chess): n positions drawn by a seeded permutation of the
+            file (the first n of it: a smaller sample is a prefix of a larger one); null or
+            ``all`` = every position, in file order.
+        ply: othello only: random moves played from the start (0..120).
+        d: search depths for this game (same forms as ``sweep.d``), replacing ``sweep.d`` for
+            it; mostly for ``sweep.games`` entries (chess is far slower than Othello). null =
+            ``sweep.d``.
+    The instances of a game study are its positions; ``sweep.d`` is the search depth.
+    """
+
+    name: Optional[str] = None
+    positions: Optional[str] = None
+    sample: Optional[Any] = None
+    ply: Optional[int] = None
+    d: Optional[Any] = None
 
 
 @dataclass
@@ -125,9 +165,19 @@ class SweepConfig:
         algorithm: search algorithms to sweep (default: ``[${search.algorithm}]``).
         ordering: ordering policies to sweep (default: ``[${ordering.name}]``).
         instances: tree instances per grid point (>= 1); instance i is the same tree for every
-            algorithm and ordering (paired comparisons).
+            algorithm and ordering (paired comparisons). Othello: the number of random positions;
+            other games take their positions from ``game.sample``.
         trees: several tree models in one study: a list of tree configs (same keys as ``tree``,
             e.g. ``[{model: iid}, {model: ordered, p: 1.0}]``); empty = just ``tree``.
+        games: several games in one study: a list of game configs (same keys as ``game``, e.g.
+            ``[{name: othello, ply: 20}, {name: chess, positions: wac, sample: 10}]``); an
+            ordering that names a game's own order (centre, corners, captures) runs on the games
+            that have it. Empty = just ``game``.
+        d_by_ordering: depths for particular orderings, restricting ``d`` for them, e.g.
+            ``{perfect: "1..3"}`` (the exact-value oracle is affordable only at small depths).
+        decay, correlation: sweep the incremental tree's parameters: every listed value becomes
+            one tree (with the other parameter of ``tree`` / each ``sweep.trees`` entry);
+            empty = the tree's own value.
     """
 
     b: Any = field(default_factory=lambda: [2, 4, 8])
@@ -138,6 +188,10 @@ class SweepConfig:
     ordering: List[str] = field(default_factory=lambda: ["${ordering.name}"])
     instances: int = 10
     trees: List[TreeConfig] = field(default_factory=list)
+    d_by_ordering: Dict[str, Any] = field(default_factory=dict)
+    games: List[GameConfig] = field(default_factory=list)
+    decay: List[float] = field(default_factory=list)
+    correlation: List[float] = field(default_factory=list)
 
 
 @dataclass
@@ -196,7 +250,8 @@ class ExperimentConfig:
         seed: the experiment's root seed; every task's tree seed and ordering seed derive from
             it and the task's identity (numpy SeedSequence), never from execution order.
         results_dir: where run directories are created (relative to the working directory).
-        tree, search, ordering, sweep, runner: see their classes.
+        tree, game, search, ordering, sweep, runner: see their classes (exactly one of tree
+            and game is used).
     """
 
     name: str = "quick"
@@ -204,6 +259,7 @@ class ExperimentConfig:
     seed: int = 0
     results_dir: str = "results"
     tree: TreeConfig = field(default_factory=TreeConfig)
+    game: GameConfig = field(default_factory=GameConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
     ordering: OrderingConfig = field(default_factory=OrderingConfig)
     sweep: SweepConfig = field(default_factory=SweepConfig)
@@ -302,13 +358,31 @@ class Study:
     task_max_nodes: int
     runner: RunnerConfig
     config: dict  # the resolved config as plain containers (written beside the table)
+    games: tuple = ()                        # games.GameSpec of a game study (trees = ())
+    positions: dict = field(default_factory=dict)   # GameSpec -> its games.Position tuple
+    game_orderings: dict = field(default_factory=dict)  # GameSpec -> orderings it can run
+    d_by_ordering: dict = field(default_factory=dict)
+    aspiration: Optional[float] = None
+    tt_size: int = 65536
+
+    @property
+    def game(self) -> Optional[Any]:
+        """The (first) game of a game study; None for a tree study."""
+        return self.games[0] if self.games else None
 
     def depths_for(self, b: int) -> tuple[int, ...]:
         return tuple(self.d_by_b.get(b, self.d))
 
+    def keeps(self, ordering: str, d: int) -> bool:
+        """False when sweep.d_by_ordering restricts this ordering's depths and d is not one."""
+        allowed = self.d_by_ordering.get(ordering)
+        return allowed is None or d in allowed
+
     def science(self) -> dict:
-        """Everything that determines the table's content (the runner excluded)."""
-        return {
+        """Everything that determines the table's content (the runner excluded). Keys added
+        for games and dynamic policies appear only when used, so the hash of a tree study
+        written before them is unchanged."""
+        out = {
             "name": self.name, "seed": self.seed,
             "trees": [t.identity() for t in self.trees],
             "b": list(self.b), "d": list(self.d),
@@ -317,6 +391,18 @@ class Study:
             "orderings": list(self.orderings), "instances": self.instances,
             "engine": self.engine, "depth": self.depth, "task_max_nodes": self.task_max_nodes,
         }
+        if self.games:
+            out["games"] = [{**g.identity(), "sample": g.sample,
+                             **({"d": list(g.depths)} if g.depths is not None else {}),
+                             "positions": [p.id for p in self.positions[g]],
+                             "orderings": list(self.game_orderings[g])} for g in self.games]
+        if self.d_by_ordering:
+            out["d_by_ordering"] = {k: list(v) for k, v in sorted(self.d_by_ordering.items())}
+        if self.aspiration is not None:
+            out["aspiration"] = self.aspiration
+        if self.tt_size != 65536:
+            out["tt_size"] = self.tt_size
+        return out
 
     @property
     def config_hash(self) -> str:
@@ -378,12 +464,18 @@ def core_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     return algorithms, tuple(orderings), engines
 
 
-def _ordering(key: str, value: Any, allowed: tuple[str, ...]) -> str:
-    """An ordering policy name; policies compose with '+' (e.g. tt+killer+history)."""
-    if not isinstance(value, str) or not value or not all(
-            part in allowed for part in value.split("+")):
-        raise ConfigError(f"{key}: unknown ordering policy {value!r}; allowed: "
-                          f"{', '.join(allowed)} (compose with '+', e.g. tt+killer)")
+def _ordering(key: str, value: Any, game: Any = None) -> str:
+    """An ordering spec: base orders (the game's own included) and dynamic components composed
+    with '+' in priority order (e.g. tt+killer+history+static), checked by the core's
+    parse_ordering (``game`` None = a synthetic tree)."""
+    from searchlab.search.ordering import parse_ordering
+
+    try:
+        parse_ordering(value, game)
+    except ValueError as e:
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        where = f" (game {game.name})" if game is not None else ""
+        raise ConfigError(f"{key}: {first}{where}") from None
     return value
 
 
@@ -397,7 +489,10 @@ def _tree_spec(key: str, t: Any) -> TreeSpec:
     from searchlab.trees import TREE_MODELS
 
     get = (lambda k: t.get(k)) if isinstance(t, dict) else (lambda k: getattr(t, k))
-    model = _choice(f"{key}.model", get("model"), tuple(TREE_MODELS))
+    model = get("model")
+    if model is None and key != "tree":
+        model = "iid"                      # a sweep.trees entry without a model: the default
+    model = _choice(f"{key}.model", model, tuple(TREE_MODELS))
     vals: dict[str, Any] = {}
     for param in ("levels", "p", "decay", "correlation", "values"):
         v = get(param)
@@ -486,10 +581,26 @@ def validate(cfg: Any) -> Study:
     seed = _check_int("seed", plain["seed"], 0)
     sweep, search, runner = plain["sweep"], plain["search"], plain["runner"]
 
-    if sweep["trees"]:
+    game_cfg = plain.get("game") or {}
+    game_cfgs = [(f"sweep.games[{i}]", g) for i, g in enumerate(sweep.get("games") or [])] \
+        or ([("game", game_cfg)] if game_cfg.get("name") is not None else [])
+    tree_model = (plain.get("tree") or {}).get("model")
+    if game_cfgs:
+        if sweep["trees"] or tree_model is not None:
+            what = "sweep.trees" if sweep["trees"] else f"tree={tree_model}"
+            names = ",".join(str(g.get("name")) for _, g in game_cfgs)
+            raise ConfigError(
+                f"a study searches a tree or a game, not both: {what} and game={names}; drop "
+                f"the tree (~tree on the command line) or the game (~game)")
+        trees: tuple[TreeSpec, ...] = ()
+    elif sweep["trees"]:
         trees = tuple(_tree_spec(f"sweep.trees[{i}]", t) for i, t in enumerate(sweep["trees"]))
+    elif tree_model is None:
+        raise ConfigError("a study searches a tree or a game: none is chosen (select one, e.g. "
+                          "tree=iid or game=connect4)")
     else:
         trees = (_tree_spec("tree", plain["tree"]),)
+    trees = _sweep_tree_params(trees, sweep)
     if len(set(trees)) != len(trees):
         raise ConfigError("sweep.trees: the same tree model and parameters are listed twice")
 
@@ -503,18 +614,73 @@ def validate(cfg: Any) -> Study:
         d_by_b[kb] = parse_int_list(f"sweep.d_by_b[{kb}]", v, 0)
     d_budget = _check_int("sweep.d_budget", sweep["d_budget"], 1, allow_none=True)
     _choice("search.algorithm", search["algorithm"], tuple(ALGORITHMS))
-    _ordering("ordering.name", plain["ordering"]["name"], ORDERINGS)
+    instances = _check_int("sweep.instances", sweep["instances"], 1)
+    games = tuple(_game_spec(key, g) for key, g in game_cfgs)
+    if len(set(games)) != len(games):
+        raise ConfigError("sweep.games: the same game and positions are listed twice")
+    from searchlab.experiment.games import sample_game as _sample
+
+    samples = {g: _sample(g.name) for g in games}
     if not sweep["algorithm"]:
         raise ConfigError("sweep.algorithm: the grid is empty (no algorithm listed)")
     if not sweep["ordering"]:
         raise ConfigError("sweep.ordering: the grid is empty (no ordering listed)")
     algorithms = tuple(dict.fromkeys(_choice("sweep.algorithm", a, tuple(ALGORITHMS))
                                      for a in sweep["algorithm"]))
-    orderings = tuple(dict.fromkeys(_ordering("sweep.ordering", o, ORDERINGS)
-                                    for o in sweep["ordering"]))
-    instances = _check_int("sweep.instances", sweep["instances"], 1)
+    game_orderings: dict = {}
+    if len(games) <= 1:
+        sample_game = samples[games[0]] if games else None
+        _ordering("ordering.name", plain["ordering"]["name"], sample_game)
+        orderings = tuple(dict.fromkeys(_ordering("sweep.ordering", o, sample_game)
+                                        for o in sweep["ordering"]))
+        if games:
+            game_orderings[games[0]] = orderings
+    else:
+        # several games: an ordering naming a game's own order (centre, corners, captures)
+        # runs on the games that have it; every ordering must fit at least one game
+        orderings = tuple(dict.fromkeys(sweep["ordering"]))
+        for g in games:
+            game_orderings[g] = tuple(o for o in orderings if _fits(o, samples[g]))
+        for o in orderings:
+            if not any(o in v for v in game_orderings.values()):
+                _ordering("sweep.ordering", o, samples[games[0]])   # raises, naming what is allowed
+    d_by_ordering = {}
+    for k, v in (sweep.get("d_by_ordering") or {}).items():
+        if k not in orderings:
+            raise ConfigError(f"sweep.d_by_ordering: ordering {k!r} is not in sweep.ordering "
+                              f"{list(orderings)}")
+        d_by_ordering[k] = parse_int_list(f"sweep.d_by_ordering[{k}]", v, 0)
     engine = _choice("search.engine", search["engine"], tuple(ENGINES))
     depth = _check_int("search.depth", search["depth"], 0, allow_none=True)
+    if games and depth is not None:
+        raise ConfigError("search.depth is for trees; a game study's search depths are sweep.d "
+                          "(leave search.depth null)")
+    tt_size = search.get("tt_size", 65536)
+    if isinstance(tt_size, bool) or not isinstance(tt_size, int) or tt_size < 1 \
+            or tt_size & (tt_size - 1):
+        raise ConfigError(f"search.tt_size must be a power of two >= 1; got {tt_size!r}")
+    aspiration = search.get("aspiration")
+    if aspiration is not None:
+        if isinstance(aspiration, bool) or not float(aspiration) > 0 \
+                or float(aspiration) == float("inf"):
+            raise ConfigError(f"search.aspiration must be a number > 0 or null; got {aspiration!r}")
+        aspiration = float(aspiration)
+        lacking = [o for o in orderings if "id" not in o.split("+")]
+        if lacking:
+            raise ConfigError(
+                f"search.aspiration works on top of iterative deepening: every ordering needs "
+                f"'id'; these lack it: {', '.join(lacking)}")
+    positions: dict = {}
+    for g in games:
+        from searchlab.experiment.games import select_positions
+
+        try:
+            positions[g] = select_positions(g, seed, instances)
+        except (OSError, ValueError) as e:
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise ConfigError(f"game.positions={g.positions!r}: {first}") from None
+        if not positions[g]:
+            raise ConfigError(f"game.positions={g.positions!r}: no position")
 
     _choice("runner.backend", runner["backend"], BACKENDS)
     nj = runner["n_jobs"]
@@ -542,7 +708,77 @@ def validate(cfg: Any) -> Study:
         results_dir=plain["results_dir"], trees=trees, b=b, d=d, d_by_b=d_by_b,
         d_budget=d_budget, algorithms=algorithms, orderings=orderings, instances=instances,
         engine=engine, depth=depth, task_max_nodes=task_max,
-        runner=RunnerConfig(**runner), config=plain)
+        runner=RunnerConfig(**runner), config=plain, games=games, positions=positions,
+        game_orderings=game_orderings,
+        d_by_ordering=d_by_ordering, aspiration=aspiration, tt_size=tt_size)
+
+
+def _sweep_tree_params(trees: tuple[TreeSpec, ...], sweep: dict) -> tuple[TreeSpec, ...]:
+    """Expand sweep.decay / sweep.correlation: one incremental tree per listed value."""
+    import dataclasses
+
+    out = list(trees)
+    for param in ("decay", "correlation"):
+        values = sweep.get(param) or []
+        if not values:
+            continue
+        if not any(t.model == "incremental" for t in out):
+            models = ", ".join(sorted({t.model for t in out})) or "none (a game study)"
+            raise ConfigError(f"sweep.{param} sweeps the incremental tree's {param}; the study's "
+                              f"tree is {models}")
+        expanded = []
+        for t in out:
+            if t.model != "incremental":
+                expanded.append(t)
+                continue
+            for v in values:
+                spec = dataclasses.replace(t, **{param: float(v)})
+                expanded.append(_tree_spec(f"sweep.{param}", dataclasses.asdict(spec)))
+        out = list(dict.fromkeys(expanded))
+    return tuple(out)
+
+
+def _fits(ordering: str, game: Any) -> bool:
+    from searchlab.search.ordering import parse_ordering
+
+    try:
+        parse_ordering(ordering, game)
+    except ValueError:
+        return False
+    return True
+
+
+def _game_spec(key: str, g: dict) -> Any:
+    """The validated GameSpec of config ``game`` (or a sweep.games entry)."""
+    from searchlab.experiment.games import GAMES, SOURCES, GameSpec
+
+    name = _choice(f"{key}.name", g.get("name"), GAMES)
+    positions = g.get("positions")
+    if positions is None:
+        positions = SOURCES[name][0] if len(SOURCES[name]) == 1 else None
+    if positions not in SOURCES[name]:
+        raise ConfigError(f"{key}.positions: unknown position source {positions!r} for {name}; "
+                          f"allowed: {', '.join(SOURCES[name])}")
+    sample = g.get("sample")
+    if sample == "all":
+        sample = None
+    if sample is not None:
+        if name not in ("connect4", "chess"):
+            raise ConfigError(f"{key}.sample draws positions from a file (connect4, chess); {name} "
+                              "has none: leave it null" + (" (othello: sweep.instances positions)"
+                                                           if name == "othello" else ""))
+        if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
+            raise ConfigError(f"{key}.sample must be an integer >= 1, 'all' or null; got {sample!r}")
+    ply = g.get("ply")
+    if name == "othello":
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= 120:
+            raise ConfigError(f"{key}.ply must be an integer in 0..120 (random moves from the "
+                              f"start); got {ply!r}")
+    elif ply is not None:
+        raise ConfigError(f"{key}.ply is a parameter of othello's random positions; {name} has "
+                          "none: leave it null")
+    depths = None if g.get("d") is None else parse_int_list(f"{key}.d", g.get("d"), 0)
+    return GameSpec(name=name, positions=positions, sample=sample, ply=ply, depths=depths)
 
 
 def config_error_message(exc: BaseException) -> str:
@@ -610,7 +846,7 @@ def _keys_of(path: str) -> list[str]:
             return []
         t = f.type if not isinstance(f.type, str) else f.type
         cls = {"TreeConfig": TreeConfig, "SearchConfig": SearchConfig,
-               "OrderingConfig": OrderingConfig, "SweepConfig": SweepConfig,
+               "OrderingConfig": OrderingConfig, "SweepConfig": SweepConfig, "GameConfig": GameConfig,
                "RunnerConfig": RunnerConfig, "List[TreeConfig]": TreeConfig}.get(str(t).replace("typing.", ""))
         if cls is None:
             return []

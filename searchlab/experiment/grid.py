@@ -12,6 +12,9 @@ Task identity and seeds (DESIGN.md, "Seeds"):
   fail-hard see the same random order, so their counts can be compared node for node).
 - ``task_id`` is a 16-hex-digit digest of the full identity (tree instance, algorithm,
   ordering); resume skips tasks by it. Nothing depends on execution order or on n_jobs.
+- Game studies: an instance is a *position* (searchlab/experiment/games.py): its ``seed`` derives
+  from (game, position source, Othello ply, instance), the same at every depth; the task's
+  identity adds the search depth d, and ``ordering_seed`` derives from that plus the ordering.
 """
 
 from __future__ import annotations
@@ -44,9 +47,18 @@ class Task:
     ordering_seed: int
     est_nodes: int
     est_work: int
+    game: Any = None            # games.GameSpec (game studies; tree is None, b is None)
+    position: Any = None        # games.Position
 
     def tree_key(self) -> tuple:
+        if self.game is not None:
+            return (self.game, self.position.instance, self.position.seed)
         return (self.tree, self.b, self.d, self.seed)
+
+    @property
+    def model(self) -> str:
+        """The tree model or the game's name (for messages and summaries)."""
+        return self.game.name if self.game is not None else self.tree.model
 
 
 def _words(text: str) -> tuple[int, ...]:
@@ -98,12 +110,56 @@ def grid_points(study: Study):
                 yield tree, b, d
 
 
+def _plan_game(study: Study) -> Plan:
+    """The tasks of a game study: depth x algorithm x ordering x position."""
+    from searchlab.experiment.games import NOMINAL_B, position_identity
+    from searchlab.search.ordering import REFERENCE_ORACLE_MAX_LEAVES as GAME_ORACLE
+
+    tasks: list[Task] = []
+    trimmed: list[tuple] = []
+    points = 0
+    too_big: list[str] = []
+    for g, d in ((g, d) for g in study.games for d in (g.depths or study.d)):
+        nb = NOMINAL_B[g.name]
+        for algorithm in study.algorithms:
+            for ordering in study.game_orderings[g]:
+                if not study.keeps(ordering, d):
+                    continue
+                points += 1
+                nodes, work = budget.estimate_game(nb, d, algorithm, ordering)
+                if study.d_budget is not None and work > study.d_budget:
+                    trimmed.append((g, None, d, algorithm, ordering, work))
+                    continue
+                if budget.oracle_game_leaves(nb, d, ordering) > GAME_ORACLE:
+                    too_big.append(f"{g.name} {ordering} at d={d} (~{budget.human(nb ** d)} "
+                                   f"leaves at b~{nb})")
+                for pos in study.positions[g]:
+                    ident = position_identity(g, pos.instance) + f"|d={d}"
+                    oseed = derive_seed(study.seed, ident + "|ordering=" + ordering)
+                    full = ident + f"|algorithm={algorithm}|ordering={ordering}"
+                    tid = hashlib.blake2b(full.encode(), digest_size=8).hexdigest()
+                    tasks.append(Task(len(tasks), tid, None, None, d, algorithm, ordering,
+                                      pos.instance, pos.seed, oseed, nodes, work, g, pos))
+    probe(study)
+    if too_big:
+        raise ConfigError(
+            f"perfect/worst order on a game needs an exact-value oracle over the whole tree, "
+            f"limited to {budget.human(GAME_ORACLE)} leaves; over it: {'; '.join(too_big[:6])} "
+            f"— restrict its depths with sweep.d_by_ordering (e.g. {{perfect: 1..3}})")
+    if not tasks:
+        raise ConfigError("the grid is empty: sweep.d, sweep.algorithm, sweep.ordering "
+                          "(and sweep.d_by_ordering / sweep.d_budget) give no task")
+    return Plan(tasks, trimmed, points)
+
+
 def plan(study: Study) -> Plan:
     """Expand the grid into tasks; trim by sweep.d_budget; check oracle sizes.
 
     Raises ConfigError when the grid is empty or an oracle would be over the engine's limit.
     The budget guard (runner.max_nodes) is a separate step: check_budget().
     """
+    if study.game is not None:
+        return _plan_game(study)
     tasks: list[Task] = []
     trimmed: list[tuple] = []
     points = 0
@@ -113,6 +169,8 @@ def plan(study: Study) -> Plan:
         horizon = d if study.depth is None else min(d, study.depth)
         for algorithm in study.algorithms:
             for ordering in study.orderings:
+                if not study.keeps(ordering, d):
+                    continue
                 points += 1
                 nodes, work = budget.estimate(tree.model, b, horizon, algorithm, ordering)
                 if study.d_budget is not None and work > study.d_budget:
@@ -153,6 +211,22 @@ def probe(study: Study) -> None:
     from searchlab.search.api import search
     from searchlab.trees import make_tree
 
+    if study.games:
+        from searchlab.experiment.games import make_game
+
+        for g in study.games:
+            game = make_game(g, study.positions[g][0])
+            for algorithm in study.algorithms:
+                for ordering in study.game_orderings[g]:
+                    try:
+                        search(game, algorithm=algorithm, ordering=ordering, depth=1,
+                               ordering_seed=1, engine=study.engine, max_nodes=None,
+                               aspiration=study.aspiration, tt_size=study.tt_size)
+                    except ValueError as e:
+                        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+                        raise ConfigError(f"game {g.name}, algorithm {algorithm}, ordering "
+                                          f"{ordering}, engine {study.engine}: {first}") from None
+        return
     for tree in study.trees:
         for algorithm in study.algorithms:
             for ordering in study.orderings:
@@ -166,7 +240,8 @@ def probe(study: Study) -> None:
                             d = study.depth + 1      # a horizon below the tree's depth
                         t = make_tree(tree.model, b=2, d=d, seed=1, **tree.params())
                     search(t, algorithm=algorithm, ordering=ordering, depth=study.depth,
-                           ordering_seed=1, engine=study.engine, max_nodes=None)
+                           ordering_seed=1, engine=study.engine, max_nodes=None,
+                           aspiration=study.aspiration, tt_size=study.tt_size)
                 except ValueError as e:
                     first = str(e).splitlines()[0] if str(e) else type(e).__name__
                     raise ConfigError(f"tree {tree.model}, algorithm {algorithm}, ordering "
@@ -181,12 +256,12 @@ def check_budget(p: Plan, max_nodes: int) -> None:
     counts: dict[tuple, int] = {}
     for t in p.tasks:
         if t.est_work > max_nodes:
-            key = (t.tree.model, t.b, t.d, t.algorithm, t.ordering)
+            key = (t.model, t.b, t.d, t.algorithm, t.ordering)
             over[key] = t.est_work
             counts[key] = counts.get(key, 0) + 1
     if over:
         items = sorted(over.items(), key=lambda kv: -kv[1])
-        listed = "; ".join(f"{m} b={b} d={d} {a}/{o}: ~{budget.human(w)} nodes x{counts[(m, b, d, a, o)]}"
+        listed = "; ".join(f"{m}{'' if b is None else f' b={b}'} d={d} {a}/{o}: ~{budget.human(w)} nodes x{counts[(m, b, d, a, o)]}"
                            for (m, b, d, a, o), w in items[:8])
         more = f" (and {len(items) - 8} more)" if len(items) > 8 else ""
         raise ConfigError(
@@ -198,7 +273,7 @@ def depth_table(p: Plan) -> dict[tuple, tuple[int, int]]:
     """(tree model, algorithm, ordering, b) -> (smallest d, largest d) kept, for the plan summary."""
     out: dict[tuple, tuple[int, int]] = {}
     for t in p.tasks:
-        k = (t.tree.model, t.algorithm, t.ordering, t.b)
+        k = (t.model, t.algorithm, t.ordering, t.b)
         lo, hi = out.get(k, (t.d, t.d))
         out[k] = (min(lo, t.d), max(hi, t.d))
     return out
@@ -207,7 +282,14 @@ def depth_table(p: Plan) -> dict[tuple, tuple[int, int]]:
 def summary(p: Plan, study: Study) -> str:
     """A few lines describing the plan."""
     n = len(p.tasks)
-    lines = [f"{study.name}: {n} tasks ({p.points} grid points x {study.instances} instances"
+    if len(study.games) > 1:
+        each = ", ".join(f"{g.name} {g.positions}: {len(study.positions[g])}" for g in study.games)
+        per = f"; positions {each}"
+    elif study.games:
+        per = f" x {len(study.positions[study.game])} positions"
+    else:
+        per = f" x {study.instances} instances"
+    lines = [f"{study.name}: {n} tasks ({p.points} grid points{per}"
              f"{f', {len(p.trimmed)} points over sweep.d_budget left out' if p.trimmed else ''}); "
              f"estimated work {budget.human(p.total_work)} nodes"]
     return "\n".join(lines)

@@ -55,6 +55,8 @@ class RunSettings:
     marker_dir: Optional[str] = None
     in_worker_retries: int = 1
     fault: Optional[str] = None      # SEARCHLAB_FAULT_INJECT, read in the main process
+    aspiration: Optional[float] = None
+    tt_size: int = 65536
 
 
 # ----------------------------------------------------------------------------------------------
@@ -130,8 +132,14 @@ def _mark(fd: Optional[int], task_id: Optional[str]) -> None:
 
 
 def _make_tree(task: Task) -> Any:
+    """The tree of a tree task; for a game task (game, measured average branching b̄)."""
     from searchlab.trees import make_tree
 
+    if task.game is not None:
+        from searchlab.experiment.games import average_branching, make_game
+
+        game = make_game(task.game, task.position)
+        return game, average_branching(game)
     if task.tree.model == "explicit":
         return make_tree("explicit", **task.tree.params())
     return make_tree(task.tree.model, b=task.b, d=task.d, seed=task.seed, **task.tree.params())
@@ -139,9 +147,14 @@ def _make_tree(task: Task) -> Any:
 
 def _base_row(task: Task, s: RunSettings) -> dict:
     t = task.tree
+    g, pos = task.game, task.position
     return {
-        "experiment": s.experiment, "tree": t.model, "b": task.b, "d": task.d,
-        "levels": t.levels, "p": t.p, "decay": t.decay, "correlation": t.correlation,
+        "experiment": s.experiment, "tree": None if t is None else t.model,
+        "game": None if g is None else g.name, "positions": None if g is None else g.positions,
+        "position": None if pos is None else pos.id, "b": task.b, "d": task.d,
+        "levels": None if t is None else t.levels, "p": None if t is None else t.p,
+        "decay": None if t is None else t.decay,
+        "correlation": None if t is None else t.correlation,
         "algorithm": task.algorithm, "ordering": task.ordering, "instance": task.instance,
         "seed": task.seed, "ordering_seed": task.ordering_seed, "task_id": task.task_id,
         "task_index": task.index, "est_nodes": task.est_nodes,
@@ -149,17 +162,18 @@ def _base_row(task: Task, s: RunSettings) -> dict:
     }
 
 
-def _move(m: Any) -> Optional[int]:
-    try:
-        return int(m) if m is not None else None
-    except (TypeError, ValueError):
-        return None
+def _count(v: Any) -> Optional[int]:
+    return None if v is None else int(v)
+
+
+def _rate(v: Any) -> Optional[float]:
+    return None if v is None else float(v)
 
 
 def failed_row(task: Task, s: RunSettings, error: str, attempts: int) -> dict:
     row = _base_row(task, s)
     row.update({"status": "failed", "error": error[:2000], "attempts": attempts,
-                "per_ply": None})
+                "per_ply": None, "iterations": None})
     return row
 
 
@@ -168,17 +182,38 @@ def run_task(task: Task, s: RunSettings, tree: Any = None) -> dict:
     from searchlab.search.api import search
 
     _fault(task, s.fault)
+    from searchlab.experiment.games import format_move
+
     if tree is None:
         tree = _make_tree(task)
-    r = search(tree, algorithm=task.algorithm, ordering=task.ordering, depth=s.depth,
-               ordering_seed=task.ordering_seed, engine=s.engine, max_nodes=s.task_max_nodes)
+    branching, solved = None, None
+    if task.game is not None:
+        tree, branching = tree
+        depth = task.d
+    else:
+        depth = s.depth
+    r = search(tree, algorithm=task.algorithm, ordering=task.ordering, depth=depth,
+               ordering_seed=task.ordering_seed, engine=s.engine, max_nodes=s.task_max_nodes,
+               aspiration=s.aspiration, tt_size=s.tt_size)
+    best = format_move(None if task.game is None else task.game.name, r.best_move)
+    if task.position is not None and task.position.epd and r.status == "ok":
+        from searchlab.games.epd import parse_epd_line
+
+        solved = bool(best is not None and parse_epd_line(task.position.epd).is_solution(best))
     row = _base_row(task, s)
     row.update({
-        "value": None if r.value is None else float(r.value), "best_move": _move(r.best_move),
+        "value": None if r.value is None else float(r.value), "best_move": best,
         "nodes": int(r.nodes), "leaves": int(r.leaves), "interior": int(r.interior),
         "cutoffs": int(r.cutoffs), "per_ply": [int(x) for x in r.per_ply],
         "search_depth": int(r.depth), "wall_seconds": float(r.wall_time), "status": r.status,
         "engine": r.engine, "error": None, "attempts": 1,
+        "fail_highs": _count(r.fail_highs), "first_move_fail_highs": _count(r.first_move_fail_highs),
+        "fail_high_first_rate": _rate(r.fail_high_first_rate),
+        "re_searches": int(r.re_searches), "tt_probes": int(r.tt_probes),
+        "tt_hits": int(r.tt_hits), "tt_cutoffs": int(r.tt_cutoffs),
+        "tt_hit_rate": _rate(r.tt_hit_rate), "iterations": [int(x) for x in r.iterations],
+        "last_iteration_nodes": int(r.last_iteration_nodes), "q_nodes": int(r.q_nodes),
+        "branching": branching, "solved": solved,
     })
     return row
 
@@ -450,6 +485,6 @@ def _run_suspect(task: Task, settings: RunSettings, runner: Any,
             if not _is_worker_death(e):
                 raise
             last = f"{type(e).__name__}: {str(e).splitlines()[0][:300]}"
-    log(f"task {task.index} (b={task.b} d={task.d} {task.algorithm}/{task.ordering} "
+    log(f"task {task.index} ({task.model} b={task.b} d={task.d} {task.algorithm}/{task.ordering} "
         f"instance {task.instance}) crashed its worker {tries + 1} times: recorded as failed")
     return failed_row(task, settings, "worker crashed: " + last, tries + 1)

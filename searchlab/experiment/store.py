@@ -37,6 +37,9 @@ SCHEMA = pa.schema([
     # identifiers
     ("experiment", pa.string()),
     ("tree", pa.string()),
+    ("game", pa.string()),
+    ("positions", pa.string()),
+    ("position", pa.string()),
     ("b", pa.int64()),
     ("d", pa.int64()),
     ("levels", pa.int64()),
@@ -52,7 +55,7 @@ SCHEMA = pa.schema([
     ("task_index", pa.int64()),
     # measurements
     ("value", pa.float64()),
-    ("best_move", pa.int64()),
+    ("best_move", pa.string()),
     ("nodes", pa.int64()),
     ("leaves", pa.int64()),
     ("interior", pa.int64()),
@@ -65,6 +68,19 @@ SCHEMA = pa.schema([
     ("error", pa.string()),
     ("attempts", pa.int64()),
     ("est_nodes", pa.int64()),
+    ("fail_highs", pa.int64()),
+    ("first_move_fail_highs", pa.int64()),
+    ("fail_high_first_rate", pa.float64()),
+    ("re_searches", pa.int64()),
+    ("tt_probes", pa.int64()),
+    ("tt_hits", pa.int64()),
+    ("tt_cutoffs", pa.int64()),
+    ("tt_hit_rate", pa.float64()),
+    ("iterations", pa.list_(pa.int64())),
+    ("last_iteration_nodes", pa.int64()),
+    ("q_nodes", pa.int64()),
+    ("branching", pa.float64()),
+    ("solved", pa.bool_()),
     # provenance
     ("config_hash", pa.string()),
     ("version", pa.string()),
@@ -145,6 +161,15 @@ def rows_to_table(rows: Sequence[dict]) -> pa.Table:
     return pa.table(cols, schema=SCHEMA)
 
 
+def conform(t: pa.Table) -> pa.Table:
+    """A part in the current SCHEMA: columns added since the part was written (games, the
+    ordering counters) become nulls, an int64 ``best_move`` (older runs) becomes strings."""
+    for f in SCHEMA:
+        if f.name not in t.column_names:
+            t = t.append_column(f.name, pa.nulls(t.num_rows, type=f.type))
+    return t.select(list(COLUMNS)).cast(SCHEMA)
+
+
 def list_parts(run_dir: Path) -> list[Path]:
     d = table_dir(run_dir)
     if not d.is_dir():
@@ -168,8 +193,7 @@ def recover(run_dir: Path, quarantine: bool = True) -> tuple[pa.Table | None, li
     tables = []
     for p in list_parts(run_dir):
         try:
-            t = pq.read_table(p)
-            t = t.select(list(COLUMNS)).cast(SCHEMA)
+            t = conform(pq.read_table(p))
         except Exception as e:  # noqa: BLE001 -- any decoding error means a corrupt part
             first = str(e).splitlines()[0] if str(e) else type(e).__name__
             msgs.append(f"corrupt part {p.name} ({first}); its tasks will run again"
@@ -227,6 +251,10 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True):
         except Exception as e:  # noqa: BLE001
             warnings.warn(f"searchlab.load: skipping unreadable part {p}: {e}", stacklevel=2)
             continue
+        try:
+            t = conform(t)          # older runs: new columns null, best_move as strings
+        except Exception:  # noqa: BLE001 -- not a searchlab table part: load it as it is
+            pass
         df = t.to_pandas()
         run = p.parent.parent if p.parent.name == TABLE_DIR else p.parent
         df["run_dir"] = str(run)

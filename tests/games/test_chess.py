@@ -19,6 +19,8 @@ from searchlab.games.epd import EpdPosition, load_epd, parse_epd_line
 from searchlab.games.protocol import Game
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "chess"
+#: The EPD suites are package data (the studies read them): searchlab/data/chess/.
+SUITES = Path(__file__).resolve().parents[2] / "searchlab" / "data" / "chess"
 PERFT = list(csv.DictReader(open(DATA / "perft.csv")))
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
 
@@ -194,8 +196,8 @@ def test_promotions_and_en_passant():
 # --- EPD suites -----------------------------------------------------------------------------
 @pytest.mark.parametrize("name, count, prefix", [("wac.epd", 300, "WAC."), ("bk.epd", 24, "BK.")])
 def test_epd_suites_load(name, count, prefix):
-    positions = load_epd(DATA / name)
-    raw = [ln for ln in open(DATA / name) if ln.strip()]
+    positions = load_epd(SUITES / name)
+    raw = [ln for ln in open(SUITES / name) if ln.strip()]
     assert len(positions) == len(raw) == count
     width = 3 if prefix == "WAC." else 2
     assert [p.id for p in positions] == [f"{prefix}{i:0{width}d}" for i in range(1, count + 1)]
@@ -214,7 +216,7 @@ def test_epd_suites_load(name, count, prefix):
 
 
 def test_epd_avoid_move_and_errors(tmp_path):
-    wac = {p.id: p for p in load_epd(DATA / "wac.epd")}
+    wac = {p.id: p for p in load_epd(SUITES / "wac.epd")}
     p = wac["WAC.274"]
     assert p.bm == ["Rb6", "Rg5+"] and p.am == ["Rd6"]
     assert p.is_solution("g6b6") and not p.is_solution("g6d6")
@@ -228,7 +230,7 @@ def test_epd_avoid_move_and_errors(tmp_path):
 
 
 def test_search_finds_wac_001():
-    pos = load_epd(DATA / "wac.epd")[0]
+    pos = load_epd(SUITES / "wac.epd")[0]
     g = Chess(pos.fen, name=pos.id)
     r = search(g, "alphabeta", "captures", depth=3, engine="reference")
     assert r.value == MATE_VALUE and pos.is_solution(r.best_move)

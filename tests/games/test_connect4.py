@@ -1,7 +1,7 @@
 """Connect Four: the Game protocol, Pons' tutorial node counts, and the exact solver.
 
-Known answers: Pascal Pons' benchmark sets (tests/data/connect4/, copied unchanged from
-../shared/data/connect4/, whose README gives the score convention, the tutorial algorithm and
+Known answers: Pascal Pons' benchmark sets (searchlab/data/connect4/, package data copied
+unchanged from ../shared/data/connect4/, whose README gives the score convention, the tutorial algorithm and
 the published mean node counts on Test_L3_R1).
 """
 
@@ -19,7 +19,7 @@ from searchlab.games.connect4 import (
     pons_tutorial_many, solve, solve_many)
 from searchlab.games.protocol import Game
 
-DATA = Path(__file__).parents[1] / "data" / "connect4"
+DATA = Path(__file__).resolve().parents[2] / "searchlab" / "data" / "connect4"
 
 # Pons' published mean nodes per position on Test_L3_R1 (one decimal).
 PUBLISHED_MEANS = {

@@ -1,0 +1,181 @@
+"""Games in studies: which positions a game study searches, and how a worker rebuilds them.
+
+A game study's *instances* are positions (DESIGN.md, "Seeds"):
+
+- ``tictactoe``: ``start``, the empty board (one position);
+- ``connect4``: a Pons benchmark file shipped in ``searchlab/data/connect4/`` (``Test_L1_R1``,
+  ``Test_L2_R1``, ``Test_L3_R1``: 1000 positions each, as move strings);
+- ``othello``: ``random``: ``sweep.instances`` positions, each after ``game.ply`` uniformly
+  random moves from the start (``searchlab.games.othello.random_position``), the seed of
+  position i derived from the experiment's root seed and (game, source, ply, i);
+- ``chess``: an EPD suite shipped in ``searchlab/data/chess/`` (``wac``, ``bk``).
+
+File sources with ``game.sample = n`` take the first n positions of a seeded permutation of the
+file (the permutation derives from the root seed and (game, source) only), so a smaller sample
+is a prefix of a larger one and position i is the same whatever n; ``sample`` null / ``all``
+takes every position in file order. Every position's ``seed`` column derives from the root seed
+and its identity (game, source, ply, instance): the same position for every depth, algorithm
+and ordering (paired comparisons). Tasks carry the position's text (moves, FEN, EPD line, seed),
+so workers never read the data files.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+GAMES = ("tictactoe", "connect4", "othello", "chess")
+#: The position sources of each game (file sources are in searchlab/data/<game>/).
+SOURCES = {
+    "tictactoe": ("start",),
+    "connect4": ("Test_L1_R1", "Test_L2_R1", "Test_L3_R1"),
+    "othello": ("random",),
+    "chess": ("wac", "bk"),
+}
+FILE_SOURCES = {"connect4": "{}", "chess": "{}.epd"}
+#: Nominal branching factors, used only by the budget guard's estimates (searches and the
+#: perfect/worst oracle): mid-game averages (chess ~35, Othello ~10, Connect Four 7).
+NOMINAL_B = {"tictactoe": 5, "connect4": 7, "othello": 10, "chess": 35}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game study's game and position source (plain values)."""
+
+    name: str
+    positions: str
+    sample: Optional[int] = None          # None = all (file sources)
+    ply: Optional[int] = None             # othello
+    depths: Optional[tuple] = None        # search depths for this game (None = sweep.d)
+
+    def identity(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"game": self.name, "positions": self.positions}
+        if self.name == "othello":
+            d["ply"] = self.ply
+        return d
+
+
+@dataclass(frozen=True)
+class Position:
+    """One position of a game study (an instance)."""
+
+    instance: int
+    id: str             # the `position` column: moves, EPD id, or "ply20#3"
+    seed: int           # the `seed` column (othello: random_position's seed)
+    text: str = ""      # connect4 moves, chess FEN
+    epd: str = ""       # chess: the EPD line (solutions)
+
+
+def data_path(game: str, source: str) -> Path:
+    from searchlab.data import path
+
+    return path(game, FILE_SOURCES[game].format(source))
+
+
+def position_identity(spec: GameSpec, instance: int) -> str:
+    return json.dumps({**spec.identity(), "instance": instance}, sort_keys=True)
+
+
+def select_positions(spec: GameSpec, root_seed: int, instances: int) -> tuple[Position, ...]:
+    """The positions of a game study, in instance order (ValueError on a bad source)."""
+    from searchlab.experiment.grid import derive_seed
+
+    def seed(i: int) -> int:
+        return derive_seed(root_seed, position_identity(spec, i))
+
+    if spec.name == "tictactoe":
+        return (Position(0, "start", seed(0)),)
+    if spec.name == "othello":
+        return tuple(Position(i, f"ply{spec.ply}#{i}", seed(i)) for i in range(instances))
+    path = data_path(spec.name, spec.positions)
+    if spec.name == "connect4":
+        from searchlab.games.connect4 import load_benchmark
+
+        entries = [(m, m, "") for m, _ in load_benchmark(path)]
+    else:
+        from searchlab.games.epd import load_epd
+
+        entries = [(p.id, p.fen, p.epd) for p in load_epd(path)]
+    order = list(range(len(entries)))
+    if spec.sample is not None:
+        import numpy as np
+
+        perm_seed = derive_seed(root_seed, json.dumps({**spec.identity(), "sample": True},
+                                                      sort_keys=True))
+        order = [int(k) for k in np.random.default_rng(perm_seed).permutation(len(entries))]
+        order = order[:spec.sample]
+    return tuple(Position(i, entries[k][0], seed(i), entries[k][1], entries[k][2])
+                 for i, k in enumerate(order))
+
+
+def make_game(spec: GameSpec, pos: Position) -> Any:
+    """The Game rooted at ``pos`` (MAX = the side to move there)."""
+    if spec.name == "tictactoe":
+        from searchlab.games.tictactoe import TicTacToe
+
+        return TicTacToe()
+    if spec.name == "connect4":
+        from searchlab.games.connect4 import ConnectFour
+
+        return ConnectFour(pos.text)
+    if spec.name == "othello":
+        from searchlab.games.othello import Othello
+
+        return Othello.random(int(spec.ply), int(pos.seed))
+    from searchlab.games.chess_game import Chess
+
+    return Chess(pos.text)
+
+
+def sample_game(name: str) -> Any:
+    """A game object of this kind (its start position), for checking ordering names."""
+    if name == "tictactoe":
+        from searchlab.games.tictactoe import TicTacToe
+        return TicTacToe()
+    if name == "connect4":
+        from searchlab.games.connect4 import ConnectFour
+        return ConnectFour()
+    if name == "othello":
+        from searchlab.games.othello import Othello
+        return Othello()
+    from searchlab.games.chess_game import Chess
+    return Chess()
+
+
+def average_branching(game: Any) -> float:
+    """The measured average branching factor b̄ of a position: legal moves per non-terminal
+    position over the root and its children (ply 0 and 1), i.e. (n1 + n2) / (1 + m1) where n1
+    is the root's move count, n2 the children's move counts summed, m1 the non-terminal
+    children. NaN at a terminal root."""
+    root = game.initial_state()
+    if game.is_terminal(root):
+        return float("nan")
+    moves = game.legal_moves(root)
+    total, positions = len(moves), 1
+    for m in moves:
+        child = game.play(root, m)
+        if not game.is_terminal(child):
+            total += len(game.legal_moves(child))
+            positions += 1
+    return total / positions
+
+
+def format_move(game_name: Optional[str], move: Any) -> Optional[str]:
+    """The `best_move` column: trees str(int), Othello square names, chess UCI, else str."""
+    if move is None:
+        return None
+    if game_name == "othello":
+        from searchlab.games.othello import square_name
+
+        try:
+            return square_name(int(move))
+        except Exception:  # noqa: BLE001 -- a pass or an unexpected move: its plain text
+            return str(move)
+    if game_name is None:
+        try:
+            return str(int(move))
+        except (TypeError, ValueError):
+            return str(move)
+    return str(move)
