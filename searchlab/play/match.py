@@ -47,11 +47,13 @@ def choose_move(game: Any, state: Any, player: Player) -> MoveChoice:
     view = FromState(game, state)
     used, best, reached = 0, None, 0
     for depth in range(1, player.max_depth + 1):
+        if used >= player.budget:
+            break
         r = search(view, player.algorithm, player.ordering, depth=depth, engine="reference",
                    max_nodes=player.budget - used, pruning=player.pruning)
         if r.status != "ok":
             break
-        used += r.nodes
+        used += r.nodes + r.q_nodes          # quiescence nodes are work too
         best, reached = r.best_move, depth
         if used >= player.budget or r.per_ply[-1] == 0:     # nothing left to deepen into
             break

@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from searchlab.errors import InvalidParameterError, UnsupportedError
+from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
 from searchlab.search.context import SearchContext
 
 INF = math.inf
@@ -221,6 +221,8 @@ def quiescence(state, ply: int, alpha: float, beta: float, ctx: SearchContext, q
     for m in game.noisy_moves(state):
         child = game.play(state, m)
         ps.q_nodes += 1
+        if ctx.nodes + ps.q_nodes > ctx.max_nodes:      # the node budget covers quiescence too
+            raise SearchAborted(f"node budget of {ctx.max_nodes:,} exhausted in quiescence")
         if game.is_terminal(child):
             c = game.utility(child)
         else:
@@ -403,7 +405,7 @@ def _static_best(game, state, moves) -> list:
 
 
 def fit_probcut(game: Any, states: list, shallow: int, deep: int,
-                threshold: float = 1.5) -> ProbCut:
+                threshold: float = 1.5, proven_bound: float | None = None) -> ProbCut:
     """Fit ProbCut's linear model v_deep = slope * v_shallow + intercept on sample positions.
 
     Each state is searched exactly (plain alpha-beta, static order where the game has it) to
@@ -426,6 +428,12 @@ def fit_probcut(game: Any, states: list, shallow: int, deep: int,
         xs.append(search(view, "alphabeta", ordering, depth=shallow, engine="reference").value)
         ys.append(search(view, "alphabeta", ordering, depth=deep, engine="reference").value)
     x, y = np.asarray(xs, float), np.asarray(ys, float)
+    if proven_bound is not None:
+        keep = (np.abs(x) < proven_bound) & (np.abs(y) < proven_bound)
+        x, y = x[keep], y[keep]
+        if len(x) < 3:
+            raise InvalidParameterError(
+                f"fit_probcut: fewer than 3 positions with values below proven_bound={proven_bound}")
     if np.ptp(x) == 0:
         raise InvalidParameterError("fit_probcut: the shallow values do not vary; sample more positions")
     fit = linregress(x, y)

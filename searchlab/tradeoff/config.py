@@ -1,0 +1,327 @@
+"""The trade-off study's schema: structured-config dataclasses, validated before any work.
+
+``conf/tradeoff.yaml`` (Hydra) is merged onto ``TradeoffConfig`` (``OmegaConf.structured``), so
+an unknown key or a wrong type is refused; ``validate`` then checks ranges and combinations.
+Every user error is one ``TradeoffConfigError`` with a one-line message naming the key.
+
+Technique parameters that are values (futility and razoring margins) are given in units of
+the domain's ``value_scale`` (one "typical static-value swing": 1.0 on the incremental tree,
+0.1 in Connect Four, 0.3 in Othello, 300 centipawns in chess), so one technique list serves
+every domain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+ROOT = Path(__file__).resolve().parents[2]
+CONF_DIR = ROOT / "conf"
+DATA_DIR = ROOT.parent / "shared" / "data"
+DOMAINS = ("incremental", "connect4", "othello", "chess")
+FAMILIES = ("sound", "null_move", "lmr", "futility", "razoring", "beam", "probcut", "quiescence")
+
+
+class TradeoffConfigError(ValueError):
+    """A user error in the study's configuration (one line)."""
+
+
+# --- techniques ---------------------------------------------------------------------------
+@dataclass
+class NullMoveConf:
+    reduction: int = 2
+    adaptive_depth: Optional[int] = None
+    verify: bool = False
+
+
+@dataclass
+class LmrConf:
+    after: int = 3
+    min_depth: int = 3
+    reduction: int = 1
+    schedule: str = "constant"
+
+
+@dataclass
+class FutilityConf:
+    margin: float = 0.3                 # x value_scale
+    razor_margin: Optional[float] = None   # x value_scale
+    razor_depth: int = 2
+
+
+@dataclass
+class BeamConf:
+    width: int = 3
+    widths: list[int] = field(default_factory=list)
+
+
+@dataclass
+class ProbCutConf:
+    threshold: float = 1.5              # shallow/deep come from the domain's probcut_fit
+
+
+@dataclass
+class QuiescenceConf:
+    max_depth: int = 8
+
+
+@dataclass
+class TechniqueConf:
+    """One technique at one parameter setting; ``family`` names which record is set
+    ("sound" = nothing on: plain alpha-beta, the reference configuration)."""
+
+    label: str = "alpha-beta"
+    family: str = "sound"
+    null_move: Optional[NullMoveConf] = None
+    lmr: Optional[LmrConf] = None
+    futility: Optional[FutilityConf] = None
+    beam: Optional[BeamConf] = None
+    probcut: Optional[ProbCutConf] = None
+    quiescence: Optional[QuiescenceConf] = None
+
+
+# --- domains --------------------------------------------------------------------------------
+@dataclass
+class ProbCutFitConf:
+    """ProbCut's linear model is fitted (``fit_probcut``) on ``positions`` seeded sample
+    positions of the domain, ``ply`` random moves from the start."""
+
+    positions: int = 24
+    ply: int = 2
+    shallow: int = 1
+    deep: int = 3
+
+
+@dataclass
+class MatchConf:
+    """Technique (A) against sound alpha-beta (B), same ordering, equal node budget per move,
+    ``openings`` seeded random openings of ``opening_ply`` plies, each played with colours
+    swapped (2 games per opening)."""
+
+    enabled: bool = True
+    openings: int = 8
+    opening_ply: int = 4
+    budget: int = 2000
+    ordering: str = "static"
+    techniques: list[str] = field(default_factory=list)   # labels; empty = none
+
+
+@dataclass
+class DomainConf:
+    enabled: bool = True
+    positions: int = 8
+    depth: int = 6                  # nominal depth of every search (incremental: the tree's d)
+    ordering: str = "static"
+    budget: int = 3000              # node budget: depth reached / move chosen at equal budget
+    budget_max_depth: int = 64      # deepest iteration under the budget (incremental: d)
+    value_scale: float = 1.0
+    probcut_fit: ProbCutFitConf = field(default_factory=ProbCutFitConf)
+    match: MatchConf = field(default_factory=lambda: MatchConf(enabled=False))
+    # incremental tree only
+    b: int = 5
+    decay: float = 0.9
+    correlations: list[float] = field(default_factory=lambda: [0.0, 0.5, 0.9])
+    # connect4: a benchmark file; othello: random positions after ``ply`` moves; chess: EPD
+    benchmark: str = ""
+    ply: int = 12
+    epd: str = ""
+
+
+@dataclass
+class Domains:
+    incremental: DomainConf = field(default_factory=DomainConf)
+    connect4: DomainConf = field(default_factory=DomainConf)
+    othello: DomainConf = field(default_factory=DomainConf)
+    chess: DomainConf = field(default_factory=DomainConf)
+
+
+@dataclass
+class TradeoffConfig:
+    study: str = "unsound_tradeoff"
+    description: str = ""
+    seed: int = 0
+    domain: Any = "all"             # "all", one domain name, or a list of names
+    n_jobs: int = 2
+    progress: bool = True
+    results_dir: str = "results"
+    size: str = "full"              # informational: the tradeoff_size preset used
+    techniques: list[TechniqueConf] = field(default_factory=list)
+    domains: Domains = field(default_factory=Domains)
+
+
+# --- loading and validation -----------------------------------------------------------------
+def data_path(path: str) -> Path:
+    """A data file: absolute as given, else relative to the shared data folder
+    (../shared/data next to the checkout)."""
+    p = Path(path)
+    return p if p.is_absolute() else DATA_DIR / p
+
+
+def _fail(msg: str) -> None:
+    raise TradeoffConfigError(msg)
+
+
+def from_dict(cfg: Any) -> TradeoffConfig:
+    """Merge a composed config (DictConfig or dict) onto the schema; unknown keys and wrong
+    types raise TradeoffConfigError. Hydra's own ``hydra`` node is ignored."""
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    if not OmegaConf.is_config(cfg):
+        cfg = OmegaConf.create(cfg)
+    data = OmegaConf.to_container(cfg, resolve=True)
+    data.pop("hydra", None)
+    schema = OmegaConf.structured(TradeoffConfig)
+    try:
+        merged = OmegaConf.merge(schema, data)
+        obj = OmegaConf.to_object(merged)
+    except OmegaConfBaseException as e:
+        key = getattr(e, "full_key", None) or ""
+        msg = str(e).splitlines()[0]
+        _fail(f"{key}: {msg}" if key else msg)
+    return validate(obj)
+
+
+def selected_domains(cfg: TradeoffConfig) -> list[str]:
+    sel = cfg.domain
+    names = list(DOMAINS) if sel in ("all", None) else [sel] if isinstance(sel, str) else list(sel)
+    for n in names:
+        if n not in DOMAINS:
+            _fail(f"domain: unknown domain {n!r}; choose from all, {', '.join(DOMAINS)}")
+    return [n for n in names if getattr(cfg.domains, n).enabled]
+
+
+def _int(key: str, v: Any, lo: int) -> None:
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+        _fail(f"{key} must be an integer >= {lo}; got {v!r}")
+
+
+def _pos(key: str, v: Any) -> None:
+    if not isinstance(v, (int, float)) or isinstance(v, bool) or not v > 0:
+        _fail(f"{key} must be a number > 0; got {v!r}")
+
+
+def validate(cfg: TradeoffConfig) -> TradeoffConfig:
+    """Range and combination checks; returns cfg unchanged or raises TradeoffConfigError."""
+    _int("seed", cfg.seed, 0)
+    if isinstance(cfg.n_jobs, bool) or not isinstance(cfg.n_jobs, int) or cfg.n_jobs == 0 \
+            or cfg.n_jobs < -1:
+        _fail(f"n_jobs must be an integer >= 1 (or -1 for all cores); got {cfg.n_jobs!r}")
+    if not cfg.study or "/" in cfg.study:
+        _fail(f"study must be a non-empty name without '/'; got {cfg.study!r}")
+    names = selected_domains(cfg)
+    if not names:
+        _fail("domain: no enabled domain selected")
+    if not cfg.techniques:
+        _fail("techniques: the list is empty (at least the sound reference is needed)")
+    labels = [t.label for t in cfg.techniques]
+    dup = {x for x in labels if labels.count(x) > 1}
+    if dup:
+        _fail(f"techniques: duplicate label(s) {sorted(dup)}")
+    if not any(t.family == "sound" for t in cfg.techniques):
+        _fail("techniques: one entry must have family 'sound' (the reference configuration)")
+    for i, t in enumerate(cfg.techniques):
+        k = f"techniques[{i}] ({t.label})"
+        if t.family not in FAMILIES:
+            _fail(f"{k}.family must be one of {', '.join(FAMILIES)}; got {t.family!r}")
+        on = [n for n in ("null_move", "lmr", "futility", "beam", "probcut", "quiescence")
+              if getattr(t, n) is not None]
+        want = {"sound": [], "razoring": ["futility"]}.get(t.family, [t.family])
+        if on != want:
+            _fail(f"{k}: family {t.family!r} needs exactly {want or 'no technique'} set; got {on}")
+        if t.null_move is not None:
+            _int(f"{k}.null_move.reduction", t.null_move.reduction, 1)
+            if t.null_move.adaptive_depth is not None:
+                _int(f"{k}.null_move.adaptive_depth", t.null_move.adaptive_depth, 1)
+        if t.lmr is not None:
+            _int(f"{k}.lmr.after", t.lmr.after, 1)
+            _int(f"{k}.lmr.min_depth", t.lmr.min_depth, 1)
+            _int(f"{k}.lmr.reduction", t.lmr.reduction, 1)
+            if t.lmr.schedule not in ("constant", "log"):
+                _fail(f"{k}.lmr.schedule must be constant or log; got {t.lmr.schedule!r}")
+        if t.futility is not None:
+            if t.futility.margin < 0:
+                _fail(f"{k}.futility.margin must be >= 0; got {t.futility.margin}")
+            if (t.family == "razoring") != (t.futility.razor_margin is not None):
+                _fail(f"{k}: family 'razoring' goes with futility.razor_margin set, "
+                      f"'futility' without it")
+            if t.futility.razor_margin is not None and t.futility.razor_margin < 0:
+                _fail(f"{k}.futility.razor_margin must be >= 0; got {t.futility.razor_margin}")
+        if t.beam is not None:
+            for w in [t.beam.width, *t.beam.widths]:
+                _int(f"{k}.beam.width", w, 1)
+        if t.probcut is not None and not t.probcut.threshold >= 0:
+            _fail(f"{k}.probcut.threshold must be >= 0; got {t.probcut.threshold}")
+        if t.quiescence is not None:
+            _int(f"{k}.quiescence.max_depth", t.quiescence.max_depth, 1)
+    for n in names:
+        d = getattr(cfg.domains, n)
+        k = f"domains.{n}"
+        _int(f"{k}.positions", d.positions, 1)
+        _int(f"{k}.depth", d.depth, 1)
+        _int(f"{k}.budget", d.budget, 1)
+        _int(f"{k}.budget_max_depth", d.budget_max_depth, 1)
+        _pos(f"{k}.value_scale", d.value_scale)
+        f = d.probcut_fit
+        _int(f"{k}.probcut_fit.positions", f.positions, 3)
+        _int(f"{k}.probcut_fit.ply", f.ply, 0)
+        _int(f"{k}.probcut_fit.shallow", f.shallow, 1)
+        if not isinstance(f.deep, int) or f.deep <= f.shallow:
+            _fail(f"{k}.probcut_fit.deep must be an integer > shallow ({f.shallow}); got {f.deep!r}")
+        m = d.match
+        if m.enabled:
+            if n in ("incremental", "chess"):
+                _fail(f"{k}.match.enabled: matches are played in connect4 and othello only")
+            _int(f"{k}.match.openings", m.openings, 1)
+            _int(f"{k}.match.opening_ply", m.opening_ply, 0)
+            _int(f"{k}.match.budget", m.budget, 1)
+            for lab in m.techniques:
+                if lab not in labels:
+                    _fail(f"{k}.match.techniques: {lab!r} is not a technique label "
+                          f"(labels: {', '.join(labels)})")
+        if n == "incremental":
+            _int(f"{k}.b", d.b, 2)
+            if not 0 < d.decay <= 1:
+                _fail(f"{k}.decay must be in (0, 1]; got {d.decay}")
+            if not d.correlations:
+                _fail(f"{k}.correlations: the list is empty")
+            for c in d.correlations:
+                if not 0 <= c <= 1:
+                    _fail(f"{k}.correlations must lie in [0, 1]; got {c}")
+        if n == "connect4":
+            if not d.benchmark or not data_path(d.benchmark).is_file():
+                _fail(f"{k}.benchmark: no such file {d.benchmark!r}")
+        if n == "othello":
+            _int(f"{k}.ply", d.ply, 0)
+            if d.ply > 50:
+                _fail(f"{k}.ply must be <= 50 (positions with moves left); got {d.ply}")
+        if n == "chess" and (not d.epd or not data_path(d.epd).is_file()):
+            _fail(f"{k}.epd: no such file {d.epd!r}")
+    return cfg
+
+
+def compose(overrides: list[str] | None = None, config_name: str = "tradeoff") -> Any:
+    """Compose ``conf/<config_name>.yaml`` with overrides through Hydra's compose API
+    (returns the DictConfig; GlobalHydra is cleared afterwards)."""
+    from hydra import compose as _compose, initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    GlobalHydra.instance().clear()
+    try:
+        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+            return _compose(config_name=config_name, overrides=list(overrides or []))
+    finally:
+        GlobalHydra.instance().clear()
+
+
+def load(overrides: list[str] | None = None) -> TradeoffConfig:
+    """Compose and validate: the study's config from conf/tradeoff.yaml and overrides."""
+    try:
+        cfg = compose(overrides)
+    except Exception as e:  # noqa: BLE001 -- Hydra/OmegaConf composition errors
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        if first.startswith("Could not override"):
+            first += " (no such key: the keys are listed by `searchlab-tradeoff --cfg job`)"
+        raise TradeoffConfigError(first) from None
+    return from_dict(cfg)

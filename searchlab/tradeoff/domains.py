@@ -1,0 +1,179 @@
+"""The study's domains: which positions, which game object searches them, the exact truth.
+
+- incremental: IncrementalTree(b, d, seed, decay, correlation), one variant per correlation;
+  searched to its end (depth = d), so the sound search's value is the game-theoretic one.
+- connect4: lines of one of Pons' benchmark files (seeded draw), with their exact scores;
+  ``solve`` scores every root move for the game-theoretic check.
+- othello: ``random_position(ply, seed)`` positions.
+- chess: the EPD suite (Bratko-Kopec), ``is_solution`` judges the move chosen.
+
+Connect Four and Othello have no null move of their own; ``WithNullMove`` adds one (the side to
+move passes) so that null-move pruning can be measured there too: in Connect Four, where
+zugzwang decides many positions, this is exactly the case the technique is known to fail in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from searchlab.tradeoff.config import DomainConf, data_path
+
+
+class WithNullMove:
+    """``game`` plus ``null_move(state)`` (the side to move passes); everything else delegated."""
+
+    def __init__(self, game: Any, null) -> None:
+        self._game, self._null = game, null
+
+    def null_move(self, state: Any) -> Any:
+        return self._null(state)
+
+    def __getattr__(self, item: str) -> Any:
+        return getattr(self._game, item)
+
+    def __getstate__(self):
+        return (self._game, self._null)
+
+    def __setstate__(self, st):
+        self._game, self._null = st
+
+
+def _c4_pass(state):
+    from searchlab.games.connect4 import ConnectFourState
+    return ConnectFourState(state.current ^ state.mask, state.mask, state.plies + 1)
+
+
+def _othello_pass(state):
+    from searchlab.games.othello import OthelloState
+    return OthelloState(state.black, state.white, not state.black_to_move)
+
+
+def connect4_game(moves: str = ""):
+    from searchlab.games.connect4 import ConnectFour
+    return WithNullMove(ConnectFour(moves), _c4_pass)
+
+
+def othello_game(root=""):
+    from searchlab.games.othello import Othello
+    return WithNullMove(Othello(root), _othello_pass)
+
+
+def seed_for(study_seed: int, *identity: Any) -> int:
+    """A 63-bit seed from the study seed and a task identity (numpy SeedSequence over the
+    identity's bytes: independent of execution order and of n_jobs)."""
+    import hashlib
+    words = np.frombuffer(hashlib.sha256(repr(identity).encode()).digest(), dtype=np.uint32)
+    ss = np.random.SeedSequence([int(study_seed), *map(int, words)])
+    return int(ss.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1))
+
+
+@dataclass
+class Position:
+    """One position of a domain: identity, how to build its game, domain-specific truth."""
+
+    domain: str
+    variant: str            # incremental: "corr=0.5"; else the domain name
+    pid: str                # position id (tree seed, benchmark line, EPD id)
+    seed: int
+    spec: dict = field(default_factory=dict)
+
+    def game(self):
+        s = self.spec
+        if self.domain == "incremental":
+            from searchlab.trees.incremental import IncrementalTree
+            return IncrementalTree(s["b"], s["d"], s["tree_seed"], decay=s["decay"],
+                                   correlation=s["correlation"])
+        if self.domain == "connect4":
+            return connect4_game(s["moves"])
+        if self.domain == "othello":
+            from searchlab.games.othello import OthelloState
+            return othello_game(OthelloState(*s["state"]))
+        if self.domain == "chess":
+            from searchlab.games.chess_game import Chess
+            return Chess(s["fen"])
+        raise ValueError(self.domain)
+
+
+def variants(domain: str, d: DomainConf) -> list[str]:
+    if domain == "incremental":
+        return [f"corr={c:g}" for c in d.correlations]
+    return [domain]
+
+
+def positions(domain: str, d: DomainConf, study_seed: int) -> list[Position]:
+    """The domain's positions, a function of (config, study seed) only."""
+    out = []
+    if domain == "incremental":
+        for c in d.correlations:
+            v = f"corr={c:g}"
+            for i in range(d.positions):
+                s = seed_for(study_seed, domain, v, i)
+                out.append(Position(domain, v, f"tree{i}", s, dict(
+                    b=d.b, d=d.depth, decay=d.decay, correlation=float(c), tree_seed=s)))
+    elif domain == "connect4":
+        from searchlab.games.connect4 import load_benchmark
+        lines = load_benchmark(data_path(d.benchmark))
+        rng = np.random.default_rng(seed_for(study_seed, domain, "draw"))
+        idx = sorted(rng.choice(len(lines), size=min(d.positions, len(lines)), replace=False))
+        for i in idx:
+            moves, score = lines[int(i)]
+            out.append(Position(domain, domain, f"line{int(i) + 1}",
+                                seed_for(study_seed, domain, int(i)),
+                                dict(moves=moves, score=int(score))))
+    elif domain == "othello":
+        from searchlab.games.othello import random_position
+        for i in range(d.positions):
+            s = seed_for(study_seed, domain, i)
+            st = random_position(d.ply, s)
+            out.append(Position(domain, domain, f"rand{i}", s,
+                                dict(state=(st.black, st.white, st.black_to_move))))
+    elif domain == "chess":
+        from searchlab.games.epd import load_epd
+        for e in load_epd(data_path(d.epd))[:d.positions]:
+            out.append(Position(domain, domain, e.id, seed_for(study_seed, domain, e.id),
+                                dict(fen=e.fen, bm_uci=list(e.bm_uci), am_uci=list(e.am_uci),
+                                     bm=list(e.bm))))
+    return out
+
+
+def fit_game_and_states(domain: str, variant: str, d: DomainConf, study_seed: int):
+    """(game, states) on which ProbCut's model is fitted: seeded sample positions of the same
+    domain (never the study's test positions), non-terminal ones."""
+    from searchlab.search.pruning import sample_states
+    s = seed_for(study_seed, "probcut-fit", domain, variant)
+    f = d.probcut_fit
+    if domain == "incremental":
+        from searchlab.trees.incremental import IncrementalTree
+        corr = float(variant.split("=")[1])
+        depth = max(d.depth, f.ply + f.deep)
+        game = IncrementalTree(d.b, depth, s, decay=d.decay, correlation=corr)
+    elif domain == "connect4":
+        game = connect4_game("")
+    elif domain == "othello":
+        game = othello_game("")
+    else:
+        from searchlab.games.chess_game import Chess
+        game = Chess()
+    states = [x for x in sample_states(game, f.ply, 4 * f.positions, s)
+              if not game.is_terminal(x)]
+    bound = PROVEN_BOUND.get(domain)
+    if bound is not None:       # drop proven wins/losses: they are not what ProbCut predicts
+        from searchlab.games.position import FromState
+        from searchlab.search.api import search
+        order = "static"
+        kept = []
+        for x in states:
+            if len(kept) == f.positions:
+                break
+            if abs(search(FromState(game, x), "alphabeta", order, depth=f.deep,
+                          engine="reference").value) < bound:
+                kept.append(x)
+        states = kept
+    return game, states[:f.positions]
+
+
+#: |value| at or above which a value is a proven result, not a heuristic estimate
+PROVEN_BOUND = {"connect4": 1.0, "othello": 1.0, "chess": 10_000.0}
