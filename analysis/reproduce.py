@@ -48,6 +48,41 @@ STUDIES: list[tuple[str, list[str], list[str]]] = [
 ]
 
 
+def run_tradeoff(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[Path, float]:
+    """The sound-versus-unsound pruning study (searchlab-tradeoff; issue 7), its run dir and
+    seconds. With ``resume``, a finished run (report.md written) is reused."""
+    from searchlab.tradeoff.config import load
+    from searchlab.tradeoff.study import run_study as run_tradeoff_study
+
+    out = runs_dir / "unsound_tradeoff"
+    timing = out / "reproduce_seconds.txt"
+    if resume and (out / "report.md").exists() and timing.exists():
+        log(f"== unsound_tradeoff: reusing {out}")
+        return out, float(timing.read_text())
+    if out.exists():
+        shutil.rmtree(out)
+    ov = [f"n_jobs={jobs}", "progress=false"] + (["tradeoff_size=small"] if small else [])
+    log(f"== unsound_tradeoff: {' '.join(ov)}")
+    t0 = time.perf_counter()
+    run_tradeoff_study(load(ov), out)
+    secs = time.perf_counter() - t0
+    timing.write_text(f"{secs:.1f}")
+    return out, secs
+
+
+def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
+    """The trade-off study's section, its Pareto figures copied beside the report's."""
+    from searchlab.tradeoff.report import tradeoff_section
+    text = tradeoff_section(run_dir)
+    for f in sorted((run_dir / "figures").glob("pareto_*.png")):
+        shutil.copy(f, fig_dir / f.name)
+        text = text.replace(f"]({f})", f"](figures/{f.name})")
+    text = text.replace(f"Full report: {run_dir / 'report.md'}",
+                        f"Full report of the study: `{(run_dir / 'report.md').relative_to(ROOT)}` "
+                        "(not committed; `searchlab-tradeoff report=RUN_DIR` rewrites it).")
+    return text.split("\n", 1)[1].lstrip()          # drop its own "## " heading
+
+
 def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[pd.DataFrame, list]:
     from searchlab.experiment.api import RunError, run_study
 
@@ -238,6 +273,10 @@ def main(argv: list[str] | None = None) -> int:
     runs_dir.mkdir(parents=True, exist_ok=True)
     rel_runs = str(runs_dir.relative_to(ROOT) if runs_dir.is_relative_to(ROOT) else runs_dir)
     df, info = run_studies(args.small, args.jobs, runs_dir, args.resume)
+    tradeoff_dir, tradeoff_secs = run_tradeoff(args.small, args.jobs, runs_dir, args.resume)
+    info.append(("unsound_tradeoff", "searchlab-tradeoff" + (" tradeoff_size=small" if args.small else ""),
+                 "see its section", "see its section", tradeoff_secs,
+                 str(tradeoff_dir.relative_to(ROOT) if tradeoff_dir.is_relative_to(ROOT) else tradeoff_dir)))
     t_run = time.perf_counter() - t0
     t_studies = sum(i[4] for i in info)  # on --resume: the time the tables took when produced
     print(f"studies done in {t_run:.0f} s; analysing {len(df)} rows")
@@ -252,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
     exact = C.exact_checks()
     print("ordering measurements (incremental trees, Connect Four, Othello, chess) ...")
     exact["ordering"] = OC.ordering_checks(small=args.small)
+    from searchlab.tradeoff.report import claim_counts
+    exact["tradeoff"] = claim_counts(tradeoff_dir)
     ok, _ = E.ok_rows(df)
     ok = ok[ok["b"].notna()]               # tree rows: game rows go to the policies section
     summary = E.summarize(ok, n_resamples=args.resamples)
@@ -264,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         ("Discrete leaf values", discrete_section(summary)),
         ("Ordering techniques: iterative deepening, killer, history, transposition table",
          OC.ordering_section(exact["ordering"])),
+        ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir)),
     ]
     size = "small (--small: a quick check; figures are noisier)" if args.small else "full"
     preamble = (f"This is searchlab's own reproduction of the claims in ../shared/CLAIMS.md ({size} size). "

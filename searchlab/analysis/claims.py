@@ -762,7 +762,7 @@ CLAIMS: list[Claim] = [
           "earlier the good move, the more gets cut", "002", "ordering", OC.verdict_002a),
     # unsound pruning
     Claim(("000-n", "001-l"), "forward pruning, null move and LMR are unsound but used because the depth bought is "
-          "worth more than the occasional error", "000, 001", "unsound", _pend("unsound")),
+          "worth more than the occasional error", "000, 001", "unsound", OC.verdict_000n),
     Claim(("001-m",), "quiescence search cures the horizon effect", "001", "unsound", OC.verdict_001m),
     # limits
     Claim(("000-o",), "even at b^(d/2), chess to 80 ply is 35^40 ≈ 10^61 nodes", "000", "arithmetic", _v_000o),

@@ -419,3 +419,30 @@ def verdict_001m(ctx):
     else:
         cat = "does not hold"
     return Verdict(cat, det, measured, "stable values across depths", COMMAND)
+
+
+def verdict_000n(ctx):
+    """000-n/001-l from the trade-off study (searchlab-tradeoff): part (a) from the decision
+    errors against exact ground truth, part (b) from the matches at equal node budget."""
+    from searchlab.analysis.claims import Verdict
+    t = (ctx.exact or {}).get("tradeoff")
+    if t is None:
+        return Verdict("no data", "the trade-off study was not run", "not measured",
+                       "see the claim", "searchlab-tradeoff (run by analysis/reproduce.py)")
+    measured = (f"{t['erring']}/{t['configs']} unsound configurations chose a move that is not an "
+                f"exact best move somewhere (worst rate {t['worst_error']:.1%}); matches at equal "
+                f"node budget against sound alpha-beta ({t['games']} games): {t['wins']} won, "
+                f"{t['losses']} lost, {t['undecided']} without a significant difference "
+                f"(Elo 95 % CI) of {t['matches']}")
+    unsound = t["erring"] > 0
+    worth = t["wins"] > t["losses"] and t["wins"] >= t["undecided"]
+    if unsound and worth:
+        cat, det = "holds", "they err, and at equal node budget the depth bought wins"
+    elif unsound:
+        cat = "holds only under conditions"
+        det = ("they are unsound (they do prune the best move), but at this sample size the "
+               "matches do not show the depth bought to be worth the errors")
+    else:
+        cat, det = "does not hold", "no unsound configuration erred on this sample"
+    return Verdict(cat, det, measured, "unsound, and worth it at equal budget",
+                   "searchlab-tradeoff (run by analysis/reproduce.py)")

@@ -250,6 +250,23 @@ def _sections(run_dir: Path) -> dict:
     return dict(df=df, m=m, summary=summary, head=head, lines=lines)
 
 
+def claim_counts(run_dir: str | Path) -> dict:
+    """The numbers behind the verdict on claim 000-n/001-l, as plain values (for the claims
+    registry): unsound configurations that erred, matches won / lost / undecided."""
+    s = _sections(Path(run_dir))
+    uns = s["summary"][s["summary"]["family"] != "sound"]
+    by_tech = uns.groupby("technique")["decision_error"].max()
+    m = s["m"]
+    decided = m[m["openings"] >= 2] if len(m) else m
+    wins = int((decided["elo_lo"] > 0).sum()) if len(m) else 0
+    losses = int((decided["elo_hi"] < 0).sum()) if len(m) else 0
+    return dict(head=s["head"], configs=int(len(by_tech)), erring=int((by_tech > 0).sum()),
+                worst_error=float(uns["decision_error"].max()) if len(uns) else 0.0,
+                matches=int(len(m)), wins=wins, losses=losses,
+                undecided=int(len(m)) - wins - losses,
+                games=int(m["games"].sum()) if len(m) else 0)
+
+
 def tradeoff_section(run_dir: str | Path) -> str:
     """Markdown for the project's top-level report: the verdict, the headline numbers per
     technique family and domain, the matches; figures linked from the run directory."""

@@ -44,7 +44,7 @@ def test_verdicts_from_data_and_exact(exact, table):
     assert res["000-e"].category == "holds"                  # synthetic perfect = Knuth–Moore
     assert res["001-g"].category == "does not hold"
     assert res["000-k"].category == "no data"                # ordering_checks() not run here
-    assert res["000-n"].category == "pending"                # needs issue 7
+    assert res["000-n"].category == "no data"                # the trade-off study not run here
     for v in res.values():
         assert v.measured and v.theory and v.detail
 

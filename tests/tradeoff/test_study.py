@@ -135,3 +135,16 @@ def test_determinism_n_jobs_1_vs_2(tiny_run, tmp_path):
         b = st.load_table(two, which)
         drop = [c for c in (*st.NONDETERMINISTIC, "wall_seconds") if c in a.columns]
         pd.testing.assert_frame_equal(a.drop(columns=drop), b.drop(columns=drop))
+
+
+def test_claim_counts_feed_the_000n_verdict(tiny_run):
+    import pandas as pd
+
+    from searchlab.analysis import claims as C
+    from searchlab.analysis.ordering_claims import verdict_000n
+    from searchlab.tradeoff.report import claim_counts
+    counts = claim_counts(tiny_run)
+    assert counts["configs"] > 0 and counts["matches"] == counts["wins"] + counts["losses"] + counts["undecided"]
+    v = verdict_000n(C.Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"tradeoff": counts}))
+    assert v.category in ("holds", "holds only under conditions", "does not hold")
+    assert str(counts["erring"]) in v.measured
