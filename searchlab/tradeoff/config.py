@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 ROOT = Path(__file__).resolve().parents[2]
 CONF_DIR = ROOT / "conf"
-DATA_DIR = ROOT.parent / "shared" / "data"
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"      # searchlab/data: shipped inputs
 DOMAINS = ("incremental", "connect4", "othello", "chess")
 FAMILIES = ("sound", "null_move", "lmr", "futility", "razoring", "beam", "probcut", "quiescence")
 
@@ -152,8 +152,8 @@ class TradeoffConfig:
 
 # --- loading and validation -----------------------------------------------------------------
 def data_path(path: str) -> Path:
-    """A data file: absolute as given, else relative to the shared data folder
-    (../shared/data next to the checkout)."""
+    """A data file: absolute as given, else relative to searchlab/data (the inputs shipped
+    with the package: Connect Four benchmark sets, chess EPD suites)."""
     p = Path(path)
     return p if p.is_absolute() else DATA_DIR / p
 
