@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import sys
 
-EXIT_USER_ERROR = 2
-_FLAGS_WITH_VALUE = {"--cfg", "-c", "--package", "-p", "--info", "-i", "--config-path", "-cp",
-                     "--config-name", "-cn", "--config-dir", "-cd"}
+from searchlab.cli import EXIT_USER_ERROR, _overrides      # the same command-line conventions
+
 _NO_PRECHECK = {"--help", "-h", "--hydra-help", "--info", "-i", "--multirun", "-m",
                 "--shell-completion", "-sc", "--version", "--cfg", "-c"}
 
@@ -25,19 +24,6 @@ _NO_PRECHECK = {"--help", "-h", "--hydra-help", "--info", "-i", "--multirun", "-
 def _error(msg: str) -> None:
     print(f"searchlab-tradeoff: error: {msg}", file=sys.stderr)
     sys.exit(EXIT_USER_ERROR)
-
-
-def _overrides(argv: list[str]) -> list[str]:
-    out, skip = [], False
-    for a in argv:
-        if skip:
-            skip = False
-            continue
-        if a.startswith("-"):
-            skip = a in _FLAGS_WITH_VALUE
-            continue
-        out.append(a)
-    return out
 
 
 def precheck(argv: list[str]) -> None:
