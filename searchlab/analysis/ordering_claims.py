@@ -45,7 +45,6 @@ def _aggregate(per_position: list[dict], policies: list[str]) -> dict[str, dict[
             isinstance(r[k], float) and math.isnan(r[k]) for r in rows) else math.nan
             for k in ("nodes", "leaves", "last", "fhf", "cutoffs", "tt_hit")}
         agg[p]["n"] = len(rows)
-        base = per_position[0][p]["value"] if per_position else None
         agg[p]["same_value"] = sum(pp[p]["value"] == pp["natural"]["value"] for pp in per_position)
     return agg
 

@@ -64,6 +64,12 @@ class SearchContext:
             return game.evaluate(state)
         return None
 
+    def tt_probe(self, state: Any, ply: int, alpha: float, beta: float) -> tuple[int, float | None]:
+        """(the state's key, a table value that settles the node for this window, or None).
+        The root never returns from the table, so every search proves its own best move."""
+        key = self.game.hash_key(state)
+        return key, (self.tt.probe(key, self.depth - ply, alpha, beta) if ply else None)
+
     def moves(self, state: Any, ply: int) -> list:
         """The moves of a node in the order the policy wants them searched."""
         moves = self.game.legal_moves(state)

@@ -255,13 +255,11 @@ def pruned_alphabeta(state, ply: int, alpha: float, beta: float, ctx: SearchCont
         if cfg.quiescence is not None and not game.is_terminal(state):
             return quiescence(state, ply, alpha, beta, ctx, 0, v)
         return v
-    tt = ctx.tt
+    tt, alpha0, beta0 = ctx.tt, alpha, beta
     if tt is not None:
-        key = game.hash_key(state)
-        hit = tt.probe(key, ctx.depth - ply, alpha, beta) if ply else None
+        key, hit = ctx.tt_probe(state, ply, alpha, beta)
         if hit is not None:
             return hit
-        window = (alpha, beta)
     maximizing = game.max_to_move(state)
     depth_left = ctx.depth - ply
     static = None
@@ -316,14 +314,14 @@ def pruned_alphabeta(state, ply: int, alpha: float, beta: float, ctx: SearchCont
                 early = alpha
     if early is not None:
         if tt is not None:
-            tt.store(key, depth_left, early, window[0], window[1], None)
+            tt.store(key, depth_left, early, alpha0, beta0, None)
         return early
 
     v, best = _children(state, ply, alpha, beta, ctx, maximizing, static)
     if ply == 0:
         ctx.best_move = best
     if tt is not None:
-        tt.store(key, depth_left, v, window[0], window[1], best)
+        tt.store(key, depth_left, v, alpha0, beta0, best)
     return v
 
 

@@ -52,13 +52,11 @@ def alphabeta(state, ply: int, alpha: float, beta: float, ctx: SearchContext) ->
     v = ctx.visit(state, ply)
     if v is not None:
         return v
-    tt = ctx.tt
+    tt, alpha0, beta0 = ctx.tt, alpha, beta
     if tt is not None:
-        key = ctx.game.hash_key(state)
-        hit = tt.probe(key, ctx.depth - ply, alpha, beta) if ply else None
+        key, hit = ctx.tt_probe(state, ply, alpha, beta)
         if hit is not None:
             return hit
-        window = (alpha, beta)
     game = ctx.game
     moves = ctx.moves(state, ply)
     best = None
@@ -87,7 +85,7 @@ def alphabeta(state, ply: int, alpha: float, beta: float, ctx: SearchContext) ->
     if ply == 0:
         ctx.best_move = best
     if tt is not None:
-        tt.store(key, ctx.depth - ply, v, window[0], window[1], best)
+        tt.store(key, ctx.depth - ply, v, alpha0, beta0, best)
     return v
 
 
@@ -101,13 +99,11 @@ def alphabeta_failhard(state, ply: int, alpha: float, beta: float, ctx: SearchCo
     v = ctx.visit(state, ply)
     if v is not None:
         return v
-    tt = ctx.tt
+    tt, alpha0, beta0 = ctx.tt, alpha, beta
     if tt is not None:
-        key = ctx.game.hash_key(state)
-        hit = tt.probe(key, ctx.depth - ply, alpha, beta) if ply else None
+        key, hit = ctx.tt_probe(state, ply, alpha, beta)
         if hit is not None:
             return min(max(hit, alpha), beta)
-        window = (alpha, beta)
     game = ctx.game
     moves = ctx.moves(state, ply)
     best = None
@@ -134,7 +130,7 @@ def alphabeta_failhard(state, ply: int, alpha: float, beta: float, ctx: SearchCo
     if ply == 0:
         ctx.best_move = best
     if tt is not None:
-        tt.store(key, ctx.depth - ply, v, window[0], window[1], best)
+        tt.store(key, ctx.depth - ply, v, alpha0, beta0, best)
     return v
 
 
@@ -150,13 +146,11 @@ def pvs(state, ply: int, alpha: float, beta: float, ctx: SearchContext) -> float
     v = ctx.visit(state, ply)
     if v is not None:
         return v
-    tt = ctx.tt
+    tt, alpha0, beta0 = ctx.tt, alpha, beta
     if tt is not None:
-        key = ctx.game.hash_key(state)
-        hit = tt.probe(key, ctx.depth - ply, alpha, beta) if ply else None
+        key, hit = ctx.tt_probe(state, ply, alpha, beta)
         if hit is not None:
             return hit
-        window = (alpha, beta)
     game = ctx.game
     moves = ctx.moves(state, ply)
     best = None
@@ -199,7 +193,7 @@ def pvs(state, ply: int, alpha: float, beta: float, ctx: SearchContext) -> float
     if ply == 0:
         ctx.best_move = best
     if tt is not None:
-        tt.store(key, ctx.depth - ply, v, window[0], window[1], best)
+        tt.store(key, ctx.depth - ply, v, alpha0, beta0, best)
     return v
 
 
