@@ -116,7 +116,7 @@ def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print)
 
 
 def traces_section(fig_dir: Path) -> str:
-    from searchlab.search.trace import trace_figure, trace_text
+    from searchlab.algorithms.trace import trace_figure, trace_text
     from searchlab.trees import ExplicitTree
     import matplotlib.pyplot as plt
 
@@ -135,7 +135,7 @@ def traces_section(fig_dir: Path) -> str:
         plt.close(fig)
         parts.append(f"### {caption}\n\nTree (MAX root, MIN children): `{nested}`\n\n```\n{txt}\n```\n\n"
                      f"![{slug}](figures/trace_{slug}.png)")
-    return ("Alpha-beta's trace on each explicit tree of the notes (`searchlab.search.trace.trace_text`; figures "
+    return ("Alpha-beta's trace on each explicit tree of the notes (`searchlab.algorithms.trace.trace_text`; figures "
             "by `trace_figure`: pruned branches grey and dashed, each node's entry window and returned value, "
             "'≤' / '≥' marking bounds).\n\n" + "\n\n".join(parts))
 

@@ -40,7 +40,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from searchlab.search.kernels import run_kernel, warm_up  # noqa: E402
+from searchlab.algorithms.kernels import run_kernel, warm_up  # noqa: E402
 from searchlab.trees import IIDTree  # noqa: E402
 
 DEFAULT_YARDSTICK = REPO / ".." / "shared" / "bench" / "iid_alphabeta.c"
@@ -147,7 +147,7 @@ def time_kernel(b: int, d: int, seeds: int, algorithm: str = "alphabeta") -> tup
 
 
 def time_reference(b: int, d: int, seeds: int) -> tuple[dict, float]:
-    from searchlab.search.api import search
+    from searchlab.algorithms.api import search
     out, nodes, secs = {}, 0, 0.0
     for s in range(1, seeds + 1):
         tree = IIDTree(b, d, s)
@@ -193,7 +193,7 @@ def check_equal(what: str, got: dict, want: dict) -> None:
 _FIRST_CALL = """
 import time
 t0 = time.perf_counter()
-from searchlab.search.kernels import run_kernel
+from searchlab.algorithms.kernels import run_kernel
 from searchlab.trees import IIDTree
 t1 = time.perf_counter()
 run_kernel(IIDTree(8, 5, 1), "alphabeta", "natural", None, 0, None)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from searchlab.errors import (InvalidParameterError, SearchlabError, TreeTooLargeError,
                               UnsupportedError)
-from searchlab.search.api import ALGORITHMS, search
-from searchlab.search.ordering import ORDERINGS
-from searchlab.search.result import SearchResult
+from searchlab.algorithms.api import ALGORITHMS, search
+from searchlab.algorithms.ordering import ORDERINGS
+from searchlab.algorithms.result import SearchResult
 from searchlab.trees import ExplicitTree, IIDTree, IncrementalTree, OrderedTree, make_tree
 from searchlab.experiment.store import load
 

@@ -199,13 +199,13 @@ def _measured_alpha(rows: pd.DataFrame, what: str) -> str:
 # --------------------------------------------------------------------------- exact checks
 
 def _search():
-    from searchlab.search.api import search
+    from searchlab.algorithms.api import search
     from searchlab.trees import ExplicitTree, IIDTree
     return search, ExplicitTree, IIDTree
 
 
 def _pruned_leaves(tree_nested) -> tuple[Any, list]:
-    from searchlab.search.trace import run_trace
+    from searchlab.algorithms.trace import run_trace
     from searchlab.trees import ExplicitTree
     res, events = run_trace(ExplicitTree(tree_nested), "alphabeta", "natural")
     pruned = [(p, v) for e in events if e.kind == "cutoff" for p, v in e.pruned]
@@ -274,7 +274,7 @@ def exact_checks(seed: int = 2024, n_random: int = 200) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     n_bound = n_strict = n_viol = 0
     root_ok = 0
-    from searchlab.search.trace import run_trace
+    from searchlab.algorithms.trace import run_trace
     for _ in range(n_random // 4):
         nested = _random_explicit(rng, 3, 4, list(range(10)))
         r, ev = run_trace(ExplicitTree(nested), "alphabeta", "natural")
@@ -450,7 +450,7 @@ def _v_bounds(ctx: Context) -> Verdict:
     return Verdict("holds" if ok else "does not hold",
                    "cut-node returns are bounds (often not the true value); the root is always exact" if ok
                    else "see measured", measured, "bounds below the root, exact at the root",
-                   "trace of alpha-beta (searchlab.search.trace.run_trace) vs exact minimax of each subtree")
+                   "trace of alpha-beta (searchlab.algorithms.trace.run_trace) vs exact minimax of each subtree")
 
 
 def _v_homework(ctx: Context) -> Verdict:

@@ -62,7 +62,7 @@ def ordering_checks(small: bool = False) -> dict[str, Any]:
     from searchlab.games.othello import Othello, random_position
     from searchlab.games.position import FromState
     from searchlab.games.tictactoe import TicTacToe
-    from searchlab.search.pruning import Pruning, Quiescence, sample_states
+    from searchlab.algorithms.pruning import Pruning, Quiescence, sample_states
     from searchlab import data as shipped
 
     t0 = time.perf_counter()
@@ -140,10 +140,10 @@ def tt_mistake_demo(small: bool = False) -> dict[str, Any]:
     iterative-deepening search with the right table and with the naive one, against plain
     alpha-beta's exact value."""
     from searchlab import IncrementalTree, search
-    from searchlab.search import drivers, reference
-    from searchlab.search.context import SearchContext
-    from searchlab.search.ordering import make_ordering
-    from searchlab.search.tt import TranspositionTable
+    from searchlab.algorithms import drivers, reference
+    from searchlab.algorithms.context import SearchContext
+    from searchlab.algorithms.ordering import make_ordering
+    from searchlab.algorithms.tt import TranspositionTable
 
     class ValueOnlyTable(TranspositionTable):
         def probe(self, key, depth, alpha, beta):

@@ -1,6 +1,6 @@
 """The experiment schema: structured-config dataclasses, and the validation run before any work.
 
-Hydra composes ``conf/config.yaml`` + ``experiments/<study>.yaml`` + command-line overrides into
+Hydra composes ``searchlab/conf/config.yaml`` + ``searchlab/conf/experiment/<study>.yaml`` + command-line overrides into
 a config typed by :class:`ExperimentConfig` (OmegaConf checks every value's *type* while
 composing). :func:`validate` then checks every value's *range* and every name, and returns a
 :class:`Study`: plain Python values that the grid, the budget guard and the runner consume. Only
@@ -23,10 +23,9 @@ from typing import Any, Dict, List, Optional
 
 from searchlab.errors import SearchlabError
 
-#: The repository root (conf/ and experiments/ live there).
-ROOT = Path(__file__).resolve().parents[2]
-CONF_DIR = ROOT / "conf"
-EXPERIMENTS_DIR = ROOT / "experiments"
+#: The config directory shipped inside the package (groups, and the presets in experiment/).
+CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+EXPERIMENTS_DIR = CONF_DIR / "experiment"
 
 TREE_PARAMS = {
     "iid": ("levels",),
@@ -114,7 +113,7 @@ class OrderingConfig:
             (static values: incremental trees and games), a game's own order (``centre``
             Connect Four, ``corners`` Othello, ``captures`` chess), possibly composed with the
             dynamic components ``id``, ``tt``, ``killer``, ``history`` in priority order, e.g.
-            ``tt+killer+history+static`` (searchlab/search/ordering.py). The default of
+            ``tt+killer+history+static`` (searchlab/algorithms/ordering.py). The default of
             ``sweep.ordering``.
     """
 
@@ -276,26 +275,16 @@ _REGISTERED = False
 def register_configs() -> None:
     """Store the schema and the experiment presets in Hydra's ConfigStore (idempotent).
 
-    The presets in ``experiments/`` form the ``experiment`` config group (package _global_), so
-    ``experiment=NAME`` works from any working directory.
+    The presets are files of the ``experiment`` group in ``searchlab/conf/experiment/`` (each
+    headed ``# @package _global_``), so ``experiment=NAME`` works from any working directory.
     """
     global _REGISTERED
     if _REGISTERED:
         return
     from hydra.core.config_store import ConfigStore
-    from omegaconf import OmegaConf
 
     cs = ConfigStore.instance()
     cs.store(name="searchlab_schema", node=ExperimentConfig, provider="searchlab")
-    if EXPERIMENTS_DIR.is_dir():
-        for path in sorted(EXPERIMENTS_DIR.glob("*.yaml")):
-            try:
-                node = OmegaConf.load(path)
-            except Exception as e:  # noqa: BLE001 -- a broken preset is a user error
-                first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-                raise ConfigError(f"experiments/{path.name} is not valid YAML: {first}") from None
-            cs.store(group="experiment", name=path.stem, node=node, package="_global_",
-                     provider="searchlab")
     _register_resolvers()
     _REGISTERED = True
 
@@ -453,13 +442,13 @@ def parse_int_list(key: str, value: Any, minimum: int) -> tuple[int, ...]:
 
 
 def core_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """(algorithms, ordering policies, engines) known to searchlab.search."""
-    from searchlab.search import api
+    """(algorithms, ordering policies, engines) known to searchlab.algorithms."""
+    from searchlab.algorithms import api
 
     algorithms = tuple(getattr(api, "ALGORITHMS"))
     orderings = getattr(api, "ORDERINGS", None)
     if orderings is None:
-        from searchlab.search.ordering import ORDERINGS as orderings
+        from searchlab.algorithms.ordering import ORDERINGS as orderings
     engines = tuple(getattr(api, "ENGINES", ("auto", "reference", "kernel")))
     return algorithms, tuple(orderings), engines
 
@@ -468,7 +457,7 @@ def _ordering(key: str, value: Any, game: Any = None) -> str:
     """An ordering spec: base orders (the game's own included) and dynamic components composed
     with '+' in priority order (e.g. tt+killer+history+static), checked by the core's
     parse_ordering (``game`` None = a synthetic tree)."""
-    from searchlab.search.ordering import parse_ordering
+    from searchlab.algorithms.ordering import parse_ordering
 
     try:
         parse_ordering(value, game)
@@ -739,7 +728,7 @@ def _sweep_tree_params(trees: tuple[TreeSpec, ...], sweep: dict) -> tuple[TreeSp
 
 
 def _fits(ordering: str, game: Any) -> bool:
-    from searchlab.search.ordering import parse_ordering
+    from searchlab.algorithms.ordering import parse_ordering
 
     try:
         parse_ordering(ordering, game)

@@ -113,7 +113,7 @@ def grid_points(study: Study):
 def _plan_game(study: Study) -> Plan:
     """The tasks of a game study: depth x algorithm x ordering x position."""
     from searchlab.experiment.games import NOMINAL_B, position_identity
-    from searchlab.search.ordering import REFERENCE_ORACLE_MAX_LEAVES as GAME_ORACLE
+    from searchlab.algorithms.ordering import REFERENCE_ORACLE_MAX_LEAVES as GAME_ORACLE
 
     tasks: list[Task] = []
     trimmed: list[tuple] = []
@@ -208,7 +208,7 @@ def probe(study: Study) -> None:
     """Ask the core whether every (tree model, algorithm, ordering) combination is supported,
     with a tiny tree of the same model and parameters (b = 2), before any real work.
     The core's InvalidParameterError / UnsupportedError become one-line ConfigErrors."""
-    from searchlab.search.api import search
+    from searchlab.algorithms.api import search
     from searchlab.trees import make_tree
 
     if study.games:

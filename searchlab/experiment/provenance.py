@@ -15,7 +15,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from searchlab.experiment.config import ROOT
+
+#: Where the package was imported from; its git checkout (if any) gives the commit.
+ROOT = Path(__file__).resolve().parents[2]
 
 LIBRARIES = ("searchlab", "numpy", "numba", "pandas", "pyarrow", "joblib", "hydra-core",
              "omegaconf", "dask", "distributed", "tqdm", "scipy")
@@ -45,8 +47,8 @@ def git_state() -> tuple[str, bool]:
     if _git("rev-parse", "--is-inside-work-tree") != "true":
         return "unknown", False
     head = _git("rev-parse", "HEAD") or "none"
-    status = _git("status", "--porcelain", "--untracked-files=normal", "--", "searchlab", "conf",
-                  "experiments", "pyproject.toml")
+    status = _git("status", "--porcelain", "--untracked-files=normal", "--", "searchlab",
+                  "pyproject.toml")
     return head, bool(status)
 
 

@@ -179,7 +179,7 @@ def failed_row(task: Task, s: RunSettings, error: str, attempts: int) -> dict:
 
 def run_task(task: Task, s: RunSettings, tree: Any = None) -> dict:
     """Search one task; a row (status ok or aborted). Exceptions propagate."""
-    from searchlab.search.api import search
+    from searchlab.algorithms.api import search
 
     _fault(task, s.fault)
     from searchlab.experiment.games import format_move

@@ -399,7 +399,7 @@ class Chess:
         return capture_moves(state)
 
     def noisy_moves(self, state: ChessState) -> list[str]:
-        """Quiescence moves (searchlab.search.pruning): the captures, MVV-LVA."""
+        """Quiescence moves (searchlab.algorithms.pruning): the captures, MVV-LVA."""
         return capture_moves(state)
 
     def is_noisy(self, state: ChessState, move: str | chess.Move) -> bool:

@@ -256,7 +256,7 @@ class ConnectFour:
 
 
 # ------------------------------------------------------------------------------------------
-# Compiled searches (public wrappers over searchlab.search.kernels.connect4).
+# Compiled searches (public wrappers over searchlab.algorithms.kernels.connect4).
 
 def _state_of(position: "str | ConnectFour | ConnectFourState") -> ConnectFourState:
     if isinstance(position, str):
@@ -280,7 +280,7 @@ def _require_open(state: ConnectFourState, what: str) -> None:
 
 
 def _check_variant(variant: str) -> int:
-    from searchlab.search.kernels import connect4 as k
+    from searchlab.algorithms.kernels import connect4 as k
     if variant not in k.VARIANTS:
         raise InvalidParameterError(
             f"variant must be one of {', '.join(TUTORIAL_VARIANTS)}; got {variant!r}")
@@ -308,7 +308,7 @@ def pons_tutorial(moves: "str | ConnectFour | ConnectFourState", variant: str) -
 
 def pons_tutorial_many(positions: Sequence, variant: str) -> tuple[np.ndarray, np.ndarray]:
     """``pons_tutorial`` over many positions in one compiled call: (scores, nodes) arrays."""
-    from searchlab.search.kernels import connect4 as k
+    from searchlab.algorithms.kernels import connect4 as k
     v = _check_variant(variant)
     states = [_state_of(p) for p in positions]
     for s in states:
@@ -335,7 +335,7 @@ class _SolverTables:
     """The solver's transposition table and scratch space, allocated once per process."""
 
     def __init__(self) -> None:
-        from searchlab.search.kernels import connect4 as k
+        from searchlab.algorithms.kernels import connect4 as k
         # TT_SIZE slots + the epoch; written once now so that no solve pays page faults
         self.tt = np.empty(k.TT_SIZE + 1, dtype=np.int64)
         self.tt.fill(0)
@@ -368,7 +368,7 @@ def solve(moves: "str | ConnectFour | ConnectFourState", weak: bool = False) -> 
     table per process). Meant for late positions (Pons' benchmark sets); openings take minutes
     or more (no opening book).
     """
-    from searchlab.search.kernels import connect4 as k
+    from searchlab.algorithms.kernels import connect4 as k
     state = _state_of(moves)
     t0 = time.perf_counter()
     if state.won_by_last_mover() or state.plies >= CELLS:
@@ -381,7 +381,7 @@ def solve(moves: "str | ConnectFour | ConnectFourState", weak: bool = False) -> 
 
 def solve_many(positions: Sequence, weak: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``solve`` over many non-terminal positions in one compiled call: (scores, nodes)."""
-    from searchlab.search.kernels import connect4 as k
+    from searchlab.algorithms.kernels import connect4 as k
     states = [_state_of(p) for p in positions]
     for s in states:
         _require_open(s, "solve_many")

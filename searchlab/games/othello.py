@@ -52,7 +52,7 @@ Move-ordering policy (``move_orderings()``): "corners": corners first, then the 
 squares, then the rest, the X-squares (b2, g2, b7, g7) last; natural order within a class.
 
 ``othello_perft(depth)`` counts leaves from the standard start (or any position) with a
-numba kernel (searchlab/search/kernels/othello.py), pass convention as in
+numba kernel (searchlab/algorithms/kernels/othello.py), pass convention as in
 tests/data/othello/README.md (Aart Bik's); ``perft(game, state, depth)`` does the same
 through the Game protocol in pure Python (slow; a cross-check).
 """
@@ -495,7 +495,7 @@ def othello_perft(depth: int, state: OthelloState | None = None, *, bulk: bool =
     if depth > 30:
         raise UnsupportedError(f"depth {depth} would not finish: perft grows ~10x per ply")
     state = START if state is None else _check_state(state)
-    from searchlab.search.kernels import othello as k
+    from searchlab.algorithms.kernels import othello as k
     p, o = state.mover
     with np.errstate(over="ignore"):          # wrapping uint64 products under NUMBA_DISABLE_JIT
         return int(k.perft(np.uint64(p), np.uint64(o), int(depth), bool(bulk)))

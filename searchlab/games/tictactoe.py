@@ -21,7 +21,7 @@ the side to move follows from the stone counts (X when they are equal).
 
 ``kernel_search(position, algorithm)`` runs the compiled (numba) full minimax or fail-soft
 alpha-beta in natural order from any position and returns a SearchResult counted like the
-reference (searchlab/search/reference.py): 549,946 nodes for minimax from the empty board,
+reference (searchlab/algorithms/reference.py): 549,946 nodes for minimax from the empty board,
 18,297 for alpha-beta.
 """
 
@@ -233,11 +233,11 @@ def kernel_search(position: TicTacToe | TicTacToeState | str = "", algorithm: st
 
     ``position``: a TicTacToe game (its initial state), a TicTacToeState, or a move string.
     ``algorithm``: "minimax" (every node) or "alphabeta" (fail-soft, root window (-inf, +inf)).
-    Counting and values as in searchlab/search/reference.py (MAX = the side to move at the
+    Counting and values as in searchlab/algorithms/reference.py (MAX = the side to move at the
     root): nodes 549,946 (minimax) and 18,297 (alpha-beta) from the empty board, value 0.
     """
-    from searchlab.search.kernels import tictactoe as k
-    from searchlab.search.result import SearchResult
+    from searchlab.algorithms.kernels import tictactoe as k
+    from searchlab.algorithms.result import SearchResult
 
     if algorithm not in ALGORITHMS:
         raise InvalidParameterError(

@@ -18,7 +18,7 @@ import numpy as np
 
 from searchlab.errors import InvalidParameterError
 from searchlab.games.position import FromState
-from searchlab.search.pruning import Pruning
+from searchlab.algorithms.pruning import Pruning
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class MoveChoice:
 def choose_move(game: Any, state: Any, player: Player) -> MoveChoice:
     """The move ``player`` plays in ``state`` (see the module docstring); the first legal
     move if not even depth 1 fits the budget."""
-    from searchlab.search.api import search
+    from searchlab.algorithms.api import search
     view = FromState(game, state)
     used, best, reached = 0, None, 0
     for depth in range(1, player.max_depth + 1):

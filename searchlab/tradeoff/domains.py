@@ -142,7 +142,7 @@ def positions(domain: str, d: DomainConf, study_seed: int) -> list[Position]:
 def fit_game_and_states(domain: str, variant: str, d: DomainConf, study_seed: int):
     """(game, states) on which ProbCut's model is fitted: seeded sample positions of the same
     domain (never the study's test positions), non-terminal ones."""
-    from searchlab.search.pruning import sample_states
+    from searchlab.algorithms.pruning import sample_states
     s = seed_for(study_seed, "probcut-fit", domain, variant)
     f = d.probcut_fit
     if domain == "incremental":
@@ -162,7 +162,7 @@ def fit_game_and_states(domain: str, variant: str, d: DomainConf, study_seed: in
     bound = PROVEN_BOUND.get(domain)
     if bound is not None:       # drop proven wins/losses: they are not what ProbCut predicts
         from searchlab.games.position import FromState
-        from searchlab.search.api import search
+        from searchlab.algorithms.api import search
         order = "static"
         kept = []
         for x in states:

@@ -24,7 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from searchlab.search.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
+from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
                                       Pruning, Quiescence)
 from searchlab.tradeoff import domains as dom
 from searchlab.tradeoff.config import TechniqueConf, TradeoffConfig, selected_domains
@@ -115,7 +115,7 @@ def at_budget(game: Any, ordering: str, pruning: Pruning | None, budget: int,
               max_depth: int) -> tuple[int, Any, int]:
     """Iterative deepening under a node budget, as play/match.py's ``choose_move`` but
     counting quiescence nodes against the budget too: (depth reached, move, nodes used)."""
-    from searchlab.search.api import search
+    from searchlab.algorithms.api import search
     used, best, reached = 0, None, 0
     for depth in range(1, max_depth + 1):
         r = search(game, "alphabeta", ordering, depth=depth, engine="reference",
@@ -140,8 +140,8 @@ def _c4_move_results(moves: str, legal: Iterable[int]) -> dict[int, int]:
 def run_position(pos: dom.Position, dconf: Any, techniques: list[TechniqueConf],
                  models: dict, study: str) -> list[dict]:
     """Every applicable technique on one position: a list of table rows."""
-    from searchlab.search.api import search
-    from searchlab.search.exact import exact_best_moves
+    from searchlab.algorithms.api import search
+    from searchlab.algorithms.exact import exact_best_moves
 
     game = pos.game()
     depth, ordering = dconf.depth, dconf.ordering
@@ -201,7 +201,7 @@ def run_position(pos: dom.Position, dconf: Any, techniques: list[TechniqueConf],
 def match_openings(domain: str, m: Any, study_seed: int) -> list:
     seed = dom.seed_for(study_seed, domain, "openings")
     if domain == "connect4":
-        from searchlab.search.pruning import sample_states
+        from searchlab.algorithms.pruning import sample_states
         g = dom.connect4_game("")
         states = [s for s in sample_states(g, m.opening_ply, 4 * m.openings, seed)
                   if not g.is_terminal(s)]
@@ -233,7 +233,7 @@ def fit_models(cfg: TradeoffConfig, names: list[str]) -> tuple[dict, dict]:
     """ProbCut models per (domain, variant), fitted on seeded sample positions; and a JSON-able
     record of each fit (or of why it failed)."""
     from searchlab.errors import SearchlabError
-    from searchlab.search.pruning import fit_probcut
+    from searchlab.algorithms.pruning import fit_probcut
     models, info = {}, {}
     if not any(t.probcut is not None for t in cfg.techniques):
         return models, info

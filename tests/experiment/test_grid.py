@@ -8,7 +8,7 @@ from searchlab.experiment import api, budget, grid
 from searchlab.experiment.config import ConfigError, parse_int_list, validate
 from searchlab.experiment.runner import make_batches
 from searchlab.experiment.store import load
-from searchlab.search.api import search
+from searchlab.algorithms.api import search
 from searchlab.trees import make_tree
 
 

@@ -238,7 +238,7 @@ def test_search_finds_wac_001():
 
 def test_quiescence_and_null_move_hooks():
     from searchlab import search
-    from searchlab.search.pruning import NullMove, Pruning, Quiescence
+    from searchlab.algorithms.pruning import NullMove, Pruning, Quiescence
     g = Chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     s = g.initial_state()
     assert g.null_move_allowed(s) and not g.max_to_move(g.null_move(s))

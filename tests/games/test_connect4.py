@@ -181,7 +181,7 @@ def test_solver_weak_and_repeatable():
 
 def test_reference_search_agrees_with_file_scores():
     """The Game implementation through the lead's reference alpha-beta, on small L3 cases."""
-    api = pytest.importorskip("searchlab.search.api")
+    api = pytest.importorskip("searchlab.algorithms.api")
     data = benchmark("Test_L3_R1")
     _, nodes = pons_tutorial_many([m for m, _ in data], "alphabeta-lr-weak")
     small = [data[i] for i in np.argsort(nodes, kind="stable")[:15]]

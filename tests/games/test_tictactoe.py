@@ -149,7 +149,7 @@ def test_kernel_from_positions():
 
 
 def test_kernel_matches_reference_engine():
-    api = pytest.importorskip("searchlab.search.api")
+    api = pytest.importorskip("searchlab.algorithms.api")
     for text in ("", "4", "0 4", "1 4 8", "0 3 1 4"):
         g = TicTacToe(text)
         for algorithm in ("minimax", "alphabeta"):
@@ -160,7 +160,7 @@ def test_kernel_matches_reference_engine():
 
 
 def test_reference_minimax_549946():
-    api = pytest.importorskip("searchlab.search.api")
+    api = pytest.importorskip("searchlab.algorithms.api")
     r = api.search(TicTacToe(), algorithm="minimax", engine="reference")
     assert r.nodes == 549946 and r.value == 0
     assert r.per_ply == PER_PLY

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from searchlab import ExplicitTree, IIDTree, IncrementalTree, search
 from searchlab.games.protocol import CLASSICAL
-from searchlab.search.tt import EXACT, LOWER, UPPER, TranspositionTable
+from searchlab.algorithms.tt import EXACT, LOWER, UPPER, TranspositionTable
 
 DYNAMIC = ["id", "tt", "killer", "history", "killer+history", "id+killer", "id+tt",
            "tt+killer+history+static", "id+tt+killer+history+static", "history+random"]

@@ -1,4 +1,4 @@
-"""The compiled kernels (searchlab/search/kernels): exact agreement with the spec, theory and
+"""The compiled kernels (searchlab/algorithms/kernels): exact agreement with the spec, theory and
 the reference engine, node for node; the pure-Python run of the same kernel code
 (NUMBA_DISABLE_JIT=1) agrees with the compiled one."""
 
@@ -18,7 +18,7 @@ import pytest
 
 from searchlab.errors import TreeTooLargeError, UnsupportedError
 from searchlab.hashing import mix64
-from searchlab.search.kernels import kernel_supports, run_kernel
+from searchlab.algorithms.kernels import kernel_supports, run_kernel
 from searchlab.trees import ExplicitTree, IIDTree, IncrementalTree, OrderedTree
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +41,7 @@ def km_leaves(b: int, d: int) -> int:
 
 
 def reference(tree, algorithm, ordering, depth=None, ordering_seed=0, max_nodes=None):
-    from searchlab.search.api import search
+    from searchlab.algorithms.api import search
     return search(tree, algorithm, ordering, depth=depth, ordering_seed=ordering_seed,
                   engine="reference", max_nodes=max_nodes)
 
@@ -69,7 +69,7 @@ def test_spec_reference_table(b, d, seed, value, order, leaves, nodes, algorithm
 
 
 def test_mix64_matches_python():
-    from searchlab.search.kernels._hashing import mix64 as kmix
+    from searchlab.algorithms.kernels._hashing import mix64 as kmix
     rng = random.Random(5)
     zs = [0, 1, (1 << 64) - 1, 0x9E3779B97F4A7C15] + [rng.getrandbits(64) for _ in range(200)]
     for z in zs:
@@ -194,7 +194,7 @@ def test_node_budget_aborts_like_the_reference():
 
 
 def test_search_api_dispatches_to_the_kernel():
-    from searchlab.search.api import search
+    from searchlab.algorithms.api import search
     t = IIDTree(8, 5, 1)
     r = search(t, "alphabeta", "natural", engine="kernel")
     assert r.engine == "kernel" and (r.leaves, r.nodes) == (4309, 5382)

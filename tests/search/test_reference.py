@@ -7,7 +7,7 @@ import math
 import pytest
 
 from searchlab import ExplicitTree, IIDTree, OrderedTree, search
-from searchlab.search.trace import run_trace, trace_text
+from searchlab.algorithms.trace import run_trace, trace_text
 
 RN = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 RN_C_FIRST = [[2, 5, 14], [3, 12, 8], [2, 4, 6]]   # C (leaves 2, 5, 14), then A, then B

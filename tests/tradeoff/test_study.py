@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from searchlab.games.protocol import CLASSICAL
-from searchlab.search.api import search
+from searchlab.algorithms.api import search
 from searchlab.trees.incremental import IncrementalTree
 from searchlab.tradeoff import study as st
 from searchlab.tradeoff.config import DomainConf, TechniqueConf, NullMoveConf, load
@@ -51,7 +51,7 @@ def test_everything_off_equals_the_reference(tiny_run):
 def test_each_technique_reduces_nodes_on_a_fixed_test_set():
     cfg = load(["domain=incremental"])
     trees = [IncrementalTree(5, 6, s, decay=0.9, correlation=0.5) for s in range(8)]
-    from searchlab.search.pruning import fit_probcut, sample_states
+    from searchlab.algorithms.pruning import fit_probcut, sample_states
     fit_tree = IncrementalTree(5, 8, 99, decay=0.9, correlation=0.5)
     pc = fit_probcut(fit_tree, sample_states(fit_tree, 2, 20, 1), 1, 3)
     ref = sum(search(t, "alphabeta", "static", engine="reference").nodes for t in trees)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from searchlab.errors import UnsupportedError
-from searchlab.search.result import SearchResult
+from searchlab.algorithms.result import SearchResult
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ class TraceRecorder:
 def run_trace(tree, algorithm: str = "alphabeta", ordering: str = "natural",
               **kwargs) -> tuple[SearchResult, list[TraceEvent]]:
     """Search ``tree`` (an ExplicitTree) with the reference engine and record the trace."""
-    from searchlab.search.api import search
+    from searchlab.algorithms.api import search
     recorder = TraceRecorder()
     result = search(tree, algorithm, ordering, engine="reference", trace=recorder, **kwargs)
     return result, recorder.events

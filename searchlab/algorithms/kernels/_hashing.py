@@ -7,7 +7,7 @@ function in one file keeps the cache honest. This module re-exports them.
 
 from __future__ import annotations
 
-from searchlab.search.kernels._alphabeta import (GOLDEN, NOISE_SALT, ORDER_SALT, TWO_POW_M53,
+from searchlab.algorithms.kernels._alphabeta import (GOLDEN, NOISE_SALT, ORDER_SALT, TWO_POW_M53,
                                                  child_key, mix64, noise, order_draw, unit)
 
 __all__ = ["GOLDEN", "NOISE_SALT", "ORDER_SALT", "TWO_POW_M53", "child_key", "mix64", "noise",

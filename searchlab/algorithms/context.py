@@ -26,7 +26,7 @@ class SearchContext:
     order: Callable | None = None         # order(state, moves, ply); None = natural order
     max_nodes: float = math.inf           # node budget; exceeding it raises SearchAborted
     child: Callable | None = None         # the recursive call (the algorithm, or a traced wrapper)
-    trace: Any = None                     # a trace recorder (searchlab.search.trace), or None
+    trace: Any = None                     # a trace recorder (searchlab.algorithms.trace), or None
     tt: Any = None                        # a TranspositionTable whose values cut, or None
     on_cut: Callable | None = None        # on_cut(state, move, ply, depth_left): killer/history
     pruning: Any = None                   # a pruning.PruningState when techniques are on

@@ -1,6 +1,6 @@
 """Compiled (numba) search kernels for the synthetic tree models: the fast engine.
 
-Public entry points, used by ``searchlab.search.api.search(..., engine="kernel"|"auto")``:
+Public entry points, used by ``searchlab.algorithms.api.search(..., engine="kernel"|"auto")``:
 
 - ``kernel_supports(tree, algorithm, ordering)``: whether a kernel exists for the combination;
 - ``run_kernel(tree, algorithm, ordering, depth, ordering_seed, max_nodes)``: the search, as a
@@ -21,7 +21,7 @@ oracle's table (8 bytes per interior node, up to 512 MB at 2^26 leaves with b = 
 with the tree object for its last depth, so perfect then worst order on one tree pay once.
 
 The first call of a process compiles the kernel (several seconds) or loads it from numba's
-on-disk cache (``cache=True``, under searchlab/search/kernels/__pycache__); ``warm_up()`` does
+on-disk cache (``cache=True``, under searchlab/algorithms/kernels/__pycache__); ``warm_up()`` does
 this explicitly. ``NUMBA_DISABLE_JIT=1`` runs the very same code as plain Python (slowly).
 """
 
@@ -34,10 +34,10 @@ from typing import Any
 import numpy as np
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.search.kernels import _alphabeta as _ab
-from searchlab.search.kernels._oracle import (ORACLE_MAX_LEAVES, check_oracle_size,
+from searchlab.algorithms.kernels import _alphabeta as _ab
+from searchlab.algorithms.kernels._oracle import (ORACLE_MAX_LEAVES, check_oracle_size,
                                               oracle_offsets)
-from searchlab.search.result import SearchResult
+from searchlab.algorithms.result import SearchResult
 
 __all__ = ["kernel_supports", "run_kernel", "warm_up", "ORACLE_MAX_LEAVES", "ALGORITHMS",
            "ORDERINGS"]
@@ -208,7 +208,7 @@ def run_kernel(tree: Any, algorithm: str, ordering: str = "natural", depth: int 
         check_oracle_size(prm.b, d, horizon, ordering)
     salt = np.uint64(0)
     if ocode == _ab.ORD_RANDOM:
-        from searchlab.search.kernels._hashing import mix64 as _mix
+        from searchlab.algorithms.kernels._hashing import mix64 as _mix
         with np.errstate(over="ignore"):
             salt = np.uint64(_mix(np.uint64((int(ordering_seed) & _MASK64)
                                             ^ _RANDOM_ORDER_SALT)))

@@ -2,7 +2,7 @@
 
 Minimax form (not negamax): values are from MAX's point of view throughout. Each function
 takes (state, ply, [alpha, beta,] ctx) and returns the node's value; all counting goes through
-``ctx.visit`` and ``ctx.cut`` (searchlab/search/context.py); recursive calls go through
+``ctx.visit`` and ``ctx.cut`` (searchlab/algorithms/context.py); recursive calls go through
 ``ctx.child`` so that a trace can wrap them. At the root (ply 0) the algorithms record the best
 move in ``ctx.best_move``: the first move in search order that strictly improved the value.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from searchlab.search.context import SearchContext
+from searchlab.algorithms.context import SearchContext
 
 INF = math.inf
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
-from searchlab.search.context import SearchContext
+from searchlab.algorithms.context import SearchContext
 
 INF = math.inf
 
@@ -415,7 +415,7 @@ def fit_probcut(game: Any, states: list, shallow: int, deep: int,
     from scipy.stats import linregress
 
     from searchlab.games.position import FromState
-    from searchlab.search.api import search
+    from searchlab.algorithms.api import search
 
     if len(states) < 3:
         raise InvalidParameterError(f"fit_probcut needs at least 3 positions; got {len(states)}")

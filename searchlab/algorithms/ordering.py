@@ -24,7 +24,7 @@ from typing import Any, Callable, Hashable, Sequence
 
 from searchlab.errors import InvalidParameterError, TreeTooLargeError, UnsupportedError
 from searchlab.hashing import mix64, random_order_salt
-from searchlab.search.tt import TranspositionTable
+from searchlab.algorithms.tt import TranspositionTable
 
 BASE_ORDERINGS = ("natural", "random", "perfect", "worst", "static")
 DYNAMIC_COMPONENTS = ("id", "tt", "killer", "history")

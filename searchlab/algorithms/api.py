@@ -8,13 +8,13 @@ from numbers import Integral
 from typing import Any
 
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
-from searchlab.search import drivers, reference
-from searchlab.search.context import SearchContext
-from searchlab.search.ordering import (REFERENCE_ORACLE_MAX_LEAVES, DynamicOrdering,
+from searchlab.algorithms import drivers, reference
+from searchlab.algorithms.context import SearchContext
+from searchlab.algorithms.ordering import (REFERENCE_ORACLE_MAX_LEAVES, DynamicOrdering,
                                        make_ordering, parse_ordering)
-from searchlab.search.pruning import Pruning, PruningState, pruned_alphabeta, validate_pruning
-from searchlab.search.result import SearchResult
-from searchlab.search.tt import TranspositionTable
+from searchlab.algorithms.pruning import Pruning, PruningState, pruned_alphabeta, validate_pruning
+from searchlab.algorithms.result import SearchResult
+from searchlab.algorithms.tt import TranspositionTable
 
 ALGORITHMS = tuple(reference.ALGORITHMS)
 ENGINES = ("auto", "reference", "kernel")
@@ -100,18 +100,18 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
       limit), "static" (by the children's static values), or the game's own (e.g. "centre") —
       possibly combined with dynamic components in priority order: "id" (iterative
       deepening), "tt" (transposition table, ``tt_size`` entries), "killer", "history", e.g.
-      "tt+killer+history+static" (searchlab/search/ordering.py).
+      "tt+killer+history+static" (searchlab/algorithms/ordering.py).
     - aspiration: with "id", the half-width of the aspiration window around the previous
       iteration's value.
-    - pruning: a searchlab.search.pruning.Pruning record switching on unsound techniques
+    - pruning: a searchlab.algorithms.pruning.Pruning record switching on unsound techniques
       (null move, LMR, futility/razoring, beam, ProbCut) and quiescence; alphabeta only.
     - depth: horizon in plies (default: the tree's depth, or the end of the game); positions
       at the horizon are evaluated with the static value.
-    - engine: "reference" (searchlab/search/reference.py), "kernel" (numba, synthetic trees;
+    - engine: "reference" (searchlab/algorithms/reference.py), "kernel" (numba, synthetic trees;
       UnsupportedError where none exists) or "auto" (the kernel where one exists).
     - max_nodes: node budget; when exceeded the result has status "aborted", value None and
       the counts so far.
-    - trace: a recorder from searchlab.search.trace (reference engine only).
+    - trace: a recorder from searchlab.algorithms.trace (reference engine only).
 
     Returns a SearchResult (values from MAX's point of view; counting as documented there).
     All arguments are checked before any search; errors name the parameter and what is allowed.
@@ -125,7 +125,7 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
     if pruned and engine == "kernel":
         raise UnsupportedError("pruning techniques run on engine='reference'")
     if engine != "reference" and trace is None and not pruned:
-        from searchlab.search import kernels
+        from searchlab.algorithms import kernels
         supported = kernels.kernel_supports(game, algorithm, ordering)
         if engine == "kernel" and not supported:
             raise UnsupportedError(

@@ -3,7 +3,7 @@
 One iterative kernel (an explicit stack of per-ply arrays, no recursion, no allocation per node)
 serves every tree model, algorithm and ordering; the choices are small integer codes tested in
 well-predicted branches. It repeats, node for node, the reference algorithms of
-searchlab/search/reference.py and the orderings of searchlab/search/ordering.py
+searchlab/algorithms/reference.py and the orderings of searchlab/algorithms/ordering.py
 (definitions: docs/trees.md, docs/iid-tree-spec.md).
 
 The same kernel, run as natural-order minimax in *build* mode, fills the exact-value oracle

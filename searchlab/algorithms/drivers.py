@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from searchlab.search.context import SearchContext
+from searchlab.algorithms.context import SearchContext
 
 INF = math.inf
 
