@@ -21,7 +21,6 @@ from hydra.core.global_hydra import GlobalHydra
 from omegaconf import OmegaConf
 
 from searchlab.analysis.policies import policies_section
-from searchlab.analysis.report import write_report
 from searchlab.experiment import grid as _grid
 from searchlab.experiment import provenance, store
 from searchlab.experiment.composition import config_error_message, register_configs
@@ -30,6 +29,7 @@ from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.experiment.store import load  # noqa: F401  (re-exported)
 from searchlab.experiment.study import Study
 from searchlab.experiment.validation import validate
+from searchlab.report.build import write_report
 
 
 class RunError(RuntimeError):
