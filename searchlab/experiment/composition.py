@@ -13,17 +13,9 @@ from typing import Any, Optional
 from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
-from searchlab.experiment.schema import (
-    CONF_DIR,
-    EXPERIMENTS_DIR,
-    ExperimentConfig,
-    GameConfig,
-    OrderingConfig,
-    RunnerConfig,
-    SearchConfig,
-    SweepConfig,
-    TreeConfig,
-)
+from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, ExperimentConfig, GameConfig,
+                                         OrderingConfig, RunnerConfig, SearchConfig, SweepConfig,
+                                         TreeConfig)
 
 _REGISTERED = False
 

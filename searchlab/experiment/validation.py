@@ -17,14 +17,8 @@ from omegaconf import DictConfig, OmegaConf
 from searchlab.algorithms.api import ALGORITHMS, ENGINES
 from searchlab.algorithms.ordering import ORDERINGS, parse_ordering
 from searchlab.experiment.games import GAMES, SOURCES, GameSpec, sample_game, select_positions
-from searchlab.experiment.schema import (
-    BACKENDS,
-    TREE_DEFAULTS,
-    TREE_PARAMS,
-    ConfigError,
-    ExperimentConfig,
-    RunnerConfig,
-)
+from searchlab.experiment.schema import (BACKENDS, TREE_DEFAULTS, TREE_PARAMS, ConfigError,
+                                         ExperimentConfig, RunnerConfig)
 from searchlab.experiment.study import Study, TreeSpec, freeze, thaw
 from searchlab.trees import TREE_MODELS, make_tree
 
