@@ -101,22 +101,6 @@ class SearchConfig:
 
 
 @dataclass
-class OrderingConfig:
-    """The move-ordering policy (config group ``ordering``).
-
-    Attributes:
-        name: ``natural``, ``random`` (seeded per task), ``perfect``, ``worst`` or ``static``
-            (static values: incremental trees and games), a game's own order (``centre``
-            Connect Four, ``corners`` Othello, ``captures`` chess), possibly composed with the
-            dynamic components ``id``, ``tt``, ``killer``, ``history`` in priority order, e.g.
-            ``tt+killer+history+static`` (searchlab/algorithms/ordering.py). The default of
-            ``sweep.ordering``.
-    """
-
-    name: str = "natural"
-
-
-@dataclass
 class GameConfig:
     """A real game instead of a synthetic tree (config group ``game``: tictactoe, connect4,
     othello, chess). A study searches a tree or a game, never both.
@@ -158,7 +142,9 @@ class SweepConfig:
             perfect/worst oracle's b^d leaves) exceeds it are left out of the grid (listed in
             the plan), so each b gets the depths "as far as the budget allows". null = keep all.
         algorithm: search algorithms to sweep (default: ``[${search.algorithm}]``).
-        ordering: ordering policies to sweep (default: ``[${ordering.name}]``).
+        ordering: ordering policies to sweep: a list, or one policy (default: ``${ordering}``,
+            the top-level ``ordering``). Any spec ``searchlab.search()`` takes, composed
+            policies included (``id+tt+killer+history+centre``).
         instances: tree instances per grid point (>= 1); instance i is the same tree for every
             algorithm and ordering (paired comparisons). Othello: the number of random positions;
             other games take their positions from ``game.sample``.
@@ -180,7 +166,7 @@ class SweepConfig:
     d_by_b: Dict[int, Any] = field(default_factory=dict)
     d_budget: Optional[int] = None
     algorithm: List[str] = field(default_factory=lambda: ["${search.algorithm}"])
-    ordering: List[str] = field(default_factory=lambda: ["${ordering.name}"])
+    ordering: Any = "${ordering}"
     instances: int = 10
     trees: List[TreeConfig] = field(default_factory=list)
     d_by_ordering: Dict[str, Any] = field(default_factory=dict)
@@ -245,8 +231,14 @@ class ExperimentConfig:
         seed: the experiment's root seed; every task's tree seed and ordering seed derive from
             it and the task's identity (numpy SeedSequence), never from execution order.
         results_dir: where run directories are created (relative to the working directory).
-        tree, game, search, ordering, sweep, runner: see their classes (exactly one of tree
-            and game is used).
+        ordering: the move-ordering policy, or a list of them: ``natural``, ``random`` (seeded
+            per task), ``perfect``, ``worst``, ``static`` (static values: incremental trees and
+            games), a game's own order (``centre`` Connect Four, ``corners`` Othello,
+            ``captures`` chess), possibly composed with the dynamic components ``id``, ``tt``,
+            ``killer``, ``history`` in priority order, e.g. ``tt+killer+history+static``
+            (searchlab/algorithms/ordering.py). The default of ``sweep.ordering``.
+        tree, game, search, sweep, runner: see their classes (exactly one of tree and game is
+            used).
     """
 
     name: str = "quick"
@@ -256,7 +248,7 @@ class ExperimentConfig:
     tree: TreeConfig = field(default_factory=TreeConfig)
     game: GameConfig = field(default_factory=GameConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
-    ordering: OrderingConfig = field(default_factory=OrderingConfig)
+    ordering: Any = "natural"
     sweep: SweepConfig = field(default_factory=SweepConfig)
     runner: RunnerConfig = field(default_factory=RunnerConfig)
 

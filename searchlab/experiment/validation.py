@@ -207,6 +207,8 @@ def validate(cfg: Any) -> Study:
     samples = {g: sample_game(g.name) for g in games}
     if not sweep["algorithm"]:
         raise ConfigError("sweep.algorithm: the grid is empty (no algorithm listed)")
+    if isinstance(sweep["ordering"], str):
+        sweep["ordering"] = [sweep["ordering"]]
     if not sweep["ordering"]:
         raise ConfigError("sweep.ordering: the grid is empty (no ordering listed)")
     algorithms = tuple(dict.fromkeys(_choice("sweep.algorithm", a, tuple(ALGORITHMS))
@@ -214,7 +216,6 @@ def validate(cfg: Any) -> Study:
     game_orderings: dict = {}
     if len(games) <= 1:
         the_game = samples[games[0]] if games else None
-        _ordering("ordering.name", plain["ordering"]["name"], the_game)
         orderings = tuple(dict.fromkeys(_ordering("sweep.ordering", o, the_game)
                                         for o in sweep["ordering"]))
         if games:
