@@ -9,36 +9,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-ROW_SCHEMA = pa.schema([
-    ("study", pa.string()), ("domain", pa.string()), ("variant", pa.string()),
-    ("position", pa.string()), ("position_seed", pa.uint64()),
-    ("technique", pa.string()), ("family", pa.string()), ("params", pa.string()),
-    ("depth", pa.int64()), ("ordering", pa.string()), ("budget", pa.int64()),
-    ("nodes", pa.int64()), ("q_nodes", pa.int64()), ("nodes_total", pa.int64()),
-    ("ref_nodes", pa.int64()), ("node_ratio", pa.float64()),
-    ("wall_seconds", pa.float64()), ("ref_wall_seconds", pa.float64()),
-    ("time_ratio", pa.float64()), ("fired", pa.int64()),
-    ("value", pa.float64()), ("exact_value", pa.float64()), ("value_error", pa.float64()),
-    ("best_move", pa.string()), ("exact_best_moves", pa.string()),
-    ("decision_error", pa.int64()),
-    ("budget_depth", pa.int64()), ("ref_budget_depth", pa.int64()),
-    ("budget_nodes", pa.int64()), ("budget_move", pa.string()),
-    ("budget_decision_error", pa.int64()),
-    # connect4: the game-theoretic check (-1 elsewhere)
-    ("exact_score", pa.int64()), ("result_change", pa.int64()),
-    ("budget_result_change", pa.int64()),
-    # chess: the EPD check (-1 elsewhere)
-    ("solved", pa.int64()), ("budget_solved", pa.int64()),
-])
-MATCH_SCHEMA = pa.schema([
-    ("study", pa.string()), ("domain", pa.string()), ("technique", pa.string()),
-    ("family", pa.string()), ("opponent", pa.string()), ("ordering", pa.string()),
-    ("budget", pa.int64()), ("openings", pa.int64()), ("games", pa.int64()),
-    ("a_wins", pa.int64()), ("draws", pa.int64()), ("b_wins", pa.int64()),
-    ("score", pa.float64()), ("elo", pa.float64()), ("elo_lo", pa.float64()),
-    ("elo_hi", pa.float64()), ("a_mean_depth", pa.float64()), ("b_mean_depth", pa.float64()),
-    ("seed", pa.uint64()), ("wall_seconds", pa.float64()),
-])
+from searchlab.experiment.table_kinds import MATCH_SCHEMA, TRADEOFF_SCHEMA as ROW_SCHEMA  # noqa: F401
+
 NONDETERMINISTIC = ("wall_seconds", "ref_wall_seconds", "time_ratio")
 
 

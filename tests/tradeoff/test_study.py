@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from searchlab.algorithms.api import search
 from searchlab.games.protocol import Capabilities
@@ -147,3 +148,16 @@ def test_claim_counts_feed_the_000n_verdict(tiny_run):
     v = unsound_pruning_worth_it(Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"tradeoff": counts}))
     assert v.category in ("holds", "holds only under conditions", "does not hold")
     assert str(counts["erring"]) in v.measured
+
+
+def test_load_reads_a_tradeoff_run_and_refuses_mixing_kinds(tiny_run):
+    from searchlab import load
+    from searchlab.experiment.table_kinds import UnknownTableError
+
+    rows = load(tiny_run)
+    assert len(rows) == len(st.load_table(tiny_run)) > 1
+    assert {"technique", "node_ratio", "decision_error"} <= set(rows.columns)
+    matches = load(str(tiny_run / "matches" / "*.parquet"))
+    assert len(matches) == len(st.load_table(tiny_run, "matches")) and "elo" in matches.columns
+    with pytest.raises(UnknownTableError, match="different kinds"):
+        load([tiny_run, *sorted((tiny_run / "matches").glob("*.parquet"))])
