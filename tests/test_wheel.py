@@ -7,6 +7,7 @@ run with ``pytest -m slow tests/test_wheel.py``.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import venv
@@ -32,7 +33,9 @@ def test_wheel_installs_and_runs_the_default_study_elsewhere(tmp_path):
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True, system_site_packages=False).create(env_dir)
     py = env_dir / "bin" / "python"
-    _run([py, "-m", "pip", "install", "--quiet", wheel], timeout=1800)
+    # without PYTHONPATH: a checkout on it (its searchlab.egg-info) would count as installed
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    _run([py, "-m", "pip", "install", "--quiet", wheel], env=clean, timeout=1800)
     work = tmp_path / "elsewhere"
     work.mkdir()
     env = {"PATH": f"{env_dir / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path)}

@@ -14,7 +14,8 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
 from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, ExperimentConfig, GameConfig,
-                                         RunnerConfig, SearchConfig, SweepConfig, TreeConfig)
+                                         PruningConfig, RunnerConfig, SearchConfig, SweepConfig,
+                                         TreeConfig)
 
 _REGISTERED = False
 
@@ -49,6 +50,7 @@ AXES = (
     ("search.algorithm", "sweep.algorithm", "[${search.algorithm}]"),
     ("game", "sweep.games", "[]"),
     ("tree", "sweep.trees", "[]"),
+    ("pruning", "sweep.pruning", "${pruning.name}"),
 )
 
 
@@ -57,8 +59,9 @@ def axis_overrides(overrides: Sequence[str]) -> list[str]:
 
     Later wins: the defaults (config.yaml), then the experiment preset, then the command line.
     A preset states its axes as sweep lists (``sweep.ordering``, ``sweep.algorithm``,
-    ``sweep.games``, ``sweep.trees``); choosing an axis on the command line (``ordering=X``,
-    ``search=NAME`` or ``search.algorithm=X``, ``game=NAME``, ``tree=NAME``) replaces the
+    ``sweep.games``, ``sweep.trees``, ``sweep.pruning``); choosing an axis on the command line
+    (``ordering=X``, ``search=NAME`` or ``search.algorithm=X``, ``game=NAME``, ``tree=NAME``,
+    ``pruning=NAME``) replaces the
     preset's list for that axis with the choice, unless the command line also sets that
     ``sweep.<axis>`` itself, which then wins. Returns the resets followed by ``overrides``
     (first: Hydra's command line takes no override after a flag such as ``--cfg job``).
@@ -132,7 +135,7 @@ def _keys_of(path: str) -> list[str]:
         t = f.type if not isinstance(f.type, str) else f.type
         cls = {"TreeConfig": TreeConfig, "SearchConfig": SearchConfig,
                "SweepConfig": SweepConfig, "GameConfig": GameConfig,
-               "RunnerConfig": RunnerConfig, "List[TreeConfig]": TreeConfig}.get(str(t).replace("typing.", ""))
+               "RunnerConfig": RunnerConfig, "PruningConfig": PruningConfig, "List[TreeConfig]": TreeConfig}.get(str(t).replace("typing.", ""))
         if cls is None:
             return []
     return [x.name for x in fields(cls)]

@@ -101,6 +101,30 @@ class SearchConfig:
 
 
 @dataclass
+class PruningConfig:
+    """One pruning technique (config group ``pruning``: none, null_r2, lmr_log, futility_03,
+    beam_3, quiescence_4, ... one file each in searchlab/conf/pruning/); its parameters are
+    overrides, e.g. ``pruning=null_r2 pruning.null_move.reduction=3``.
+
+    Attributes:
+        name: the technique's name (the ``pruning`` column); ``none`` = plain alpha-beta.
+        null_move, lmr, futility, beam, probcut, quiescence: the parameters of each technique
+            switched on, as the records of searchlab.algorithms.pruning (NullMove,
+            LateMoveReductions, Futility, Beam, ProbCut, Quiescence) take them; null = off.
+            Margins are in the searched game's static-value units. Unsound techniques run on
+            ``search.algorithm=alphabeta`` with the reference engine.
+    """
+
+    name: str = "none"
+    null_move: Optional[Dict[str, Any]] = None
+    lmr: Optional[Dict[str, Any]] = None
+    futility: Optional[Dict[str, Any]] = None
+    beam: Optional[Dict[str, Any]] = None
+    probcut: Optional[Dict[str, Any]] = None
+    quiescence: Optional[Dict[str, Any]] = None
+
+
+@dataclass
 class GameConfig:
     """A real game instead of a synthetic tree (config group ``game``: tictactoe, connect4,
     othello, chess). A study searches a tree or a game, never both.
@@ -156,6 +180,9 @@ class SweepConfig:
             that have it. Empty = just ``game``.
         d_by_ordering: depths for particular orderings, restricting ``d`` for them, e.g.
             ``{perfect: "1..3"}`` (the exact-value oracle is affordable only at small depths).
+        pruning: pruning techniques to sweep: names of the ``pruning`` group's options (a list
+            or one name; default ``${pruning.name}``); the chosen ``pruning`` option's overrides
+            apply to its own entry. ``none`` = plain alpha-beta.
         decay, correlation: sweep the incremental tree's parameters: every listed value becomes
             one tree (with the other parameter of ``tree`` / each ``sweep.trees`` entry);
             empty = the tree's own value.
@@ -167,6 +194,7 @@ class SweepConfig:
     d_budget: Optional[int] = None
     algorithm: List[str] = field(default_factory=lambda: ["${search.algorithm}"])
     ordering: Any = "${ordering}"
+    pruning: Any = "${pruning.name}"
     instances: int = 10
     trees: List[TreeConfig] = field(default_factory=list)
     d_by_ordering: Dict[str, Any] = field(default_factory=dict)
@@ -237,7 +265,7 @@ class ExperimentConfig:
             ``captures`` chess), possibly composed with the dynamic components ``id``, ``tt``,
             ``killer``, ``history`` in priority order, e.g. ``tt+killer+history+static``
             (searchlab/algorithms/ordering.py). The default of ``sweep.ordering``.
-        tree, game, search, sweep, runner: see their classes (exactly one of tree and game is
+        tree, game, search, pruning, sweep, runner: see their classes (exactly one of tree and game is
             used).
     """
 
@@ -249,6 +277,7 @@ class ExperimentConfig:
     game: GameConfig = field(default_factory=GameConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
     ordering: Any = "natural"
+    pruning: PruningConfig = field(default_factory=PruningConfig)
     sweep: SweepConfig = field(default_factory=SweepConfig)
     runner: RunnerConfig = field(default_factory=RunnerConfig)
 

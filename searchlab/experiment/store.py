@@ -51,6 +51,7 @@ SCHEMA = pa.schema([
     ("correlation", pa.float64()),
     ("algorithm", pa.string()),
     ("ordering", pa.string()),
+    ("pruning", pa.string()),
     ("instance", pa.int64()),
     ("seed", pa.uint64()),
     ("ordering_seed", pa.uint64()),
