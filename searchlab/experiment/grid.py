@@ -305,6 +305,8 @@ def summary(p: Plan, study: Study) -> str:
         per = f" x {len(study.positions[study.game])} positions"
     else:
         per = f" x {study.instances} instances"
+    if len(study.prunings) > 1:
+        per += f" x {len(study.prunings)} pruning techniques"
     lines = [f"{study.name}: {n} tasks ({p.points} grid points{per}"
              f"{f', {len(p.trimmed)} points over sweep.d_budget left out' if p.trimmed else ''}); "
              f"estimated work {budget.human(p.total_work)} nodes"]
