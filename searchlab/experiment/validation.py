@@ -236,8 +236,12 @@ def validate(cfg: Any) -> Study:
     d_by_ordering = {}
     for k, v in (sweep.get("d_by_ordering") or {}).items():
         if k not in orderings:
-            raise ConfigError(f"sweep.d_by_ordering: ordering {k!r} is not in sweep.ordering "
-                              f"{list(orderings)}")
+            # a preset's restriction of an ordering the command line's axis choice left out
+            # (ordering=X) does not apply; a name that is no ordering at all is an error
+            if not any(_fits(k, g) for g in (None, *samples.values())):
+                raise ConfigError(f"sweep.d_by_ordering: {k!r} is not an ordering policy (the "
+                                  f"study sweeps {list(orderings)})")
+            continue
         d_by_ordering[k] = parse_int_list(f"sweep.d_by_ordering[{k}]", v, 0)
     prunings = _prunings(sweep.get("pruning"), plain.get("pruning") or {})
     engine = _choice("search.engine", search["engine"], tuple(ENGINES))

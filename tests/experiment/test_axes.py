@@ -14,6 +14,7 @@ from omegaconf import OmegaConf
 
 from searchlab.experiment import api
 from searchlab.experiment.composition import axis_overrides
+from searchlab.experiment.schema import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,18 +48,22 @@ def test_the_readme_example_validates_as_a_connect4_study():
     assert study.orderings == ("id+killer",)
 
 
-@pytest.mark.parametrize("args, key, expected", [
-    (["ordering=natural"], "ordering", "${ordering}"),
-    (["experiment=ordering_incremental", "ordering=id+tt+killer+history+static"], "ordering",
-     "${ordering}"),
-    (["ordering=static", "sweep.ordering=[natural]"], "ordering", ["natural"]),
-])
-def test_cfg_job_shows_the_rule(args, key, expected, tmp_path):
+def test_a_presets_depth_restriction_of_an_ordering_left_out_does_not_apply():
+    study = api.validate(api.compose("ordering_connect4", ["ordering=id+tt+killer+history+centre"]))
+    assert study.orderings == ("id+tt+killer+history+centre",) and study.d_by_ordering == {}
+    with pytest.raises(ConfigError, match="'perfct' is not an ordering policy"):
+        api.validate(api.compose("ordering_connect4", ["+sweep.d_by_ordering.perfct=1..2"]))
+
+
+def test_cfg_job_shows_the_rule(tmp_path):
+    """The command line's own path (sys.argv rewritten before Hydra parses it)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    args = ["experiment=ordering_incremental", "ordering=id+tt+killer+history+static",
+            "search=pvs"]
     out = subprocess.run([sys.executable, "-m", "searchlab.cli", *args, "--cfg", "job"],
-                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     job = yaml.safe_load(out.stdout)
-    assert job["sweep"][key] == expected
-    if expected == "${ordering}":
-        assert job["ordering"] == args[-1].split("=", 1)[1]
+    assert job["ordering"] == "id+tt+killer+history+static"
+    assert job["sweep"]["ordering"] == "${ordering}"
+    assert job["sweep"]["algorithm"] == ["${search.algorithm}"] and job["search"]["algorithm"] == "pvs"
