@@ -31,6 +31,7 @@ from searchlab.analysis.tables import md_table  # noqa: E402
 from searchlab.claims import exact_trees as X  # noqa: E402
 from searchlab.claims import ordering as OC  # noqa: E402
 from searchlab.report import build as R  # noqa: E402
+from searchlab.report.tradeoff import claim_counts, tradeoff_section  # noqa: E402
 
 #: (study, overrides at full size, extra overrides for --small)
 DISCRETE_TREES = "sweep.trees=[{model:iid,levels:2},{model:iid,levels:3},{model:iid,levels:8},{model:iid,levels:0}]"
@@ -51,10 +52,10 @@ STUDIES: list[tuple[str, list[str], list[str]]] = [
 
 
 def run_tradeoff(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[Path, float]:
-    """The sound-versus-unsound pruning study (searchlab-tradeoff; issue 7), its run dir and
-    seconds. With ``resume``, a finished run (report.md written) is reused."""
-    from searchlab.tradeoff.config import load
-    from searchlab.tradeoff.study import run_study as run_tradeoff_study
+    """The sound-versus-unsound pruning study (the engine's preset unsound_tradeoff, or
+    unsound_tradeoff_small; issue 7), its run dir and seconds. With ``resume``, a finished run
+    (report.md written) is reused."""
+    from searchlab.experiment.api import run_study
 
     out = runs_dir / "unsound_tradeoff"
     timing = out / "reproduce_seconds.txt"
@@ -63,10 +64,11 @@ def run_tradeoff(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print
         return out, float(timing.read_text())
     if out.exists():
         shutil.rmtree(out)
-    ov = [f"n_jobs={jobs}", "progress=false"] + (["tradeoff_size=small"] if small else [])
-    log(f"== unsound_tradeoff: {' '.join(ov)}")
+    preset = "unsound_tradeoff_small" if small else "unsound_tradeoff"
+    ov = [f"runner.n_jobs={jobs}", "runner.progress=false"]
+    log(f"== {preset}: {' '.join(ov)}")
     t0 = time.perf_counter()
-    run_tradeoff_study(load(ov), out)
+    run_study(preset, ov, output_dir=out, progress=False)
     secs = time.perf_counter() - t0
     timing.write_text(f"{secs:.1f}")
     return out, secs
@@ -74,14 +76,13 @@ def run_tradeoff(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print
 
 def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
     """The trade-off study's section, its Pareto figures copied beside the report's."""
-    from searchlab.tradeoff.report import tradeoff_section
     text = tradeoff_section(run_dir)
     for f in sorted((run_dir / "figures").glob("pareto_*.png")):
         shutil.copy(f, fig_dir / f.name)
         text = text.replace(f"]({f})", f"](figures/{f.name})")
     text = text.replace(f"Full report: {run_dir / 'report.md'}",
                         f"Full report of the study: `{(run_dir / 'report.md').relative_to(ROOT)}` "
-                        "(not committed; `searchlab-tradeoff report=RUN_DIR` rewrites it).")
+                        "(not committed; `searchlab-report RUN_DIR` rewrites it).")
     return text.split("\n", 1)[1].lstrip()          # drop its own "## " heading
 
 
@@ -277,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     rel_runs = str(runs_dir.relative_to(ROOT) if runs_dir.is_relative_to(ROOT) else runs_dir)
     df, info = run_studies(args.small, args.jobs, runs_dir, args.resume)
     tradeoff_dir, tradeoff_secs = run_tradeoff(args.small, args.jobs, runs_dir, args.resume)
-    info.append(("unsound_tradeoff", "searchlab-tradeoff" + (" tradeoff_size=small" if args.small else ""),
+    info.append(("unsound_tradeoff", "searchlab experiment=unsound_tradeoff" + ("_small" if args.small else ""),
                  "see its section", "see its section", tradeoff_secs,
                  str(tradeoff_dir.relative_to(ROOT) if tradeoff_dir.is_relative_to(ROOT) else tradeoff_dir)))
     t_run = time.perf_counter() - t0
@@ -294,7 +295,6 @@ def main(argv: list[str] | None = None) -> int:
     exact = X.exact_checks()
     print("ordering measurements (incremental trees, Connect Four, Othello, chess) ...")
     exact["ordering"] = OC.ordering_checks(small=args.small)
-    from searchlab.tradeoff.report import claim_counts
     exact["tradeoff"] = claim_counts(tradeoff_dir)
     ok, _ = E.ok_rows(df)
     ok = ok[ok["b"].notna()]               # tree rows: game rows go to the policies section

@@ -72,8 +72,10 @@ def precheck(argv: list[str]) -> None:
     GlobalHydra.instance().clear()
     try:
         study = api.validate(cfg)
-        p = grid.plan(study)
-        grid.check_budget(p, study.runner.max_nodes)
+        if api.is_tradeoff(cfg):
+            api.tradeoff_config(cfg)
+        else:
+            grid.check_budget(grid.plan(study), study.runner.max_nodes)
     except ConfigError as e:
         _error(str(e))
     if study.runner.resume:
@@ -110,7 +112,10 @@ def _task(cfg: Any) -> None:
     try:
         study = api.validate(cfg)
         run_dir = HydraConfig.get().runtime.output_dir
-        api.run(study, run_dir, progress=study.runner.progress)
+        if api.is_tradeoff(cfg):
+            api.run_tradeoff(cfg, study, Path(run_dir), progress=study.runner.progress)
+        else:
+            api.run(study, run_dir, progress=study.runner.progress)
     except (ConfigError, api.RunError) as e:
         _error(str(e))
     except KeyboardInterrupt:

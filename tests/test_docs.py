@@ -36,12 +36,17 @@ PROGRAMS = {
     ".venv/bin/python": [sys.executable],
     "python": [sys.executable],
     "python3": [sys.executable],
-    "searchlab-tradeoff": [str(BIN / "searchlab-tradeoff")],
 }
 #: overrides appended to make a run tiny (a study's own keys stay as written before them)
 TINY_STUDY = ["sweep.instances=1", "sweep.d_budget=2000", "runner.n_jobs=1",
               "runner.progress=false", "runner.max_nodes=100000000"]
 SIZE = {"searchlab": TINY_STUDY, ".venv/bin/searchlab": TINY_STUDY}
+#: the trade-off study (experiment=unsound_tradeoff...) at tiny size: one small incremental tree
+TINY_TRADEOFF = ["tradeoff.domain=incremental", "tradeoff.domains.incremental.positions=1",
+                 "tradeoff.domains.incremental.depth=3", "tradeoff.domains.incremental.b=3",
+                 "tradeoff.domains.incremental.correlations=[0.0]",
+                 "tradeoff.domains.incremental.probcut_fit.positions=4", "runner.n_jobs=1",
+                 "runner.progress=false"]
 #: commands that do not run here, and why (substring -> reason)
 SKIP = {
     "pip install": "installs the package (tests/test_wheel.py builds and installs a wheel)",
@@ -50,8 +55,6 @@ SKIP = {
     "runner.address=tcp://": "needs a running Dask scheduler",
     "runner=dask": "starts a Dask cluster (tests/experiment/test_dask.py)",
     "runner.resume=results/": "names a run directory of the reader's own",
-    "searchlab-tradeoff": "the trade-off study's own command (tests/tradeoff)",
-    "python -m searchlab.tradeoff.cli": "the trade-off study's own command (tests/tradeoff)",
     "experiment=NAME": "a template, not a command",
 }
 
@@ -125,6 +128,8 @@ def _argv(cmd: Command) -> list[str]:
         words = words[1:]
     prog = words[0]
     size = [] if cmd.error or "--cfg" in words or "--help" in words else SIZE.get(prog, [])
+    if size and any(w.startswith("experiment=unsound_tradeoff") for w in words):
+        size = TINY_TRADEOFF
     return PROGRAMS[prog] + words[1:] + size
 
 

@@ -30,12 +30,12 @@ def quiescence_horizon(ctx):
 
 
 def unsound_pruning_worth_it(ctx):
-    """000-n/001-l from the trade-off study (searchlab-tradeoff): part (a) from the decision
+    """000-n/001-l from the trade-off study (searchlab experiment=unsound_tradeoff): part (a) from the decision
     errors against exact ground truth, part (b) from the matches at equal node budget."""
     t = (ctx.exact or {}).get("tradeoff")
     if t is None:
         return Verdict("no data", "the trade-off study was not run", "not measured",
-                       "see the claim", "searchlab-tradeoff (run by analysis/reproduce.py)")
+                       "see the claim", "searchlab experiment=unsound_tradeoff (run by analysis/reproduce.py)")
     measured = (f"{t['erring']}/{t['configs']} unsound configurations chose a move that is not an "
                 f"exact best move somewhere (worst rate {t['worst_error']:.1%}); matches at equal "
                 f"node budget against sound alpha-beta ({t['games']} games): {t['wins']} won, "
@@ -52,4 +52,4 @@ def unsound_pruning_worth_it(ctx):
     else:
         cat, det = "does not hold", "no unsound configuration erred on this sample"
     return Verdict(cat, det, measured, "unsound, and worth it at equal budget",
-                   "searchlab-tradeoff (run by analysis/reproduce.py)")
+                   "searchlab experiment=unsound_tradeoff (run by analysis/reproduce.py)")

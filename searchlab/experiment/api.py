@@ -28,6 +28,8 @@ from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, ex
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.experiment.store import load  # noqa: F401  (re-exported)
 from searchlab.experiment.study import Study
+from searchlab.experiment.tradeoff.config import from_engine as tradeoff_config
+from searchlab.experiment.tradeoff.tasks import TradeoffRunError, run_tradeoff as _run_tradeoff
 from searchlab.experiment.validation import validate
 from searchlab.report.build import write_report
 
@@ -74,7 +76,29 @@ def run_study(experiment: str, overrides: list[str] = [], output_dir: str | Path
     study = validate(cfg)
     if output_dir is None:
         output_dir = study.runner.resume or new_run_dir(study)
+    if is_tradeoff(cfg):
+        return run_tradeoff(cfg, study, Path(output_dir), progress=progress)
     return run(study, Path(output_dir), progress=progress)
+
+
+def is_tradeoff(cfg: Any) -> bool:
+    """Whether a composed config is the trade-off study's (it has a ``tradeoff`` section)."""
+    return cfg.get("tradeoff") is not None
+
+
+def run_tradeoff(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
+                 log: Callable[[str], None] = print) -> Path:
+    """Run (or resume) the trade-off study of a composed config into run_dir with the engine's
+    runner (``study.runner``), then its report. Raises ConfigError / RunError."""
+    tc = tradeoff_config(cfg)
+    try:
+        _run_tradeoff(tc, study.runner, Path(run_dir), progress=progress and study.runner.progress,
+                      fault=os.environ.get(FAULT_ENV) or None, log=log)
+    except TradeoffRunError as e:
+        raise RunError(str(e)) from None
+    if study.runner.report:
+        _report(run_dir, log)
+    return Path(run_dir)
 
 
 def _dump_config(study: Study) -> str:
@@ -205,18 +229,21 @@ def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
 
 
 def _report(run_dir: Path, log: Callable[[str], None]) -> None:
+    tradeoff = (Path(run_dir) / "probcut.json").exists()   # the policies section is not for it
     try:
         path = write_report(run_dir)
     except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus
         first = str(e).splitlines()[0] if str(e) else ""
         log(f"report:  failed ({type(e).__name__}: {first}); the table is complete")
-        _policies_report(run_dir, log)
+        if not tradeoff:
+            _policies_report(run_dir, log)
         return
     log(f"report:  {path}")
-    _policies_report(run_dir, log)
+    if not tradeoff:
+        _policies_report(run_dir, log)
     figs = sorted(Path(run_dir).glob("*.png")) + sorted(Path(run_dir).glob("figures/*"))
     if figs:
         log(f"figures: {figs[0].parent}")
 
 
-__all__ = ["compose", "run_study", "run", "load", "ConfigError", "RunError"]
+__all__ = ["compose", "run_study", "run", "run_tradeoff", "is_tradeoff", "load", "ConfigError", "RunError"]

@@ -183,6 +183,12 @@ def failed_row(task: Task, s: RunSettings, error: str, attempts: int) -> dict:
     return row
 
 
+def _failed(task: Any, s: RunSettings, error: str, attempts: int) -> dict:
+    """The row of a task that failed: a search task's row, or another kind's own record."""
+    return failed_row(task, s, error, attempts) if isinstance(task, Task) \
+        else task.failed(error, attempts)
+
+
 def run_task(task: Task, s: RunSettings, tree: Any = None) -> dict:
     """Search one task; a row (status ok or aborted). Exceptions propagate."""
     _fault(task, s.fault)
@@ -231,6 +237,10 @@ def run_batch(tasks: list[Task], s: RunSettings) -> list[dict]:
         while True:
             attempts += 1
             try:
+                if not isinstance(task, Task):      # another task kind carries its own body
+                    _fault(task, s.fault)
+                    row = task.run(s)
+                    break
                 key = task.tree_key()
                 if tree_cache[0] != key:
                     tree_cache = (key, _make_tree(task))
@@ -241,7 +251,7 @@ def run_batch(tasks: list[Task], s: RunSettings) -> list[dict]:
                 if attempts > s.in_worker_retries:
                     msg = f"{type(e).__name__}: {e}"
                     tb = traceback.format_exc(limit=3).strip().splitlines()
-                    row = failed_row(task, s, msg + " | " + " / ".join(tb[-3:]), attempts)
+                    row = _failed(task, s, msg + " | " + " / ".join(tb[-3:]), attempts)
                     break
                 tree_cache = (None, None)
         rows.append(row)
@@ -481,4 +491,4 @@ def _run_suspect(task: Task, settings: RunSettings, runner: Any,
             last = f"{type(e).__name__}: {str(e).splitlines()[0][:300]}"
     log(f"task {task.index} ({task.model} b={task.b} d={task.d} {task.algorithm}/{task.ordering} "
         f"instance {task.instance}) crashed its worker {tries + 1} times: recorded as failed")
-    return failed_row(task, settings, "worker crashed: " + last, tries + 1)
+    return _failed(task, settings, "worker crashed: " + last, tries + 1)

@@ -267,6 +267,9 @@ class ExperimentConfig:
             (searchlab/algorithms/ordering.py). The default of ``sweep.ordering``.
         tree, game, search, pruning, sweep, runner: see their classes (exactly one of tree and game is
             used).
+        tradeoff: the trade-off study's section (``experiment=unsound_tradeoff``; schema
+            experiment/tradeoff/config.py TradeoffSection, docs/tradeoff.md); when set, the run's
+            tasks are that study's (positions and matches), not a sweep. null = a sweep.
     """
 
     name: str = "quick"
@@ -280,4 +283,5 @@ class ExperimentConfig:
     pruning: PruningConfig = field(default_factory=PruningConfig)
     sweep: SweepConfig = field(default_factory=SweepConfig)
     runner: RunnerConfig = field(default_factory=RunnerConfig)
+    tradeoff: Optional[Any] = None
 

@@ -232,6 +232,8 @@ def _expand(paths: Any) -> list[Path]:
                 out.extend(list_parts(p))
             elif PART_RE.match(p.name) is None and p.name == TABLE_DIR:
                 out.extend(list_parts(p.parent))
+            elif any(p.glob("part-*.parquet")):   # another kind's folder (a trade-off run's matches/)
+                out.extend(sorted(p.glob("part-*.parquet")))
             else:  # a folder of runs (results/, results/<experiment>/): every run below it
                 for t in sorted(p.rglob(TABLE_DIR)):
                     if t.is_dir():
@@ -274,7 +276,9 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True):
         return pd.DataFrame({c: pd.Series(dtype=object) for c in (*COLUMNS, "run_dir")})
     df = pd.concat(frames, ignore_index=True)
     if dedupe and "task_id" in df:
-        df = df.drop_duplicates(subset=["run_dir", "task_id"], keep="first")
+        # a trade-off position task writes one row per technique (table_kinds.py)
+        keys = ["run_dir", "task_id"] + (["technique"] if "technique" in df else [])
+        df = df.drop_duplicates(subset=keys, keep="first")
     sort = [c for c in ("run_dir", "task_index") if c in df]
     return df.sort_values(sort, kind="stable").reset_index(drop=True)
 

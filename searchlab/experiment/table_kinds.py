@@ -6,8 +6,8 @@ naming the file, never read back as mostly empty rows.
 
 - ``search``: one row per search task (experiment/store.py SCHEMA; results/README.md);
 - ``tradeoff``: one row per (position, pruning technique) of the trade-off study
-  (tradeoff/tables.py ROW_SCHEMA; docs/tradeoff.md);
-- ``match``: one row per match of the trade-off study (tradeoff/tables.py MATCH_SCHEMA).
+  (experiment/tradeoff/measure.py; docs/tradeoff.md);
+- ``match``: one row per match of the trade-off study (experiment/tradeoff/measure.py).
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ TRADEOFF_SCHEMA = pa.schema([
     ("budget_result_change", pa.int64()),
     # chess: the EPD check (-1 elsewhere)
     ("solved", pa.int64()), ("budget_solved", pa.int64()),
+    ("task_id", pa.string()),       # the position task's id (resume)
 ])
 #: The trade-off study's matches: one row per (domain, technique).
 MATCH_SCHEMA = pa.schema([
@@ -50,6 +51,7 @@ MATCH_SCHEMA = pa.schema([
     ("score", pa.float64()), ("elo", pa.float64()), ("elo_lo", pa.float64()),
     ("elo_hi", pa.float64()), ("a_mean_depth", pa.float64()), ("b_mean_depth", pa.float64()),
     ("seed", pa.uint64()), ("wall_seconds", pa.float64()),
+    ("task_id", pa.string()),       # the match task's id (resume)
 ])
 #: name -> (schema, key columns) of the trade-off study's tables.
 TRADEOFF_KINDS = {

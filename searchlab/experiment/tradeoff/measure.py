@@ -1,26 +1,22 @@
-"""Run the trade-off study: plan tasks, run them in parallel, store tidy Parquet incrementally.
+"""The trade-off study's measurements: the bodies of its two task kinds (tasks.py).
 
-Tasks: one per (domain, variant, position) — the exact truth is computed once, then every
-technique that applies is searched at the nominal depth and under the node budget — and one
-per (domain, match technique) — ``run_match`` of the technique against sound alpha-beta.
+- position (``run_position``): the exact truth of one position (every root move's exact value,
+  ``exact_best_moves``) is computed once, then every technique that applies is searched at the
+  nominal depth and under the node budget: one row per technique (TRADEOFF_SCHEMA);
+- match (``run_match_task``): ``run_match`` of one technique against sound alpha-beta: one row
+  (MATCH_SCHEMA).
 
-Output (``<results_dir>/<study>/<timestamp>/``): ``table/part-*.parquet`` (one row per
-technique x position), ``matches/part-*.parquet`` (one row per match), ``probcut.json`` (the
-fitted models), ``config.yaml``, ``provenance.json``, ``report.md`` and ``figures/``. Parts
-are written atomically (temp file + os.replace) as tasks finish.
+ProbCut's models (``fit_models``) and the match openings are computed once per run, in the
+main process, and handed to the tasks.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
-from joblib import Parallel, delayed
-from omegaconf import OmegaConf
-from tqdm import tqdm
 
 from searchlab.algorithms.api import search
 from searchlab.algorithms.calibration import fit_probcut, sample_states
@@ -28,14 +24,11 @@ from searchlab.algorithms.exact import exact_best_moves
 from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
                                           Pruning, Quiescence)
 from searchlab.errors import SearchlabError
-from searchlab.experiment import provenance
 from searchlab.games.connect4 import solve
 from searchlab.games.othello import random_position
 from searchlab.play.match import Player, run_match
-from searchlab.tradeoff import domains as dom
-from searchlab.tradeoff.config import TechniqueConf, TradeoffConfig, selected_domains
-from searchlab.tradeoff.report import write_report
-from searchlab.tradeoff.tables import MATCH_SCHEMA, NONDETERMINISTIC, ROW_SCHEMA, load_table, write_part  # noqa: F401
+from searchlab.experiment.tradeoff import domains as dom
+from searchlab.experiment.tradeoff.config import TechniqueConf, TradeoffConfig
 
 SOUND = "sound"
 
@@ -216,77 +209,3 @@ def fit_models(cfg: TradeoffConfig, names: list[str]) -> tuple[dict, dict]:
             info[key] = dict(positions=len(states), shallow=pc.shallow, deep=pc.deep,
                              slope=pc.slope, intercept=pc.intercept, sigma=pc.sigma)
     return models, info
-
-
-# --- the study ------------------------------------------------------------------------------
-def default_run_dir(cfg: TradeoffConfig) -> Path:
-    return Path(cfg.results_dir) / cfg.study / time.strftime("%Y-%m-%d_%H-%M-%S")
-
-
-def plan(cfg: TradeoffConfig) -> tuple[list[dom.Position], list[tuple[str, TechniqueConf]]]:
-    names = selected_domains(cfg)
-    pos = [p for n in names for p in dom.positions(n, getattr(cfg.domains, n), cfg.seed)]
-    by_label = {t.label: t for t in cfg.techniques}
-    matches = [(n, by_label[lab]) for n in names if getattr(cfg.domains, n).match.enabled
-               for lab in getattr(cfg.domains, n).match.techniques]
-    return pos, matches
-
-
-def _call(kind: str, args: tuple) -> tuple[str, Any, float]:
-    """Run one task; also return its CPU seconds (the worker's process time)."""
-    c0 = time.process_time()
-    out = run_position(*args) if kind == "pos" else run_match_task(*args)
-    return kind, out, time.process_time() - c0
-
-
-def run_study(cfg: TradeoffConfig, run_dir: str | Path | None = None, *,
-              progress: bool | None = None, report: bool = True) -> Path:
-    """Run the whole study into ``run_dir`` (default: results/<study>/<timestamp>); returns it."""
-    run_dir = Path(run_dir) if run_dir is not None else default_run_dir(cfg)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.structured(cfg)))
-    t_start = time.perf_counter()
-    names = selected_domains(cfg)
-    positions, matches = plan(cfg)
-    session = provenance.session_record(cfg.n_jobs, "loky", len(positions) + len(matches), False)
-    provenance.add_session(run_dir, "", session)
-    t0 = time.perf_counter()
-    models, fit_info = fit_models(cfg, names)
-    fit_info["_seconds"] = time.perf_counter() - t0
-    provenance.write_json_atomic(run_dir / "probcut.json", fit_info)
-
-    tasks: list[tuple[str, tuple]] = []
-    openings = {n: match_openings(n, getattr(cfg.domains, n).match, cfg.seed)
-                for n in {m[0] for m in matches}}
-    for n, t in matches:        # the long tasks first, for load balance
-        tasks.append(("match", (n, getattr(cfg.domains, n), t, models, openings[n], cfg.study,
-                                dom.seed_for(cfg.seed, n, "match", t.label))))
-    for p in positions:
-        tasks.append(("pos", (p, getattr(cfg.domains, p.domain), cfg.techniques, models,
-                              cfg.study)))
-    show = cfg.progress if progress is None else progress
-    n_pos = n_match = 0
-    timing: dict[str, float] = {}
-    gen = Parallel(n_jobs=cfg.n_jobs, return_as="generator_unordered", batch_size=1)(
-        delayed(_call)(k, a) for k, a in tasks)
-    for kind, out, cpu in tqdm(gen, total=len(tasks), disable=not show, desc=cfg.study):
-        if kind == "pos":
-            if out:
-                write_part(run_dir / "table", n_pos, out, ROW_SCHEMA)
-                key = out[0]["domain"]
-            n_pos += 1
-        else:
-            write_part(run_dir / "matches", n_match, [out], MATCH_SCHEMA)
-            key = f"match:{out['domain']}"
-            n_match += 1
-        if kind == "match" or out:
-            timing[key] = timing.get(key, 0.0) + cpu
-    elapsed = time.perf_counter() - t_start
-    provenance.finish_session(run_dir, {"finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                                        "seconds": elapsed, "positions": n_pos,
-                                        "matches": n_match, "task_cpu_seconds": timing,
-                                        "cpu_seconds": sum(timing.values())
-                                        + fit_info["_seconds"]})
-    if report:
-        write_report(run_dir)
-    return run_dir

@@ -1,4 +1,5 @@
-"""The study end to end at tiny size, and the measurements' known answers."""
+"""The trade-off study through the engine (``experiment=unsound_tradeoff_tiny``) end to end,
+and the measurements' known answers."""
 
 from __future__ import annotations
 
@@ -6,17 +7,29 @@ import pandas as pd
 import pytest
 
 from searchlab.algorithms.api import search
+from searchlab.algorithms.calibration import fit_probcut, sample_states
+from searchlab.experiment import api
+from searchlab.experiment.tradeoff import measure as st
+from searchlab.experiment.tradeoff.config import DomainConf, NullMoveConf, TechniqueConf, from_engine
+from searchlab.experiment.tradeoff.domains import Position, connect4_game
+from searchlab.experiment.tradeoff.tables import NONDETERMINISTIC, load_table
 from searchlab.games.protocol import Capabilities
-from searchlab.tradeoff import study as st
-from searchlab.tradeoff.config import DomainConf, NullMoveConf, TechniqueConf, load
-from searchlab.tradeoff.domains import Position, connect4_game
-from searchlab.tradeoff.report import tradeoff_section
+from searchlab.report.tradeoff import claim_counts, tradeoff_section
 from searchlab.trees.incremental import IncrementalTree
+
+TINY = ["runner.progress=false"]
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tiny") / "run"
+    return api.run_study("unsound_tradeoff_tiny", TINY + ["runner.n_jobs=1"], output_dir=out,
+                         progress=False)
 
 
 def test_tiny_study_end_to_end(tiny_run):
-    df = st.load_table(tiny_run)
-    m = st.load_table(tiny_run, "matches")
+    df = load_table(tiny_run)
+    m = load_table(tiny_run, "matches")
     assert set(df["domain"]) == {"incremental", "connect4", "othello", "chess"}
     assert set(m["domain"]) == {"connect4", "othello"}
     assert not df.drop(columns=["exact_best_moves"]).isna().any().any()
@@ -24,6 +37,9 @@ def test_tiny_study_end_to_end(tiny_run):
     assert (df[df["domain"] == "chess"]["budget_solved"] >= 0).all()
     assert set(df[df["domain"] == "chess"]["family"]) >= {"quiescence", "null_move"}
     assert "quiescence" not in set(df[df["domain"] != "chess"]["family"])
+    manifest = (tiny_run / "manifest.json").read_text()
+    assert '"failed": []' in manifest and '"tasks": 16' in manifest   # 13 positions, 3 matches
+    assert (tiny_run / "provenance.json").exists() and (tiny_run / "probcut.json").exists()
     report = (tiny_run / "report.md").read_text()
     for d in ("incremental", "connect4", "othello", "chess"):
         assert (tiny_run / "figures" / f"pareto_{d}.png").stat().st_size > 1000
@@ -38,7 +54,7 @@ def test_tiny_study_end_to_end(tiny_run):
 
 
 def test_everything_off_equals_the_reference(tiny_run):
-    df = st.load_table(tiny_run)
+    df = load_table(tiny_run)
     sound = df[df["family"] == "sound"]
     assert len(sound) == df.groupby(["domain", "variant", "position"]).ngroups
     assert (sound["node_ratio"] == 1.0).all() and (sound["nodes"] == sound["ref_nodes"]).all()
@@ -47,9 +63,8 @@ def test_everything_off_equals_the_reference(tiny_run):
 
 
 def test_each_technique_reduces_nodes_on_a_fixed_test_set():
-    cfg = load(["domain=incremental"])
+    cfg = from_engine(api.compose("unsound_tradeoff", ["tradeoff.domain=incremental"]))
     trees = [IncrementalTree(5, 6, s, decay=0.9, correlation=0.5) for s in range(8)]
-    from searchlab.algorithms.calibration import fit_probcut, sample_states
     fit_tree = IncrementalTree(5, 8, 99, decay=0.9, correlation=0.5)
     pc = fit_probcut(fit_tree, sample_states(fit_tree, 2, 20, 1), 1, 3)
     ref = sum(search(t, "alphabeta", "static", engine="reference").nodes for t in trees)
@@ -128,13 +143,32 @@ def test_connect4_null_move_is_a_pass():
 
 
 def test_determinism_n_jobs_1_vs_2(tiny_run, tmp_path):
-    cfg = load(["tradeoff_size=tiny", "n_jobs=2", "progress=false"])
-    two = st.run_study(cfg, tmp_path / "two", progress=False, report=False)
+    two = api.run_study("unsound_tradeoff_tiny", TINY + ["runner.n_jobs=2", "runner.report=false"],
+                        output_dir=tmp_path / "two", progress=False)
     for which in ("table", "matches"):
-        a = st.load_table(tiny_run, which)
-        b = st.load_table(two, which)
-        drop = [c for c in (*st.NONDETERMINISTIC, "wall_seconds") if c in a.columns]
+        a = load_table(tiny_run, which)
+        b = load_table(two, which)
+        drop = [c for c in (*NONDETERMINISTIC, "wall_seconds") if c in a.columns]
+        assert len(a) > 0
         pd.testing.assert_frame_equal(a.drop(columns=drop), b.drop(columns=drop))
+
+
+def test_resume_runs_only_the_missing_tasks(tiny_run, tmp_path):
+    """A run directory missing some parts is completed by the same command, to the same table."""
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(tiny_run, run)
+    parts = sorted((run / "table").glob("part-*.parquet"))
+    for p in parts[len(parts) // 2:]:
+        p.unlink()
+    logs: list[str] = []
+    cfg = api.compose("unsound_tradeoff_tiny", TINY + ["runner.n_jobs=1", "runner.report=false"])
+    api.run_tradeoff(cfg, api.validate(cfg), run, progress=False, log=logs.append)
+    assert any(m.startswith("resume: ") and "running the" in m for m in logs), logs
+    drop = list(NONDETERMINISTIC)
+    pd.testing.assert_frame_equal(load_table(tiny_run).drop(columns=drop),
+                                  load_table(run).drop(columns=drop))
 
 
 def test_claim_counts_feed_the_000n_verdict(tiny_run):
@@ -142,7 +176,6 @@ def test_claim_counts_feed_the_000n_verdict(tiny_run):
 
     from searchlab.claims.unsound import unsound_pruning_worth_it
     from searchlab.claims.verdict import Context
-    from searchlab.tradeoff.report import claim_counts
     counts = claim_counts(tiny_run)
     assert counts["configs"] > 0 and counts["matches"] == counts["wins"] + counts["losses"] + counts["undecided"]
     v = unsound_pruning_worth_it(Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"tradeoff": counts}))
@@ -155,9 +188,9 @@ def test_load_reads_a_tradeoff_run_and_refuses_mixing_kinds(tiny_run):
     from searchlab.experiment.table_kinds import UnknownTableError
 
     rows = load(tiny_run)
-    assert len(rows) == len(st.load_table(tiny_run)) > 1
+    assert len(rows) == len(load_table(tiny_run)) > 1
     assert {"technique", "node_ratio", "decision_error"} <= set(rows.columns)
     matches = load(str(tiny_run / "matches" / "*.parquet"))
-    assert len(matches) == len(st.load_table(tiny_run, "matches")) and "elo" in matches.columns
+    assert len(matches) == len(load_table(tiny_run, "matches")) and "elo" in matches.columns
     with pytest.raises(UnknownTableError, match="different kinds"):
         load([tiny_run, *sorted((tiny_run / "matches").glob("*.parquet"))])

@@ -1,4 +1,5 @@
-"""The trade-off study's tables: their Arrow schemas, atomic part files, and reading them back."""
+"""The trade-off study's tables (schemas in experiment/table_kinds.py): atomic part files in
+``table/`` (rows) and ``matches/``, and reading them back."""
 
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ import pyarrow.parquet as pq
 from searchlab.experiment.table_kinds import MATCH_SCHEMA, TRADEOFF_SCHEMA as ROW_SCHEMA  # noqa: F401
 
 NONDETERMINISTIC = ("wall_seconds", "ref_wall_seconds", "time_ratio")
-
-
 
 # --- storage --------------------------------------------------------------------------------
 def write_part(folder: Path, index: int, rows: list[dict], schema: pa.Schema) -> Path:
@@ -42,5 +41,3 @@ def load_table(run_dir: str | Path, which: str = "table"):
     keys = ["domain", "variant", "position", "technique"] if which == "table" else \
         ["domain", "technique"]
     return df.sort_values(keys, kind="stable").reset_index(drop=True)
-
-

@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from searchlab.tradeoff.config import DOMAINS, FAMILIES
-from searchlab.tradeoff.tables import load_table
+from searchlab.experiment.tradeoff.config import DOMAINS, FAMILIES
+from searchlab.experiment.tradeoff.tables import load_table
 
 # Okabe-Ito colour-blind-safe palette, one colour and marker per family
 PALETTE = {"sound": "#000000", "null_move": "#E69F00", "lmr": "#56B4E9", "futility": "#009E73",
@@ -399,7 +399,7 @@ def write_report(run_dir: str | Path) -> Path:
         out.append("")
     out += ["## Notes", "",
             "- Connect Four and Othello have no null move of their own; the study adds one "
-            "(the side to move passes, `searchlab/tradeoff/domains.py`). Quiescence runs only "
+            "(the side to move passes, `searchlab/experiment/tradeoff/domains.py`). Quiescence runs only "
             "where the game has noisy moves (chess captures).",
             "- Futility and razoring margins are multiples of each domain's value scale. Under "
             "the static ordering, at a frontier node (remaining depth 1) the first move searched "

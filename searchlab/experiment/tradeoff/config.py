@@ -1,8 +1,12 @@
-"""The trade-off study's schema: structured-config dataclasses, validated before any work.
+"""The trade-off study's schema: the ``tradeoff`` section of an experiment preset, validated
+before any work.
 
-``conf/tradeoff.yaml`` (Hydra) is merged onto ``TradeoffConfig`` (``OmegaConf.structured``), so
-an unknown key or a wrong type is refused; ``validate`` then checks ranges and combinations.
-Every user error is one ``TradeoffConfigError`` with a one-line message naming the key.
+``searchlab experiment=unsound_tradeoff`` composes ``conf/experiment/unsound_tradeoff.yaml``; its
+``tradeoff`` section is merged onto ``TradeoffSection`` (``OmegaConf.structured``), so an unknown
+key or a wrong type is refused; ``validate`` then checks ranges and combinations. The study's
+name, seed, results_dir and workers are the engine's own keys (``name``, ``seed``,
+``results_dir``, ``runner.n_jobs``). Every user error is one ``ConfigError`` (the engine's) with
+a one-line message naming the key.
 
 Technique parameters that are values (futility and razoring margins) are given in units of
 the domain's ``value_scale`` (one "typical static-value swing": 1.0 on the incremental tree,
@@ -16,21 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from hydra import compose as _compose
-from hydra import initialize_config_dir
-from hydra.core.global_hydra import GlobalHydra
 from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from searchlab.experiment.schema import CONF_DIR
+from searchlab.experiment.schema import ConfigError
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"      # searchlab/data: shipped inputs
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"      # searchlab/data: shipped inputs
 DOMAINS = ("incremental", "connect4", "othello", "chess")
 FAMILIES = ("sound", "null_move", "lmr", "futility", "razoring", "beam", "probcut", "quiescence")
-
-
-class TradeoffConfigError(ValueError):
-    """A user error in the study's configuration (one line)."""
 
 
 # --- techniques ---------------------------------------------------------------------------
@@ -143,7 +140,19 @@ class Domains:
 
 
 @dataclass
+class TradeoffSection:
+    """The ``tradeoff`` section of a preset (conf/experiment/unsound_tradeoff.yaml)."""
+
+    domain: Any = "all"             # "all", one domain name, or a list of names
+    size: str = "full"              # informational: the size preset used
+    techniques: list[TechniqueConf] = field(default_factory=list)
+    domains: Domains = field(default_factory=Domains)
+
+
+@dataclass
 class TradeoffConfig:
+    """The whole study as plain values: the section plus the engine keys it uses."""
+
     study: str = "unsound_tradeoff"
     description: str = ""
     seed: int = 0
@@ -165,25 +174,40 @@ def data_path(path: str) -> Path:
 
 
 def _fail(msg: str) -> None:
-    raise TradeoffConfigError(msg)
+    raise ConfigError(msg)
 
 
-def from_dict(cfg: Any) -> TradeoffConfig:
-    """Merge a composed config (DictConfig or dict) onto the schema; unknown keys and wrong
-    types raise TradeoffConfigError. Hydra's own ``hydra`` node is ignored."""
+def from_engine(cfg: Any) -> TradeoffConfig:
+    """The trade-off study of a composed engine config (DictConfig or dict) that has a
+    ``tradeoff`` section. Unknown keys, wrong types and out-of-range values raise ConfigError
+    naming the key (``tradeoff.domains.connect4.depth``, ``seed``, ``runner.n_jobs``)."""
     if not OmegaConf.is_config(cfg):
         cfg = OmegaConf.create(cfg)
     data = OmegaConf.to_container(cfg, resolve=True)
-    data.pop("hydra", None)
-    schema = OmegaConf.structured(TradeoffConfig)
+    section = data.get("tradeoff")
+    if not isinstance(section, dict):
+        _fail(f"tradeoff must be a mapping (the study's section); got {section!r}")
     try:
-        merged = OmegaConf.merge(schema, data)
-        obj = OmegaConf.to_object(merged)
+        sec = OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(TradeoffSection), section))
     except OmegaConfBaseException as e:
         key = getattr(e, "full_key", None) or ""
         msg = str(e).splitlines()[0]
-        _fail(f"{key}: {msg}" if key else msg)
-    return validate(obj)
+        _fail(f"tradeoff.{key}: {msg}" if key else f"tradeoff: {msg}")
+    runner = data.get("runner") or {}
+    tc = TradeoffConfig(study=data.get("name"), description=data.get("description") or "",
+                        seed=data.get("seed"), domain=sec.domain,
+                        n_jobs=runner.get("n_jobs", 2), progress=runner.get("progress", True),
+                        results_dir=data.get("results_dir") or "results", size=sec.size,
+                        techniques=sec.techniques, domains=sec.domains)
+    try:
+        return validate(tc)
+    except ConfigError as e:
+        msg = str(e)
+        if msg.startswith("n_jobs"):
+            raise ConfigError("runner." + msg) from None
+        if msg.startswith(("seed", "study")):
+            raise
+        raise ConfigError("tradeoff." + msg) from None
 
 
 def selected_domains(cfg: TradeoffConfig) -> list[str]:
@@ -302,26 +326,3 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
         if n == "chess" and (not d.epd or not data_path(d.epd).is_file()):
             _fail(f"{k}.epd: no such file {d.epd!r}")
     return cfg
-
-
-def compose(overrides: list[str] | None = None, config_name: str = "tradeoff") -> Any:
-    """Compose ``conf/<config_name>.yaml`` with overrides through Hydra's compose API
-    (returns the DictConfig; GlobalHydra is cleared afterwards)."""
-    GlobalHydra.instance().clear()
-    try:
-        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-            return _compose(config_name=config_name, overrides=list(overrides or []))
-    finally:
-        GlobalHydra.instance().clear()
-
-
-def load(overrides: list[str] | None = None) -> TradeoffConfig:
-    """Compose and validate: the study's config from conf/tradeoff.yaml and overrides."""
-    try:
-        cfg = compose(overrides)
-    except Exception as e:  # noqa: BLE001 -- Hydra/OmegaConf composition errors
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        if first.startswith("Could not override"):
-            first += " (no such key: the keys are listed by `searchlab-tradeoff --cfg job`)"
-        raise TradeoffConfigError(first) from None
-    return from_dict(cfg)

@@ -28,7 +28,7 @@ from searchlab.games.connect4 import ConnectFour, ConnectFourState, load_benchma
 from searchlab.games.epd import load_epd
 from searchlab.games.othello import Othello, OthelloState, random_position
 from searchlab.games.position import FromState
-from searchlab.tradeoff.config import DomainConf, data_path
+from searchlab.experiment.tradeoff.config import DomainConf, data_path
 from searchlab.trees.incremental import IncrementalTree
 
 

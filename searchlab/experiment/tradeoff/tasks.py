@@ -1,0 +1,215 @@
+"""The trade-off study's task kinds, run by the engine's runner (experiment/runner.py).
+
+- ``position``: one position of a domain; the task body is measure.run_position (the exact
+  truth, then every applicable technique): rows of kind ``tradeoff`` into ``table/``;
+- ``match``: one technique against sound alpha-beta in one domain (measure.run_match_task):
+  one row of kind ``match`` into ``matches/``.
+
+The runner calls ``task.run(settings)`` / ``task.failed(error, attempts)`` for a task that is
+not a search task; each returns one *envelope* (a dict with ``task_id`` and ``status``, as the
+runner's sink expects) carrying the task's rows; ``KindWriter`` writes the rows of each kind as
+atomic Parquet parts (tables.write_part). So the study has the engine's batching, in-worker
+retry, crash retry, progress bar, provenance and resume (a task whose rows are in the run
+directory is not run again).
+
+Seeds: every position, tree, opening and match seed is ``domains.seed_for(root seed,
+identity)``, the derivation the study used before it became part of the engine (kept so that
+its published numbers stay the same); ``task_id`` is a digest of the task's identity.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import pyarrow.parquet as pq
+from omegaconf import OmegaConf
+
+from searchlab.experiment import provenance
+from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
+from searchlab.experiment.table_kinds import MATCH_SCHEMA, TRADEOFF_SCHEMA
+from searchlab.experiment.tradeoff import domains as dom
+from searchlab.experiment.tradeoff.config import TradeoffConfig, selected_domains
+from searchlab.experiment.tradeoff.measure import (fit_models, match_openings, run_match_task,
+                                                   run_position)
+from searchlab.experiment.tradeoff.tables import write_part
+
+#: task kind -> (row folder, row schema)
+FOLDERS = {"position": ("table", TRADEOFF_SCHEMA), "match": ("matches", MATCH_SCHEMA)}
+
+
+class TradeoffRunError(RuntimeError):
+    """The run directory holds a run of a different config."""
+
+
+@dataclass(frozen=True)
+class TradeoffTask:
+    """One task of the study: ``kind`` position or match; ``args`` the body's arguments."""
+
+    index: int
+    task_id: str
+    kind: str
+    label: str                  # for messages: "connect4/line12", "match connect4 null R=2"
+    args: tuple
+    est_work: int = 1           # unknown before the run: every task weighs the same
+    est_nodes: int = 1
+
+    # what the runner's crash messages name
+    @property
+    def model(self) -> str:
+        return self.label
+
+    b = d = algorithm = ordering = instance = None
+
+    def run(self, settings: RunSettings) -> dict:
+        """Run the task body; an envelope with its rows (the body's exceptions propagate)."""
+        c0 = time.process_time()
+        rows = run_position(*self.args) if self.kind == "position" else [run_match_task(*self.args)]
+        for r in rows:
+            r["task_id"] = self.task_id
+        return {"task_id": self.task_id, "status": "ok", "kind": self.kind, "rows": rows,
+                "label": self.label, "cpu": time.process_time() - c0}
+
+    def failed(self, error: str, attempts: int) -> dict:
+        """The envelope of a task that failed every attempt: no rows, the error recorded."""
+        return {"task_id": self.task_id, "status": "failed", "kind": self.kind, "rows": [],
+                "label": self.label, "error": error[:2000], "attempts": attempts, "cpu": 0.0}
+
+
+def _task_id(*identity: Any) -> str:
+    return hashlib.blake2b(repr(identity).encode(), digest_size=8).hexdigest()
+
+
+def plan(cfg: TradeoffConfig, models: dict) -> list[TradeoffTask]:
+    """The study's tasks: the matches first (the long tasks, for load balance), then one task
+    per position. A function of the config and its seed only."""
+    names = selected_domains(cfg)
+    by_label = {t.label: t for t in cfg.techniques}
+    matches = [(n, by_label[lab]) for n in names if getattr(cfg.domains, n).match.enabled
+               for lab in getattr(cfg.domains, n).match.techniques]
+    openings = {n: match_openings(n, getattr(cfg.domains, n).match, cfg.seed)
+                for n in sorted({m[0] for m in matches})}
+    tasks: list[TradeoffTask] = []
+    for n, t in matches:
+        tasks.append(TradeoffTask(
+            len(tasks), _task_id("match", n, t.label), "match", f"match {n} {t.label}",
+            (n, getattr(cfg.domains, n), t, models, openings[n], cfg.study,
+             dom.seed_for(cfg.seed, n, "match", t.label))))
+    for n in names:
+        for p in dom.positions(n, getattr(cfg.domains, n), cfg.seed):
+            tasks.append(TradeoffTask(
+                len(tasks), _task_id("position", p.domain, p.variant, p.pid), "position",
+                f"{p.domain}/{p.variant}/{p.pid}",
+                (p, getattr(cfg.domains, n), cfg.techniques, models, cfg.study)))
+    return tasks
+
+
+class KindWriter:
+    """The runner's writer for trade-off envelopes: each kind's rows as numbered atomic parts
+    in its folder; failures and CPU seconds kept for the manifest and provenance."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.run_dir = Path(run_dir)
+        self.next = {k: len(list((self.run_dir / f).glob("part-*.parquet")))
+                     for k, (f, _) in FOLDERS.items()}
+        self.failed: list[dict] = []
+        self.cpu: dict[str, float] = {}
+
+    def write(self, envelopes: list[dict]) -> None:
+        rows: dict[str, list[dict]] = {k: [] for k in FOLDERS}
+        for e in envelopes:
+            if e["status"] != "ok":
+                self.failed.append({k: e.get(k) for k in ("task_id", "label", "error", "attempts")})
+                continue
+            rows[e["kind"]].extend(e["rows"])
+            if e["rows"]:
+                key = e["rows"][0]["domain"] if e["kind"] == "position" \
+                    else f"match:{e['rows'][0]['domain']}"
+                self.cpu[key] = self.cpu.get(key, 0.0) + e["cpu"]
+        for kind, rs in rows.items():
+            if rs:
+                folder, schema = FOLDERS[kind]
+                write_part(self.run_dir / folder, self.next[kind], rs, schema)
+                self.next[kind] += 1
+
+
+def done_ids(run_dir: Path) -> set[str]:
+    """The ids of the tasks whose rows are already in run_dir (resume)."""
+    ids: set[str] = set()
+    for folder, _ in FOLDERS.values():
+        for p in sorted((Path(run_dir) / folder).glob("part-*.parquet")):
+            t = pq.read_table(p, columns=None)
+            if "task_id" in t.column_names:
+                ids.update(x for x in t.column("task_id").to_pylist() if x)
+    return ids
+
+
+def config_hash(cfg: TradeoffConfig) -> str:
+    """A digest of everything that changes the study's numbers (not workers or progress)."""
+    d = dataclasses.asdict(cfg)
+    for k in ("n_jobs", "progress", "results_dir", "description"):
+        d.pop(k)
+    return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def run_tradeoff(cfg: TradeoffConfig, runner: Any, run_dir: Path, *, progress: bool = True,
+                 fault: str | None = None, log: Callable[[str], None] = print) -> Path:
+    """Run (or resume) the study into run_dir with the engine's runner settings ``runner``
+    (a validated RunnerConfig record: backend, n_jobs, retries, batching). Writes table/,
+    matches/, probcut.json, config.yaml, provenance.json and manifest.json (not the report:
+    report/tradeoff.py). Raises TradeoffRunError for a directory holding another config."""
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    h = config_hash(cfg)
+    prov = run_dir / "provenance.json"
+    resumed = prov.exists()
+    if resumed:
+        old = json.loads(prov.read_text()).get("config_hash")
+        if old not in (None, "", h):
+            raise TradeoffRunError(f"{run_dir} holds a run of a different config (hash {old}, "
+                                   f"this config {h}); choose a new directory")
+    (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.structured(cfg)))
+    t_start = time.perf_counter()
+    names = selected_domains(cfg)
+    t0 = time.perf_counter()
+    models, fit_info = fit_models(cfg, names)
+    fit_info["_seconds"] = time.perf_counter() - t0
+    provenance.write_json_atomic(run_dir / "probcut.json", fit_info)
+    tasks = plan(cfg, models)
+    done = done_ids(run_dir) if resumed else set()
+    todo = [t for t in tasks if t.task_id not in done]
+    if resumed:
+        log(f"resume: {len(tasks) - len(todo)} of {len(tasks)} tasks already in {run_dir}; "
+            f"running the {len(todo)} missing")
+    provenance.add_session(run_dir, h, provenance.session_record(
+        runner.n_jobs, runner.backend, len(todo), resumed))
+    settings = RunSettings(experiment=cfg.study, engine="reference", depth=None,
+                           task_max_nodes=0, config_hash=h, version=provenance.version(),
+                           commit=provenance.commit_label(),
+                           marker_dir=str(run_dir / INFLIGHT_DIR), fault=fault)
+    writer = KindWriter(run_dir)
+    outcome = execute(todo, settings, runner, writer, progress=progress,
+                      already_done=len(tasks) - len(todo), total=len(tasks), log=log)
+    elapsed = time.perf_counter() - t_start
+    n_pos = sum(1 for t in todo if t.kind == "position")
+    provenance.write_json_atomic(run_dir / "manifest.json", {
+        "experiment": cfg.study, "kind": "tradeoff", "config_hash": h, "tasks": len(tasks),
+        "failed": writer.failed, "complete": not writer.failed,
+        "session_seconds": round(outcome.seconds, 3), "worker_crashes": outcome.crashes})
+    provenance.finish_session(run_dir, {"finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                                        "seconds": elapsed, "positions": n_pos,
+                                        "matches": len(todo) - n_pos,
+                                        "task_cpu_seconds": writer.cpu,
+                                        "cpu_seconds": sum(writer.cpu.values())
+                                        + fit_info["_seconds"]})
+    for f in writer.failed:
+        log(f"failed: {f['label']}: {f['error']}")
+    return run_dir
+
+
+__all__ = ["TradeoffTask", "plan", "run_tradeoff", "KindWriter", "FAULT_ENV"]

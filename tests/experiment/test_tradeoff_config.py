@@ -1,0 +1,70 @@
+"""The trade-off study as a preset of the engine: composition, sizes, one line per user error."""
+
+from __future__ import annotations
+
+import pytest
+
+from searchlab import cli as cli_mod
+from searchlab.experiment import api
+from searchlab.experiment.schema import ConfigError
+from searchlab.experiment.tradeoff.config import from_engine, selected_domains
+
+from .experiment_helpers import cli
+
+
+def load(preset: str = "unsound_tradeoff", overrides: list[str] = ()):
+    return from_engine(api.compose(preset, list(overrides)))
+
+
+def test_the_preset_is_the_unsound_tradeoff_study():
+    cfg = load()
+    assert cfg.study == "unsound_tradeoff" and cfg.size == "full" and cfg.seed == 20261129
+    fams = {t.family for t in cfg.techniques}
+    assert fams == {"sound", "null_move", "lmr", "futility", "razoring", "beam", "probcut",
+                    "quiescence"}
+    assert selected_domains(cfg) == ["incremental", "connect4", "othello", "chess"]
+    assert cfg.domains.connect4.match.enabled and cfg.domains.othello.match.enabled
+    assert not api.is_tradeoff(api.compose(None, []))        # a sweep is not
+
+
+def test_domain_selection_and_size_presets():
+    assert selected_domains(load(overrides=["tradeoff.domain=incremental"])) == ["incremental"]
+    assert selected_domains(load(overrides=["tradeoff.domain=[connect4,chess]"])) == \
+        ["connect4", "chess"]
+    tiny = load("unsound_tradeoff_tiny")
+    assert tiny.size == "tiny" and tiny.domains.incremental.positions == 3
+    small = load("unsound_tradeoff_small", ["runner.n_jobs=1"])
+    assert small.size == "small" and small.n_jobs == 1 and small.domains.chess.positions == 6
+    assert len(small.techniques) == len(load().techniques)
+
+
+@pytest.mark.parametrize("override,match", [
+    ("tradeoff.domain=go", "tradeoff.domain: unknown domain 'go'"),
+    ("runner.n_jobs=0", "n_jobs must be"),
+    ("tradeoff.domains.connect4.depth=0", "tradeoff.domains.connect4.depth must be an integer >= 1"),
+    ("tradeoff.domains.incremental.correlations=[1.5]", "correlations must lie in"),
+    ("tradeoff.domains.connect4.benchmark=nope.txt", "no such file"),
+    ("tradeoff.domains.chess.probcut_fit.deep=1", "probcut_fit.deep must be"),
+    ("+tradeoff.domains.incremental.match={enabled: true}", "connect4 and othello only"),
+    ("tradeoff.domains.connect4.match.techniques=[warp]", "'warp' is not a technique label"),
+    ("+tradeoff.foo=1", "tradeoff.foo"),
+    ("tradeoff.techniques=[]", "techniques: the list is empty"),
+    ("tradeoff.techniques.1.family=beam", "family 'beam' needs exactly"),
+    ("tradeoff.domains.othello.ply=99", "tradeoff.domains.othello.ply must be <= 50"),
+])
+def test_bad_parameters_are_one_line_before_any_work(capsys, override, match):
+    with pytest.raises(ConfigError, match=match) as e:
+        load(overrides=[override])
+    assert "\n" not in str(e.value)
+    with pytest.raises(SystemExit) as ex:                  # the CLI's precheck: one line, rc 2
+        cli_mod.precheck(["experiment=unsound_tradeoff", override])
+    assert ex.value.code == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(err) == 1 and err[0].startswith("searchlab: error: ") and match.split(" ")[0] in err[0]
+
+
+def test_cli_one_line_error_and_no_run_directory(tmp_path):
+    rc, out, err = cli("experiment=unsound_tradeoff", "tradeoff.domains.othello.ply=99", cwd=tmp_path)
+    assert rc == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert "tradeoff.domains.othello.ply must be <= 50" in err
+    assert not (tmp_path / "results").exists()
