@@ -32,7 +32,9 @@ class SearchResult:
     engine does not count them) and ``first_move_fail_highs`` those made by the first move
     searched; ``re_searches`` counts PVS re-searches, aspiration re-searches and extra MTD(f)
     passes; ``tt_probes``/``tt_hits``/``tt_cutoffs`` the transposition table's work;
-    ``q_nodes`` the quiescence search's nodes (beyond the horizon, not in ``nodes``); with
+    ``q_nodes`` the quiescence search's nodes (beyond the horizon, not in ``nodes``);
+    ``chance_nodes`` the calls on chance nodes (searchlab/algorithms/chance.py; they are
+    counted in ``nodes`` and ``interior`` too, 0 in games without chance); with
     pruning techniques on, ``extra["pruned"]`` counts how often each one fired.
     """
 
@@ -59,6 +61,7 @@ class SearchResult:
     tt_hits: int = 0
     tt_cutoffs: int = 0
     q_nodes: int = 0
+    chance_nodes: int = 0
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
@@ -86,4 +89,5 @@ class SearchResult:
             "cutoffs": self.cutoffs, "per_ply": self.per_ply, "iterations": self.iterations,
             "status": self.status, "re_searches": self.re_searches, "tt_probes": self.tt_probes,
             "tt_hits": self.tt_hits, "tt_cutoffs": self.tt_cutoffs,
+            "chance_nodes": self.chance_nodes,
         }
