@@ -27,12 +27,14 @@ An evaluation for depth-limited search is optional: ``evaluation=f`` with f(pysp
 returning the value for the root player (two players) or a payoff vector (n players);
 without one, ``has_static`` is False and searches must reach terminal states.
 ``value_bounds`` defaults to (min_utility, max_utility) and can be given as ``bounds``.
+``history``: OpenSpiel actions (chance outcomes included) applied from the initial state to
+reach the root; MAX is the player to move there.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.protocol import Capabilities
@@ -50,7 +52,8 @@ class OpenSpielGame:
     """An OpenSpiel game as a searchlab Game / ChanceGame / MultiPlayerGame (module doc)."""
 
     def __init__(self, game_name: str, *, evaluation: Callable[[Any], Any] | None = None,
-                 bounds: tuple[float, float] | None = None, **params: Any) -> None:
+                 bounds: tuple[float, float] | None = None, history: Sequence[int] = (),
+                 **params: Any) -> None:
         pyspiel = _pyspiel()
         if not isinstance(game_name, str):
             raise InvalidParameterError(f"game_name must be an OpenSpiel game name; got {game_name!r}")
@@ -82,6 +85,12 @@ class OpenSpielGame:
         self.value_bounds = (float(self.game.min_utility()), float(self.game.max_utility())) \
             if bounds is None else bounds
         self.root = self.game.new_initial_state()
+        for k, a in enumerate(history):
+            if self.root.is_terminal() or a not in (
+                    [o for o, _ in self.root.chance_outcomes()] if self.root.is_chance_node()
+                    else self.root.legal_actions()):
+                raise InvalidParameterError(f"history: action {k + 1} ({a!r}) is not legal in {game_name}")
+            self.root.apply_action(a)
         # MAX = the player to move at the root (player 0 when the root is a chance node)
         self.max_player = max(self.root.current_player(), 0)
 

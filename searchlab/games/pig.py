@@ -14,7 +14,8 @@ Rules (OpenSpiel's pig, same parameter names)
       faces 2..dice add the face to the turn total (outcome k = face k + 1, probability
       1/dice each). Stop banks the turn total; reaching ``winscore`` wins at once, else the
       other player moves. When score + turn total >= winscore only stop is legal.
-    - After ``horizon`` decisions the game ends in a draw.
+    - After ``horizon`` decisions the game ends in a draw (a roll that is the last decision
+      ends it before the die is cast).
     - Payoff (MAX = player 0 at the root): +1 win, -1 loss, 0 draw. ``value_bounds`` (-1, 1).
 
 Evaluation (MAX's view, strictly inside (-1, 1)), an estimate of 2·P(win) - 1 from a race
@@ -127,7 +128,7 @@ class Pig:
         return PigState((scores[0], scores[1]), 0, nxt, False, s.decisions + 1)
 
     def is_terminal(self, s: PigState) -> bool:
-        return max(s.scores) >= self.winscore or (s.decisions >= self.horizon and not s.rolling)
+        return max(s.scores) >= self.winscore or s.decisions >= self.horizon
 
     def utility(self, s: PigState) -> float:
         if max(s.scores) < self.winscore:
