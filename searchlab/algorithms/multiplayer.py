@@ -83,6 +83,7 @@ class MultiContext:
     cutoffs: int = 0
     per_ply: list[int] = field(default_factory=lambda: [0] * 64)
     best_move: Hashable | None = None
+    oracle: dict | None = None             # (hash key, ply) -> exact paranoid value (perfect order)
 
     def visit(self, state: Any, ply: int) -> tuple[float, ...] | None:
         """Count a node; return its value vector if it is a leaf, else None."""
@@ -161,6 +162,9 @@ def paranoid(state, ply: int, alpha: float, beta: float, ctx: MultiContext,
     game = ctx.game
     maximizing = game.to_move(state) == ctx.root_player
     moves = list(game.legal_moves(state))
+    if ctx.oracle is not None:              # perfect order: best first for the mover, stable
+        sign = -1.0 if maximizing else 1.0
+        moves.sort(key=lambda m: sign * ctx.oracle[(game.hash_key(game.play(state, m)), ply + 1)])
     best, vec, best_m = (-INF if maximizing else INF), None, None
     for i, m in enumerate(moves):
         c, cv = paranoid(game.play(state, m), ply + 1, alpha, beta, ctx, prune)
@@ -180,6 +184,20 @@ def paranoid(state, ply: int, alpha: float, beta: float, ctx: MultiContext,
     if ply == 0:
         ctx.best_move = best_m
     return best, vec
+
+
+def paranoid_values(game: Any, state: Any, ply: int, depth: float, root_player: int,
+                    out: dict) -> float:
+    """Fill ``out[(hash_key, ply)]`` with every node's exact paranoid value (uncounted: the
+    oracle of the perfect ordering) and return the root's."""
+    if game.is_terminal(state) or ply >= depth:
+        v = (game.utility_vector(state) if game.is_terminal(state) else game.evaluate_vector(state))[root_player]
+    else:
+        vals = [paranoid_values(game, game.play(state, m), ply + 1, depth, root_player, out)
+                for m in game.legal_moves(state)]
+        v = max(vals) if game.to_move(state) == root_player else min(vals)
+    out[(game.hash_key(state), ply)] = v
+    return v
 
 
 # --------------------------------------------------------------------------- best-reply search
@@ -226,7 +244,7 @@ def brs(state, ply: int, alpha: float, beta: float, ctx: MultiContext) -> tuple[
 
 def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None = None,
                        total: float | None = None, max_nodes: int | None = None,
-                       root: Any = None) -> MultiResult:
+                       root: Any = None, ordering: str = "natural") -> MultiResult:
     """Search an n-player game from ``root`` (default its initial state).
 
     - algorithm: "maxn", "maxn-shallow", "paranoid", "paranoid-minimax" or "brs" (module doc).
@@ -234,6 +252,9 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
     - total: the constant sum of every leaf's payoffs, for "maxn-shallow" (default
       ``game.leaf_total(root, depth)``); leaves that break it raise InvalidParameterError.
     - max_nodes: node budget (status "aborted", values None when exceeded).
+    - ordering: "natural" (move order), or "perfect" for paranoid: children best-first for the
+      mover by their exact paranoid value (an oracle computed before the search, not counted;
+      the game needs ``hash_key``): the best case of Sturtevant & Korf's analysis.
     Raises InvalidParameterError / UnsupportedError before any search.
     """
     for attr in ("initial_state", "to_move", "legal_moves", "play", "is_terminal",
@@ -249,6 +270,10 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
                                   or max_nodes < 1):
         raise InvalidParameterError(f"max_nodes must be None or an integer >= 1; got {max_nodes!r}")
+    if ordering not in ("natural", "perfect"):
+        raise InvalidParameterError(f"ordering must be 'natural' or 'perfect'; got {ordering!r}")
+    if ordering == "perfect" and algorithm != "paranoid":
+        raise UnsupportedError("ordering 'perfect' is defined for algorithm 'paranoid' only")
     if algorithm == "brs" and not hasattr(game, "with_mover"):
         raise UnsupportedError(f"best-reply search needs with_mover(state, player); {game.name} has none")
     state = game.initial_state() if root is None else root
@@ -271,6 +296,9 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
         raise InvalidParameterError("the root is terminal: nothing to search")
     ctx = MultiContext(game, horizon, game.to_move(state), total,
                        INF if max_nodes is None else max_nodes)
+    if ordering == "perfect":
+        ctx.oracle = {}
+        paranoid_values(game, state, 0, horizon, ctx.root_player, ctx.oracle)
     t0 = time.perf_counter()
     status, vec, value = "ok", None, None
     try:

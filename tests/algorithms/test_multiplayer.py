@@ -115,3 +115,16 @@ def test_bad_input(kwargs, match):
 def test_budget_aborts():
     r = search_multiplayer(NPlayerTree(3, 3, 5, seed=1), "maxn", max_nodes=10)
     assert r.status == "aborted" and r.values is None and r.nodes == 11
+
+
+@pytest.mark.parametrize("n,b", [(3, 2), (3, 3), (4, 3)])
+def test_paranoid_perfect_order_meets_its_minimal_tree(n, b):
+    """With the perfect (oracle) order paranoid examines exactly
+    b^ceil(d/n) + b^(d - ceil(d/n)) - 1 leaves: Knuth and Moore's minimal tree with the
+    coalition's n-1 plies as one MIN ply; b^(d(n-1)/n) asymptotically (Sturtevant & Korf)."""
+    for d in range(1, 7):
+        t = NPlayerTree(n, b, d, seed=d)
+        r = search_multiplayer(t, "paranoid", ordering="perfect")
+        mx = -(-d // n)
+        assert r.leaves == b ** mx + b ** (d - mx) - 1
+        assert r.value == search_multiplayer(t, "paranoid-minimax").value
