@@ -22,7 +22,7 @@ COMMAND = "searchlab.claims.chance.chance_checks() (run by analysis/reproduce.py
 
 #: (bs, ns, decision depths, trees per point, max leaves, relabelling trials, Pig depths) by size
 SIZES = {
-    "full": ((2, 3, 4), (2, 3, 6), range(1, 8), 12, 60000, 2000, (2, 4, 6)),
+    "full": ((2, 3), (2, 3, 6), range(1, 8), 10, 20000, 2000, (2, 4, 6)),
     "small": ((2, 3), (2, 3), range(1, 5), 5, 3000, 300, (2, 4)),
     "tiny": ((2,), (2,), range(1, 4), 3, 100, 40, (2,)),
 }

@@ -20,7 +20,7 @@ COMMAND = "searchlab.claims.multiplayer.multiplayer_checks() (run by analysis/re
 
 #: (bs, depths, trees per point, max leaves, Rolit openings, nodes per move) by size
 SIZES = {
-    "full": ((3, 4), range(2, 10), 10, 60000, 20, 400),
+    "full": ((3, 4), range(2, 10), 10, 20000, 20, 400),
     "small": ((3,), range(2, 8), 4, 3000, 2, 200),
     "tiny": ((2,), range(2, 6), 3, 100, 1, 40),
 }
