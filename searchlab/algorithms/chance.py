@@ -331,11 +331,11 @@ def _probe(child, ply: int, dec: int, j: int, outs, lo, hi, alpha: float, beta: 
     node fail high (low), and raise lo[j] (lower hi[j]) to the result. A chance child is not
     probed."""
     game, tol = ctx.game, ctx.tol
+    if dec < ctx.depth and not game.is_terminal(child) and game.is_chance(child):
+        return None                           # not probed, not visited
     v = ctx.visit(child, ply, dec)
     if v is not None:
         return v
-    if game.is_chance(child):
-        return None
     moves = ctx.moves(child, ply)
     grand = game.play(child, moves[0])
     p = outs[j][2]

@@ -30,7 +30,9 @@ class Capabilities:
         if missing:
             raise UnsupportedError(
                 f"{what} needs a two-player, zero-sum, deterministic game of perfect information; "
-                f"this game is not: {', '.join(missing)}")
+                f"this game is not: {', '.join(missing)} (chance games: "
+                "searchlab.algorithms.chance.search_chance; n players: "
+                "searchlab.algorithms.multiplayer.search_multiplayer)")
 
 
 CLASSICAL = Capabilities()
@@ -99,13 +101,14 @@ class MultiPlayerGame(Protocol):
     - ``legal_moves(s)`` / ``play(s, m)`` / ``is_terminal(s)`` as in Game.
     - ``utility_vector(s)``: the terminal payoffs, one per player; ``evaluate_vector(s)``
       the heuristic payoffs of a non-terminal state (UnsupportedError where there are none).
-    - ``value_range``: (0, total) when every payoff is >= 0 and the payoffs of every state
-      sum to ``total`` (constant sum; what shallow pruning needs), else None.
+    - optional ``leaf_total(state, depth)``: the sum every leaf's payoffs share in a search
+      from ``state`` to ``depth`` when they are non-negative and constant-sum (what shallow
+      pruning needs), else None; ``with_mover(state, player)``: the state with another player
+      to move (what best-reply search needs).
     """
 
     name: str
     n_players: int
-    value_range: tuple[float, float] | None
 
     def initial_state(self) -> Any: ...
     def to_move(self, state: Any) -> int: ...

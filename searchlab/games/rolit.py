@@ -85,8 +85,6 @@ class Rolit:
     def name(self) -> str:
         return f"rolit(players={self.n_players})"
 
-    value_range = None          # constant sum per search only: see leaf_total
-
     @classmethod
     def random(cls, players: int, plies: int, seed: int) -> "Rolit":
         """A game rooted after ``plies`` random moves from the start (0 <= plies < 60)."""

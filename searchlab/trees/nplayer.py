@@ -49,10 +49,6 @@ class NPlayerTree:
 
     default_depth = property(lambda self: self.d)
 
-    @property
-    def value_range(self) -> tuple[float, float] | None:
-        return (0.0, float(self.total)) if self.values == "constsum" else None
-
     def leaf_total(self, state: tuple, depth: float) -> int | None:
         """The constant sum of every leaf's payoffs (constsum), else None."""
         return self.total if self.values == "constsum" else None
