@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from searchlab.algorithms.chance import search_chance
 from searchlab.errors import InvalidParameterError, UnsupportedError
@@ -133,3 +135,27 @@ def test_depth_below_a_tree_without_static_values_is_refused():
         search_chance(ChanceTree(2, 2, 3), depth=2)
     with pytest.raises(UnsupportedError):
         search_chance(ChanceTree(2, 2, 3), ordering="static")
+
+
+@st.composite
+def _chance_trees(draw):
+    b, n, d = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    raw = draw(st.lists(st.integers(1, 9), min_size=n, max_size=n))
+    probs = None if draw(st.booleans()) else tuple(x / sum(raw) for x in raw)
+    low = draw(st.sampled_from([0.0, -1.0, 2.5]))
+    tree = ChanceTree(b, n, d, seed=draw(st.integers(0, 2**32)), levels=draw(st.sampled_from([0, 2, 3, 5])),
+                      low=low, high=low + draw(st.sampled_from([1.0, 3.0, 0.1])), probs=probs)
+    return tree, draw(st.sampled_from([0.0, 0.5, 10.0]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(_chance_trees(), st.sampled_from(["natural", "probability"]))
+def test_property_star_equals_expectiminimax(case, outcome_order):
+    """Random shapes, probabilities (not dyadic: rounding everywhere), discrete values (ties)
+    and bounds looser than the values: Star1/Star2 return expectiminimax's value bit for bit."""
+    tree, widen = case
+    e = search_chance(tree, "expectiminimax")
+    lo, hi = tree.value_bounds
+    for alg in ("star1", "star2"):
+        r = search_chance(tree, alg, outcome_order=outcome_order, bounds=(lo - widen, hi + widen))
+        assert r.value == e.value and r.best_move in e.best_moves
