@@ -384,7 +384,7 @@ def _check_bounds(game: Any, bounds: Any) -> tuple[float, float]:
 def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural", *,
                   depth: int | None = None, bounds: tuple[float, float] | None = None,
                   outcome_order: str = "natural", iterative: bool = False,
-                  max_nodes: int | None = None) -> SearchResult:
+                  max_nodes: int | None = None, engine: str = "reference") -> SearchResult:
     """Search a chance game (or a deterministic one) from its initial state.
 
     - algorithm: "expectiminimax", "alphabeta-emm", "star1" or "star2" (module docstring).
@@ -396,6 +396,10 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
     - iterative: iterative deepening over depth 1..depth, the previous best root move first;
       ``iterations`` holds each iteration's nodes.
     - max_nodes: node budget (status "aborted", value None when exceeded).
+    - engine: "reference" (this module, the default), "kernel" (the compiled kernel of
+      searchlab/algorithms/kernels/chance.py: ChanceTree, natural move order, not iterative;
+      UnsupportedError elsewhere) or "auto" (the kernel where it applies). Both return the
+      same counts.
 
     Returns a SearchResult (value from MAX's view) with ``chance_nodes`` set and, in
     ``extra``: chance_cutoffs, probes, probe_cutoffs, bounds. ``best_moves`` is complete for
@@ -432,7 +436,18 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
             raise UnsupportedError(f"{game.name} has no static evaluation: search it with depth=None")
     if iterative and depth is None:
         raise InvalidParameterError("iterative deepening needs a finite depth")
+    if engine not in ("reference", "kernel", "auto"):
+        raise InvalidParameterError(f"engine must be one of reference, kernel, auto; got {engine!r}")
     horizon = INF if depth is None else depth
+    if engine != "reference":
+        from searchlab.algorithms.kernels.chance import kernel_supports_chance, run_chance_kernel
+        fits = kernel_supports_chance(game, algorithm, ordering) and not iterative and depth is None
+        if engine == "kernel" and not fits:
+            raise UnsupportedError(f"no compiled chance kernel for {algorithm}/{ordering} on {game.name}"
+                                   + (" with iterative deepening" if iterative else "")
+                                   + ": use engine='reference'")
+        if fits:
+            return run_chance_kernel(game, algorithm, (low, high), outcome_order, max_nodes)
     ctx = ChanceContext(game, horizon, low, high, ordering, outcome_order,
                         INF if max_nodes is None else max_nodes)
     fn = ALGORITHMS[algorithm]

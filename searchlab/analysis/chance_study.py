@@ -39,7 +39,8 @@ def growth_table(bs: Iterable[int], ns: Iterable[int], ds: Iterable[int], spread
                  algorithms: Iterable[str] = GROWTH_ALGORITHMS) -> pd.DataFrame:
     """One row per (b, n, spread, d, instance, algorithm): nodes, leaves, chance_nodes, value.
     Instance k uses tree seed ``seed * 1000 + k``; values in [0, 1) (continuous); depths whose
-    full tree has more than ``max_leaves`` leaves are skipped."""
+    full tree has more than ``max_leaves`` leaves are skipped. Searched by the compiled kernel
+    (engine "auto"; the same counts as the reference, tests/algorithms/test_chance_kernel.py)."""
     rows = []
     for b in bs:
         for n in ns:
@@ -51,7 +52,7 @@ def growth_table(bs: Iterable[int], ns: Iterable[int], ds: Iterable[int], spread
                         for alg in algorithms:
                             if s != 1.0 and alg in ("expectiminimax", "alphabeta-emm"):
                                 continue          # bounds do not matter to them
-                            r = search_chance(tree, alg, bounds=(-half, 1.0 + half))
+                            r = search_chance(tree, alg, bounds=(-half, 1.0 + half), engine="auto")
                             rows.append(dict(b=b, n=n, d=d, spread=float(s), instance=k, algorithm=alg,
                                              nodes=r.nodes, leaves=r.leaves, chance_nodes=r.chance_nodes,
                                              value=r.value))
