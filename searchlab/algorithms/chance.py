@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any, Hashable
 
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
+from searchlab.algorithms.context import count_node
 from searchlab.algorithms.result import SearchResult
 
 INF = math.inf
@@ -89,12 +90,7 @@ class ChanceContext:
     def visit(self, state: Any, ply: int, dec: int) -> float | None:
         """Count a node; return its value if it is a leaf (terminal, or ``depth`` decisions
         deep), else None. Raises InvalidParameterError if a leaf value lies outside [L, U]."""
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise SearchAborted(f"node budget of {self.max_nodes:,} exhausted")
-        if ply >= len(self.per_ply):
-            self.per_ply.extend([0] * (ply + 1 - len(self.per_ply)))
-        self.per_ply[ply] += 1
+        count_node(self, ply)
         game = self.game
         if game.is_terminal(state):
             v = game.utility(state)

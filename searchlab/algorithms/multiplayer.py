@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Hashable
 
+from searchlab.algorithms.context import count_node
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
 
 INF = math.inf
@@ -87,12 +88,7 @@ class MultiContext:
 
     def visit(self, state: Any, ply: int) -> tuple[float, ...] | None:
         """Count a node; return its value vector if it is a leaf, else None."""
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise SearchAborted(f"node budget of {self.max_nodes:,} exhausted")
-        if ply >= len(self.per_ply):
-            self.per_ply.extend([0] * (ply + 1 - len(self.per_ply)))
-        self.per_ply[ply] += 1
+        count_node(self, ply)
         game = self.game
         if game.is_terminal(state):
             v = tuple(game.utility_vector(state))
@@ -165,9 +161,19 @@ def paranoid(state, ply: int, alpha: float, beta: float, ctx: MultiContext,
     if ctx.oracle is not None:              # perfect order: best first for the mover, stable
         sign = -1.0 if maximizing else 1.0
         moves.sort(key=lambda m: sign * ctx.oracle[(game.hash_key(game.play(state, m)), ply + 1)])
+    return _two_sided(state, [(state, m) for m in moves], maximizing, ply, alpha, beta, ctx,
+                      lambda child, a, b: paranoid(child, ply + 1, a, b, ctx, prune), prune)
+
+
+def _two_sided(state, moves: list, maximizing: bool, ply: int, alpha: float, beta: float,
+               ctx: MultiContext, child_fn, prune: bool = True) -> tuple[float, tuple]:
+    """The MAX or MIN node of paranoid and BRS: ``moves`` are (state to play from, move)
+    pairs, ``child_fn(child, alpha, beta)`` searches a child; fail-soft alpha-beta (the spec's
+    textbook form) when ``prune``, plain minimax otherwise. Returns (value, PV leaf vector)."""
+    game = ctx.game
     best, vec, best_m = (-INF if maximizing else INF), None, None
-    for i, m in enumerate(moves):
-        c, cv = paranoid(game.play(state, m), ply + 1, alpha, beta, ctx, prune)
+    for i, (s, m) in enumerate(moves):
+        c, cv = child_fn(game.play(s, m), alpha, beta)
         if (c > best) if maximizing else (c < best):
             best, vec, best_m = c, cv, m
         if prune:
@@ -219,25 +225,8 @@ def brs(state, ply: int, alpha: float, beta: float, ctx: MultiContext) -> tuple[
             s = game.with_mover(state, (r + k) % n)
             if not game.is_terminal(s):
                 moves.extend((s, m) for m in game.legal_moves(s))
-    maximizing = ply % 2 == 0
-    best, vec, best_m = (-INF if maximizing else INF), None, None
-    for i, (s, m) in enumerate(moves):
-        c, cv = brs(game.play(s, m), ply + 1, alpha, beta, ctx)
-        if (c > best) if maximizing else (c < best):
-            best, vec, best_m = c, cv, m
-        if maximizing:
-            if best >= beta:
-                ctx.cutoffs += i < len(moves) - 1
-                break
-            alpha = max(alpha, best)
-        else:
-            if best <= alpha:
-                ctx.cutoffs += i < len(moves) - 1
-                break
-            beta = min(beta, best)
-    if ply == 0:
-        ctx.best_move = best_m
-    return best, vec
+    return _two_sided(state, moves, ply % 2 == 0, ply, alpha, beta, ctx,
+                      lambda child, a, b: brs(child, ply + 1, a, b, ctx))
 
 
 # --------------------------------------------------------------------------- entry point

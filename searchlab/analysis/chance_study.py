@@ -1,10 +1,10 @@
 """Studies of search with chance nodes (claims 003-i, 003-c, 003-j).
 
-- ``growth_table`` / ``fit_growth``: nodes of expectiminimax, alpha-beta without Star pruning,
-  Star1 and Star2 versus the number of decision plies d on synthetic chance trees, over b, n
-  and the tightness of the bounds [L, U] (``spread`` = (U - L) / (value range); leaf values lie
-  in [0, 1), the bounds are centred on it); the growth per decision ply fitted by least squares
-  on log(mean nodes) with a bootstrap CI over instances, also as an exponent
+- ``growth_table`` / ``fit_growth``: leaves (and nodes) of expectiminimax, alpha-beta without
+  Star pruning, Star1 and Star2 versus the number of decision plies d on synthetic chance
+  trees, over b, n and the tightness of the bounds [L, U] (``spread`` = (U - L) / (value
+  range); leaf values lie in [0, 1), the bounds are centred on it); the growth per decision ply
+  fitted with the project's estimator (estimators.fit_with_ci), also as an exponent
   alpha = log(growth) / log(b·n) (1 = the full tree, expectiminimax's O((b·n)^d)).
 - ``relabel_experiment``: over many random chance trees, how often an order-preserving
   relabelling of the leaves changes expectiminimax's move, and that a positive affine map never
@@ -18,7 +18,6 @@ integral, so every sum is computed without rounding and a change of move is neve
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
@@ -26,6 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from searchlab.analysis import estimators as E
 from searchlab.algorithms.api import search
 from searchlab.algorithms.chance import search_chance
 from searchlab.trees.chance import ChanceTree, ExplicitChanceTree, ludo_example
@@ -65,7 +65,7 @@ class GrowthFit:
     n: int
     spread: float
     algorithm: str
-    growth: float            # nodes per decision ply (fitted factor)
+    growth: float            # count (leaves or nodes) per decision ply, fitted
     lo: float                # 95 % bootstrap CI
     hi: float
     alpha: float             # log(growth) / log(b·n)
@@ -76,37 +76,20 @@ class GrowthFit:
     instances: int
 
 
-def _slope(ds: np.ndarray, logs: np.ndarray) -> float:
-    return float(np.polyfit(ds, logs, 1)[0])
-
-
 def fit_growth(df: pd.DataFrame, seed: int = 0, resamples: int = 999,
                count: str = "leaves") -> list[GrowthFit]:
-    """Fit log(mean count over instances) = a + d·log(growth) per (b, n, spread, algorithm),
-    count = "leaves" (default; expectiminimax's are exactly (b·n)^d) or "nodes"; the CI
-    resamples instances (scipy.stats.bootstrap, percentile, 95 %)."""
+    """Growth per decision ply of ``count`` ("leaves", default: expectiminimax's are exactly
+    (b·n)^d, or "nodes") per (b, n, spread, algorithm): estimators.fit_with_ci (least squares
+    of log mean count on d with a parity term, CI by bootstrapping instances), alpha against
+    b·n."""
     out = []
     for (b, n, s, alg), g in df.groupby(["b", "n", "spread", "algorithm"]):
-        piv = g.pivot_table(index="instance", columns="d", values=count)
-        ds = np.array(piv.columns, dtype=float)
-        mat = piv.to_numpy(dtype=float)
+        ds, _, mat = E.count_matrix(g, count)
         if len(ds) < 2:
             continue
-
-        def stat(idx, axis=-1):
-            idx = np.asarray(idx, dtype=int)
-            return _slope(ds, np.log(mat[idx].mean(axis=0)))
-
-        slope = stat(np.arange(len(mat)))
-        if len(mat) > 1:
-            res = stats.bootstrap((np.arange(len(mat)),), stat, vectorized=False, n_resamples=resamples,
-                                  method="percentile", random_state=np.random.default_rng(seed))
-            lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
-        else:
-            lo = hi = slope
-        full = math.log(b * n)
-        out.append(GrowthFit(int(b), int(n), float(s), alg, math.exp(slope), math.exp(lo), math.exp(hi),
-                             slope / full, lo / full, hi / full, int(ds.min()), int(ds.max()), len(mat)))
+        be, al, _ = E.fit_with_ci(ds, mat, b * n, n_resamples=resamples, seed=seed)
+        out.append(GrowthFit(int(b), int(n), float(s), alg, be.value, be.low, be.high, al.value, al.low,
+                             al.high, int(ds.min()), int(ds.max()), mat.shape[0]))
     return out
 
 

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from searchlab.analysis import estimators as E
 from searchlab.algorithms.multiplayer import search_multiplayer
 from searchlab.games.rolit import Rolit
 from searchlab.trees.nplayer import NPlayerTree
@@ -75,30 +76,17 @@ class ExponentFit:
 
 
 def fit_exponents(df: pd.DataFrame, seed: int = 0, resamples: int = 999) -> list[ExponentFit]:
-    """Least-squares slope of log(mean leaves) on d per (n, b, algorithm), over depths of
-    one parity class pair (all depths; BRS alternates two branchings, so its slope is the mean
-    per ply), CI by bootstrapping instances (scipy.stats.bootstrap, percentile, 95 %)."""
+    """alpha = log(leaves per ply) / log b per (n, b, algorithm): estimators.fit_with_ci with one
+    line through all depths (the n-player trees' pattern repeats every n plies, not every 2),
+    CI by bootstrapping instances."""
     out = []
     for (n, b, alg), g in df.groupby(["players", "b", "algorithm"]):
-        piv = g.pivot_table(index="instance", columns="d", values="leaves")
-        ds = np.array(piv.columns, dtype=float)
-        mat = piv.to_numpy(dtype=float)
+        ds, _, mat = E.count_matrix(g, "leaves")
         if len(ds) < 2:
             continue
-
-        def stat(idx, axis=-1):
-            idx = np.asarray(idx, dtype=int)
-            return float(np.polyfit(ds, np.log(mat[idx].mean(axis=0)), 1)[0]) / math.log(b)
-
-        a = stat(np.arange(len(mat)))
-        if len(mat) > 1:
-            res = stats.bootstrap((np.arange(len(mat)),), stat, vectorized=False, n_resamples=resamples,
-                                  method="percentile", random_state=np.random.default_rng(seed))
-            lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
-        else:
-            lo = hi = a
-        out.append(ExponentFit(int(n), int(b), alg, a, lo, hi, (n - 1) / n, int(ds.min()), int(ds.max()),
-                               len(mat)))
+        _, al, _ = E.fit_with_ci(ds, mat, b, method="plain", n_resamples=resamples, seed=seed)
+        out.append(ExponentFit(int(n), int(b), alg, al.value, al.low, al.high, (n - 1) / n, int(ds.min()),
+                               int(ds.max()), mat.shape[0]))
     return out
 
 

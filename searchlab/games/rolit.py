@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
-from searchlab.games.othello import CORNERS, flips, legal_squares, square_name
+from searchlab.games.othello import CORNERS, _squares, flips, legal_squares, square_name
 from searchlab.hashing import MASK64
 
 FULL = MASK64
@@ -58,15 +58,6 @@ def _adjacent(occupied: int) -> int:
     n = ((o << 1) & not_a) | ((o >> 1) & not_h) | (o << 8) | (o >> 8) \
         | ((o << 9) & not_a) | ((o << 7) & not_h) | ((o >> 7) & not_a) | ((o >> 9) & not_h)
     return n & ~occupied & FULL
-
-
-def _bits(x: int) -> list[int]:
-    out = []
-    while x:
-        low = x & -x
-        out.append(low.bit_length() - 1)
-        x ^= low
-    return out
 
 
 class Rolit:
@@ -112,7 +103,7 @@ class Rolit:
         own = discs[state.mover]
         occupied = discs[0] | discs[1] | discs[2] | discs[3]
         captures = legal_squares(own, occupied & ~own)
-        return _bits(captures if captures else _adjacent(occupied))
+        return _squares(captures if captures else _adjacent(occupied))
 
     def play(self, state: RolitState, move: int) -> RolitState:
         discs, p = state.discs, state.mover
