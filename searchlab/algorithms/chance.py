@@ -53,7 +53,6 @@ from searchlab.algorithms.context import count_node
 from searchlab.algorithms.result import SearchResult
 
 INF = math.inf
-CHANCE_ALGORITHMS = ("expectiminimax", "alphabeta-emm", "star1", "star2")
 CHANCE_ORDERINGS = ("natural", "static")
 OUTCOME_ORDERS = ("natural", "probability")
 
@@ -136,10 +135,6 @@ def _static(game: Any, state: Any) -> float:
     if game.is_chance(state):
         return sum(p * _static(game, game.play(state, o)) for o, p in game.chance_outcomes(state))
     return game.evaluate(state)
-
-
-def _next_dec(game: Any, state: Any, dec: int) -> int:
-    return dec if game.is_chance(state) else dec + 1
 
 
 # --------------------------------------------------------------------------- expectiminimax
