@@ -233,7 +233,8 @@ def brs(state, ply: int, alpha: float, beta: float, ctx: MultiContext) -> tuple[
 
 def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None = None,
                        total: float | None = None, max_nodes: int | None = None,
-                       root: Any = None, ordering: str = "natural") -> MultiResult:
+                       root: Any = None, ordering: str = "natural",
+                       engine: str = "reference") -> MultiResult:
     """Search an n-player game from ``root`` (default its initial state).
 
     - algorithm: "maxn", "maxn-shallow", "paranoid", "paranoid-minimax" or "brs" (module doc).
@@ -244,6 +245,9 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
     - ordering: "natural" (move order), or "perfect" for paranoid: children best-first for the
       mover by their exact paranoid value (an oracle computed before the search, not counted;
       the game needs ``hash_key``): the best case of Sturtevant & Korf's analysis.
+    - engine: "reference" (this module, the default), "kernel" (the compiled kernel of
+      searchlab/algorithms/kernels/multiplayer.py: NPlayerTree from its root, its full depth,
+      natural order; UnsupportedError elsewhere) or "auto" (the kernel where it applies).
     Raises InvalidParameterError / UnsupportedError before any search.
     """
     for attr in ("initial_state", "to_move", "legal_moves", "play", "is_terminal",
@@ -283,6 +287,18 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
         total = None
     if game.is_terminal(state):
         raise InvalidParameterError("the root is terminal: nothing to search")
+    if engine not in ("reference", "kernel", "auto"):
+        raise InvalidParameterError(f"engine must be one of reference, kernel, auto; got {engine!r}")
+    if engine != "reference":
+        from searchlab.algorithms.kernels.multiplayer import (kernel_supports_multiplayer,
+                                                              run_multiplayer_kernel)
+        fits = (kernel_supports_multiplayer(game, algorithm) and root is None and ordering == "natural"
+                and horizon == game.default_depth and (total is None or total == game.total))
+        if engine == "kernel" and not fits:
+            raise UnsupportedError(f"no compiled n-player kernel for {algorithm} on {game.name} with these "
+                                   "arguments: use engine='reference'")
+        if fits:
+            return run_multiplayer_kernel(game, algorithm, max_nodes)
     ctx = MultiContext(game, horizon, game.to_move(state), total,
                        INF if max_nodes is None else max_nodes)
     if ordering == "perfect":

@@ -40,7 +40,9 @@ def leaves_table(players: Iterable[int], bs: Iterable[int], ds: Iterable[int], i
     total=total) (shallow pruning's conditions); paranoid and BRS the i.i.d. continuous tree of
     the same seed (no ties, which would cut more than the theory counts); depths whose full
     tree exceeds ``max_leaves`` leaves are skipped (BRS's tree is larger: it is searched to
-    the same depth only while ((n-1)·b)^(d/2)·b^(d/2) stays within 4·max_leaves)."""
+    the same depth only while ((n-1)·b)^(d/2)·b^(d/2) stays within 4·max_leaves). Searched by
+    the compiled kernel (engine "auto": the same counts, tests/algorithms/
+    test_multiplayer_kernel.py), perfect-order paranoid by the reference."""
     rows = []
     for n in players:
         for b in bs:
@@ -55,7 +57,7 @@ def leaves_table(players: Iterable[int], bs: Iterable[int], ds: Iterable[int], i
                         if alg == "paranoid-perfect":
                             r = search_multiplayer(tree, "paranoid", ordering="perfect")
                         else:
-                            r = search_multiplayer(tree, alg)
+                            r = search_multiplayer(tree, alg, engine="auto")
                         rows.append(dict(players=n, b=b, d=d, instance=k, algorithm=alg, leaves=r.leaves,
                                          nodes=r.nodes, cutoffs=r.cutoffs))
     return pd.DataFrame(rows)
