@@ -20,7 +20,7 @@ COMMAND = "searchlab.claims.multiplayer.multiplayer_checks() (run by analysis/re
 
 #: (bs, depths, trees per point, max leaves, Rolit openings, nodes per move) by size
 SIZES = {
-    "full": ((3, 4), range(2, 10), 10, 20000, 20, 400),
+    "full": ((3, 4), range(2, 10), 10, 20000, 40, 400),
     "small": ((3,), range(2, 8), 4, 3000, 2, 200),
     "tiny": ((2,), range(2, 6), 3, 100, 1, 40),
 }
@@ -62,14 +62,22 @@ def pruning_with_many_players(ctx: Context) -> Verdict:
                 f"{c['match']['openings']} openings × 6 seatings, {c['match']['budget']} nodes per move: {match}; "
                 f"smallest difference in win share this design detects (80 % power, 5 %): "
                 f"{number(c['match']['min_detectable'])}")
+    ranked = summ.sort_values("win_share", ascending=False)
+    top, low = ranked.iloc[0], ranked.iloc[-1]
+    separated = top.lo > low.hi
+    play = (f"in Rolit at an equal node budget {top.algorithm} wins the largest share "
+            f"({number(top.win_share)}) and {low.algorithm} the smallest ({number(low.win_share)}); "
+            + ("their 95 % CIs do not overlap" if separated else
+               "their 95 % CIs overlap, so the match does not separate them at this size"))
     shallow_gain = float((1.0 - shallow["alpha"]).max()) if len(shallow) else float("nan")
     paranoid_ok = bool((perfect["alpha"] > 0.5).all()) if len(perfect) else False
     cat = "holds only under conditions" if shallow_gain < 0.05 and paranoid_ok else "does not hold"
     detail = (f"for max^n the argument does break down: shallow pruning (Korf's conditions) lowers the exponent by "
               f"at most {number(shallow_gain)}, deep pruning is unsound; paranoid search restores alpha-beta by "
               "reducing the game to two players (the others as one coalition) but only to b^(d(n−1)/n) in the "
-              "best case, weaker than two players' b^(d/2), and its model of the opponents differs (the match "
-              "measures what that costs); BRS likewise prunes, on its own smaller-depth tree")
+              "best case, weaker than two players' b^(d/2), at the price of a pessimistic model of the opponents; "
+              "BRS prunes too, on its own tree (its MIN plies offer (n−1)·b moves, so its α against log b can "
+              f"exceed 1); {play}")
     return Verdict(cat, detail, measured, "max^n: b^d (shallow pruning gains nothing asymptotically); paranoid best "
                    "case b^(d(n−1)/n)", COMMAND)
 
