@@ -46,7 +46,8 @@ def test_tictactoe_counts_and_values_equal_searchlab_tictactoe():
     a = search(os_g, "alphabeta", engine="reference")
     b = search(own, "alphabeta", engine="reference")
     assert (a.value, a.best_move, a.nodes, a.leaves, a.cutoffs, a.per_ply) == \
-        (b.value, b.best_move, b.nodes, b.leaves, b.cutoffs, b.per_ply) == (0.0, 0, 18297, 7330, b.cutoffs, b.per_ply)
+        (b.value, b.best_move, b.nodes, b.leaves, b.cutoffs, b.per_ply)
+    assert (a.value, a.nodes, a.leaves) == (0.0, 18297, 7330)      # searchlab's documented counts
     v, _ = os_minimax.alpha_beta_search(os_g.game, maximizing_player_id=0)
     assert v == a.value
     g2 = OpenSpielGame("tic_tac_toe", history=[4, 0])
