@@ -99,15 +99,12 @@ class OpenSpielGame:
         args = ", ".join(f"{k}={v}" for k, v in self.params.items())
         return f"openspiel:{self.game_name}({args})"
 
-    @property
-    def value_range(self) -> tuple[float, float] | None:
-        if self._constant_sum is not None and self.game.min_utility() >= 0:
-            return (0.0, float(self._constant_sum))
-        return None
-
     def leaf_total(self, state: Any, depth: float) -> float | None:
-        r = self.value_range
-        return None if r is None else r[1]
+        """OpenSpiel's utility sum when the game is constant-sum with non-negative payoffs
+        (shallow pruning's conditions), else None."""
+        if self._constant_sum is not None and self.game.min_utility() >= 0:
+            return float(self._constant_sum)
+        return None
 
     # --- states and text -------------------------------------------------------------
     def initial_state(self) -> Any:
