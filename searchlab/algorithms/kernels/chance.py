@@ -72,7 +72,7 @@ def _bound_sum(probs, order, arr, skip):
 
 @njit(cache=False)    # numba's cache cannot hold a self-recursive function (loading it segfaults)
 def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol, probs, order,
-         max_nodes, cnt, per_ply, memo_v, memo_k, root_vals):
+         max_nodes, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals):
     """One node (a call of the reference's algorithm on it); returns its value (or a bound)."""
     cnt[NODES] += 1
     if cnt[NODES] > max_nodes:
@@ -90,21 +90,22 @@ def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol
     if level % 2 == 1:                                       # chance node
         cnt[CHANCE] += 1
         if algo == ALG_EMM or algo == ALG_ABEMM:
-            vals = np.empty(n)
+            vals = s_vals[level]
             for j in range(n):
                 i = order[j]
                 vals[i] = _rec(_child(key, i), level + 1, -INF, INF, algo, b, d, low, high, levels,
-                               lo_b, hi_b, tol, probs, order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals)
+                               lo_b, hi_b, tol, probs, order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals)
                 if cnt[ABORT]:
                     return 0.0
             total = 0.0
             for i in range(n):
                 total += probs[i] * vals[i]
             return total
-        lo = np.full(n, lo_b)
-        hi = np.full(n, hi_b)
-        done = np.zeros(n, np.bool_)
-        vals = np.empty(n)
+        lo, hi, done, vals = s_lo[level], s_hi[level], s_done[level], s_vals[level]
+        for j in range(n):                                   # this level's scratch rows, reset
+            lo[j] = lo_b
+            hi[j] = hi_b
+            done[j] = False
         # the initial test: the window may lie outside [L, U] already
         upper = _bound_sum(probs, order, hi, -1)
         if upper <= alpha - tol:
@@ -150,7 +151,7 @@ def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol
                             if hi[j] + tol < bb:
                                 bb = hi[j] + tol
                             r = _rec(grand, clevel + 1, lo[j] - tol, bb, algo, b, d, low, high, levels,
-                                     lo_b, hi_b, tol, probs, order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals)
+                                     lo_b, hi_b, tol, probs, order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals)
                             if cnt[ABORT]:
                                 return 0.0
                             if r > lo[j]:
@@ -162,7 +163,7 @@ def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol
                             if lo[j] - tol > aa:
                                 aa = lo[j] - tol
                             r = _rec(grand, clevel + 1, aa, hi[j] + tol, algo, b, d, low, high, levels,
-                                     lo_b, hi_b, tol, probs, order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals)
+                                     lo_b, hi_b, tol, probs, order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals)
                             if cnt[ABORT]:
                                 return 0.0
                             if r < hi[j]:
@@ -197,7 +198,7 @@ def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol
             if hi[j] + tol < bb:
                 bb = hi[j] + tol
             c = _rec(_child(key, i), level + 1, a, bb, algo, b, d, low, high, levels, lo_b, hi_b, tol,
-                     probs, order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals)
+                     probs, order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals)
             if cnt[ABORT]:
                 return 0.0
             if c <= a:
@@ -245,10 +246,10 @@ def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol
         if not reused:
             if algo == ALG_EMM:
                 c = _rec(ck, level + 1, -INF, INF, algo, b, d, low, high, levels, lo_b, hi_b, tol, probs,
-                         order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals)
+                         order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals)
             else:
                 c = _rec(ck, level + 1, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol, probs,
-                         order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals)
+                         order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals)
             if cnt[ABORT]:
                 return 0.0
         if level == 0:
@@ -309,11 +310,15 @@ def run_chance_kernel(tree, algorithm: str, bounds=None, outcome_order: str = "n
     memo_v = Dict.empty(key_type=_KEY, value_type=types.float64)
     memo_k = Dict.empty(key_type=_KEY, value_type=types.int64)
     root_vals = np.full(tree.b, np.nan)
+    # per-level scratch rows of the chance nodes (one node per level is open at a time)
+    rows = 2 * tree.d + 1
+    s_lo, s_hi = np.empty((rows, tree.n)), np.empty((rows, tree.n))
+    s_done, s_vals = np.zeros((rows, tree.n), np.bool_), np.empty((rows, tree.n))
     limit = np.int64(2**62) if max_nodes is None else np.int64(max_nodes)
     t0 = time.perf_counter()
     with np.errstate(over="ignore"):
         value = _rec(np.uint64(tree.root_key), 0, -INF, INF, ALGORITHMS[algorithm], tree.b, tree.d, tree.low,
-                     tree.high, tree.levels, lo_b, hi_b, tol, probs, order, limit, cnt, per_ply, memo_v, memo_k, root_vals)
+                     tree.high, tree.levels, lo_b, hi_b, tol, probs, order, limit, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals)
     wall = time.perf_counter() - t0
     if cnt[BAD]:
         raise InvalidParameterError(f"bounds: a leaf value lies outside [L, U] = [{lo_b}, {hi_b}]; give "
