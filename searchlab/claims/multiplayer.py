@@ -8,7 +8,11 @@ node budgets. ``analysis/reproduce.py`` stores the result as ``exact["multiplaye
 
 from __future__ import annotations
 
+import argparse
+import time
 from typing import Any
+
+import pandas as pd
 
 from searchlab.analysis import multiplayer_study as MS
 from searchlab.analysis.format import number
@@ -101,3 +105,23 @@ def multiplayer_section(c: dict[str, Any]) -> str:
         f"{number(c['match']['min_detectable'])}:",
         md_table(["algorithm", "games", "openings", "win share", "CI", "mean discs", "mean depth"], mrows),
     ])
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m searchlab.claims.multiplayer [--size full|small|tiny]``: run the measurements and
+    print the verdicts and the report section."""
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--size", choices=tuple(SIZES), default="full")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    exact = {"multiplayer": multiplayer_checks(args.size)}
+    ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact=exact)
+    for fn in (pruning_with_many_players,):
+        v = fn(ctx)
+        print(f"{fn.__name__}: {v.category}: {v.detail}\n  measured: {v.measured}\n")
+    print(multiplayer_section(exact["multiplayer"]))
+    print(f"\n{time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
