@@ -51,12 +51,19 @@ def test_kernel_refusals():
     assert search_chance(Pig(winscore=10), "star1", depth=2, engine="auto").engine == "reference"
 
 
-def test_kernel_without_jit_in_a_subprocess():
+def test_kernels_without_jit_in_a_subprocess():
+    """The chance and the n-player kernel run as plain Python (NUMBA_DISABLE_JIT=1) give the
+    reference's counts."""
     code = ("from searchlab.algorithms.chance import search_chance as s\n"
+            "from searchlab.algorithms.multiplayer import search_multiplayer as m\n"
             "from searchlab.trees.chance import ChanceTree\n"
+            "from searchlab.trees.nplayer import NPlayerTree\n"
             "t = ChanceTree(2, 3, 2, seed=4, levels=3)\n"
             "for a in ('expectiminimax', 'star1', 'star2'):\n"
             "    assert s(t, a, engine='kernel').counts() == s(t, a).counts(), a\n"
+            "u = NPlayerTree(3, 2, 4, seed=2, values='constsum')\n"
+            "for a in ('maxn', 'maxn-shallow', 'paranoid', 'brs'):\n"
+            "    assert m(u, a, engine='kernel').counts() == m(u, a).counts(), a\n"
             "print('ok')\n")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)

@@ -1,11 +1,7 @@
-"""The compiled n-player kernel against the reference, node for node (and without JIT)."""
+"""The compiled n-player kernel against the reference, node for node (without JIT:
+test_chance_kernel.py runs both kernels in one subprocess)."""
 
 from __future__ import annotations
-
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +10,6 @@ from searchlab.errors import UnsupportedError
 from searchlab.games.rolit import Rolit
 from searchlab.trees.nplayer import NPlayerTree
 
-ROOT = Path(__file__).resolve().parents[2]
 ALGS = ("maxn", "maxn-shallow", "paranoid", "paranoid-minimax", "brs")
 
 
@@ -41,16 +36,3 @@ def test_kernel_refusals():
     with pytest.raises(UnsupportedError):
         search_multiplayer(NPlayerTree(3, 2, 3), "paranoid", ordering="perfect", engine="kernel")
     assert search_multiplayer(Rolit(3), "maxn", depth=1, engine="auto").engine == "reference"
-
-
-def test_kernel_without_jit_in_a_subprocess():
-    code = ("from searchlab.algorithms.multiplayer import search_multiplayer as s\n"
-            "from searchlab.trees.nplayer import NPlayerTree\n"
-            "t = NPlayerTree(3, 2, 4, seed=2, values='constsum')\n"
-            "for a in ('maxn', 'maxn-shallow', 'paranoid', 'brs'):\n"
-            "    assert s(t, a, engine='kernel').counts() == s(t, a).counts(), a\n"
-            "print('ok')\n")
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"

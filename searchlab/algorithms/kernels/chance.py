@@ -8,8 +8,9 @@ extra's chance_cutoffs, probes, probe_cutoffs and probe_reuses (tests/algorithms
 test_chance_kernel.py compares them, also under NUMBA_DISABLE_JIT=1). The kernel is one
 recursive function repeating searchlab/algorithms/chance.py operation for operation (the same
 float operations in the same order). It is compiled once per process (a few seconds): numba's
-on-disk cache cannot hold a self-recursive function (loading one segfaults), so only the
-helpers are cached; every jitted function lives in this file.
+on-disk cache cannot hold a self-recursive function (loading one segfaults). The key hashing
+comes from _alphabeta.py; functions here that call it are not cached either (a cached function
+would not notice edits of another file).
 """
 
 from __future__ import annotations
@@ -21,14 +22,11 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
+from searchlab.algorithms.kernels._alphabeta import child_key, unit
 from searchlab.algorithms.result import SearchResult
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.trees.chance import ChanceTree
 
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_S11, _S27, _S30, _S31 = np.uint64(11), np.uint64(27), np.uint64(30), np.uint64(31)
 INF = np.inf
 
 ALG_EMM, ALG_ABEMM, ALG_STAR1, ALG_STAR2 = 0, 1, 2, 3
@@ -39,25 +37,11 @@ KIND_EXACT, KIND_LOWER, KIND_UPPER = 0, 1, 2
 _KEY = types.Tuple((types.uint64, types.int64, types.int64))
 
 
-@njit(cache=True)
-def _mix64(z):
-    z = z ^ (z >> _S30)
-    z = z * _M1
-    z = z ^ (z >> _S27)
-    z = z * _M2
-    return z ^ (z >> _S31)
-
-
-@njit(cache=True)
-def _child(key, i):
-    return _mix64(key + np.uint64(i + 1) * GOLDEN)
-
-
-@njit(cache=True)
+@njit(cache=False)    # calls _alphabeta's unit: cached here, it would not see edits there
 def _leaf(key, low, high, levels):
     if levels > 0:
         return low + (high - low) * np.float64(key % np.uint64(levels)) / np.float64(levels - 1)
-    return low + (high - low) * (np.float64(key >> _S11) * 2.0**-53)
+    return low + (high - low) * unit(key)
 
 
 @njit(cache=True)
@@ -93,7 +77,7 @@ def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol
             vals = s_vals[level]
             for j in range(n):
                 i = order[j]
-                vals[i] = _rec(_child(key, i), level + 1, -INF, INF, algo, b, d, low, high, levels,
+                vals[i] = _rec(child_key(key, i), level + 1, -INF, INF, algo, b, d, low, high, levels,
                                lo_b, hi_b, tol, probs, order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals)
                 if cnt[ABORT]:
                     return 0.0
@@ -120,7 +104,7 @@ def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol
         if algo == ALG_STAR2:
             for j in range(n):
                 i = order[j]
-                ck = _child(key, i)
+                ck = child_key(key, i)
                 clevel = level + 1
                 if clevel < 2 * d and clevel % 2 == 1:
                     pass                                     # a chance child: not probed (never here)
@@ -142,7 +126,7 @@ def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol
                         lo[j] = v
                         hi[j] = v
                     else:
-                        grand = _child(ck, 0)
+                        grand = child_key(ck, 0)
                         p = probs[i]
                         cnt[PROBES] += 1
                         if clevel % 4 == 0:                  # a MAX child: a lower bound
@@ -197,7 +181,7 @@ def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol
             bb = (beta - rest_lo + 2 * tol) / p
             if hi[j] + tol < bb:
                 bb = hi[j] + tol
-            c = _rec(_child(key, i), level + 1, a, bb, algo, b, d, low, high, levels, lo_b, hi_b, tol,
+            c = _rec(child_key(key, i), level + 1, a, bb, algo, b, d, low, high, levels, lo_b, hi_b, tol,
                      probs, order, max_nodes, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals)
             if cnt[ABORT]:
                 return 0.0
@@ -231,7 +215,7 @@ def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol
     v = -INF if maximizing else INF
     best = -1
     for m in range(b):
-        ck = _child(key, m)
+        ck = child_key(key, m)
         c = 0.0
         reused = False
         if algo == ALG_STAR2 and len(memo_v) > 0:

@@ -6,8 +6,8 @@ vector, value, best move, nodes, leaves, cutoffs, per_ply (tests/algorithms/
 test_multiplayer_kernel.py). A leaf's payoff vector is a function of its key
 (docs/chance-tree-spec.md), so the recursion returns the key of the leaf whose vector a node
 takes (and, for paranoid and BRS, its root-player value) and computes components on demand.
-One self-recursive function, compiled once per process (numba cannot cache it); the helpers
-are cached.
+One self-recursive function, compiled once per process (numba cannot cache it); the key
+hashing comes from _alphabeta.py.
 """
 
 from __future__ import annotations
@@ -18,15 +18,12 @@ import time
 import numpy as np
 from numba import njit
 
+from searchlab.algorithms.kernels._alphabeta import GOLDEN, mix64, unit
 from searchlab.algorithms.multiplayer import MultiResult
 from searchlab.errors import UnsupportedError
 from searchlab.trees.nplayer import VECTOR_SALT, NPlayerTree
 
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 SALT = np.uint64(VECTOR_SALT)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_S11, _S27, _S30, _S31 = np.uint64(11), np.uint64(27), np.uint64(30), np.uint64(31)
 INF = np.inf
 
 ALG_MAXN, ALG_SHALLOW, ALG_PARANOID, ALG_PARANOID_MM, ALG_BRS = range(5)
@@ -35,29 +32,20 @@ ALGORITHMS = {"maxn": ALG_MAXN, "maxn-shallow": ALG_SHALLOW, "paranoid": ALG_PAR
 NODES, LEAVES, CUTS, ABORT, BEST = range(5)
 
 
-@njit(cache=True)
-def _mix64(z):
-    z = z ^ (z >> _S30)
-    z = z * _M1
-    z = z ^ (z >> _S27)
-    z = z * _M2
-    return z ^ (z >> _S31)
-
-
-@njit(cache=True)
+@njit(cache=False)    # calls _alphabeta's mix64: cached here, it would not see edits there
 def _component(leaf, j, n, constsum, levels, total):
     """Payoff j of the leaf with key ``leaf`` (NPlayerTree.utility_vector's component j)."""
     base = leaf ^ SALT
     if constsum:
         c = 0
         for t in range(total):
-            if _mix64(base + np.uint64(t + 1) * GOLDEN) % np.uint64(n) == np.uint64(j):
+            if mix64(base + np.uint64(t + 1) * GOLDEN) % np.uint64(n) == np.uint64(j):
                 c += 1
         return np.float64(c)
-    z = _mix64(base + np.uint64(j + 1) * GOLDEN)
+    z = mix64(base + np.uint64(j + 1) * GOLDEN)
     if levels > 0:
         return np.float64(z % np.uint64(levels))
-    return np.float64(z >> _S11) * 2.0**-53
+    return unit(z)
 
 
 @njit(cache=False)    # numba's cache cannot hold a self-recursive function
@@ -79,7 +67,7 @@ def _mrec(key, ply, mover, alpha, beta, bound, algo, n, b, d, root, constsum, le
     if algo == ALG_MAXN or algo == ALG_SHALLOW:
         best_v = 0.0
         for m in range(b):
-            ck = _mix64(key + np.uint64(mover * b + m + 1) * GOLDEN)
+            ck = mix64(key + np.uint64(mover * b + m + 1) * GOLDEN)
             child_bound = np.float64(total) if best_m < 0 else np.float64(total) - best_v
             _, leaf = _mrec(ck, ply + 1, (mover + 1) % n, alpha, beta, child_bound, algo, n, b, d, root,
                             constsum, levels, total, max_nodes, cnt, per_ply)
@@ -108,7 +96,7 @@ def _mrec(key, ply, mover, alpha, beta, bound, algo, n, b, d, root, constsum, le
     for k in range(k_lo, k_hi):
         p = (root + k) % n if algo == ALG_BRS else mover
         for m in range(b):
-            ck = _mix64(key + np.uint64(p * b + m + 1) * GOLDEN)
+            ck = mix64(key + np.uint64(p * b + m + 1) * GOLDEN)
             c, leaf = _mrec(ck, ply + 1, (p + 1) % n, alpha, beta, 0.0, algo, n, b, d, root, constsum,
                             levels, total, max_nodes, cnt, per_ply)
             if cnt[ABORT]:
