@@ -50,6 +50,7 @@ from typing import Any, Hashable
 
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
 from searchlab.algorithms.context import count_node
+from searchlab.algorithms.kernels.chance import kernel_supports_chance, run_chance_kernel
 from searchlab.algorithms.result import SearchResult
 
 INF = math.inf
@@ -431,7 +432,6 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
         raise InvalidParameterError(f"engine must be one of reference, kernel, auto; got {engine!r}")
     horizon = INF if depth is None else depth
     if engine != "reference":
-        from searchlab.algorithms.kernels.chance import kernel_supports_chance, run_chance_kernel
         fits = kernel_supports_chance(game, algorithm, ordering) and not iterative and depth is None
         if engine == "kernel" and not fits:
             raise UnsupportedError(f"no compiled chance kernel for {algorithm}/{ordering} on {game.name}"

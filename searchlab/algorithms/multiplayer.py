@@ -34,42 +34,12 @@ from dataclasses import dataclass, field
 from typing import Any, Hashable
 
 from searchlab.algorithms.context import count_node
+from searchlab.algorithms.kernels.multiplayer import kernel_supports_multiplayer, run_multiplayer_kernel
+from searchlab.algorithms.result import MultiResult
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
 
 INF = math.inf
 MULTI_ALGORITHMS = ("maxn", "maxn-shallow", "paranoid", "paranoid-minimax", "brs")
-
-
-@dataclass(frozen=True)
-class MultiResult:
-    """The outcome and counts of one n-player search (sibling of SearchResult).
-
-    ``values``: the root's value vector, player 0 first (max^n: the max^n vector; paranoid and
-    BRS: the leaf vector at the end of the principal variation, whose root-player component is
-    ``value``). ``value``: the root player's payoff under the algorithm's model.
-    Counts as in SearchResult (nodes, leaves, interior, cutoffs, per_ply by ply).
-    """
-
-    values: tuple[float, ...] | None
-    value: float | None
-    best_move: Hashable | None
-    nodes: int
-    leaves: int
-    interior: int
-    cutoffs: int
-    per_ply: tuple[int, ...]
-    algorithm: str
-    n_players: int
-    root_player: int
-    depth: int
-    wall_time: float
-    status: str = "ok"
-    engine: str = "reference"
-
-    def counts(self) -> dict[str, Any]:
-        return {"values": self.values, "value": self.value, "best_move": self.best_move,
-                "nodes": self.nodes, "leaves": self.leaves, "cutoffs": self.cutoffs,
-                "per_ply": self.per_ply, "status": self.status}
 
 
 @dataclass
@@ -290,8 +260,6 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
     if engine not in ("reference", "kernel", "auto"):
         raise InvalidParameterError(f"engine must be one of reference, kernel, auto; got {engine!r}")
     if engine != "reference":
-        from searchlab.algorithms.kernels.multiplayer import (kernel_supports_multiplayer,
-                                                              run_multiplayer_kernel)
         fits = (kernel_supports_multiplayer(game, algorithm) and root is None and ordering == "natural"
                 and horizon == game.default_depth and (total is None or total == game.total))
         if engine == "kernel" and not fits:

@@ -1,4 +1,4 @@
-"""SearchResult: what every search returns, whatever the engine."""
+"""SearchResult: what every search returns, whatever the engine; MultiResult, its sibling for n players."""
 
 from __future__ import annotations
 
@@ -91,3 +91,35 @@ class SearchResult:
             "tt_hits": self.tt_hits, "tt_cutoffs": self.tt_cutoffs,
             "chance_nodes": self.chance_nodes,
         }
+
+
+@dataclass(frozen=True)
+class MultiResult:
+    """The outcome and counts of one n-player search (sibling of SearchResult).
+
+    ``values``: the root's value vector, player 0 first (max^n: the max^n vector; paranoid and
+    BRS: the leaf vector at the end of the principal variation, whose root-player component is
+    ``value``). ``value``: the root player's payoff under the algorithm's model.
+    Counts as in SearchResult (nodes, leaves, interior, cutoffs, per_ply by ply).
+    """
+
+    values: tuple[float, ...] | None
+    value: float | None
+    best_move: Hashable | None
+    nodes: int
+    leaves: int
+    interior: int
+    cutoffs: int
+    per_ply: tuple[int, ...]
+    algorithm: str
+    n_players: int
+    root_player: int
+    depth: int
+    wall_time: float
+    status: str = "ok"
+    engine: str = "reference"
+
+    def counts(self) -> dict[str, Any]:
+        return {"values": self.values, "value": self.value, "best_move": self.best_move,
+                "nodes": self.nodes, "leaves": self.leaves, "cutoffs": self.cutoffs,
+                "per_ply": self.per_ply, "status": self.status}

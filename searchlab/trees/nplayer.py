@@ -4,11 +4,8 @@ MultiPlayerGame (searchlab.games.protocol) with i.i.d. or constant-sum value vec
 from __future__ import annotations
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.hashing import GOLDEN, MASK64, mix64, root_key, unit
+from searchlab.hashing import GOLDEN, MASK64, VECTOR_SALT, mix64, root_key, unit
 from searchlab.trees.base import check_int
-
-#: salt of the value vector's keys (so they never coincide with a child's key)
-VECTOR_SALT = 0x3C6EF372FE94F82B
 
 
 class NPlayerTree:

@@ -25,7 +25,6 @@ from numba.typed import Dict
 from searchlab.algorithms.kernels._alphabeta import child_key, unit
 from searchlab.algorithms.result import SearchResult
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.trees.chance import ChanceTree
 
 INF = np.inf
 
@@ -266,9 +265,10 @@ def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol
 
 
 def kernel_supports_chance(tree, algorithm: str, ordering: str = "natural") -> bool:
-    """Whether the compiled kernel covers this search (a ChanceTree itself, not a wrapper around
-    one; natural move order)."""
-    return type(tree) is ChanceTree and algorithm in ALGORITHMS and ordering == "natural"
+    """Whether the compiled kernel covers this search: a ChanceTree (by class name, itself, not
+    a wrapper around one: kernels sit below the tree models and recognise them by duck typing),
+    natural move order."""
+    return type(tree).__name__ == "ChanceTree" and algorithm in ALGORITHMS and ordering == "natural"
 
 
 def run_chance_kernel(tree, algorithm: str, bounds=None, outcome_order: str = "natural",

@@ -19,9 +19,9 @@ import numpy as np
 from numba import njit
 
 from searchlab.algorithms.kernels._alphabeta import GOLDEN, mix64, unit
-from searchlab.algorithms.multiplayer import MultiResult
+from searchlab.algorithms.result import MultiResult
 from searchlab.errors import UnsupportedError
-from searchlab.trees.nplayer import VECTOR_SALT, NPlayerTree
+from searchlab.hashing import VECTOR_SALT
 
 SALT = np.uint64(VECTOR_SALT)
 INF = np.inf
@@ -129,9 +129,10 @@ def _mrec(key, ply, mover, alpha, beta, bound, algo, n, b, d, root, constsum, le
 
 
 def kernel_supports_multiplayer(tree, algorithm: str) -> bool:
-    """Whether the kernel covers this search: an NPlayerTree (itself, not a wrapper), any of
+    """Whether the kernel covers this search: an NPlayerTree (by class name, itself, not a
+    wrapper: kernels sit below the tree models and recognise them by duck typing), any of
     the algorithms, natural order (shallow pruning on the constant-sum variant only)."""
-    return type(tree) is NPlayerTree and algorithm in ALGORITHMS and \
+    return type(tree).__name__ == "NPlayerTree" and algorithm in ALGORITHMS and \
         (algorithm != "maxn-shallow" or tree.values == "constsum")
 
 
