@@ -98,6 +98,8 @@ def run_tradeoff(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
         raise RunError(str(e)) from None
     if study.runner.report:
         _report(run_dir, log)
+    log(f"tables:  {Path(run_dir) / 'table'}, {Path(run_dir) / 'matches'}  "
+        f"(searchlab.load({str(run_dir)!r}))")
     return Path(run_dir)
 
 

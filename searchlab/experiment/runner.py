@@ -9,6 +9,10 @@
   (``parallel_config(inner_max_num_threads=1)`` sets NUMBA_NUM_THREADS=1 and friends in the loky
   workers; dask workers get the same through ``distributed.nanny.pre-spawn-environ``), so n
   workers use n cores.
+- Task kinds: a grid.Task is a search; any other task (the trade-off study's positions and
+  matches, experiment/tradeoff/tasks.py) brings its own ``run(settings)`` and
+  ``failed(error, attempts)``, each returning one row-like record with ``task_id`` and ``status``
+  for the caller's writer, and gets the same batching, retries and crash handling.
 - Node budget: each search gets ``max_nodes`` = the per-task budget; a search that hits it
   returns status "aborted" and its row is kept.
 - Faults: a task that raises is retried in the worker, then recorded as "failed" with the error.
@@ -489,6 +493,7 @@ def _run_suspect(task: Task, settings: RunSettings, runner: Any,
             if not _is_worker_death(e):
                 raise
             last = f"{type(e).__name__}: {str(e).splitlines()[0][:300]}"
-    log(f"task {task.index} ({task.model} b={task.b} d={task.d} {task.algorithm}/{task.ordering} "
-        f"instance {task.instance}) crashed its worker {tries + 1} times: recorded as failed")
+    what = (f"{task.model} b={task.b} d={task.d} {task.algorithm}/{task.ordering} "
+            f"instance {task.instance}") if isinstance(task, Task) else task.label
+    log(f"task {task.index} ({what}) crashed its worker {tries + 1} times: recorded as failed")
     return _failed(task, settings, "worker crashed: " + last, tries + 1)

@@ -1,6 +1,10 @@
-"""The one seed derivation of the engine: every seed a task uses (tree, position, ordering,
+"""The seed derivations of the engine: every seed a search task uses (tree, position, ordering,
 sample permutation) is ``derive_seed(root seed, identity string)``, never global random state
 and never execution order. See grid.py's docstring for the identities.
+
+The trade-off study (experiment=unsound_tradeoff) derives its seeds with ``tradeoff_seed``, the
+derivation it had before it became part of the engine, kept so that its positions and published
+numbers stay the same (analysis/reproduce.py; tests/analysis/test_reproduce_same.py).
 """
 
 from __future__ import annotations
@@ -19,3 +23,11 @@ def derive_seed(root_seed: int, identity: str) -> int:
     """A uint64 from the root seed and an identity string, through numpy's SeedSequence."""
     ss = np.random.SeedSequence(entropy=root_seed, spawn_key=_words(identity))
     return int(ss.generate_state(1, dtype=np.uint64)[0])
+
+
+def tradeoff_seed(root_seed: int, *identity: object) -> int:
+    """A 63-bit seed from the root seed and a task identity (numpy SeedSequence over the words
+    of a SHA-256 of ``repr(identity)``): independent of execution order and of n_jobs."""
+    words = np.frombuffer(hashlib.sha256(repr(identity).encode()).digest(), dtype=np.uint32)
+    ss = np.random.SeedSequence([int(root_seed), *map(int, words)])
+    return int(ss.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1))

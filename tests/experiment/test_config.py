@@ -8,6 +8,7 @@ from searchlab import cli as cli_mod
 from searchlab.experiment import api, grid
 from searchlab.experiment.composition import available_options
 from searchlab.experiment.schema import ConfigError
+from searchlab.experiment.tradeoff.tasks import plan as tradeoff_plan
 from searchlab.experiment.validation import validate
 
 from .experiment_helpers import cli
@@ -35,7 +36,11 @@ def test_default_config_is_quick_and_valid():
 
 @pytest.mark.parametrize("name", available_options("experiment"))
 def test_every_preset_composes_validates_and_fits_the_budget(name):
-    study = validate(api.compose(name))
+    cfg = api.compose(name)
+    study = validate(cfg)
+    if api.is_tradeoff(cfg):        # the trade-off study; its size presets keep its name
+        assert name.startswith(study.name) and tradeoff_plan(api.tradeoff_config(cfg), {})
+        return
     assert study.name == name
     p = grid.plan(study)
     grid.check_budget(p, study.runner.max_nodes)

@@ -153,24 +153,6 @@ def test_determinism_n_jobs_1_vs_2(tiny_run, tmp_path):
         pd.testing.assert_frame_equal(a.drop(columns=drop), b.drop(columns=drop))
 
 
-def test_resume_runs_only_the_missing_tasks(tiny_run, tmp_path):
-    """A run directory missing some parts is completed by the same command, to the same table."""
-    import shutil
-
-    run = tmp_path / "run"
-    shutil.copytree(tiny_run, run)
-    parts = sorted((run / "table").glob("part-*.parquet"))
-    for p in parts[len(parts) // 2:]:
-        p.unlink()
-    logs: list[str] = []
-    cfg = api.compose("unsound_tradeoff_tiny", TINY + ["runner.n_jobs=1", "runner.report=false"])
-    api.run_tradeoff(cfg, api.validate(cfg), run, progress=False, log=logs.append)
-    assert any(m.startswith("resume: ") and "running the" in m for m in logs), logs
-    drop = list(NONDETERMINISTIC)
-    pd.testing.assert_frame_equal(load_table(tiny_run).drop(columns=drop),
-                                  load_table(run).drop(columns=drop))
-
-
 def test_claim_counts_feed_the_000n_verdict(tiny_run):
     import pandas as pd
 
@@ -194,3 +176,33 @@ def test_load_reads_a_tradeoff_run_and_refuses_mixing_kinds(tiny_run):
     assert len(matches) == len(load_table(tiny_run, "matches")) and "elo" in matches.columns
     with pytest.raises(UnknownTableError, match="different kinds"):
         load([tiny_run, *sorted((tiny_run / "matches").glob("*.parquet"))])
+
+
+def test_a_failing_task_is_retried_then_recorded_and_resume_completes_it(tmp_path, monkeypatch):
+    """The engine's fault handling applies to trade-off tasks: a task that raises once is
+    retried in its worker; one that always raises is recorded in manifest.json (no rows), and
+    runner.resume runs it again."""
+    import json
+
+    from searchlab.experiment.runner import FAULT_ENV
+
+    ov = TINY + ["runner.n_jobs=1", "runner.report=false", "tradeoff.domain=incremental",
+                 "tradeoff.domains.incremental.correlations=[0.0]"]
+    state = tmp_path / "faults"
+    monkeypatch.setenv(FAULT_ENV, json.dumps({"index": [1], "mode": "raise", "times": 1,
+                                              "state": str(state)}))
+    once = api.run_study("unsound_tradeoff_tiny", ov, output_dir=tmp_path / "once", progress=False)
+    assert json.loads((once / "manifest.json").read_text())["failed"] == []
+    assert load_table(once)["position"].nunique() == 3
+    state.unlink()
+    monkeypatch.setenv(FAULT_ENV, json.dumps({"index": [1], "mode": "raise", "times": 9,
+                                              "state": str(state)}))
+    run = api.run_study("unsound_tradeoff_tiny", ov, output_dir=tmp_path / "run", progress=False)
+    failed = json.loads((run / "manifest.json").read_text())["failed"]
+    assert len(failed) == 1 and "injected fault" in failed[0]["error"]
+    assert load_table(run)["position"].nunique() == 2
+    monkeypatch.delenv(FAULT_ENV)
+    api.run_study("unsound_tradeoff_tiny", ov + [f"runner.resume={run}"], progress=False)
+    drop = list(NONDETERMINISTIC)
+    pd.testing.assert_frame_equal(load_table(once).drop(columns=drop),
+                                  load_table(run).drop(columns=drop))

@@ -160,7 +160,7 @@ class TradeoffConfig:
     n_jobs: int = 2
     progress: bool = True
     results_dir: str = "results"
-    size: str = "full"              # informational: the tradeoff_size preset used
+    size: str = "full"              # informational: the size preset used (full, small, tiny)
     techniques: list[TechniqueConf] = field(default_factory=list)
     domains: Domains = field(default_factory=Domains)
 

@@ -15,7 +15,6 @@ zugzwang decides many positions, this is exactly the case the technique is known
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +27,7 @@ from searchlab.games.connect4 import ConnectFour, ConnectFourState, load_benchma
 from searchlab.games.epd import load_epd
 from searchlab.games.othello import Othello, OthelloState, random_position
 from searchlab.games.position import FromState
+from searchlab.experiment.seeds import tradeoff_seed as seed_for
 from searchlab.experiment.tradeoff.config import DomainConf, data_path
 from searchlab.trees.incremental import IncrementalTree
 
@@ -70,14 +70,6 @@ def connect4_game(moves: str = ""):
 
 def othello_game(root=""):
     return WithNullMove(Othello(root), _othello_pass)
-
-
-def seed_for(study_seed: int, *identity: Any) -> int:
-    """A 63-bit seed from the study seed and a task identity (numpy SeedSequence over the
-    identity's bytes: independent of execution order and of n_jobs)."""
-    words = np.frombuffer(hashlib.sha256(repr(identity).encode()).digest(), dtype=np.uint32)
-    ss = np.random.SeedSequence([int(study_seed), *map(int, words)])
-    return int(ss.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1))
 
 
 @dataclass

@@ -12,7 +12,7 @@ atomic Parquet parts (tables.write_part). So the study has the engine's batching
 retry, crash retry, progress bar, provenance and resume (a task whose rows are in the run
 directory is not run again).
 
-Seeds: every position, tree, opening and match seed is ``domains.seed_for(root seed,
+Seeds: every position, tree, opening and match seed is ``seeds.tradeoff_seed(root seed,
 identity)``, the derivation the study used before it became part of the engine (kept so that
 its published numbers stay the same); ``task_id`` is a digest of the task's identity.
 """
@@ -54,17 +54,10 @@ class TradeoffTask:
     index: int
     task_id: str
     kind: str
-    label: str                  # for messages: "connect4/line12", "match connect4 null R=2"
+    label: str                  # for messages: "connect4/line12/...", "match connect4 null R=2"
     args: tuple
     est_work: int = 1           # unknown before the run: every task weighs the same
     est_nodes: int = 1
-
-    # what the runner's crash messages name
-    @property
-    def model(self) -> str:
-        return self.label
-
-    b = d = algorithm = ordering = instance = None
 
     def run(self, settings: RunSettings) -> dict:
         """Run the task body; an envelope with its rows (the body's exceptions propagate)."""
