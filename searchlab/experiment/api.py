@@ -29,7 +29,8 @@ from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.experiment.store import load  # noqa: F401  (re-exported)
 from searchlab.experiment.study import Study
 from searchlab.experiment.tradeoff.config import from_engine as tradeoff_config
-from searchlab.experiment.tradeoff.tasks import TradeoffRunError, run_tradeoff as _run_tradeoff
+from searchlab.experiment.tradeoff.tasks import TradeoffRunError, is_tradeoff_run
+from searchlab.experiment.tradeoff.tasks import run_tradeoff as _run_tradeoff
 from searchlab.experiment.validation import validate
 from searchlab.report.build import write_report
 
@@ -231,7 +232,7 @@ def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
 
 
 def _report(run_dir: Path, log: Callable[[str], None]) -> None:
-    tradeoff = (Path(run_dir) / "probcut.json").exists()   # the policies section is not for it
+    tradeoff = is_tradeoff_run(run_dir)      # the policies section is not for it
     try:
         path = write_report(run_dir)
     except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus
@@ -248,4 +249,5 @@ def _report(run_dir: Path, log: Callable[[str], None]) -> None:
         log(f"figures: {figs[0].parent}")
 
 
-__all__ = ["compose", "run_study", "run", "run_tradeoff", "is_tradeoff", "load", "ConfigError", "RunError"]
+__all__ = ["compose", "run_study", "run", "run_tradeoff", "is_tradeoff", "load", "ConfigError",
+           "RunError"]

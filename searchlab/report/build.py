@@ -28,6 +28,7 @@ from searchlab.claims.exact_trees import exact_checks
 from searchlab.claims.registry import evaluate_all
 from searchlab.claims.verdict import SOURCES, Claim, Context, Verdict
 from searchlab.experiment.store import load
+from searchlab.experiment.tradeoff.tasks import is_tradeoff_run
 from searchlab.report.tradeoff import write_report as write_tradeoff_report
 
 __all__ = ["write_report", "build_report", "load_run", "find_tables", "NO_DATA", "md_table",
@@ -487,7 +488,7 @@ def _anchor(h: str) -> str:
 def write_report(run_dir: Path, *, fmt: str = "png", exact: bool = True, n_resamples: int = 999) -> Path:
     """Read the run's Parquet table; write run_dir/report.md and run_dir/figures/. Returns the path."""
     run_dir = Path(run_dir)
-    if (run_dir / "probcut.json").exists():     # a trade-off study's run (its own tables)
+    if is_tradeoff_run(run_dir):                # the trade-off study's run: its own report
         return write_tradeoff_report(run_dir)
     df = load_run(run_dir)
     return build_report(df, run_dir, title=f"searchlab report: {run_dir.name}", source=str(run_dir),

@@ -31,7 +31,7 @@ import pyarrow.parquet as pq
 from omegaconf import OmegaConf
 
 from searchlab.experiment import provenance
-from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
+from searchlab.experiment.runner import INFLIGHT_DIR, RunSettings, execute
 from searchlab.experiment.table_kinds import MATCH_SCHEMA, TRADEOFF_SCHEMA
 from searchlab.experiment.tradeoff import domains as dom
 from searchlab.experiment.tradeoff.config import TradeoffConfig, selected_domains
@@ -72,6 +72,11 @@ class TradeoffTask:
         """The envelope of a task that failed every attempt: no rows, the error recorded."""
         return {"task_id": self.task_id, "status": "failed", "kind": self.kind, "rows": [],
                 "label": self.label, "error": error[:2000], "attempts": attempts, "cpu": 0.0}
+
+
+def is_tradeoff_run(run_dir: str | Path) -> bool:
+    """Whether run_dir holds a trade-off run (its probcut.json is written before any task)."""
+    return (Path(run_dir) / "probcut.json").exists()
 
 
 def _task_id(*identity: Any) -> str:
@@ -205,4 +210,4 @@ def run_tradeoff(cfg: TradeoffConfig, runner: Any, run_dir: Path, *, progress: b
     return run_dir
 
 
-__all__ = ["TradeoffTask", "plan", "run_tradeoff", "KindWriter", "FAULT_ENV"]
+__all__ = ["TradeoffTask", "plan", "run_tradeoff", "KindWriter", "is_tradeoff_run"]
