@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from searchlab.experiment import budget
+from searchlab.limits import MAX_TASKS
 from searchlab.experiment.config import (KERNEL_ORACLE_MAX_LEAVES, REFERENCE_ORACLE_MAX_LEAVES,
                                          ConfigError, Study, TreeSpec, _thaw)
 
@@ -160,6 +161,12 @@ def plan(study: Study) -> Plan:
     """
     if study.game is not None:
         return _plan_game(study)
+    upper = len(study.trees) * sum(len(study.depths_for(b)) for b in study.b) \
+        * len(study.algorithms) * len(study.orderings) * study.instances
+    if upper > MAX_TASKS:
+        raise ConfigError(f"the grid has up to {upper} tasks, over the limit of {MAX_TASKS} per "
+                          "study (searchlab.limits.MAX_TASKS): shrink sweep.b, sweep.d or "
+                          "sweep.instances, or split the study")
     tasks: list[Task] = []
     trimmed: list[tuple] = []
     points = 0
@@ -172,7 +179,7 @@ def plan(study: Study) -> Plan:
                 if not study.keeps(ordering, d):
                     continue
                 points += 1
-                nodes, work = budget.estimate(tree.model, b, horizon, algorithm, ordering)
+                nodes, work = budget.estimate(tree.model, b, horizon, algorithm, ordering, tree.p)
                 if study.d_budget is not None and work > study.d_budget:
                     trimmed.append((tree, b, d, algorithm, ordering, work))
                     continue
@@ -280,16 +287,17 @@ def depth_table(p: Plan) -> dict[tuple, tuple[int, int]]:
 
 
 def summary(p: Plan, study: Study) -> str:
-    """A few lines describing the plan."""
+    """One line describing the plan; its counts add up (tasks = kept grid points x instances,
+    or the sum over games of points x positions)."""
     n = len(p.tasks)
-    if len(study.games) > 1:
-        each = ", ".join(f"{g.name} {g.positions}: {len(study.positions[g])}" for g in study.games)
-        per = f"; positions {each}"
-    elif study.games:
-        per = f" x {len(study.positions[study.game])} positions"
+    kept = p.points - len(p.trimmed)
+    if study.games:
+        points = {g: len({(t.d, t.algorithm, t.ordering) for t in p.tasks if t.game == g})
+                  for g in study.games}
+        per = " + ".join(f"{points[g]} grid points x {len(study.positions[g])} "
+                         f"{g.name} positions" for g in study.games)
     else:
-        per = f" x {study.instances} instances"
-    lines = [f"{study.name}: {n} tasks ({p.points} grid points{per}"
-             f"{f', {len(p.trimmed)} points over sweep.d_budget left out' if p.trimmed else ''}); "
-             f"estimated work {budget.human(p.total_work)} nodes"]
-    return "\n".join(lines)
+        per = f"{kept} grid points x {study.instances} instances"
+    left = f"; {len(p.trimmed)} more points over sweep.d_budget left out" if p.trimmed else ""
+    return (f"{study.name}: {n} tasks ({per}{left}); "
+            f"estimated work {budget.human(p.total_work)} nodes")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from searchlab.hashing import GOLDEN, MASK64, mix64, root_key
+from searchlab.limits import MAX_LEVELS
 from searchlab.trees.base import SyntheticTree, check_int
 
 _TWO_POW_M53 = 2.0**-53
@@ -19,7 +20,7 @@ class IIDTree(SyntheticTree):
 
     def __init__(self, b: int, d: int, seed: int = 0, levels: int = 0) -> None:
         super().__init__(b, d, seed)
-        self.levels = check_int("levels", levels, 0)
+        self.levels = check_int("levels", levels, 0, MAX_LEVELS)
         self.root_key = root_key(self.seed)
 
     @property
