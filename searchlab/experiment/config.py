@@ -588,6 +588,10 @@ def validate(cfg: Any) -> Study:
         or ([("game", game_cfg)] if game_cfg.get("name") is not None else [])
     tree_model = (plain.get("tree") or {}).get("model")
     if game_cfgs:
+        from searchlab.experiment.games import GAMES
+
+        for key, g in game_cfgs:              # an unknown game first: not "a tree and a game"
+            _choice(f"{key}.name", g.get("name"), GAMES)
         if sweep["trees"] or tree_model is not None:
             what = "sweep.trees" if sweep["trees"] else f"tree={tree_model}"
             names = ",".join(str(g.get("name")) for _, g in game_cfgs)
@@ -684,6 +688,10 @@ def validate(cfg: Any) -> Study:
             raise ConfigError(f"game.positions={g.positions!r}: {first}") from None
         if not positions[g]:
             raise ConfigError(f"game.positions={g.positions!r}: no position")
+        if g.sample is not None and len(positions[g]) < g.sample:
+            raise ConfigError(f"game.sample={g.sample}: {g.name} {g.positions} has only "
+                              f"{len(positions[g])} positions; ask for at most that many, or "
+                              "'all'")
 
     _choice("runner.backend", runner["backend"], BACKENDS)
     nj = runner["n_jobs"]

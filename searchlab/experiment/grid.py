@@ -148,8 +148,7 @@ def _plan_game(study: Study) -> Plan:
             f"limited to {budget.human(GAME_ORACLE)} leaves; over it: {'; '.join(too_big[:6])} "
             f"— restrict its depths with sweep.d_by_ordering (e.g. {{perfect: 1..3}})")
     if not tasks:
-        raise ConfigError("the grid is empty: sweep.d, sweep.algorithm, sweep.ordering "
-                          "(and sweep.d_by_ordering / sweep.d_budget) give no task")
+        raise ConfigError(_empty_reason(study, points, trimmed))
     return Plan(tasks, trimmed, points)
 
 
@@ -202,13 +201,24 @@ def plan(study: Study) -> Plan:
             f"{'; '.join(too_big[:6])}{' ...' if len(too_big) > 6 else ''} — shrink sweep.d "
             f"(or set sweep.d_budget), or use the ordered tree model")
     if not tasks:
-        if trimmed:
-            raise ConfigError(
-                f"the grid is empty: all {points} grid points exceed sweep.d_budget="
-                f"{study.d_budget} (smallest estimate {budget.human(min(t[-1] for t in trimmed))} nodes)")
-        raise ConfigError("the grid is empty: sweep.b, sweep.d, sweep.algorithm and sweep.ordering "
-                          "give no task")
+        raise ConfigError(_empty_reason(study, points, trimmed))
     return Plan(tasks, trimmed, points)
+
+
+def _empty_reason(study: Study, points: int, trimmed: list[tuple]) -> str:
+    """Why a plan has no task, in one line."""
+    if trimmed:
+        least = min(trimmed, key=lambda t: t[-1])
+        return (f"the grid is empty: all {points} grid points exceed sweep.d_budget="
+                f"{study.d_budget} nodes of estimated work per task (the smallest, "
+                f"{least[0].model if study.game is None else least[0].name} d={least[2]} "
+                f"{least[3]}/{least[4]}, needs ~{budget.human(least[-1])}): raise "
+                f"sweep.d_budget, or lower sweep.d")
+    if points == 0 and study.d_by_ordering:
+        return ("the grid is empty: sweep.d_by_ordering keeps none of the depths of sweep.d "
+                f"{list(study.d)} for the orderings swept")
+    return ("the grid is empty: sweep.b, sweep.d, sweep.algorithm and sweep.ordering give no "
+            "task")
 
 
 def probe(study: Study) -> None:

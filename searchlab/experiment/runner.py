@@ -27,6 +27,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 import time
@@ -343,6 +344,9 @@ class Backend:
             import dask
             from distributed import Client, LocalCluster
 
+            # distributed logs ~40 INFO lines per cluster start and stop (and Hydra's logging
+            # config prints them): only its warnings and errors are shown
+            logging.getLogger("distributed").setLevel(logging.WARNING)
             environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}) or {})
             environ.update({"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
             dask.config.set({"distributed.nanny.pre-spawn-environ": environ})
@@ -351,7 +355,8 @@ class Backend:
             else:
                 n = r.n_workers or (r.n_jobs if r.n_jobs > 0 else joblib.cpu_count())
                 self.cluster = LocalCluster(n_workers=n, threads_per_worker=1,
-                                            processes=r.processes, dashboard_address=None)
+                                            processes=r.processes, dashboard_address=None,
+                                            silence_logs=logging.WARNING)
                 self.client = Client(self.cluster)
             self.n_workers = max(1, len(self.client.scheduler_info().get("workers", {})) or 1)
             self._cfg = joblib.parallel_config(backend="dask", n_jobs=r.n_jobs)

@@ -9,10 +9,13 @@ Layout of a run directory (results/README.md documents every column)::
       manifest.json        the last session's outcome: tasks planned, done, ok/aborted/failed
       .hydra/              Hydra's own record (CLI runs only)
 
-Each part is written to ``.part-NNNNN.parquet.tmp`` in the same directory, flushed to disk
-(fsync), then renamed over its final name with ``os.replace`` — atomic on POSIX: a reader (or a
-resumed run) sees a complete part or none, even if the writer is killed with SIGKILL. Stale
-``.tmp`` files are removed on resume. A part that cannot be read on resume is reported by name,
+Only the process holding the run directory's lock (searchlab/experiment/lock.py) writes it.
+Part names are unique (``part-NNNNN-<token>.parquet``, a random token per writer), so no part
+is ever overwritten. Each part is written to ``.part-NNNNN-<token>.parquet.<pid>.tmp`` in the
+same directory, flushed to disk (fsync), then renamed to its final name with ``os.replace`` —
+atomic on POSIX: a reader (or a resumed run) sees a complete part or none, even if the writer
+is killed with SIGKILL. A process deletes only its own temporary files and those of dead
+processes (on resume). A part that cannot be read on resume is reported by name,
 renamed to ``<name>.corrupt`` (kept for inspection) and its tasks are run again; every other
 part is kept.
 """
@@ -29,8 +32,13 @@ from typing import Any, Sequence
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from searchlab.experiment.lock import pid_alive
+
 TABLE_DIR = "table"
-PART_RE = re.compile(r"^part-(\d{5,})\.parquet$")
+#: part-NNNNN.parquet (older runs) or part-NNNNN-<writer token>.parquet
+PART_RE = re.compile(r"^part-(\d{5,})(?:-[0-9a-f]{8})?\.parquet$")
+#: .part-...parquet.<pid>.tmp: the writer's temporary file, named by its process
+TMP_RE = re.compile(r"^\.part-.*\.(\d+)\.tmp$")
 
 #: The table's schema: identifiers, measurements, provenance (results/README.md).
 SCHEMA = pa.schema([
@@ -122,15 +130,16 @@ class PartWriter:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.next = 1 + max((int(m[1]) for p in self.dir.iterdir()
                              if (m := PART_RE.match(p.name.removesuffix(".corrupt")))), default=-1)
+        self.token = os.urandom(4).hex()
         self.rows_written = 0
 
     def write(self, rows: Sequence[dict]) -> Path | None:
         if not rows:
             return None
         table = rows_to_table(rows)
-        name = f"part-{self.next:05d}.parquet"
+        name = f"part-{self.next:05d}-{self.token}.parquet"
         final = self.dir / name
-        tmp = self.dir / f".{name}.tmp"
+        tmp = self.dir / f".{name}.{os.getpid()}.tmp"
         try:
             with open(tmp, "wb") as f:
                 pq.write_table(table, f, compression="zstd")
@@ -187,7 +196,10 @@ def recover(run_dir: Path, quarantine: bool = True) -> tuple[pa.Table | None, li
     d = table_dir(run_dir)
     if d.is_dir():
         for p in d.iterdir():
-            if p.name.endswith(".tmp"):
+            m = TMP_RE.match(p.name)
+            # ours (none is in flight while recovering) or a dead process's: unfinished
+            if p.name.endswith(".tmp") and (m is None or int(m[1]) == os.getpid()
+                                            or not pid_alive(int(m[1]))):
                 p.unlink(missing_ok=True)
                 msgs.append(f"removed unfinished temporary file {p.name}")
     tables = []
