@@ -16,12 +16,21 @@ no traceback, create nothing, and exit with status 2.
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
-from searchlab.experiment.config import (CONF_DIR, ConfigError, _register_resolvers,
-                                         config_error_message, register_configs)
+import hydra
+from hydra.core.global_hydra import GlobalHydra
+from hydra.core.hydra_config import HydraConfig
+
+from searchlab import __version__
+from searchlab.cli_guard import help_text, multirun_jobs, quiet_stdout
+from searchlab.experiment import api, grid, lock, store
+from searchlab.experiment.composition import _register_resolvers, config_error_message, register_configs
+from searchlab.experiment.schema import CONF_DIR, ConfigError
 
 _register_resolvers()   # also in launcher jobs (submitit) that unpickle _task without main()
 
@@ -57,8 +66,6 @@ def precheck(argv: list[str]) -> None:
     for --hydra-help, --info and shell completion."""
     if any(a in _NO_PRECHECK for a in argv):
         return
-    from searchlab.cli_guard import multirun_jobs
-
     multirun = "-m" in argv or "--multirun" in argv
     ov = [o for o in _overrides(argv) if not o.lstrip("+~").startswith("hydra")
           or o.startswith("hydra.searchpath=")]
@@ -79,10 +86,6 @@ def precheck(argv: list[str]) -> None:
 
 def _check_job(ov: list[str], all_overrides: list[str], prefix: str) -> None:
     """The pre-run check of one job (its overrides without hydra.*); _error on a problem."""
-    from hydra.core.global_hydra import GlobalHydra
-
-    from searchlab.experiment import api, grid, lock
-
     def fail(msg: str) -> None:
         _error(prefix + msg)
 
@@ -106,8 +109,6 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str) -> None:
                 fail(f"runner.resume={study.runner.resume} and hydra.run.dir={run_dir} name two "
                      "directories; a run is resumed in its own directory: drop hydra.run.dir")
     if study.runner.resume:
-        from searchlab.experiment import store
-
         rd = Path(study.runner.resume)
         if not (rd / "provenance.json").exists() and not store.list_parts(rd):
             fail(f"runner.resume: {rd} holds no searchlab run (no provenance.json and no "
@@ -123,9 +124,6 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str) -> None:
 
 def _unwritable(path: str) -> str | None:
     """Why path (or the folder it would be created in) cannot be written; None if it can."""
-    import os
-    import tempfile
-
     p = Path(path).absolute()
     while not p.exists():
         if p.parent == p:
@@ -141,13 +139,8 @@ def _unwritable(path: str) -> str | None:
 
 
 def _task(cfg: Any) -> None:
-    from hydra.core.hydra_config import HydraConfig
-
-    from searchlab.experiment import api
-    from searchlab.experiment.config import validate
-
     try:
-        study = validate(cfg)
+        study = api.validate(cfg)
         run_dir = HydraConfig.get().runtime.output_dir
         api.run(study, run_dir, progress=study.runner.progress)
     except (ConfigError, api.RunError) as e:
@@ -159,15 +152,9 @@ def _task(cfg: Any) -> None:
 
 def main() -> None:
     """Console-script entry point (pyproject: searchlab = searchlab.cli:main)."""
-    import hydra
-
-    from searchlab.cli_guard import help_text, quiet_stdout
-
     quiet_stdout()               # `searchlab ... | head -1`: no BrokenPipeError traceback
     argv = sys.argv[1:]
     if "--version" in argv:
-        from searchlab import __version__
-
         print(f"searchlab {__version__}")
         return
     if "--help" in argv or "-h" in argv:

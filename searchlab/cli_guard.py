@@ -14,7 +14,12 @@ import sys
 from dataclasses import fields
 from typing import Any, TextIO
 
-from searchlab.experiment.config import ExperimentConfig, available_options
+from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
+from hydra.core.override_parser.overrides_parser import OverridesParser
+
+from searchlab.experiment.composition import available_options
+from searchlab.experiment.schema import ExperimentConfig
+from searchlab import __version__
 
 
 class PipeSafe(io.TextIOBase):
@@ -75,8 +80,6 @@ def groups() -> dict[str, list[str]]:
 
 def help_text() -> str:
     """searchlab --help: usage, the accepted groups and their options, the top-level keys."""
-    from searchlab import __version__
-
     lines = [
         f"searchlab {__version__}: sweep branching factor b, depth d and move ordering over "
         "synthetic game trees",
@@ -104,9 +107,6 @@ def help_text() -> str:
 def multirun_jobs(overrides: list[str]) -> list[list[str]]:
     """The override list of every job of ``searchlab -m OVERRIDES``, in Hydra's order (its
     basic sweeper: the cartesian product of the comma lists, ranges and choices)."""
-    from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
-    from hydra.core.override_parser.overrides_parser import OverridesParser
-
     parsed = OverridesParser.create().parse_overrides(overrides=overrides)
     batches = BasicSweeper.split_arguments(parsed, max_batch_size=None)
     return [list(job) for batch in batches for job in batch]

@@ -10,7 +10,7 @@ import pytest
 
 from searchlab.algorithms.api import search
 from searchlab.experiment import api, budget, grid
-from searchlab.experiment.config import validate
+from searchlab.experiment.validation import validate
 from searchlab.limits import MAX_COUNT, MAX_DEPTH
 from searchlab.trees import make_tree
 
