@@ -13,6 +13,7 @@ number in the report is computed; none is typed by hand. Prints its run time.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import time
@@ -80,7 +81,7 @@ def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
         shutil.copy(f, fig_dir / f.name)
         text = text.replace(f"]({f})", f"](figures/{f.name})")
     text = text.replace(f"Full report: {run_dir / 'report.md'}",
-                        f"Full report of the study: `{(run_dir / 'report.md').relative_to(ROOT)}` "
+                        f"Full report of the study: `{_rel(run_dir / 'report.md')}` "
                         "(not committed; `searchlab-tradeoff report=RUN_DIR` rewrites it).")
     return text.split("\n", 1)[1].lstrip()          # drop its own "## " heading
 
@@ -113,7 +114,7 @@ def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print)
         frames.append(df)
         ok = int((df["status"] == "ok").sum()) if "status" in df.columns else len(df)
         info.append((name, " ".join(o for o in ov if not o.startswith("runner.")) or "(preset as is)",
-                     len(df), ok, secs, str(run_dir.relative_to(ROOT) if run_dir.is_relative_to(ROOT) else run_dir)))
+                     len(df), ok, secs, _rel(run_dir)))
     return pd.concat(frames, ignore_index=True), info
 
 
@@ -260,6 +261,30 @@ def _discrete_conclusion(s: pd.DataFrame) -> str:
             "prunes about as well as perfect order on continuous values, and neither b^(3/4) nor R_b describes it.")
 
 
+def _rel(p: Path) -> str:
+    """p relative to the repository root when it lies below it, else absolute."""
+    p = Path(p).absolute()
+    return str(p.relative_to(ROOT) if p.is_relative_to(ROOT) else p)
+
+
+def _bad_arguments(args: argparse.Namespace, runs_dir: Path) -> str | None:
+    """What is wrong with the arguments (one line), checked before any work; None if nothing.
+    Creates the output directories (they would be created anyway) and probes a write."""
+    if not 1 <= args.jobs <= 4096:
+        return f"--jobs must be in [1, 4096]; got {args.jobs}"
+    if not 1 <= args.resamples <= 1_000_000:
+        return f"--resamples must be in [1, 1000000]; got {args.resamples}"
+    for flag, d in (("--runs", runs_dir), ("--out", Path(args.out).absolute())):
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+            probe = d / f".reproduce-probe-{os.getpid()}"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as e:
+            return f"{flag} {d}: cannot write there ({e.strerror or e})"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--small", action="store_true", help="a quick check with small studies")
@@ -272,14 +297,17 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     cmd = ".venv/bin/python analysis/reproduce.py" + (" --small" if args.small else "")
-    runs_dir = args.runs / ("small" if args.small else "full")
-    runs_dir.mkdir(parents=True, exist_ok=True)
-    rel_runs = str(runs_dir.relative_to(ROOT) if runs_dir.is_relative_to(ROOT) else runs_dir)
+    runs_dir = (args.runs / ("small" if args.small else "full")).absolute()
+    problem = _bad_arguments(args, runs_dir)
+    if problem:                                  # before any study runs, not after all of them
+        print(f"reproduce.py: error: {problem}", file=sys.stderr)
+        return 2
+    rel_runs = _rel(runs_dir)
     df, info = run_studies(args.small, args.jobs, runs_dir, args.resume)
     tradeoff_dir, tradeoff_secs = run_tradeoff(args.small, args.jobs, runs_dir, args.resume)
     info.append(("unsound_tradeoff", "searchlab-tradeoff" + (" tradeoff_size=small" if args.small else ""),
                  "see its section", "see its section", tradeoff_secs,
-                 str(tradeoff_dir.relative_to(ROOT) if tradeoff_dir.is_relative_to(ROOT) else tradeoff_dir)))
+                 _rel(tradeoff_dir)))
     t_run = time.perf_counter() - t0
     t_studies = sum(i[4] for i in info)  # on --resume: the time the tables took when produced
     print(f"studies done in {t_run:.0f} s; analysing {len(df)} rows")
@@ -296,9 +324,9 @@ def main(argv: list[str] | None = None) -> int:
     exact["ordering"] = OC.ordering_checks(small=args.small)
     from searchlab.tradeoff.report import claim_counts
     exact["tradeoff"] = claim_counts(tradeoff_dir)
-    ok, _ = E.ok_rows(df)
-    ok = ok[ok["b"].notna()]               # tree rows: game rows go to the policies section
-    summary = E.summarize(ok, n_resamples=args.resamples)
+    # tree rows (game rows go to the policies section), every status: summarize fits only the
+    # (configuration, depth) cells where every instance finished
+    summary = E.summarize(df[df["b"].notna()], n_resamples=args.resamples)
     runs = md_table(["study", "overrides", "rows", "ok", "seconds", "table"],
                       [[n, o, r, k, f"{s:.0f}", f"`{d}`"] for n, o, r, k, s, d in info])
     extra = [

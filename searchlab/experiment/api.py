@@ -163,6 +163,10 @@ def _run_owned(study: Study, run_dir: Path, p: Any, resumed: bool, progress: boo
         head, dirty = provenance.git_state()
         provenance.add_session(run_dir, study.config_hash, provenance.session_record(
             r.n_jobs, r.backend, len(todo), resumed))
+        # the starting manifest: a run killed from here on is known to be incomplete
+        provenance.write_json_atomic(run_dir / "manifest.json", {
+            "experiment": study.name, "config_hash": study.config_hash, "tasks": len(p.tasks),
+            "rows": len(done & planned), "complete": not todo, "running": True})
     except OSError as e:
         raise RunError(f"cannot write to output directory {run_dir}: {e.strerror or e}") from None
     settings = RunSettings(

@@ -34,8 +34,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from searchlab.experiment.lock import pid_alive
+from searchlab.experiment.run_status import (TABLE_DIR, IncompleteRunError, NotARunError,
+                                             RunStatus, planned_tasks, refusal, runs_below)
 
-TABLE_DIR = "table"
 #: part-NNNNN.parquet (older runs) or part-NNNNN-<writer token>.parquet
 PART_RE = re.compile(r"^part-(\d{5,})(?:-[0-9a-f]{8})?\.parquet$")
 #: .part-...parquet.<pid>.tmp: the writer's temporary file, named by its process
@@ -226,53 +227,72 @@ def _expand(paths: Any) -> list[Path]:
     out: list[Path] = []
     for item in paths:
         s = str(item)
+        if not s.strip():
+            raise NotARunError("searchlab.load: an empty path is not a run; give a run "
+                               "directory, a folder of runs, a glob or a Parquet part")
         matches = sorted(_glob.glob(s, recursive=True)) if any(c in s for c in "*?[") else [s]
         if not matches:
-            raise FileNotFoundError(f"no run matches {s!r}")
+            raise NotARunError(f"no run matches {s!r}")
         for m in matches:
             p = Path(m)
             if not p.exists():
-                raise FileNotFoundError(f"no such run directory or file: {p}")
+                raise NotARunError(f"no such run directory or file: {p}")
             if p.is_file():
                 out.append(p)
             elif (p / TABLE_DIR).is_dir():
                 out.extend(list_parts(p))
-            elif PART_RE.match(p.name) is None and p.name == TABLE_DIR:
+            elif p.name == TABLE_DIR:
                 out.extend(list_parts(p.parent))
             else:  # a folder of runs (results/, results/<experiment>/): every run below it
-                for t in sorted(p.rglob(TABLE_DIR)):
-                    if t.is_dir():
-                        out.extend(list_parts(t.parent))
+                runs = runs_below(p)
+                if not runs:
+                    raise NotARunError(f"{p} is not a run directory and holds no run (no "
+                                       f"{TABLE_DIR}/ folder below it)")
+                for r in runs:
+                    out.extend(list_parts(r))
     return out
 
 
-def load(path_or_glob: Any = "results", *, dedupe: bool = True):
+def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = False):
     """One pandas DataFrame from one or many runs.
 
     ``path_or_glob``: a run directory, a folder of runs (e.g. ``results/`` or
     ``results/ordering_ebf``; every run below it), a glob (``results/*/2026-*``), a Parquet
     part, or a list of these. Adds the column ``run_dir`` (the run each row came from). Rows are
-    sorted by run and grid order (``task_index``). Unreadable parts are skipped with a warning.
+    sorted by run and grid order (``task_index``).
+
+    Raises NotARunError for an empty path or a directory that holds no run, and
+    IncompleteRunError when a run is incomplete (fewer tasks done than its manifest planned:
+    killed, or still running) or damaged (a part cannot be read). ``partial=True`` accepts such
+    runs: their readable rows are returned, with a warning naming what is missing.
     """
     parts = _expand(path_or_glob)
     frames = []
+    damaged: dict[Path, list[str]] = {}
     for p in parts:
+        run = p.parent.parent if p.parent.name == TABLE_DIR else p.parent
         try:
             t = pq.read_table(p)
-        except Exception as e:  # noqa: BLE001
-            warnings.warn(f"searchlab.load: skipping unreadable part {p}: {e}", stacklevel=2)
+        except Exception:  # noqa: BLE001 -- any decoding error: a damaged part
+            damaged.setdefault(run, []).append(p.name)
             continue
         try:
             t = conform(t)          # older runs: new columns null, best_move as strings
         except Exception:  # noqa: BLE001 -- not a searchlab table part: load it as it is
             pass
         df = t.to_pandas()
-        run = p.parent.parent if p.parent.name == TABLE_DIR else p.parent
         df["run_dir"] = str(run)
         frames.append(df)
-    if not frames:
-        return pd.DataFrame({c: pd.Series(dtype=object) for c in (*COLUMNS, "run_dir")})
-    df = pd.concat(frames, ignore_index=True)
+    df = pd.concat(frames, ignore_index=True) if frames else \
+        pd.DataFrame({c: pd.Series(dtype=object) for c in (*COLUMNS, "run_dir")})
+    for run in dict.fromkeys([*damaged, *(Path(r) for r in df["run_dir"].unique())]):
+        rows = df[df["run_dir"] == str(run)]
+        done = rows["task_id"].nunique() if "task_id" in rows else len(rows)
+        status = RunStatus(run, planned_tasks(run), int(done), damaged.get(run, []))
+        if not status.complete:
+            if not partial:
+                raise IncompleteRunError(refusal(status, "searchlab.load(..., partial=True)"))
+            warnings.warn(f"searchlab.load: {status.problem()}; partial data", stacklevel=2)
     if dedupe and "task_id" in df:
         df = df.drop_duplicates(subset=["run_dir", "task_id"], keep="first")
     sort = [c for c in ("run_dir", "task_index") if c in df]
