@@ -62,6 +62,18 @@ def _record(fd: int) -> Optional[dict]:
         return None
 
 
+def record(run_dir: Path) -> Optional[dict]:
+    """The owner record in run_dir's lock file (None if there is none)."""
+    try:
+        fd = os.open(Path(run_dir) / LOCK_NAME, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return _record(fd)
+    finally:
+        os.close(fd)
+
+
 def describe(rec: Optional[dict]) -> str:
     if not rec:
         return "another process"
