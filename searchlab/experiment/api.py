@@ -174,7 +174,8 @@ def _run_owned(study: Study, run_dir: Path, p: Any, resumed: bool, progress: boo
         task_max_nodes=study.task_max_nodes, config_hash=study.config_hash,
         version=provenance.version(), commit=provenance.commit_label(),
         marker_dir=str(run_dir / INFLIGHT_DIR), fault=os.environ.get(FAULT_ENV) or None,
-        aspiration=study.aspiration, tt_size=study.tt_size)
+        aspiration=study.aspiration, tt_size=study.tt_size,
+        parent_pid=os.getpid() if r.backend == "loky" else None)
     writer = store.PartWriter(run_dir)
     try:
         outcome = execute(todo, settings, r, writer, progress=progress and r.progress,
