@@ -37,6 +37,9 @@ MAX_COUNT = 1 << 62
 #: Tree instances (or positions) per grid point, and tasks of one study.
 MAX_INSTANCES = 1_000_000
 MAX_TASKS = 50_000_000
+#: Longest experiment name (it names a folder); most workers of a run.
+MAX_NAME = 100
+MAX_WORKERS = 4096
 
 _REPR = reprlib.Repr()
 _REPR.maxlevel = 3

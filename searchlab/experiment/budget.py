@@ -11,10 +11,11 @@ Estimates, per task (b = branching factor, d = search depth):
   (Pearl's asymptotic branching factor R_b, which outgrows b^(3/4) for large b): the root is
   always expanded in full (b children: at d = 1 alpha-beta visits the whole tree), and each
   further ply multiplies the count by at most about g. Calibrated with the kernel over b = 2..3000
-  (b = 10^4 at d = 1, 2), 6 instances per point, up to 2*10^7 nodes, on continuous and
-  discrete iid trees, incremental trees (natural, static, random order) and ordered trees with
-  p >= 1/b: the largest observed node count / (1 + b sum g^k) was 2.1; tests/experiment/
-  test_limits.py checks the bound over such a grid. An ordered tree with p < 1/b is ordered
+  and b = 10^4 at d = 1 (plus one instance at b = 10^4, d = 2: 1.19*10^7 nodes, estimate
+  5.5*10^7), 6 instances per point, up to 2*10^7 nodes, on continuous and discrete iid trees,
+  incremental trees (natural, static, random order) and ordered trees with p >= 1/b: the
+  largest observed node count / (1 + b sum g^k) was 2.1; tests/experiment/test_budget_bound.py
+  checks the bound over such a grid. An ordered tree with p < 1/b is ordered
   worse than random (p = 0: worst first): its bound is the full tree.
 - Oracle: perfect and worst order on trees whose values are not known by construction (iid,
   incremental, explicit) first compute every node's exact value: one full minimax pass,
@@ -35,6 +36,8 @@ is its estimated search nodes plus its oracle's nodes.
 from __future__ import annotations
 
 import math
+
+from scipy.optimize import brentq
 
 from searchlab.limits import MAX_COUNT, saturate
 
@@ -100,8 +103,6 @@ def pearl_branching_factor(b: int) -> float:
     xi / (1 - xi) where xi is the positive root of x^b + x - 1 = 0."""
     if b == 1:
         return 1.0
-    from scipy.optimize import brentq
-
     xi = brentq(lambda x: x ** b + x - 1, 0.0, 1.0, xtol=1e-15)
     return xi / (1 - xi)
 

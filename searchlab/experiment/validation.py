@@ -27,13 +27,10 @@ from searchlab.experiment.schema import (
 )
 from searchlab.experiment.study import Study, TreeSpec, freeze, thaw
 from searchlab.limits import (MAX_BRANCHING, MAX_COUNT, MAX_DEPTH, MAX_INSTANCES, MAX_LEVELS,
-                              MAX_SEED, MAX_TT_SIZE, excerpt)
+                              MAX_NAME, MAX_SEED, MAX_TT_SIZE, MAX_WORKERS, excerpt)
 from searchlab.trees import TREE_MODELS, make_tree
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$")
-#: Longest experiment name (it names a folder); most workers of a run.
-MAX_NAME = 100
-MAX_WORKERS = 4096
 
 
 def parse_int_list(key: str, value: Any, minimum: int,
