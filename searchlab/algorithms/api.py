@@ -24,7 +24,7 @@ DEFAULT_TT_SIZE = 1 << 16
 
 def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
-        raise InvalidParameterError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+        raise InvalidParameterError(f"{name} must be one of {', '.join(allowed)}; got {excerpt(value)}")
     return value
 
 
