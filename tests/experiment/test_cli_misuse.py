@@ -51,6 +51,8 @@ BAD = [
     (["game=chess", "sweep.d=10"], "the grid is empty: all 3 grid points exceed sweep.d_budget="),
     (["game=connect4", "game.sample=5000"],
      "game.sample=5000: connect4 Test_L2_R1 has only 1000 positions"),
+    (["tree=explicit", "tree.values=" + "[" * 300 + "1" + ",2]" * 300],
+     "a value nests too deeply for the config parser; build a deep explicit tree with the Python API"),
     (["runner.resume=RUN", "hydra.run.dir=OTHER"],
      "runner.resume=RUN and hydra.run.dir=OTHER name two directories"),
 ]
