@@ -70,11 +70,10 @@ class PipeSafe(io.TextIOBase):
 
 def groups() -> dict[str, list[str]]:
     """The config groups the schema accepts (group -> its options), experiment presets first."""
-    accepted = {f.name for f in fields(ExperimentConfig)}
     out = {"experiment": available_options("experiment")}
-    for name in ("tree", "game", "search", "ordering", "runner"):
-        if name in accepted and available_options(name):
-            out[name] = available_options(name)
+    for f in fields(ExperimentConfig):          # a group is a key of the schema with options
+        if available_options(f.name):
+            out[f.name] = available_options(f.name)
     return out
 
 

@@ -36,6 +36,7 @@ import pyarrow.parquet as pq
 from searchlab.experiment.lock import pid_alive
 from searchlab.experiment.run_status import (TABLE_DIR, IncompleteRunError, NotARunError,
                                              RunStatus, planned_tasks, refusal, runs_below)
+from searchlab.experiment.table_kinds import TRADEOFF_KINDS, UnknownTableError, kind_of
 
 #: part-NNNNN.parquet (older runs) or part-NNNNN-<writer token>.parquet
 PART_RE = re.compile(r"^part-(\d{5,})(?:-[0-9a-f]{8})?\.parquet$")
@@ -58,6 +59,7 @@ SCHEMA = pa.schema([
     ("correlation", pa.float64()),
     ("algorithm", pa.string()),
     ("ordering", pa.string()),
+    ("pruning", pa.string()),
     ("instance", pa.int64()),
     ("seed", pa.uint64()),
     ("ordering_seed", pa.uint64()),
@@ -99,6 +101,8 @@ SCHEMA = pa.schema([
 COLUMNS = tuple(SCHEMA.names)
 #: Columns that vary between otherwise identical runs (timing, provenance of the session).
 NONDETERMINISTIC = ("wall_seconds", "version", "commit", "engine")
+#: Every kind of table a run holds: name -> (schema, key columns) (experiment/table_kinds.py).
+KINDS = {"search": (SCHEMA, frozenset({"experiment", "task_id", "nodes"})), **TRADEOFF_KINDS}
 
 
 class StoreError(OSError):
@@ -259,7 +263,9 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
     ``path_or_glob``: a run directory, a folder of runs (e.g. ``results/`` or
     ``results/ordering_ebf``; every run below it), a glob (``results/*/2026-*``), a Parquet
     part, or a list of these. Adds the column ``run_dir`` (the run each row came from). Rows are
-    sorted by run and grid order (``task_index``).
+    sorted by run and grid order (``task_index``). Every part must be a table of a kind
+    searchlab writes (experiment/table_kinds.py: search rows, the trade-off study's rows or
+    matches), all of one kind: UnknownTableError (naming the file) otherwise.
 
     Raises NotARunError for an empty path or a directory that holds no run, and
     IncompleteRunError when a run is incomplete (fewer tasks done than its manifest planned:
@@ -268,6 +274,7 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
     """
     parts = _expand(path_or_glob)
     frames = []
+    kinds: dict[str, Path] = {}
     damaged: dict[Path, list[str]] = {}
     for p in parts:
         run = p.parent.parent if p.parent.name == TABLE_DIR else p.parent
@@ -276,13 +283,16 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
         except Exception:  # noqa: BLE001 -- any decoding error: a damaged part
             damaged.setdefault(run, []).append(p.name)
             continue
-        try:
+        kind = kind_of(t.schema, p, KINDS)       # refuses an unknown table, naming the file
+        kinds.setdefault(kind, p)
+        if kind == "search":
             t = conform(t)          # older runs: new columns null, best_move as strings
-        except Exception:  # noqa: BLE001 -- not a searchlab table part: load it as it is
-            pass
         df = t.to_pandas()
         df["run_dir"] = str(run)
         frames.append(df)
+    if len(kinds) > 1:
+        raise UnknownTableError("searchlab.load: tables of different kinds cannot be read into "
+                                "one frame: " + ", ".join(f"{k} ({p})" for k, p in kinds.items()))
     df = pd.concat(frames, ignore_index=True) if frames else \
         pd.DataFrame({c: pd.Series(dtype=object) for c in (*COLUMNS, "run_dir")})
     for run in dict.fromkeys([*damaged, *(Path(r) for r in df["run_dir"].unique())]):
