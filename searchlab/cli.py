@@ -26,9 +26,9 @@ import hydra
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.hydra_config import HydraConfig
 
-from searchlab import __version__
 from searchlab.cli_guard import help_text, multirun_jobs, quiet_stdout
 from searchlab.experiment import api, grid, lock, store
+from searchlab.experiment.provenance import version
 from searchlab.experiment.composition import (_register_resolvers, axis_overrides, config_error_message,
                                               register_configs)
 from searchlab.experiment.schema import CONF_DIR, ConfigError
@@ -156,7 +156,7 @@ def main() -> None:
     quiet_stdout()               # `searchlab ... | head -1`: no BrokenPipeError traceback
     argv = sys.argv[1:]
     if "--version" in argv:
-        print(f"searchlab {__version__}")
+        print(f"searchlab {version()}")
         return
     if "--help" in argv or "-h" in argv:
         print(help_text())

@@ -18,8 +18,8 @@ from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
 from hydra.core.override_parser.overrides_parser import OverridesParser
 
 from searchlab.experiment.composition import available_options
+from searchlab.experiment.provenance import version
 from searchlab.experiment.schema import ExperimentConfig
-from searchlab import __version__
 
 
 class PipeSafe(io.TextIOBase):
@@ -80,7 +80,7 @@ def groups() -> dict[str, list[str]]:
 def help_text() -> str:
     """searchlab --help: usage, the accepted groups and their options, the top-level keys."""
     lines = [
-        f"searchlab {__version__}: sweep branching factor b, depth d and move ordering over "
+        f"searchlab {version()}: sweep branching factor b, depth d and move ordering over "
         "synthetic game trees",
         "or real game positions, measure the searches' node counts, store one Parquet table per run.",
         "",

@@ -15,6 +15,7 @@ import searchlab
 from searchlab import cli
 from searchlab.cli_guard import groups
 from searchlab.experiment import api, lock
+from searchlab.experiment.provenance import version
 from searchlab.experiment.validation import validate
 
 from .experiment_helpers import ROOT, SEARCHLAB
@@ -84,7 +85,7 @@ def test_a_run_directory_in_use_is_refused_before_hydra(tmp_path, monkeypatch, c
 
 def test_version_and_help_list_only_what_is_accepted(monkeypatch, capsys):
     code, out, _ = _main(monkeypatch, capsys, "--version")
-    assert code == 0 and out == f"searchlab {searchlab.__version__}\n"
+    assert code == 0 and out == f"searchlab {version()}\n" and version() == searchlab.__version__
     code, out, _ = _main(monkeypatch, capsys, "--help")
     assert code == 0 and "tradeoff_size" not in out and "Hydra 1." not in out
     listed = {}
@@ -92,7 +93,7 @@ def test_version_and_help_list_only_what_is_accepted(monkeypatch, capsys):
         g, _, opts = line.strip().partition(": ")
         if g in groups():
             listed[g] = opts.split(", ")
-    assert {"experiment", "tree", "game", "search", "ordering", "runner"} <= set(listed)
+    assert {"experiment", "tree", "game", "search", "runner"} <= set(listed)
     for g, opts in listed.items():
         for o in opts:                   # every listed option composes and validates
             extra = ["~tree"] if g == "game" else []
