@@ -1,0 +1,394 @@
+"""Finite-depth convergence of random-order alpha-beta towards Pearl's R_b, on the count scale.
+
+Pearl's R_b is a *limit* (d -> inf). At the depths one can search, the growth per ply lies above
+it and converges from above. This module measures that as a result of its own:
+
+- ``measure``: leaves of random-order alpha-beta (the numba kernel) on the same ``n`` i.i.d.
+  trees at every depth (a paired design: tree seed i is used at every d; random order seeded by
+  the tree seed), in parallel with joblib, cached as .npz per b.
+- ``growth``: the parity-corrected growth g(d) = sqrt(mean N(d) / mean N(d-2)) with a bootstrap
+  CI that resamples seeds *jointly* across the two depths, next to the CI from resampling each
+  depth's seeds independently (what different trees per depth would give) and the correlation
+  of log N(d) with log N(d-2) over seeds.
+- ``fit_limit``: two convergence models, g(d) = R + c·rho^d and g(d) = R + c/d, fitted by
+  weighted least squares (scipy.optimize.curve_fit, weights from the bootstrap SEs), the model
+  chosen by AIC, and its limit R with a CI from refitting on bootstrap resamples of the seeds.
+- ``formula_ratios``: N(d) / b^(3d/4), N(d) / R_b^d and N(d) / KM(d) with CIs (the count scale:
+  an exponent difference extrapolated without the intercept says nothing about the count).
+- ``sensitivity``: the fitted exponent alpha over depth windows, estimators and n.
+
+All counts are leaves (static evaluations). Confidence: 95 %, scipy.stats.bootstrap (BCa,
+percentile where BCa is undefined) unless stated.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+from scipy import stats
+from scipy.optimize import curve_fit
+
+from searchlab.hashing import GOLDEN, MASK64, mix64
+
+from . import estimators as E
+from . import theory as T
+from .estimators import Estimate, bootstrap_ci
+
+__all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "tree_seeds", "count_leaves", "measure", "Growth",
+           "growth", "LimitFit", "fit_limit", "formula_ratios", "sensitivity",
+           "ConvergenceResult", "analyse", "run", "plot_growth", "MODELS"]
+
+#: depths measured per b at full size (each b to the depth the kernel reaches in a few minutes
+#: with 200 trees on 2 cores) and with --small
+FULL_DEPTHS = {2: range(2, 31), 4: range(2, 18), 8: range(2, 12), 16: range(2, 9), 32: range(2, 8)}
+SMALL_DEPTHS = {2: range(2, 15), 8: range(2, 8)}
+#: the smallest depth entering the convergence fit (g(3) = sqrt(N(3)/N(1)) is mostly the root)
+FIT_MIN_DEPTH = 4
+#: convergence models: name -> (function of d and parameters, parameter names, description)
+MODELS = {
+    "exponential": "g(d) = R + c·ρ^d",
+    "inverse": "g(d) = R + c/d",
+}
+
+
+def tree_seeds(base_seed: int, b: int, n: int) -> np.ndarray:
+    """The n tree seeds of one b: mix64(base_seed + (b·2^20 + i + 1)·GOLDEN), the same at every
+    depth (explicit, derived from the experiment's seed and the task key (b, i))."""
+    return np.array([mix64((base_seed + (b * 2**20 + i + 1) * GOLDEN) & MASK64) for i in range(n)],
+                    dtype=np.uint64)
+
+
+def count_leaves(b: int, depths: Sequence[int], seeds: Sequence[int],
+                 ordering: str = "random") -> np.ndarray:
+    """Leaves of alpha-beta (kernel) on IIDTree(b, d, seed), ordering seeded by the tree seed;
+    matrix [seed, depth]."""
+    from searchlab.algorithms.kernels import run_kernel
+    from searchlab.trees import IIDTree
+
+    out = np.empty((len(seeds), len(depths)), dtype=np.int64)
+    for i, s in enumerate(seeds):
+        for j, d in enumerate(depths):
+            out[i, j] = run_kernel(IIDTree(b, int(d), int(s)), "alphabeta", ordering,
+                                   ordering_seed=int(s)).leaves
+    return out
+
+
+def measure(b: int, depths: Sequence[int], n: int, *, base_seed: int = 14, n_jobs: int = 1,
+            cache_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(depths, seeds, leaves[seed, depth]) for n trees per depth, paired; reused from
+    ``cache_dir/b{b}.npz`` when it holds exactly these depths and seeds."""
+    from joblib import Parallel, delayed
+
+    depths = np.asarray(list(depths), dtype=int)
+    seeds = tree_seeds(base_seed, b, n)
+    path = None if cache_dir is None else Path(cache_dir) / f"b{b}.npz"
+    if path is not None and path.exists():
+        got = np.load(path)
+        if np.array_equal(got["depths"], depths) and np.array_equal(got["seeds"], seeds):
+            return depths, seeds, got["leaves"]
+    chunks = np.array_split(seeds, max(1, min(len(seeds), 8 * max(n_jobs, 1))))
+    parts = Parallel(n_jobs=n_jobs)(delayed(count_leaves)(b, depths.tolist(), [int(s) for s in c])
+                                    for c in chunks if len(c))
+    leaves = np.vstack(parts)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, depths=depths, seeds=seeds, leaves=leaves)
+    return depths, seeds, leaves
+
+
+# --------------------------------------------------------------------------- growth per depth
+
+@dataclass(frozen=True)
+class Growth:
+    """g(d) = sqrt(mean N(d) / mean N(d-2)) at one d: paired CI (seeds resampled jointly), the
+    CI from resampling the two depths' seeds independently, and corr(log N(d), log N(d-2))."""
+
+    d: int
+    paired: Estimate
+    independent_low: float
+    independent_high: float
+    correlation: float
+
+    @property
+    def width_ratio(self) -> float:
+        """paired CI width / independent CI width (< 1: pairing narrows the CI)."""
+        w = self.independent_high - self.independent_low
+        return (self.paired.high - self.paired.low) / w if w > 0 else math.nan
+
+
+def _g(mat_d: np.ndarray, mat_dm2: np.ndarray) -> float:
+    return float(np.sqrt(mat_d.mean() / mat_dm2.mean()))
+
+
+def growth(depths: np.ndarray, mat: np.ndarray, *, n_resamples: int = 999, seed: int = 0
+           ) -> dict[int, Growth]:
+    """g(d) for every d with d-2 measured (see ``Growth``)."""
+    pos = {int(d): j for j, d in enumerate(depths)}
+    out = {}
+    for d, j in pos.items():
+        if d - 2 not in pos:
+            continue
+        x, y = mat[:, j].astype(float), mat[:, pos[d - 2]].astype(float)
+        est = bootstrap_ci(len(x), lambda i: np.sqrt(x[i].mean(axis=-1) / y[i].mean(axis=-1)),
+                           n_resamples=n_resamples, seed=seed, vectorized=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ind = stats.bootstrap((x, y), lambda a, c, axis=-1: np.sqrt(a.mean(axis=axis) / c.mean(axis=axis)),
+                                  vectorized=True, n_resamples=n_resamples, method="percentile",
+                                  rng=np.random.default_rng(seed))
+        lx, ly = np.log(x), np.log(y)
+        corr = float(np.corrcoef(lx, ly)[0, 1]) if np.ptp(lx) > 0 and np.ptp(ly) > 0 else math.nan
+        out[d] = Growth(d, est, float(ind.confidence_interval.low), float(ind.confidence_interval.high), corr)
+    return out
+
+
+# --------------------------------------------------------------------------- convergence fit
+
+def _model_fn(name: str):
+    if name == "exponential":
+        return lambda d, r, c, rho: r + c * rho ** d
+    if name == "inverse":
+        return lambda d, r, c: r + c / d
+    raise ValueError(f"unknown model {name!r}; one of {', '.join(MODELS)}")
+
+
+def _fit_one(name: str, d: np.ndarray, g: np.ndarray, sigma: np.ndarray) -> tuple[np.ndarray, float]:
+    """(parameters, weighted residual sum of squares) of one model; raises RuntimeError when
+    the fit does not converge."""
+    f = _model_fn(name)
+    if name == "inverse":
+        p0, bounds = [g[-1], 1.0], ([0.0, -np.inf], [np.inf, np.inf])
+    else:
+        p0 = [g[-1] * 0.98, max(g[0] - g[-1], 1e-3) * 2.0, 0.8]
+        bounds = ([0.0, -np.inf, 1e-3], [np.inf, np.inf, 0.999])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        p, _ = curve_fit(f, d, g, p0=p0, sigma=sigma, absolute_sigma=True, bounds=bounds, maxfev=20000)
+    rss = float((((g - f(d, *p)) / sigma) ** 2).sum())
+    return p, rss
+
+
+@dataclass(frozen=True)
+class LimitFit:
+    """The chosen convergence model, its limit R with a bootstrap CI, and every model's AIC."""
+
+    model: str
+    params: tuple[float, ...]
+    limit: Estimate
+    aic: dict[str, float]
+    chi2: dict[str, float]
+    depths: tuple[int, ...]
+    failed_resamples: int
+
+    def curve(self, d: np.ndarray) -> np.ndarray:
+        return _model_fn(self.model)(np.asarray(d, dtype=float), *self.params)
+
+
+def _growth_vector(mat: np.ndarray, jd: np.ndarray, jm2: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    m = mat[idx].mean(axis=0)
+    return np.sqrt(m[jd] / m[jm2])
+
+
+def fit_limit(depths: np.ndarray, mat: np.ndarray, *, min_depth: int = FIT_MIN_DEPTH,
+              n_resamples: int = 299, seed: int = 0) -> LimitFit:
+    """Fit both MODELS to g(d), d >= min_depth (weights 1/SE^2, SE from the bootstrap of the
+    seeds), choose the smaller AIC = chi^2 + 2k, and bootstrap its limit R by refitting the
+    chosen model on resampled seeds (percentile CI; resamples whose fit fails are counted and
+    left out). Raises ValueError with fewer than 4 growth values (3 for the inverse model)."""
+    mat = np.asarray(mat, dtype=float)
+    pos = {int(d): j for j, d in enumerate(depths)}
+    ds = np.array([d for d in sorted(pos) if d >= min_depth and d - 2 in pos], dtype=float)
+    if len(ds) < 4:
+        raise ValueError(f"fit_limit needs growth at >= 4 depths >= {min_depth}; got {len(ds)}")
+    jd = np.array([pos[int(d)] for d in ds])
+    jm2 = np.array([pos[int(d) - 2] for d in ds])
+    n = mat.shape[0]
+    rng = np.random.default_rng(seed)
+    boot_idx = rng.integers(0, n, size=(n_resamples, n))
+    boot_g = np.array([_growth_vector(mat, jd, jm2, i) for i in boot_idx])
+    g = _growth_vector(mat, jd, jm2, np.arange(n))
+    sigma = np.maximum(boot_g.std(axis=0, ddof=1), 1e-12)
+    aic, chi2, params = {}, {}, {}
+    for name in MODELS:
+        k = 3 if name == "exponential" else 2
+        if len(ds) <= k:
+            continue
+        try:
+            p, rss = _fit_one(name, ds, g, sigma)
+        except (RuntimeError, ValueError):
+            continue
+        params[name], chi2[name], aic[name] = p, rss, rss + 2 * k
+    if not aic:
+        raise ValueError("no convergence model could be fitted")
+    best = min(aic, key=aic.get)
+    limits, failed = [], 0
+    for bg in boot_g:
+        try:
+            p, _ = _fit_one(best, ds, bg, sigma)
+            limits.append(p[0])
+        except (RuntimeError, ValueError):
+            failed += 1
+    limits = np.asarray(limits)
+    lo, hi = (np.percentile(limits, [2.5, 97.5]) if len(limits) >= 10 else (math.nan, math.nan))
+    est = Estimate(float(params[best][0]), float(lo), float(hi), n, 0.95, "percentile (refit)")
+    return LimitFit(best, tuple(float(x) for x in params[best]), est, aic, chi2,
+                    tuple(int(d) for d in ds), failed)
+
+
+# --------------------------------------------------------------------------- count scale
+
+def formula_ratios(b: int, depths: np.ndarray, mat: np.ndarray, *, n_resamples: int = 999,
+                   seed: int = 0) -> dict[int, dict[str, Estimate]]:
+    """Per d: mean N(d) divided by b^(3d/4), R_b^d and the Knuth–Moore minimal tree, each with a
+    bootstrap CI over the trees (the divisor is a constant, so the CI is the mean's, scaled)."""
+    rb = T.pearl_rb(b)
+    out = {}
+    for j, d in enumerate(depths):
+        x = mat[:, j].astype(float)
+        mean = bootstrap_ci(len(x), lambda i: x[i].mean(axis=-1), n_resamples=n_resamples, seed=seed,
+                            vectorized=True)
+        divs = {"b^(3d/4)": float(b) ** (0.75 * d), "R_b^d": rb ** d,
+                "KM(d)": float(T.knuth_moore_leaves(b, int(d)))}
+        out[int(d)] = {k: Estimate(mean.value / v, mean.low / v, mean.high / v, mean.n, mean.confidence,
+                                   mean.method) for k, v in divs.items()}
+    return out
+
+
+# --------------------------------------------------------------------------- sensitivity
+
+def sensitivity(b: int, depths: np.ndarray, mat: np.ndarray, *, window: int = 8,
+                ns: Sequence[int] = (20, 50, 100), n_resamples: int = 299, seed: int = 0
+                ) -> dict[str, Any]:
+    """How much the fitted exponent alpha = log b_eff / log b moves with the choice of
+    - depth window: the parity fit over every run of ``window`` consecutive depths (d >= 2);
+    - estimator on the deepest window: parity fit, odd-d fit, even-d fit, sqrt(N(d)/N(d-2)) at
+      the deepest d, N(d)^(1/d) at the deepest d;
+    - n: the parity fit on the deepest window from the first n trees (n in ``ns`` below the
+      total, and all), with its CI half-width.
+    Returns the three tables and the spreads (max - min) next to the CI half-width at full n."""
+    keep = depths >= 2
+    depths, mat = depths[keep], mat[:, keep].astype(float)
+    w = min(window, len(depths))
+    lb = math.log(b)
+    mean = mat.mean(axis=0)
+    windows = []
+    for s in range(0, len(depths) - w + 1):
+        f = E.fit_growth(depths[s:s + w], mean[s:s + w], "parity")
+        windows.append((int(depths[s]), int(depths[s + w - 1]), math.log(f.beff) / lb))
+    last_d, last_m = depths[-w:], mean[-w:]
+    est = {"parity fit": math.log(E.fit_growth(last_d, last_m, "parity").beff) / lb}
+    for meth in ("odd", "even"):
+        try:
+            est[f"fit ({meth} d)"] = math.log(E.fit_growth(last_d, last_m, meth).beff) / lb
+        except ValueError:
+            pass
+    if depths[-1] - 2 in set(depths.tolist()):
+        j2 = int(np.flatnonzero(depths == depths[-1] - 2)[0])
+        est["√(N(d)/N(d−2)) at max d"] = math.log(math.sqrt(mean[-1] / mean[j2])) / lb
+    est["N(d)^(1/d) at max d"] = math.log(mean[-1]) / depths[-1] / lb
+    by_n = []
+    sub = mat[:, -w:]
+    for k in sorted({x for x in ns if x < mat.shape[0]} | {mat.shape[0]}):
+        _, al, _ = E.fit_with_ci(last_d, sub[:k], b, n_resamples=n_resamples, seed=seed)
+        by_n.append((k, al.value, al.low, al.high))
+    full = by_n[-1]
+    alphas_w = [a for *_, a in windows]
+    return dict(window=w, windows=windows, estimators=est, by_n=by_n,
+                spread_windows=max(alphas_w) - min(alphas_w) if alphas_w else math.nan,
+                spread_estimators=max(est.values()) - min(est.values()),
+                ci_half_width=(full[3] - full[2]) / 2)
+
+
+# --------------------------------------------------------------------------- one b, all b
+
+@dataclass
+class ConvergenceResult:
+    """Everything measured and fitted for one b."""
+
+    b: int
+    depths: np.ndarray
+    n: int
+    leaves: np.ndarray
+    growth: dict[int, Growth]
+    limit: LimitFit | None
+    ratios: dict[int, dict[str, Estimate]]
+    sensitivity: dict[str, Any]
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def rb(self) -> float:
+        return T.pearl_rb(self.b)
+
+    @property
+    def b34(self) -> float:
+        return float(self.b) ** 0.75
+
+
+def analyse(b: int, depths: np.ndarray, leaves: np.ndarray, *, n_resamples: int = 999,
+            seconds: float = 0.0) -> ConvergenceResult:
+    """Growth, convergence fit, formula ratios and sensitivity of one b's paired counts."""
+    notes, lim = [], None
+    try:
+        lim = fit_limit(depths, leaves, n_resamples=max(99, n_resamples // 3))
+    except ValueError as e:
+        notes.append(f"no convergence fit: {e}")
+    return ConvergenceResult(b, depths, leaves.shape[0], leaves,
+                             growth(depths, leaves, n_resamples=n_resamples), lim,
+                             formula_ratios(b, depths, leaves, n_resamples=n_resamples),
+                             sensitivity(b, depths, leaves, n_resamples=max(99, n_resamples // 3)),
+                             seconds, notes)
+
+
+def run(small: bool = False, *, n: int | None = None, n_jobs: int = 1, cache_dir: Path | None = None,
+        n_resamples: int = 999, log=print) -> dict[int, ConvergenceResult]:
+    """Measure and analyse every b (FULL_DEPTHS with n = 200, or SMALL_DEPTHS with n = 30)."""
+    import time
+
+    plan = SMALL_DEPTHS if small else FULL_DEPTHS
+    n = n if n is not None else (30 if small else 200)
+    out = {}
+    for b, ds in plan.items():
+        t0 = time.perf_counter()
+        log(f"convergence: b={b}, d={min(ds)}..{max(ds)}, n={n}")
+        depths, _, leaves = measure(b, ds, n, n_jobs=n_jobs, cache_dir=cache_dir)
+        secs = time.perf_counter() - t0
+        out[b] = analyse(b, depths, leaves, n_resamples=n_resamples, seconds=secs)
+    return out
+
+
+# --------------------------------------------------------------------------- figure
+
+def plot_growth(res: ConvergenceResult, path: Path) -> Path:
+    """g(d) with its paired 95 % CI, the fitted convergence curve and its extrapolated limit
+    (band: CI), against R_b and b^(3/4)."""
+    from . import plots as P
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    ds = np.array(sorted(res.growth))
+    v = np.array([res.growth[d].paired.value for d in ds])
+    lo = np.array([res.growth[d].paired.low for d in ds])
+    hi = np.array([res.growth[d].paired.high for d in ds])
+    ax.errorbar(ds, v, yerr=[v - lo, hi - v], fmt="o", color=P.OKABE_ITO["blue"], capsize=2,
+                label=f"√(N(d)/N(d−2)), n={res.n} paired trees")
+    if res.limit is not None:
+        xx = np.linspace(min(res.limit.depths), max(ds) * 3, 200)
+        ax.plot(xx, res.limit.curve(xx), color=P.OKABE_ITO["orange"],
+                label=f"fit {MODELS[res.limit.model]}")
+        L = res.limit.limit
+        if math.isfinite(L.low):
+            ax.axhspan(L.low, L.high, color=P.OKABE_ITO["orange"], alpha=0.15,
+                       label=f"extrapolated limit {L.value:.3g} [{L.low:.3g}, {L.high:.3g}]")
+    ax.axhline(res.rb, color=P.OKABE_ITO["purple"], ls="-.", label=f"Pearl R_b = {res.rb:.3g}")
+    ax.axhline(res.b34, color=P.OKABE_ITO["skyblue"], ls="--", label=f"b^(3/4) = {res.b34:.3g}")
+    ax.set_xlabel("depth d (plies)")
+    ax.set_ylabel("growth per ply")
+    ax.set_title(f"b = {res.b}: random-order alpha-beta, leaves (i.i.d. continuous)")
+    ax.legend(fontsize=7)
+    return P.save(fig, path)
