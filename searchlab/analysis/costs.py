@@ -82,6 +82,7 @@ class PolicyCost:
     node_ratio: Estimate
     p_holm: float
     same_value: int
+    p_raw: float = float("nan")
 
 
 def _domain(label: str, trees: list, depth: int, policies: list[str], n_resamples: int) -> list[PolicyCost]:
@@ -106,7 +107,7 @@ def _domain(label: str, trees: list, depth: int, policies: list[str], n_resample
                               paired_ratio(cost, base, n_resamples=n_resamples),
                               paired_ratio(nodes, [r["nodes"] for r in nat], n_resamples=n_resamples),
                               float(adj[k - 1]) if k else math.nan,
-                              sum(a["value"] == b["value"] for a, b in zip(per[p], nat))))
+                              sum(a["value"] == b["value"] for a, b in zip(per[p], nat)), pvals[k]))
     return res
 
 
