@@ -27,6 +27,7 @@ from scipy import stats as sst
 
 from .estimators import Estimate
 from .stats import holm, paired_ratio
+from .tables import md_table
 
 __all__ = ["CountingGame", "PolicyCost", "measure_costs", "POLICIES", "study", "section",
            "COST_DEFINITION"]
@@ -125,7 +126,6 @@ def study(small: bool = False, n_resamples: int = 999) -> list[PolicyCost]:
 
 
 def section(costs: list[PolicyCost]) -> str:
-    from .report import md_table
 
     parts = [f"Every policy on the reference engine with its static evaluations counted; {COST_DEFINITION}. "
              "Ratios are paired over the same trees (95 % bootstrap CI); p: paired t-test of log(cost "

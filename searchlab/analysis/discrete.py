@@ -29,6 +29,7 @@ from . import theory as T
 from .estimators import Estimate
 from .instrumented import instrumented_alphabeta
 from .stats import paired_ratio
+from .tables import md_table
 
 __all__ = ["leaf_win_prob", "CriticalCell", "critical_study", "CutRuleCell", "cut_rule_study",
            "section"]
@@ -137,7 +138,6 @@ def cut_rule_study(small: bool = False, seed: int = 14, n_resamples: int = 999) 
 
 
 def section(critical: list[CriticalCell], cut_rule: list[CutRuleCell]) -> str:
-    from .report import md_table
 
     rows = []
     for c in critical:

@@ -17,6 +17,7 @@ import numpy as np
 from searchlab.algorithms.ordering import base_order
 
 from .instrumented import ALL, CUT, PV, TYPES, instrumented_alphabeta, minimal_tree_types
+from .tables import md_table
 
 __all__ = ["NodeTypeCell", "study", "CELLS", "SMALL_CELLS"]
 
@@ -78,7 +79,6 @@ def study(small: bool = False, seed: int = 14) -> list[NodeTypeCell]:
 def section(cells: list[NodeTypeCell]) -> str:
     """The report's table: at the deepest ply, nodes per type against the minimal tree; the
     CUT nodes' cut rate and first-move share; ALL nodes that cut."""
-    from .report import md_table
 
     rows = []
     for c in cells:

@@ -32,7 +32,7 @@ from searchlab.errors import InvalidParameterError
 from .estimators import Estimate, bootstrap_ci
 
 __all__ = ["paired_ratio", "holm", "Pentanomial", "pentanomial", "pentanomial_from_pairs",
-           "min_detectable_elo", "elo", "classify", "VERDICT_KINDS", "mean_ci"]
+           "trinomial", "min_detectable_elo", "elo", "classify", "VERDICT_KINDS", "mean_ci"]
 
 #: the kinds ``classify`` returns, and what each means for a claim
 VERDICT_KINDS = {
@@ -164,6 +164,17 @@ def pentanomial_from_pairs(pair_results: Sequence[Sequence[float]], confidence: 
             raise InvalidParameterError(f"a pair is two results in {{0, 0.5, 1}}; got {pair!r}")
         counts[int(round(2 * (pair[0] + pair[1])))] += 1
     return pentanomial(counts, confidence)
+
+
+def trinomial(a_wins: int, draws: int, b_wins: int, confidence: float = 0.95) -> Pentanomial:
+    """A match known only by its game totals (A's wins, draws, losses), games treated as
+    independent: the per-game score variance stands in for the pairs' (conservative when the
+    games were played in colour-swapped pairs). Returned as a Pentanomial whose "pairs" are the
+    games and whose ``counts`` are (losses, 0, draws, 0, wins) scaled to one game each."""
+    if min(a_wins, draws, b_wins) < 0 or a_wins + draws + b_wins < 1:
+        raise InvalidParameterError(f"trinomial needs non-negative counts and at least one game; got "
+                                    f"{(a_wins, draws, b_wins)!r}")
+    return pentanomial([b_wins, 0, draws, 0, a_wins], confidence)
 
 
 def min_detectable_elo(pairs: int, sd_pair: float, *, power: float = 0.8,

@@ -31,8 +31,10 @@ import numpy as np
 
 from searchlab.errors import InvalidParameterError
 
+from .tables import md_table
+
 __all__ = ["leaf_values", "max_leaves_exact", "leaves_with_orders", "worst_first_orders",
-           "adversarial_leaves", "WorstCase", "study"]
+           "adversarial_leaves", "WorstCase", "study", "section"]
 
 INF = math.inf
 
@@ -209,3 +211,43 @@ def study(small: bool = False, seed: int = 14) -> list[WorstCase]:
             mx.append(m)
         out.append(WorstCase(b, d, "hill climb", tuple(wf), tuple(mx)))
     return out
+
+
+def _wc_rows(cells: list[WorstCase]) -> list[list]:
+    rows = []
+    for c in cells:
+        wf = np.array(c.worst_first) / c.full
+        mx = np.array(c.maximum) / c.full
+        rows.append([c.b, c.d, c.method, len(c.maximum), f"{c.full:,}",
+                     f"{wf.mean():.3f} ({wf.min():.3f}..{wf.max():.3f})",
+                     f"{mx.mean():.3f} ({mx.min():.3f}..{mx.max():.3f})",
+                     f"{c.all_leaves}/{len(c.maximum)}"])
+    return rows
+
+
+def section(cells: list[WorstCase]) -> str:
+
+    if not cells:
+        return "The worst-case study did not run."
+    full = [c for c in cells if c.method == "exhaustive" and c.all_leaves == len(c.maximum)]
+    not_full = [c for c in cells if c.method == "exhaustive" and c.all_leaves < len(c.maximum)]
+    s = ("'Worst-first by exact value' (every node's children sorted worst-first for the side to move by "
+         "exact minimax value; the experiments' ordering 'worst') is one ordering. The worst case over "
+         "*all* orderings (a permutation chosen at every interior node) is computed exactly for small "
+         "trees (every ordering, by recursion over each subtree's achievable (leaves, value) outcomes; "
+         "checked against brute force) and bounded from below by a hill climb from worst-first for "
+         "larger ones. Fractions of the b^d leaves examined (mean, min..max over seeded continuous i.i.d. "
+         "trees):\n\n"
+         + md_table(["b", "d", "method", "trees", "b^d", "worst-first by exact value", "maximum over orderings",
+                     "trees whose maximum is all b^d"], _wc_rows(cells)))
+    msg = []
+    if full:
+        msg.append("over all orderings, every tree's worst case examines all b^d leaves at "
+                   + ", ".join(f"(b={c.b}, d={c.d})" for c in full))
+    if not_full:
+        msg.append("but not at " + ", ".join(
+            f"(b={c.b}, d={c.d}: {c.all_leaves}/{len(c.maximum)} trees, max {min(c.maximum) / c.full:.3f}..{max(c.maximum) / c.full:.3f} of b^d)"
+            for c in not_full)
+                   + ": there even the worst ordering prunes, because a cut inherited from an ancestor's window "
+                   "cannot always be avoided")
+    return s + "\n\n" + ("; ".join(msg) + ".").capitalize()

@@ -3,6 +3,7 @@ matches, and quiescence against the horizon effect (chess, from ``ordering.order
 
 from __future__ import annotations
 
+from searchlab.analysis.stats import holm, min_detectable_elo, trinomial
 from searchlab.claims.ordering import COMMAND, measurements, not_measured
 from searchlab.claims.verdict import Verdict
 
@@ -42,14 +43,43 @@ def unsound_pruning_worth_it(ctx):
                 f"{t['losses']} lost, {t['undecided']} without a significant difference "
                 f"(Elo 95 % CI) of {t['matches']}")
     unsound = t["erring"] > 0
-    worth = t["wins"] > t["losses"] and t["wins"] >= t["undecided"]
-    if unsound and worth:
+    power = _match_power(t.get("match_rows", []))
+    if power:
+        measured += (f"; with Holm's correction over the {power['m']} matches: {power['won']} won, "
+                     f"{power['lost']} lost; the smallest Elo difference one match detects (80 % power, "
+                     f"5 % level, games as independent) is {power['mde_lo']:.0f}–{power['mde_hi']:.0f} Elo "
+                     f"({power['games_lo']}–{power['games_hi']} games per match)")
+        won, lost = power["won"], power["lost"]
+    else:
+        won, lost = t["wins"], t["losses"]
+    if unsound and won and not lost:
         cat, det = "holds", "they err, and at equal node budget the depth bought wins"
+    elif unsound and lost and not won:
+        cat, det = "holds only under conditions", "they err, and at equal node budget the depth bought loses"
     elif unsound:
         cat = "holds only under conditions"
-        det = ("they are unsound (they do prune the best move), but at this sample size the "
-               "matches do not show the depth bought to be worth the errors")
+        det = ("part (a) holds: they are unsound (they do prune the best move); part (b), that the depth "
+               "bought is worth the errors, is not shown at this power"
+               + (f": no match is significant after Holm's correction, and a match of this size detects "
+                  f"only differences of {power['mde_lo']:.0f} Elo or more" if power else ""))
     else:
         cat, det = "does not hold", "no unsound configuration erred on this sample"
     return Verdict(cat, det, measured, "unsound, and worth it at equal budget",
                    "searchlab-tradeoff (run by analysis/reproduce.py)")
+
+
+def _match_power(rows: list[dict]) -> dict | None:
+    """Holm-corrected wins/losses and the per-match smallest detectable Elo of the trade-off
+    matches, from their game totals (the pairs are not stored: games treated as independent)."""
+    rows = [r for r in rows if r.get("games", 0) >= 2]
+    if not rows:
+        return None
+    tri = [trinomial(int(r["a_wins"]), int(r["draws"]), int(r["b_wins"])) for r in rows]
+    p = holm([x.p_value for x in tri])
+    won = sum(1 for x, q in zip(tri, p) if q <= 0.05 and x.score > 0.5)
+    lost = sum(1 for x, q in zip(tri, p) if q <= 0.05 and x.score < 0.5)
+    # the detectable difference at a draw-free 50 % score (sd 1/2 per game): the largest variance
+    mde = [min_detectable_elo(x.pairs, 0.5) for x in tri]
+    games = [x.pairs for x in tri]
+    return dict(m=len(rows), won=won, lost=lost, mde_lo=min(mde), mde_hi=max(mde),
+                games_lo=min(games), games_hi=max(games))

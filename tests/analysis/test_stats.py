@@ -83,3 +83,12 @@ def test_mean_ci_and_elo():
     e = S.mean_ci([1.0, 2.0, 3.0, 4.0, 5.0])
     assert e.value == 3.0 and e.low < 3.0 < e.high
     assert S.elo(0.5) == 0.0 and S.elo(1.0) == math.inf and S.elo(0.0) == -math.inf
+
+
+def test_trinomial_by_hand():
+    # 6 wins, 4 draws, 2 losses: score (6 + 2) / 12 = 2/3; variance E[x^2] - s^2 = (6 + 1) / 12 - 4/9
+    t = S.trinomial(6, 4, 2)
+    assert t.pairs == 12 and t.score == pytest.approx(2 / 3)
+    assert t.sd_pair == pytest.approx(math.sqrt(7 / 12 - 4 / 9))
+    with pytest.raises(InvalidParameterError):
+        S.trinomial(0, 0, 0)
