@@ -17,6 +17,8 @@ from searchlab.analysis.format import number, percent
 from searchlab.claims.ordering import chess_near_minimal_tree, measurements
 from searchlab.claims.verdict import Context, Verdict, no_data, pending
 
+#: "about b^(3d/4)" on the count scale: the measured count within this factor of b^(3d/4) (either way)
+COUNT_FACTOR = 2.0
 RIGOR_COMMAND = "analysis/reproduce.py (searchlab.analysis.convergence, searchlab.analysis.worstcase)"
 
 #: "about b^(3d/4)": how far (in the exponent α) a measurement may be from 3/4 and still count as
@@ -156,23 +158,27 @@ def random_order_three_quarters(ctx: Context) -> Verdict:
     measured += f" (n = {min(r.n for r in res.values())} paired trees per b)"
     b_ls, s_ls = f["least_stable"]
     growth_not_b34 = len(f["b34_above_limit_ci"]) == len(f["b"])
-    within_2 = chi <= 2.0 and clo >= 0.5
-    if within_2 and growth_not_b34:
+    within = clo >= 1 / COUNT_FACTOR and chi <= COUNT_FACTOR
+    side = "above it" if clo > 1 else "below it" if chi < 1 else "on both sides of it"
+    stable = (f"Least stable number: the fitted exponent at b = {b_ls} moves by {s_ls:.3f} with the depth window "
+              f"or estimator, {f['spread_over_ci'][b_ls]:.1f}× its CI half-width")
+    if within and growth_not_b34:
         cat = "holds only under conditions"
-        det = (f"as a count at feasible depths: N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d per b "
-               f"(CIs {clo:.2f}–{chi:.2f}; above it, not below); not as a growth rate: the growth per ply "
-               f"converges from above to a limit whose CI excludes b^(3/4) at every b and contains Pearl's R_b at "
-               f"{len(f['rb_in_limit_ci'])} of {len(f['b'])}, so b^(3d/4) overestimates by a factor growing "
-               f"like (b^(3/4)/R_b)^d beyond the depths measured. Least stable number: the fitted exponent at "
-               f"b = {b_ls} moves by {s_ls:.3f} with window/estimator")
-    elif within_2:
+        above = (f"; at the deepest depth the growth still lies above R_b (b = {', '.join(map(str, f['growth_above_rb']))})"
+                 if f["growth_above_rb"] else "")
+        det = (f"as a count at feasible depths: N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d per b (CIs "
+               f"{clo:.2f}–{chi:.2f}, {side}); not as a growth rate: the extrapolated limit of the growth per ply "
+               f"lies below b^(3/4) at every b (its CI contains Pearl's R_b at {len(f['rb_in_limit_ci'])} of "
+               f"{len(f['b'])}){above}, so the ratio N / b^(3d/4) falls geometrically beyond the depths measured. "
+               + stable)
+    elif within:
         cat = "holds"
-        det = (f"N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d per b and the extrapolated growth does not "
-               f"exclude b^(3/4) everywhere; least stable number: the exponent at b = {b_ls} (±{s_ls / 2:.3f})")
+        det = (f"N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d per b (CIs {clo:.2f}–{chi:.2f}), and b^(3/4) is not "
+               f"excluded by every extrapolated limit's CI. " + stable)
     else:
         cat = "does not hold"
         det = (f"on the count scale N / b^(3d/4) = {lo:.2f}–{hi:.2f} (CIs {clo:.2f}–{chi:.2f}) at the deepest "
-               "depths: not within a factor 2")
+               f"depths: not within a factor {COUNT_FACTOR:g}. " + stable)
     return Verdict(cat, det, measured, "N ≈ b^(3d/4); Pearl: growth → R_b", RIGOR_COMMAND)
 
 

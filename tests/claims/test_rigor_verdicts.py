@@ -38,7 +38,7 @@ def test_000f_from_the_convergence_study():
         assert abs(r.limit.limit.value - r.rb) < 1e-3 * r.rb         # the limit is R_b exactly
     v = X.random_order_three_quarters(_ctx(convergence=res))
     assert v.category == "holds only under conditions"
-    assert "1.50–1.50× b^(3d/4)" in v.detail and "Least stable number" in v.detail
+    assert "1.50–1.50× b^(3d/4)" in v.detail and "above it" in v.detail and "Least stable number" in v.detail
 
 
 def test_000g_from_the_worst_case_study():
