@@ -502,11 +502,7 @@ def section(res: dict[int, ConvergenceResult], fig_dir: Path) -> str:
         "and by the Knuth–Moore minimal tree b^⌈d/2⌉+b^⌊d/2⌋−1 at the three deepest depths per b (95 % "
         "bootstrap CI over trees):\n\n"
         + md_table(["b", "d", "mean leaves", "N / b^(3d/4)", "N / R_b^d", "N / KM(d)"], cnt_rows),
-        f"At the deepest depth of each b the count is {f['ratio34_range'][0]:.2f}–{f['ratio34_range'][1]:.2f}× "
-        f"b^(3d/4) (CIs {f['ratio34_ci_range'][0]:.2f}–{f['ratio34_ci_range'][1]:.2f}): at feasible depths "
-        "b^(3d/4) *underestimates* the count by a constant factor, although the growth per ply is below "
-        "b^(3/4). An exponent difference Δα turns into a count factor b^(Δα·d) only when the intercepts "
-        "agree; they do not, so the count scale is the one to judge 'about b^(3d/4)' on.",
+        _count_sentence(res, f),
         "### Sensitivity of the fitted exponent\n\nα = log b_eff / log b from the parity fit of log N on d "
         "over every window of consecutive depths; on the deepest window through every estimator; and from "
         "the first n trees (CI half-width at the full n in the fifth column). The last column is the larger "
@@ -536,3 +532,24 @@ def _limit_sentence(f: dict) -> str:
     else:
         s += "At the deepest depth measured, R_b lies inside the growth's CI at every b."
     return s
+
+
+def _count_sentence(res: dict[int, ConvergenceResult], f: dict) -> str:
+    """The count-scale reading, every clause computed: the ratio to b^(3d/4) at the deepest
+    depth, on which side of 1 it lies, and whether it falls from d-2 to d."""
+    lo, hi = f["ratio34_range"]
+    clo, chi = f["ratio34_ci_range"]
+    side = ("b^(3d/4) underestimates the count there" if clo > 1 else
+            "b^(3d/4) overestimates the count there" if chi < 1 else "the CIs straddle 1")
+    falling = []
+    for b, r in res.items():
+        d = int(r.depths[-1])
+        if d - 2 in r.ratios:
+            a, z = r.ratios[d - 2]["b^(3d/4)"].value, r.ratios[d]["b^(3d/4)"].value
+            if z < a:
+                falling.append(f"b = {b}: {a:.2f} at d = {d - 2} → {z:.2f} at d = {d}")
+    trend = ("; the ratio falls with depth (" + "; ".join(falling) + "), as it must when the growth per ply is "
+             "below b^(3/4)" if falling else "")
+    return (f"At the deepest depth of each b the count is {lo:.2f}–{hi:.2f}× b^(3d/4) (CIs {clo:.2f}–{chi:.2f}): "
+            f"{side}{trend}. An exponent difference Δα becomes a count factor b^(Δα·d) only when the intercepts "
+            "agree; they do not, so 'about b^(3d/4)' is judged on the count scale.")
