@@ -43,7 +43,7 @@ from .tables import md_table
 __all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "tree_seeds", "count_leaves", "measure", "Growth",
            "growth", "LimitFit", "fit_limit", "formula_ratios", "sensitivity",
            "ConvergenceResult", "analyse", "run", "plot_growth", "MODELS", "convergence_facts",
-           "section", "fmt_ci"]
+           "section", "fmt_ci", "exponent_stability", "stability_section"]
 
 #: depths measured per b at full size (each b to the depth the kernel reaches in a few minutes
 #: with 200 trees on 2 cores) and with --small
@@ -553,3 +553,75 @@ def _count_sentence(res: dict[int, ConvergenceResult], f: dict) -> str:
     return (f"At the deepest depth of each b the count is {lo:.2f}–{hi:.2f}× b^(3d/4) (CIs {clo:.2f}–{chi:.2f}): "
             f"{side}{trend}. An exponent difference Δα becomes a count factor b^(Δα·d) only when the intercepts "
             "agree; they do not, so 'about b^(3d/4)' is judged on the count scale.")
+
+
+# --------------------------------------------------------------------------- every fitted exponent
+
+def exponent_stability(df, *, count: str = "leaves", window: int = 6, min_depth: int = 2):
+    """For every configuration of a run's table (estimators.GROUP_KEYS, ok rows, b >= 2, at
+    least ``window`` + 1 depths >= min_depth): alpha from the parity fit over the deepest
+    ``window`` depths, and how far it moves over (a) every window of ``window`` consecutive
+    depths, (b) the estimators fit-odd, fit-even, parity growth and N^(1/d) at the deepest d,
+    (c) the first n instances for n = 5, 10 and all. Point estimates only (the CIs are the
+    summary table's); one row per configuration with the three ranges and the largest spread."""
+    import pandas as pd
+
+    ok, _ = E.ok_rows(df)
+    ok = ok[ok["b"].notna() & (ok["b"] >= 2) & (ok["d"] >= min_depth)]
+    keys = E.group_key_columns(ok)
+    rows = []
+    for gkey, g in ok.groupby(keys, dropna=False, sort=True):
+        depths, _, mat = E.count_matrix(g, count)
+        if len(depths) < window + 1 or np.isnan(mat).all(axis=0).any():
+            continue
+        b = float(g["b"].iloc[0])
+        lb = math.log(b)
+        mean = np.nanmean(mat, axis=0)
+
+        def alpha(ds, ms, meth="parity"):
+            return math.log(E.fit_growth(ds, ms, meth).beff) / lb
+        a0 = alpha(depths[-window:], mean[-window:])
+        wins = [alpha(depths[s:s + window], mean[s:s + window]) for s in range(len(depths) - window + 1)]
+        ests = [a0]
+        for meth in ("odd", "even"):
+            try:
+                ests.append(alpha(depths[-window:], mean[-window:], meth))
+            except ValueError:
+                pass
+        if depths[-1] - 2 in set(depths.tolist()):
+            j2 = int(np.flatnonzero(depths == depths[-1] - 2)[0])
+            ests.append(math.log(math.sqrt(mean[-1] / mean[j2])) / lb)
+        ests.append(math.log(mean[-1]) / depths[-1] / lb)
+        ns = [alpha(depths[-window:], np.nanmean(mat[:k, -window:], axis=0))
+              for k in sorted({5, 10, mat.shape[0]}) if k <= mat.shape[0]]
+        ident = dict(zip(keys, gkey if isinstance(gkey, tuple) else (gkey,)))
+        rows.append({**ident, "b": int(b), "depths": f"{int(depths[0])}..{int(depths[-1])}", "n": mat.shape[0],
+                     "alpha": a0, "windows": (min(wins), max(wins)), "estimators": (min(ests), max(ests)),
+                     "by_n": (min(ns), max(ns)),
+                     "spread": max(max(wins) - min(wins), max(ests) - min(ests), max(ns) - min(ns))})
+    return pd.DataFrame(rows)
+
+
+def stability_section(df) -> str:
+    """Every fitted exponent of the run with its ranges over windows, estimators and n."""
+    st = exponent_stability(df)
+    if st.empty:
+        return "No configuration has enough depths for a sensitivity analysis."
+    st = st.sort_values("spread", ascending=False)
+    show = [k for k in ("experiment", "tree", "levels", "p", "correlation", "ordering") if k in st.columns]
+
+    def rng(t):
+        return f"{t[0]:.3f}..{t[1]:.3f}"
+    rows = [[*(r[k] if r[k] == r[k] and r[k] is not None else "n/a" for k in show), r["b"], r["depths"], r["n"],
+             f"{r['alpha']:.3f}", rng(r["windows"]), rng(r["estimators"]), rng(r["by_n"]), f"{r['spread']:.3f}"]
+            for r in st.to_dict("records")]
+    worst = st.iloc[0]
+    return ("Every fitted exponent of the run's tables (alpha-beta and minimax rows with at least 7 depths): α from "
+            "the parity fit over the deepest 6 depths, and its range over every window of 6 consecutive depths, "
+            "over the estimators (parity fit, odd-d and even-d fits, √(N(d)/N(d−2)) and N(d)^(1/d) at the deepest "
+            "d) and over the first 5, 10 and all instances. Sorted by the largest spread: a verdict on an exponent "
+            "is only as strong as its row here.\n\n"
+            + md_table([*show, "b", "depths", "n", "α", "over windows", "over estimators", "over n", "spread"], rows)
+            + f"\n\nThe least stable exponent ({', '.join(f'{k} {worst[k]}' for k in show)}, b = {worst['b']}) moves "
+            f"by {worst['spread']:.3f}; {int((st['spread'] > 0.02).sum())} of {len(st)} exponents move by more than "
+            "0.02, the size of most CIs in the summary table.")

@@ -76,3 +76,18 @@ def test_measure_small_counts_equal_the_reference(tmp_path):
             assert leaves[i, j] == r.leaves
     again = CV.measure(2, range(2, 7), 3, cache_dir=tmp_path)          # from the cache
     assert np.array_equal(again[2], leaves)
+
+
+def test_exponent_stability_known_answers():
+    import pandas as pd
+    # N(d) = 3 * 2^(0.7 d) exactly for every instance: every window, estimator but N^(1/d)
+    # and every n give alpha = 0.7; N(d)^(1/d) carries the intercept 3^(1/d)
+    rows = [dict(experiment="x", tree="iid", b=2.0, algorithm="alphabeta", ordering="random", d=d,
+                 instance=i, leaves=3 * 2 ** (0.7 * d), status="ok") for d in range(2, 12) for i in range(6)]
+    st = CV.exponent_stability(pd.DataFrame(rows))
+    r = st.iloc[0]
+    assert r["alpha"] == pytest.approx(0.7)
+    assert r["windows"] == pytest.approx((0.7, 0.7)) and r["by_n"] == pytest.approx((0.7, 0.7))
+    assert r["estimators"][0] == pytest.approx(0.7)
+    assert r["estimators"][1] == pytest.approx(0.7 + math.log2(3) / 11)
+    assert "spread" in CV.stability_section(pd.DataFrame(rows))
