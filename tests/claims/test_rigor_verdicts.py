@@ -55,19 +55,22 @@ def test_000g_from_the_worst_case_study():
     assert v2.category == "holds"
 
 
-def _pc(dom, pol, cost, lo, hi, p):
+def _pc(dom, pol, cost, lo, hi, p, nodes=None):
     e = Estimate(cost, lo, hi, 12)
-    return PolicyCost(dom, pol, 12, {"cost": cost * 1000, "nodes": 1.0}, e, e, p, 12, p)
+    means = {"cost": cost * 1000, "nodes": cost * 1000 if nodes is None else nodes}
+    return PolicyCost(dom, pol, 12, means, e, e, p, 12, p)
 
 
 def test_000k_by_cost_with_holm():
     one = Estimate(1.0, 1.0, 1.0, 12)
     costs = []
     for dom in ("A", "B"):
-        costs += [PolicyCost(dom, "natural", 12, {"cost": 1000.0}, one, one, float("nan"), 12),
-                  _pc(dom, "static", 0.5, 0.4, 0.6, 0.001), _pc(dom, "id", 0.3, 0.2, 0.4, 0.001)]
+        costs += [PolicyCost(dom, "natural", 12, {"cost": 1000.0, "nodes": 1000.0}, one, one, float("nan"), 12),
+                  _pc(dom, "static", 0.5, 0.4, 0.6, 0.001, nodes=100.0), _pc(dom, "id", 0.3, 0.2, 0.4, 0.001)]
     v = O.iterative_deepening_pays(_ctx(costs=costs))
     assert v.category == "holds"
+    # static is cheapest by nodes (100) but not by cost (500 > 300): the cost column decides
+    assert "Cheapest single technique by cost: A: id, B: id" in v.measured
     weak = [c if c.policy != "id" else _pc(c.domain, "id", 0.3, 0.2, 0.4, 0.04) for c in costs]
     v = O.iterative_deepening_pays(_ctx(costs=weak))            # 0.04 * 2 > 0.05 after Holm
     assert v.category == "not shown at this power"
