@@ -74,6 +74,11 @@ def run_tradeoff(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print
     return out, secs
 
 
+def _rel(path: Path) -> Path:
+    """``path`` relative to the repository root when it lies inside it (--runs may point elsewhere)."""
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
 def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
     """The trade-off study's section, its Pareto figures copied beside the report's."""
     from searchlab.tradeoff.report import tradeoff_section
@@ -82,7 +87,7 @@ def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
         shutil.copy(f, fig_dir / f.name)
         text = text.replace(f"]({f})", f"](figures/{f.name})")
     text = text.replace(f"Full report: {run_dir / 'report.md'}",
-                        f"Full report of the study: `{(run_dir / 'report.md').relative_to(ROOT)}` "
+                        f"Full report of the study: `{_rel(run_dir / 'report.md')}` "
                         "(not committed; `searchlab-tradeoff report=RUN_DIR` rewrites it).")
     return text.split("\n", 1)[1].lstrip()          # drop its own "## " heading
 
