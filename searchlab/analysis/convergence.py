@@ -45,9 +45,10 @@ __all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "tree_seeds", "count_leaves", "measure
            "ConvergenceResult", "analyse", "run", "plot_growth", "MODELS", "convergence_facts",
            "section", "fmt_ci", "exponent_stability", "stability_section"]
 
-#: depths measured per b at full size (each b to the depth the kernel reaches in a few minutes
-#: with 200 trees on 2 cores) and with --small
-FULL_DEPTHS = {2: range(2, 31), 4: range(2, 18), 8: range(2, 12), 16: range(2, 9), 32: range(2, 8)}
+#: depths measured per b at full size and with --small. Full size: about 1,700 CPU-seconds of
+#: kernel work with 200 trees (b = 2 to d = 30 took 150 of them, b = 32 to d = 7 takes about
+#: 1,100: each further ply multiplies the work by about R_b); b = 4 and 16 are cheap extra points.
+FULL_DEPTHS = {2: range(2, 31), 4: range(2, 15), 8: range(2, 12), 16: range(2, 8), 32: range(2, 8)}
 SMALL_DEPTHS = {2: range(2, 15), 8: range(2, 8)}
 #: the smallest depth entering the convergence fit (g(3) = sqrt(N(3)/N(1)) is mostly the root)
 FIT_MIN_DEPTH = 4
