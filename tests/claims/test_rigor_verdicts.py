@@ -81,5 +81,11 @@ def test_000n_power_statement():
     t = dict(erring=3, configs=4, worst_error=0.2, games=36, wins=0, losses=0, undecided=3, matches=3,
              match_rows=rows)
     v = U.unsound_pruning_worth_it(_ctx(tradeoff=t))
-    assert v.category == "holds only under conditions" and "not shown at this power" in v.detail
+    assert v.category == "not shown at this power" and "part (a) holds" in v.detail
     assert "Holm" in v.measured and "Elo" in v.measured
+    # 12 games with sd 1/2: delta = 2.8016 * 0.5 / sqrt(12) = 0.4044 -> 400 log10(0.9044 / 0.0956) = 390
+    assert "390–390 Elo" in v.measured
+    # a 2-game match with one result only is not tested (no p = 0 from a zero variance)
+    t2 = dict(t, match_rows=[dict(domain="c4", technique="x", a_wins=0, draws=0, b_wins=2, games=2)])
+    v2 = U.unsound_pruning_worth_it(_ctx(tradeoff=t2))
+    assert "0 lost" in v2.measured and "1 not testable" in v2.measured
