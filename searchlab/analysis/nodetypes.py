@@ -96,7 +96,27 @@ def section(cells: list[NodeTypeCell]) -> str:
             + md_table(["b", "d", "ordering", "n", "PV at ply d", "CUT at ply d (× minimal)",
                         "ALL at ply d (× minimal)", "CUT nodes that cut", "… on the first move",
                         "moves searched per CUT node", "ALL nodes that cut"], rows)
-            + "\n\nPerfect order reproduces the minimal tree type by type (every CUT node refuted by "
-            "its first move, no ALL node cutting); under random and worst-first order the excess "
-            "comes from CUT nodes that need several moves or do not cut at all, and from ALL nodes "
-            "whose cut was not predicted.")
+            + ("\n\nAt b = 2 a cutoff can only come from the first move (after the second nothing is left to "
+               "cut), so the first-move share is 1 there by definition." if any(c.b == 2 for c in cells) else "")
+            + "\n\n" + _conclusion(cells))
+
+
+def _conclusion(cells: list[NodeTypeCell]) -> str:
+    """Sentences checked against the cells: perfect order equals the minimal tree type by type;
+    elsewhere, where the excess over it comes from."""
+    perfect = [c for c in cells if c.ordering == "perfect"]
+    exact = all(c.per_ply[t] == tuple(float(x) for x in c.minimal[t]) for c in perfect for t in TYPES)
+    refuted = all(c.cut_rate[CUT] == 1.0 and c.first_move_share[CUT] == 1.0 and c.cut_rate[ALL] == 0.0
+                  for c in perfect)
+    out = [("Perfect order reproduces the minimal tree type by type"
+            + (" (every CUT node refuted by its first move, no ALL node cutting)." if refuted else ".")) if exact
+           else "Perfect order does not reproduce the minimal tree type by type in every cell."]
+    other = [c for c in cells if c.ordering != "perfect"]
+    if other:
+        lo = min(c.cut_rate[CUT] for c in other)
+        hi = max(c.cut_rate[CUT] for c in other)
+        out.append(f"Under random and worst-first order only {lo:.0%}–{hi:.0%} of the CUT nodes cut at all and "
+                   f"{min(c.cut_rate[ALL] for c in other):.0%}–{max(c.cut_rate[ALL] for c in other):.0%} of the ALL "
+                   "nodes do: the expected types are mispredicted, which is where the excess over the minimal tree "
+                   "comes from.")
+    return " ".join(out)

@@ -59,3 +59,13 @@ def test_minimal_tree_types_known_answer():
 def test_bad_cut_rule():
     with pytest.raises(InvalidParameterError, match="cut_rule"):
         I.instrumented_alphabeta(IIDTree(2, 2, 1), cut_rule="=>")
+
+
+def test_node_type_study_small():
+    from searchlab.analysis import nodetypes as N
+    cells = N.study(small=True)
+    perfect = [c for c in cells if c.ordering == "perfect"]
+    assert perfect and all(c.per_ply[t] == tuple(map(float, c.minimal[t])) for c in perfect for t in I.TYPES)
+    worst = [c for c in cells if c.ordering == "worst"]
+    assert all(c.cut_rate[I.CUT] < 0.5 for c in worst)
+    assert "reproduces the minimal tree type by type" in N.section(cells)
