@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from searchlab.errors import InvalidParameterError
+from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, mix64, root_key
 from searchlab.trees.base import SyntheticTree, check_int, check_real
 
@@ -20,6 +21,7 @@ class IIDTree(SyntheticTree):
     """
 
     model = "iid"
+    capabilities = Capabilities(node_ids=True, kernel_model="iid")
 
     def __init__(self, b: int, d: int, seed: int = 0, levels: int = 0,
                  win_prob: float | None = None) -> None:
