@@ -126,20 +126,46 @@ def _tree_params(tree: Any, depth: int | None):
     return prm, depth
 
 
+def allocate(p: int, depth: int, b: int, tt_bits: int) -> dict[str, np.ndarray]:
+    """The state arrays of ``_kernel.run`` for p processors (the table: 2^tt_bits slots)."""
+    d1, bb, n = depth + 1, max(b, 1), 1 << tt_bits
+    tt_vb = np.zeros(n, np.uint64)
+    return dict(
+        fr_key=np.zeros((p, d1), np.uint64), fr_f=np.zeros((p, d1, K.NFF), np.float64),
+        fr_i=np.zeros((p, d1, K.NFI), np.int64), ch_key=np.zeros((p, d1, bb), np.uint64),
+        ch_st=np.zeros((p, d1, bb), np.float64), perm=np.zeros((p, d1, bb), np.int64),
+        deferred=np.zeros((p, d1, bb), np.int8), pr_i=np.zeros((p, K.NPI), np.int64),
+        pr_f=np.zeros((p, K.NPF), np.float64), cnt=np.zeros((p, K.NC), np.int64),
+        tt_chk=np.zeros(n, np.uint64), tt_vb=tt_vb, tt_vf=tt_vb.view(np.float64),
+        tt_meta=np.zeros(n, np.uint64), tt_np=np.zeros(n, np.int64))
+
+
+def call_run(mode: int, q: int, alg: int, p: int, prm, depth: int, costs: Costs, min_split: int,
+             seed: int, max_nodes: int, arrays: dict, stop: np.ndarray, res: np.ndarray) -> None:
+    """One call of ``_kernel.run`` (explicit dtypes: numba compiles one specialisation)."""
+    salt = np.uint64(mix64((int(seed) & MASK64) ^ _HELPER_SALT))
+    a = arrays
+    with np.errstate(over="ignore"):        # uint64 wrap-around under NUMBA_DISABLE_JIT
+        K.run(np.int64(mode), np.int64(q), np.int64(alg), np.int64(p), np.int64(depth),
+              np.int64(prm.b), np.int64(prm.model), prm.root_key, prm.levels,
+              np.float64(prm.w_best), np.float64(prm.w_random), prm.scale, prm.good,
+              np.float64(prm.a_coef), np.float64(prm.c_coef), salt, np.float64(costs.node),
+              np.float64(costs.split), np.float64(costs.message), np.float64(costs.tt),
+              np.int64(min_split), np.int64(max_nodes), a["fr_key"], a["fr_f"], a["fr_i"],
+              a["ch_key"], a["ch_st"], a["perm"], a["deferred"], a["pr_i"], a["pr_f"], a["cnt"],
+              a["tt_chk"], a["tt_vb"], a["tt_vf"], a["tt_meta"], a["tt_np"], stop, res)
+
+
 def _run(prm, depth: int, alg: int, p: int, costs: Costs, min_split: int, tt_bits: int,
          seed: int, max_nodes: int):
-    cnt = np.zeros((p, K.NC), np.int64)
-    idle = np.zeros((p, 1), np.float64)
-    salt = np.uint64(mix64((int(seed) & MASK64) ^ _HELPER_SALT))
-    with np.errstate(over="ignore"):        # uint64 wrap-around under NUMBA_DISABLE_JIT
-        out = K.simulate(np.int64(alg), np.int64(p), np.int64(depth), np.int64(prm.b),
-                         np.int64(prm.model), prm.root_key, prm.levels, np.float64(prm.w_best),
-                         np.float64(prm.w_random), prm.scale, prm.good, np.float64(prm.a_coef),
-                         np.float64(prm.c_coef), salt, np.int64(tt_bits),
-                         np.float64(costs.node), np.float64(costs.split),
-                         np.float64(costs.message), np.float64(costs.tt), np.int64(min_split),
-                         np.int64(max_nodes), cnt, idle)
-    return out, cnt, idle[:, 0]
+    use_tt = alg in (K.ALG_ABDADA, K.ALG_LAZY)
+    arrays = allocate(p, depth, prm.b, tt_bits if use_tt else 0)
+    res = np.zeros(K.NR, np.float64)
+    call_run(K.MODE_SIM, 0, alg, p, prm, depth, costs, min_split, seed, max_nodes, arrays,
+             np.zeros(1, np.int64), res)
+    out = (int(res[K.R_STATUS]), float(res[K.R_VALUE]), int(res[K.R_BEST]), float(res[K.R_TIME]),
+           int(res[K.R_WINNER]))
+    return out, arrays["cnt"], arrays["pr_f"][:, K.F_IDLE]
 
 
 def sequential_nodes(tree: Any, depth: int | None = None) -> int:
