@@ -6,7 +6,7 @@
 Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p through
 ``searchlab.experiment.api.run_study`` (tables under results/reproduce/<study>/, not committed),
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
-arithmetic), and writes REPORT.md with a verdict on every claim of ../shared/CLAIMS.md. Every
+arithmetic) and the parallel alpha-beta simulations (searchlab.claims.parallel), and writes REPORT.md with a verdict on every claim of ../shared/CLAIMS.md. Every
 number in the report is computed; none is typed by hand. Prints its run time.
 """
 
@@ -30,6 +30,7 @@ from searchlab.analysis.format import number  # noqa: E402
 from searchlab.analysis.tables import md_table  # noqa: E402
 from searchlab.claims import exact_trees as X  # noqa: E402
 from searchlab.claims import ordering as OC  # noqa: E402
+from searchlab.claims import parallel as PC  # noqa: E402
 from searchlab.report import build as R  # noqa: E402
 
 #: (study, overrides at full size, extra overrides for --small)
@@ -296,6 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     exact["ordering"] = OC.ordering_checks(small=args.small)
     from searchlab.tradeoff.report import claim_counts
     exact["tradeoff"] = claim_counts(tradeoff_dir)
+    print("parallel alpha-beta simulations ...")
+    exact["parallel"] = PC.parallel_checks(small=args.small, n_jobs=args.jobs)
     ok, _ = E.ok_rows(df)
     ok = ok[ok["b"].notna()]               # tree rows: game rows go to the policies section
     summary = E.summarize(ok, n_resamples=args.resamples)
@@ -309,6 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         ("Ordering techniques: iterative deepening, killer, history, transposition table",
          OC.ordering_section(exact["ordering"])),
         ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir)),
+        ("Parallel alpha-beta: speedup and search overhead", PC.parallel_section(exact["parallel"], fig_dir)),
     ]
     size = "small (--small: a quick check; figures are noisier)" if args.small else "full"
     preamble = (f"This is searchlab's own reproduction of the claims in ../shared/CLAIMS.md ({size} size). "

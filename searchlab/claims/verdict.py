@@ -20,7 +20,6 @@ LATER_ISSUES: dict[str, str] = {
     "unsound": "issue 7 (null move, LMR, futility, forward pruning, quiescence)",
     "chance": "an issue not yet filed (chance nodes: expectiminimax, *-minimax)",
     "multiplayer": "an issue not yet planned (three or more players: max^n / paranoid search)",
-    "parallel": "an issue not yet planned (parallel alpha-beta: YBWC, lazy SMP)",
 }
 
 
