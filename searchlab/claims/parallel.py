@@ -88,13 +88,15 @@ def parallel_verdict(ctx: Context) -> Verdict:
                        f"{percent(EFFICIENCY_FLOOR)} efficiency up to p = {p_max}", measured, theory,
                        COMMAND)
     p_half = int(below["p"].iloc[0])
+    p_ok = eff[eff["p"] < p_half]["p"].max()
     where = (f"best efficiency falls below {percent(EFFICIENCY_FLOOR)} from p = {p_half}; at "
              f"p = {p_max} the best speedup is {number(top.speedup)} ({top.algorithm}, "
              f"{percent(top.efficiency)} efficiency, search overhead {percent(top.overhead)})")
     if p_half <= 4:
         return Verdict("holds", where, measured, theory, COMMAND)
     return Verdict("holds only under conditions",
-                   f"on few processors alpha-beta parallelises well (p < {p_half}); {where}: the "
+                   f"on few processors alpha-beta parallelises well (efficiency at least "
+                   f"{percent(EFFICIENCY_FLOOR)} up to p = {number(p_ok)}); {where}: the "
                    "extra nodes searched with windows not yet narrowed and the idle time waiting "
                    "for the first child's window grow with p", measured, theory, COMMAND)
 

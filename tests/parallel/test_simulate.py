@@ -151,3 +151,17 @@ def test_node_budget():
     tree = IIDTree(4, 7, seed=1)
     r = simulate(tree, "lazy-smp", 4, max_nodes=500)
     assert r.status == "aborted" and r.value is None and r.nodes >= 500
+
+
+def test_real_lazy_smp_threads():
+    from searchlab.parallel.real import lazy_smp_threads
+    for seed in range(3):
+        tree = OrderedTree(5, 5, seed=seed, p=0.6)
+        exact = search(tree, "minimax").value
+        one = lazy_smp_threads(tree, 1, tt_bits=10)
+        assert (one.value, one.nodes) == (exact, sequential_nodes(tree))
+        two = lazy_smp_threads(tree, 2, tt_bits=10)
+        assert two.value == exact and two.winner in (0, 1)
+        assert sum(two.per_worker_nodes) == two.nodes and two.nodes >= one.nodes / 2
+    with pytest.raises(InvalidParameterError, match="workers"):
+        lazy_smp_threads(tree, 0)
