@@ -590,6 +590,9 @@ def run(mode, qt, alg, p, depth, b, model, root_key, levels, w_best, w_random, s
                 fr_i[q, t, I_SP] = 0
                 for j in range(b):
                     ch_key[q, t, j] = child_key(key, j)
+                if alg == ALG_ABDADA:
+                    for j in range(b):
+                        deferred[q, t, j] = 0
                 if model == MODEL_ORDERED:
                     ordered_layout(key, b, w_best, w_random, rank, inv, draws, deltas)
                     for j in range(b):

@@ -25,6 +25,7 @@ from searchlab.algorithms.kernels._alphabeta import MODEL_INCREMENTAL
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.hashing import MASK64, mix64
 from searchlab.parallel import _kernel as K
+from searchlab.parallel.reference import COUNTERS, Simulation
 
 ALGORITHMS = {"pv-split": K.ALG_PVSPLIT, "ybwc": K.ALG_YBWC, "abdada": K.ALG_ABDADA,
               "lazy-smp": K.ALG_LAZY}
@@ -168,6 +169,18 @@ def _run(prm, depth: int, alg: int, p: int, costs: Costs, min_split: int, tt_bit
     return out, arrays["cnt"], arrays["pr_f"][:, K.F_IDLE]
 
 
+def _run_reference(tree: Any, depth: int, algorithm: str, p: int, costs: Costs, min_split: int,
+                   tt_bits: int, seed: int, max_nodes: int):
+    """The readable simulator's outcome in the compiled one's shapes."""
+    sim = Simulation(tree, algorithm, p, depth, costs, min_split, tt_bits,
+                     mix64((int(seed) & MASK64) ^ _HELPER_SALT), max_nodes)
+    status, value, best, ptime, winner = sim.run()
+    cnt = np.array([[q.count[k] for k in COUNTERS] for q in sim.procs], np.int64)
+    idle = np.array([q.idle for q in sim.procs], np.float64)
+    code = {"ok": 0, "aborted": 1}.get(status, 2)
+    return (code, value if value is not None else 0.0, best, ptime, winner), cnt, idle
+
+
 def sequential_nodes(tree: Any, depth: int | None = None) -> int:
     """Nodes of sequential fail-soft alpha-beta in natural order (the simulator at p = 1 with
     YBWC, which never splits); equal to searchlab.search(tree, "alphabeta").nodes."""
@@ -178,7 +191,8 @@ def sequential_nodes(tree: Any, depth: int | None = None) -> int:
 
 def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
              costs: Costs = Costs(), min_split: int = 2, tt_bits: int = 20, seed: int = 0,
-             max_nodes: int | None = None, seq_nodes: int | None = None) -> SimResult:
+             max_nodes: int | None = None, seq_nodes: int | None = None,
+             engine: str = "kernel") -> SimResult:
     """Simulate ``algorithm`` ("pv-split", "ybwc", "abdada", "lazy-smp") with ``p`` processors.
 
     - depth: the horizon (default the tree's d; below d only on the incremental tree).
@@ -188,6 +202,8 @@ def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
     - seed: seeds Lazy SMP's helper orders.
     - max_nodes: a safety budget on the total node visits (status "aborted" beyond it).
     - seq_nodes: the sequential alpha-beta's node count if already known (else computed).
+    - engine: "kernel" (compiled, _kernel.py) or "reference" (the readable simulator,
+      reference.py: the same numbers, slowly; its seq_nodes comes from the reference too).
 
     Raises InvalidParameterError / UnsupportedError (naming the parameter) before any work.
     """
@@ -201,12 +217,23 @@ def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
     if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
         raise InvalidParameterError(f"seed must be an integer >= 0; got {seed!r}")
     budget = 2**62 if max_nodes is None else _check_int("max_nodes", max_nodes, 1, 2**62)
+    if engine not in ("kernel", "reference"):
+        raise InvalidParameterError(f"engine must be kernel or reference; got {engine!r}")
     prm, depth = _tree_params(tree, depth)
-    if seq_nodes is None:
-        seq_nodes = sequential_nodes(tree, depth)
     t0 = time.perf_counter()
-    (status, value, best, ptime, _winner), cnt, idle = _run(
-        prm, depth, ALGORITHMS[algorithm], p, costs, min_split, tt_bits, seed, budget)
+    if engine == "reference":
+        if seq_nodes is None:
+            (_, *_), cnt1, _ = _run_reference(tree, depth, "ybwc", 1, Costs(), 2, 1, 0, 2**62)
+            seq_nodes = int(cnt1[:, K.C_NODES].sum())
+        t0 = time.perf_counter()
+        (status, value, best, ptime, _winner), cnt, idle = _run_reference(
+            tree, depth, algorithm, p, costs, min_split, tt_bits, seed, budget)
+    else:
+        if seq_nodes is None:
+            seq_nodes = sequential_nodes(tree, depth)
+        t0 = time.perf_counter()
+        (status, value, best, ptime, _winner), cnt, idle = _run(
+            prm, depth, ALGORITHMS[algorithm], p, costs, min_split, tt_bits, seed, budget)
     wall = time.perf_counter() - t0
     if status == 2:
         raise RuntimeError("parallel simulator: the event queue ran dry before the root returned")

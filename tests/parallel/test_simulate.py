@@ -104,12 +104,13 @@ _SNIPPET = """
 import json, sys
 from searchlab.parallel import simulate, Costs
 from searchlab.trees import IIDTree, OrderedTree, IncrementalTree
-cases = [(IIDTree(3, 4, seed=1), None), (OrderedTree(3, 4, seed=2, p=0.5), None),
-         (IncrementalTree(3, 5, seed=3), 4)]
+cases = [(IIDTree(3, 3, seed=1), None), (OrderedTree(3, 3, seed=2, p=0.5), None),
+         (IncrementalTree(3, 4, seed=3), 3)]
 out = []
 for tree, depth in cases:
     for alg in ("pv-split", "ybwc", "abdada", "lazy-smp"):
-        r = simulate(tree, alg, 4, depth=depth, tt_bits=5, costs=Costs(split=3.0, message=1.0))
+        r = simulate(tree, alg, 3, depth=depth, tt_bits=3, min_split=1,
+                     costs=Costs(split=3.0, message=1.0))
         d = r.row(); d.pop("wall_time"); d["per"] = list(r.per_processor_nodes)
         out.append(d)
 json.dump(out, sys.stdout)
@@ -165,3 +166,19 @@ def test_real_lazy_smp_threads():
         assert sum(two.per_worker_nodes) == two.nodes and two.nodes >= one.nodes / 2
     with pytest.raises(InvalidParameterError, match="workers"):
         lazy_smp_threads(tree, 0)
+
+
+@pytest.mark.parametrize("algorithm", list(ALGORITHMS))
+def test_readable_reference_equals_kernel(algorithm):
+    """The readable simulator (searchlab/parallel/reference.py) and the compiled one agree on
+    every field, every processor's node count included; small tables force collisions."""
+    cases = [(IIDTree(3, 4, seed=1), None), (OrderedTree(4, 5, seed=2, p=0.5), None),
+             (IncrementalTree(3, 6, seed=3), 5), (IIDTree(2, 7, seed=4, levels=3), None)]
+    for tree, depth in cases:
+        for p in (1, 2, 3, 8, 33):
+            for costs, min_split in ((Costs(), 2), (FREE, 1)):
+                kw = dict(depth=depth, costs=costs, tt_bits=4, min_split=min_split)
+                a = simulate(tree, algorithm, p, **kw)
+                b = simulate(tree, algorithm, p, engine="reference", **kw)
+                assert a == b, (tree.name, p, costs)
+                assert a.per_processor_nodes == b.per_processor_nodes
