@@ -161,6 +161,29 @@ def heap_pop(ht, hq, hn):
     return t, q
 
 
+@njit(cache=True, inline="always")
+def fold(fr_f, fr_i, o, t, c, move):
+    """Fold child ``move``'s value c into frame (o, t) (fail-soft alpha-beta, MAX at even
+    plies); True on a cutoff."""
+    if (t & 1) == 0:
+        if c > fr_f[o, t, V_]:
+            fr_f[o, t, V_] = c
+            fr_i[o, t, I_BEST] = move
+        if fr_f[o, t, V_] >= fr_f[o, t, B_]:
+            return True
+        if fr_f[o, t, V_] > fr_f[o, t, A_]:
+            fr_f[o, t, A_] = fr_f[o, t, V_]
+    else:
+        if c < fr_f[o, t, V_]:
+            fr_f[o, t, V_] = c
+            fr_i[o, t, I_BEST] = move
+        if fr_f[o, t, V_] <= fr_f[o, t, A_]:
+            return True
+        if fr_f[o, t, V_] < fr_f[o, t, B_]:
+            fr_f[o, t, B_] = fr_f[o, t, V_]
+    return False
+
+
 # --- rare events: split points closing, jobs starting -------------------------------------
 @njit(cache=True)
 def sp_remove(s, sp_list, sp_n):
@@ -359,25 +382,7 @@ def run(mode, qt, alg, p, depth, b, model, root_key, levels, w_best, w_random, s
                     cnt[q, C_MESSAGES] += 1
                     sp_help[s] -= 1
                     pr_i[q, P_WORKS] = -1
-                    mv = pr_i[q, P_HMOVE]
-                    cut = False
-                    if (ts & 1) == 0:
-                        if c > fr_f[o, ts, V_]:
-                            fr_f[o, ts, V_] = c
-                            fr_i[o, ts, I_BEST] = mv
-                        if fr_f[o, ts, V_] >= fr_f[o, ts, B_]:
-                            cut = True
-                        elif fr_f[o, ts, V_] > fr_f[o, ts, A_]:
-                            fr_f[o, ts, A_] = fr_f[o, ts, V_]
-                    else:
-                        if c < fr_f[o, ts, V_]:
-                            fr_f[o, ts, V_] = c
-                            fr_i[o, ts, I_BEST] = mv
-                        if fr_f[o, ts, V_] <= fr_f[o, ts, A_]:
-                            cut = True
-                        elif fr_f[o, ts, V_] < fr_f[o, ts, B_]:
-                            fr_f[o, ts, B_] = fr_f[o, ts, V_]
-                    if cut:
+                    if fold(fr_f, fr_i, o, ts, c, pr_i[q, P_HMOVE]):
                         if fr_i[o, ts, I_POS] < b:
                             cnt[q, C_CUTOFFS] += 1
                         close_sp(o, ts, now, now + cost, p, d1, pr_i, pr_f, fr_f, fr_i, cnt,
@@ -397,23 +402,7 @@ def run(mode, qt, alg, p, depth, b, model, root_key, levels, w_best, w_random, s
                     fr_i[q, pt, I_NDEF] += 1
                     onev = False
                 else:
-                    # fold the child's value into frame pt (fail-soft alpha-beta)
-                    if (pt & 1) == 0:
-                        if c > fr_f[q, pt, V_]:
-                            fr_f[q, pt, V_] = c
-                            fr_i[q, pt, I_BEST] = fr_i[q, pt, I_CUR]
-                        if fr_f[q, pt, V_] >= fr_f[q, pt, B_]:
-                            cut = True
-                        elif fr_f[q, pt, V_] > fr_f[q, pt, A_]:
-                            fr_f[q, pt, A_] = fr_f[q, pt, V_]
-                    else:
-                        if c < fr_f[q, pt, V_]:
-                            fr_f[q, pt, V_] = c
-                            fr_i[q, pt, I_BEST] = fr_i[q, pt, I_CUR]
-                        if fr_f[q, pt, V_] <= fr_f[q, pt, A_]:
-                            cut = True
-                        elif fr_f[q, pt, V_] < fr_f[q, pt, B_]:
-                            fr_f[q, pt, B_] = fr_f[q, pt, V_]
+                    cut = fold(fr_f, fr_i, q, pt, c, fr_i[q, pt, I_CUR])
                     if cut and fr_i[q, pt, I_POS] < b:
                         cnt[q, C_CUTOFFS] += 1
                 if not cut:

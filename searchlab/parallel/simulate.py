@@ -1,5 +1,8 @@
 """Simulated parallel alpha-beta: ``simulate(tree, algorithm, p)`` and its result record.
 
+Two engines give the same numbers: the readable simulator (reference.py, the specification)
+and the compiled one (_kernel.py, about a thousand times faster).
+
 A deterministic discrete-event simulation of p virtual processors (1..256) searching a
 synthetic tree (IIDTree, OrderedTree, IncrementalTree) in natural move order with PV-splitting,
 YBWC, ABDADA or Lazy SMP (rules: docs/parallel.md; code: _kernel.py). The clock counts

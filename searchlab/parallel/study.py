@@ -117,6 +117,10 @@ def plot_speedup(table: pd.DataFrame, path: Path, title: str) -> Path:
     ax.set_yscale("log", base=2)
     ax.set_xlabel("processors p")
     ax.set_ylabel("speedup = sequential time / parallel time")
+    return _finish(fig, ax, path, title)
+
+
+def _finish(fig, ax, path: Path, title: str) -> Path:
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
@@ -138,13 +142,7 @@ def plot_overhead(table: pd.DataFrame, path: Path, p: int, title: str) -> Path:
                 marker=ALGORITHM_MARKERS[alg], label=alg)
     ax.set_xlabel("ordering quality: P(best move first in natural order)")
     ax.set_ylabel(f"search overhead at p = {p} (% extra nodes)")
-    ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _finish(fig, ax, path, title)
 
 
 def default_sweeps(small: bool = False, n_jobs: int = 1) -> dict[str, pd.DataFrame]:
