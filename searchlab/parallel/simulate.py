@@ -1,7 +1,7 @@
 """Simulated parallel alpha-beta: ``simulate(tree, algorithm, p)`` and its result record.
 
 Two engines give the same numbers: the readable simulator (reference.py, the specification)
-and the compiled one (_kernel.py, about a thousand times faster).
+and the compiled one (_kernel.py, for speed).
 
 A deterministic discrete-event simulation of p virtual processors (1..256) searching a
 synthetic tree (IIDTree, OrderedTree, IncrementalTree) in natural move order with PV-splitting,
