@@ -1,6 +1,7 @@
 """Reproduce the background's claims from scratch: analysis/REPORT.md and analysis/figures/.
 
-    .venv/bin/python analysis/reproduce.py            # full size (about 11 minutes on 2 cores)
+    .venv/bin/python analysis/reproduce.py            # full size (about 11 minutes on 2 cores,
+                                                      # plus about 6 for the parallel sweeps)
     .venv/bin/python analysis/reproduce.py --small    # a quick check (a few minutes)
 
 Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p through

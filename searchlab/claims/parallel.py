@@ -72,10 +72,14 @@ def parallel_verdict(ctx: Context) -> Verdict:
     o = data["ordering"]
     p_o = 16 if (o["p"] == 16).any() else int(o["p"].max())
     yb = o[(o["algorithm"] == "ybwc") & (o["p"] == p_o)].sort_values("order_p")
-    ordering_note = (f"YBWC's search overhead at p = {p_o}: {percent(yb['overhead'].iloc[0])} at "
-                     f"order_p = {number(yb['order_p'].iloc[0])} (random order), "
-                     f"{percent(yb['overhead'].iloc[-1])} at order_p = {number(yb['order_p'].iloc[-1])} "
-                     "(perfect order)")
+
+    def at(r) -> str:
+        kind = (" (random order)" if abs(r.order_p - 1 / r.b) < 1e-9 else
+                " (perfect order)" if r.order_p == 1 else "")
+        return f"{percent(r.overhead)} at order_p = {number(r.order_p)}{kind}"
+
+    ordering_note = (f"YBWC's search overhead at p = {p_o}: "
+                     + ", ".join(at(r) for r in yb.itertuples()))
     measured = (f"ordered trees b = {b}, d = {d}, best move first with probability {number(op)} "
                 f"(n = {int(s['n'].iloc[0])} trees): best speedup per p: "
                 + ", ".join(f"p={int(r.p)}: {number(r.speedup)} ({r.algorithm}, efficiency "
@@ -96,9 +100,9 @@ def parallel_verdict(ctx: Context) -> Verdict:
         return Verdict("holds", where, measured, theory, COMMAND)
     return Verdict("holds only under conditions",
                    f"on few processors alpha-beta parallelises well (efficiency at least "
-                   f"{percent(EFFICIENCY_FLOOR)} up to p = {number(p_ok)}); {where}: the "
-                   "extra nodes searched with windows not yet narrowed and the idle time waiting "
-                   "for the first child's window grow with p", measured, theory, COMMAND)
+                   f"{percent(EFFICIENCY_FLOOR)} up to p = {number(p_ok)}); {where} and "
+                   f"{percent(top.idle_fraction)} of the processors' time idle", measured, theory,
+                   COMMAND)
 
 
 def parallel_section(data: dict, fig_dir: Path) -> str:

@@ -6,7 +6,7 @@ summarise it; ``plot_speedup`` and ``plot_overhead`` draw it. ``default_sweeps``
 its default size (processor counts 1..256, ordering quality p = 1/b..1 on ordered trees, three
 depths); run it with
 
-    python -m searchlab.parallel.study --out results/parallel [--small] [--jobs 2]
+    python -m searchlab.parallel.study --out results/parallel --jobs 2      # or --small
 
 which writes the tables (CSV) and figures there and prints its run time. (A Hydra preset
 will replace this command once the experiment engine has task kinds beyond a search.)
