@@ -188,7 +188,7 @@ def sequential_nodes(tree: Any, depth: int | None = None) -> int:
     """Nodes of sequential fail-soft alpha-beta in natural order (the simulator at p = 1 with
     YBWC, which never splits); equal to searchlab.search(tree, "alphabeta").nodes."""
     prm, depth = _tree_params(tree, depth)
-    (status, *_), cnt, _ = _run(prm, depth, K.ALG_YBWC, 1, Costs(), 2, 1, 0, 2**62)
+    _, cnt, _ = _run(prm, depth, K.ALG_YBWC, 1, Costs(), 2, 1, 0, 2**62)
     return int(cnt[:, K.C_NODES].sum())
 
 
@@ -223,10 +223,9 @@ def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
     if engine not in ("kernel", "reference"):
         raise InvalidParameterError(f"engine must be kernel or reference; got {engine!r}")
     prm, depth = _tree_params(tree, depth)
-    t0 = time.perf_counter()
     if engine == "reference":
         if seq_nodes is None:
-            (_, *_), cnt1, _ = _run_reference(tree, depth, "ybwc", 1, Costs(), 2, 1, 0, 2**62)
+            _, cnt1, _ = _run_reference(tree, depth, "ybwc", 1, Costs(), 2, 1, 0, 2**62)
             seq_nodes = int(cnt1[:, K.C_NODES].sum())
         t0 = time.perf_counter()
         (status, value, best, ptime, _winner), cnt, idle = _run_reference(
