@@ -99,33 +99,31 @@ def test_costs_change_time_not_value():
     assert dear.time > cheap.time
 
 
-_SNIPPET = """
-import json, sys
-from searchlab.parallel import simulate, Costs
-from searchlab.trees import IIDTree, OrderedTree, IncrementalTree
-cases = [(IIDTree(3, 3, seed=1), None), (OrderedTree(3, 3, seed=2, p=0.5), None),
-         (IncrementalTree(3, 4, seed=3), 3)]
-out = []
-for tree, depth in cases:
-    for alg in ("pv-split", "ybwc", "abdada", "lazy-smp"):
-        r = simulate(tree, alg, 3, depth=depth, tt_bits=3, min_split=1,
-                     costs=Costs(split=3.0, message=1.0))
-        d = r.row(); d.pop("wall_time"); d["per"] = list(r.per_processor_nodes)
-        out.append(d)
-json.dump(out, sys.stdout)
-"""
+def _rows() -> list[dict]:
+    """Every algorithm on one small tree of each model, as plain rows (wall time dropped)."""
+    cases = [(IIDTree(3, 3, seed=1), None), (OrderedTree(3, 3, seed=2, p=0.5), None),
+             (IncrementalTree(3, 4, seed=3), 3)]
+    out = []
+    for tree, depth in cases:
+        for alg in ALGORITHMS:
+            r = simulate(tree, alg, 3, depth=depth, tt_bits=3, min_split=1,
+                         costs=Costs(split=3.0, message=1.0))
+            d = r.row()
+            d.pop("wall_time")
+            d["per"] = list(r.per_processor_nodes)
+            out.append(d)
+    return out
 
 
 def test_interpreted_equals_compiled():
-    runs = []
-    for jit_off in ("1", "0"):
-        env = dict(os.environ, NUMBA_DISABLE_JIT=jit_off, PYTHONPATH=str(ROOT))
-        res = subprocess.run([sys.executable, "-c", _SNIPPET], env=env, capture_output=True,
-                             text=True, timeout=300, cwd=ROOT)
-        assert res.returncode == 0, res.stderr[-2000:]
-        runs.append(json.loads(res.stdout))
-    assert runs[0] == runs[1]
-    assert len(runs[0]) == 12
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))
+    code = "import json, sys; from tests.parallel.test_simulate import _rows; json.dump(_rows(), sys.stdout)"
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=300, cwd=ROOT)
+    assert res.returncode == 0, res.stderr[-2000:]
+    interpreted = json.loads(res.stdout)
+    assert interpreted == json.loads(json.dumps(_rows()))
+    assert len(interpreted) == 12
 
 
 def test_bad_input():
