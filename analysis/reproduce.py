@@ -81,8 +81,10 @@ def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
     for f in sorted((run_dir / "figures").glob("pareto_*.png")):
         shutil.copy(f, fig_dir / f.name)
         text = text.replace(f"]({f})", f"](figures/{f.name})")
-    text = text.replace(f"Full report: {run_dir / 'report.md'}",
-                        f"Full report of the study: `{(run_dir / 'report.md').relative_to(ROOT)}` "
+    report = run_dir / "report.md"
+    shown = report.relative_to(ROOT) if report.is_relative_to(ROOT) else report   # --runs elsewhere
+    text = text.replace(f"Full report: {report}",
+                        f"Full report of the study: `{shown}` "
                         "(not committed; `searchlab-tradeoff report=RUN_DIR` rewrites it).")
     return text.split("\n", 1)[1].lstrip()          # drop its own "## " heading
 
