@@ -28,7 +28,7 @@ import pandas as pd  # noqa: E402
 from joblib import Parallel, delayed  # noqa: E402
 
 from searchlab.analysis.figures import OKABE_ITO  # noqa: E402
-from searchlab.parallel.simulate import ALGORITHMS, Costs, sequential_nodes, simulate  # noqa: E402
+from searchlab.parallel.simulate import ALGORITHMS, Costs, simulate  # noqa: E402
 from searchlab.trees import IIDTree, IncrementalTree, OrderedTree  # noqa: E402
 
 ALGORITHM_COLOURS = {"pv-split": OKABE_ITO["vermillion"], "ybwc": OKABE_ITO["blue"],
@@ -52,12 +52,13 @@ def make_tree(model: str, b: int, d: int, seed: int, order_p: float | None = Non
 def _task(model: str, b: int, d: int, seed: int, order_p: float | None, algorithms: tuple,
           ps: tuple, costs: Costs, min_split: int) -> list[dict]:
     tree = make_tree(model, b, d, seed, order_p)
-    seq = sequential_nodes(tree)
+    base = simulate(tree, "ybwc", 1)          # sequential alpha-beta: its value and nodes
     rows = []
     for alg in algorithms:
         for p in ps:
-            r = simulate(tree, alg, p, costs=costs, min_split=min_split, seq_nodes=seq)
-            rows.append(dict(model=model, b=b, d=d, tree_seed=seed, order_p=order_p, **r.row()))
+            r = simulate(tree, alg, p, costs=costs, min_split=min_split, seq_nodes=base.nodes)
+            rows.append(dict(model=model, b=b, d=d, tree_seed=seed, order_p=order_p, **r.row(),
+                             same_value=r.value == base.value))
     return rows
 
 
@@ -65,8 +66,9 @@ def sweep(trees: Iterable[tuple[str, int, int, float | None]], seeds: Iterable[i
           ps: Iterable[int] = POWERS_OF_TWO, algorithms: Iterable[str] = tuple(ALGORITHMS),
           costs: Costs = Costs(), min_split: int = 2, n_jobs: int = 1) -> pd.DataFrame:
     """Simulate every tree (model, b, d, order_p) x seed x algorithm x p; one row per
-    simulation (identifiers model, b, d, tree_seed, order_p, then SimResult.row()). Rows are in
-    input order whatever ``n_jobs`` (joblib processes over (tree, seed) pairs)."""
+    simulation (identifiers model, b, d, tree_seed, order_p, then SimResult.row(), then
+    ``same_value``: the root value equals sequential alpha-beta's). Rows are in input order
+    whatever ``n_jobs`` (joblib processes over (tree, seed) pairs)."""
     algorithms, ps = tuple(algorithms), tuple(ps)
     tasks = [(m, b, d, s, op) for (m, b, d, op) in trees for s in seeds]
     out = Parallel(n_jobs=n_jobs)(delayed(_task)(m, b, d, s, op, algorithms, ps, costs, min_split)

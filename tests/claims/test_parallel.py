@@ -55,7 +55,10 @@ def test_without_simulations_the_verdict_says_so():
 
 
 def test_section(data, tmp_path):
+    ok, n = data["same_value"]
+    assert ok == n == 2 * 4 * (2 * 5 + 3 * 2 + 2 * 1)       # seeds x algorithms x (trees x p)
     text = PC.parallel_section(data, tmp_path)
+    assert f"{n:,} of the {n:,} simulated searches" in text
     assert (tmp_path / "parallel_speedup_ordered.png").exists()
     assert (tmp_path / "parallel_overhead_p16.png").exists()
     for line in text.splitlines():
