@@ -1,7 +1,8 @@
 """The discrete-event simulator of parallel alpha-beta, in numba (private; see simulate.py).
 
-One code path, compiled by numba or run as plain Python under NUMBA_DISABLE_JIT=1 (the tests
-compare the two). The rules (docs/parallel.md), in short:
+Its specification is the readable simulator, reference.py: tests/parallel compares the two
+field for field, and this code run as plain Python (NUMBA_DISABLE_JIT=1) with itself compiled.
+The rules (docs/parallel.md), in short:
 
 - p virtual processors, each running a *job*: a sequential fail-soft alpha-beta (the textbook
   form of searchlab/algorithms/reference.py, natural move order) of one subtree with one window,
