@@ -27,12 +27,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 from joblib import Parallel, delayed  # noqa: E402
 
-from searchlab.analysis.figures import OKABE_ITO  # noqa: E402
 from searchlab.parallel.simulate import ALGORITHMS, Costs, simulate  # noqa: E402
 from searchlab.trees import IIDTree, IncrementalTree, OrderedTree  # noqa: E402
 
-ALGORITHM_COLOURS = {"pv-split": OKABE_ITO["vermillion"], "ybwc": OKABE_ITO["blue"],
-                     "abdada": OKABE_ITO["green"], "lazy-smp": OKABE_ITO["orange"]}
+#: Okabe-Ito colours (as searchlab.analysis.figures, a higher layer than this package)
+ALGORITHM_COLOURS = {"pv-split": "#D55E00", "ybwc": "#0072B2", "abdada": "#009E73",
+                     "lazy-smp": "#E69F00"}
 ALGORITHM_MARKERS = {"pv-split": "v", "ybwc": "o", "abdada": "s", "lazy-smp": "D"}
 POWERS_OF_TWO = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 
@@ -106,7 +106,7 @@ def plot_speedup(table: pd.DataFrame, path: Path, title: str) -> Path:
     (one tree family)."""
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     ps = sorted(table["p"].unique())
-    ax.plot(ps, ps, color=OKABE_ITO["black"], ls=":", label="ideal (speedup = p)")
+    ax.plot(ps, ps, color="#000000", ls=":", label="ideal (speedup = p)")
     for alg in ALGORITHMS:
         r = table[table["algorithm"] == alg].sort_values("p")
         if r.empty:
