@@ -7,8 +7,9 @@
 Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p through
 ``searchlab.experiment.api.run_study`` (tables under results/reproduce/<study>/, not committed),
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
-arithmetic) and the parallel alpha-beta simulations (searchlab.claims.parallel), and writes REPORT.md with a verdict on every claim of ../shared/CLAIMS.md. Every
-number in the report is computed; none is typed by hand. Prints its run time.
+arithmetic) and the parallel alpha-beta simulations (searchlab.claims.parallel), and writes
+REPORT.md with a verdict on every claim of ../shared/CLAIMS.md. Every number in the report is
+computed; none is typed by hand. Prints its run time.
 """
 
 from __future__ import annotations
