@@ -20,6 +20,7 @@ from searchlab.claims import parallel as P
 from searchlab.claims import unsound as U
 from searchlab.claims.verdict import Claim, Context, Verdict
 
+
 CLAIMS: list[Claim] = [
     # correctness and exactness
     Claim(("000-a", "001-a"), "alpha-beta returns the same value and the same move as minimax; it is not an approximation",
