@@ -22,6 +22,7 @@ import pytest
 from searchlab.errors import InvalidParameterError, SearchlabError
 from searchlab.games.chesskernel import CompiledBoard, perft
 from searchlab.games.chesskernel.attacks import bishop_attacks, rook_attacks
+from searchlab.games.chesskernel.position import row_from_board
 from tests.games.chess_kernel_cases import perft_cases, random_game, suite_fens
 
 PERFT_FAST = 3_000_000
@@ -87,6 +88,8 @@ def _compare(kb: CompiledBoard, board: chess.Board, stats: dict) -> None:
     assert (mine.halfmove_clock, mine.fullmove_number) == (board.halfmove_clock,
                                                           board.fullmove_number), fen
     assert kb.is_check() == board.is_check(), fen
+    # The row after the moves equals the row loaded from the FEN: no path-dependent word.
+    assert np.array_equal(kb.row, row_from_board(board)), fen
     assert kb.halfmove_clock() == board.halfmove_clock
     reps = kb.repetitions()
     assert (reps >= 1) == board.is_repetition(2), fen

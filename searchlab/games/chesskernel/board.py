@@ -148,7 +148,7 @@ class CompiledBoard:
         for m in moves:
             if uci(int(m)) == move:
                 with np.errstate(over="ignore"):
-                    make_move(self._stack, self._ply, m)
+                    make_move(self._stack[self._ply], self._stack[self._ply + 1], m)
                 self._ply += 1
                 return
         raise InvalidParameterError(

@@ -24,7 +24,7 @@ def perft_kernel(stack, ply, depth, moves):
         return n
     total = 0
     for i in range(n):
-        make_move(stack, ply, moves[ply, i])
+        make_move(stack[ply], stack[ply + 1], moves[ply, i])
         total += perft_kernel(stack, ply + 1, depth - 1, moves)
     return total
 
@@ -35,6 +35,6 @@ def divide_kernel(stack, ply, depth, moves, counts):
     of moves. depth >= 1."""
     n = generate(stack[ply], moves[ply])
     for i in range(n):
-        make_move(stack, ply, moves[ply, i])
+        make_move(stack[ply], stack[ply + 1], moves[ply, i])
         counts[i] = perft_kernel(stack, ply + 1, depth - 1, moves)
     return n

@@ -16,7 +16,10 @@ below):
     EP_KEY  the part of KEY due to the en-passant file (0 or tables.EP_HASH[file])
     REP_KEY the repetition key: KEY without the en-passant part when no *legal* en-passant
             capture exists, i.e. python-chess's transposition key (``is_repetition``) in key form
-    MOVE    the move that led here (0 at the root and after a null move)
+    SPARE   copied along, never read (for the row's owner)
+
+A row depends on the position only (not on the moves that led to it): the row after a move
+equals the row loaded from the resulting FEN (tests check this).
 
 Moves are int64 (see movegen.py for the bit fields and the generation order).
 
@@ -37,8 +40,11 @@ from searchlab.games.chesskernel.bits import lsb
 from searchlab.games.chesskernel.tables import (BIT, CASTLE_HASH, CASTLE_KEEP, EP_HASH, PIECE_HASH,
                                                 TURN_HASH)
 
-OCC_W, OCC_B, OCC, STM, CASTLE, EP, HALF, FULL, KEY, EP_KEY, REP_KEY, MOVE = range(12, 24)
+OCC_W, OCC_B, OCC, STM, CASTLE, EP, HALF, FULL, KEY, EP_KEY, REP_KEY = range(12, 23)
+#: Words of a row. The last word (SPARE) is the position's owner's: the kernel copies it along
+#: and never reads it (the compiled game keeps MAX's colour there).
 ROW = 24
+SPARE = 23
 NO_SQUARE = 64
 
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
@@ -195,10 +201,9 @@ def set_derived(pos):
 
 # --- making moves ---------------------------------------------------------------------------
 @njit
-def make_move(stack, ply, m):
-    """Write the position after legal move m from row ply into row ply + 1."""
-    src = stack[ply]
-    dst = stack[ply + 1]
+def make_move(src, dst, m):
+    """Write the position after legal move m (movegen.py's encoding) of row src into row dst
+    (copy-make: src is unchanged)."""
     for i in range(ROW):
         dst[i] = src[i]
     us = np.int64(src[STM])
@@ -260,7 +265,6 @@ def make_move(stack, ply, m):
         dst[HALF] = src[HALF] + _S1
     if us == 1:
         dst[FULL] = src[FULL] + _S1
-    dst[MOVE] = np.uint64(m)
     ep_part = _Z
     rep_key = key
     if kind == KIND_DOUBLE:
@@ -274,11 +278,9 @@ def make_move(stack, ply, m):
 
 
 @njit
-def make_null(stack, ply):
-    """Row ply + 1 = row ply with the side to move passing (python-chess's null move: the
+def make_null(src, dst):
+    """Row dst = row src with the side to move passing (python-chess's null move: the
     en-passant square is cleared, the half-move clock advances)."""
-    src = stack[ply]
-    dst = stack[ply + 1]
     for i in range(ROW):
         dst[i] = src[i]
     key = src[KEY] ^ src[EP_KEY] ^ TURN_HASH
@@ -290,7 +292,6 @@ def make_null(stack, ply):
     dst[HALF] = src[HALF] + _S1
     if src[STM] == _S1:
         dst[FULL] = src[FULL] + _S1
-    dst[MOVE] = _Z
 
 
 @njit
