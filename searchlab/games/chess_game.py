@@ -52,6 +52,7 @@ import chess
 import chess.polyglot
 
 from searchlab.errors import InvalidParameterError
+from searchlab.games.chess_fen import check_position, parse_board
 from searchlab.games.protocol import CLASSICAL, Capabilities
 
 MATE_VALUE = 100_000.0
@@ -222,44 +223,13 @@ def parse_position(text: str) -> ChessState:
     """A state from a FEN (counters optional), an EPD line, or "startpos"/"".
 
     Raises InvalidParameterError (a ValueError) for text python-chess cannot read or a
-    position that cannot be played (no board, a missing or extra king, the side not to move
-    in check, pawns on the first or last rank).
+    position that cannot be played, naming the FEN field (searchlab.games.chess_fen: a missing
+    or extra king, the side not to move in check, pawns on the first or last rank, castling
+    rights without king and rook at home, a bad en-passant square).
     """
     if isinstance(text, ChessState):
         return text
-    if not isinstance(text, str):
-        raise InvalidParameterError(f"a chess position is a FEN or EPD string; got {text!r}")
-    t = text.strip()
-    if t in ("", "startpos"):
-        return ChessState()
-    board = None
-    errors = []
-    try:
-        board = chess.Board(t)
-    except ValueError as e:
-        errors.append(str(e))
-        try:
-            board, _ = chess.Board.from_epd(t)
-        except ValueError as e2:
-            errors.append(str(e2))
-    if board is None:
-        raise InvalidParameterError(
-            f"not a FEN or EPD position: {text!r} ({'; '.join(errors)})")
-    _check_board(board, text)
-    return ChessState._own(board)
-
-
-# Statuses that make a position unplayable. Others python-chess reports (e.g. an "impossible"
-# double check by two aligned sliders, which the standard perft suite contains) are accepted.
-_FATAL = (chess.STATUS_EMPTY | chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING
-          | chess.STATUS_TOO_MANY_KINGS | chess.STATUS_OPPOSITE_CHECK
-          | chess.STATUS_PAWNS_ON_BACKRANK)
-
-
-def _check_board(board: chess.Board, text: Any) -> None:
-    status = board.status()
-    if status & _FATAL:
-        raise InvalidParameterError(f"invalid chess position {text!r}: {status!r}")
+    return ChessState._own(parse_board(text))
 
 
 def _as_uci(move: Any) -> str:
@@ -338,8 +308,7 @@ class Chess:
 
     def __init__(self, position: str | ChessState | chess.Board = "", name: str | None = None) -> None:
         if isinstance(position, chess.Board):
-            if not position.is_valid():
-                raise InvalidParameterError(f"invalid chess position: {position.status()!r}")
+            check_position(position)
             self._root = ChessState.from_board(position)
         else:
             self._root = parse_position(position)

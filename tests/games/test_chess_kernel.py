@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from searchlab.errors import InvalidParameterError, SearchlabError
+from searchlab.games.chess_game import Chess
 from searchlab.games.chesskernel import CompiledBoard, perft
 from searchlab.games.chesskernel.attacks import bishop_attacks, rook_attacks
 from searchlab.games.chesskernel.position import row_from_board
@@ -215,7 +216,7 @@ def test_repetition_by_knight_shuffle():
 
 
 @pytest.mark.parametrize("fen, field", [
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "turn"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "turn part of fen"),
     ("4k3/8/8/8/8/8/8/4K2R b K - 0 1", None),                        # legal: no error
     ("4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", "side to move"),             # Black, not to move, in check
     ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling"),
@@ -223,12 +224,14 @@ def test_repetition_by_knight_shuffle():
     ("4k3/8/8/8/8/8/8/8 w - - 0 1", "piece placement"),
     ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "en passant"),
 ])
-def test_bad_positions_name_the_field(fen, field):
+@pytest.mark.parametrize("make", [CompiledBoard, Chess])
+def test_bad_positions_name_the_field(fen, field, make):
+    """The compiled board and the Python game refuse the same positions, naming the field."""
     if field is None:
-        CompiledBoard(fen)
+        make(fen)
         return
     with pytest.raises(InvalidParameterError, match=field) as e:
-        CompiledBoard(fen)
+        make(fen)
     assert fen.split()[0] in str(e.value) and isinstance(e.value, SearchlabError)
 
 

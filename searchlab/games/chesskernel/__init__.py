@@ -10,16 +10,15 @@ Modules, one job each:
     position    the position row, copy-make of moves and null moves, keys, repetitions
     movegen     legal moves in python-chess's exact order
     perft       perft with bulk counting
-    board       the validated public wrapper: CompiledBoard, perft, check_position
+    board       the public wrapper: CompiledBoard (validated by searchlab.games.chess_fen), perft
+    game        chess as a game of the compiled search engine (its primitives)
 
 Everything compiles on first use in a process (a few seconds; no on-disk cache, because
 numba's cache would not notice edits to the modules a cached function calls).
 ``NUMBA_DISABLE_JIT=1`` runs the same code as plain Python.
 """
 
-from searchlab.games.chesskernel.board import (CompiledBoard, board_from_row, check_position,
-                                               parse_board, perft, uci)
+from searchlab.games.chesskernel.board import CompiledBoard, board_from_row, perft, uci
 from searchlab.games.chesskernel.movegen import MAX_MOVES
 
-__all__ = ["CompiledBoard", "board_from_row", "check_position", "parse_board", "perft", "uci",
-           "MAX_MOVES"]
+__all__ = ["CompiledBoard", "board_from_row", "perft", "uci", "MAX_MOVES"]

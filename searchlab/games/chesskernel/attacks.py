@@ -13,7 +13,6 @@ from searchlab.games.chesskernel.tables import (ANTI_MASK, BIT, BIT_SWAPPED, DIA
                                                 KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS,
                                                 RANK_ATTACKS)
 
-_S1 = np.uint64(1)
 _S8 = np.uint64(8)
 _S16 = np.uint64(16)
 _S32 = np.uint64(32)

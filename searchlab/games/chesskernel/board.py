@@ -1,7 +1,7 @@
 """The public face of the compiled chess kernel: validated positions, moves, perft.
 
 ``CompiledBoard(text)`` parses a FEN or EPD line with python-chess, refuses positions the kernel
-cannot play (see ``check_position``) and keeps the position and every later one in a stack of
+cannot play (searchlab.games.chess_fen.check_position, shared with the Python game) and keeps the position and every later one in a stack of
 rows (position.py), so repetitions over the game are seen. Moves in and out are UCI strings in
 python-chess's order (movegen.py).
 
@@ -15,6 +15,7 @@ import chess
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
+from searchlab.games.chess_fen import check_position, parse_board
 from searchlab.games.chesskernel.movegen import MAX_MOVES, generate
 from searchlab.games.chesskernel.perft import divide_kernel, perft_kernel
 from searchlab.games.chesskernel.position import (CASTLE, EP, FULL, HALF, KEY, NO_SQUARE, ROW,
@@ -23,55 +24,6 @@ from searchlab.games.chesskernel.position import (CASTLE, EP, FULL, HALF, KEY, N
 
 #: The largest perft depth the wrapper accepts (a guard against typos, not a limit of the kernel).
 MAX_PERFT_DEPTH = 12
-
-# python-chess status flags that make a position unplayable, with the FEN field at fault.
-_FIELDS = (
-    (chess.STATUS_EMPTY, "piece placement", "the board is empty"),
-    (chess.STATUS_NO_WHITE_KING, "piece placement", "White has no king"),
-    (chess.STATUS_NO_BLACK_KING, "piece placement", "Black has no king"),
-    (chess.STATUS_TOO_MANY_KINGS, "piece placement", "a side has more than one king"),
-    (chess.STATUS_TOO_MANY_WHITE_PAWNS, "piece placement", "White has more than 8 pawns"),
-    (chess.STATUS_TOO_MANY_BLACK_PAWNS, "piece placement", "Black has more than 8 pawns"),
-    (chess.STATUS_TOO_MANY_WHITE_PIECES, "piece placement", "White has more than 16 pieces"),
-    (chess.STATUS_TOO_MANY_BLACK_PIECES, "piece placement", "Black has more than 16 pieces"),
-    (chess.STATUS_PAWNS_ON_BACKRANK, "piece placement", "a pawn stands on the first or last rank"),
-    (chess.STATUS_OPPOSITE_CHECK, "side to move", "the side not to move is in check"),
-    (chess.STATUS_BAD_CASTLING_RIGHTS, "castling",
-     "a castling right whose king or rook is not on its home square"),
-    (chess.STATUS_INVALID_EP_SQUARE, "en passant",
-     "the en-passant square does not follow a double pawn push"),
-)
-
-
-def parse_board(text: str) -> chess.Board:
-    """A python-chess board from a FEN (counters optional), an EPD line (operations ignored) or
-    "startpos", checked by ``check_position``."""
-    if not isinstance(text, str):
-        raise InvalidParameterError(f"a chess position is a FEN or EPD string; got {text!r}")
-    t = text.strip()
-    if t in ("", "startpos"):
-        return chess.Board()
-    try:
-        board = chess.Board(t)
-    except ValueError as e:
-        try:
-            board, _ = chess.Board.from_epd(t)
-        except ValueError:
-            raise InvalidParameterError(f"invalid chess position {text!r}: {e}") from None
-    check_position(board, text)
-    return board
-
-
-def check_position(board: chess.Board, text: object = None) -> None:
-    """Raise InvalidParameterError naming the FEN field when python-chess's ``status()`` reports
-    a position that cannot arise or be played (kings, pawn counts and back-rank pawns, the side
-    not to move in check, castling rights without king and rook at home, a bad en-passant
-    square). Two aligned checkers ("impossible check", in the standard perft suite) are fine."""
-    status = board.status()
-    for flag, field, what in _FIELDS:
-        if status & flag:
-            where = board.fen() if text is None else text
-            raise InvalidParameterError(f"invalid chess position {where!r}: {field} field: {what}")
 
 
 class CompiledBoard:
@@ -87,8 +39,6 @@ class CompiledBoard:
             board = text
         else:
             board = parse_board(text)
-        if board.chess960:
-            raise InvalidParameterError("Chess960 positions are not supported by the compiled kernel")
         self._stack = np.zeros((max_plies + 1, ROW), dtype=np.uint64)
         self._stack[0] = row_from_board(board)
         self._buffer = np.zeros(MAX_MOVES, dtype=np.int64)

@@ -29,8 +29,7 @@ from searchlab.games.chess_game import (MATE_VALUE, PIECE_VALUES, PST, PST_KING_
 from searchlab.games.chesskernel.bits import lsb, popcount
 from searchlab.games.chesskernel.movegen import MAX_MOVES, generate
 from searchlab.games.chesskernel.position import (EP, HALF, KEY, KIND_CASTLE, KIND_DOUBLE,
-                                                  KIND_EP, KIND_NORMAL, KING, NO_SQUARE, OCC_B,
-                                                  OCC_W, PAWN, SPARE, STM, encode, in_check,
+                                                  KIND_EP, KIND_NORMAL, KING, OCC_W, PAWN, SPARE, STM, encode, in_check,
                                                   make_move, make_null, piece_type_at,
                                                   row_from_board)
 from searchlab.games.chesskernel.board import uci

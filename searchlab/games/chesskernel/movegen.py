@@ -44,9 +44,7 @@ _S8 = np.uint64(8)
 _BACKRANKS = np.uint64(0xFF000000000000FF)
 _RANK_3 = np.uint64(0xFF << 16)
 _RANK_6 = np.uint64(0xFF << 40)
-# Castling: (rights bit, king from, king to, rook from, rook to, squares that must be empty,
-# squares the king passes that must not be attacked) for White K, White Q, Black K, Black Q.
-_E1, _G1, _C1, _E8, _G8, _C8 = 4, 6, 2, 60, 62, 58
+_E1, _E8 = 4, 60               # the kings' home squares (castling)
 
 
 @njit(inline="always")
@@ -114,7 +112,6 @@ def _moves_to(pos, out, n, us, king, pinned, from_mask, to_mask):
     them = 1 - us
     occ = pos[OCC]
     own = pos[OCC_W + us]
-    enemy = pos[OCC_W + them]
     base = us * 6
     non_pawns = own & ~pos[base] & from_mask
     while non_pawns:

@@ -24,16 +24,6 @@ import numpy as np
 
 U64 = np.uint64
 
-BB_FILE_A = U64(chess.BB_FILE_A)
-BB_FILE_H = U64(chess.BB_FILE_H)
-BB_RANK_1 = U64(chess.BB_RANK_1)
-BB_RANK_3 = U64(chess.BB_RANK_3)
-BB_RANK_4 = U64(chess.BB_RANK_4)
-BB_RANK_5 = U64(chess.BB_RANK_5)
-BB_RANK_6 = U64(chess.BB_RANK_6)
-BB_RANK_8 = U64(chess.BB_RANK_8)
-BB_BACKRANKS = U64(chess.BB_BACKRANKS)
-
 #: 1 << sq
 BIT = np.array([1 << s for s in range(64)], dtype=np.uint64)
 KNIGHT_ATTACKS = np.array(chess.BB_KNIGHT_ATTACKS, dtype=np.uint64)
