@@ -23,6 +23,7 @@ from searchlab.errors import InvalidParameterError, SearchlabError
 from searchlab.games.chess_game import Chess
 from searchlab.games.chesskernel import CompiledBoard, perft
 from searchlab.games.chesskernel.attacks import bishop_attacks, rook_attacks
+from searchlab.games.chesskernel.movegen import has_legal_move
 from searchlab.games.chesskernel.position import row_from_board
 from tests.games.chess_kernel_cases import perft_cases, random_game, suite_fens
 
@@ -89,6 +90,7 @@ def _compare(kb: CompiledBoard, board: chess.Board, stats: dict) -> None:
     assert (mine.halfmove_clock, mine.fullmove_number) == (board.halfmove_clock,
                                                           board.fullmove_number), fen
     assert kb.is_check() == board.is_check(), fen
+    assert bool(has_legal_move(kb.row)) == any(board.legal_moves), fen
     # The row after the moves equals the row loaded from the FEN: no path-dependent word.
     assert np.array_equal(kb.row, row_from_board(board)), fen
     assert kb.halfmove_clock() == board.halfmove_clock
@@ -99,6 +101,7 @@ def _compare(kb: CompiledBoard, board: chess.Board, stats: dict) -> None:
     stats["repeated"] += reps >= 1
     stats["threefold"] += reps >= 2
     stats["check"] += board.is_check()
+    stats["no_move"] += not any(board.legal_moves)
     stats["fifty"] += board.halfmove_clock >= 100
     for m in board.legal_moves:
         stats["ep"] += board.is_en_passant(m)
@@ -107,8 +110,8 @@ def _compare(kb: CompiledBoard, board: chess.Board, stats: dict) -> None:
 
 
 def _play_games(starts: list[str], games_per_start: int, plies: int, seed: int) -> dict:
-    stats = dict.fromkeys(("positions", "repeated", "threefold", "check", "fifty", "ep",
-                           "castle", "promotion"), 0)
+    stats = dict.fromkeys(("positions", "repeated", "threefold", "check", "no_move", "fifty",
+                           "ep", "castle", "promotion"), 0)
     for i, fen in enumerate(starts):
         for g in range(games_per_start):
             line = random_game(fen, seed * 1_000_003 + i * 101 + g, plies)
@@ -143,7 +146,8 @@ def test_many_random_games_match_python_chess():
     starts = [chess.STARTING_FEN] + suite_fens() + ENDINGS
     stats = _play_games(starts, games_per_start=3, plies=120, seed=2)
     assert stats["positions"] > 20_000
-    for what in ("repeated", "threefold", "check", "fifty", "ep", "castle", "promotion"):
+    for what in ("repeated", "threefold", "check", "no_move", "fifty", "ep", "castle",
+                 "promotion"):
         assert stats[what] > 0, (what, stats)
 
 

@@ -27,7 +27,7 @@ from numba import njit
 from searchlab.games.chess_game import (MATE_VALUE, PIECE_VALUES, PST, PST_KING_END,
                                         PST_KING_MIDDLE, ChessState)
 from searchlab.games.chesskernel.bits import lsb, popcount
-from searchlab.games.chesskernel.movegen import MAX_MOVES, generate
+from searchlab.games.chesskernel.movegen import generate, has_legal_move
 from searchlab.games.chesskernel.position import (EP, HALF, KEY, KIND_CASTLE, KIND_DOUBLE,
                                                   KIND_EP, KIND_NORMAL, KING, OCC_W, PAWN, SPARE, STM, encode, in_check,
                                                   make_move, make_null, piece_type_at,
@@ -107,12 +107,6 @@ def _insufficient(s, c):
     return True
 
 
-@njit
-def _has_legal_move(s):
-    buf = np.empty(MAX_MOVES, dtype=np.int64)
-    return generate(s, buf) > 0
-
-
 # --- the primitives --------------------------------------------------------------------------
 @njit
 def max_to_move(s):
@@ -123,14 +117,14 @@ def max_to_move(s):
 def is_terminal(s):
     if _insufficient(s, 0) and _insufficient(s, 1):
         return True
-    if not _has_legal_move(s):
+    if not has_legal_move(s):
         return True
     return np.int64(s[HALF]) >= 150
 
 
 @njit
 def utility(s):
-    if in_check(s) and not _has_legal_move(s):      # checkmate: the side to move lost
+    if in_check(s) and not has_legal_move(s):      # checkmate: the side to move lost
         return -MATE_VALUE if max_to_move(s) else MATE_VALUE
     return 0.0
 
@@ -226,21 +220,28 @@ def null_move_allowed(s):
 
 @njit
 def noisy_moves(s, out):
-    """The legal captures in chess_game.capture_moves's order (MVV-LVA, stable)."""
-    n = gen_moves(s, out)
+    """The legal captures in chess_game.capture_moves's order (MVV-LVA, stable): each capture
+    is packed as (MVV-LVA rank, position in natural order, id) into one int64 and the packed
+    values sorted. Piece values rise with the piece type, so the rank is
+    8 * (7 - victim type) + attacker type."""
+    n = generate(s, out)
     k = 0
     for i in range(n):
-        if _captured(s, out[i]):
-            out[k] = out[i]
-            k += 1
-    for i in range(1, k):                 # insertion sort: stable
         m = out[i]
-        key = order_key(s, m, ORDER_CAPTURES)
+        victim = (m >> 20) & 7
+        if victim:
+            rank = 8 * (7 - victim) + ((m >> 17) & 7)
+            out[k] = (rank << 23) | (i << 15) | (m & _ID_MASK)
+            k += 1
+    for i in range(1, k):                 # insertion sort; the packed values are distinct
+        m = out[i]
         j = i - 1
-        while j >= 0 and order_key(s, out[j], ORDER_CAPTURES) > key:
+        while j >= 0 and out[j] > m:
             out[j + 1] = out[j]
             j -= 1
         out[j + 1] = m
+    for i in range(k):
+        out[i] &= _ID_MASK
     return k
 
 

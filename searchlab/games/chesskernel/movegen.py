@@ -57,6 +57,14 @@ def _push_promotions(out, n, frm, to, captured):
 
 
 @njit(inline="always")
+def _victim(pos, them, enemy, to):
+    """Type of the enemy piece on ``to``, 0 for an empty square (checked first: most are)."""
+    if enemy & BIT[to]:
+        return piece_type_at(pos, them, to)
+    return 0
+
+
+@njit(inline="always")
 def _piece_targets(pos, pt, sq, occ):
     if pt == KNIGHT:
         return knight_attacks(sq)
@@ -112,6 +120,7 @@ def _moves_to(pos, out, n, us, king, pinned, from_mask, to_mask):
     them = 1 - us
     occ = pos[OCC]
     own = pos[OCC_W + us]
+    enemy = pos[OCC_W + them]
     base = us * 6
     non_pawns = own & ~pos[base] & from_mask
     while non_pawns:
@@ -126,7 +135,7 @@ def _moves_to(pos, out, n, us, king, pinned, from_mask, to_mask):
         while targets:
             to = msb(targets)
             targets ^= BIT[to]
-            out[n] = encode(frm, to, 0, KIND_NORMAL, pt, piece_type_at(pos, them, to))
+            out[n] = encode(frm, to, 0, KIND_NORMAL, pt, _victim(pos, them, enemy, to))
             n += 1
     return _pawn_moves(pos, out, n, us, king, pinned, from_mask, to_mask)
 
@@ -237,6 +246,7 @@ def generate(pos, out):
     them = 1 - us
     occ = pos[OCC]
     own = pos[OCC_W + us]
+    enemy = pos[OCC_W + them]
     king_bb = pos[us * 6 + 5]
     king = msb(king_bb)
     checkers = attackers(pos, them, king, occ)
@@ -256,7 +266,7 @@ def generate(pos, out):
                     targets ^= BIT[to]
                     if attackers(pos, them, to, occ) == _Z:
                         out[n] = encode(frm, to, 0, KIND_NORMAL, KING,
-                                        piece_type_at(pos, them, to))
+                                        _victim(pos, them, enemy, to))
                         n += 1
                 continue
             if pinned & BIT[frm]:
@@ -264,7 +274,7 @@ def generate(pos, out):
             while targets:
                 to = msb(targets)
                 targets ^= BIT[to]
-                out[n] = encode(frm, to, 0, KIND_NORMAL, pt, piece_type_at(pos, them, to))
+                out[n] = encode(frm, to, 0, KIND_NORMAL, pt, _victim(pos, them, enemy, to))
                 n += 1
         n = _castling(pos, out, n, us, king)
         return _pawn_moves(pos, out, n, us, king, pinned, _ALL, _ALL)
@@ -275,7 +285,7 @@ def generate(pos, out):
         to = msb(targets)
         targets ^= BIT[to]
         if attackers(pos, them, to, occ_no_king) == _Z:
-            out[n] = encode(king, to, 0, KIND_NORMAL, KING, piece_type_at(pos, them, to))
+            out[n] = encode(king, to, 0, KIND_NORMAL, KING, _victim(pos, them, enemy, to))
             n += 1
     if checkers & (checkers - _S1):
         return n
@@ -288,3 +298,34 @@ def generate(pos, out):
         if last_double == checker:
             n = _ep_moves(pos, out, n, us, king, ep)
     return n
+
+
+@njit
+def has_legal_move(pos):
+    """Whether the side to move has a legal move (``generate(...) > 0``, usually decided by the
+    first piece looked at: a king step or an unpinned piece's move when not in check)."""
+    us = np.int64(pos[STM])
+    them = 1 - us
+    occ = pos[OCC]
+    own = pos[OCC_W + us]
+    king_bb = pos[us * 6 + 5]
+    king = msb(king_bb)
+    targets = king_attacks(king) & ~own
+    while targets:
+        to = msb(targets)
+        targets ^= BIT[to]
+        if attackers(pos, them, to, occ ^ king_bb) == _Z:
+            return True
+    if attackers(pos, them, king, occ) == _Z:
+        pinned = _pinned(pos, us, king, occ)
+        pieces = own & ~pos[us * 6] & ~king_bb
+        while pieces:
+            frm = msb(pieces)
+            pieces ^= BIT[frm]
+            t = _piece_targets(pos, piece_type_at(pos, us, frm), frm, occ) & ~own
+            if pinned & BIT[frm]:
+                t &= LINE[king, frm]
+            if t:
+                return True
+    buf = np.empty(MAX_MOVES, dtype=np.int64)      # in check, or only pawns can move: rare
+    return generate(pos, buf) > 0
