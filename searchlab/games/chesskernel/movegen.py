@@ -114,22 +114,29 @@ def _ep_moves(pos, out, n, us, king, ep):
 
 
 @njit
-def _moves_to(pos, out, n, us, king, pinned, from_mask, to_mask):
-    """python-chess's pseudo-legal generation restricted to from_mask/to_mask, minus the king
-    and castling (handled by the caller), keeping only moves legal w.r.t. pins."""
+def _piece_moves(pos, out, n, us, king, pinned, to_mask, with_king):
+    """Moves of the pieces other than pawns onto to_mask, highest from-square first, legal
+    w.r.t. pins; the king's (onto unattacked squares) only ``with_king`` (not in check)."""
     them = 1 - us
     occ = pos[OCC]
     own = pos[OCC_W + us]
     enemy = pos[OCC_W + them]
-    base = us * 6
-    non_pawns = own & ~pos[base] & from_mask
+    non_pawns = own & ~pos[us * 6]
     while non_pawns:
         frm = msb(non_pawns)
         non_pawns ^= BIT[frm]
         pt = piece_type_at(pos, us, frm)
-        if pt == KING:
-            continue
         targets = _piece_targets(pos, pt, frm, occ) & ~own & to_mask
+        if pt == KING:
+            if not with_king:
+                continue
+            while targets:
+                to = msb(targets)
+                targets ^= BIT[to]
+                if attackers(pos, them, to, occ) == _Z:
+                    out[n] = encode(frm, to, 0, KIND_NORMAL, KING, _victim(pos, them, enemy, to))
+                    n += 1
+            continue
         if pinned & BIT[frm]:
             targets &= LINE[king, frm]
         while targets:
@@ -137,15 +144,17 @@ def _moves_to(pos, out, n, us, king, pinned, from_mask, to_mask):
             targets ^= BIT[to]
             out[n] = encode(frm, to, 0, KIND_NORMAL, pt, _victim(pos, them, enemy, to))
             n += 1
-    return _pawn_moves(pos, out, n, us, king, pinned, from_mask, to_mask)
+    return n
 
 
 @njit
-def _pawn_moves(pos, out, n, us, king, pinned, from_mask, to_mask):
+def _pawn_moves(pos, out, n, us, king, pinned, to_mask):
+    """Pawn moves onto to_mask in python-chess's order (captures, single pushes, double
+    pushes, en passant), legal w.r.t. pins (en passant: the king is tested after the capture)."""
     them = 1 - us
     occ = pos[OCC]
     enemy = pos[OCC_W + them]
-    pawns = pos[us * 6] & from_mask
+    pawns = pos[us * 6]
     if pawns == _Z:
         return n
     capturers = pawns
@@ -252,34 +261,13 @@ def generate(pos, out):
     checkers = attackers(pos, them, king, occ)
     pinned = _pinned(pos, us, king, occ)
     occ_no_king = occ ^ king_bb
-    n = 0
     if checkers == _Z:
-        non_pawns = own & ~pos[us * 6]
-        while non_pawns:
-            frm = msb(non_pawns)
-            non_pawns ^= BIT[frm]
-            pt = piece_type_at(pos, us, frm)
-            targets = _piece_targets(pos, pt, frm, occ) & ~own
-            if pt == KING:
-                while targets:
-                    to = msb(targets)
-                    targets ^= BIT[to]
-                    if attackers(pos, them, to, occ) == _Z:
-                        out[n] = encode(frm, to, 0, KIND_NORMAL, KING,
-                                        _victim(pos, them, enemy, to))
-                        n += 1
-                continue
-            if pinned & BIT[frm]:
-                targets &= LINE[king, frm]
-            while targets:
-                to = msb(targets)
-                targets ^= BIT[to]
-                out[n] = encode(frm, to, 0, KIND_NORMAL, pt, _victim(pos, them, enemy, to))
-                n += 1
+        n = _piece_moves(pos, out, 0, us, king, pinned, _ALL, True)
         n = _castling(pos, out, n, us, king)
-        return _pawn_moves(pos, out, n, us, king, pinned, _ALL, _ALL)
+        return _pawn_moves(pos, out, n, us, king, pinned, _ALL)
     # In check: king moves (seen without the king, so it cannot step back along a checking
     # ray), then captures of / blocks against a single checker, then en passant on the checker.
+    n = 0
     targets = king_attacks(king) & ~own
     while targets:
         to = msb(targets)
@@ -291,7 +279,8 @@ def generate(pos, out):
         return n
     checker = msb(checkers)
     target = BETWEEN[king, checker] | checkers
-    n = _moves_to(pos, out, n, us, king, pinned, ~king_bb, target)
+    n = _piece_moves(pos, out, n, us, king, pinned, target, False)
+    n = _pawn_moves(pos, out, n, us, king, pinned, target)
     ep = np.int64(pos[EP])
     if ep != NO_SQUARE and not (BIT[ep] & target):
         last_double = ep - 8 if us == 0 else ep + 8
