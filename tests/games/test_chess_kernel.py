@@ -252,7 +252,8 @@ def test_bad_moves_and_depths():
 
 
 def test_pure_python_kernel_matches(tmp_path):
-    """The very same code with NUMBA_DISABLE_JIT=1 (a subprocess): perft and a random game."""
+    """The very same code with NUMBA_DISABLE_JIT=1 (a subprocess): perft, a random game, and
+    the compiled game's primitives against the Python game."""
     script = (
         "import chess, chess.polyglot\n"
         "from searchlab.games.chesskernel import CompiledBoard, perft\n"
@@ -265,6 +266,10 @@ def test_pure_python_kernel_matches(tmp_path):
         "    assert kb.legal_moves() == [m.uci() for m in board.legal_moves]\n"
         "    assert kb.key() == chess.polyglot.zobrist_hash(board)\n"
         "    kb.push(uci); board.push_uci(uci)\n"
+        "import numpy as np\n"
+        "from tests.games.test_chess_kernel_game import _run\n"
+        "with np.errstate(over='ignore'):        # the engine, not a wrapper, calls these\n"
+        "    assert _run([fen], plies=8, seed=1)['states'] >= 5\n"
         "print('ok')\n")
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(root))
