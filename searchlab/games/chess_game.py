@@ -142,11 +142,7 @@ class ChessState:
     __slots__ = ("_board", "_fen", "_key", "_moves", "_outcome")
 
     def __init__(self, fen: str = chess.STARTING_FEN) -> None:
-        try:
-            board = chess.Board(fen)
-        except ValueError as e:
-            raise InvalidParameterError(f"not a FEN: {fen!r} ({e})") from None
-        self._init(board)
+        self._init(parse_board(fen))
 
     def _init(self, board: chess.Board) -> None:
         set_ = object.__setattr__
