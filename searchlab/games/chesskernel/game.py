@@ -27,12 +27,14 @@ from numba import njit
 from searchlab.games.chess_game import (MATE_VALUE, PIECE_VALUES, PST, PST_KING_END,
                                         PST_KING_MIDDLE, ChessState)
 from searchlab.games.chesskernel.bits import lsb, popcount
+from searchlab.games.chesskernel.board import uci
 from searchlab.games.chesskernel.movegen import generate, has_legal_move
 from searchlab.games.chesskernel.position import (EP, HALF, KEY, KIND_CASTLE, KIND_DOUBLE,
-                                                  KIND_EP, KIND_NORMAL, KING, OCC_W, PAWN, SPARE, STM, encode, in_check,
-                                                  make_move, make_null, piece_type_at,
+                                                  KIND_EP, KIND_NORMAL, KING, OCC_W, PAWN, SPARE,
+                                                  STM, encode, in_check, make_move, make_null,
+                                                  move_captured, move_from, move_piece,
+                                                  move_promo, move_to, piece_type_at,
                                                   row_from_board)
-from searchlab.games.chesskernel.board import uci
 
 STATE_SIZE = 24
 N_MOVE_IDS = 6 * 4096
@@ -151,9 +153,9 @@ def gen_moves(s, out):
 @njit
 def full_move(s, m):
     """The kernel's encoding (movegen.py) of move id m in position s."""
-    frm = m & 63
-    to = (m >> 6) & 63
-    promo = (m >> 12) & 7
+    frm = move_from(m)
+    to = move_to(m)
+    promo = move_promo(m)
     us = np.int64(s[STM])
     piece = piece_type_at(s, us, frm)
     captured = piece_type_at(s, 1 - us, to)
@@ -178,11 +180,12 @@ def play(s, m, out):
 @njit
 def _captured(s, m):
     """Piece type m captures (a pawn for en passant), 0 for none."""
-    to = (m >> 6) & 63
+    frm = move_from(m)
+    to = move_to(m)
     us = np.int64(s[STM])
     victim = piece_type_at(s, 1 - us, to)
-    if victim == 0 and to == np.int64(s[EP]) and piece_type_at(s, us, m & 63) == PAWN \
-            and ((to - (m & 63)) & 7) != 0:
+    if victim == 0 and to == np.int64(s[EP]) and piece_type_at(s, us, frm) == PAWN \
+            and ((to - frm) & 7) != 0:                 # a diagonal pawn step onto the ep square
         return PAWN
     return victim
 
@@ -193,16 +196,16 @@ def order_key(s, m, code):
     (2, 0, 0) quiet moves, as 10^9 * class + 10^5 * (1000 - victim) + attacker (exact)."""
     victim = _captured(s, m)
     if victim:
-        attacker = piece_type_at(s, np.int64(s[STM]), m & 63)
+        attacker = piece_type_at(s, np.int64(s[STM]), move_from(m))
         return 1e5 * (1000 - _VALUES[victim]) + _VALUES[attacker]
-    if (m >> 12) & 7:
+    if move_promo(m):
         return 1e9
     return 2e9
 
 
 @njit
 def is_noisy(s, m):
-    return _captured(s, m) != 0 or ((m >> 12) & 7) != 0
+    return _captured(s, m) != 0 or move_promo(m) != 0
 
 
 @njit
@@ -228,9 +231,9 @@ def noisy_moves(s, out):
     k = 0
     for i in range(n):
         m = out[i]
-        victim = (m >> 20) & 7
+        victim = move_captured(m)
         if victim:
-            rank = 8 * (7 - victim) + ((m >> 17) & 7)
+            rank = 8 * (7 - victim) + move_piece(m)
             out[k] = (rank << 23) | (i << 15) | (m & _ID_MASK)
             k += 1
     for i in range(1, k):                 # insertion sort; the packed values are distinct
