@@ -291,12 +291,15 @@ def generate(pos, out):
 
 @njit
 def has_legal_move(pos):
-    """Whether the side to move has a legal move (``generate(...) > 0``, usually decided by the
-    first piece looked at: a king step or an unpinned piece's move when not in check)."""
+    """Whether the side to move has a legal move: ``generate(...) > 0`` decided on bitboards
+    without listing the moves or allocating (the compiled engine runs without numba's
+    reference counting). Usually the first king step or piece looked at decides. Castling
+    need not be looked at: when it is legal, so is the king's step towards the rook."""
     us = np.int64(pos[STM])
     them = 1 - us
     occ = pos[OCC]
     own = pos[OCC_W + us]
+    enemy = pos[OCC_W + them]
     king_bb = pos[us * 6 + 5]
     king = msb(king_bb)
     targets = king_attacks(king) & ~own
@@ -305,16 +308,49 @@ def has_legal_move(pos):
         targets ^= BIT[to]
         if attackers(pos, them, to, occ ^ king_bb) == _Z:
             return True
-    if attackers(pos, them, king, occ) == _Z:
-        pinned = _pinned(pos, us, king, occ)
-        pieces = own & ~pos[us * 6] & ~king_bb
-        while pieces:
-            frm = msb(pieces)
-            pieces ^= BIT[frm]
-            t = _piece_targets(pos, piece_type_at(pos, us, frm), frm, occ) & ~own
-            if pinned & BIT[frm]:
-                t &= LINE[king, frm]
-            if t:
+    checkers = attackers(pos, them, king, occ)
+    if checkers & (checkers - _S1):
+        return False                                   # double check: only the king moves
+    target = _ALL
+    if checkers:
+        target = BETWEEN[king, msb(checkers)] | checkers
+    pinned = _pinned(pos, us, king, occ)
+    pieces = own & ~pos[us * 6] & ~king_bb
+    while pieces:
+        frm = msb(pieces)
+        pieces ^= BIT[frm]
+        t = _piece_targets(pos, piece_type_at(pos, us, frm), frm, occ) & ~own & target
+        if pinned & BIT[frm]:
+            t &= LINE[king, frm]
+        if t:
+            return True
+    pawns = pos[us * 6]
+    while pawns:
+        frm = msb(pawns)
+        pawns ^= BIT[frm]
+        allowed = target
+        if pinned & BIT[frm]:
+            allowed &= LINE[king, frm]
+        if pawn_attacks(us, frm) & enemy & allowed:
+            return True
+        one = frm + 8 if us == 0 else frm - 8
+        if not (occ & BIT[one]):
+            if allowed & BIT[one]:
                 return True
-    buf = np.empty(MAX_MOVES, dtype=np.int64)      # in check, or only pawns can move: rare
-    return generate(pos, buf) > 0
+            two = one + 8 if us == 0 else one - 8
+            if (frm >> 3) == (1 if us == 0 else 6) and not (occ & BIT[two]) and (allowed & BIT[two]):
+                return True
+    ep = np.int64(pos[EP])
+    if ep != NO_SQUARE and not (BIT[ep] & occ):
+        # The king is tested after the capture, which covers pins, the horizontal pin, and
+        # whether the capture removes (or blocks) a check.
+        captured_sq = ep - 8 if us == 0 else ep + 8
+        cb = BIT[captured_sq]
+        capturers = pawn_attacks(them, ep) & pos[us * 6]
+        while capturers:
+            frm = msb(capturers)
+            capturers ^= BIT[frm]
+            after = (occ ^ BIT[frm] ^ cb) | BIT[ep]
+            if (attackers(pos, them, king, after) & ~cb) == _Z:
+                return True
+    return False
