@@ -176,7 +176,7 @@ def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[boo
 
 
 #: Ordering components that make a study a move-ordering study (policies.md is written).
-_POLICY_PARTS = {"id", "tt", "killer", "history", "centre", "corners", "captures"}
+_POLICY_PARTS = {"id", "tt", "killer", "history", "centre", "corners", "captures", "adjacent"}
 
 
 def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:

@@ -123,19 +123,22 @@ class OrderingConfig:
 @dataclass
 class GameConfig:
     """A real game instead of a synthetic tree (config group ``game``: tictactoe, connect4,
-    othello, chess). A study searches a tree or a game, never both.
+    othello, chess, hex). A study searches a tree or a game, never both.
 
     Attributes:
-        name: ``tictactoe``, ``connect4``, ``othello``, ``chess``; null = no game (a tree study).
+        name: ``tictactoe``, ``connect4``, ``othello``, ``chess``, ``hex``; null = no game (a
+            tree study).
         positions: where the positions come from: tictactoe ``start``; connect4 a Pons
             benchmark file shipped in searchlab/data/connect4 (``Test_L1_R1``, ``Test_L2_R1``,
             ``Test_L3_R1``); othello ``random`` (seeded random positions at ``ply``, one per
             ``sweep.instances``); chess an EPD suite shipped in searchlab/data/chess (``wac``,
-            ``bk``).
+            ``bk``); hex the board size ``NxN`` (``1x1`` .. ``11x11``; seeded random positions
+            at ``ply``, as othello).
         sample: file sources (connect4, chess): n positions drawn by a seeded permutation of the
             file (the first n of it: a smaller sample is a prefix of a larger one); null or
             ``all`` = every position, in file order.
-        ply: othello only: random moves played from the start (0..120).
+        ply: othello and hex only: random moves played from the start (othello 0..120, hex
+            0..n*n-1).
         d: search depths for this game (same forms as ``sweep.d``), replacing ``sweep.d`` for
             it; mostly for ``sweep.games`` entries (chess is far slower than Othello). null =
             ``sweep.d``.
@@ -754,18 +757,20 @@ def _game_spec(key: str, g: dict) -> Any:
     if sample is not None:
         if name not in ("connect4", "chess"):
             raise ConfigError(f"{key}.sample draws positions from a file (connect4, chess); {name} "
-                              "has none: leave it null" + (" (othello: sweep.instances positions)"
-                                                           if name == "othello" else ""))
+                              "has none: leave it null" + (f" ({name}: sweep.instances positions)"
+                                                           if name in ("othello", "hex") else ""))
         if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
             raise ConfigError(f"{key}.sample must be an integer >= 1, 'all' or null; got {sample!r}")
     ply = g.get("ply")
-    if name == "othello":
-        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= 120:
-            raise ConfigError(f"{key}.ply must be an integer in 0..120 (random moves from the "
-                              f"start); got {ply!r}")
+    if name in ("othello", "hex"):
+        top = 120 if name == "othello" else int(positions.split("x")[0]) ** 2 - 1
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= top:
+            raise ConfigError(f"{key}.ply must be an integer in 0..{top} (random moves from the "
+                              f"start{'' if name == 'othello' else ' of the ' + positions + ' board'}); "
+                              f"got {ply!r}")
     elif ply is not None:
-        raise ConfigError(f"{key}.ply is a parameter of othello's random positions; {name} has "
-                          "none: leave it null")
+        raise ConfigError(f"{key}.ply is a parameter of othello's and hex's random positions; "
+                          f"{name} has none: leave it null")
     depths = None if g.get("d") is None else parse_int_list(f"{key}.d", g.get("d"), 0)
     return GameSpec(name=name, positions=positions, sample=sample, ply=ply, depths=depths)
 
