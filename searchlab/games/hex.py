@@ -325,7 +325,7 @@ def parse_text(text: str) -> HexState:
     """A diagram (contains '/') or a move list "n moves..." (module docstring)."""
     if not isinstance(text, str):
         raise InvalidParameterError(f"Hex position text must be a string; got {text!r}")
-    if "/" in text:
+    if "/" in text or re.fullmatch(r"[XO.]", text.strip().upper()):     # a 1x1 diagram has no '/'
         return parse_diagram(text)
     tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
     if not tokens or not tokens[0].isdigit():
