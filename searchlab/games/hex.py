@@ -60,11 +60,16 @@ Text (``from_text`` / ``to_text``)
 
 ``random_position(n, ply, seed)`` gives a reproducible non-terminal position after ``ply``
 uniformly random moves (numpy Generator from the seed, no global RNG).
+
+``solve(position, all_moves=False)`` solves small boards exactly (a dedicated win/loss solver,
+pure Python; the empty 4x4 board in seconds). ``Hex.compiled_primitives()`` hands the numba
+primitives of searchlab.games.hex_compiled to the compiled search engine.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from functools import lru_cache
 from typing import Callable, Iterable, NamedTuple
 
@@ -214,13 +219,7 @@ class HexState(NamedTuple):
 
 @lru_cache(maxsize=1 << 16)
 def _empty_cells(occupied: int, n: int) -> tuple[int, ...]:
-    free = masks(n).board & ~occupied
-    out = []
-    while free:
-        low = free & -free
-        out.append(low.bit_length() - 1)
-        free ^= low
-    return tuple(out)
+    return tuple(_bits(masks(n).board & ~occupied))
 
 
 def _play(state: HexState, cell: int) -> HexState:
@@ -261,6 +260,7 @@ def check_state(state: object) -> HexState:
 
 
 def _bits(v: int) -> list[int]:
+    """The set bits of ``v`` in ascending order."""
     out = []
     while v:
         low = v & -v
@@ -609,8 +609,6 @@ def solve(position: "Hex | HexState | str", *, all_moves: bool = False) -> Solve
     move (each first move solved, one shared memo), else ``winning_moves`` is empty. Exponential:
     the empty 4x4 board takes a few seconds in pure Python, 5x5 minutes or more.
     """
-    import time
-
     state = _open_state(position)
     t0 = time.perf_counter()
     solver = _Solver(state.n)
