@@ -470,6 +470,20 @@ def test_hex_study_runs_paired_positions(tmp_path):
     assert (df.groupby(["position", "d"]).value.nunique() == 1).all()
 
 
+def test_ordering_hex_preset_composes_and_runs_tiny(tmp_path):
+    from searchlab.experiment import grid
+
+    study = validate(api.compose("ordering_hex"))
+    assert study.name == "ordering_hex" and "adjacent" in study.orderings and grid.plan(study).tasks
+    out = run_study("ordering_hex", ["sweep.instances=1", "sweep.d=1..2", "game.positions=5x5",
+                                     "runner.n_jobs=1", "runner.progress=false",
+                                     "runner.report=false"],
+                    output_dir=tmp_path / "preset", progress=False)
+    df = load(out)
+    assert (df.status == "ok").all() and set(df.ordering) == set(study.orderings)
+    assert (df.groupby("d").value.nunique() == 1).all()
+
+
 @pytest.mark.parametrize("override, match", [
     ("game.ply=25", "game.ply must be an integer in 0..24"),
     ("game.positions=12x12", "unknown position source '12x12' for hex"),
