@@ -76,7 +76,7 @@ from typing import Callable, Iterable, NamedTuple
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
-from searchlab.games.protocol import CLASSICAL, Capabilities
+from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, mix64
 
 MIN_SIZE, MAX_SIZE = 1, 11
@@ -426,8 +426,7 @@ class Hex:
     HexState. MAX is the side to move in the root position. Rules: module docstring.
     """
 
-    capabilities: Capabilities = CLASSICAL
-    has_static = True
+    capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True)
     default_depth = None
 
     def __init__(self, n: int, moves: "str | Iterable[int]" = "") -> None:

@@ -98,7 +98,8 @@ def test_protocol_and_empty_board():
     g = Hex(5)
     assert isinstance(g, Game)
     g.capabilities.require_classical("test")
-    assert g.has_static and g.default_depth is None and g.name == "hex5"
+    assert g.capabilities.static_values and g.capabilities.own_orderings
+    assert g.default_depth is None and g.name == "hex5"
     s = g.initial_state()
     assert s == HexState(0, 0, 5) and s.x_to_move and g.max_to_move(s)
     assert g.legal_moves(s) == tuple(range(25))
