@@ -179,7 +179,8 @@ def gen_moves(s, out):
 
 @njit(cache=True)
 def play(s, m, out):
-    out[:] = s
+    for i in range(STATE_SIZE):       # not out[:] = s: numba cannot lower that slice store
+        out[i] = s[i]                 # inside the engine's typed call
     n = np.int64(s[4])
     w = m >> 6
     bit = _U1 << np.uint64(m & 63)
