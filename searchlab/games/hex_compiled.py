@@ -1,5 +1,10 @@
 """Hex's compiled primitives (the contract: searchlab.algorithms.compiled, issue 12).
 
+The primitives and ``encode`` only; the ``CompiledGame`` record that hands them to the engine
+(with the engine's stubs for null move and noisy moves, ``state_size`` = STATE_SIZE,
+``max_moves`` = ``n_move_ids`` = ``max_plies`` = n*n, ``orderings`` = {"adjacent":
+ORDER_ADJACENT}) is built where the engine's interface exists.
+
 Every function repeats searchlab.games.hex exactly: the same natural move order, the same
 flood-fill win test, the same shortest-path ``distance`` (so ``evaluate`` is equal bit for bit:
 the same two small integers divided once), the same Zobrist keys, the same "adjacent" key.
@@ -23,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from searchlab.games.hex import MAX_CELLS, MAX_SIZE, ZOBRIST, connected, masks
+from searchlab.games.hex_board import MAX_CELLS, MAX_SIZE, ZOBRIST, connected, masks, zobrist
 
 STATE_SIZE = 9
 ORDER_ADJACENT = 0
@@ -221,27 +226,7 @@ def order_key(s, m, code):
 
 def encode(state, max_is_x: bool) -> np.ndarray:
     """The state row of a HexState (layout: module docstring)."""
-    from searchlab.games.hex import zobrist
-
     x, o, n = state
     winner = 1 if connected(x, n, True) else 2 if connected(o, n, False) else 0
     return np.array([x & _LOW, x >> 64, o & _LOW, o >> 64, n, x.bit_count() + o.bit_count(),
                      int(max_is_x), winner, zobrist(state)], dtype=np.uint64)
-
-
-def compiled_game(n: int, max_is_x: bool):
-    """The CompiledGame of a Hex game on the n x n board whose MAX is X (``max_is_x``) or O.
-
-    Needs the compiled engine's interface (searchlab.algorithms.compiled); imported here so
-    that the primitives above work (and are tested) without it.
-    """
-    from searchlab.algorithms.compiled import CompiledGame, Primitives
-    from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
-                                                     null_move_never)
-
-    prims = Primitives(max_to_move, gen_moves, play, is_terminal, utility, evaluate, hash_key,
-                       order_key, never_noisy, no_null_move, null_move_never, no_noisy_moves)
-    cells = n * n
-    return CompiledGame(prims, STATE_SIZE, cells, cells, cells,
-                        lambda state: encode(state, max_is_x), int, int,
-                        {"adjacent": ORDER_ADJACENT})

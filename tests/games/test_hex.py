@@ -28,9 +28,9 @@ from searchlab.experiment.schema import ConfigError
 from searchlab.experiment.store import load
 from searchlab.experiment.validation import validate
 from searchlab.games import hex_compiled as hc
-from searchlab.games.hex import (Hex, HexState, adjacent_first, adjacent_key, cell_name, connected,
-                                 distance, masks, neighbours, parse_cell, parse_text,
-                                 random_position, solve, to_text, zobrist, ZOBRIST)
+from searchlab.games.hex import (Hex, HexState, adjacent_first, adjacent_key, cell_name,
+                                 parse_cell, parse_text, random_position, solve, to_text)
+from searchlab.games.hex_board import ZOBRIST, connected, distance, masks, neighbours, zobrist
 from searchlab.games.protocol import Game
 
 SOUND = ("alphabeta", "alphabeta-failhard", "pvs", "mtdf")
