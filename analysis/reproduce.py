@@ -6,10 +6,11 @@
 Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p through
 ``searchlab.experiment.api.run_study`` (tables under results/reproduce/<study>/, not committed),
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
-arithmetic) and the rigor studies of issue 14 (paired finite-depth convergence, the worst case
-over all orderings, node types, Pearl's critical case and the cut rule, policy costs), and writes
-REPORT.md with a verdict on every claim of ../shared/CLAIMS.md. Every
-number in the report is computed; none is typed by hand. Prints its run time.
+arithmetic), the rigor studies of issue 14 (paired finite-depth convergence, the worst case
+over all orderings, node types, Pearl's critical case and the cut rule, policy costs) and the
+parallel alpha-beta simulations (searchlab.claims.parallel), and writes REPORT.md with a verdict
+on every claim of ../shared/CLAIMS.md. Every number in the report is computed; none is typed by
+hand. Prints its run time.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from searchlab.claims import chance as CH  # noqa: E402
 from searchlab.claims import exact_trees as X  # noqa: E402
 from searchlab.claims import multiplayer as MP  # noqa: E402
 from searchlab.claims import ordering as OC  # noqa: E402
+from searchlab.claims import parallel as PC  # noqa: E402
 from searchlab.report import build as R  # noqa: E402
 
 #: (study, overrides at full size, extra overrides for --small)
@@ -370,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
     from searchlab.tradeoff.report import claim_counts
     exact["tradeoff"] = claim_counts(tradeoff_dir)
     exact.update(rigor)
+    print("parallel alpha-beta simulations ...")
+    exact["parallel"] = PC.parallel_checks(small=args.small, n_jobs=args.jobs)
     ok, _ = E.ok_rows(df)
     ok = ok[ok["b"].notna()]               # tree rows: game rows go to the policies section
     summary = E.summarize(ok, n_resamples=args.resamples)
@@ -385,6 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir)),
         ("Chance nodes: expectiminimax, Star1, Star2", CH.chance_section(exact["chance"])),
         ("Three or more players: max^n, paranoid, best-reply search", MP.multiplayer_section(exact["multiplayer"])),
+        ("Parallel alpha-beta: speedup and search overhead", PC.parallel_section(exact["parallel"], fig_dir)),
     ] + rigor_sections(rigor, fig_dir, ok)
     size = "small (--small: a quick check; figures are noisier)" if args.small else "full"
     preamble = (f"This is searchlab's own reproduction of the claims in ../shared/CLAIMS.md ({size} size). "
