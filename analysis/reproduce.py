@@ -1,18 +1,22 @@
 """Reproduce the background's claims from scratch: analysis/REPORT.md and analysis/figures/.
 
-    .venv/bin/python analysis/reproduce.py            # full size (about 11 minutes on 2 cores)
+    .venv/bin/python analysis/reproduce.py            # full size (about 55 minutes on 2 cores: an estimate)
     .venv/bin/python analysis/reproduce.py --small    # a quick check (a few minutes)
 
 Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p through
 ``searchlab.experiment.api.run_study`` (tables under results/reproduce/<study>/, not committed),
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
-arithmetic), and writes REPORT.md with a verdict on every claim of ../shared/CLAIMS.md. Every
-number in the report is computed; none is typed by hand. Prints its run time.
+arithmetic), the rigor studies of issue 14 (paired finite-depth convergence, the worst case
+over all orderings, node types, Pearl's critical case and the cut rule, policy costs) and the
+parallel alpha-beta simulations (searchlab.claims.parallel), and writes REPORT.md with a verdict
+on every claim of ../shared/CLAIMS.md. Every number in the report is computed; none is typed by
+hand. Prints its run time.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import time
@@ -32,6 +36,7 @@ from searchlab.claims import chance as CH  # noqa: E402
 from searchlab.claims import exact_trees as X  # noqa: E402
 from searchlab.claims import multiplayer as MP  # noqa: E402
 from searchlab.claims import ordering as OC  # noqa: E402
+from searchlab.claims import parallel as PC  # noqa: E402
 from searchlab.report import build as R  # noqa: E402
 from searchlab.report.tradeoff import claim_counts, tradeoff_section  # noqa: E402
 
@@ -76,6 +81,11 @@ def run_tradeoff(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print
     return out, secs
 
 
+def _rel(path: Path) -> Path:
+    """``path`` relative to the repository root when it lies inside it (--runs may point elsewhere)."""
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
 def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
     """The trade-off study's section, its Pareto figures copied beside the report's."""
     text = tradeoff_section(run_dir)
@@ -83,7 +93,7 @@ def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
         shutil.copy(f, fig_dir / f.name)
         text = text.replace(f"]({f})", f"](figures/{f.name})")
     text = text.replace(f"Full report: {run_dir / 'report.md'}",
-                        f"Full report of the study: `{(run_dir / 'report.md').relative_to(ROOT)}` "
+                        f"Full report of the study: `{_rel(run_dir / 'report.md')}` "
                         "(not committed; `searchlab-report RUN_DIR` rewrites it).")
     return text.split("\n", 1)[1].lstrip()          # drop its own "## " heading
 
@@ -116,7 +126,7 @@ def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print)
         frames.append(df)
         ok = int((df["status"] == "ok").sum()) if "status" in df.columns else len(df)
         info.append((name, " ".join(o for o in ov if not o.startswith("runner.")) or "(preset as is)",
-                     len(df), ok, secs, str(run_dir.relative_to(ROOT) if run_dir.is_relative_to(ROOT) else run_dir)))
+                     len(df), ok, secs, _rel(run_dir)))
     return pd.concat(frames, ignore_index=True), info
 
 
@@ -263,6 +273,82 @@ def _discrete_conclusion(s: pd.DataFrame) -> str:
             "prunes about as well as perfect order on continuous values, and neither b^(3/4) nor R_b describes it.")
 
 
+def _bad_arguments(args: argparse.Namespace, runs_dir: Path) -> str | None:
+    """What is wrong with the arguments (one line), checked before any work; None if nothing.
+    Creates the output directories (they would be created anyway) and probes a write."""
+    if not 1 <= args.jobs <= 4096:
+        return f"--jobs must be in [1, 4096]; got {args.jobs}"
+    if not 1 <= args.resamples <= 1_000_000:
+        return f"--resamples must be in [1, 1000000]; got {args.resamples}"
+    for flag, d in (("--runs", runs_dir), ("--out", Path(args.out).absolute())):
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+            probe = d / f".reproduce-probe-{os.getpid()}"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as e:
+            return f"{flag} {d}: cannot write there ({e.strerror or e})"
+    return None
+
+
+def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: int,
+              log=print) -> tuple[dict, list, list]:
+    """The rigor studies (issue 14): measurements for the claims registry, the rows of the
+    "Studies run" table, and the report sections (built later, once figures can be written).
+    The convergence counts are cached under runs_dir/convergence (reused with ``resume``)."""
+    from searchlab.analysis import convergence as CV
+    from searchlab.analysis import costs as K
+    from searchlab.analysis import discrete as D
+    from searchlab.analysis import nodetypes as N
+    from searchlab.analysis import worstcase as W
+
+    cache = runs_dir / "convergence"
+    timing = cache / "reproduce_seconds.txt"
+    if cache.exists() and not resume:
+        shutil.rmtree(cache)
+    cached = resume and timing.exists()
+    t0 = time.perf_counter()
+    conv = CV.run(small, n_jobs=jobs, cache_dir=cache, n_resamples=resamples, log=log)
+    secs = time.perf_counter() - t0
+    if cached:
+        secs = max(secs, float(timing.read_text()))
+    else:
+        timing.write_text(f"{secs:.1f}")
+    rel = str(cache.relative_to(ROOT) if cache.is_relative_to(ROOT) else cache)
+    n = min(r.n for r in conv.values())
+    info = [("convergence (paired, kernel)", f"b = {', '.join(map(str, conv))}, n = {n} trees per b, the same "
+             "seeds at every depth", "n/a", "n/a", secs, rel)]
+    out = {"convergence": conv}
+    for key, label, fn in (("worstcase", "worst case over all orderings", lambda: W.study(small)),
+                           ("nodetypes", "node types", lambda: N.study(small)),
+                           ("critical", "Pearl's critical case (kernel)",
+                            lambda: D.critical_study(small, n_resamples=resamples)),
+                           ("cut_rule", "ties and the cut rule", lambda: D.cut_rule_study(small, n_resamples=resamples)),
+                           ("costs", "policy costs", lambda: K.study(small, n_resamples=resamples))):
+        log(f"== {label}")
+        t1 = time.perf_counter()
+        out[key] = fn()
+        info.append((label, "analysis module", "n/a", "n/a", time.perf_counter() - t1, "in memory"))
+    return out, info
+
+
+def rigor_sections(rig: dict, fig_dir: Path, tree_rows: pd.DataFrame) -> list[tuple[str, str]]:
+    from searchlab.analysis import convergence as CV
+    from searchlab.analysis import costs as K
+    from searchlab.analysis import discrete as D
+    from searchlab.analysis import nodetypes as N
+    from searchlab.analysis import worstcase as W
+
+    return [
+        ("Finite-depth convergence to Pearl's R_b (paired trees)", CV.section(rig["convergence"], fig_dir)),
+        ("Sensitivity of every fitted exponent", CV.stability_section(tree_rows)),
+        ("The worst case over all orderings", W.section(rig["worstcase"])),
+        ("Node types: PV, CUT and ALL nodes against the minimal tree", N.section(rig["nodetypes"])),
+        ("Pearl's critical case, ties and the cut rule", D.section(rig["critical"], rig["cut_rule"])),
+        ("What ordering policies cost besides nodes", K.section(rig["costs"])),
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--small", action="store_true", help="a quick check with small studies")
@@ -275,14 +361,19 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     cmd = ".venv/bin/python analysis/reproduce.py" + (" --small" if args.small else "")
-    runs_dir = args.runs / ("small" if args.small else "full")
-    runs_dir.mkdir(parents=True, exist_ok=True)
-    rel_runs = str(runs_dir.relative_to(ROOT) if runs_dir.is_relative_to(ROOT) else runs_dir)
+    runs_dir = (args.runs / ("small" if args.small else "full")).absolute()
+    problem = _bad_arguments(args, runs_dir)
+    if problem:                                  # before any study runs, not after all of them
+        print(f"reproduce.py: error: {problem}", file=sys.stderr)
+        return 2
+    rel_runs = _rel(runs_dir)
     df, info = run_studies(args.small, args.jobs, runs_dir, args.resume)
     tradeoff_dir, tradeoff_secs = run_tradeoff(args.small, args.jobs, runs_dir, args.resume)
     info.append(("unsound_tradeoff", "searchlab experiment=unsound_tradeoff" + ("_small" if args.small else ""),
                  "see its section", "see its section", tradeoff_secs,
-                 str(tradeoff_dir.relative_to(ROOT) if tradeoff_dir.is_relative_to(ROOT) else tradeoff_dir)))
+                 _rel(tradeoff_dir)))
+    rigor, rigor_info = run_rigor(args.small, args.jobs, runs_dir, args.resume, args.resamples)
+    info += rigor_info
     t_run = time.perf_counter() - t0
     t_studies = sum(i[4] for i in info)  # on --resume: the time the tables took when produced
     print(f"studies done in {t_run:.0f} s; analysing {len(df)} rows")
@@ -302,9 +393,14 @@ def main(argv: list[str] | None = None) -> int:
     exact["chance"] = CH.chance_checks(study_size)
     exact["multiplayer"] = MP.multiplayer_checks(study_size)
     exact["tradeoff"] = claim_counts(tradeoff_dir)
+    exact.update(rigor)
+    print("parallel alpha-beta simulations ...")
+    exact["parallel"] = PC.parallel_checks(small=args.small, n_jobs=args.jobs)
     ok, _ = E.ok_rows(df)
     ok = ok[ok["b"].notna()]               # tree rows: game rows go to the policies section
-    summary = E.summarize(ok, n_resamples=args.resamples)
+    # every status: summarize fits only the (configuration, depth) cells where every instance
+    # finished (an aborted search leaves the hard instances out)
+    summary = E.summarize(df[df["b"].notna()], n_resamples=args.resamples)
     runs = md_table(["study", "overrides", "rows", "ok", "seconds", "table"],
                       [[n, o, r, k, f"{s:.0f}", f"`{d}`"] for n, o, r, k, s, d in info])
     extra = [
@@ -317,7 +413,8 @@ def main(argv: list[str] | None = None) -> int:
         ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir)),
         ("Chance nodes: expectiminimax, Star1, Star2", CH.chance_section(exact["chance"])),
         ("Three or more players: max^n, paranoid, best-reply search", MP.multiplayer_section(exact["multiplayer"])),
-    ]
+        ("Parallel alpha-beta: speedup and search overhead", PC.parallel_section(exact["parallel"], fig_dir)),
+    ] + rigor_sections(rigor, fig_dir, ok)
     size = "small (--small: a quick check; figures are noisier)" if args.small else "full"
     preamble = (f"This is searchlab's own reproduction of the claims in ../shared/CLAIMS.md ({size} size). "
                 f"Regenerate it from scratch with `{cmd}` (from the repository root): the studies took "
