@@ -190,15 +190,22 @@ def run_tradeoff(cfg: TradeoffConfig, runner: Any, run_dir: Path, *, progress: b
                            task_max_nodes=0, config_hash=h, version=provenance.version(),
                            commit=provenance.commit_label(),
                            marker_dir=str(run_dir / INFLIGHT_DIR), fault=fault)
+    n_positions = sum(1 for t in tasks if t.kind == "position")
+    # manifest.json as the engine's runs have it (run_status.py): written when the session
+    # starts and when it ends; "tasks" are the tasks whose rows are in table/ (the positions),
+    # so searchlab.load() knows whether a run is complete; "matches" the match tasks.
+    manifest = {"experiment": cfg.study, "kind": "tradeoff", "config_hash": h,
+                "tasks": n_positions, "matches": len(tasks) - n_positions, "complete": False}
+    provenance.write_json_atomic(run_dir / "manifest.json", manifest)
     writer = KindWriter(run_dir)
     outcome = execute(todo, settings, runner, writer, progress=progress,
                       already_done=len(tasks) - len(todo), total=len(tasks), log=log)
     elapsed = time.perf_counter() - t_start
     n_pos = sum(1 for t in todo if t.kind == "position")
-    provenance.write_json_atomic(run_dir / "manifest.json", {
-        "experiment": cfg.study, "kind": "tradeoff", "config_hash": h, "tasks": len(tasks),
-        "failed": writer.failed, "complete": not writer.failed,
-        "session_seconds": round(outcome.seconds, 3), "worker_crashes": outcome.crashes})
+    manifest.update({"failed": writer.failed, "complete": not writer.failed,
+                     "session_seconds": round(outcome.seconds, 3),
+                     "worker_crashes": outcome.crashes})
+    provenance.write_json_atomic(run_dir / "manifest.json", manifest)
     provenance.finish_session(run_dir, {"finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                                         "seconds": elapsed, "positions": n_pos,
                                         "matches": len(todo) - n_pos,
