@@ -233,6 +233,12 @@ class ConnectFour:
     def hash_key(self, state: ConnectFourState) -> int:
         return mix64(state.current + state.mask)
 
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.games.connect4_compiled); imported here
+        because that module builds on this one."""
+        from searchlab.games.connect4_compiled import compiled_game
+        return compiled_game(self._root.plies)
+
     def move_orderings(self) -> dict:
         """The game's own static orderings: "centre", Pons' centre-first column order
         3, 2, 4, 1, 5, 0, 6 (0-based columns)."""
