@@ -438,6 +438,12 @@ class Othello:
     def hash_key(self, state: OthelloState) -> int:
         return zobrist(state)
 
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.games.othello_compiled); imported here
+        because that module builds on this one."""
+        from searchlab.games.othello_compiled import compiled_game
+        return compiled_game(self._max_is_black)
+
     def move_orderings(self) -> dict[str, Callable[[OthelloState, list], list]]:
         """The game's own static ordering policies: {"corners": corners_first}."""
         return {"corners": corners_first}

@@ -214,6 +214,12 @@ class TicTacToe:
             key ^= _ZOBRIST[18]
         return key
 
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.games.tictactoe_compiled); imported here
+        because that module builds on this one."""
+        from searchlab.games.tictactoe_compiled import compiled_game
+        return compiled_game(self._max_is_x)
+
     # --- conveniences --------------------------------------------------------------------
     def render(self, state: TicTacToeState) -> str:
         """Three lines of X, O and '.'."""
