@@ -24,11 +24,13 @@ sys.path.insert(0, str(ROOT))
 
 import pandas as pd  # noqa: E402
 
-from searchlab.analysis import claims as C  # noqa: E402
 from searchlab.analysis import estimators as E  # noqa: E402
-from searchlab.analysis import ordering_claims as OC  # noqa: E402
-from searchlab.analysis import report as R  # noqa: E402
 from searchlab.analysis import theory as T  # noqa: E402
+from searchlab.analysis.format import number  # noqa: E402
+from searchlab.analysis.tables import md_table  # noqa: E402
+from searchlab.claims import exact_trees as X  # noqa: E402
+from searchlab.claims import ordering as OC  # noqa: E402
+from searchlab.report import build as R  # noqa: E402
 
 #: (study, overrides at full size, extra overrides for --small)
 DISCRETE_TREES = "sweep.trees=[{model:iid,levels:2},{model:iid,levels:3},{model:iid,levels:8},{model:iid,levels:0}]"
@@ -116,15 +118,16 @@ def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print)
 
 
 def traces_section(fig_dir: Path) -> str:
-    from searchlab.algorithms.trace import trace_figure, trace_text
-    from searchlab.trees import ExplicitTree
     import matplotlib.pyplot as plt
 
+    from searchlab.algorithms.trace import trace_figure, trace_text
+    from searchlab.trees import ExplicitTree
+
     cases = [
-        ("textbook", C.TEXTBOOK, "000-b: the textbook tree, left to right"),
-        ("textbook_c_first", C.TEXTBOOK_C_FIRST, "000-c / 000-i: C first with its leaves 2, 5, 14, then A, B"),
-        ("homework", C.HOMEWORK, "003-b: the homework tree, left to right"),
-        ("homework_c_first", [C.HOMEWORK[2], C.HOMEWORK[0], C.HOMEWORK[1]],
+        ("textbook", X.TEXTBOOK, "000-b: the textbook tree, left to right"),
+        ("textbook_c_first", X.TEXTBOOK_C_FIRST, "000-c / 000-i: C first with its leaves 2, 5, 14, then A, B"),
+        ("homework", X.HOMEWORK, "003-b: the homework tree, left to right"),
+        ("homework_c_first", [X.HOMEWORK[2], X.HOMEWORK[0], X.HOMEWORK[1]],
          "003-b: the homework tree with its best child C first"),
     ]
     parts = []
@@ -141,16 +144,16 @@ def traces_section(fig_dir: Path) -> str:
 
 
 def arithmetic_section() -> str:
-    rows = [[f.claim, f.what, C._f(f.value, 4), f.stated] for f in T.chess_arithmetic()]
+    rows = [[f.claim, f.what, number(f.value, 4), f.stated] for f in T.chess_arithmetic()]
     extra = []
     for b in (2, 8, 35, 250):
-        extra.append([b, C._f(b ** 0.75, 4), C._f(T.pearl_rb(b), 4), C._f(b ** 0.5, 4),
-                      C._f(T.depth_reachable(1e9, b, "minimax")), C._f(T.depth_reachable(1e9, b, "random")),
-                      C._f(T.depth_reachable(1e9, b, "pearl")), C._f(T.depth_reachable(1e9, b, "perfect"))])
+        extra.append([b, number(b ** 0.75, 4), number(T.pearl_rb(b), 4), number(b ** 0.5, 4),
+                      number(T.depth_reachable(1e9, b, "minimax")), number(T.depth_reachable(1e9, b, "random")),
+                      number(T.depth_reachable(1e9, b, "pearl")), number(T.depth_reachable(1e9, b, "perfect"))])
     return ("Computed by `searchlab.analysis.theory.chess_arithmetic()`; the last column quotes the note.\n\n"
-            + R.md_table(["claim", "quantity", "computed", "the note says"], rows)
+            + md_table(["claim", "quantity", "computed", "the note says"], rows)
             + "\n\nDepth reachable with 10^9 positions, d = log(10^9) / log(b_eff):\n\n"
-            + R.md_table(["b", "b^(3/4)", "Pearl R_b", "√b", "depth minimax", "depth b^(3/4)", "depth R_b",
+            + md_table(["b", "b^(3/4)", "Pearl R_b", "√b", "depth minimax", "depth b^(3/4)", "depth R_b",
                           "depth √b"], extra))
 
 
@@ -168,7 +171,7 @@ def ordered_section(summary: pd.DataFrame) -> str:
     ps = sorted(s["p"].unique())
     rows = []
     for p in ps:
-        row = [C._f(p)]
+        row = [number(p)]
         for b in bs:
             r = s[(s["b"] == b) & (s["p"] == p)]
             row.append(R._ci(r["alpha_fit"].iloc[0], r["alpha_fit_lo"].iloc[0], r["alpha_fit_hi"].iloc[0])
@@ -179,11 +182,11 @@ def ordered_section(summary: pd.DataFrame) -> str:
         sb = s[s["b"] == b].sort_values("p")
         a0, a1 = sb["alpha_fit"].iloc[0], sb["alpha_fit"].iloc[-1]
         near = sb.iloc[(sb["p"] - 1.0 / b).abs().argmin()]
-        lines.append(f"b = {b}: α = {C._f(a0)} at p = {C._f(sb['p'].iloc[0])}, {C._f(near.alpha_fit)} at "
-                     f"p = {C._f(near.p)} (≈ 1/b, random order), {C._f(a1)} at p = {C._f(sb['p'].iloc[-1])}")
+        lines.append(f"b = {b}: α = {number(a0)} at p = {number(sb['p'].iloc[0])}, {number(near.alpha_fit)} at "
+                     f"p = {number(near.p)} (≈ 1/b, random order), {number(a1)} at p = {number(sb['p'].iloc[-1])}")
     return ("Ordered trees (docs/trees.md): natural order puts the best move first with probability p. Fitted "
             "exponent α (leaves, parity fit, 95 % bootstrap CI) per p and b:\n\n"
-            + R.md_table(["p"] + [f"b = {b}" for b in bs], rows) + "\n\n" + "; ".join(lines) + ".\n\n"
+            + md_table(["p"] + [f"b = {b}" for b in bs], rows) + "\n\n" + "; ".join(lines) + ".\n\n"
             + _ordered_conclusion(s, summary))
 
 
@@ -193,10 +196,10 @@ def _ordered_conclusion(s: pd.DataFrame, summary: pd.DataFrame) -> str:
     p0 = s[s["p"] == s["p"].min()]
     p1 = s[s["p"] == s["p"].max()]
     if len(p0) and (p0["alpha_fit_hi"] < 1).all():
-        out.append(f"At p = {C._f(p0['p'].min())} (worst-first at every node) the exponent stays below 1 at every b "
-                   f"(at most {C._f(p0['alpha_fit_hi'].max())}): windows inherited from ancestors still cut.")
+        out.append(f"At p = {number(p0['p'].min())} (worst-first at every node) the exponent stays below 1 at every b "
+                   f"(at most {number(p0['alpha_fit_hi'].max())}): windows inherited from ancestors still cut.")
     if len(p1):
-        out.append(f"At p = {C._f(p1['p'].max())} it is {C._f(p1['alpha_fit'].min())}..{C._f(p1['alpha_fit'].max())}: "
+        out.append(f"At p = {number(p1['p'].max())} it is {number(p1['alpha_fit'].min())}..{number(p1['alpha_fit'].max())}: "
                    "the Knuth–Moore minimal tree, 1/2 plus its finite-depth offset.")
     mono = all((g.sort_values("p")["alpha_fit"].diff().dropna() <= 0.02).all() for _, g in s.groupby("b"))
     out.append("In between, the exponent falls " + ("monotonically (within 0.02)" if mono else
@@ -209,13 +212,13 @@ def _ordered_conclusion(s: pd.DataFrame, summary: pd.DataFrame) -> str:
         near = sb.iloc[(sb["p"] - 1.0 / b).abs().argmin()]
         r = iid[iid["b"] == b].sort_values("d_max")
         if len(r) and abs(near.p - 1.0 / b) < 1e-9:
-            cmp_.append(f"b = {int(b)}: ordered {C._f(near.alpha_fit)} vs i.i.d. {C._f(r['alpha_fit'].iloc[-1])}")
+            cmp_.append(f"b = {int(b)}: ordered {number(near.alpha_fit)} vs i.i.d. {number(r['alpha_fit'].iloc[-1])}")
             diffs.append(near.alpha_fit - r["alpha_fit"].iloc[-1])
     if cmp_:
         big = max(abs(x) for x in diffs)
         out.append("Random order (p = 1/b) on ordered trees against random order on i.i.d. trees: " + "; ".join(cmp_)
-                   + (f". They differ by up to {C._f(big)} in α: the value model, not only the ordering, sets the "
-                      "exponent." if big > 0.03 else f". They agree within {C._f(big)} in α."))
+                   + (f". They differ by up to {number(big)} in α: the value model, not only the ordering, sets the "
+                      "exponent." if big > 0.03 else f". They agree within {number(big)} in α."))
     return " ".join(out)
 
 
@@ -237,11 +240,11 @@ def discrete_section(summary: pd.DataFrame) -> str:
             r = s[(s["b"] == b) & (s["levels"] == k)]
             row.append(R._ci(r["alpha_fit"].iloc[0], r["alpha_fit_lo"].iloc[0], r["alpha_fit_hi"].iloc[0])
                        + f" (d ≤ {int(r['d_max'].iloc[0])})" if len(r) else "not run")
-        row.append(C._f(T.pearl_alpha(b)))
+        row.append(number(T.pearl_alpha(b)))
         rows.append(row)
     return ("Random-order alpha-beta on i.i.d. trees with K distinct leaf values (K = 0: continuous). Fitted "
             "exponent α (leaves, parity fit, 95 % CI):\n\n"
-            + R.md_table(["b"] + [("continuous" if k == 0 else f"K = {k}") for k in ks] + ["Pearl α (continuous)"],
+            + md_table(["b"] + [("continuous" if k == 0 else f"K = {k}") for k in ks] + ["Pearl α (continuous)"],
                          rows)
             + "\n\n" + _discrete_conclusion(s))
 
@@ -252,8 +255,8 @@ def _discrete_conclusion(s: pd.DataFrame) -> str:
     kmin = int(disc["levels"].min())
     k2 = disc[disc["levels"] == kmin]
     return (f"{len(below)} of {len(disc)} discrete-value fits lie entirely below Pearl's continuous-value exponent "
-            f"(and so below 3/4). With K = {kmin} the exponent is {C._f(k2['alpha_fit'].min())}.."
-            f"{C._f(k2['alpha_fit'].max())}: ties cut (the spec's 'Ties cut'), so with few leaf values random order "
+            f"(and so below 3/4). With K = {kmin} the exponent is {number(k2['alpha_fit'].min())}.."
+            f"{number(k2['alpha_fit'].max())}: ties cut (the spec's 'Ties cut'), so with few leaf values random order "
             "prunes about as well as perfect order on continuous values, and neither b^(3/4) nor R_b describes it.")
 
 
@@ -288,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
             if f.suffix in (".png", ".pdf", ".svg"):
                 f.unlink()
     fig_dir.mkdir(parents=True, exist_ok=True)
-    exact = C.exact_checks()
+    exact = X.exact_checks()
     print("ordering measurements (incremental trees, Connect Four, Othello, chess) ...")
     exact["ordering"] = OC.ordering_checks(small=args.small)
     from searchlab.tradeoff.report import claim_counts
@@ -296,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     ok, _ = E.ok_rows(df)
     ok = ok[ok["b"].notna()]               # tree rows: game rows go to the policies section
     summary = E.summarize(ok, n_resamples=args.resamples)
-    runs = R.md_table(["study", "overrides", "rows", "ok", "seconds", "table"],
+    runs = md_table(["study", "overrides", "rows", "ok", "seconds", "table"],
                       [[n, o, r, k, f"{s:.0f}", f"`{d}`"] for n, o, r, k, s, d in info])
     extra = [
         ("Textbook trees and their traces", traces_section(fig_dir)),

@@ -13,11 +13,19 @@ exceeded, unwritable output) print one line on stderr, no traceback, and exit wi
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
-from searchlab.experiment.config import (CONF_DIR, ConfigError, _register_resolvers,
-                                         config_error_message, register_configs)
+import hydra
+from hydra.core.global_hydra import GlobalHydra
+from hydra.core.hydra_config import HydraConfig
+
+from searchlab.experiment import api, grid, store
+from searchlab.experiment.composition import _register_resolvers, config_error_message, register_configs
+from searchlab.experiment.schema import CONF_DIR, ConfigError
 
 _register_resolvers()   # also in launcher jobs (submitit) that unpickle _task without main()
 
@@ -52,9 +60,6 @@ def precheck(argv: list[str]) -> None:
     directory is created). Skipped for --help, --info and multirun."""
     if any(a in _NO_PRECHECK for a in argv):
         return
-    from searchlab.experiment import api, grid
-
-    from hydra.core.global_hydra import GlobalHydra
 
     ov = [o for o in _overrides(argv) if not o.lstrip("+~").startswith("hydra")
           or o.startswith("hydra.searchpath=")]
@@ -71,10 +76,6 @@ def precheck(argv: list[str]) -> None:
     except ConfigError as e:
         _error(str(e))
     if study.runner.resume:
-        from pathlib import Path
-
-        from searchlab.experiment import store
-
         rd = Path(study.runner.resume)
         if not (rd / "provenance.json").exists() and not store.list_parts(rd):
             _error(f"runner.resume: {rd} holds no searchlab run (no provenance.json and no "
@@ -90,10 +91,6 @@ def precheck(argv: list[str]) -> None:
 
 def _unwritable(path: str) -> str | None:
     """Why path (or the folder it would be created in) cannot be written; None if it can."""
-    import os
-    import tempfile
-    from pathlib import Path
-
     p = Path(path).absolute()
     while not p.exists():
         if p.parent == p:
@@ -109,13 +106,8 @@ def _unwritable(path: str) -> str | None:
 
 
 def _task(cfg: Any) -> None:
-    from hydra.core.hydra_config import HydraConfig
-
-    from searchlab.experiment import api
-    from searchlab.experiment.config import validate
-
     try:
-        study = validate(cfg)
+        study = api.validate(cfg)
         run_dir = HydraConfig.get().runtime.output_dir
         api.run(study, run_dir, progress=study.runner.progress)
     except (ConfigError, api.RunError) as e:
@@ -127,8 +119,6 @@ def _task(cfg: Any) -> None:
 
 def main() -> None:
     """Console-script entry point (pyproject: searchlab = searchlab.cli:main)."""
-    import hydra
-
     try:
         register_configs()
     except ConfigError as e:

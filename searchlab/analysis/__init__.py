@@ -1,13 +1,14 @@
-"""Analysis: effective branching factors with bootstrap CIs, theory curves, figures and reports.
+"""Analysis: the generic parts every run's report uses.
 
 - ``estimators``: b_eff per depth, parity-corrected growth, least-squares fits with a parity
   term, Russell & Norvig's b*, bootstrap CIs over tree instances; ``summarize(table)``.
 - ``theory``: Knuth–Moore minimal tree, Pearl's R_b, the b / b^(3/4) / √b curves, depth
   reachable for a node budget, the chess arithmetic of the background notes.
-- ``plots``: the figures (matplotlib, Agg backend, Okabe–Ito palette).
-- ``claims``: the registry of every claim in ../shared/CLAIMS.md with its verdict function.
-- ``report``: ``write_report(run_dir)`` -> run_dir/report.md (also ``searchlab-report RUN_DIR``).
+- ``figures``: the figures (matplotlib, Agg backend, Okabe–Ito palette).
+- ``policies``: tables and figures of move-ordering policy studies (games, dynamic orderings).
+- ``tables``: markdown tables; ``format``: the one number formatter (``number``, ``percent``).
 
-Import the submodules directly (``from searchlab.analysis import estimators``); importing this
-package loads neither matplotlib nor the search engine.
+The claims registry and verdicts are ``searchlab.claims``; a run's report.md is
+``searchlab.report``. Import the submodules directly (``from searchlab.analysis import
+estimators``); importing this package loads neither matplotlib nor the search engine.
 """

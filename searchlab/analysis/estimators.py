@@ -29,6 +29,8 @@ import pandas as pd
 from scipy import stats
 from scipy.optimize import brentq
 
+from searchlab.analysis import theory
+
 __all__ = [
     "ESTIMATORS", "beff_per_depth", "parity_growth", "naive_ratio", "fit_growth", "FitResult",
     "exponent", "rn_bstar", "Estimate", "bootstrap_ci", "count_matrix", "fit_with_ci",
@@ -345,8 +347,6 @@ def summarize(df: pd.DataFrame, *, count: str = "leaves", min_depth: int = 2, ma
     ``max_fit_depths`` depths enter the fit (the asymptotic growth is the quantity of interest;
     the shallowest depths carry the largest finite-depth bias). Where a configuration has fewer
     than two depths >= min_depth, every depth >= 1 is kept."""
-    from . import theory
-
     df, _ = ok_rows(df)
     keys = group_key_columns(df)
     rows = []

@@ -27,10 +27,17 @@ import math
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
+import matplotlib
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
-from .estimators import fit_growth, rn_bstar
+from searchlab.analysis.estimators import fit_growth, rn_bstar
+from searchlab.analysis.figures import save
+from searchlab.analysis.format import number, percent
+from searchlab.analysis.tables import md_table
+from searchlab.analysis.theory import knuth_moore_nodes
 
 __all__ = [
     "prepare", "relative_to_perfect", "ebf_by_policy", "fail_high_first", "id_overhead",
@@ -132,8 +139,6 @@ def relative_to_perfect(table: pd.DataFrame) -> pd.DataFrame:
     tree's node count (``reference`` says which). Columns: setting, d, policy, n, mean_nodes,
     perfect_nodes, ratio, reference.
     """
-    from .theory import knuth_moore_nodes
-
     df = _ensure(table)
     rows = []
     for (setting, d), g in df.groupby(["setting", "d"], sort=True):
@@ -364,23 +369,7 @@ def value_agreement(table: pd.DataFrame) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------- figures
 
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _save(fig, path: Path) -> Path:
-    from .plots import save
-
-    return save(fig, path)
-
-
 def _panels(settings: list[str], max_panels: int = 6):
-    plt = _plt()
     settings = settings[:max_panels]
     n = len(settings)
     cols = min(3, n)
@@ -403,8 +392,6 @@ def _legend(fig, panels) -> None:
 
 def _style(i: int) -> dict:
     """Distinct line styles for up to ~40 policies (tab20 colours x markers)."""
-    import matplotlib
-
     cmap = matplotlib.colormaps["tab20"]
     markers = "osD^v<>"
     return dict(color=cmap(i % 20), marker=markers[(i // 20 + i) % len(markers)], ms=3.5,
@@ -412,8 +399,6 @@ def _style(i: int) -> dict:
 
 
 def _int_ticks(ax) -> None:
-    from matplotlib.ticker import MaxNLocator
-
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
@@ -436,7 +421,7 @@ def plot_relative_to_perfect(rel: pd.DataFrame, path: Path) -> Optional[Path]:
         ax.set_ylabel("nodes / perfect order")
     _legend(fig, panels)
     fig.suptitle("Nodes relative to perfect order (geometric mean over instances)", fontsize=10)
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def plot_ebf(ebf: pd.DataFrame, path: Path) -> Optional[Path]:
@@ -458,7 +443,7 @@ def plot_ebf(ebf: pd.DataFrame, path: Path) -> Optional[Path]:
         ax.set_title(setting, fontsize=9)
         ax.set_ylabel("EBF (fit, nodes)")
         ax.legend(fontsize=6)
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def plot_fail_high_first(fhf: pd.DataFrame, path: Path) -> Optional[Path]:
@@ -481,39 +466,13 @@ def plot_fail_high_first(fhf: pd.DataFrame, path: Path) -> Optional[Path]:
         ax.set_xlabel("depth d")
         ax.set_ylabel("fail-high on first move")
     _legend(fig, panels)
-    return _save(fig, path)
+    return save(fig, path)
 
 
 # --------------------------------------------------------------------------- markdown
 
-def _fmt(x, digits: int = 3) -> str:
-    if x is None:
-        return "n/a"
-    if isinstance(x, (bool, np.bool_)):
-        return "yes" if x else "no"
-    if isinstance(x, (int, np.integer)):
-        return f"{int(x):,}"
-    if isinstance(x, (float, np.floating)):
-        if not math.isfinite(float(x)):
-            return "n/a"
-        x = float(x)
-        if abs(x) >= 1e5:
-            return f"{x:.3g}"
-        if abs(x) >= 100:
-            return f"{x:,.0f}"
-        return f"{x:.{digits}g}"
-    s = str(x).strip()
-    return s if s else "n/a"
-
-
 def _md(header: list[str], rows: Iterable[Iterable]) -> str:
-    from .report import md_table
-
-    return md_table(header, [[_fmt(v) for v in r] for r in rows])
-
-
-def _pct(x) -> str:
-    return "n/a" if x is None or not math.isfinite(float(x)) else f"{100 * float(x):.1f} %"
+    return md_table(header, [[number(v) for v in r] for r in rows])
 
 
 def _deepest(frame: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
@@ -539,7 +498,7 @@ def _pivot(frame: pd.DataFrame, value: str, fmt=None, extra: Sequence[str] = ())
     cells = ``value`` formatted by ``fmt``; ``extra`` columns (constant per setting) first."""
     if frame.empty:
         return ""
-    fmt = fmt or _fmt
+    fmt = fmt or number
     pols = sorted(frame["policy"].unique(), key=_policy_key)
     keys = ["setting", "d"] if "d" in frame else ["setting"]
     rows = []
@@ -578,7 +537,7 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
         tot_u, tot_a = int(agree["units"].sum()), int(agree["agree"].sum())
         out.append(f"Same value, whatever the order: on {tot_a:,} of {tot_u:,} "
                    f"(instance, depth) pairs every policy returned the same root value "
-                   f"({_pct(tot_a / tot_u)}).\n")
+                   f"({percent(tot_a / tot_u)}).\n")
 
     rel = relative_to_perfect(df)
     out.append(f"{h}# Nodes relative to perfect order\n")
@@ -592,7 +551,7 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
         out.append("Geometric mean over instances of nodes(policy) / nodes(perfect order) on the "
                    f"same instance (1 = perfect), at each setting's deepest depth with a "
                    f"reference ({refs}):\n")
-        out.append(_pivot(last, "ratio", lambda x: _fmt(x, 3)) + "\n")
+        out.append(_pivot(last, "ratio", lambda x: number(x, 3)) + "\n")
         p = plot_relative_to_perfect(rel, fig_dir / "policies_vs_perfect.png")
         out.append(_link(p, rel_to, "nodes relative to perfect order"))
 
@@ -602,12 +561,12 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
         out.append("Fewer than two depths per policy: no EBF.\n")
     else:
         e = ebf.copy()
-        e["b̄"] = e["bbar"].map(lambda x: _fmt(x, 3))
-        e["√b̄"] = e["sqrt_bbar"].map(lambda x: _fmt(x, 3))
-        e["b̄^(3/4)"] = e["bbar_34"].map(lambda x: _fmt(x, 3))
+        e["b̄"] = e["bbar"].map(lambda x: number(x, 3))
+        e["√b̄"] = e["sqrt_bbar"].map(lambda x: number(x, 3))
+        e["b̄^(3/4)"] = e["bbar_34"].map(lambda x: number(x, 3))
         widest = e.groupby("setting")["depths"].transform(
             lambda x: max(x, key=lambda r: (int(r.split("-")[1]) - int(r.split("-")[0]), r)))
-        e["cell"] = [f"{_fmt(a, 3)} (α {_fmt(b, 2)}{'' if dp == w else f', d {dp}'})"
+        e["cell"] = [f"{number(a, 3)} (α {number(b, 2)}{'' if dp == w else f', d {dp}'})"
                      for a, b, dp, w in zip(e["ebf_fit"], e["exponent"], e["depths"], widest)]
         out.append("EBF = the `fit` estimator (least squares of log mean nodes on d with a parity "
                    "term, depths >= 2); α = log EBF / log b̄ (1/2: perfect order's √b̄; 3/4: "
@@ -630,7 +589,7 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
         out.append(f"Share of cut events made by the first move searched (pooled over the "
                    f"searches at each setting's deepest depth); strong chess engines report "
                    f"about {STRONG_ENGINE_FHF:.0%}:\n")
-        out.append(_pivot(last, "pooled_rate", _pct) + "\n")
+        out.append(_pivot(last, "pooled_rate", percent) + "\n")
         p = plot_fail_high_first(fhf, fig_dir / "policies_fail_high_first.png")
         out.append(_link(p, rel_to, "fail-high-first rate"))
 
@@ -647,8 +606,8 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
                        "comparisons.\n")
         dmax = ido.groupby("setting")["d"].transform("max")
         last = ido[ido["d"] == dmax].copy()
-        last["cell"] = [f"{_fmt(r, 3)} ({_pct(s)} earlier)" if c is not None
-                        else f"n/a ({_pct(s)} earlier)"
+        last["cell"] = [f"{number(r, 3)} ({percent(s)} earlier)" if c is not None
+                        else f"n/a ({percent(s)} earlier)"
                         for r, s, c in zip(last["ratio"], last["earlier_share"],
                                            last["counterpart"])]
         out.append("At each setting's deepest depth: total nodes of the `id` policy / nodes of "
@@ -664,7 +623,7 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
     else:
         dmax = tt.groupby("setting")["d"].transform("max")
         last = tt[tt["d"] == dmax].copy()
-        last["cell"] = [f"{_pct(h_)} hits, {_pct(c)} cut" for h_, c in
+        last["cell"] = [f"{percent(h_)} hits, {percent(c)} cut" for h_, c in
                         zip(last["hit_rate"], last["cutoff_rate"])]
         out.append("Hit rate (entries found / probes) and cutoff rate (probes answered by the "
                    "table) at each setting's deepest depth; `id` without `tt` keeps a move-only "
@@ -679,7 +638,7 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
                    "completed within N: `id` policies' counts include their iterations, other "
                    "policies restart at every depth; mean depth reached in brackets):\n")
         sv = solved.copy()
-        sv["cell"] = [f"{_pct(sh)}" if lim.startswith("d=") else f"{_pct(sh)} (d {_fmt(md, 2)})"
+        sv["cell"] = [f"{percent(sh)}" if lim.startswith("d=") else f"{percent(sh)} (d {number(md, 2)})"
                       for sh, lim, md in zip(sv["share"], sv["limit"], sv["mean_depth"])]
         sv["order"] = [(0, int(lim[2:])) if lim.startswith("d=")
                        else (1, int(lim[2:].replace(",", ""))) for lim in sv["limit"]]

@@ -132,10 +132,6 @@ class ChessFigure:
     stated: str
 
 
-def _sci(x: float, digits: int = 3) -> str:
-    return f"{x:.{digits}g}" if abs(x) < 1e4 else f"{x:.{digits - 1}e}".replace("e+", "·10^")
-
-
 def chess_arithmetic(b_chess: int = 35, b_go: int = 250, budget: float = 1e9) -> list[ChessFigure]:
     """Every figure of claims 000-h, 001-g, 000-o, 000-p, 003-f and 003-g, computed."""
     b = b_chess

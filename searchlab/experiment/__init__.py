@@ -1,12 +1,16 @@
 """The experiment engine: Hydra-configured sweeps, run in parallel, into a resumable Parquet store.
 
-- ``config.py``: the structured-config schema and validation (-> ``Study``);
-- ``grid.py``: the grid -> tasks, derived seeds, the budget guard; ``budget.py``: estimates;
+- ``schema.py``: the structured-config dataclasses (``ExperimentConfig``) and ``ConfigError``;
+- ``validation.py``: a composed config -> a ``Study`` (every range and name checked);
+- ``study.py``: the study records (``Study``, ``TreeSpec``): plain values, the config hash;
+- ``composition.py``: Hydra registration, resolvers, one-line composition errors;
+- ``seeds.py``: the one seed derivation (root seed + identity);
+- ``grid.py``: the grid -> tasks, the budget guard; ``budget.py``: estimates;
 - ``games.py``: game studies: position sources, seeded samples, rebuilding a position;
 - ``runner.py``: joblib (loky / dask) execution, batching, crash recovery;
 - ``store.py``: atomic Parquet parts, resume, ``load``; ``provenance.py``: versions, commit;
 - ``api.py``: ``run_study(experiment, overrides, output_dir)``, ``run``, ``compose``.
 
-Only ``config.py``, ``api.py`` and ``searchlab/cli.py`` touch Hydra; importing this package
-does not import Hydra.
+Only ``composition.py``, ``api.py`` (and ``validation.py``, which reads a DictConfig) and
+``searchlab/cli.py`` touch Hydra/OmegaConf; importing this package imports none of them.
 """

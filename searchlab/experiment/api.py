@@ -15,11 +15,21 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
+from hydra import compose as hydra_compose
+from hydra import initialize_config_dir
+from hydra.core.global_hydra import GlobalHydra
+from omegaconf import OmegaConf
+
+from searchlab.analysis.policies import policies_section
 from searchlab.experiment import grid as _grid
 from searchlab.experiment import provenance, store
-from searchlab.experiment.config import CONF_DIR, ConfigError, Study, register_configs, validate
+from searchlab.experiment.composition import config_error_message, register_configs
 from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
+from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.experiment.store import load  # noqa: F401  (re-exported)
+from searchlab.experiment.study import Study
+from searchlab.experiment.validation import validate
+from searchlab.report.build import write_report
 
 
 class RunError(RuntimeError):
@@ -28,10 +38,6 @@ class RunError(RuntimeError):
 
 def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
     """The composed config (DictConfig) of ``experiment`` (None = the defaults) + overrides."""
-    from hydra import compose as hydra_compose
-    from hydra import initialize_config_dir
-    from hydra.core.global_hydra import GlobalHydra
-
     register_configs()
     ov = list(overrides)
     if experiment:
@@ -63,7 +69,6 @@ def run_study(experiment: str, overrides: list[str] = [], output_dir: str | Path
     try:
         cfg = compose(experiment, overrides)
     except Exception as e:  # noqa: BLE001 -- composition errors become one-line ConfigErrors
-        from searchlab.experiment.config import config_error_message
 
         raise ConfigError(config_error_message(e)) from None
     study = validate(cfg)
@@ -73,8 +78,6 @@ def run_study(experiment: str, overrides: list[str] = [], output_dir: str | Path
 
 
 def _dump_config(study: Study) -> str:
-    from omegaconf import OmegaConf
-
     return OmegaConf.to_yaml(OmegaConf.create(study.config))
 
 
@@ -190,8 +193,6 @@ def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
         report = Path(run_dir) / "report.md"
         if report.exists() and "## Move-ordering policies" in report.read_text():
             return
-        from searchlab.analysis.policies import policies_section
-
         text = policies_section(df, Path(run_dir) / "figures", rel_to=Path(run_dir), level=1)
         if text:
             out = Path(run_dir) / "policies.md"
@@ -204,12 +205,6 @@ def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
 
 
 def _report(run_dir: Path, log: Callable[[str], None]) -> None:
-    try:
-        from searchlab.analysis.report import write_report
-    except ImportError as e:
-        log(f"report:  skipped (searchlab.analysis.report is not available: {e})")
-        _policies_report(run_dir, log)
-        return
     try:
         path = write_report(run_dir)
     except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus

@@ -26,6 +26,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+import numpy as np
+
+from searchlab.data import path
+from searchlab.experiment.seeds import derive_seed
+from searchlab.games.chess_game import Chess
+from searchlab.games.connect4 import ConnectFour, load_benchmark
+from searchlab.games.epd import load_epd
+from searchlab.games.othello import Othello, square_name
+from searchlab.games.tictactoe import TicTacToe
+
 GAMES = ("tictactoe", "connect4", "othello", "chess")
 #: The position sources of each game (file sources are in searchlab/data/<game>/).
 SOURCES = {
@@ -69,8 +79,6 @@ class Position:
 
 
 def data_path(game: str, source: str) -> Path:
-    from searchlab.data import path
-
     return path(game, FILE_SOURCES[game].format(source))
 
 
@@ -80,8 +88,6 @@ def position_identity(spec: GameSpec, instance: int) -> str:
 
 def select_positions(spec: GameSpec, root_seed: int, instances: int) -> tuple[Position, ...]:
     """The positions of a game study, in instance order (ValueError on a bad source)."""
-    from searchlab.experiment.grid import derive_seed
-
     def seed(i: int) -> int:
         return derive_seed(root_seed, position_identity(spec, i))
 
@@ -91,17 +97,11 @@ def select_positions(spec: GameSpec, root_seed: int, instances: int) -> tuple[Po
         return tuple(Position(i, f"ply{spec.ply}#{i}", seed(i)) for i in range(instances))
     path = data_path(spec.name, spec.positions)
     if spec.name == "connect4":
-        from searchlab.games.connect4 import load_benchmark
-
         entries = [(m, m, "") for m, _ in load_benchmark(path)]
     else:
-        from searchlab.games.epd import load_epd
-
         entries = [(p.id, p.fen, p.epd) for p in load_epd(path)]
     order = list(range(len(entries)))
     if spec.sample is not None:
-        import numpy as np
-
         perm_seed = derive_seed(root_seed, json.dumps({**spec.identity(), "sample": True},
                                                       sort_keys=True))
         order = [int(k) for k in np.random.default_rng(perm_seed).permutation(len(entries))]
@@ -113,18 +113,11 @@ def select_positions(spec: GameSpec, root_seed: int, instances: int) -> tuple[Po
 def make_game(spec: GameSpec, pos: Position) -> Any:
     """The Game rooted at ``pos`` (MAX = the side to move there)."""
     if spec.name == "tictactoe":
-        from searchlab.games.tictactoe import TicTacToe
-
         return TicTacToe()
     if spec.name == "connect4":
-        from searchlab.games.connect4 import ConnectFour
-
         return ConnectFour(pos.text)
     if spec.name == "othello":
-        from searchlab.games.othello import Othello
-
         return Othello.random(int(spec.ply), int(pos.seed))
-    from searchlab.games.chess_game import Chess
 
     return Chess(pos.text)
 
@@ -132,15 +125,11 @@ def make_game(spec: GameSpec, pos: Position) -> Any:
 def sample_game(name: str) -> Any:
     """A game object of this kind (its start position), for checking ordering names."""
     if name == "tictactoe":
-        from searchlab.games.tictactoe import TicTacToe
         return TicTacToe()
     if name == "connect4":
-        from searchlab.games.connect4 import ConnectFour
         return ConnectFour()
     if name == "othello":
-        from searchlab.games.othello import Othello
         return Othello()
-    from searchlab.games.chess_game import Chess
     return Chess()
 
 
@@ -167,8 +156,6 @@ def format_move(game_name: Optional[str], move: Any) -> Optional[str]:
     if move is None:
         return None
     if game_name == "othello":
-        from searchlab.games.othello import square_name
-
         try:
             return square_name(int(move))
         except Exception:  # noqa: BLE001 -- a pass or an unexpected move: its plain text

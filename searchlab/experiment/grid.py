@@ -24,11 +24,14 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
+from searchlab.algorithms.api import search
+from searchlab.algorithms.ordering import REFERENCE_ORACLE_MAX_LEAVES as GAME_ORACLE
 from searchlab.experiment import budget
-from searchlab.experiment.config import (KERNEL_ORACLE_MAX_LEAVES, REFERENCE_ORACLE_MAX_LEAVES,
-                                         ConfigError, Study, TreeSpec, _thaw)
+from searchlab.experiment.games import NOMINAL_B, make_game, position_identity
+from searchlab.experiment.schema import KERNEL_ORACLE_MAX_LEAVES, REFERENCE_ORACLE_MAX_LEAVES, ConfigError
+from searchlab.experiment.seeds import derive_seed
+from searchlab.experiment.study import Study, TreeSpec, thaw
+from searchlab.trees import make_tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,17 +64,6 @@ class Task:
         return self.game.name if self.game is not None else self.tree.model
 
 
-def _words(text: str) -> tuple[int, ...]:
-    digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
-    return tuple(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))
-
-
-def derive_seed(root_seed: int, identity: str) -> int:
-    """A uint64 from the root seed and an identity string, through numpy's SeedSequence."""
-    ss = np.random.SeedSequence(entropy=root_seed, spawn_key=_words(identity))
-    return int(ss.generate_state(1, dtype=np.uint64)[0])
-
-
 def tree_identity(tree: TreeSpec, b: int, d: int, instance: int) -> str:
     return json.dumps({**tree.identity(), "b": b, "d": d, "instance": instance},
                       sort_keys=True, default=list)
@@ -102,7 +94,7 @@ def grid_points(study: Study):
     """(tree, b, d) combinations, in grid order."""
     for tree in study.trees:
         if tree.model == "explicit":
-            b, d = explicit_shape(_thaw(tree.values))
+            b, d = explicit_shape(thaw(tree.values))
             yield tree, b, d
             continue
         for b in study.b:
@@ -112,9 +104,6 @@ def grid_points(study: Study):
 
 def _plan_game(study: Study) -> Plan:
     """The tasks of a game study: depth x algorithm x ordering x position."""
-    from searchlab.experiment.games import NOMINAL_B, position_identity
-    from searchlab.algorithms.ordering import REFERENCE_ORACLE_MAX_LEAVES as GAME_ORACLE
-
     tasks: list[Task] = []
     trimmed: list[tuple] = []
     points = 0
@@ -208,12 +197,7 @@ def probe(study: Study) -> None:
     """Ask the core whether every (tree model, algorithm, ordering) combination is supported,
     with a tiny tree of the same model and parameters (b = 2), before any real work.
     The core's InvalidParameterError / UnsupportedError become one-line ConfigErrors."""
-    from searchlab.algorithms.api import search
-    from searchlab.trees import make_tree
-
     if study.games:
-        from searchlab.experiment.games import make_game
-
         for g in study.games:
             game = make_game(g, study.positions[g][0])
             for algorithm in study.algorithms:

@@ -15,7 +15,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-
 #: Where the package was imported from; its git checkout (if any) gives the commit.
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -35,7 +35,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
+import joblib
+from joblib import Parallel, delayed
+from tqdm.auto import tqdm
+
+from searchlab.algorithms.api import search
+from searchlab.experiment.games import average_branching, format_move, make_game
 from searchlab.experiment.grid import Task
+from searchlab.games.epd import parse_epd_line
+from searchlab.trees import make_tree
 
 FAULT_ENV = "SEARCHLAB_FAULT_INJECT"
 INFLIGHT_DIR = ".inflight"
@@ -133,11 +141,7 @@ def _mark(fd: Optional[int], task_id: Optional[str]) -> None:
 
 def _make_tree(task: Task) -> Any:
     """The tree of a tree task; for a game task (game, measured average branching b̄)."""
-    from searchlab.trees import make_tree
-
     if task.game is not None:
-        from searchlab.experiment.games import average_branching, make_game
-
         game = make_game(task.game, task.position)
         return game, average_branching(game)
     if task.tree.model == "explicit":
@@ -179,10 +183,7 @@ def failed_row(task: Task, s: RunSettings, error: str, attempts: int) -> dict:
 
 def run_task(task: Task, s: RunSettings, tree: Any = None) -> dict:
     """Search one task; a row (status ok or aborted). Exceptions propagate."""
-    from searchlab.algorithms.api import search
-
     _fault(task, s.fault)
-    from searchlab.experiment.games import format_move
 
     if tree is None:
         tree = _make_tree(task)
@@ -197,8 +198,6 @@ def run_task(task: Task, s: RunSettings, tree: Any = None) -> dict:
                aspiration=s.aspiration, tt_size=s.tt_size)
     best = format_move(None if task.game is None else task.game.name, r.best_move)
     if task.position is not None and task.position.epd and r.status == "ok":
-        from searchlab.games.epd import parse_epd_line
-
         solved = bool(best is not None and parse_epd_line(task.position.epd).is_solution(best))
     row = _base_row(task, s)
     row.update({
@@ -336,8 +335,6 @@ class Backend:
         self.n_workers = 1
 
     def __enter__(self) -> "Backend":
-        import joblib
-
         r = self.runner
         if r.backend == "dask":
             import dask
@@ -405,9 +402,6 @@ def execute(tasks: list[Task], settings: RunSettings, runner: Any, writer: Any,
             progress: bool = True, already_done: int = 0, total: Optional[int] = None,
             log: Callable[[str], None] = print) -> Outcome:
     """Run the tasks, write their rows through writer; returns the outcome counts."""
-    from joblib import Parallel, delayed
-    from tqdm.auto import tqdm
-
     outcome = Outcome()
     t0 = time.monotonic()
     total = total if total is not None else len(tasks) + already_done
@@ -470,8 +464,6 @@ def execute(tasks: list[Task], settings: RunSettings, runner: Any, writer: Any,
 def _run_suspect(task: Task, settings: RunSettings, runner: Any,
                  log: Callable[[str], None]) -> dict:
     """Run one suspect task alone in a worker, up to max(1, retries) times."""
-    from joblib import Parallel, delayed
-
     tries = max(1, runner.retries)
     last = ""
     for k in range(tries):

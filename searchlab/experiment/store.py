@@ -26,6 +26,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -241,8 +242,6 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True):
     part, or a list of these. Adds the column ``run_dir`` (the run each row came from). Rows are
     sorted by run and grid order (``task_index``). Unreadable parts are skipped with a warning.
     """
-    import pandas as pd
-
     parts = _expand(path_or_glob)
     frames = []
     for p in parts:

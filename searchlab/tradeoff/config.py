@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from searchlab.experiment.config import CONF_DIR
+from searchlab.experiment.schema import CONF_DIR
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"      # searchlab/data: shipped inputs
 DOMAINS = ("incremental", "connect4", "othello", "chess")
 FAMILIES = ("sound", "null_move", "lmr", "futility", "razoring", "beam", "probcut", "quiescence")

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from searchlab.experiment import api, grid
-from searchlab.experiment.config import ConfigError, available_options, validate
+from searchlab.experiment.composition import available_options
+from searchlab.experiment.schema import ConfigError
+from searchlab.experiment.validation import validate
 from searchlab import cli as cli_mod
 
 from .experiment_helpers import cli

@@ -13,7 +13,8 @@ import pytest
 from searchlab import cli as cli_mod
 from searchlab.experiment import api, grid, store
 from searchlab.experiment.api import run_study
-from searchlab.experiment.config import ConfigError, validate
+from searchlab.experiment.schema import ConfigError
+from searchlab.experiment.validation import validate
 from searchlab.experiment.store import load
 
 from .experiment_helpers import det_frame

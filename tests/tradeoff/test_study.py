@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import re
-
 import pandas as pd
-import pytest
 
-from searchlab.games.protocol import CLASSICAL
 from searchlab.algorithms.api import search
-from searchlab.trees.incremental import IncrementalTree
+from searchlab.games.protocol import CLASSICAL
 from searchlab.tradeoff import study as st
-from searchlab.tradeoff.config import DomainConf, TechniqueConf, NullMoveConf, load
+from searchlab.tradeoff.config import DomainConf, NullMoveConf, TechniqueConf, load
 from searchlab.tradeoff.domains import Position, connect4_game
 from searchlab.tradeoff.report import tradeoff_section
+from searchlab.trees.incremental import IncrementalTree
 
 
 def test_tiny_study_end_to_end(tiny_run):
@@ -140,11 +137,11 @@ def test_determinism_n_jobs_1_vs_2(tiny_run, tmp_path):
 def test_claim_counts_feed_the_000n_verdict(tiny_run):
     import pandas as pd
 
-    from searchlab.analysis import claims as C
-    from searchlab.analysis.ordering_claims import verdict_000n
+    from searchlab.claims.unsound import unsound_pruning_worth_it
+    from searchlab.claims.verdict import Context
     from searchlab.tradeoff.report import claim_counts
     counts = claim_counts(tiny_run)
     assert counts["configs"] > 0 and counts["matches"] == counts["wins"] + counts["losses"] + counts["undecided"]
-    v = verdict_000n(C.Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"tradeoff": counts}))
+    v = unsound_pruning_worth_it(Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"tradeoff": counts}))
     assert v.category in ("holds", "holds only under conditions", "does not hold")
     assert str(counts["erring"]) in v.measured

@@ -14,7 +14,7 @@ Perfect/worst ordering on IIDTree/IncrementalTree uses an exact-value oracle lim
 leaves (TreeTooLargeError beyond); on OrderedTree they need no oracle at any size.
 
 Counts (nodes, leaves, cutoffs, per_ply, fail_highs, first_move_fail_highs), values (bit for
-bit), best moves and the node-budget abort follow the reference exactly (tests/search/
+bit), best moves and the node-budget abort follow the reference exactly (tests/algorithms/
 test_kernels.py compares them on many random trees). ``wall_time`` includes the oracle's pass
 (also reported alone as ``extra["oracle_time"]``); the oracle's own nodes are not counted. The
 oracle's table (8 bytes per interior node, up to 512 MB at 2^26 leaves with b = 2) is kept

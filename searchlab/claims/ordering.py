@@ -1,4 +1,5 @@
-"""Measurements behind the ordering-technique claims (000-j/k/l/m, 001-k/m, 002-a).
+"""Claims about ordering techniques (000-j/k/l/m, 001-k, 002-a): iterative deepening, killer,
+history, transposition tables, captures first, aspiration windows, a game's own order.
 
 ``ordering_checks()`` runs the searches (synthetic incremental trees, Connect Four, Othello,
 chess, tic-tac-toe) and returns plain numbers; the verdict functions turn them into claim
@@ -15,18 +16,39 @@ from typing import Any
 
 import numpy as np
 
+from searchlab import data as shipped
+from searchlab.algorithms import drivers, reference
+from searchlab.algorithms.api import search
+from searchlab.algorithms.context import SearchContext
+from searchlab.algorithms.ordering import make_ordering
+from searchlab.algorithms.pruning import Pruning, Quiescence, sample_states
+from searchlab.algorithms.tt import TranspositionTable
+from searchlab.analysis.format import number
+from searchlab.claims.verdict import Verdict
+from searchlab.games.chess_game import Chess
+from searchlab.games.connect4 import ConnectFour
+from searchlab.games.epd import load_epd
+from searchlab.games.othello import Othello, random_position
+from searchlab.games.tictactoe import TicTacToe
+from searchlab.trees import IncrementalTree
+
 POLICIES_TREE = ["natural", "static", "killer", "history", "killer+history", "id", "id+killer",
                  "id+tt+killer+history+static", "perfect"]
+
+
 POLICIES_C4 = ["natural", "centre", "static", "killer", "history", "tt", "id", "id+tt",
                "id+tt+killer+centre", "perfect"]
+
+
 POLICIES_OTHELLO = ["natural", "corners", "static", "killer", "history", "id+tt", "id+tt+killer+corners",
                     "perfect"]
+
+
 POLICIES_CHESS = ["natural", "captures", "killer+captures", "id+tt+killer+history+captures"]
 
 
 def _run(game, policies, depth, **kw) -> dict[str, dict[str, float]]:
     """Search one position under each policy; returns policy -> counts."""
-    from searchlab import search
     out = {}
     for p in policies:
         r = search(game, "alphabeta", p, depth=depth, **kw)
@@ -55,16 +77,6 @@ def _branching(game, states) -> float:
 
 def ordering_checks(small: bool = False) -> dict[str, Any]:
     """Run every measurement (about a minute at full size; ``small``: a few seconds)."""
-    from searchlab import IncrementalTree, search
-    from searchlab.games.chess_game import Chess
-    from searchlab.games.connect4 import ConnectFour
-    from searchlab.games.epd import load_epd
-    from searchlab.games.othello import Othello, random_position
-    from searchlab.games.position import FromState
-    from searchlab.games.tictactoe import TicTacToe
-    from searchlab.algorithms.pruning import Pruning, Quiescence, sample_states
-    from searchlab import data as shipped
-
     t0 = time.perf_counter()
     out: dict[str, Any] = {"small": small}
 
@@ -139,12 +151,6 @@ def tt_mistake_demo(small: bool = False) -> dict[str, Any]:
     """What goes wrong with a table that keeps only values (no depth, no bound type): the same
     iterative-deepening search with the right table and with the naive one, against plain
     alpha-beta's exact value."""
-    from searchlab import IncrementalTree, search
-    from searchlab.algorithms import drivers, reference
-    from searchlab.algorithms.context import SearchContext
-    from searchlab.algorithms.ordering import make_ordering
-    from searchlab.algorithms.tt import TranspositionTable
-
     class ValueOnlyTable(TranspositionTable):
         def probe(self, key, depth, alpha, beta):
             self.probes += 1
@@ -169,16 +175,6 @@ def tt_mistake_demo(small: bool = False) -> dict[str, Any]:
     return dict(n=n, wrong=wrong)
 
 
-# --------------------------------------------------------------------------- reporting
-
-def _fmt(x: float) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    if abs(x) >= 1000:
-        return f"{x:,.0f}"
-    return f"{x:.3g}"
-
-
 def policy_table(agg: dict, reference: str = "perfect") -> str:
     """Markdown: one row per policy, nodes relative to perfect order (or natural)."""
     ref = agg.get(reference) or agg["natural"]
@@ -186,15 +182,15 @@ def policy_table(agg: dict, reference: str = "perfect") -> str:
             " | mean last-iteration nodes | fail-high-first | TT hit rate | same value as natural |",
             "|---|---|---|---|---|---|---|"]
     for p, a in agg.items():
-        rows.append(f"| {p} | {_fmt(a['nodes'])} | {a['nodes'] / ref['nodes']:.2f} | {_fmt(a['last'])} | "
-                    f"{_fmt(a['fhf'])} | {_fmt(a['tt_hit'])} | {a['same_value']}/{a['n']} |")
+        rows.append(f"| {p} | {number(a['nodes'])} | {a['nodes'] / ref['nodes']:.2f} | {number(a['last'])} | "
+                    f"{number(a['fhf'])} | {number(a['tt_hit'])} | {a['same_value']}/{a['n']} |")
     return "\n".join(rows)
 
 
 def ordering_section(data: dict) -> str:
     """The report section on ordering techniques (tables from ``ordering_checks``)."""
     t = data["tree"]
-    parts = [f"Measured by `searchlab.analysis.ordering_claims.ordering_checks()` "
+    parts = [f"Measured by `searchlab.claims.ordering.ordering_checks()` "
              f"({data['seconds']:.0f} s); alpha-beta (fail-soft), every policy returns plain "
              "alpha-beta's value (last column). Nodes include every iterative-deepening iteration; "
              "the last-iteration column is the final search alone."]
@@ -204,7 +200,7 @@ def ordering_section(data: dict) -> str:
     asp = t["aspiration"]
     parts.append("### Aspiration windows on iterative deepening (id+tt, correlation 0.5)\n\n"
                  "| window half-width | mean nodes | mean cutoffs | mean re-searches |\n|---|---|---|---|\n"
-                 + "\n".join(f"| {k} | {_fmt(v['nodes'])} | {_fmt(v['cutoffs'])} | {_fmt(v['re_searches'])} |"
+                 + "\n".join(f"| {k} | {number(v['nodes'])} | {number(v['cutoffs'])} | {number(v['re_searches'])} |"
                              for k, v in asp.items()))
     for key, label in (("connect4", "Connect Four"), ("othello", "Othello")):
         g = data[key]
@@ -217,7 +213,7 @@ def ordering_section(data: dict) -> str:
     q = data["quiescence"]
     parts.append(f"### Quiescence (chess, WAC, depth {q['depth'] - 1} → {q['depth']})\n\n"
                  "| search | median value swing (centipawns) | mean swing | WAC best move found |\n|---|---|---|---|\n"
-                 + "\n".join(f"| {k} | {_fmt(q['swing'][k])} | {_fmt(q['swing_mean'][k])} | "
+                 + "\n".join(f"| {k} | {number(q['swing'][k])} | {number(q['swing_mean'][k])} | "
                              f"{q['solved'][k]}/{q['n']} |" for k in ("plain", "quiescence")))
     tm = data["tt_mistake"]
     parts.append(f"### Transposition tables\n\nTic-tac-toe, whole game: {data['tictactoe']['natural']:,} "
@@ -228,18 +224,14 @@ def ordering_section(data: dict) -> str:
     return "\n\n".join(parts)
 
 
-# --------------------------------------------------------------------------- verdicts
-# Each takes the claims Context and returns a claims.Verdict; without measurements it says so.
-
-COMMAND = "searchlab.analysis.ordering_claims.ordering_checks() (run by analysis/reproduce.py)"
+COMMAND = "searchlab.claims.ordering.ordering_checks() (run by analysis/reproduce.py)"
 
 
-def _data(ctx):
+def measurements(ctx):
     return (ctx.exact or {}).get("ordering")
 
 
-def _missing():
-    from searchlab.analysis.claims import Verdict
+def not_measured():
     return Verdict("no data", "the ordering measurements were not run",
                    "not measured", "see the claim", COMMAND)
 
@@ -255,11 +247,10 @@ def _domains(d):
     return out
 
 
-def verdict_000k(ctx):
-    from searchlab.analysis.claims import Verdict
-    d = _data(ctx)
+def iterative_deepening_pays(ctx):
+    d = measurements(ctx)
     if d is None:
-        return _missing()
+        return not_measured()
     pays, best = [], []
     singles = ("static", "killer", "history", "centre", "corners", "id")
     for label, agg in _domains(d):
@@ -286,11 +277,10 @@ def verdict_000k(ctx):
                    COMMAND)
 
 
-def verdict_000l(ctx):
-    from searchlab.analysis.claims import Verdict
-    d = _data(ctx)
+def killer_and_history(ctx):
+    d = measurements(ctx)
     if d is None:
-        return _missing()
+        return not_measured()
     rows = [(lab, _ratio(agg, "killer"), _ratio(agg, "history") if "history" in agg else math.nan)
             for lab, agg in _domains(d)]
     measured = "nodes relative to natural order, killer / history: " + ", ".join(
@@ -314,11 +304,10 @@ def verdict_000l(ctx):
     return Verdict(cat, det, measured, "fewer nodes than natural order", COMMAND)
 
 
-def verdict_000m(ctx):
-    from searchlab.analysis.claims import Verdict
-    d = _data(ctx)
+def transposition_tables(ctx):
+    d = measurements(ctx)
     if d is None:
-        return _missing()
+        return not_measured()
     ttt, tm, c4 = d["tictactoe"], d["tt_mistake"], d["connect4"]["agg"]
     saving = 1 - ttt["tt"] / ttt["natural"]
     measured = (f"tic-tac-toe whole game: {ttt['natural']:,} → {ttt['tt']:,} nodes with a table "
@@ -334,11 +323,10 @@ def verdict_000m(ctx):
                    "large savings; depth and bound type needed for correctness", COMMAND)
 
 
-def verdict_001k(ctx):
-    from searchlab.analysis.claims import Verdict
-    d = _data(ctx)
+def captures_and_aspiration(ctx):
+    d = measurements(ctx)
     if d is None:
-        return _missing()
+        return not_measured()
     ch = d["chess"]["agg"]
     asp = d["tree"]["aspiration"]
     cap = _ratio(ch, "captures")
@@ -362,11 +350,10 @@ def verdict_001k(ctx):
     return Verdict(cat, det, measured, "fewer nodes, more cutoffs", COMMAND)
 
 
-def verdict_002a(ctx):
-    from searchlab.analysis.claims import Verdict
-    d = _data(ctx)
+def game_specific_order(ctx):
+    d = measurements(ctx)
     if d is None:
-        return _missing()
+        return not_measured()
     c4, ot = d["connect4"]["agg"], d["othello"]["agg"]
     rc, ro = _ratio(c4, "centre"), _ratio(ot, "corners")
     measured = (f"Connect Four (depth {d['connect4']['depth']}, n={d['connect4']['n']}): centre-first "
@@ -380,11 +367,10 @@ def verdict_002a(ctx):
                    "see the measured figures", measured, "fewer nodes than natural order", COMMAND)
 
 
-def verdict_000j(ctx):
-    from searchlab.analysis.claims import Verdict
-    d = _data(ctx)
+def chess_near_minimal_tree(ctx):
+    d = measurements(ctx)
     if d is None:
-        return _missing()
+        return not_measured()
     c = d["chess"]
     best = min(c["agg"], key=lambda p: c["agg"][p]["leaves"])
     leaves = c["agg"][best]["leaves"]
@@ -400,53 +386,3 @@ def verdict_000j(ctx):
            "depth Python search reaches here (shallow: a weak test of 'chess programs'; branching "
            "varies by node, so that minimal tree is a reference, not a bound)")
     return Verdict(cat, det, measured, "close to b^(d/2) (Knuth–Moore's minimal tree)", COMMAND)
-
-
-def verdict_001m(ctx):
-    from searchlab.analysis.claims import Verdict
-    d = _data(ctx)
-    if d is None:
-        return _missing()
-    q = d["quiescence"]
-    sp, sq = q["swing"]["plain"], q["swing"]["quiescence"]
-    measured = (f"chess, WAC (n={q['n']}), value swing from depth {q['depth'] - 1} to {q['depth']} "
-                f"(median, centipawns): {sp:.0f} without quiescence, {sq:.0f} with; best move found "
-                f"{q['solved']['plain']}/{q['n']} vs {q['solved']['quiescence']}/{q['n']}")
-    mp, mq = q["swing_mean"]["plain"], q["swing_mean"]["quiescence"]
-    det = (f"median swing {sp:.0f} → {sq:.0f} centipawns, mean {mp:,.0f} → {mq:,.0f} (mate scores "
-           f"found at one depth and not the other dominate the mean)")
-    if sq < sp and mq == 0:
-        cat = "holds"
-    elif sq < sp:
-        cat = "holds only under conditions"
-        det = "reduces the horizon effect, does not cure it: " + det
-    else:
-        cat = "does not hold"
-    return Verdict(cat, det, measured, "stable values across depths", COMMAND)
-
-
-def verdict_000n(ctx):
-    """000-n/001-l from the trade-off study (searchlab-tradeoff): part (a) from the decision
-    errors against exact ground truth, part (b) from the matches at equal node budget."""
-    from searchlab.analysis.claims import Verdict
-    t = (ctx.exact or {}).get("tradeoff")
-    if t is None:
-        return Verdict("no data", "the trade-off study was not run", "not measured",
-                       "see the claim", "searchlab-tradeoff (run by analysis/reproduce.py)")
-    measured = (f"{t['erring']}/{t['configs']} unsound configurations chose a move that is not an "
-                f"exact best move somewhere (worst rate {t['worst_error']:.1%}); matches at equal "
-                f"node budget against sound alpha-beta ({t['games']} games): {t['wins']} won, "
-                f"{t['losses']} lost, {t['undecided']} without a significant difference "
-                f"(Elo 95 % CI) of {t['matches']}")
-    unsound = t["erring"] > 0
-    worth = t["wins"] > t["losses"] and t["wins"] >= t["undecided"]
-    if unsound and worth:
-        cat, det = "holds", "they err, and at equal node budget the depth bought wins"
-    elif unsound:
-        cat = "holds only under conditions"
-        det = ("they are unsound (they do prune the best move), but at this sample size the "
-               "matches do not show the depth bought to be worth the errors")
-    else:
-        cat, det = "does not hold", "no unsound configuration erred on this sample"
-    return Verdict(cat, det, measured, "unsound, and worth it at equal budget",
-                   "searchlab-tradeoff (run by analysis/reproduce.py)")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from searchlab.analysis import claims as C
-from searchlab.analysis import ordering_claims as OC
+from searchlab.claims import ordering as OC
+from searchlab.claims import registry as C
+from searchlab.claims.verdict import Context
 
 
 @pytest.fixture(scope="module")
@@ -15,7 +16,7 @@ def measured():
 
 
 def test_every_ordering_claim_gets_a_measured_verdict(measured):
-    ctx = C.Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"ordering": measured})
+    ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"ordering": measured})
     ids = {"000-j", "000-k", "000-l", "000-m", "001-k", "002-a", "001-m"}
     seen = set()
     for claim, verdict in C.evaluate_all(ctx):
@@ -27,8 +28,8 @@ def test_every_ordering_claim_gets_a_measured_verdict(measured):
 
 
 def test_without_measurements_the_verdict_says_so():
-    ctx = C.Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={})
-    assert OC.verdict_000k(ctx).category == "no data"
+    ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={})
+    assert OC.iterative_deepening_pays(ctx).category == "no data"
 
 
 def test_section_has_no_empty_cells_and_sound_policies_agree(measured):

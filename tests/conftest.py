@@ -1,4 +1,4 @@
-"""Synthetic result tables shaped like the engine's Parquet output (one row per task)."""
+"""Shared fixtures: synthetic result tables shaped like the engine's Parquet output (one row per task)."""
 
 from __future__ import annotations
 

@@ -4,8 +4,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from searchlab.analysis import claims as C
 from searchlab.analysis import estimators as E
+from searchlab.claims import exact_trees as X
+from searchlab.claims import registry as C
+from searchlab.claims.verdict import Context
 
 CLAIMS_MD = Path(__file__).resolve().parents[3] / "shared" / "CLAIMS.md"
 
@@ -20,7 +22,7 @@ def test_registry_covers_every_claim_id():
 
 @pytest.fixture(scope="module")
 def exact():
-    return C.exact_checks(n_random=40)
+    return X.exact_checks(n_random=40)
 
 
 def test_exact_checks_textbook(exact):
@@ -36,7 +38,7 @@ def test_exact_checks_textbook(exact):
 
 def test_verdicts_from_data_and_exact(exact, table):
     df, exc = E.ok_rows(table)
-    ctx = C.Context(df=df, summary=E.summarize(df, n_resamples=49), excluded=exc, exact=exact)
+    ctx = Context(df=df, summary=E.summarize(df, n_resamples=49), excluded=exc, exact=exact)
     res = {c.ids[0]: v for c, v in C.evaluate_all(ctx)}
     assert res["000-b"].category == "holds"
     assert res["000-c"].category == "does not hold"
@@ -51,7 +53,7 @@ def test_verdicts_from_data_and_exact(exact, table):
 
 def test_verdicts_without_data():
     empty = pd.DataFrame(columns=["tree", "b", "d", "ordering", "algorithm", "leaves", "instance", "status"])
-    ctx = C.Context(df=empty, summary=pd.DataFrame(), exact=None)
+    ctx = Context(df=empty, summary=pd.DataFrame(), exact=None)
     res = {c.ids[0]: v for c, v in C.evaluate_all(ctx)}
     assert res["000-f"].category == "no data"
     assert res["000-b"].category == "no data"

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from searchlab.report.build import find_tables, write_report
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="searchlab-report",
@@ -16,7 +18,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resamples", type=int, default=999, help="bootstrap resamples (default 999)")
     args = ap.parse_args(argv)
     run_dir = Path(args.run_dir)
-    from searchlab.analysis.report import find_tables, write_report
     if not run_dir.exists():
         print(f"searchlab-report: error: {run_dir} does not exist", file=sys.stderr)
         return 2

@@ -3,7 +3,7 @@ import os
 import matplotlib
 
 from searchlab.analysis import estimators as E
-from searchlab.analysis import plots as P
+from searchlab.analysis import figures as P
 
 
 def test_figures_without_display(tmp_path, table, monkeypatch):

@@ -13,22 +13,24 @@ import datetime as _dt
 import glob
 import math
 from pathlib import Path
-from typing import Any, Iterable
 
 import numpy as np
 import pandas as pd
+from scipy.optimize import brentq
 
-from . import claims as C
-from . import estimators as E
-from . import plots as P
-from . import theory as T
-from .policies import policies_section
+from searchlab.analysis import estimators as E
+from searchlab.analysis import figures as P
+from searchlab.analysis import theory as T
+from searchlab.analysis.format import number
+from searchlab.analysis.policies import policies_section
+from searchlab.analysis.tables import NO_DATA, md_table
+from searchlab.claims.exact_trees import exact_checks
+from searchlab.claims.registry import evaluate_all
+from searchlab.claims.verdict import SOURCES, Claim, Context, Verdict
+from searchlab.experiment.store import load
 
 __all__ = ["write_report", "build_report", "load_run", "find_tables", "NO_DATA", "md_table",
            "discussion_random_order", "summary_table"]
-
-NO_DATA = "n/a"
-
 
 # --------------------------------------------------------------------------- loading
 
@@ -46,16 +48,11 @@ def load_run(run_dir: Path | str) -> pd.DataFrame:
     if not run_dir.is_dir():
         raise NotADirectoryError(f"{run_dir} is not a directory")
     try:
-        from searchlab.experiment.store import load as loader
-    except Exception:  # noqa: BLE001 - the store is optional here
-        loader = None
-    if loader is not None:
-        try:
-            df = loader(run_dir)
-            if isinstance(df, pd.DataFrame) and len(df):
-                return df
-        except Exception:  # noqa: BLE001 - fall back to reading the files directly
-            pass
+        df = load(run_dir)
+        if isinstance(df, pd.DataFrame) and len(df):
+            return df
+    except Exception:  # noqa: BLE001 - fall back to reading the files directly
+        pass
     files = find_tables(run_dir)
     if not files:
         raise FileNotFoundError(f"no Parquet result table under {run_dir}")
@@ -64,36 +61,14 @@ def load_run(run_dir: Path | str) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------- markdown helpers
 
-def _cell(x: Any) -> str:
-    if x is None:
-        return NO_DATA
-    if isinstance(x, float) and not math.isfinite(x):
-        return NO_DATA
-    s = str(x).replace("|", "\\|").replace("\n", " ").strip()
-    return s if s else NO_DATA
-
-
-def md_table(header: list[str], rows: Iterable[Iterable[Any]]) -> str:
-    """A markdown table; an empty or missing value becomes "n/a" (never an empty cell)."""
-    lines = ["| " + " | ".join(_cell(h) for h in header) + " |",
-             "|" + "|".join("---" for _ in header) + "|"]
-    for r in rows:
-        lines.append("| " + " | ".join(_cell(x) for x in r) + " |")
-    return "\n".join(lines)
-
-
-def _f(x: Any, digits: int = 3) -> str:
-    return C._f(x, digits) if isinstance(x, (int, float, np.floating, np.integer)) else _cell(x)
-
-
 def _ci(v: float, lo: float, hi: float, digits: int = 3) -> str:
     if not (isinstance(v, (int, float)) and math.isfinite(v)):
         return NO_DATA
     if not (math.isfinite(lo) and math.isfinite(hi)):
-        return f"{_f(v, digits)} (no CI)"
+        return f"{number(v, digits)} (no CI)"
     if lo == hi:
-        return f"{_f(v, digits)} (all equal)"
-    return f"{_f(v, digits)} [{_f(lo, digits)}, {_f(hi, digits)}]"
+        return f"{number(v, digits)} (all equal)"
+    return f"{number(v, digits)} [{number(lo, digits)}, {number(hi, digits)}]"
 
 
 # --------------------------------------------------------------------------- sections
@@ -149,7 +124,7 @@ def summary_table(summary: pd.DataFrame) -> str:
                         "b^(3/4)", "√b", "Pearl R_b"]
     rows = []
     for r in summary.itertuples():
-        rows.append([_f(getattr(r, k)) if getattr(r, k) is not None else "not applicable" for k in varying] + [
+        rows.append([number(getattr(r, k)) if getattr(r, k) is not None else "not applicable" for k in varying] + [
             int(r.b), r.algorithm, r.ordering, f"{int(r.d_min)}..{int(r.d_max)}", int(r.n),
             _ci(r.beff_fit, r.beff_fit_lo, r.beff_fit_hi) if math.isfinite(r.beff_fit) else "one depth: no fit",
             _ci(r.alpha_fit, r.alpha_fit_lo, r.alpha_fit_hi) if math.isfinite(r.alpha_fit) else "one depth: no fit",
@@ -157,8 +132,8 @@ def summary_table(summary: pd.DataFrame) -> str:
             if math.isfinite(r.parity_growth) else "needs d and d−2",
             _ci(r.beff_dmax, r.beff_dmax_lo, r.beff_dmax_hi),
             _ci(r.rn_bstar, r.rn_bstar_lo, r.rn_bstar_hi),
-            _f(getattr(r, "theory_b34", math.nan)), _f(getattr(r, "theory_sqrtb", math.nan)),
-            _f(getattr(r, "theory_pearl", math.nan))])
+            number(getattr(r, "theory_b34", math.nan)), number(getattr(r, "theory_sqrtb", math.nan)),
+            number(getattr(r, "theory_pearl", math.nan))])
     return md_table(header, rows)
 
 
@@ -186,11 +161,11 @@ def estimator_comparison(df: pd.DataFrame, summary: pd.DataFrame) -> str:
         fits = []
         for meth in ("odd", "even"):
             try:
-                fits.append(_f(E.fit_growth(dd, nn, meth).beff))
+                fits.append(number(E.fit_growth(dd, nn, meth).beff))
             except ValueError:
                 fits.append("needs two such depths")
         dmax = int(dd.max())
-        naive = (f"{_f(E.naive_ratio(m[dmax - 1], m[dmax - 2]))}, {_f(E.naive_ratio(m[dmax], m[dmax - 1]))}"
+        naive = (f"{number(E.naive_ratio(m[dmax - 1], m[dmax - 2]))}, {number(E.naive_ratio(m[dmax], m[dmax - 1]))}"
                  if {dmax - 1, dmax - 2} <= set(m.index) else "needs d−1, d−2")
         rows.append([r.ordering, int(r.b), r.depths.replace(",", ", ") if len(depths) < 4 else f"{depths[0]}..{depths[-1]}",
                      _ci(r.beff_fit, r.beff_fit_lo, r.beff_fit_hi), fits[0], fits[1], naive,
@@ -228,10 +203,10 @@ def _km_section(df: pd.DataFrame) -> str:
             + md_table(["tree", "searches", "leaves = Knuth–Moore", "nodes = Knuth–Moore", "b", "d"], rows))
 
 
-def _claims_section(results: list[tuple[C.Claim, C.Verdict]]) -> str:
+def _claims_section(results: list[tuple[Claim, Verdict]]) -> str:
     rows = []
     for c, v in results:
-        src = ", ".join(C.SOURCES[s.strip()] for s in c.source.split(","))
+        src = ", ".join(SOURCES[s.strip()] for s in c.source.split(","))
         rows.append([", ".join(c.ids), c.text, src, v.measured, v.theory, v.cell(),
                      f"`{v.command}`" if v.command else "none: nothing computed yet"])
     cats = pd.Series([v.category for _, v in results]).value_counts()
@@ -263,7 +238,7 @@ def discussion_random_order(summary: pd.DataFrame, df: pd.DataFrame) -> str:
         in34 = r.alpha_fit_lo <= 0.75 <= r.alpha_fit_hi
         inp = r.alpha_fit_lo <= pa <= r.alpha_fit_hi
         lines.append([int(r.b), f"{int(r.d_min)}..{int(r.d_max)}", int(r.n),
-                      _ci(r.alpha_fit, r.alpha_fit_lo, r.alpha_fit_hi), _f(pa),
+                      _ci(r.alpha_fit, r.alpha_fit_lo, r.alpha_fit_hi), number(pa),
                       "inside" if in34 else f"outside ({r.alpha_fit - 0.75:+.3f})",
                       "inside" if inp else f"outside ({r.alpha_fit - pa:+.3f})"])
     paras.append(f"Fitted exponent of {o} order on continuous i.i.d. trees (leaves, parity fit over the depths "
@@ -277,13 +252,13 @@ def discussion_random_order(summary: pd.DataFrame, df: pd.DataFrame) -> str:
     rb_lt = [int(b) for b in rnd["b"] if T.pearl_rb(b) < b ** 0.75]
     txt.append(f"**Asymptotically** (d → ∞) Pearl's R_b, not b^(3/4), is the branching factor of alpha-beta on "
                f"random uniform trees with continuous values. R_b < b^(3/4) at every b measured here "
-               f"({len(rb_lt)} of {len(rnd)}); Pearl's exponent rises from {_f(T.pearl_alpha(2))} at b = 2 to "
-               f"{_f(T.pearl_alpha(float(rnd['b'].max())))} at b = {int(rnd['b'].max())} and only crosses 3/4 near "
-               f"b ≈ {_f(_pearl_crossing())}: for large b, R_b ≈ b / W(b) (Lambert W, ~ b / ln b), which eventually outgrows any b^c with c < 1. So 3/4 is a rounded description of a "
+               f"({len(rb_lt)} of {len(rnd)}); Pearl's exponent rises from {number(T.pearl_alpha(2))} at b = 2 to "
+               f"{number(T.pearl_alpha(float(rnd['b'].max())))} at b = {int(rnd['b'].max())} and only crosses 3/4 near "
+               f"b ≈ {number(_pearl_crossing())}: for large b, R_b ≈ b / W(b) (Lambert W, ~ b / ln b), which eventually outgrows any b^c with c < 1. So 3/4 is a rounded description of a "
                f"slowly rising exponent, not a constant.")
     if len(small):
-        txt.append("**Small b**: " + "; ".join(f"b = {int(r.b)}: α = {_f(r.alpha_fit)} vs 3/4 "
-                                               f"({r.alpha_fit - 0.75:+.3f}) and Pearl {_f(T.pearl_alpha(r.b))}"
+        txt.append("**Small b**: " + "; ".join(f"b = {int(r.b)}: α = {number(r.alpha_fit)} vs 3/4 "
+                                               f"({r.alpha_fit - 0.75:+.3f}) and Pearl {number(T.pearl_alpha(r.b))}"
                                                for r in small.itertuples()) + ".")
     if len(above):
         txt.append("**Finite depth**: at " + ", ".join(f"b = {int(r.b)} (d ≤ {int(r.d_max)})" for r in above.itertuples())
@@ -292,18 +267,18 @@ def discussion_random_order(summary: pd.DataFrame, df: pd.DataFrame) -> str:
                      "finite-depth excess is largest.")
     if len(above34):
         txt.append("**Where b^(3/4) is too optimistic**: " + ", ".join(
-            f"b = {int(r.b)} (α {_f(r.alpha_fit)}, d ≤ {int(r.d_max)})" for r in above34.itertuples())
+            f"b = {int(r.b)} (α {number(r.alpha_fit)}, d ≤ {int(r.d_max)})" for r in above34.itertuples())
                    + " — the CI lies above 3/4 at the depths a budget allows.")
     if len(below34):
         txt.append("**Where b^(3/4) is too pessimistic**: " + ", ".join(
-            f"b = {int(r.b)} (α {_f(r.alpha_fit)}, d ≤ {int(r.d_max)})" for r in below34.itertuples())
+            f"b = {int(r.b)} (α {number(r.alpha_fit)}, d ≤ {int(r.d_max)})" for r in below34.itertuples())
                    + " — the CI lies below 3/4, towards Pearl's exponent.")
     inside = rnd[(rnd["alpha_fit_lo"] <= 0.75) & (rnd["alpha_fit_hi"] >= 0.75)]
     if len(inside):
         txt.append("**Where b^(3/4) fits within CI**: " + ", ".join(
             f"b = {int(r.b)} (d ≤ {int(r.d_max)})" for r in inside.itertuples())
                    + ". These are fits over the depths a budget allows; Pearl's exponent at the same b is lower "
-                     "(" + ", ".join(f"{_f(T.pearl_alpha(r.b))}" for r in inside.itertuples())
+                     "(" + ", ".join(f"{number(T.pearl_alpha(r.b))}" for r in inside.itertuples())
                    + "), so 3/4 describes the finite-depth search there, not the limit.")
     conv = []
     n_rb = n_34 = n_conv = 0
@@ -316,9 +291,9 @@ def discussion_random_order(summary: pd.DataFrame, df: pd.DataFrame) -> str:
         if math.isfinite(r.parity_growth):
             rb = T.pearl_rb(r.b)
             conv.append(f"b = {int(r.b)}, d = {int(r.parity_d)}: √(N(d)/N(d−2)) = "
-                        f"{_ci(r.parity_growth, r.parity_growth_lo, r.parity_growth_hi)} vs R_b = {_f(rb)} "
+                        f"{_ci(r.parity_growth, r.parity_growth_lo, r.parity_growth_hi)} vs R_b = {number(rb)} "
                         f"({'R_b inside the CI' if r.parity_growth_lo <= rb <= r.parity_growth_hi else f'{(r.parity_growth / rb - 1) * 100:+.1f} %'}) "
-                        f"and b^(3/4) = {_f(r.b ** 0.75)}")
+                        f"and b^(3/4) = {number(r.b ** 0.75)}")
     if conv:
         txt.append(f"**Convergence** (the parity-corrected growth at the deepest pair of depths measured): Pearl's R_b "
                    f"lies inside the 95 % CI at {n_rb} of {n_conv} b, b^(3/4) at {n_34} of {n_conv} (with {n_conv} "
@@ -330,7 +305,7 @@ def discussion_random_order(summary: pd.DataFrame, df: pd.DataFrame) -> str:
         comp = []
         for r in disc.sort_values(["b", "levels"]).itertuples():
             c = rnd[rnd["b"] == r.b]
-            cs = f" vs continuous {_f(c['alpha_fit'].iloc[0])}" if len(c) else ""
+            cs = f" vs continuous {number(c['alpha_fit'].iloc[0])}" if len(c) else ""
             comp.append(f"b = {int(r.b)}, K = {int(r.levels)}: α = {_ci(r.alpha_fit, r.alpha_fit_lo, r.alpha_fit_hi)}"
                         f" (d ≤ {int(r.d_max)}){cs}")
         txt.append("**Discrete values** (K leaf values; ties cut, 'Ties cut' in the spec): " + "; ".join(comp)
@@ -342,7 +317,6 @@ def discussion_random_order(summary: pd.DataFrame, df: pd.DataFrame) -> str:
 
 
 def _pearl_crossing() -> float:
-    from scipy.optimize import brentq
     return brentq(lambda b: T.pearl_rb(b) - b ** 0.75, 16, 1e5)
 
 
@@ -452,11 +426,11 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
     ex = exact_results
     if ex is None and exact:
         try:
-            ex = C.exact_checks()
+            ex = exact_checks()
         except Exception:  # noqa: BLE001 - no search API: exact claims say so
             ex = None
-    ctx = C.Context(df=df, summary=summary, excluded=excluded, exact=ex, command=command)
-    results = C.evaluate_all(ctx)
+    ctx = Context(df=df, summary=summary, excluded=excluded, exact=ex, command=command)
+    results = evaluate_all(ctx)
 
     sections: list[tuple[str, str]] = []
     sections.append(("Run", _run_section(df_all, df_ok, excluded, source)))

@@ -1,13 +1,9 @@
 import re
-import subprocess
-import sys
 
-import pandas as pd
-import pytest
-
-from searchlab.analysis import claims as C
-from searchlab.analysis import report as R
-from searchlab.analysis.report_cli import main
+from searchlab.claims import registry as C
+from searchlab.report import build as R
+from searchlab.report.cli import main
+from tests.conftest import synthetic_table
 
 SECTIONS = ["Run", "Estimators", "Effective branching factors", "Estimators compared", "Knuth–Moore exactness", "Figures",
             "Where b^(3/4) describes random order", "Claims", "Excluded rows"]
@@ -32,7 +28,6 @@ def _check(md: str):
 
 
 def test_report_on_tiny_synthetic_run(tmp_path):
-    from tests.analysis.conftest import synthetic_table
     run = tmp_path / "run"
     run.mkdir()
     synthetic_table(bs=(2, 4), depths=range(1, 6), instances=5).to_parquet(run / "results.parquet")
@@ -45,7 +40,6 @@ def test_report_on_tiny_synthetic_run(tmp_path):
 
 def test_report_with_exact_checks_and_sparse_run(tmp_path):
     """One ordering, one b, two depths: sections say what they cannot show, cells stay filled."""
-    from tests.analysis.conftest import synthetic_table
     run = tmp_path / "sparse"
     run.mkdir()
     df = synthetic_table(bs=(3,), depths=(3, 4), instances=3, orderings=("random",), with_minimax=False,
@@ -58,7 +52,6 @@ def test_report_with_exact_checks_and_sparse_run(tmp_path):
 
 
 def test_report_on_empty_ok_set(tmp_path):
-    from tests.analysis.conftest import synthetic_table
     run = tmp_path / "bad"
     run.mkdir()
     df = synthetic_table(bs=(2,), depths=(2, 3), instances=2, with_minimax=False)

@@ -263,7 +263,7 @@ def _nojit_results(cases):
 
 def test_disable_jit_gives_the_same_results():
     code = ("import json, sys, warnings; warnings.simplefilter('error'); "
-            "from tests.search.test_kernels import _nojit_results, _NOJIT_CASES; "
+            "from tests.algorithms.test_kernels import _nojit_results, _NOJIT_CASES; "
             "print(json.dumps(_nojit_results(_NOJIT_CASES)))")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,

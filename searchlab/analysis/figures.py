@@ -17,8 +17,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from . import estimators as E  # noqa: E402
-from . import theory as T  # noqa: E402
+from searchlab.analysis import estimators as E  # noqa: E402
+from searchlab.analysis import theory as T  # noqa: E402
 
 __all__ = ["OKABE_ITO", "ORDERING_COLOURS", "plot_beff_vs_b", "plot_leaves_vs_depth", "plot_alpha",
            "plot_convergence", "plot_alpha_vs_p", "plot_alpha_vs_levels", "save"]

@@ -1,0 +1,48 @@
+"""The one number formatter of every report, verdict and table searchlab writes.
+
+``number(x)``: ``n/a`` for a missing or non-finite value, ``yes``/``no`` for booleans, exact
+integers with thousands separators (counts are exact: never rounded), floats to ``digits``
+significant figures, with thousands separators from 1,000 to 99,999 and as ``m·10^e`` from
+10^5 up or below 10^-3; anything else as its text (``n/a`` when empty).
+``percent(x)``: a fraction as ``12.3 %``.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+
+NO_DATA = "n/a"
+
+
+def number(x: Any, digits: int = 3) -> str:
+    """x formatted for a report (see the module docstring)."""
+    if x is None:
+        return NO_DATA
+    if isinstance(x, (bool, np.bool_)):
+        return "yes" if x else "no"
+    if isinstance(x, Integral):
+        return f"{int(x):,}"
+    if isinstance(x, Real):
+        x = float(x)
+        if not math.isfinite(x):
+            return NO_DATA
+        ax = abs(x)
+        if 1e3 <= ax < 1e5:
+            return f"{x:,.0f}"
+        if ax != 0 and (ax >= 1e5 or ax < 1e-3):
+            m, e = f"{x:.{digits - 1}e}".split("e")
+            return f"{m}·10^{int(e)}"
+        return f"{x:.{digits}g}"
+    s = str(x).replace("\n", " ").strip()
+    return s if s else NO_DATA
+
+
+def percent(x: Any) -> str:
+    """A fraction as a percentage with one decimal ("12.3 %"); n/a when missing."""
+    if x is None or not math.isfinite(float(x)):
+        return NO_DATA
+    return f"{100 * float(x):.1f} %"

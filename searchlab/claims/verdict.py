@@ -1,0 +1,107 @@
+"""The verdict type, the claim record and the context verdicts are computed from.
+
+A verdict's category is one of "holds", "holds only under conditions", "does not hold",
+"pending" (needs a later issue, named) and "no data" (this run has no rows the claim needs; the
+verdict says which study provides them). No figure in a verdict is typed by hand: every number
+is formatted (``searchlab.analysis.format.number``) from a measurement or a computation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import pandas as pd
+
+#: later issues a pending claim needs (the project's issue numbers)
+LATER_ISSUES: dict[str, str] = {
+    "games": "issues 5 and 6 (real games: Connect Four, Othello, chess)",
+    "ordering": "issue 5 (iterative deepening, killer, history, transposition table, aspiration)",
+    "unsound": "issue 7 (null move, LMR, futility, forward pruning, quiescence)",
+    "chance": "an issue not yet filed (chance nodes: expectiminimax, *-minimax)",
+    "multiplayer": "an issue not yet planned (three or more players: max^n / paranoid search)",
+    "parallel": "an issue not yet planned (parallel alpha-beta: YBWC, lazy SMP)",
+}
+
+
+SOURCES = {
+    "000": "background/000 (lecture notes on alpha-beta)",
+    "001": "background/001 (slides 'Alpha-Beta Pruning')",
+    "002": "background/002 (demo page 'Alpha-beta pruning')",
+    "003": "background/003 (class CSE 4355 W5: minimax and alpha-beta)",
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    category: str           # holds | holds only under conditions | does not hold | pending | no data
+    detail: str             # e.g. "holds within CI", "deviates by +0.06 in α"
+    measured: str           # the measured / computed figure (with CI and n where statistical)
+    theory: str             # the theory figure it is compared with
+    command: str = ""       # how the figure was produced
+
+    def cell(self) -> str:
+        return f"**{self.category}**: {self.detail}" if self.detail else f"**{self.category}**"
+
+
+@dataclass(frozen=True)
+class Claim:
+    ids: tuple[str, ...]
+    text: str
+    source: str
+    topic: str
+    evaluate: Callable[["Context"], Verdict]
+
+
+@dataclass
+class Context:
+    """What verdicts are computed from."""
+
+    df: pd.DataFrame                       # ok rows only
+    summary: pd.DataFrame                  # estimators.summarize(df) (leaves)
+    excluded: int = 0
+    exact: dict[str, Any] | None = None    # exact_checks() output, or None
+    command: str = "searchlab-report RUN_DIR"
+    exact_command: str = "searchlab.claims.exact_trees.exact_checks()"
+
+    def iid(self, continuous: bool = True) -> pd.DataFrame:
+        df = self.df
+        if df.empty or "tree" not in df.columns:
+            return df.iloc[0:0]
+        sub = df[df["tree"] == "iid"]
+        if "levels" in sub.columns:
+            lv = sub["levels"].fillna(0)
+            sub = sub[lv == 0] if continuous else sub[lv > 0]
+        return sub
+
+    def summ(self, **eq) -> pd.DataFrame:
+        s = self.summary
+        if s.empty:
+            return s
+        for k, v in eq.items():
+            if k not in s.columns:
+                return s.iloc[0:0]
+            if k == "levels" and v == 0:
+                s = s[s[k].fillna(0) == 0]
+            else:
+                s = s[s[k] == v]
+        return s
+
+
+def no_data(what: str, study: str) -> Verdict:
+    return Verdict("no data", f"this run has no {what}; run the {study} study (analysis/reproduce.py runs it)",
+                   f"not measured in this run: no {what}", "see the claim",
+                   f"searchlab experiment={study}")
+
+
+def pending(key: str, extra: str = "") -> Verdict:
+    need = LATER_ISSUES[key]
+    return Verdict("pending", f"needs {need}" + (f"; {extra}" if extra else ""),
+                   "not measured: needs " + need.split(" (")[0], "not computed yet")
+
+
+def exact_missing(ctx: Context) -> Verdict | None:
+    if ctx.exact is None:
+        return Verdict("no data", "exact checks were not run (searchlab.search unavailable)",
+                       "not computed", "not computed", "searchlab.claims.exact_trees.exact_checks()")
+    return None

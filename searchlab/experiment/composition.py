@@ -1,0 +1,121 @@
+"""Composing configs with Hydra: the schema's registration, resolvers, and the translation of
+Hydra/OmegaConf composition errors into one-line ``ConfigError`` messages.
+
+Only this module, ``api.py`` and ``searchlab/cli.py`` touch Hydra.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields, is_dataclass
+from typing import Any, Optional
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import OmegaConf
+
+from searchlab.experiment.schema import (
+    CONF_DIR,
+    EXPERIMENTS_DIR,
+    ExperimentConfig,
+    GameConfig,
+    OrderingConfig,
+    RunnerConfig,
+    SearchConfig,
+    SweepConfig,
+    TreeConfig,
+)
+
+_REGISTERED = False
+
+
+def register_configs() -> None:
+    """Store the schema and the experiment presets in Hydra's ConfigStore (idempotent).
+
+    The presets are files of the ``experiment`` group in ``searchlab/conf/experiment/`` (each
+    headed ``# @package _global_``), so ``experiment=NAME`` works from any working directory.
+    """
+    global _REGISTERED
+    if _REGISTERED:
+        return
+
+    cs = ConfigStore.instance()
+    cs.store(name="searchlab_schema", node=ExperimentConfig, provider="searchlab")
+    _register_resolvers()
+    _REGISTERED = True
+
+
+def _register_resolvers() -> None:
+    if not OmegaConf.has_resolver("searchlab_run_dir"):
+        # hydra.run.dir: the resumed run's directory when runner.resume is set.
+        OmegaConf.register_new_resolver(
+            "searchlab_run_dir", lambda resume, fresh: fresh if resume in (None, "", "None") else resume)
+
+
+def config_error_message(exc: BaseException) -> str:
+    """One line for a Hydra/OmegaConf composition error: which key or option, what is allowed."""
+    chain = []
+    e: Optional[BaseException] = exc
+    while e is not None and e not in chain:
+        chain.append(e)
+        e = e.__cause__ or e.__context__
+    text = "\n".join(str(x) for x in chain)
+    # unknown option of a config group
+    m = re.search(r"Could not find '([^']+)/([^']+)'", text) or \
+        re.search(r"Could not load '([^']+)/([^']+)'", text)
+    if m:
+        group, option = m[1], m[2]
+        opts = available_options(group)
+        allowed = f"; allowed: {', '.join(opts)}" if opts else ""
+        return f"unknown option {option!r} for config group {group!r}{allowed}"
+    append = re.search(r"To append to your config use (\+\S.*)", text)
+    for x in chain:
+        full_key = getattr(x, "full_key", None)
+        if full_key:
+            msg = getattr(x, "msg", str(x)).splitlines()[0]
+            if "not in" in msg or "Key '" in msg and "not" in msg:
+                obj = getattr(x, "object_type", None)
+
+                if obj is not None and is_dataclass(obj):
+                    keys = [f.name for f in fields(obj)]
+                    where = f" (a {obj.__name__})"
+                else:
+                    parent = full_key.rsplit(".", 1)[0] if "." in full_key else ""
+                    keys = _keys_of(parent)
+                    where = f" in {parent}" if parent else ""
+                allowed = f"; allowed keys{where}: {', '.join(keys)}" if keys else ""
+                hint = (f"; to add a new key write {append[1].strip()}"
+                        if append and not keys else "")
+                return f"unknown config key {full_key!r}{allowed}{hint}"
+            return f"{full_key}: {msg}"
+    m = re.search(r"Could not override '([^']+)'", text)
+    if m:
+        lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("To ")]
+        detail = lines[-1].strip() if lines else ""
+        return f"could not override {m[1]!r}: {detail}"
+    first = str(exc).strip().splitlines()
+    return " ".join(ln.strip() for ln in first[:2]) if first else type(exc).__name__
+
+
+def available_options(group: str) -> list[str]:
+    """Options of a config group (files in conf/<group>/, presets for 'experiment')."""
+    if group == "experiment":
+        return sorted(p.stem for p in EXPERIMENTS_DIR.glob("*.yaml"))
+    d = CONF_DIR / group
+    return sorted(p.stem for p in d.glob("*.yaml")) if d.is_dir() else []
+
+
+def _keys_of(path: str) -> list[str]:
+    cls: Any = ExperimentConfig
+    for part in [p for p in path.split(".") if p]:
+        part = re.sub(r"\[\d+\]$", "", part)
+        f = {x.name: x for x in fields(cls)}.get(part)
+        if f is None:
+            return []
+        t = f.type if not isinstance(f.type, str) else f.type
+        cls = {"TreeConfig": TreeConfig, "SearchConfig": SearchConfig,
+               "OrderingConfig": OrderingConfig, "SweepConfig": SweepConfig, "GameConfig": GameConfig,
+               "RunnerConfig": RunnerConfig, "List[TreeConfig]": TreeConfig}.get(str(t).replace("typing.", ""))
+        if cls is None:
+            return []
+    return [x.name for x in fields(cls)]
+

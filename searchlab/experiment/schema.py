@@ -1,0 +1,262 @@
+"""The experiment schema: the structured-config dataclasses Hydra composes a run's config into.
+
+Hydra composes ``searchlab/conf/config.yaml`` + ``searchlab/conf/experiment/<study>.yaml`` +
+command-line overrides into a config typed by :class:`ExperimentConfig` (OmegaConf checks every
+value's *type* while composing); ``validation.validate`` then checks every value's *range* and
+every name and returns a ``study.Study`` of plain values. ``docs/config.md`` is the reference of
+every option; keep it in step with the docstrings below.
+
+Every user error raises :class:`ConfigError` (a ``ValueError``) whose message is one line naming
+the config key, the bad value and what is allowed; the command line prints it without a
+traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from searchlab.errors import SearchlabError
+
+#: The config directory shipped inside the package (groups, and the presets in experiment/).
+CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+EXPERIMENTS_DIR = CONF_DIR / "experiment"
+
+TREE_PARAMS = {
+    "iid": ("levels",),
+    "ordered": ("p",),
+    "incremental": ("decay", "correlation"),
+    "explicit": ("values",),
+}
+TREE_DEFAULTS = {"levels": 0, "p": 1.0, "decay": 0.8, "correlation": 0.5}
+BACKENDS = ("loky", "dask", "threading", "sequential")
+#: Largest oracle the compiled kernel / the reference builds (perfect and worst order on trees
+#: without known values need the exact value of every node: b^d leaf evaluations).
+KERNEL_ORACLE_MAX_LEAVES = 2**26
+REFERENCE_ORACLE_MAX_LEAVES = 2**20
+
+
+class ConfigError(SearchlabError, ValueError):
+    """A user error in the configuration; the message is one line naming the key."""
+
+
+# --------------------------------------------------------------------------------------------
+# The schema
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class TreeConfig:
+    """The synthetic tree model (config group ``tree``: iid, ordered, incremental, explicit).
+
+    Attributes:
+        model: the tree model: ``iid`` (i.i.d. leaf values), ``ordered`` (values known by
+            construction, ordering quality ``p``), ``incremental`` (correlated, static values at
+            every node) or ``explicit`` (a literal nested list). null = no tree (the study
+            searches a ``game``; the default config selects ``tree: iid``).
+        levels: iid only. 0 = continuous leaf values in [0, 1); K >= 1 = integer values
+            ``key mod K`` (few levels = many ties).
+        p: ordered only, in [0, 1]: probability that natural order puts the best move first
+            (1 = perfectly ordered, 1/b = random, 0 = worst-first).
+        decay: incremental only, in (0, 1]: edge values at ply t are scaled by decay^t.
+        correlation: incremental only, in [0, 1]: how much a move index's quality is shared by
+            all nodes of a ply.
+        values: explicit only: the tree as nested lists of leaf values (MAX at the root), e.g.
+            ``[[3,12,8],[2,4,6],[14,5,2]]``; ``sweep.b`` and ``sweep.d`` are then ignored.
+    Parameters that do not belong to the chosen model must stay null.
+    """
+
+    model: Optional[str] = None
+    levels: Optional[int] = None
+    p: Optional[float] = None
+    decay: Optional[float] = None
+    correlation: Optional[float] = None
+    values: Optional[Any] = None
+
+
+@dataclass
+class SearchConfig:
+    """The search algorithm and its parameters (config group ``search``).
+
+    Attributes:
+        algorithm: ``minimax``, ``alphabeta`` (fail-soft) or ``alphabeta-failhard``. The default
+            of ``sweep.algorithm``.
+        engine: ``auto`` (the numba kernel where one exists), ``kernel`` or ``reference``.
+        depth: search horizon in plies; null = the tree's full depth d. A horizon below d needs
+            static values (incremental trees).
+        max_nodes: per-task node budget: a search that visits more nodes is stopped and its row
+            recorded with status ``aborted`` (never dropped). null = ``runner.max_nodes``.
+        aspiration: half-width of the aspiration window around the previous iteration's value
+            (> 0); needs iterative deepening: every swept ordering must include ``id``.
+            null = full window.
+        tt_size: entries of the transposition table (``tt``, ``id``, ``mtdf``): a power of two.
+    """
+
+    algorithm: str = "alphabeta"
+    engine: str = "auto"
+    depth: Optional[int] = None
+    max_nodes: Optional[int] = None
+    aspiration: Optional[float] = None
+    tt_size: int = 65536
+
+
+@dataclass
+class OrderingConfig:
+    """The move-ordering policy (config group ``ordering``).
+
+    Attributes:
+        name: ``natural``, ``random`` (seeded per task), ``perfect``, ``worst`` or ``static``
+            (static values: incremental trees and games), a game's own order (``centre``
+            Connect Four, ``corners`` Othello, ``captures`` chess), possibly composed with the
+            dynamic components ``id``, ``tt``, ``killer``, ``history`` in priority order, e.g.
+            ``tt+killer+history+static`` (searchlab/algorithms/ordering.py). The default of
+            ``sweep.ordering``.
+    """
+
+    name: str = "natural"
+
+
+@dataclass
+class GameConfig:
+    """A real game instead of a synthetic tree (config group ``game``: tictactoe, connect4,
+    othello, chess). A study searches a tree or a game, never both.
+
+    Attributes:
+        name: ``tictactoe``, ``connect4``, ``othello``, ``chess``; null = no game (a tree study).
+        positions: where the positions come from: tictactoe ``start``; connect4 a Pons
+            benchmark file shipped in searchlab/data/connect4 (``Test_L1_R1``, ``Test_L2_R1``,
+            ``Test_L3_R1``); othello ``random`` (seeded random positions at ``ply``, one per
+            ``sweep.instances``); chess an EPD suite shipped in searchlab/data/chess (``wac``,
+            ``bk``).
+        sample: file sources (connect4, chess): n positions drawn by a seeded permutation of the
+            file (the first n of it: a smaller sample is a prefix of a larger one); null or
+            ``all`` = every position, in file order.
+        ply: othello only: random moves played from the start (0..120).
+        d: search depths for this game (same forms as ``sweep.d``), replacing ``sweep.d`` for
+            it; mostly for ``sweep.games`` entries (chess is far slower than Othello). null =
+            ``sweep.d``.
+    The instances of a game study are its positions; ``sweep.d`` is the search depth.
+    """
+
+    name: Optional[str] = None
+    positions: Optional[str] = None
+    sample: Optional[Any] = None
+    ply: Optional[int] = None
+    d: Optional[Any] = None
+
+
+@dataclass
+class SweepConfig:
+    """The grid of one study: every combination becomes tasks (one tree instance x one search).
+
+    Attributes:
+        b: branching factors: a list (``[2,4,8]``), one integer, or an inclusive range string
+            ``"2..32"`` / ``"2..32:2"`` (step). Each b >= 1.
+        d: depths (plies), same forms as ``b``; each d >= 0.
+        d_by_b: depths for particular b, overriding ``d`` for those b: ``{2: "1..20", 32: [1,2]}``.
+        d_budget: when set, grid points whose estimated work per task (search nodes, plus the
+            perfect/worst oracle's b^d leaves) exceeds it are left out of the grid (listed in
+            the plan), so each b gets the depths "as far as the budget allows". null = keep all.
+        algorithm: search algorithms to sweep (default: ``[${search.algorithm}]``).
+        ordering: ordering policies to sweep (default: ``[${ordering.name}]``).
+        instances: tree instances per grid point (>= 1); instance i is the same tree for every
+            algorithm and ordering (paired comparisons). Othello: the number of random positions;
+            other games take their positions from ``game.sample``.
+        trees: several tree models in one study: a list of tree configs (same keys as ``tree``,
+            e.g. ``[{model: iid}, {model: ordered, p: 1.0}]``); empty = just ``tree``.
+        games: several games in one study: a list of game configs (same keys as ``game``, e.g.
+            ``[{name: othello, ply: 20}, {name: chess, positions: wac, sample: 10}]``); an
+            ordering that names a game's own order (centre, corners, captures) runs on the games
+            that have it. Empty = just ``game``.
+        d_by_ordering: depths for particular orderings, restricting ``d`` for them, e.g.
+            ``{perfect: "1..3"}`` (the exact-value oracle is affordable only at small depths).
+        decay, correlation: sweep the incremental tree's parameters: every listed value becomes
+            one tree (with the other parameter of ``tree`` / each ``sweep.trees`` entry);
+            empty = the tree's own value.
+    """
+
+    b: Any = field(default_factory=lambda: [2, 4, 8])
+    d: Any = "1..6"
+    d_by_b: Dict[int, Any] = field(default_factory=dict)
+    d_budget: Optional[int] = None
+    algorithm: List[str] = field(default_factory=lambda: ["${search.algorithm}"])
+    ordering: List[str] = field(default_factory=lambda: ["${ordering.name}"])
+    instances: int = 10
+    trees: List[TreeConfig] = field(default_factory=list)
+    d_by_ordering: Dict[str, Any] = field(default_factory=dict)
+    games: List[GameConfig] = field(default_factory=list)
+    decay: List[float] = field(default_factory=list)
+    correlation: List[float] = field(default_factory=list)
+
+
+@dataclass
+class RunnerConfig:
+    """How the tasks run (config group ``runner``: local, dask).
+
+    Attributes:
+        backend: ``loky`` (worker processes, the default), ``dask`` (a Dask distributed
+            cluster through joblib's dask backend), ``threading`` or ``sequential``.
+        n_jobs: parallel workers; -1 = all cores; 1 = in this process (no worker crash
+            protection). For dask: joblib's n_jobs (-1 = all the cluster's workers).
+        max_nodes: the budget guard: tasks whose estimated work exceeds it are refused before
+            any work (the message lists them); raise it to run them anyway. Also the default
+            per-task node budget (``search.max_nodes``).
+        batch_nodes: estimated work (nodes) per dispatched batch: tiny tasks are grouped so
+            dispatch cost does not dominate; a batch never exceeds ``max_batch_tasks`` tasks.
+        max_batch_tasks: upper bound on tasks per batch.
+        flush_rows: rows buffered before a Parquet part file is written (atomically).
+        flush_seconds: a part is also written when this many seconds passed since the last.
+        retries: times a task is retried after its worker crashed (or it raised) before its
+            row is recorded with status ``failed``.
+        resume: a run directory to complete: finished tasks (read from its Parquet parts) are
+            skipped, missing ones run; the config must be the one of that run (same hash).
+        progress: show a tqdm progress bar (tasks done, rate, ETA) on stderr.
+        report: write report.md and figures with searchlab.analysis at the end of the run.
+        address: dask only: the scheduler, e.g. ``tcp://host:8786``; null = start a
+            LocalCluster for the run.
+        n_workers: dask LocalCluster only: worker count (null = n_jobs if > 0, else all cores).
+        processes: dask LocalCluster only: workers are processes (true) or threads (false).
+    """
+
+    backend: str = "loky"
+    n_jobs: int = -1
+    max_nodes: int = 100_000_000
+    batch_nodes: int = 2_000_000
+    max_batch_tasks: int = 2000
+    flush_rows: int = 5000
+    flush_seconds: float = 30.0
+    retries: int = 1
+    resume: Optional[str] = None
+    progress: bool = True
+    report: bool = True
+    address: Optional[str] = None
+    n_workers: Optional[int] = None
+    processes: bool = True
+
+
+@dataclass
+class ExperimentConfig:
+    """The whole configuration of one run (= one study).
+
+    Attributes:
+        name: the experiment's name: the ``experiment`` column and the results folder
+            ``<results_dir>/<name>/<timestamp>/``. Each preset sets it.
+        description: one line saying what the study is for (copied into provenance).
+        seed: the experiment's root seed; every task's tree seed and ordering seed derive from
+            it and the task's identity (numpy SeedSequence), never from execution order.
+        results_dir: where run directories are created (relative to the working directory).
+        tree, game, search, ordering, sweep, runner: see their classes (exactly one of tree
+            and game is used).
+    """
+
+    name: str = "quick"
+    description: str = ""
+    seed: int = 0
+    results_dir: str = "results"
+    tree: TreeConfig = field(default_factory=TreeConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    search: SearchConfig = field(default_factory=SearchConfig)
+    ordering: OrderingConfig = field(default_factory=OrderingConfig)
+    sweep: SweepConfig = field(default_factory=SweepConfig)
+    runner: RunnerConfig = field(default_factory=RunnerConfig)
+

@@ -1,0 +1,364 @@
+"""Validation: a composed config (DictConfig, ExperimentConfig or dict) -> a ``Study``.
+
+:func:`validate` checks every value's range and every name before any work and raises
+``ConfigError`` (one line, naming the key, the bad value and what is allowed) on the first
+problem. Checks that need the grid (budget, oracle size, empty grid after trimming) are in
+``grid.plan()``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Optional
+
+from omegaconf import DictConfig, OmegaConf
+
+from searchlab.algorithms.api import ALGORITHMS, ENGINES
+from searchlab.algorithms.ordering import ORDERINGS, parse_ordering
+from searchlab.experiment.games import GAMES, SOURCES, GameSpec, sample_game, select_positions
+from searchlab.experiment.schema import (
+    BACKENDS,
+    TREE_DEFAULTS,
+    TREE_PARAMS,
+    ConfigError,
+    ExperimentConfig,
+    RunnerConfig,
+)
+from searchlab.experiment.study import Study, TreeSpec, freeze, thaw
+from searchlab.trees import TREE_MODELS, make_tree
+
+_RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$")
+
+
+def parse_int_list(key: str, value: Any, minimum: int) -> tuple[int, ...]:
+    """A list of ints from a list, an int, or an inclusive range string "lo..hi[:step]"."""
+    if isinstance(value, bool):
+        raise ConfigError(f"{key}: expected a list of integers or a range 'lo..hi'; got {value!r}")
+    if isinstance(value, int):
+        out = [value]
+    elif isinstance(value, str):
+        m = _RANGE.match(value)
+        if m is None:
+            try:
+                out = [int(value)]
+            except ValueError:
+                raise ConfigError(
+                    f"{key}: expected a list of integers or a range 'lo..hi' or 'lo..hi:step'; "
+                    f"got {value!r}") from None
+        else:
+            lo, hi, step = int(m[1]), int(m[2]), int(m[3] or 1)
+            if step < 1:
+                raise ConfigError(f"{key}: range step must be >= 1; got {value!r}")
+            out = list(range(lo, hi + 1, step))
+    elif isinstance(value, (list, tuple)):
+        out = []
+        for v in value:
+            if isinstance(v, bool) or not isinstance(v, int):
+                if isinstance(v, str):
+                    out.extend(parse_int_list(key, v, minimum))
+                    continue
+                raise ConfigError(f"{key}: every entry must be an integer; got {v!r}")
+            out.append(v)
+    else:
+        raise ConfigError(f"{key}: expected a list of integers or a range 'lo..hi'; got {value!r}")
+    if not out:
+        raise ConfigError(f"{key}: the grid is empty ({value!r} gives no values)")
+    for v in out:
+        if v < minimum:
+            raise ConfigError(f"{key}: every value must be >= {minimum}; got {v}")
+    return tuple(sorted(set(out)))
+
+
+def core_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(algorithms, ordering policies, engines) known to searchlab.algorithms."""
+    return ALGORITHMS, tuple(ORDERINGS), ENGINES
+
+
+def _ordering(key: str, value: Any, game: Any = None) -> str:
+    """An ordering spec: base orders (the game's own included) and dynamic components composed
+    with '+' in priority order (e.g. tt+killer+history+static), checked by the core's
+    parse_ordering (``game`` None = a synthetic tree)."""
+    try:
+        parse_ordering(value, game)
+    except ValueError as e:
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        where = f" (game {game.name})" if game is not None else ""
+        raise ConfigError(f"{key}: {first}{where}") from None
+    return value
+
+
+def _choice(key: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise ConfigError(f"{key}: unknown value {value!r}; allowed: {', '.join(allowed)}")
+    return value
+
+
+def _tree_spec(key: str, t: Any) -> TreeSpec:
+    get = (lambda k: t.get(k)) if isinstance(t, dict) else (lambda k: getattr(t, k))
+    model = get("model")
+    if model is None and key != "tree":
+        model = "iid"                      # a sweep.trees entry without a model: the default
+    model = _choice(f"{key}.model", model, tuple(TREE_MODELS))
+    vals: dict[str, Any] = {}
+    for param in ("levels", "p", "decay", "correlation", "values"):
+        v = get(param)
+        if param in TREE_PARAMS[model]:
+            if v is None:
+                v = TREE_DEFAULTS.get(param)
+            vals[param] = v
+        elif v is not None:
+            raise ConfigError(
+                f"{key}.{param} is not a parameter of tree model {model!r} "
+                f"(its parameters: {', '.join(TREE_PARAMS[model])}); leave it null")
+    if model == "iid":
+        lv = vals["levels"]
+        if isinstance(lv, bool) or not isinstance(lv, int) or lv < 0:
+            raise ConfigError(f"{key}.levels must be an integer >= 0 (0 = continuous); got {lv!r}")
+    elif model == "ordered":
+        if not 0.0 <= float(vals["p"]) <= 1.0:
+            raise ConfigError(f"{key}.p must be in [0, 1]; got {vals['p']!r}")
+        vals["p"] = float(vals["p"])
+    elif model == "incremental":
+        if not 0.0 < float(vals["decay"]) <= 1.0:
+            raise ConfigError(f"{key}.decay must be in (0, 1]; got {vals['decay']!r}")
+        if not 0.0 <= float(vals["correlation"]) <= 1.0:
+            raise ConfigError(f"{key}.correlation must be in [0, 1]; got {vals['correlation']!r}")
+        vals["decay"], vals["correlation"] = float(vals["decay"]), float(vals["correlation"])
+    elif model == "explicit":
+        if vals["values"] is None:
+            raise ConfigError(f"{key}.values: an explicit tree needs its nested list of leaf values")
+        vals["values"] = freeze(vals["values"])
+        try:
+            make_tree("explicit", nested=thaw(vals["values"]))
+        except ValueError as e:
+            raise ConfigError(f"{key}.values: {e}") from None
+    return TreeSpec(model=model, **vals)
+
+
+def _check_int(key: str, v: Any, minimum: int, allow_none: bool = False) -> Optional[int]:
+    if v is None and allow_none:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
+        raise ConfigError(f"{key} must be an integer >= {minimum}{' or null' if allow_none else ''}; got {v!r}")
+    return v
+
+
+def validate(cfg: Any) -> Study:
+    """Check every value of a composed config (DictConfig, ExperimentConfig or dict).
+
+    Raises ConfigError (one line, naming the key) on the first problem found. Checks that need
+    the grid (budget, oracle size, empty grid after trimming) are in grid.plan().
+    """
+    if isinstance(cfg, DictConfig):
+        plain = OmegaConf.to_container(cfg, resolve=True)
+    elif isinstance(cfg, ExperimentConfig):
+        plain = OmegaConf.to_container(OmegaConf.structured(cfg), resolve=True)
+    else:
+        plain = OmegaConf.to_container(OmegaConf.merge(OmegaConf.structured(ExperimentConfig), cfg),
+                                       resolve=True)
+    plain.pop("experiment", None)
+
+    known = {f.name for f in dataclasses.fields(ExperimentConfig)}
+    unknown = sorted(k for k in plain if k not in known)
+    if unknown:
+        raise ConfigError(f"unknown config key {unknown[0]!r}; allowed top-level keys: "
+                          f"{', '.join(sorted(known))}")
+    ALGORITHMS, ORDERINGS, ENGINES = core_names()
+
+    name = plain["name"]
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.+-]+", name or ""):
+        raise ConfigError(f"name must be a non-empty word (letters, digits, _ . + -); got {name!r}")
+    seed = _check_int("seed", plain["seed"], 0)
+    sweep, search, runner = plain["sweep"], plain["search"], plain["runner"]
+
+    game_cfg = plain.get("game") or {}
+    game_cfgs = [(f"sweep.games[{i}]", g) for i, g in enumerate(sweep.get("games") or [])] \
+        or ([("game", game_cfg)] if game_cfg.get("name") is not None else [])
+    tree_model = (plain.get("tree") or {}).get("model")
+    if game_cfgs:
+        if sweep["trees"] or tree_model is not None:
+            what = "sweep.trees" if sweep["trees"] else f"tree={tree_model}"
+            names = ",".join(str(g.get("name")) for _, g in game_cfgs)
+            raise ConfigError(
+                f"a study searches a tree or a game, not both: {what} and game={names}; drop "
+                f"the tree (~tree on the command line) or the game (~game)")
+        trees: tuple[TreeSpec, ...] = ()
+    elif sweep["trees"]:
+        trees = tuple(_tree_spec(f"sweep.trees[{i}]", t) for i, t in enumerate(sweep["trees"]))
+    elif tree_model is None:
+        raise ConfigError("a study searches a tree or a game: none is chosen (select one, e.g. "
+                          "tree=iid or game=connect4)")
+    else:
+        trees = (_tree_spec("tree", plain["tree"]),)
+    trees = _sweep_tree_params(trees, sweep)
+    if len(set(trees)) != len(trees):
+        raise ConfigError("sweep.trees: the same tree model and parameters are listed twice")
+
+    b = parse_int_list("sweep.b", sweep["b"], 1)
+    d = parse_int_list("sweep.d", sweep["d"], 0)
+    d_by_b = {}
+    for k, v in (sweep["d_by_b"] or {}).items():
+        kb = int(k)
+        if kb not in b:
+            raise ConfigError(f"sweep.d_by_b: b={kb} is not in sweep.b {list(b)}")
+        d_by_b[kb] = parse_int_list(f"sweep.d_by_b[{kb}]", v, 0)
+    d_budget = _check_int("sweep.d_budget", sweep["d_budget"], 1, allow_none=True)
+    _choice("search.algorithm", search["algorithm"], tuple(ALGORITHMS))
+    instances = _check_int("sweep.instances", sweep["instances"], 1)
+    games = tuple(_game_spec(key, g) for key, g in game_cfgs)
+    if len(set(games)) != len(games):
+        raise ConfigError("sweep.games: the same game and positions are listed twice")
+
+    samples = {g: sample_game(g.name) for g in games}
+    if not sweep["algorithm"]:
+        raise ConfigError("sweep.algorithm: the grid is empty (no algorithm listed)")
+    if not sweep["ordering"]:
+        raise ConfigError("sweep.ordering: the grid is empty (no ordering listed)")
+    algorithms = tuple(dict.fromkeys(_choice("sweep.algorithm", a, tuple(ALGORITHMS))
+                                     for a in sweep["algorithm"]))
+    game_orderings: dict = {}
+    if len(games) <= 1:
+        the_game = samples[games[0]] if games else None
+        _ordering("ordering.name", plain["ordering"]["name"], the_game)
+        orderings = tuple(dict.fromkeys(_ordering("sweep.ordering", o, the_game)
+                                        for o in sweep["ordering"]))
+        if games:
+            game_orderings[games[0]] = orderings
+    else:
+        # several games: an ordering naming a game's own order (centre, corners, captures)
+        # runs on the games that have it; every ordering must fit at least one game
+        orderings = tuple(dict.fromkeys(sweep["ordering"]))
+        for g in games:
+            game_orderings[g] = tuple(o for o in orderings if _fits(o, samples[g]))
+        for o in orderings:
+            if not any(o in v for v in game_orderings.values()):
+                _ordering("sweep.ordering", o, samples[games[0]])   # raises, naming what is allowed
+    d_by_ordering = {}
+    for k, v in (sweep.get("d_by_ordering") or {}).items():
+        if k not in orderings:
+            raise ConfigError(f"sweep.d_by_ordering: ordering {k!r} is not in sweep.ordering "
+                              f"{list(orderings)}")
+        d_by_ordering[k] = parse_int_list(f"sweep.d_by_ordering[{k}]", v, 0)
+    engine = _choice("search.engine", search["engine"], tuple(ENGINES))
+    depth = _check_int("search.depth", search["depth"], 0, allow_none=True)
+    if games and depth is not None:
+        raise ConfigError("search.depth is for trees; a game study's search depths are sweep.d "
+                          "(leave search.depth null)")
+    tt_size = search.get("tt_size", 65536)
+    if isinstance(tt_size, bool) or not isinstance(tt_size, int) or tt_size < 1 \
+            or tt_size & (tt_size - 1):
+        raise ConfigError(f"search.tt_size must be a power of two >= 1; got {tt_size!r}")
+    aspiration = search.get("aspiration")
+    if aspiration is not None:
+        if isinstance(aspiration, bool) or not float(aspiration) > 0 \
+                or float(aspiration) == float("inf"):
+            raise ConfigError(f"search.aspiration must be a number > 0 or null; got {aspiration!r}")
+        aspiration = float(aspiration)
+        lacking = [o for o in orderings if "id" not in o.split("+")]
+        if lacking:
+            raise ConfigError(
+                f"search.aspiration works on top of iterative deepening: every ordering needs "
+                f"'id'; these lack it: {', '.join(lacking)}")
+    positions: dict = {}
+    for g in games:
+        try:
+            positions[g] = select_positions(g, seed, instances)
+        except (OSError, ValueError) as e:
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise ConfigError(f"game.positions={g.positions!r}: {first}") from None
+        if not positions[g]:
+            raise ConfigError(f"game.positions={g.positions!r}: no position")
+
+    _choice("runner.backend", runner["backend"], BACKENDS)
+    nj = runner["n_jobs"]
+    if isinstance(nj, bool) or not isinstance(nj, int) or nj == 0 or nj < -1:
+        raise ConfigError(f"runner.n_jobs must be -1 (all cores) or an integer >= 1; got {nj!r}")
+    _check_int("runner.max_nodes", runner["max_nodes"], 1)
+    _check_int("runner.batch_nodes", runner["batch_nodes"], 1)
+    _check_int("runner.max_batch_tasks", runner["max_batch_tasks"], 1)
+    _check_int("runner.flush_rows", runner["flush_rows"], 1)
+    _check_int("runner.retries", runner["retries"], 0)
+    if not runner["flush_seconds"] > 0:
+        raise ConfigError(f"runner.flush_seconds must be > 0; got {runner['flush_seconds']!r}")
+    _check_int("runner.n_workers", runner["n_workers"], 1, allow_none=True)
+    if runner["address"] is not None and runner["backend"] != "dask":
+        raise ConfigError("runner.address is only used by runner=dask (backend dask)")
+    task_max = _check_int("search.max_nodes", search["max_nodes"], 1, allow_none=True)
+    if task_max is None:
+        task_max = runner["max_nodes"]
+
+    if not isinstance(plain["results_dir"], str) or not plain["results_dir"]:
+        raise ConfigError(f"results_dir must be a non-empty path; got {plain['results_dir']!r}")
+
+    return Study(
+        name=name, description=str(plain.get("description") or ""), seed=seed,
+        results_dir=plain["results_dir"], trees=trees, b=b, d=d, d_by_b=d_by_b,
+        d_budget=d_budget, algorithms=algorithms, orderings=orderings, instances=instances,
+        engine=engine, depth=depth, task_max_nodes=task_max,
+        runner=RunnerConfig(**runner), config=plain, games=games, positions=positions,
+        game_orderings=game_orderings,
+        d_by_ordering=d_by_ordering, aspiration=aspiration, tt_size=tt_size)
+
+
+def _sweep_tree_params(trees: tuple[TreeSpec, ...], sweep: dict) -> tuple[TreeSpec, ...]:
+    """Expand sweep.decay / sweep.correlation: one incremental tree per listed value."""
+    out = list(trees)
+    for param in ("decay", "correlation"):
+        values = sweep.get(param) or []
+        if not values:
+            continue
+        if not any(t.model == "incremental" for t in out):
+            models = ", ".join(sorted({t.model for t in out})) or "none (a game study)"
+            raise ConfigError(f"sweep.{param} sweeps the incremental tree's {param}; the study's "
+                              f"tree is {models}")
+        expanded = []
+        for t in out:
+            if t.model != "incremental":
+                expanded.append(t)
+                continue
+            for v in values:
+                spec = dataclasses.replace(t, **{param: float(v)})
+                expanded.append(_tree_spec(f"sweep.{param}", dataclasses.asdict(spec)))
+        out = list(dict.fromkeys(expanded))
+    return tuple(out)
+
+
+def _fits(ordering: str, game: Any) -> bool:
+    try:
+        parse_ordering(ordering, game)
+    except ValueError:
+        return False
+    return True
+
+
+def _game_spec(key: str, g: dict) -> Any:
+    """The validated GameSpec of config ``game`` (or a sweep.games entry)."""
+    name = _choice(f"{key}.name", g.get("name"), GAMES)
+    positions = g.get("positions")
+    if positions is None:
+        positions = SOURCES[name][0] if len(SOURCES[name]) == 1 else None
+    if positions not in SOURCES[name]:
+        raise ConfigError(f"{key}.positions: unknown position source {positions!r} for {name}; "
+                          f"allowed: {', '.join(SOURCES[name])}")
+    sample = g.get("sample")
+    if sample == "all":
+        sample = None
+    if sample is not None:
+        if name not in ("connect4", "chess"):
+            raise ConfigError(f"{key}.sample draws positions from a file (connect4, chess); {name} "
+                              "has none: leave it null" + (" (othello: sweep.instances positions)"
+                                                           if name == "othello" else ""))
+        if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
+            raise ConfigError(f"{key}.sample must be an integer >= 1, 'all' or null; got {sample!r}")
+    ply = g.get("ply")
+    if name == "othello":
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= 120:
+            raise ConfigError(f"{key}.ply must be an integer in 0..120 (random moves from the "
+                              f"start); got {ply!r}")
+    elif ply is not None:
+        raise ConfigError(f"{key}.ply is a parameter of othello's random positions; {name} has "
+                          "none: leave it null")
+    depths = None if g.get("d") is None else parse_int_list(f"{key}.d", g.get("d"), 0)
+    return GameSpec(name=name, positions=positions, sample=sample, ply=ply, depths=depths)
+
