@@ -1,16 +1,21 @@
 """The compiled node search (private): searchlab/algorithms/reference.py, pruning.py,
 ordering.py, tt.py and context.py, repeated line for line in numba over a game's primitives.
 
-One recursive function ``node`` serves every algorithm (minimax, alpha-beta fail-soft and
-fail-hard, PVS, the pruned alpha-beta of pruning.py); ``mode`` 1 runs only a node's move loop
-(pruning.py's ``pruned_alphabeta_children``: null-move verification, ProbCut's shallow search).
-It is specialised by numba per game: the game's primitives arrive as a namedtuple of jitted
-functions (numba's first-class function types), so the search is written once and inlined per
-game. Why recursive: the search mirrors the reference's recursion exactly (PVS re-searches,
-reductions, verification re-enter a node), which an explicit stack would have to re-encode
-state by state. The cost: numba cannot cache a function specialised on dispatcher arguments on
-disk (the cache key holds the dispatchers' identity), so ``node`` is compiled once per process
-and game; the primitives themselves are cached.
+One function ``search`` serves every algorithm (minimax, alpha-beta fail-soft and fail-hard,
+PVS, the pruned alpha-beta of pruning.py) as a state machine over an explicit stack of frames;
+a frame in mode 1 runs only a node's move loop (pruning.py's ``pruned_alphabeta_children``:
+null-move verification, ProbCut's shallow search). Why not recursion: numba's type inference
+of a self-recursive function of this size took minutes (it re-infers the function at every
+recursive call site), the state machine compiles in seconds. Only quiescence, small, recurses.
+``search`` is specialised by numba per game: the game's primitives arrive as a namedtuple of
+jitted functions, called directly (no indirection), so the search is written once. The cost:
+numba cannot cache a function specialised on dispatcher arguments on disk (the cache key holds
+the dispatchers' identity), so ``search`` is compiled once per process and game; the
+primitives and the helpers are cached.
+
+Speed: every function here is compiled with numba's ``_nrt=False`` (no reference counting):
+the search only takes views of arrays the caller owns and allocates nothing, and the
+incref/decref calls that array views otherwise cost made it five times slower.
 
 Everything a search counts or consults lives in arrays the Python side allocates (``E``, the
 environment tuple: state rows, move buffers, counters, parameters, the transposition table,
@@ -59,7 +64,7 @@ N_FPARAMS = 7
 TABLE_NONE, TABLE_MOVES, TABLE_VALUES = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sort(moves, keys, n, descending):
     """Stable insertion sort of moves[:n] by keys[:n] (ascending, or descending)."""
     for i in range(1, n):
@@ -73,7 +78,7 @@ def _sort(moves, keys, n, descending):
         keys[j + 1] = k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _to_front(moves, n, m):
     """Move m to the front of moves[:n] if present (the rest keep their order)."""
     for i in range(n):
@@ -84,7 +89,7 @@ def _to_front(moves, n, m):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tt_probe(E, key, depth, alpha, beta):
     """TranspositionTable.probe: (True, value) when the entry settles the window."""
     cnt, ip = E[4], E[6]
@@ -103,7 +108,7 @@ def tt_probe(E, key, depth, alpha, beta):
     return False, 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tt_store(E, key, depth, value, alpha, beta, move):
     """TranspositionTable.store: depth-preferred, aged replacement."""
     cnt = E[4]
@@ -121,12 +126,12 @@ def tt_store(E, key, depth, value, alpha, beta, move):
         cnt[C_STORES] += 1
 
 
-@njit
+@njit(_nrt=False)
 def _static_of(G, s):
     return G.utility(s) if G.is_terminal(s) else G.evaluate(s)
 
 
-@njit
+@njit(_nrt=False)
 def order_moves(G, E, ply):
     """ctx.moves: the legal moves into MV[ply] in the policy's order; returns their number."""
     S, MV, KF, KU, cnt, ip = E[0], E[1], E[2], E[3], E[4], E[6]
@@ -178,7 +183,7 @@ def order_moves(G, E, ply):
     return n
 
 
-@njit
+@njit(_nrt=False)
 def cut(G, E, s, ply, n, i, m):
     """ctx.cut: count a cut event made by the i-th of n moves; killers and history learn."""
     cnt, ip, fp = E[4], E[6], E[7]
@@ -200,7 +205,7 @@ def cut(G, E, s, ply, n, i, m):
         E[16][side, m] += np.int64(d) ** 2
 
 
-@njit
+@njit(_nrt=False)
 def quiesce(G, E, ply, alpha, beta, qdepth, stand_pat):
     """pruning.quiescence: fail-soft, noisy moves only, counted in q_nodes."""
     S, MV, cnt, ip = E[0], E[1], E[4], E[6]
@@ -253,7 +258,7 @@ N_FF = 10
  LOOP_END, MM_NEXT, R_MM, PROCESS, EARLY) = range(16)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _push(E, f, resume, ply, alpha, beta, mode):
     """Suspend frame f at ``resume`` and open frame f + 1: a search of ``ply`` with the window
     (alpha, beta) (mode 1: the move loop alone). Returns the new top."""
@@ -268,7 +273,7 @@ def _push(E, f, resume, ply, alpha, beta, mode):
     return g
 
 
-@njit
+@njit(_nrt=False)
 def search(G, E, root_alpha, root_beta):
     """The root's search to the horizon fp[F_DEPTH]: reference.py's algorithms (and
     pruning.py's pruned alpha-beta) as a state machine over an explicit stack of frames, so
