@@ -61,6 +61,12 @@ class IncrementalTree(SyntheticTree):
     def evaluate(self, state: tuple) -> float:
         return state[3]
 
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.trees.incremental_compiled); imported
+        here because that module builds on the engine's interface."""
+        from searchlab.trees.incremental_compiled import compiled_game
+        return compiled_game(self)
+
     def null_move(self, state: tuple) -> tuple:
         """The side to move passes: the opponent moves next from the same static value, so it
         moves twice in a row (docs/trees.md, "Null move"). The null position gets the fresh key

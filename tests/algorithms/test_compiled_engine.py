@@ -10,10 +10,13 @@ import sys
 
 import pytest
 
-from searchlab import UnsupportedError, search
+from searchlab import IncrementalTree, UnsupportedError, search
+from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
+                                          Pruning)
 from searchlab.algorithms.compiled.engine import supports
 from searchlab.games.connect4 import ConnectFour
 from searchlab.games.othello import Othello
+from searchlab.games.position import FromState
 from tests.algorithms.compiled_cases import (ALGORITHMS, DEPTHS, ORDERINGS, TECHNIQUES, both,
                                              positions)
 
@@ -81,7 +84,6 @@ def test_unsupported_combinations_fall_back_or_raise():
         search(g, "alphabeta", "worst", depth=1, engine="compiled")
     # the reference engine's own errors come first, unchanged
     with pytest.raises(UnsupportedError, match="null_move"):
-        from searchlab.algorithms.pruning import NullMove, Pruning
         search(g, "alphabeta", "natural", depth=2, engine="compiled",
                pruning=Pruning(null_move=NullMove()))
 
@@ -113,10 +115,40 @@ def test_same_under_numba_disable_jit():
 @pytest.mark.parametrize("name", sorted(ORDERINGS))
 def test_sweep_many_positions(name):
     depth = DEPTHS[name]
-    for k, game in enumerate(positions(name, 40, seed=1000)):
+    for k, game in enumerate(positions(name, 12, seed=1000)):
         for algorithm in ALGORITHMS:
             for ordering in ORDERINGS[name]:
                 _check(game, algorithm, ordering, depth=depth, ordering_seed=k)
         if name != "tictactoe":
             for cfg in TECHNIQUES.values():
                 _check(game, "alphabeta", "id+tt+killer+history", depth=depth + 1, pruning=cfg)
+
+
+TREE_TECHNIQUES = {
+    "null_move R=2": Pruning(null_move=NullMove(2)),
+    "null_move R=3 verified": Pruning(null_move=NullMove(3, verify=True)),
+    "null_move adaptive": Pruning(null_move=NullMove(2, adaptive_depth=4)),
+    "lmr log": Pruning(lmr=LateMoveReductions(after=1, schedule="log")),
+    "futility+razoring": Pruning(futility=Futility(0.2, razor_margin=0.5)),
+    "beam per ply": Pruning(beam=Beam(widths=(6, 4, 3, 2))),
+    "probcut": Pruning(probcut=ProbCut(1, 3, 1.0, 0.0, 0.3, 1.0)),
+}
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_incremental_tree_dynamic_policies_and_pruning(seed):
+    """The incremental tree through the same interface: dynamic orders, every algorithm, and
+    every technique including null move (the games here have none)."""
+    t = IncrementalTree(5, 6, seed, decay=0.9, correlation=0.5)
+    for algorithm in ALGORITHMS:
+        for ordering in ("tt+killer+history+static", "id+tt", "killer+random"):
+            _check(t, algorithm, ordering, ordering_seed=seed)
+    for cfg in TREE_TECHNIQUES.values():
+        for ordering in ("static", "id+tt+killer+history+static"):
+            _check(t, "alphabeta", ordering, pruning=cfg)
+    # from a position below the root (the row holds the absolute ply)
+    view = FromState(t, t.play(t.play(t.initial_state(), 2), 1))
+    _check(view, "pvs", "id+tt+killer+history", depth=4)
+    # the kernel keeps the orders it has; the compiled engine takes the dynamic ones
+    assert search(t, "alphabeta", "static").engine == "kernel"
+    assert search(t, "alphabeta", "tt+static").engine == "compiled"

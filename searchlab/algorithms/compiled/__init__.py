@@ -51,7 +51,11 @@ Stubs for what a game lacks live in ``searchlab.algorithms.compiled.stubs`` (``n
 ``never_noisy``, ``no_null_move``, ``null_move_never``, ``no_noisy_moves``). Conventions: in
 numba, mixing uint64 and int64 gives float64, so keep bitboard arithmetic in uint64
 (``np.uint64`` constants) and convert explicitly; every primitive must also run under
-``NUMBA_DISABLE_JIT=1`` (numpy scalars), which the tests use.
+``NUMBA_DISABLE_JIT=1`` (numpy scalars), which the tests use. The engine is compiled without
+numba's reference counting (``_nrt=False``, for speed), and numba compiles the primitives it
+calls the same way: a primitive must not allocate or return arrays (no slice assignment
+``out[:] = s``, no ``np.zeros``; loops over elements instead; ``s.view(np.float64)`` to read
+float words is fine).
 
 ``CompiledGame`` also states ``max_plies``: an upper bound on a game's length from any
 state (the row stack's height when the search has no horizon).

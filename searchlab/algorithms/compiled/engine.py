@@ -1,7 +1,8 @@
 """The compiled engine's public side: what it supports, and running a search on it.
 
 ``supports(game, algorithm, ordering, pruning, depth)`` is True when the game supplies compiled
-primitives (searchlab.algorithms.compiled) and the combination is covered:
+primitives (searchlab.algorithms.compiled: Connect Four, Othello, tic-tac-toe, the incremental
+tree; any game that adds ``compiled_primitives``) and the combination is covered:
 
 - algorithms: minimax, alphabeta, alphabeta-failhard, pvs, mtdf;
 - orderings: the base orders natural, random (the reference's seeded order), static and the

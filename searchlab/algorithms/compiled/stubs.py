@@ -23,7 +23,8 @@ def never_noisy(s, m):
 
 @njit(cache=True)
 def no_null_move(s, out):
-    out[:] = s
+    for k in range(s.shape[0]):
+        out[k] = s[k]
 
 
 @njit(cache=True)
