@@ -33,6 +33,12 @@ class IIDTree(SyntheticTree):
         key, ply, index = state
         return (mix64((key + (i + 1) * GOLDEN) & MASK64), ply + 1, index * self.b + i)
 
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.trees.iid_compiled); imported here because
+        that module builds on the engine's interface."""
+        from searchlab.trees.iid_compiled import compiled_game
+        return compiled_game(self)
+
     def utility(self, state: tuple[int, int, int]) -> float:
         key = state[0]
         if self.levels:

@@ -79,6 +79,12 @@ class OrderedTree(SyntheticTree):
         v = value - deltas[r] if ply % 2 == 0 else value + deltas[r]
         return (mix64((key + (i + 1) * GOLDEN) & MASK64), ply + 1, index * self.b + i, v, r)
 
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.trees.ordered_compiled); imported here because
+        that module builds on the engine's interface."""
+        from searchlab.trees.ordered_compiled import compiled_game
+        return compiled_game(self)
+
     def utility(self, state: tuple) -> float:
         return state[3]
 
