@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from searchlab import IncrementalTree, UnsupportedError, search
+from searchlab import IIDTree, IncrementalTree, OrderedTree, UnsupportedError, search
 from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
                                           Pruning)
 from searchlab.algorithms.compiled.engine import supports
@@ -152,3 +152,14 @@ def test_incremental_tree_dynamic_policies_and_pruning(seed):
     # the kernel keeps the orders it has; the compiled engine takes the dynamic ones
     assert search(t, "alphabeta", "static").engine == "kernel"
     assert search(t, "alphabeta", "tt+static").engine == "compiled"
+
+
+def test_iid_and_ordered_trees_dynamic_policies():
+    trees = [IIDTree(4, 5, 1), IIDTree(3, 6, 2, levels=5), OrderedTree(4, 5, 3, p=0.5),
+             OrderedTree(5, 4, 5, p=0.1)]
+    for t in trees:
+        for algorithm in ALGORITHMS:
+            for ordering in ("tt+killer+history", "history+tt+random"):
+                _check(t, algorithm, ordering, ordering_seed=3)
+        assert search(t, "pvs", "natural").engine == "compiled"
+        assert search(t, "alphabeta", "natural").engine == "kernel"
