@@ -132,8 +132,9 @@ def _static_of(G, s):
 
 
 @njit(_nrt=False)
-def order_moves(G, E, ply):
-    """ctx.moves: the legal moves into MV[ply] in the policy's order; returns their number."""
+def order_moves(G, E, ply, key, has_key):
+    """ctx.moves: the legal moves into MV[ply] in the policy's order; returns their number.
+    ``key`` is the node's hash key when ``has_key`` (the table probe computed it)."""
     S, MV, KF, KU, cnt, ip = E[0], E[1], E[2], E[3], E[4], E[6]
     s = S[ply]
     moves = MV[ply]
@@ -176,7 +177,8 @@ def order_moves(G, E, ply):
                     _to_front(moves, n, m)
         elif part == D_TABLE and ip[P_TABLE] != TABLE_NONE:
             tkey, tmove, tage = E[9], E[13], E[14]
-            key = G.hash_key(s)
+            if not has_key:
+                key = G.hash_key(s)
             i = key & np.uint64(tkey.shape[0] - 1)
             if tage[i] >= 0 and tkey[i] == key and tmove[i] >= 0:
                 _to_front(moves, n, tmove[i])
@@ -339,7 +341,7 @@ def search(G, E, root_alpha, root_beta):
                         top -= 1
                         continue
             if alg == MINIMAX:
-                FI[f, FI_N] = order_moves(G, E, ply)
+                FI[f, FI_N] = order_moves(G, E, ply, np.uint64(0), False)
                 FI[f, FI_I] = 0
                 FI[f, FI_BEST] = -1
                 FF[f, FF_V] = -INF if maxing else INF
@@ -464,7 +466,7 @@ def search(G, E, root_alpha, root_beta):
             FI[f, FI_I] = i + 1
             FI[f, FI_PHASE] = MM_NEXT
         elif phase == LOOP_START:
-            n = order_moves(G, E, ply)
+            n = order_moves(G, E, ply, FK[f], has_table and FI[f, FI_MODE] == 0)
             FI[f, FI_BEST] = -1
             FI[f, FI_I] = 0
             FF[f, FF_V] = -INF if maxing else INF
