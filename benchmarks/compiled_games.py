@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from searchlab import search                                    # noqa: E402
-from searchlab.algorithms.pruning import sample_states           # noqa: E402
+from searchlab.algorithms.calibration import sample_states       # noqa: E402
 from searchlab.games.connect4 import ConnectFour                 # noqa: E402
 from searchlab.games.othello import Othello                      # noqa: E402
 from searchlab.games.position import FromState                   # noqa: E402

@@ -24,7 +24,8 @@ from hydra.core.global_hydra import GlobalHydra
 from hydra.core.hydra_config import HydraConfig
 
 from searchlab.experiment import api, grid, store
-from searchlab.experiment.composition import _register_resolvers, config_error_message, register_configs
+from searchlab.experiment.composition import (_register_resolvers, axis_overrides, config_error_message,
+                                              register_configs)
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 
 _register_resolvers()   # also in launcher jobs (submitit) that unpickle _task without main()
@@ -123,6 +124,8 @@ def main() -> None:
         register_configs()
     except ConfigError as e:
         _error(str(e))
+    # the axes' precedence rule (composition.axis_overrides), for Hydra's own parsing too
+    sys.argv[1:] = axis_overrides(sys.argv[1:])
     precheck(sys.argv[1:])
     app = hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")(_task)
     app()

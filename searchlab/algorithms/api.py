@@ -7,15 +7,16 @@ import time
 from numbers import Integral
 from typing import Any
 
-from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
-from searchlab.algorithms import drivers, reference
+from searchlab.algorithms import drivers, kernels, reference
 from searchlab.algorithms.compiled import engine as compiled_engine
 from searchlab.algorithms.context import SearchContext
 from searchlab.algorithms.ordering import (REFERENCE_ORACLE_MAX_LEAVES, DynamicOrdering,
-                                       make_ordering, parse_ordering)
+                                           make_ordering, parse_ordering)
 from searchlab.algorithms.pruning import Pruning, PruningState, pruned_alphabeta, validate_pruning
 from searchlab.algorithms.result import SearchResult
 from searchlab.algorithms.tt import TranspositionTable
+from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
+from searchlab.games.protocol import Game
 
 ALGORITHMS = tuple(reference.ALGORITHMS)
 ENGINES = ("auto", "reference", "kernel", "compiled")
@@ -44,11 +45,11 @@ def validate(game: Any, algorithm: str, ordering: str, depth: int | None, orderi
     Raises InvalidParameterError (bad value), UnsupportedError (a combination the game cannot
     do), TreeTooLargeError (an oracle over its size limit; raised when the policy is built).
     """
-    for attr in ("initial_state", "legal_moves", "play", "is_terminal", "utility", "max_to_move"):
-        if not hasattr(game, attr):
-            raise InvalidParameterError(
-                f"game must implement the Game protocol (searchlab.games.protocol); "
-                f"{type(game).__name__} has no {attr}()")
+    if not isinstance(game, Game):
+        raise InvalidParameterError(
+            f"game must implement the Game protocol (searchlab.games.protocol.Game: name, "
+            f"capabilities, default_depth, initial_state(), max_to_move(), legal_moves(), play(), "
+            f"is_terminal(), utility(), evaluate(), hash_key()); {type(game).__name__} does not")
     _check_choice("algorithm", algorithm, ALGORITHMS)
     parts = parse_ordering(ordering, game)
     _check_choice("engine", engine, ENGINES)
@@ -69,7 +70,7 @@ def validate(game: Any, algorithm: str, ordering: str, depth: int | None, orderi
     game.capabilities.require_classical(f"algorithm {algorithm!r}")
     full = game.default_depth
     horizon = depth if depth is not None else (full if full is not None else math.inf)
-    if not getattr(game, "has_static", False) and (full is None or horizon < full):
+    if not game.capabilities.static_values and (full is None or horizon < full):
         if full is not None:
             raise UnsupportedError(
                 f"depth={depth} is below the tree's depth {full}, but {game.name} has no static "
@@ -78,7 +79,7 @@ def validate(game: Any, algorithm: str, ordering: str, depth: int | None, orderi
         validate_pruning(pruning, game, algorithm, parts)
     if "id" in parts and not math.isfinite(horizon):
         raise InvalidParameterError("iterative deepening ('id') needs a finite depth")
-    if "id" in parts and not getattr(game, "has_static", False):
+    if "id" in parts and not game.capabilities.static_values:
         raise UnsupportedError(
             f"iterative deepening ('id') evaluates shallower horizons, but {game.name} has no "
             "static values (use the incremental tree model or a game with an evaluation)")
@@ -128,7 +129,6 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
     if pruned and engine == "kernel":
         raise UnsupportedError("pruning techniques run on engine='reference'")
     if engine in ("auto", "kernel") and trace is None and not pruned:
-        from searchlab.algorithms import kernels
         supported = kernels.kernel_supports(game, algorithm, ordering)
         if engine == "kernel" and not supported:
             raise UnsupportedError(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Hashable
 
+from searchlab.algorithms.api import search
 from searchlab.games.position import FromState
 
 
@@ -11,7 +12,6 @@ def root_move_values(game: Any, depth: int | None = None, ordering: str = "natur
                      **search_kwargs: Any) -> dict[Hashable, float]:
     """The exact value (MAX's view) of every root move of ``game``, at the same nominal depth:
     one sound alpha-beta search per move, to ``depth - 1`` below the move."""
-    from searchlab.algorithms.api import search
     root = game.initial_state()
     values = {}
     for m in game.legal_moves(root):

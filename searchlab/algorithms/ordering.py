@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Sequence
 
+from searchlab.algorithms.tt import TranspositionTable
 from searchlab.errors import InvalidParameterError, TreeTooLargeError, UnsupportedError
 from searchlab.hashing import mix64, random_order_salt
-from searchlab.algorithms.tt import TranspositionTable
 
 BASE_ORDERINGS = ("natural", "random", "perfect", "worst", "static")
 DYNAMIC_COMPONENTS = ("id", "tt", "killer", "history")
@@ -51,8 +51,8 @@ class Oracle:
 
     def __init__(self, game: Any, depth: float, limit: int = REFERENCE_ORACLE_MAX_LEAVES) -> None:
         self.game, self.depth, self.limit = game, depth, limit
-        self.direct = hasattr(game, "exact_value") and depth >= game.default_depth
-        self.by_node_id = hasattr(game, "node_id") and hasattr(game, "leaf_count")
+        self.direct = game.capabilities.exact_values and depth >= game.default_depth
+        self.by_node_id = game.capabilities.node_ids
         self.leaves = 0
         if not self.direct and self.by_node_id:
             leaves = game.leaf_count(depth)
@@ -84,8 +84,11 @@ class Oracle:
 
 
 def parse_ordering(spec: Any, game: Any) -> tuple[str, ...]:
-    """Split and check an ordering spec; raise InvalidParameterError naming what is allowed."""
-    own = tuple(game.move_orderings()) if hasattr(game, "move_orderings") else ()
+    """Split and check an ordering spec; raise InvalidParameterError naming what is allowed.
+
+    ``game`` None: the generic components only (a synthetic tree)."""
+    own = tuple(game.move_orderings()) if game is not None and game.capabilities.own_orderings \
+        else ()
     allowed = ORDERINGS + own
     if not isinstance(spec, str) or not spec:
         raise InvalidParameterError(f"ordering must be a non-empty string; got {spec!r}")
@@ -131,7 +134,7 @@ def base_order(name: str, game: Any, depth: int, ordering_seed: int = 0,
         order.oracle = oracle
         return order
     if name == "static":
-        if not game.has_static:
+        if not game.capabilities.static_values:
             raise UnsupportedError(
                 f"static ordering needs static values at interior nodes; {game.name} has none "
                 "(use the incremental tree model or a game with an evaluation)")

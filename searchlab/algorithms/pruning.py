@@ -25,8 +25,8 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
 from searchlab.algorithms.context import SearchContext
+from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
 
 INF = math.inf
 
@@ -133,12 +133,12 @@ def validate_pruning(pruning: Pruning, game: Any, algorithm: str, parts: tuple[s
                                "ordering (perfect/worst): a null move leaves the tree")
     needs_static = [n for n in ("null_move", "lmr", "futility", "probcut", "beam")
                     if getattr(pruning, n) is not None]
-    if needs_static and not getattr(game, "has_static", False):
+    if needs_static and not game.capabilities.static_values:
         raise UnsupportedError(f"{', '.join(needs_static)} need static values; {game.name} has none")
     nm, lmr, fu, beam, pc, q = (pruning.null_move, pruning.lmr, pruning.futility, pruning.beam,
                                 pruning.probcut, pruning.quiescence)
     if nm is not None:
-        if not hasattr(game, "null_move"):
+        if not game.capabilities.null_move:
             raise UnsupportedError(f"null-move pruning needs game.null_move(); {game.name} has none")
         _positive_int("null_move.reduction", nm.reduction)
         if nm.adaptive_depth is not None:
@@ -165,7 +165,7 @@ def validate_pruning(pruning: Pruning, game: Any, algorithm: str, parts: tuple[s
         if not (pc.slope > 0):
             raise InvalidParameterError(f"probcut.slope must be > 0; got {pc.slope!r}")
     if q is not None:
-        if not hasattr(game, "noisy_moves"):
+        if not game.capabilities.noisy_moves:
             raise UnsupportedError(f"quiescence needs game.noisy_moves(); {game.name} has none")
         _positive_int("quiescence.max_depth", q.max_depth)
 
@@ -270,7 +270,7 @@ def pruned_alphabeta(state, ply: int, alpha: float, beta: float, ctx: SearchCont
     early = None
     nm = cfg.null_move
     if nm is not None and ply > 0 and not parent_null and \
-            (not hasattr(game, "null_move_allowed") or game.null_move_allowed(state)):
+            game.null_move_allowed(state):
         r = nm.reduction + (1 if nm.adaptive_depth is not None and depth_left > nm.adaptive_depth else 0)
         if depth_left > r and ((beta < INF) if maximizing else (alpha > -INF)):
             null = game.null_move(state)
@@ -400,59 +400,3 @@ def _static_best(game, state, moves) -> list:
         return game.utility(c) if game.is_terminal(c) else game.evaluate(c)
     vals = {m: static(m) for m in moves}
     return sorted(moves, key=(lambda m: -vals[m]) if game.max_to_move(state) else vals.__getitem__)
-
-
-def fit_probcut(game: Any, states: list, shallow: int, deep: int,
-                threshold: float = 1.5, proven_bound: float | None = None) -> ProbCut:
-    """Fit ProbCut's linear model v_deep = slope * v_shallow + intercept on sample positions.
-
-    Each state is searched exactly (plain alpha-beta, static order where the game has it) to
-    ``shallow`` and to ``deep`` plies; scipy's ``linregress`` gives slope and intercept, and
-    ``sigma`` is the residuals' standard deviation. Raises InvalidParameterError with fewer
-    than 3 positions or no variation in the shallow values.
-    """
-    import numpy as np
-    from scipy.stats import linregress
-
-    from searchlab.games.position import FromState
-    from searchlab.algorithms.api import search
-
-    if len(states) < 3:
-        raise InvalidParameterError(f"fit_probcut needs at least 3 positions; got {len(states)}")
-    ordering = "static" if getattr(game, "has_static", False) else "natural"
-    xs, ys = [], []
-    for s in states:
-        view = FromState(game, s)
-        xs.append(search(view, "alphabeta", ordering, depth=shallow, engine="reference").value)
-        ys.append(search(view, "alphabeta", ordering, depth=deep, engine="reference").value)
-    x, y = np.asarray(xs, float), np.asarray(ys, float)
-    if proven_bound is not None:
-        keep = (np.abs(x) < proven_bound) & (np.abs(y) < proven_bound)
-        x, y = x[keep], y[keep]
-        if len(x) < 3:
-            raise InvalidParameterError(
-                f"fit_probcut: fewer than 3 positions with values below proven_bound={proven_bound}")
-    if np.ptp(x) == 0:
-        raise InvalidParameterError("fit_probcut: the shallow values do not vary; sample more positions")
-    fit = linregress(x, y)
-    sigma = float(np.std(y - (fit.slope * x + fit.intercept), ddof=2)) if len(x) > 2 else 0.0
-    return ProbCut(shallow=shallow, deep=deep, slope=float(fit.slope),
-                   intercept=float(fit.intercept), sigma=sigma, threshold=threshold)
-
-
-def sample_states(game: Any, ply: int, n: int, seed: int) -> list:
-    """``n`` positions reached by uniformly random play of ``ply`` moves from the start
-    (fewer where the game ends first), reproducible from ``seed`` (numpy Generator)."""
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(n):
-        s = game.initial_state()
-        for _ in range(ply):
-            moves = list(game.legal_moves(s))
-            if not moves or game.is_terminal(s):
-                break
-            s = game.play(s, moves[int(rng.integers(len(moves)))])
-        out.append(s)
-    return out

@@ -12,8 +12,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from searchlab.errors import UnsupportedError
+import matplotlib
+import matplotlib.pyplot as plt
+
+from searchlab.algorithms.api import search
 from searchlab.algorithms.result import SearchResult
+from searchlab.errors import UnsupportedError
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,7 @@ class TraceRecorder:
 
     def attach(self, ctx, algo) -> None:
         """Route the search's recursive calls through a recording wrapper."""
-        if not hasattr(ctx.game, "leaves_below"):
+        if not ctx.game.capabilities.leaves_below:
             raise UnsupportedError("traces are available for ExplicitTree only")
         self.game = ctx.game
         events = self.events
@@ -77,7 +81,6 @@ class TraceRecorder:
 def run_trace(tree, algorithm: str = "alphabeta", ordering: str = "natural",
               **kwargs) -> tuple[SearchResult, list[TraceEvent]]:
     """Search ``tree`` (an ExplicitTree) with the reference engine and record the trace."""
-    from searchlab.algorithms.api import search
     recorder = TraceRecorder()
     result = search(tree, algorithm, ordering, engine="reference", trace=recorder, **kwargs)
     return result, recorder.events
@@ -135,9 +138,7 @@ def trace_figure(tree, algorithm: str = "alphabeta", ordering: str = "natural", 
 
     Returns the Figure; saves it to ``path`` (format from its suffix) when given.
     """
-    import matplotlib
     matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
 
     result, events = run_trace(tree, algorithm, ordering, **kwargs)
     visited = {e.path for e in events if e.kind == "enter"}

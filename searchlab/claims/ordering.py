@@ -19,9 +19,10 @@ import numpy as np
 from searchlab import data as shipped
 from searchlab.algorithms import drivers, reference
 from searchlab.algorithms.api import search
+from searchlab.algorithms.calibration import sample_states
 from searchlab.algorithms.context import SearchContext
 from searchlab.algorithms.ordering import make_ordering
-from searchlab.algorithms.pruning import Pruning, Quiescence, sample_states
+from searchlab.algorithms.pruning import Pruning, Quiescence
 from searchlab.algorithms.tt import TranspositionTable
 from searchlab.analysis.format import number
 from searchlab.claims.verdict import Verdict

@@ -8,7 +8,8 @@
 - ``grid.py``: the grid -> tasks, the budget guard; ``budget.py``: estimates;
 - ``games.py``: game studies: position sources, seeded samples, rebuilding a position;
 - ``runner.py``: joblib (loky / dask) execution, batching, crash recovery;
-- ``store.py``: atomic Parquet parts, resume, ``load``; ``provenance.py``: versions, commit;
+- ``store.py``: atomic Parquet parts, resume, ``load``; ``table_kinds.py``: the kinds of table
+  a run holds (one schema per task kind); ``provenance.py``: versions, commit;
 - ``api.py``: ``run_study(experiment, overrides, output_dir)``, ``run``, ``compose``.
 
 Only ``composition.py``, ``api.py`` (and ``validation.py``, which reads a DictConfig) and

@@ -23,7 +23,7 @@ from omegaconf import OmegaConf
 from searchlab.analysis.policies import policies_section
 from searchlab.experiment import grid as _grid
 from searchlab.experiment import provenance, store
-from searchlab.experiment.composition import config_error_message, register_configs
+from searchlab.experiment.composition import axis_overrides, config_error_message, register_configs
 from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.experiment.store import load  # noqa: F401  (re-exported)
@@ -39,7 +39,7 @@ class RunError(RuntimeError):
 def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
     """The composed config (DictConfig) of ``experiment`` (None = the defaults) + overrides."""
     register_configs()
-    ov = list(overrides)
+    ov = axis_overrides(list(overrides))
     if experiment:
         ov = [f"experiment={experiment}"] + ov
     if GlobalHydra.instance().is_initialized():
@@ -138,7 +138,7 @@ def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[boo
         task_max_nodes=study.task_max_nodes, config_hash=study.config_hash,
         version=provenance.version(), commit=provenance.commit_label(),
         marker_dir=str(run_dir / INFLIGHT_DIR), fault=os.environ.get(FAULT_ENV) or None,
-        aspiration=study.aspiration, tt_size=study.tt_size)
+        aspiration=study.aspiration, tt_size=study.tt_size, prunings=dict(study.prunings))
     writer = store.PartWriter(run_dir)
     try:
         outcome = execute(todo, settings, r, writer, progress=progress and r.progress,

@@ -8,22 +8,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields, is_dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
-from searchlab.experiment.schema import (
-    CONF_DIR,
-    EXPERIMENTS_DIR,
-    ExperimentConfig,
-    GameConfig,
-    OrderingConfig,
-    RunnerConfig,
-    SearchConfig,
-    SweepConfig,
-    TreeConfig,
-)
+from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, ExperimentConfig, GameConfig,
+                                         PruningConfig, RunnerConfig, SearchConfig, SweepConfig,
+                                         TreeConfig)
 
 _REGISTERED = False
 
@@ -49,6 +41,35 @@ def _register_resolvers() -> None:
         # hydra.run.dir: the resumed run's directory when runner.resume is set.
         OmegaConf.register_new_resolver(
             "searchlab_run_dir", lambda resume, fresh: fresh if resume in (None, "", "None") else resume)
+
+
+#: The axes a command-line choice sets: (what the user writes, the sweep key it resets, the value).
+AXES = (
+    ("ordering", "sweep.ordering", "${ordering}"),
+    ("search", "sweep.algorithm", "[${search.algorithm}]"),
+    ("search.algorithm", "sweep.algorithm", "[${search.algorithm}]"),
+    ("game", "sweep.games", "[]"),
+    ("tree", "sweep.trees", "[]"),
+    ("pruning", "sweep.pruning", "${pruning.name}"),
+)
+
+
+def axis_overrides(overrides: Sequence[str]) -> list[str]:
+    """The precedence rule of the axes, applied to command-line overrides.
+
+    Later wins: the defaults (config.yaml), then the experiment preset, then the command line.
+    A preset states its axes as sweep lists (``sweep.ordering``, ``sweep.algorithm``,
+    ``sweep.games``, ``sweep.trees``, ``sweep.pruning``); choosing an axis on the command line
+    (``ordering=X``, ``search=NAME`` or ``search.algorithm=X``, ``game=NAME``, ``tree=NAME``,
+    ``pruning=NAME``) replaces the
+    preset's list for that axis with the choice, unless the command line also sets that
+    ``sweep.<axis>`` itself, which then wins. Returns the resets followed by ``overrides``
+    (first: Hydra's command line takes no override after a flag such as ``--cfg job``).
+    """
+    keys = [o.split("=", 1)[0].lstrip("+~") for o in overrides if "=" in o]
+    resets = [f"{sweep_key}={value}" for choice, sweep_key, value in AXES
+              if choice in keys and sweep_key not in keys]
+    return list(dict.fromkeys(resets)) + list(overrides)
 
 
 def config_error_message(exc: BaseException) -> str:
@@ -113,8 +134,8 @@ def _keys_of(path: str) -> list[str]:
             return []
         t = f.type if not isinstance(f.type, str) else f.type
         cls = {"TreeConfig": TreeConfig, "SearchConfig": SearchConfig,
-               "OrderingConfig": OrderingConfig, "SweepConfig": SweepConfig, "GameConfig": GameConfig,
-               "RunnerConfig": RunnerConfig, "List[TreeConfig]": TreeConfig}.get(str(t).replace("typing.", ""))
+               "SweepConfig": SweepConfig, "GameConfig": GameConfig,
+               "RunnerConfig": RunnerConfig, "PruningConfig": PruningConfig, "List[TreeConfig]": TreeConfig}.get(str(t).replace("typing.", ""))
         if cls is None:
             return []
     return [x.name for x in fields(cls)]

@@ -19,7 +19,9 @@ Task identity and seeds (DESIGN.md, "Seeds"):
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import itertools
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +54,7 @@ class Task:
     est_work: int
     game: Any = None            # games.GameSpec (game studies; tree is None, b is None)
     position: Any = None        # games.Position
+    pruning: str = "none"       # the pruning technique's name (study.prunings)
 
     def tree_key(self) -> tuple:
         if self.game is not None:
@@ -141,7 +144,29 @@ def _plan_game(study: Study) -> Plan:
     return Plan(tasks, trimmed, points)
 
 
+def with_pruning(p: Plan, study: Study) -> Plan:
+    """Every task once per pruning technique of ``study.prunings``, the techniques of one
+    search next to each other (paired comparisons share a batch). The task of ``none`` keeps
+    its identity (and task_id) as before the pruning axis; another technique adds
+    ``|pruning=NAME`` to it. Seeds are the same for every technique."""
+    names = [name for name, _ in study.prunings]
+    if names == ["none"]:
+        return p
+    tasks = []
+    for t in p.tasks:
+        for name in names:
+            tid = t.task_id if name == "none" else \
+                hashlib.blake2b(f"{t.task_id}|pruning={name}".encode(), digest_size=8).hexdigest()
+            tasks.append(dataclasses.replace(t, index=len(tasks), task_id=tid, pruning=name))
+    return Plan(tasks, p.trimmed, p.points)
+
+
 def plan(study: Study) -> Plan:
+    """The study's tasks (every grid point x instance x pruning technique), or ConfigError."""
+    return with_pruning(_plan(study), study)
+
+
+def _plan(study: Study) -> Plan:
     """Expand the grid into tasks; trim by sweep.d_budget; check oracle sizes.
 
     Raises ConfigError when the grid is empty or an oracle would be over the engine's limit.
@@ -201,19 +226,22 @@ def probe(study: Study) -> None:
         for g in study.games:
             game = make_game(g, study.positions[g][0])
             for algorithm in study.algorithms:
-                for ordering in study.game_orderings[g]:
+                for ordering, (name, pruning) in itertools.product(study.game_orderings[g],
+                                                                    study.prunings):
                     try:
                         search(game, algorithm=algorithm, ordering=ordering, depth=1,
                                ordering_seed=1, engine=study.engine, max_nodes=None,
-                               aspiration=study.aspiration, tt_size=study.tt_size)
+                               aspiration=study.aspiration, tt_size=study.tt_size,
+                               pruning=pruning)
                     except ValueError as e:
                         first = str(e).splitlines()[0] if str(e) else type(e).__name__
                         raise ConfigError(f"game {g.name}, algorithm {algorithm}, ordering "
-                                          f"{ordering}, engine {study.engine}: {first}") from None
+                                          f"{ordering}, engine {study.engine}"
+                                          f"{_pruning_label(name)}: {first}") from None
         return
     for tree in study.trees:
         for algorithm in study.algorithms:
-            for ordering in study.orderings:
+            for ordering, (name, pruning) in itertools.product(study.orderings, study.prunings):
                 try:
                     if tree.model == "explicit":
                         t = make_tree("explicit", **tree.params())
@@ -225,13 +253,17 @@ def probe(study: Study) -> None:
                         t = make_tree(tree.model, b=2, d=d, seed=1, **tree.params())
                     search(t, algorithm=algorithm, ordering=ordering, depth=study.depth,
                            ordering_seed=1, engine=study.engine, max_nodes=None,
-                           aspiration=study.aspiration, tt_size=study.tt_size)
+                           aspiration=study.aspiration, tt_size=study.tt_size, pruning=pruning)
                 except ValueError as e:
                     first = str(e).splitlines()[0] if str(e) else type(e).__name__
                     raise ConfigError(f"tree {tree.model}, algorithm {algorithm}, ordering "
-                                      f"{ordering}, engine {study.engine}"
+                                      f"{ordering}, engine {study.engine}{_pruning_label(name)}"
                                       f"{'' if study.depth is None else f', depth {study.depth}'}: "
                                       f"{first}") from None
+
+
+def _pruning_label(name: str) -> str:
+    return "" if name == "none" else f", pruning {name}"
 
 
 def check_budget(p: Plan, max_nodes: int) -> None:
@@ -273,6 +305,8 @@ def summary(p: Plan, study: Study) -> str:
         per = f" x {len(study.positions[study.game])} positions"
     else:
         per = f" x {study.instances} instances"
+    if len(study.prunings) > 1:
+        per += f" x {len(study.prunings)} pruning techniques"
     lines = [f"{study.name}: {n} tasks ({p.points} grid points{per}"
              f"{f', {len(p.trimmed)} points over sweep.d_budget left out' if p.trimmed else ''}); "
              f"estimated work {budget.human(p.total_work)} nodes"]

@@ -65,6 +65,7 @@ class RunSettings:
     fault: Optional[str] = None      # SEARCHLAB_FAULT_INJECT, read in the main process
     aspiration: Optional[float] = None
     tt_size: int = 65536
+    prunings: dict = field(default_factory=dict)   # name -> Pruning record (None: none)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -159,7 +160,8 @@ def _base_row(task: Task, s: RunSettings) -> dict:
         "levels": None if t is None else t.levels, "p": None if t is None else t.p,
         "decay": None if t is None else t.decay,
         "correlation": None if t is None else t.correlation,
-        "algorithm": task.algorithm, "ordering": task.ordering, "instance": task.instance,
+        "algorithm": task.algorithm, "ordering": task.ordering, "pruning": task.pruning,
+        "instance": task.instance,
         "seed": task.seed, "ordering_seed": task.ordering_seed, "task_id": task.task_id,
         "task_index": task.index, "est_nodes": task.est_nodes,
         "config_hash": s.config_hash, "version": s.version, "commit": s.commit,
@@ -195,7 +197,7 @@ def run_task(task: Task, s: RunSettings, tree: Any = None) -> dict:
         depth = s.depth
     r = search(tree, algorithm=task.algorithm, ordering=task.ordering, depth=depth,
                ordering_seed=task.ordering_seed, engine=s.engine, max_nodes=s.task_max_nodes,
-               aspiration=s.aspiration, tt_size=s.tt_size)
+               aspiration=s.aspiration, tt_size=s.tt_size, pruning=s.prunings.get(task.pruning))
     best = format_move(None if task.game is None else task.game.name, r.best_move)
     if task.position is not None and task.position.epd and r.status == "ok":
         solved = bool(best is not None and parse_epd_line(task.position.epd).is_solution(best))

@@ -101,19 +101,27 @@ class SearchConfig:
 
 
 @dataclass
-class OrderingConfig:
-    """The move-ordering policy (config group ``ordering``).
+class PruningConfig:
+    """One pruning technique (config group ``pruning``: none, null_r2, lmr_log, futility_03,
+    beam_3, quiescence_4, ... one file each in searchlab/conf/pruning/); its parameters are
+    overrides, e.g. ``pruning=null_r2 pruning.null_move.reduction=3``.
 
     Attributes:
-        name: ``natural``, ``random`` (seeded per task), ``perfect``, ``worst`` or ``static``
-            (static values: incremental trees and games), a game's own order (``centre``
-            Connect Four, ``corners`` Othello, ``captures`` chess), possibly composed with the
-            dynamic components ``id``, ``tt``, ``killer``, ``history`` in priority order, e.g.
-            ``tt+killer+history+static`` (searchlab/algorithms/ordering.py). The default of
-            ``sweep.ordering``.
+        name: the technique's name (the ``pruning`` column); ``none`` = plain alpha-beta.
+        null_move, lmr, futility, beam, probcut, quiescence: the parameters of each technique
+            switched on, as the records of searchlab.algorithms.pruning (NullMove,
+            LateMoveReductions, Futility, Beam, ProbCut, Quiescence) take them; null = off.
+            Margins are in the searched game's static-value units. Unsound techniques run on
+            ``search.algorithm=alphabeta`` with the reference engine.
     """
 
-    name: str = "natural"
+    name: str = "none"
+    null_move: Optional[Dict[str, Any]] = None
+    lmr: Optional[Dict[str, Any]] = None
+    futility: Optional[Dict[str, Any]] = None
+    beam: Optional[Dict[str, Any]] = None
+    probcut: Optional[Dict[str, Any]] = None
+    quiescence: Optional[Dict[str, Any]] = None
 
 
 @dataclass
@@ -158,7 +166,9 @@ class SweepConfig:
             perfect/worst oracle's b^d leaves) exceeds it are left out of the grid (listed in
             the plan), so each b gets the depths "as far as the budget allows". null = keep all.
         algorithm: search algorithms to sweep (default: ``[${search.algorithm}]``).
-        ordering: ordering policies to sweep (default: ``[${ordering.name}]``).
+        ordering: ordering policies to sweep: a list, or one policy (default: ``${ordering}``,
+            the top-level ``ordering``). Any spec ``searchlab.search()`` takes, composed
+            policies included (``id+tt+killer+history+centre``).
         instances: tree instances per grid point (>= 1); instance i is the same tree for every
             algorithm and ordering (paired comparisons). Othello: the number of random positions;
             other games take their positions from ``game.sample``.
@@ -170,6 +180,9 @@ class SweepConfig:
             that have it. Empty = just ``game``.
         d_by_ordering: depths for particular orderings, restricting ``d`` for them, e.g.
             ``{perfect: "1..3"}`` (the exact-value oracle is affordable only at small depths).
+        pruning: pruning techniques to sweep: names of the ``pruning`` group's options (a list
+            or one name; default ``${pruning.name}``); the chosen ``pruning`` option's overrides
+            apply to its own entry. ``none`` = plain alpha-beta.
         decay, correlation: sweep the incremental tree's parameters: every listed value becomes
             one tree (with the other parameter of ``tree`` / each ``sweep.trees`` entry);
             empty = the tree's own value.
@@ -180,7 +193,8 @@ class SweepConfig:
     d_by_b: Dict[int, Any] = field(default_factory=dict)
     d_budget: Optional[int] = None
     algorithm: List[str] = field(default_factory=lambda: ["${search.algorithm}"])
-    ordering: List[str] = field(default_factory=lambda: ["${ordering.name}"])
+    ordering: Any = "${ordering}"
+    pruning: Any = "${pruning.name}"
     instances: int = 10
     trees: List[TreeConfig] = field(default_factory=list)
     d_by_ordering: Dict[str, Any] = field(default_factory=dict)
@@ -245,8 +259,14 @@ class ExperimentConfig:
         seed: the experiment's root seed; every task's tree seed and ordering seed derive from
             it and the task's identity (numpy SeedSequence), never from execution order.
         results_dir: where run directories are created (relative to the working directory).
-        tree, game, search, ordering, sweep, runner: see their classes (exactly one of tree
-            and game is used).
+        ordering: the move-ordering policy, or a list of them: ``natural``, ``random`` (seeded
+            per task), ``perfect``, ``worst``, ``static`` (static values: incremental trees and
+            games), a game's own order (``centre`` Connect Four, ``corners`` Othello,
+            ``captures`` chess), possibly composed with the dynamic components ``id``, ``tt``,
+            ``killer``, ``history`` in priority order, e.g. ``tt+killer+history+static``
+            (searchlab/algorithms/ordering.py). The default of ``sweep.ordering``.
+        tree, game, search, pruning, sweep, runner: see their classes (exactly one of tree and game is
+            used).
     """
 
     name: str = "quick"
@@ -256,7 +276,8 @@ class ExperimentConfig:
     tree: TreeConfig = field(default_factory=TreeConfig)
     game: GameConfig = field(default_factory=GameConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
-    ordering: OrderingConfig = field(default_factory=OrderingConfig)
+    ordering: Any = "natural"
+    pruning: PruningConfig = field(default_factory=PruningConfig)
     sweep: SweepConfig = field(default_factory=SweepConfig)
     runner: RunnerConfig = field(default_factory=RunnerConfig)
 

@@ -30,6 +30,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from searchlab.experiment.table_kinds import TRADEOFF_KINDS, UnknownTableError, kind_of
+
 TABLE_DIR = "table"
 PART_RE = re.compile(r"^part-(\d{5,})\.parquet$")
 
@@ -49,6 +51,7 @@ SCHEMA = pa.schema([
     ("correlation", pa.float64()),
     ("algorithm", pa.string()),
     ("ordering", pa.string()),
+    ("pruning", pa.string()),
     ("instance", pa.int64()),
     ("seed", pa.uint64()),
     ("ordering_seed", pa.uint64()),
@@ -90,6 +93,8 @@ SCHEMA = pa.schema([
 COLUMNS = tuple(SCHEMA.names)
 #: Columns that vary between otherwise identical runs (timing, provenance of the session).
 NONDETERMINISTIC = ("wall_seconds", "version", "commit", "engine")
+#: Every kind of table a run holds: name -> (schema, key columns) (experiment/table_kinds.py).
+KINDS = {"search": (SCHEMA, frozenset({"experiment", "task_id", "nodes"})), **TRADEOFF_KINDS}
 
 
 class StoreError(OSError):
@@ -241,23 +246,30 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True):
     ``results/ordering_ebf``; every run below it), a glob (``results/*/2026-*``), a Parquet
     part, or a list of these. Adds the column ``run_dir`` (the run each row came from). Rows are
     sorted by run and grid order (``task_index``). Unreadable parts are skipped with a warning.
+    Every part must be a table of a kind searchlab writes (experiment/table_kinds.py: search
+    rows, the trade-off study's rows or matches), all of one kind: UnknownTableError (naming the
+    file) otherwise.
     """
     parts = _expand(path_or_glob)
     frames = []
+    kinds: dict[str, Path] = {}
     for p in parts:
         try:
             t = pq.read_table(p)
         except Exception as e:  # noqa: BLE001
             warnings.warn(f"searchlab.load: skipping unreadable part {p}: {e}", stacklevel=2)
             continue
-        try:
+        kind = kind_of(t.schema, p, KINDS)       # refuses an unknown table, naming the file
+        kinds.setdefault(kind, p)
+        if kind == "search":
             t = conform(t)          # older runs: new columns null, best_move as strings
-        except Exception:  # noqa: BLE001 -- not a searchlab table part: load it as it is
-            pass
         df = t.to_pandas()
         run = p.parent.parent if p.parent.name == TABLE_DIR else p.parent
         df["run_dir"] = str(run)
         frames.append(df)
+    if len(kinds) > 1:
+        raise UnknownTableError("searchlab.load: tables of different kinds cannot be read into "
+                                "one frame: " + ", ".join(f"{k} ({p})" for k, p in kinds.items()))
     if not frames:
         return pd.DataFrame({c: pd.Series(dtype=object) for c in (*COLUMNS, "run_dir")})
     df = pd.concat(frames, ignore_index=True)

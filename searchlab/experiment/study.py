@@ -7,6 +7,7 @@ content: resume refuses a run directory whose hash differs.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -66,6 +67,8 @@ class Study:
     d_by_ordering: dict = field(default_factory=dict)
     aspiration: Optional[float] = None
     tt_size: int = 65536
+    #: (name, searchlab.algorithms.pruning.Pruning or None) per technique swept
+    prunings: tuple = (("none", None),)
 
     @property
     def game(self) -> Optional[Any]:
@@ -104,6 +107,9 @@ class Study:
             out["aspiration"] = self.aspiration
         if self.tt_size != 65536:
             out["tt_size"] = self.tt_size
+        if self.prunings != (("none", None),):
+            out["pruning"] = [[name, None if p is None else dataclasses.asdict(p)]
+                              for name, p in self.prunings]
         return out
 
     @property

@@ -17,14 +17,12 @@ from omegaconf import DictConfig, OmegaConf
 from searchlab.algorithms.api import ALGORITHMS, ENGINES
 from searchlab.algorithms.ordering import ORDERINGS, parse_ordering
 from searchlab.experiment.games import GAMES, SOURCES, GameSpec, sample_game, select_positions
-from searchlab.experiment.schema import (
-    BACKENDS,
-    TREE_DEFAULTS,
-    TREE_PARAMS,
-    ConfigError,
-    ExperimentConfig,
-    RunnerConfig,
-)
+from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
+                                          Pruning, Quiescence)
+from searchlab.experiment.composition import available_options
+from searchlab.experiment.schema import (BACKENDS, CONF_DIR, TREE_DEFAULTS, TREE_PARAMS,
+                                         ConfigError, ExperimentConfig, PruningConfig,
+                                         RunnerConfig)
 from searchlab.experiment.study import Study, TreeSpec, freeze, thaw
 from searchlab.trees import TREE_MODELS, make_tree
 
@@ -213,6 +211,8 @@ def validate(cfg: Any) -> Study:
     samples = {g: sample_game(g.name) for g in games}
     if not sweep["algorithm"]:
         raise ConfigError("sweep.algorithm: the grid is empty (no algorithm listed)")
+    if isinstance(sweep["ordering"], str):
+        sweep["ordering"] = [sweep["ordering"]]
     if not sweep["ordering"]:
         raise ConfigError("sweep.ordering: the grid is empty (no ordering listed)")
     algorithms = tuple(dict.fromkeys(_choice("sweep.algorithm", a, tuple(ALGORITHMS))
@@ -220,7 +220,6 @@ def validate(cfg: Any) -> Study:
     game_orderings: dict = {}
     if len(games) <= 1:
         the_game = samples[games[0]] if games else None
-        _ordering("ordering.name", plain["ordering"]["name"], the_game)
         orderings = tuple(dict.fromkeys(_ordering("sweep.ordering", o, the_game)
                                         for o in sweep["ordering"]))
         if games:
@@ -237,9 +236,14 @@ def validate(cfg: Any) -> Study:
     d_by_ordering = {}
     for k, v in (sweep.get("d_by_ordering") or {}).items():
         if k not in orderings:
-            raise ConfigError(f"sweep.d_by_ordering: ordering {k!r} is not in sweep.ordering "
-                              f"{list(orderings)}")
+            # a preset's restriction of an ordering the command line's axis choice left out
+            # (ordering=X) does not apply; a name that is no ordering at all is an error
+            if not any(_fits(k, g) for g in (None, *samples.values())):
+                raise ConfigError(f"sweep.d_by_ordering: {k!r} is not an ordering policy (the "
+                                  f"study sweeps {list(orderings)})")
+            continue
         d_by_ordering[k] = parse_int_list(f"sweep.d_by_ordering[{k}]", v, 0)
+    prunings = _prunings(sweep.get("pruning"), plain.get("pruning") or {})
     engine = _choice("search.engine", search["engine"], tuple(ENGINES))
     depth = _check_int("search.depth", search["depth"], 0, allow_none=True)
     if games and depth is not None:
@@ -298,7 +302,57 @@ def validate(cfg: Any) -> Study:
         engine=engine, depth=depth, task_max_nodes=task_max,
         runner=RunnerConfig(**runner), config=plain, games=games, positions=positions,
         game_orderings=game_orderings,
-        d_by_ordering=d_by_ordering, aspiration=aspiration, tt_size=tt_size)
+        d_by_ordering=d_by_ordering, aspiration=aspiration, tt_size=tt_size, prunings=prunings)
+
+
+#: the ``pruning`` node's fields -> the records of searchlab.algorithms.pruning
+PRUNING_RECORDS = {"null_move": NullMove, "lmr": LateMoveReductions, "futility": Futility,
+                   "beam": Beam, "probcut": ProbCut, "quiescence": Quiescence}
+
+
+def _pruning_record(key: str, node: dict) -> Optional[Pruning]:
+    """The Pruning record of a ``pruning`` config node; None for no technique (``none``)."""
+    records = {}
+    for field_name, cls in PRUNING_RECORDS.items():
+        params = node.get(field_name)
+        if params is None:
+            continue
+        if not isinstance(params, dict):
+            raise ConfigError(f"{key}.{field_name} must be a mapping of its parameters; got "
+                              f"{params!r}")
+        if field_name == "beam" and "widths" in params:
+            params = {**params, "widths": tuple(params["widths"] or ())}
+        try:
+            records[field_name] = cls(**params)
+        except TypeError:
+            allowed = ", ".join(f.name for f in dataclasses.fields(cls))
+            raise ConfigError(f"{key}.{field_name}: unknown parameter in {sorted(params)}; "
+                              f"allowed: {allowed}") from None
+    return Pruning(**records) if records else None
+
+
+def _prunings(sweep_value: Any, chosen: dict) -> tuple[tuple[str, Optional[Pruning]], ...]:
+    """sweep.pruning -> ((name, Pruning or None), ...): each name an option of the ``pruning``
+    group (searchlab/conf/pruning/<name>.yaml); the chosen option carries its overrides."""
+    names = [sweep_value] if isinstance(sweep_value, str) else list(sweep_value or [])
+    if not names:
+        raise ConfigError("sweep.pruning: the grid is empty (no technique listed; 'none' = "
+                          "plain alpha-beta)")
+    if len(set(names)) != len(names):
+        raise ConfigError(f"sweep.pruning: a technique is listed twice: {names}")
+    out = []
+    for name in names:
+        if name == chosen.get("name"):
+            node = chosen
+        else:
+            path = CONF_DIR / "pruning" / f"{name}.yaml"
+            if not isinstance(name, str) or not path.is_file():
+                raise ConfigError(f"sweep.pruning: unknown technique {name!r}; allowed: "
+                                  f"{', '.join(available_options('pruning'))}")
+            node = OmegaConf.to_container(OmegaConf.merge(OmegaConf.structured(PruningConfig),
+                                                          OmegaConf.load(path)))
+        out.append((name, _pruning_record(f"pruning {name}", node)))
+    return tuple(out)
 
 
 def _sweep_tree_params(trees: tuple[TreeSpec, ...], sweep: dict) -> tuple[TreeSpec, ...]:

@@ -52,7 +52,7 @@ import chess
 import chess.polyglot
 
 from searchlab.errors import InvalidParameterError
-from searchlab.games.protocol import CLASSICAL, Capabilities
+from searchlab.games.protocol import Capabilities
 
 MATE_VALUE = 100_000.0
 
@@ -332,8 +332,7 @@ class Chess:
     docstring for moves, natural order, utility and evaluation.
     """
 
-    capabilities: Capabilities = CLASSICAL
-    has_static = True
+    capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True, null_move=True, noisy_moves=True)
     default_depth = None
 
     def __init__(self, position: str | ChessState | chess.Board = "", name: str | None = None) -> None:

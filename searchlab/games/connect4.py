@@ -43,8 +43,9 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
+from searchlab.algorithms.kernels import connect4 as kernel
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.games.protocol import CLASSICAL, Capabilities
+from searchlab.games.protocol import Capabilities
 from searchlab.hashing import mix64
 
 WIDTH, HEIGHT, CELLS = 7, 6, 42
@@ -163,8 +164,8 @@ class ConnectFour:
     """
 
     name = "connect4"
-    capabilities: Capabilities = CLASSICAL
-    has_static = True
+    capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True,
+                                              compiled=True)
     default_depth = None
 
     def __init__(self, moves: "str | ConnectFourState" = "") -> None:
@@ -286,11 +287,10 @@ def _require_open(state: ConnectFourState, what: str) -> None:
 
 
 def _check_variant(variant: str) -> int:
-    from searchlab.algorithms.kernels import connect4 as k
-    if variant not in k.VARIANTS:
+    if variant not in kernel.VARIANTS:
         raise InvalidParameterError(
             f"variant must be one of {', '.join(TUTORIAL_VARIANTS)}; got {variant!r}")
-    return k.VARIANTS[variant]
+    return kernel.VARIANTS[variant]
 
 
 def _arrays(states: Sequence[ConnectFourState]):
@@ -314,7 +314,6 @@ def pons_tutorial(moves: "str | ConnectFour | ConnectFourState", variant: str) -
 
 def pons_tutorial_many(positions: Sequence, variant: str) -> tuple[np.ndarray, np.ndarray]:
     """``pons_tutorial`` over many positions in one compiled call: (scores, nodes) arrays."""
-    from searchlab.algorithms.kernels import connect4 as k
     v = _check_variant(variant)
     states = [_state_of(p) for p in positions]
     for s in states:
@@ -323,7 +322,7 @@ def pons_tutorial_many(positions: Sequence, variant: str) -> tuple[np.ndarray, n
     scores = np.zeros(len(states), dtype=np.int64)
     nodes = np.zeros(len(states), dtype=np.int64)
     if states:
-        k._tutorial_many(curs, masks, ns, v, scores, nodes)
+        kernel._tutorial_many(curs, masks, ns, v, scores, nodes)
     return scores, nodes
 
 
@@ -341,9 +340,8 @@ class _SolverTables:
     """The solver's transposition table and scratch space, allocated once per process."""
 
     def __init__(self) -> None:
-        from searchlab.algorithms.kernels import connect4 as k
         # TT_SIZE slots + the epoch; written once now so that no solve pays page faults
-        self.tt = np.empty(k.TT_SIZE + 1, dtype=np.int64)
+        self.tt = np.empty(kernel.TT_SIZE + 1, dtype=np.int64)
         self.tt.fill(0)
         self.buf = np.zeros((CELLS + 1, 16), dtype=np.int64)
 
@@ -374,20 +372,18 @@ def solve(moves: "str | ConnectFour | ConnectFourState", weak: bool = False) -> 
     table per process). Meant for late positions (Pons' benchmark sets); openings take minutes
     or more (no opening book).
     """
-    from searchlab.algorithms.kernels import connect4 as k
     state = _state_of(moves)
     t0 = time.perf_counter()
     if state.won_by_last_mover() or state.plies >= CELLS:
         s = _terminal_score(state)
         return SolveResult(int(np.sign(s)) if weak else s, 0, time.perf_counter() - t0)
     tb = _tables()
-    score, nodes = k._solve(state.current, state.mask, state.plies, bool(weak), tb.tt, tb.buf)
+    score, nodes = kernel._solve(state.current, state.mask, state.plies, bool(weak), tb.tt, tb.buf)
     return SolveResult(int(score), int(nodes), time.perf_counter() - t0)
 
 
 def solve_many(positions: Sequence, weak: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``solve`` over many non-terminal positions in one compiled call: (scores, nodes)."""
-    from searchlab.algorithms.kernels import connect4 as k
     states = [_state_of(p) for p in positions]
     for s in states:
         _require_open(s, "solve_many")
@@ -396,7 +392,7 @@ def solve_many(positions: Sequence, weak: bool = False) -> tuple[np.ndarray, np.
     scores = np.zeros(len(states), dtype=np.int64)
     nodes = np.zeros(len(states), dtype=np.int64)
     if states:
-        k._solve_many(curs, masks, ns, bool(weak), tb.tt, tb.buf, scores, nodes)
+        kernel._solve_many(curs, masks, ns, bool(weak), tb.tt, tb.buf, scores, nodes)
     return scores, nodes
 
 

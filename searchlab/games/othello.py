@@ -65,8 +65,9 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
+from searchlab.algorithms.kernels import othello as kernel
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.games.protocol import CLASSICAL, Capabilities
+from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, mix64
 
 FULL = MASK64
@@ -369,8 +370,8 @@ class Othello:
     """
 
     name = "othello"
-    capabilities: Capabilities = CLASSICAL
-    has_static = True
+    capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True,
+                                              compiled=True)
     default_depth = None
 
     def __init__(self, root: str | OthelloState = "") -> None:
@@ -501,7 +502,6 @@ def othello_perft(depth: int, state: OthelloState | None = None, *, bulk: bool =
     if depth > 30:
         raise UnsupportedError(f"depth {depth} would not finish: perft grows ~10x per ply")
     state = START if state is None else _check_state(state)
-    from searchlab.algorithms.kernels import othello as k
     p, o = state.mover
     with np.errstate(over="ignore"):          # wrapping uint64 products under NUMBA_DISABLE_JIT
-        return int(k.perft(np.uint64(p), np.uint64(o), int(depth), bool(bulk)))
+        return int(kernel.perft(np.uint64(p), np.uint64(o), int(depth), bool(bulk)))

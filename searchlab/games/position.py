@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 
@@ -13,13 +14,13 @@ class FromState:
     below ``state``.
     """
 
-    model = None            # not a tree model: compiled kernels search trees from their root
-
     def __init__(self, game: Any, state: Any) -> None:
         self._game, self._state = game, state
         self.name = f"{game.name} from a position"
         full = game.default_depth
-        ply = state[1] if hasattr(game, "node_id") and isinstance(state, tuple) else 0
+        # compiled kernels search trees from their root only
+        self.capabilities = dataclasses.replace(game.capabilities, kernel_model=None)
+        ply = state[1] if game.capabilities.node_ids else 0
         self.default_depth = None if full is None else max(full - ply, 0)
 
     def initial_state(self) -> Any:

@@ -16,12 +16,42 @@ from searchlab.errors import UnsupportedError
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What kind of game this is; algorithms check the flags they rely on."""
+    """What a game (or synthetic tree) is and what it offers beyond the Game protocol's core.
+
+    Algorithms check the flags they rely on, never the presence of methods or class names.
+
+    Kind of game (all True = the classical setting alpha-beta is defined for):
+        two_player, zero_sum, deterministic, perfect_information.
+    What it offers:
+        static_values: ``evaluate(s)`` gives a heuristic value at non-terminal states (horizons
+            below the end, static order, iterative deepening, the pruning techniques).
+        own_orderings: ``move_orderings()`` returns the game's own static ordering policies by
+            name (``centre``, ``corners``, ``captures``).
+        null_move: ``null_move(s)`` (the side to move passes) and ``null_move_allowed(s)``.
+        noisy_moves: ``noisy_moves(s)`` (captures and the like, for quiescence search).
+        exact_values: ``exact_value(s)``, the exact minimax value known by construction.
+        node_ids: ``node_id(s)`` and ``leaf_count(depth)`` (implicit trees: the oracle memoises
+            on node ids and knows its size before any work; states carry their ply at [1]).
+        leaves_below: ``leaves_below(s)`` (explicit trees: step-by-step traces).
+        compiled: ``compiled_primitives()`` returns the game's primitives for the compiled
+            engine (a CompiledGame, searchlab.algorithms.compiled).
+        kernel_model: the synthetic tree model a compiled kernel implements node for node
+            (``iid``, ``ordered``, ``incremental``); None = no compiled kernel.
+    """
 
     two_player: bool = True
     zero_sum: bool = True
     deterministic: bool = True
     perfect_information: bool = True
+    static_values: bool = False
+    own_orderings: bool = False
+    null_move: bool = False
+    noisy_moves: bool = False
+    exact_values: bool = False
+    node_ids: bool = False
+    leaves_below: bool = False
+    compiled: bool = False
+    kernel_model: str | None = None
 
     def require_classical(self, what: str) -> None:
         """Raise UnsupportedError unless two-player, zero-sum, deterministic, perfect information."""
@@ -46,19 +76,20 @@ class Game(Protocol):
     - ``play(s, m)``: the state after move m (s is unchanged).
     - ``is_terminal(s)`` / ``utility(s)``: game over, and its value for MAX.
     - ``evaluate(s)``: heuristic (static) value for MAX of a non-terminal state; raises
-      UnsupportedError where the game or tree has none (``has_static`` is then False).
+      UnsupportedError where the game or tree has none (``capabilities.static_values`` is
+      then False).
     - ``hash_key(s)``: a 64-bit key (Zobrist for board games, the node key for trees).
     - ``default_depth``: the depth a search uses when none is given (None: to the end).
 
-    Optional: ``move_orderings() -> dict[str, Callable[[state, moves], list]]``, the game's own
-    static ordering policies by name (e.g. "centre" for Connect Four, "corners" for Othello,
-    "captures" for chess); each returns the moves in the order to search them. The search
-    offers them under their names next to the generic policies.
+    - ``capabilities``: what kind of game it is and which optional methods it offers (see
+      Capabilities), e.g. ``move_orderings() -> dict[str, Callable[[state, moves], list]]``
+      (``own_orderings``), the game's own static ordering policies by name ("centre" for
+      Connect Four, "corners" for Othello, "captures" for chess), offered by the search under
+      their names next to the generic policies.
     """
 
     name: str
     capabilities: Capabilities
-    has_static: bool
     default_depth: int | None
 
     def initial_state(self) -> Any: ...

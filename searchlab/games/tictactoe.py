@@ -33,8 +33,10 @@ from typing import Iterable, NamedTuple
 
 import numpy as np
 
+from searchlab.algorithms.kernels import tictactoe as kernel
+from searchlab.algorithms.result import SearchResult
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.games.protocol import CLASSICAL, Capabilities
+from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, mix64
 
 FULL = 0x1FF
@@ -137,8 +139,7 @@ class TicTacToe:
     """
 
     name = "tictactoe"
-    capabilities: Capabilities = CLASSICAL
-    has_static = True
+    capabilities: Capabilities = Capabilities(static_values=True, compiled=True)
     default_depth = None
 
     def __init__(self, moves: "str | Iterable[int] | TicTacToeState" = "") -> None:
@@ -242,9 +243,6 @@ def kernel_search(position: TicTacToe | TicTacToeState | str = "", algorithm: st
     Counting and values as in searchlab/algorithms/reference.py (MAX = the side to move at the
     root): nodes 549,946 (minimax) and 18,297 (alpha-beta) from the empty board, value 0.
     """
-    from searchlab.algorithms.kernels import tictactoe as k
-    from searchlab.algorithms.result import SearchResult
-
     if algorithm not in ALGORITHMS:
         raise InvalidParameterError(
             f"algorithm must be one of {', '.join(ALGORITHMS)}; got {algorithm!r}")
@@ -260,9 +258,9 @@ def kernel_search(position: TicTacToe | TicTacToeState | str = "", algorithm: st
             f"got {type(position).__name__}")
     x, o = int(state.x), int(state.o)
     me, opp = (x, o) if state.x_to_move else (o, x)
-    stats = np.zeros(k.STATS_LEN, dtype=np.int64)
+    stats = np.zeros(kernel.STATS_LEN, dtype=np.int64)
     t0 = time.perf_counter()
-    value, best, tied = k._root(me, opp, algorithm == "alphabeta", k.WIN, stats)
+    value, best, tied = kernel._root(me, opp, algorithm == "alphabeta", kernel.WIN, stats)
     wall = time.perf_counter() - t0
     per_ply = [int(v) for v in stats[3:]]
     top = max((i for i, v in enumerate(per_ply) if v), default=0)

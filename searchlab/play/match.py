@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any, Hashable
 
 import numpy as np
+from scipy.stats import bootstrap
+from tqdm import tqdm
 
+from searchlab.algorithms.api import search
+from searchlab.algorithms.pruning import Pruning
 from searchlab.errors import InvalidParameterError
 from searchlab.games.position import FromState
-from searchlab.algorithms.pruning import Pruning
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,6 @@ class MoveChoice:
 def choose_move(game: Any, state: Any, player: Player) -> MoveChoice:
     """The move ``player`` plays in ``state`` (see the module docstring); the first legal
     move if not even depth 1 fits the budget."""
-    from searchlab.algorithms.api import search
     view = FromState(game, state)
     used, best, reached = 0, None, 0
     for depth in range(1, player.max_depth + 1):
@@ -121,9 +123,6 @@ def run_match(game: Any, a: Player, b: Player, openings: list, seed: int = 0,
     The Elo CI is a 95 % bootstrap (scipy.stats.bootstrap, percentile) over openings, each
     opening's pair of games resampled together.
     """
-    from scipy.stats import bootstrap
-    from tqdm import tqdm
-
     if not openings:
         raise InvalidParameterError("run_match needs at least one opening")
     for p in (a, b):

@@ -14,8 +14,15 @@ traceback, and exit with status 2.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from searchlab.cli import EXIT_USER_ERROR, _overrides      # the same command-line conventions
+import hydra
+from hydra.core.hydra_config import HydraConfig
+
+from searchlab.cli import EXIT_USER_ERROR, _overrides  # the same command-line conventions
+from searchlab.tradeoff.config import CONF_DIR, TradeoffConfigError, from_dict, load
+from searchlab.tradeoff.report import _sections, write_report
+from searchlab.tradeoff.study import run_study
 
 _NO_PRECHECK = {"--help", "-h", "--hydra-help", "--info", "-i", "--multirun", "-m",
                 "--shell-completion", "-sc", "--version", "--cfg", "-c"}
@@ -31,7 +38,6 @@ def precheck(argv: list[str]) -> None:
     is created."""
     if any(a in _NO_PRECHECK for a in argv):
         return
-    from searchlab.tradeoff.config import TradeoffConfigError, load
     ov = [o for o in _overrides(argv) if not o.lstrip("+~").startswith("hydra")]
     try:
         load(ov)
@@ -40,10 +46,6 @@ def precheck(argv: list[str]) -> None:
 
 
 def _task(cfg) -> None:
-    from hydra.core.hydra_config import HydraConfig
-
-    from searchlab.tradeoff.config import TradeoffConfigError, from_dict
-    from searchlab.tradeoff.study import run_study
     try:
         study = from_dict(cfg)
     except TradeoffConfigError as e:
@@ -54,7 +56,6 @@ def _task(cfg) -> None:
     except KeyboardInterrupt:
         print("searchlab-tradeoff: interrupted", file=sys.stderr)
         sys.exit(130)
-    from searchlab.tradeoff.report import _sections
     s = _sections(out)
     print(f"searchlab-tradeoff: wrote {out}/report.md")
     print(f"verdict: {s['head']}")
@@ -65,17 +66,12 @@ def main() -> None:
     argv = sys.argv[1:]
     rep = [a for a in argv if a.startswith("report=")]
     if rep:
-        from pathlib import Path
-
-        from searchlab.tradeoff.report import write_report
         path = Path(rep[0].split("=", 1)[1])
         if not (path / "table").is_dir():
             _error(f"report: {path} holds no trade-off run (no table/ folder)")
         print(write_report(path))
         return
-    import hydra
 
-    from searchlab.tradeoff.config import CONF_DIR
     precheck(argv)
     app = hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="tradeoff")(_task)
     app()

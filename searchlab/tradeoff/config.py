@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from hydra import compose as _compose
+from hydra import initialize_config_dir
+from hydra.core.global_hydra import GlobalHydra
+from omegaconf import OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+
 from searchlab.experiment.schema import CONF_DIR
+
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"      # searchlab/data: shipped inputs
 DOMAINS = ("incremental", "connect4", "othello", "chess")
 FAMILIES = ("sound", "null_move", "lmr", "futility", "razoring", "beam", "probcut", "quiescence")
@@ -164,9 +171,6 @@ def _fail(msg: str) -> None:
 def from_dict(cfg: Any) -> TradeoffConfig:
     """Merge a composed config (DictConfig or dict) onto the schema; unknown keys and wrong
     types raise TradeoffConfigError. Hydra's own ``hydra`` node is ignored."""
-    from omegaconf import OmegaConf
-    from omegaconf.errors import OmegaConfBaseException
-
     if not OmegaConf.is_config(cfg):
         cfg = OmegaConf.create(cfg)
     data = OmegaConf.to_container(cfg, resolve=True)
@@ -303,9 +307,6 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
 def compose(overrides: list[str] | None = None, config_name: str = "tradeoff") -> Any:
     """Compose ``conf/<config_name>.yaml`` with overrides through Hydra's compose API
     (returns the DictConfig; GlobalHydra is cleared afterwards)."""
-    from hydra import compose as _compose, initialize_config_dir
-    from hydra.core.global_hydra import GlobalHydra
-
     GlobalHydra.instance().clear()
     try:
         with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):

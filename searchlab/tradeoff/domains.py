@@ -14,12 +14,22 @@ zugzwang decides many positions, this is exactly the case the technique is known
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from searchlab.algorithms.api import search
+from searchlab.algorithms.calibration import sample_states
+from searchlab.games.chess_game import Chess
+from searchlab.games.connect4 import ConnectFour, ConnectFourState, load_benchmark
+from searchlab.games.epd import load_epd
+from searchlab.games.othello import Othello, OthelloState, random_position
+from searchlab.games.position import FromState
 from searchlab.tradeoff.config import DomainConf, data_path
+from searchlab.trees.incremental import IncrementalTree
 
 
 class WithNullMove:
@@ -27,9 +37,13 @@ class WithNullMove:
 
     def __init__(self, game: Any, null) -> None:
         self._game, self._null = game, null
+        self.capabilities = dataclasses.replace(game.capabilities, null_move=True)
 
     def null_move(self, state: Any) -> Any:
         return self._null(state)
+
+    def null_move_allowed(self, state: Any) -> bool:
+        return True
 
     def __getattr__(self, item: str) -> Any:
         return getattr(self._game, item)
@@ -39,32 +53,28 @@ class WithNullMove:
 
     def __setstate__(self, st):
         self._game, self._null = st
+        self.capabilities = dataclasses.replace(self._game.capabilities, null_move=True)
 
 
 def _c4_pass(state):
-    from searchlab.games.connect4 import ConnectFourState
     return ConnectFourState(state.current ^ state.mask, state.mask, state.plies + 1)
 
 
 def _othello_pass(state):
-    from searchlab.games.othello import OthelloState
     return OthelloState(state.black, state.white, not state.black_to_move)
 
 
 def connect4_game(moves: str = ""):
-    from searchlab.games.connect4 import ConnectFour
     return WithNullMove(ConnectFour(moves), _c4_pass)
 
 
 def othello_game(root=""):
-    from searchlab.games.othello import Othello
     return WithNullMove(Othello(root), _othello_pass)
 
 
 def seed_for(study_seed: int, *identity: Any) -> int:
     """A 63-bit seed from the study seed and a task identity (numpy SeedSequence over the
     identity's bytes: independent of execution order and of n_jobs)."""
-    import hashlib
     words = np.frombuffer(hashlib.sha256(repr(identity).encode()).digest(), dtype=np.uint32)
     ss = np.random.SeedSequence([int(study_seed), *map(int, words)])
     return int(ss.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1))
@@ -83,16 +93,13 @@ class Position:
     def game(self):
         s = self.spec
         if self.domain == "incremental":
-            from searchlab.trees.incremental import IncrementalTree
             return IncrementalTree(s["b"], s["d"], s["tree_seed"], decay=s["decay"],
                                    correlation=s["correlation"])
         if self.domain == "connect4":
             return connect4_game(s["moves"])
         if self.domain == "othello":
-            from searchlab.games.othello import OthelloState
             return othello_game(OthelloState(*s["state"]))
         if self.domain == "chess":
-            from searchlab.games.chess_game import Chess
             return Chess(s["fen"])
         raise ValueError(self.domain)
 
@@ -114,7 +121,6 @@ def positions(domain: str, d: DomainConf, study_seed: int) -> list[Position]:
                 out.append(Position(domain, v, f"tree{i}", s, dict(
                     b=d.b, d=d.depth, decay=d.decay, correlation=float(c), tree_seed=s)))
     elif domain == "connect4":
-        from searchlab.games.connect4 import load_benchmark
         lines = load_benchmark(data_path(d.benchmark))
         rng = np.random.default_rng(seed_for(study_seed, domain, "draw"))
         idx = sorted(rng.choice(len(lines), size=min(d.positions, len(lines)), replace=False))
@@ -124,14 +130,12 @@ def positions(domain: str, d: DomainConf, study_seed: int) -> list[Position]:
                                 seed_for(study_seed, domain, int(i)),
                                 dict(moves=moves, score=int(score))))
     elif domain == "othello":
-        from searchlab.games.othello import random_position
         for i in range(d.positions):
             s = seed_for(study_seed, domain, i)
             st = random_position(d.ply, s)
             out.append(Position(domain, domain, f"rand{i}", s,
                                 dict(state=(st.black, st.white, st.black_to_move))))
     elif domain == "chess":
-        from searchlab.games.epd import load_epd
         for e in load_epd(data_path(d.epd))[:d.positions]:
             out.append(Position(domain, domain, e.id, seed_for(study_seed, domain, e.id),
                                 dict(fen=e.fen, bm_uci=list(e.bm_uci), am_uci=list(e.am_uci),
@@ -142,11 +146,9 @@ def positions(domain: str, d: DomainConf, study_seed: int) -> list[Position]:
 def fit_game_and_states(domain: str, variant: str, d: DomainConf, study_seed: int):
     """(game, states) on which ProbCut's model is fitted: seeded sample positions of the same
     domain (never the study's test positions), non-terminal ones."""
-    from searchlab.algorithms.pruning import sample_states
     s = seed_for(study_seed, "probcut-fit", domain, variant)
     f = d.probcut_fit
     if domain == "incremental":
-        from searchlab.trees.incremental import IncrementalTree
         corr = float(variant.split("=")[1])
         depth = max(d.depth, f.ply + f.deep)
         game = IncrementalTree(d.b, depth, s, decay=d.decay, correlation=corr)
@@ -155,14 +157,11 @@ def fit_game_and_states(domain: str, variant: str, d: DomainConf, study_seed: in
     elif domain == "othello":
         game = othello_game("")
     else:
-        from searchlab.games.chess_game import Chess
         game = Chess()
     states = [x for x in sample_states(game, f.ply, 4 * f.positions, s)
               if not game.is_terminal(x)]
     bound = PROVEN_BOUND.get(domain)
     if bound is not None:       # drop proven wins/losses: they are not what ProbCut predicts
-        from searchlab.games.position import FromState
-        from searchlab.algorithms.api import search
         order = "static"
         kept = []
         for x in states:

@@ -11,10 +11,14 @@ import json
 import math
 from pathlib import Path
 
+import matplotlib
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import yaml
 
-from searchlab.tradeoff.study import load_table
+from searchlab.tradeoff.config import DOMAINS, FAMILIES
+from searchlab.tradeoff.tables import load_table
 
 # Okabe-Ito colour-blind-safe palette, one colour and marker per family
 PALETTE = {"sound": "#000000", "null_move": "#E69F00", "lmr": "#56B4E9", "futility": "#009E73",
@@ -60,7 +64,6 @@ def summarise(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _order(df: pd.DataFrame) -> pd.DataFrame:
-    from searchlab.tradeoff.config import DOMAINS, FAMILIES
     rank = {f: i for i, f in enumerate(FAMILIES)}
     drank = {d: i for i, d in enumerate(DOMAINS)}
     return df.assign(_r=df["family"].map(rank), _d=df["domain"].map(drank).fillna(99)).sort_values(
@@ -70,9 +73,7 @@ def _order(df: pd.DataFrame) -> pd.DataFrame:
 def pareto_figure(summary: pd.DataFrame, domain: str, out: Path) -> Path:
     """Node savings (y) against decision error (x), one point per technique+parameter; one
     panel per variant (the incremental tree's correlations)."""
-    import matplotlib
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
     sub = summary[summary["domain"] == domain]
     vs = list(dict.fromkeys(sub["variant"]))
@@ -306,7 +307,6 @@ def _seconds(sess: dict) -> str:
 
 
 def _domains_in_order(summary: pd.DataFrame) -> list[str]:
-    from searchlab.tradeoff.config import DOMAINS
     present = set(summary["domain"])
     return [d for d in DOMAINS if d in present] + sorted(present - set(DOMAINS))
 
@@ -319,7 +319,6 @@ def write_report(run_dir: str | Path) -> Path:
         cfg = (run_dir / "config.yaml").read_text()
     except OSError:
         cfg = ""
-    import yaml
     conf = yaml.safe_load(cfg) if cfg else {}
     prov = {}
     try:

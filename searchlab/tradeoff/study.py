@@ -13,56 +13,31 @@ are written atomically (temp file + os.replace) as tasks finish.
 from __future__ import annotations
 
 import dataclasses
-import json
-import math
-import os
 import time
 from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
+from joblib import Parallel, delayed
+from omegaconf import OmegaConf
+from tqdm import tqdm
 
+from searchlab.algorithms.api import search
+from searchlab.algorithms.calibration import fit_probcut, sample_states
+from searchlab.algorithms.exact import exact_best_moves
 from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
-                                      Pruning, Quiescence)
+                                          Pruning, Quiescence)
+from searchlab.errors import SearchlabError
+from searchlab.experiment import provenance
+from searchlab.games.connect4 import solve
+from searchlab.games.othello import random_position
+from searchlab.play.match import Player, run_match
 from searchlab.tradeoff import domains as dom
 from searchlab.tradeoff.config import TechniqueConf, TradeoffConfig, selected_domains
+from searchlab.tradeoff.report import write_report
+from searchlab.tradeoff.tables import MATCH_SCHEMA, NONDETERMINISTIC, ROW_SCHEMA, load_table, write_part  # noqa: F401
 
 SOUND = "sound"
-
-ROW_SCHEMA = pa.schema([
-    ("study", pa.string()), ("domain", pa.string()), ("variant", pa.string()),
-    ("position", pa.string()), ("position_seed", pa.uint64()),
-    ("technique", pa.string()), ("family", pa.string()), ("params", pa.string()),
-    ("depth", pa.int64()), ("ordering", pa.string()), ("budget", pa.int64()),
-    ("nodes", pa.int64()), ("q_nodes", pa.int64()), ("nodes_total", pa.int64()),
-    ("ref_nodes", pa.int64()), ("node_ratio", pa.float64()),
-    ("wall_seconds", pa.float64()), ("ref_wall_seconds", pa.float64()),
-    ("time_ratio", pa.float64()), ("fired", pa.int64()),
-    ("value", pa.float64()), ("exact_value", pa.float64()), ("value_error", pa.float64()),
-    ("best_move", pa.string()), ("exact_best_moves", pa.string()),
-    ("decision_error", pa.int64()),
-    ("budget_depth", pa.int64()), ("ref_budget_depth", pa.int64()),
-    ("budget_nodes", pa.int64()), ("budget_move", pa.string()),
-    ("budget_decision_error", pa.int64()),
-    # connect4: the game-theoretic check (-1 elsewhere)
-    ("exact_score", pa.int64()), ("result_change", pa.int64()),
-    ("budget_result_change", pa.int64()),
-    # chess: the EPD check (-1 elsewhere)
-    ("solved", pa.int64()), ("budget_solved", pa.int64()),
-])
-MATCH_SCHEMA = pa.schema([
-    ("study", pa.string()), ("domain", pa.string()), ("technique", pa.string()),
-    ("family", pa.string()), ("opponent", pa.string()), ("ordering", pa.string()),
-    ("budget", pa.int64()), ("openings", pa.int64()), ("games", pa.int64()),
-    ("a_wins", pa.int64()), ("draws", pa.int64()), ("b_wins", pa.int64()),
-    ("score", pa.float64()), ("elo", pa.float64()), ("elo_lo", pa.float64()),
-    ("elo_hi", pa.float64()), ("a_mean_depth", pa.float64()), ("b_mean_depth", pa.float64()),
-    ("seed", pa.uint64()), ("wall_seconds", pa.float64()),
-])
-NONDETERMINISTIC = ("wall_seconds", "ref_wall_seconds", "time_ratio")
-
 
 # --- techniques -----------------------------------------------------------------------------
 def params_text(t: TechniqueConf) -> str:
@@ -103,9 +78,9 @@ def build_pruning(t: TechniqueConf, scale: float, probcut: ProbCut | None) -> Pr
 
 def applies(t: TechniqueConf, game: Any) -> bool:
     """Whether the domain's game provides what the technique needs (quiescence: noisy moves)."""
-    if t.quiescence is not None and not hasattr(game, "noisy_moves"):
+    if t.quiescence is not None and not game.capabilities.noisy_moves:
         return False
-    if t.null_move is not None and not hasattr(game, "null_move"):
+    if t.null_move is not None and not game.capabilities.null_move:
         return False
     return True
 
@@ -115,7 +90,6 @@ def at_budget(game: Any, ordering: str, pruning: Pruning | None, budget: int,
               max_depth: int) -> tuple[int, Any, int]:
     """Iterative deepening under a node budget, as play/match.py's ``choose_move`` but
     counting quiescence nodes against the budget too: (depth reached, move, nodes used)."""
-    from searchlab.algorithms.api import search
     used, best, reached = 0, None, 0
     for depth in range(1, max_depth + 1):
         r = search(game, "alphabeta", ordering, depth=depth, engine="reference",
@@ -133,16 +107,12 @@ def at_budget(game: Any, ordering: str, pruning: Pruning | None, budget: int,
 
 def _c4_move_results(moves: str, legal: Iterable[int]) -> dict[int, int]:
     """Connect Four: the exact score (for the mover) of playing each root move (``solve``)."""
-    from searchlab.games.connect4 import solve
     return {m: -solve(moves + str(m + 1)).score for m in legal}
 
 
 def run_position(pos: dom.Position, dconf: Any, techniques: list[TechniqueConf],
                  models: dict, study: str) -> list[dict]:
     """Every applicable technique on one position: a list of table rows."""
-    from searchlab.algorithms.api import search
-    from searchlab.algorithms.exact import exact_best_moves
-
     game = pos.game()
     depth, ordering = dconf.depth, dconf.ordering
     max_depth = depth if pos.domain == "incremental" else dconf.budget_max_depth
@@ -201,18 +171,15 @@ def run_position(pos: dom.Position, dconf: Any, techniques: list[TechniqueConf],
 def match_openings(domain: str, m: Any, study_seed: int) -> list:
     seed = dom.seed_for(study_seed, domain, "openings")
     if domain == "connect4":
-        from searchlab.algorithms.pruning import sample_states
         g = dom.connect4_game("")
         states = [s for s in sample_states(g, m.opening_ply, 4 * m.openings, seed)
                   if not g.is_terminal(s)]
         return states[:m.openings]
-    from searchlab.games.othello import random_position
     return [random_position(m.opening_ply, dom.seed_for(seed, i)) for i in range(m.openings)]
 
 
 def run_match_task(domain: str, dconf: Any, t: TechniqueConf, models: dict, openings: list,
                    study: str, seed: int) -> dict:
-    from searchlab.play.match import Player, run_match
     m = dconf.match
     game = dom.connect4_game("") if domain == "connect4" else dom.othello_game("")
     pr = build_pruning(t, dconf.value_scale, models.get((domain, domain)))
@@ -232,8 +199,6 @@ def run_match_task(domain: str, dconf: Any, t: TechniqueConf, models: dict, open
 def fit_models(cfg: TradeoffConfig, names: list[str]) -> tuple[dict, dict]:
     """ProbCut models per (domain, variant), fitted on seeded sample positions; and a JSON-able
     record of each fit (or of why it failed)."""
-    from searchlab.errors import SearchlabError
-    from searchlab.algorithms.pruning import fit_probcut
     models, info = {}, {}
     if not any(t.probcut is not None for t in cfg.techniques):
         return models, info
@@ -251,36 +216,6 @@ def fit_models(cfg: TradeoffConfig, names: list[str]) -> tuple[dict, dict]:
             info[key] = dict(positions=len(states), shallow=pc.shallow, deep=pc.deep,
                              slope=pc.slope, intercept=pc.intercept, sigma=pc.sigma)
     return models, info
-
-
-# --- storage --------------------------------------------------------------------------------
-def write_part(folder: Path, index: int, rows: list[dict], schema: pa.Schema) -> Path:
-    """Write rows as ``part-<index>.parquet`` atomically (temp file, fsync, rename)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    final = folder / f"part-{index:05d}.parquet"
-    tmp = folder / f".part-{index:05d}.parquet.tmp"
-    table = pa.Table.from_pylist(rows, schema=schema)
-    with open(tmp, "wb") as fh:
-        pq.write_table(table, fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, final)
-    return final
-
-
-def load_table(run_dir: str | Path, which: str = "table"):
-    """The rows of a run (``which`` = "table" or "matches") as a pandas DataFrame, sorted by
-    identity (so the order of completion does not matter)."""
-    import pandas as pd
-    folder = Path(run_dir) / which
-    parts = sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []
-    schema = ROW_SCHEMA if which == "table" else MATCH_SCHEMA
-    if not parts:
-        return schema.empty_table().to_pandas()
-    df = pd.concat([pq.read_table(p).to_pandas() for p in parts], ignore_index=True)
-    keys = ["domain", "variant", "position", "technique"] if which == "table" else \
-        ["domain", "technique"]
-    return df.sort_values(keys, kind="stable").reset_index(drop=True)
 
 
 # --- the study ------------------------------------------------------------------------------
@@ -307,12 +242,6 @@ def _call(kind: str, args: tuple) -> tuple[str, Any, float]:
 def run_study(cfg: TradeoffConfig, run_dir: str | Path | None = None, *,
               progress: bool | None = None, report: bool = True) -> Path:
     """Run the whole study into ``run_dir`` (default: results/<study>/<timestamp>); returns it."""
-    from joblib import Parallel, delayed
-    from omegaconf import OmegaConf
-    from tqdm import tqdm
-
-    from searchlab.experiment import provenance
-
     run_dir = Path(run_dir) if run_dir is not None else default_run_dir(cfg)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.structured(cfg)))
@@ -359,6 +288,5 @@ def run_study(cfg: TradeoffConfig, run_dir: str | Path | None = None, *,
                                         "cpu_seconds": sum(timing.values())
                                         + fit_info["_seconds"]})
     if report:
-        from searchlab.tradeoff.report import write_report
         write_report(run_dir)
     return run_dir

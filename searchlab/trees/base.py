@@ -13,7 +13,7 @@ from numbers import Integral, Real
 from typing import Any
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.games.protocol import CLASSICAL, Capabilities
+from searchlab.games.protocol import Capabilities
 from searchlab.hashing import MASK64
 
 
@@ -46,8 +46,7 @@ class SyntheticTree:
     """
 
     model = "synthetic"
-    capabilities: Capabilities = CLASSICAL
-    has_static = False
+    capabilities: Capabilities = Capabilities(node_ids=True)
 
     def __init__(self, b: int, d: int, seed: int = 0) -> None:
         self.b = check_int("b", b, 1)

@@ -7,7 +7,7 @@ from numbers import Real
 from typing import Any
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.games.protocol import CLASSICAL
+from searchlab.games.protocol import Capabilities
 from searchlab.hashing import child_key, root_key
 
 
@@ -39,8 +39,7 @@ class ExplicitTree:
     """
 
     model = "explicit"
-    capabilities = CLASSICAL
-    has_static = False
+    capabilities = Capabilities(node_ids=True, leaves_below=True)
 
     def __init__(self, nested: Any) -> None:
         self.d, self.n_leaves = _validate(nested, ())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, mix64, root_key
 from searchlab.trees.base import SyntheticTree, check_int
 
@@ -16,6 +17,7 @@ class IIDTree(SyntheticTree):
     """
 
     model = "iid"
+    capabilities = Capabilities(node_ids=True, kernel_model="iid", compiled=True)
 
     def __init__(self, b: int, d: int, seed: int = 0, levels: int = 0) -> None:
         super().__init__(b, d, seed)

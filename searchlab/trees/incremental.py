@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, GOOD_SALT, MASK64, NOISE_SALT, NULL_SALT, mix64, root_key, unit
 from searchlab.trees.base import SyntheticTree, check_real
 
@@ -22,7 +23,8 @@ class IncrementalTree(SyntheticTree):
     """
 
     model = "incremental"
-    has_static = True
+    capabilities = Capabilities(node_ids=True, static_values=True, null_move=True,
+                                kernel_model="incremental", compiled=True)
 
     def __init__(self, b: int, d: int, seed: int = 0, decay: float = 0.8,
                  correlation: float = 0.5) -> None:
@@ -66,6 +68,10 @@ class IncrementalTree(SyntheticTree):
         here because that module builds on the engine's interface."""
         from searchlab.trees.incremental_compiled import compiled_game
         return compiled_game(self)
+
+    def null_move_allowed(self, state: tuple) -> bool:
+        """Always: a synthetic tree has no zugzwang guard."""
+        return True
 
     def null_move(self, state: tuple) -> tuple:
         """The side to move passes: the opponent moves next from the same static value, so it

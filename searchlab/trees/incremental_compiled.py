@@ -16,8 +16,7 @@ import numpy as np
 from numba import njit
 
 from searchlab.algorithms.compiled import CompiledGame, Primitives
-from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_order_key,
-                                                 null_move_never)
+from searchlab.algorithms.compiled.stubs import never_noisy, no_noisy_moves, no_order_key
 from searchlab.algorithms.kernels._alphabeta import GOLDEN, NOISE_SALT, mix64, unit
 from searchlab.hashing import NULL_SALT
 
@@ -80,6 +79,12 @@ def hash_key(s):
 
 
 @njit(cache=True)
+def null_move_allowed(s):
+    """Always, as IncrementalTree.null_move_allowed: no zugzwang guard."""
+    return True
+
+
+@njit(cache=True)
 def null_move(s, out):
     _copy(s, out)
     out[KEY] = mix64(s[KEY] ^ _NULL_SALT)
@@ -87,7 +92,7 @@ def null_move(s, out):
 
 
 PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, evaluate, hash_key,
-                        no_order_key, never_noisy, null_move, null_move_never, no_noisy_moves)
+                        no_order_key, never_noisy, null_move, null_move_allowed, no_noisy_moves)
 
 
 def compiled_game(tree) -> CompiledGame:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, ORDER_SALT, mix64, root_key, unit
 from searchlab.trees.base import SyntheticTree, check_real
 
@@ -58,6 +59,8 @@ class OrderedTree(SyntheticTree):
     """
 
     model = "ordered"
+    capabilities = Capabilities(node_ids=True, exact_values=True, kernel_model="ordered",
+                                compiled=True)
 
     def __init__(self, b: int, d: int, seed: int = 0, p: float = 1.0) -> None:
         super().__init__(b, d, seed)

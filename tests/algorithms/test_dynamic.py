@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from searchlab import ExplicitTree, IIDTree, IncrementalTree, search
-from searchlab.games.protocol import CLASSICAL
 from searchlab.algorithms.tt import EXACT, LOWER, UPPER, TranspositionTable
+from searchlab.games.protocol import CLASSICAL
 
 DYNAMIC = ["id", "tt", "killer", "history", "killer+history", "id+killer", "id+tt",
            "tt+killer+history+static", "id+tt+killer+history+static", "history+random"]
@@ -129,7 +129,6 @@ class Nim:
     pile: int = 7
     name: str = "nim"
     capabilities = CLASSICAL
-    has_static = False
     default_depth = None
 
     def initial_state(self):

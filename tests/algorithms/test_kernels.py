@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from searchlab.algorithms.kernels import kernel_supports, run_kernel
 from searchlab.errors import TreeTooLargeError, UnsupportedError
 from searchlab.hashing import mix64
-from searchlab.algorithms.kernels import kernel_supports, run_kernel
 from searchlab.trees import ExplicitTree, IIDTree, IncrementalTree, OrderedTree
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -173,7 +173,7 @@ def test_kernel_equals_reference_on_bigger_trees():
              IncrementalTree(4, 6, 5, 0.8, 0.5)]
     for tree in cases:
         for algorithm in ("alphabeta", "alphabeta-failhard"):
-            for ordering in ORDERINGS + (("static",) if tree.has_static else ()):
+            for ordering in ORDERINGS + (("static",) if tree.capabilities.static_values else ()):
                 same(run_kernel(tree, algorithm, ordering, None, 1, None),
                      reference(tree, algorithm, ordering, ordering_seed=1))
 

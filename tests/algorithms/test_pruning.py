@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from searchlab import IncrementalTree, InvalidParameterError, UnsupportedError, IIDTree, search
-from searchlab.games.position import FromState
+from searchlab import IIDTree, IncrementalTree, InvalidParameterError, UnsupportedError, search
 from searchlab.algorithms.exact import exact_best_moves, root_move_values
 from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
-                                      Pruning, Quiescence)
+                                          Pruning, Quiescence)
+from searchlab.games.position import FromState
 
 TECHNIQUES = {
     "null_move R=2": Pruning(null_move=NullMove(2)),
@@ -111,7 +111,7 @@ def test_pruning_needs_static_values_and_alphabeta():
 
 
 def test_probcut_fit_recovers_a_usable_model():
-    from searchlab.algorithms.pruning import fit_probcut, sample_states
+    from searchlab.algorithms.calibration import fit_probcut, sample_states
     t = IncrementalTree(4, 8, 1, decay=0.8, correlation=0.4)
     states = sample_states(t, ply=2, n=30, seed=7)
     pc = fit_probcut(t, states, shallow=1, deep=3, threshold=1.0)

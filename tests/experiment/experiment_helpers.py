@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[2]
 SEARCHLAB = [sys.executable, "-m", "searchlab.cli"]
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from searchlab import cli as cli_mod
 from searchlab.experiment import api, grid
 from searchlab.experiment.composition import available_options
 from searchlab.experiment.schema import ConfigError
 from searchlab.experiment.validation import validate
-from searchlab import cli as cli_mod
 
 from .experiment_helpers import cli
 

@@ -9,8 +9,8 @@ import pytest
 pytest.importorskip("distributed")
 
 from searchlab.experiment.api import compose, run_study  # noqa: E402
-from searchlab.experiment.validation import validate  # noqa: E402
 from searchlab.experiment.store import load  # noqa: E402
+from searchlab.experiment.validation import validate  # noqa: E402
 
 from .experiment_helpers import SMALL, det_frame  # noqa: E402
 

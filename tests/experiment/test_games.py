@@ -14,8 +14,8 @@ from searchlab import cli as cli_mod
 from searchlab.experiment import api, grid, store
 from searchlab.experiment.api import run_study
 from searchlab.experiment.schema import ConfigError
-from searchlab.experiment.validation import validate
 from searchlab.experiment.store import load
+from searchlab.experiment.validation import validate
 
 from .experiment_helpers import det_frame
 

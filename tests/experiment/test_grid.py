@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from searchlab.experiment import api, budget, grid
-from searchlab.experiment.schema import ConfigError
-from searchlab.experiment.validation import parse_int_list, validate
-from searchlab.experiment.runner import make_batches
-from searchlab.experiment.store import load
 from searchlab.algorithms.api import search
+from searchlab.experiment import api, budget, grid
+from searchlab.experiment.runner import make_batches
+from searchlab.experiment.schema import ConfigError
+from searchlab.experiment.store import load
+from searchlab.experiment.validation import parse_int_list, validate
 from searchlab.trees import make_tree
 
 

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from searchlab.errors import InvalidParameterError
-from searchlab.games.connect4 import (
-    TUTORIAL_VARIANTS, ConnectFour, ConnectFourState, load_benchmark, parse_moves, pons_tutorial,
-    pons_tutorial_many, solve, solve_many)
+from searchlab.games.connect4 import (TUTORIAL_VARIANTS, ConnectFour, ConnectFourState,
+                                      load_benchmark, parse_moves, pons_tutorial,
+                                      pons_tutorial_many, solve, solve_many)
 from searchlab.games.protocol import Game
 
 DATA = Path(__file__).resolve().parents[2] / "searchlab" / "data" / "connect4"
@@ -47,7 +47,7 @@ def test_protocol_conformance():
     g = ConnectFour()
     assert isinstance(g, Game)
     g.capabilities.require_classical("test")
-    assert g.has_static and g.default_depth is None
+    assert g.capabilities.static_values and g.default_depth is None
     s = g.initial_state()
     assert s == ConnectFourState(0, 0, 0) and g.max_to_move(s)
     assert g.legal_moves(s) == list(range(7))

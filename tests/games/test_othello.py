@@ -10,8 +10,8 @@ import pytest
 
 from searchlab import search
 from searchlab.games.othello import (PASS, START, Othello, OthelloState, corners_first, flips,
-                                     legal_squares, othello_perft, parse_moves, parse_square,
-                                     perft, random_position, square_class, square_name, zobrist)
+                                     legal_squares, othello_perft, parse_moves, parse_square, perft,
+                                     random_position, square_class, square_name, zobrist)
 from searchlab.games.protocol import Game
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "othello"

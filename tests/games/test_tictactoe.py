@@ -37,7 +37,7 @@ def test_protocol_conformance():
     assert isinstance(g, Game)
     assert g.capabilities.two_player and g.capabilities.zero_sum
     g.capabilities.require_classical("test")
-    assert g.has_static and g.default_depth is None
+    assert g.capabilities.static_values and g.default_depth is None
     s = g.initial_state()
     assert s == TicTacToeState(0, 0) and g.max_to_move(s)
     assert list(g.legal_moves(s)) == list(range(9))

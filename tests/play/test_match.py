@@ -7,9 +7,9 @@ import math
 import pytest
 
 from searchlab import InvalidParameterError
+from searchlab.algorithms.calibration import sample_states
 from searchlab.games.tictactoe import TicTacToe
 from searchlab.play.match import Player, choose_move, elo_from_score, run_match
-from searchlab.algorithms.pruning import sample_states
 
 
 def test_elo_from_score():

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from searchlab.algorithms.api import search
-from searchlab.games.protocol import CLASSICAL
+from searchlab.games.protocol import Capabilities
 from searchlab.tradeoff import study as st
 from searchlab.tradeoff.config import DomainConf, NullMoveConf, TechniqueConf, load
 from searchlab.tradeoff.domains import Position, connect4_game
@@ -48,7 +49,7 @@ def test_everything_off_equals_the_reference(tiny_run):
 def test_each_technique_reduces_nodes_on_a_fixed_test_set():
     cfg = load(["domain=incremental"])
     trees = [IncrementalTree(5, 6, s, decay=0.9, correlation=0.5) for s in range(8)]
-    from searchlab.algorithms.pruning import fit_probcut, sample_states
+    from searchlab.algorithms.calibration import fit_probcut, sample_states
     fit_tree = IncrementalTree(5, 8, 99, decay=0.9, correlation=0.5)
     pc = fit_probcut(fit_tree, sample_states(fit_tree, 2, 20, 1), 1, 3)
     ref = sum(search(t, "alphabeta", "static", engine="reference").nodes for t in trees)
@@ -69,8 +70,7 @@ class Zugzwang:
     "a", so the search plays "b": a wrong decision by construction."""
 
     name = "zugzwang"
-    capabilities = CLASSICAL
-    has_static = True
+    capabilities = Capabilities(static_values=True, null_move=True)
     default_depth = 3
 
     def initial_state(self):
@@ -98,6 +98,9 @@ class Zugzwang:
 
     def null_move(self, s):
         return s + ("-",)
+
+    def null_move_allowed(self, s):
+        return True
 
     def hash_key(self, s):
         return hash(s)
@@ -145,3 +148,16 @@ def test_claim_counts_feed_the_000n_verdict(tiny_run):
     v = unsound_pruning_worth_it(Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"tradeoff": counts}))
     assert v.category in ("holds", "holds only under conditions", "does not hold")
     assert str(counts["erring"]) in v.measured
+
+
+def test_load_reads_a_tradeoff_run_and_refuses_mixing_kinds(tiny_run):
+    from searchlab import load
+    from searchlab.experiment.table_kinds import UnknownTableError
+
+    rows = load(tiny_run)
+    assert len(rows) == len(st.load_table(tiny_run)) > 1
+    assert {"technique", "node_ratio", "decision_error"} <= set(rows.columns)
+    matches = load(str(tiny_run / "matches" / "*.parquet"))
+    assert len(matches) == len(st.load_table(tiny_run, "matches")) and "elo" in matches.columns
+    with pytest.raises(UnknownTableError, match="different kinds"):
+        load([tiny_run, *sorted((tiny_run / "matches").glob("*.parquet"))])

@@ -45,7 +45,7 @@ class _Subtree:
 
     def __init__(self, tree, state):
         self.t, self.s = tree, state
-        self.name, self.capabilities, self.has_static = "sub", tree.capabilities, False
+        self.name, self.capabilities = "sub", tree.capabilities
         self.default_depth = tree.d
 
     def initial_state(self):

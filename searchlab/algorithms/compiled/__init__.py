@@ -5,7 +5,7 @@ The contract (what a game supplies)
 ===================================
 
 A game opts in with one optional Game-protocol method, ``compiled_primitives(self) ->
-CompiledGame`` (below). It is called on the game object the search was given (a
+CompiledGame`` (below), and the flag ``Capabilities(compiled=True)``. It is called on the game object the search was given (a
 ``FromState`` view forwards it to its game, which is right: MAX stays the game's MAX), so
 ``encode`` may close over the game's root (e.g. who MAX is).
 
@@ -43,9 +43,10 @@ Primitives (``Primitives``, a namedtuple of numba ``@njit`` functions; ``s`` is 
 - ``is_noisy(s, m) -> bool``: moves never reduced or pruned (captures); False where the
   Python game has no ``is_noisy``.
 - ``null_move(s, out) -> None`` and ``null_move_allowed(s) -> bool``: the same position with
-  the other side to move (only called when the Python game has ``null_move``).
+  the other side to move, and the guard, as the Python methods (only called when
+  ``capabilities.null_move``).
 - ``noisy_moves(s, out) -> int``: quiescence moves in the Python ``noisy_moves`` order (only
-  called when the Python game has ``noisy_moves``).
+  called when ``capabilities.noisy_moves``).
 
 Stubs for what a game lacks live in ``searchlab.algorithms.compiled.stubs`` (``no_order_key``,
 ``never_noisy``, ``no_null_move``, ``null_move_never``, ``no_noisy_moves``). Conventions: in
@@ -110,5 +111,5 @@ class CompiledGame:
 
 def compiled_game(game: Any) -> CompiledGame | None:
     """The game's compiled primitives, or None where it has none."""
-    get = getattr(game, "compiled_primitives", None)
-    return get() if callable(get) else None
+    caps = getattr(game, "capabilities", None)
+    return game.compiled_primitives() if caps is not None and caps.compiled else None

@@ -52,10 +52,10 @@ FIRED = {"null_move": C_NULL, "razoring": C_RAZOR, "probcut": C_PROBCUT, "beam":
 
 # integer parameters (ip)
 (P_ALG, P_BASE, P_OWN, P_NDYN, P_DYN0, P_DYN1, P_DYN2, P_DYN3, P_TABLE, P_KILLER, P_HISTORY,
- P_MAXNODES, P_PRUNED, P_NM, P_NM_R, P_NM_ADAPT, P_NM_VERIFY, P_NM_GUARD, P_LMR, P_LMR_AFTER,
+ P_MAXNODES, P_PRUNED, P_NM, P_NM_R, P_NM_ADAPT, P_NM_VERIFY, P_LMR, P_LMR_AFTER,
  P_LMR_MIN, P_LMR_RED, P_LMR_LOG, P_FUT, P_RAZOR, P_RAZOR_DEPTH, P_BEAM, P_BEAM_WIDTH,
- P_NWIDTHS, P_PC, P_PC_SHALLOW, P_PC_DEEP, P_Q, P_QMAX, P_NOISY) = range(35)
-N_IPARAMS = 35
+ P_NWIDTHS, P_PC, P_PC_SHALLOW, P_PC_DEEP, P_Q, P_QMAX, P_NOISY) = range(34)
+N_IPARAMS = 34
 # float parameters (fp); fp[F_DEPTH] is the horizon, moved by reductions
 (F_DEPTH, F_FUT_MARGIN, F_RAZOR_MARGIN, F_PC_SLOPE, F_PC_INTERCEPT, F_PC_SIGMA,
  F_PC_THRESHOLD) = range(7)
@@ -357,8 +357,7 @@ def search(G, E, root_alpha, root_beta):
                 FF[f, FF_STATIC] = G.evaluate(s)
                 FI[f, FI_HAS_STATIC] = 1
             FI[f, FI_PHASE] = RAZOR
-            if ip[P_NM] and ply > 0 and not parent_null and \
-                    (ip[P_NM_GUARD] == 0 or G.null_move_allowed(s)):
+            if ip[P_NM] and ply > 0 and not parent_null and G.null_move_allowed(s):
                 r = ip[P_NM_R]
                 if ip[P_NM_ADAPT] >= 0 and depth_left > ip[P_NM_ADAPT]:
                     r += 1

@@ -90,7 +90,6 @@ def _params(cg: CompiledGame, game: Any, algorithm: str, parts: tuple[str, ...],
             ip[K.P_NM], ip[K.P_NM_R] = 1, nm.reduction
             ip[K.P_NM_ADAPT] = -1 if nm.adaptive_depth is None else nm.adaptive_depth
             ip[K.P_NM_VERIFY] = bool(nm.verify)
-            ip[K.P_NM_GUARD] = hasattr(game, "null_move_allowed")
         if lmr is not None:
             ip[K.P_LMR], ip[K.P_LMR_AFTER], ip[K.P_LMR_MIN] = 1, lmr.after, lmr.min_depth
             ip[K.P_LMR_RED], ip[K.P_LMR_LOG] = lmr.reduction, lmr.schedule == "log"

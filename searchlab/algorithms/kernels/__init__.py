@@ -33,11 +33,12 @@ from typing import Any
 
 import numpy as np
 
-from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.algorithms.kernels import _alphabeta as _ab
-from searchlab.algorithms.kernels._oracle import (ORACLE_MAX_LEAVES, check_oracle_size,
-                                              oracle_offsets)
+from searchlab.algorithms.kernels._hashing import mix64 as _mix
+from searchlab.algorithms.kernels._oracle import ORACLE_MAX_LEAVES, check_oracle_size, oracle_offsets
 from searchlab.algorithms.result import SearchResult
+from searchlab.errors import InvalidParameterError, UnsupportedError
+from searchlab.games.protocol import Capabilities
 
 __all__ = ["kernel_supports", "run_kernel", "warm_up", "ORACLE_MAX_LEAVES", "ALGORITHMS",
            "ORDERINGS"]
@@ -61,22 +62,14 @@ _NO_LIMIT = np.int64(2**62)
 
 
 # --- recognising trees ---------------------------------------------------------------------
+_MODELS = {"iid": _ab.MODEL_IID, "ordered": _ab.MODEL_ORDERED,
+           "incremental": _ab.MODEL_INCREMENTAL}
+
+
 def _model_of(tree: Any) -> int | None:
-    """The kernel model code of a tree, by duck typing; None if no kernel handles it."""
-    if not all(hasattr(tree, a) for a in ("b", "d", "seed", "root_key")):
-        return None
-    name = getattr(tree, "model", None)
-    if not isinstance(name, str):
-        name = type(tree).__name__
-    name = name.lower()
-    if "incremental" in name and all(hasattr(tree, a) for a in
-                                     ("scale", "good", "a_coef", "c_coef")):
-        return _ab.MODEL_INCREMENTAL
-    if "ordered" in name and hasattr(tree, "p"):
-        return _ab.MODEL_ORDERED
-    if "iid" in name and hasattr(tree, "levels"):
-        return _ab.MODEL_IID
-    return None
+    """The kernel model code of a tree (its ``capabilities.kernel_model``); None if no kernel
+    handles it."""
+    return _MODELS.get(tree.capabilities.kernel_model)
 
 
 class _Params:
@@ -208,7 +201,6 @@ def run_kernel(tree: Any, algorithm: str, ordering: str = "natural", depth: int 
         check_oracle_size(prm.b, d, horizon, ordering)
     salt = np.uint64(0)
     if ocode == _ab.ORD_RANDOM:
-        from searchlab.algorithms.kernels._hashing import mix64 as _mix
         with np.errstate(over="ignore"):
             salt = np.uint64(_mix(np.uint64((int(ordering_seed) & _MASK64)
                                             ^ _RANDOM_ORDER_SALT)))
@@ -262,6 +254,7 @@ def warm_up() -> float:
     class _T:  # a tiny i.i.d. stand-in
         model, b, d, seed, levels = "iid", 2, 2, 0, 0
         root_key = 0x1234
+        capabilities = Capabilities(node_ids=True, kernel_model="iid")
 
     run_kernel(_T(), "alphabeta", "random", 2, 0, None)
     run_kernel(_T(), "alphabeta", "perfect", 2, 0, None)

@@ -1,0 +1,77 @@
+"""The kinds of table a run can hold, one schema per task kind, and recognising a part's kind.
+
+``searchlab.load`` reads a part only when its columns are those of a known kind (an older
+part may lack columns added since: they become nulls); anything else is refused with an error
+naming the file, never read back as mostly empty rows.
+
+- ``search``: one row per search task (experiment/store.py SCHEMA; results/README.md);
+- ``tradeoff``: one row per (position, pruning technique) of the trade-off study
+  (tradeoff/tables.py ROW_SCHEMA; docs/tradeoff.md);
+- ``match``: one row per match of the trade-off study (tradeoff/tables.py MATCH_SCHEMA).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+
+from searchlab.errors import SearchlabError
+
+
+#: The trade-off study's rows: one per (position, technique) (docs/tradeoff.md).
+TRADEOFF_SCHEMA = pa.schema([
+    ("study", pa.string()), ("domain", pa.string()), ("variant", pa.string()),
+    ("position", pa.string()), ("position_seed", pa.uint64()),
+    ("technique", pa.string()), ("family", pa.string()), ("params", pa.string()),
+    ("depth", pa.int64()), ("ordering", pa.string()), ("budget", pa.int64()),
+    ("nodes", pa.int64()), ("q_nodes", pa.int64()), ("nodes_total", pa.int64()),
+    ("ref_nodes", pa.int64()), ("node_ratio", pa.float64()),
+    ("wall_seconds", pa.float64()), ("ref_wall_seconds", pa.float64()),
+    ("time_ratio", pa.float64()), ("fired", pa.int64()),
+    ("value", pa.float64()), ("exact_value", pa.float64()), ("value_error", pa.float64()),
+    ("best_move", pa.string()), ("exact_best_moves", pa.string()),
+    ("decision_error", pa.int64()),
+    ("budget_depth", pa.int64()), ("ref_budget_depth", pa.int64()),
+    ("budget_nodes", pa.int64()), ("budget_move", pa.string()),
+    ("budget_decision_error", pa.int64()),
+    # connect4: the game-theoretic check (-1 elsewhere)
+    ("exact_score", pa.int64()), ("result_change", pa.int64()),
+    ("budget_result_change", pa.int64()),
+    # chess: the EPD check (-1 elsewhere)
+    ("solved", pa.int64()), ("budget_solved", pa.int64()),
+])
+#: The trade-off study's matches: one row per (domain, technique).
+MATCH_SCHEMA = pa.schema([
+    ("study", pa.string()), ("domain", pa.string()), ("technique", pa.string()),
+    ("family", pa.string()), ("opponent", pa.string()), ("ordering", pa.string()),
+    ("budget", pa.int64()), ("openings", pa.int64()), ("games", pa.int64()),
+    ("a_wins", pa.int64()), ("draws", pa.int64()), ("b_wins", pa.int64()),
+    ("score", pa.float64()), ("elo", pa.float64()), ("elo_lo", pa.float64()),
+    ("elo_hi", pa.float64()), ("a_mean_depth", pa.float64()), ("b_mean_depth", pa.float64()),
+    ("seed", pa.uint64()), ("wall_seconds", pa.float64()),
+])
+#: name -> (schema, key columns) of the trade-off study's tables.
+TRADEOFF_KINDS = {
+    "tradeoff": (TRADEOFF_SCHEMA, frozenset({"study", "domain", "technique", "node_ratio"})),
+    "match": (MATCH_SCHEMA, frozenset({"study", "domain", "technique", "elo"})),
+}
+
+
+class UnknownTableError(SearchlabError, ValueError):
+    """A Parquet file whose columns are not those of any table searchlab writes."""
+
+
+def kind_of(schema: pa.Schema, path: Path, kinds: dict[str, tuple[pa.Schema, frozenset]]) -> str:
+    """The kind of a part with this ``schema``: its columns all belong to the kind's schema and
+    include the kind's key columns. ``kinds``: name -> (schema, key columns).
+
+    Raises UnknownTableError naming ``path`` when no kind fits."""
+    names = set(schema.names)
+    for kind, (full, keys) in kinds.items():
+        if keys <= names and names <= set(full.names):
+            return kind
+    shown = ", ".join(sorted(names)[:8]) + (" ..." if len(names) > 8 else "")
+    raise UnknownTableError(
+        f"searchlab.load: {path} is not a table searchlab writes (columns {shown}); known "
+        f"kinds: {', '.join(kinds)}")

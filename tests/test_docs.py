@@ -1,0 +1,168 @@
+"""Every command and Python snippet in README.md and docs/*.md runs as written.
+
+Commands are the lines of code blocks (indented or fenced) that start with a program searchlab
+installs or uses (``searchlab``, ``.venv/bin/python`` ...); a line ending in ``\\`` continues on
+the next. Each runs at a tiny size: ``SIZE`` lists the overrides appended per program (Hydra
+takes the last value of a key). A command that cannot run here says why in ``SKIP`` (matched
+by substring); a new command in the docs must either run or be listed there.
+Documented failures (``$ searchlab ...`` followed by ``searchlab: error: ...``) must fail with
+exactly that line. Python snippets are the ```python blocks, run as they are.
+
+To extend: add a program to ``PROGRAMS`` (and its size overrides to ``SIZE``), or a reason to
+``SKIP``. The runs are slow (``pytest -m slow tests/test_docs.py``); listing them is not.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BIN = Path(sys.executable).parent
+
+#: program as written -> how to run it here
+PROGRAMS = {
+    "searchlab": [str(BIN / "searchlab")],
+    ".venv/bin/searchlab": [str(BIN / "searchlab")],
+    "searchlab-report": [str(BIN / "searchlab-report")],
+    ".venv/bin/python": [sys.executable],
+    "python": [sys.executable],
+    "python3": [sys.executable],
+    "searchlab-tradeoff": [str(BIN / "searchlab-tradeoff")],
+}
+#: overrides appended to make a run tiny (a study's own keys stay as written before them)
+TINY_STUDY = ["sweep.instances=1", "sweep.d_budget=2000", "runner.n_jobs=1",
+              "runner.progress=false", "runner.max_nodes=100000000"]
+SIZE = {"searchlab": TINY_STUDY, ".venv/bin/searchlab": TINY_STUDY}
+#: commands that do not run here, and why (substring -> reason)
+SKIP = {
+    "pip install": "installs the package (tests/test_wheel.py builds and installs a wheel)",
+    "analysis/reproduce.py": "the full reproduction (tests/analysis/test_reproduce.py)",
+    "hydra/launcher=submitit": "needs a SLURM cluster / the submitit launcher",
+    "runner.address=tcp://": "needs a running Dask scheduler",
+    "runner=dask": "starts a Dask cluster (tests/experiment/test_dask.py)",
+    "runner.resume=results/": "names a run directory of the reader's own",
+    "searchlab-tradeoff": "the trade-off study's own command (tests/tradeoff)",
+    "python -m searchlab.tradeoff.cli": "the trade-off study's own command (tests/tradeoff)",
+    "experiment=NAME": "a template, not a command",
+}
+
+
+@dataclass(frozen=True)
+class Command:
+    source: str          # file:line
+    text: str            # the command as written (continuations joined)
+    error: str = ""      # the documented error line, for "$ ..." examples that fail
+
+
+def _blocks(text: str):
+    """(first line number, lines, fence language) of every code block."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        fence = re.match(r"^```(\w*)", lines[i])
+        if fence:
+            j = i + 1
+            while j < len(lines) and not lines[j].startswith("```"):
+                j += 1
+            yield i + 2, lines[i + 1:j], fence[1] or "text"
+            i = j + 1
+        elif lines[i].startswith("    ") and (i == 0 or not lines[i - 1].strip()):
+            j = i
+            while j < len(lines) and (lines[j].startswith("    ") or not lines[j].strip()):
+                j += 1
+            yield i + 1, [ln[4:] for ln in lines[i:j]], "indented"
+            i = j
+        else:
+            i += 1
+
+
+def commands() -> list[Command]:
+    out = []
+    for doc in DOCS:
+        for start, block, lang in _blocks(doc.read_text()):
+            if lang == "python":
+                continue
+            k = 0
+            while k < len(block):
+                line, where = block[k], f"{doc.relative_to(ROOT)}:{start + k}"
+                text = line[2:] if line.startswith("$ ") else line
+                words = text.split()
+                prog = words[0] if words else ""
+                if prog == "time" and len(words) > 1:
+                    prog = words[1]
+                if prog not in PROGRAMS:
+                    k += 1
+                    continue
+                while text.rstrip().endswith("\\") and k + 1 < len(block):
+                    k += 1
+                    text = text.rstrip()[:-1] + " " + block[k].strip()
+                error = ""
+                if line.startswith("$ ") and k + 1 < len(block) and "error:" in block[k + 1]:
+                    error = block[k + 1].strip()
+                out.append(Command(where, text, error))
+                k += 1
+    return out
+
+
+def snippets() -> list[tuple[str, str]]:
+    return [(f"{doc.relative_to(ROOT)}:{start}", "\n".join(block))
+            for doc in DOCS for start, block, lang in _blocks(doc.read_text()) if lang == "python"]
+
+
+def _argv(cmd: Command) -> list[str]:
+    text = re.sub(r"\s+#.*$", "", cmd.text)              # a trailing comment
+    words = shlex.split(text)
+    if words[0] == "time":
+        words = words[1:]
+    prog = words[0]
+    size = [] if cmd.error or "--cfg" in words or "--help" in words else SIZE.get(prog, [])
+    return PROGRAMS[prog] + words[1:] + size
+
+
+def _skip_reason(cmd: Command) -> str | None:
+    return next((why for key, why in SKIP.items() if key in cmd.text), None)
+
+
+def test_commands_are_found_and_every_skip_is_used():
+    found = commands()
+    texts = [c.text for c in found]
+    assert any("experiment=knuth_moore --cfg job" in t for t in texts), texts
+    assert any(c.error.startswith("searchlab: error:") for c in found)     # docs/config.md
+    assert sum(_skip_reason(c) is None for c in found) >= 10, texts
+    stale = [key for key in SKIP if not any(key in t for t in texts)]
+    assert not stale, f"SKIP entries matching no command: {stale}"
+    assert any("from searchlab import" in code for _, code in snippets())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cmd", commands(), ids=lambda c: c.source)
+def test_command_runs_as_written(cmd, tmp_path):
+    why = _skip_reason(cmd)
+    if why:
+        pytest.skip(why)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run(_argv(cmd), cwd=ROOT if ".venv/bin/python" in cmd.text else tmp_path,
+                         env=env, capture_output=True, text=True, timeout=900)
+    if cmd.error:
+        assert out.returncode != 0
+        assert out.stderr.strip().splitlines()[-1] == cmd.error
+    else:
+        assert out.returncode == 0, f"{cmd.source}: {cmd.text}\n{out.stderr[-2000:]}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where, code", snippets(), ids=lambda x: x if ":" in str(x) else "")
+def test_python_snippet_runs(where, code, tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MPLBACKEND="Agg")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, f"{where}\n{out.stderr[-2000:]}"
