@@ -8,7 +8,7 @@ from numbers import Integral
 from typing import Any
 
 from searchlab.algorithms import drivers, kernels, reference
-from searchlab.algorithms.compiled import engine as compiled_engine
+from searchlab.algorithms import compiled_engine
 from searchlab.algorithms.context import SearchContext
 from searchlab.algorithms.ordering import (REFERENCE_ORACLE_MAX_LEAVES, DynamicOrdering,
                                            make_ordering, parse_ordering)

@@ -16,15 +16,19 @@ from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no
 from searchlab.algorithms.kernels._alphabeta import mix64
 from searchlab.algorithms.kernels.connect4 import _winning_cells
 from searchlab.algorithms.kernels.othello import popcount
-from searchlab.games.connect4 import CELLS, CENTRE_FIRST, WINDOWS, WIDTH
+from searchlab.algorithms.kernels.connect4 import CELLS, HEIGHT, WIDTH
 
 STATE_SIZE = 4
-# Window starts per direction (bit shift 1 vertical, 7 horizontal, 8 and 6 diagonal): the
-# lowest cell of each of the 69 windows, grouped by the step between its cells.
-_SHIFTS = np.array([1, 7, 8, 6], dtype=np.int64)
-_STARTS = np.array([sum(w & -w for w in WINDOWS if (w & -w) << d & w and (w & -w) << 3 * d & w)
-                    for d in (1, 7, 8, 6)], dtype=np.int64)
-assert sum(bin(x).count("1") for x in _STARTS) == len(WINDOWS)
+CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)          # Pons' column order, the "centre" ordering
+# Window starts per direction (bit shift 1 vertical, 7 horizontal, 8 diagonal /, 6 diagonal \,
+# each a (column, row) step): the cells from which four cells in that direction stay on the
+# board, 69 windows in all.
+_STEPS = ((1, 0, 1), (7, 1, 0), (8, 1, 1), (6, 1, -1))
+_SHIFTS = np.array([d for d, _, _ in _STEPS], dtype=np.int64)
+_STARTS = np.array([sum(1 << (7 * c + r) for c in range(WIDTH) for r in range(HEIGHT)
+                        if 0 <= c + 3 * dc < WIDTH and 0 <= r + 3 * dr < HEIGHT)
+                    for _, dc, dr in _STEPS], dtype=np.int64)
+assert sum(bin(x).count("1") for x in _STARTS) == 69
 _CENTRE_RANK = np.array([CENTRE_FIRST.index(c) for c in range(WIDTH)], dtype=np.float64)
 ORDER_CENTRE = 0
 

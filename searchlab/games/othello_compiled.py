@@ -15,15 +15,23 @@ from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
                                                  null_move_never)
 from searchlab.algorithms.kernels.othello import flips, legal_moves, popcount
-from searchlab.games.othello import _CORNER_MASK, _EDGE_MASK, _KEYS, _SIDE_KEY, _X_MASK, PASS
+from searchlab.hashing import GOLDEN, MASK64, mix64
 
 STATE_SIZE = 4
+PASS = 64
+ZOBRIST_SEED = 0x6F74_6865_6C6C_6F21           # "othello!"
+ZOBRIST_KEYS = [mix64((ZOBRIST_SEED + (k + 1) * GOLDEN) & MASK64) for k in range(129)]
+CORNERS = (0, 7, 56, 63)                       # a1, h1, a8, h8
+X_SQUARES = (9, 14, 49, 54)                    # b2, g2, b7, g7
+_CORNER_MASK = sum(1 << i for i in CORNERS)
+_EDGE_MASK = 0xFF000000000000FF | 0x8181818181818181
+_X_MASK = sum(1 << i for i in X_SQUARES)
 MAX_PLIES = 128                 # 60 discs, each at most preceded by a pass
 ZERO, ONE = np.uint64(0), np.uint64(1)
 CORNER_MASK, EDGE_MASK, X_MASK = (np.uint64(_CORNER_MASK), np.uint64(_EDGE_MASK),
                                   np.uint64(_X_MASK))
-KEYS = np.array(_KEYS, dtype=np.uint64)
-SIDE_KEY = np.uint64(_SIDE_KEY)
+KEYS = np.array(ZOBRIST_KEYS, dtype=np.uint64)
+SIDE_KEY = KEYS[128]
 # Edge runs of stability-lite: (corner, step along one edge, step along the other)
 EDGE_RUNS = np.array([(0, 1, 8), (7, -1, 8), (56, 1, -8), (63, -1, -8)], dtype=np.int64)
 ORDER_CORNERS = 0

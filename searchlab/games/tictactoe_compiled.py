@@ -13,12 +13,15 @@ from numba import njit
 from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
                                                  no_order_key, null_move_never)
-from searchlab.algorithms.kernels.tictactoe import WIN
-from searchlab.games.tictactoe import _ZOBRIST, FULL, LINES
+from searchlab.algorithms.kernels.tictactoe import FULL, LINES, WIN
+from searchlab.hashing import GOLDEN, MASK64, mix64
 
 STATE_SIZE = 3
+ZOBRIST_SEED = 0x7469_6374_6163_746F           # "tictacto"
+# ZOBRIST[p * 9 + i]: player p (0 = X, 1 = O) on cell i; ZOBRIST[18]: O to move.
+ZOBRIST = tuple(mix64((ZOBRIST_SEED + (k + 1) * GOLDEN) & MASK64) for k in range(19))
 _LINES = np.array(LINES, dtype=np.int64)
-_ZKEYS = np.array(_ZOBRIST, dtype=np.uint64)
+_ZKEYS = np.array(ZOBRIST, dtype=np.uint64)
 
 
 @njit(cache=True)

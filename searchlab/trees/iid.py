@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, mix64, root_key
+from searchlab.trees import iid_compiled
 from searchlab.trees.base import SyntheticTree, check_int
 
 _TWO_POW_M53 = 2.0**-53
@@ -36,10 +37,8 @@ class IIDTree(SyntheticTree):
         return (mix64((key + (i + 1) * GOLDEN) & MASK64), ply + 1, index * self.b + i)
 
     def compiled_primitives(self):
-        """The compiled engine's primitives (searchlab.trees.iid_compiled); imported here because
-        that module builds on the engine's interface."""
-        from searchlab.trees.iid_compiled import compiled_game
-        return compiled_game(self)
+        """The compiled engine's primitives (searchlab.trees.iid_compiled)."""
+        return iid_compiled.compiled_game(self)
 
     def utility(self, state: tuple[int, int, int]) -> float:
         key = state[0]

@@ -10,6 +10,7 @@ import math
 
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, GOOD_SALT, MASK64, NOISE_SALT, NULL_SALT, mix64, root_key, unit
+from searchlab.trees import incremental_compiled
 from searchlab.trees.base import SyntheticTree, check_real
 
 
@@ -64,10 +65,8 @@ class IncrementalTree(SyntheticTree):
         return state[3]
 
     def compiled_primitives(self):
-        """The compiled engine's primitives (searchlab.trees.incremental_compiled); imported
-        here because that module builds on the engine's interface."""
-        from searchlab.trees.incremental_compiled import compiled_game
-        return compiled_game(self)
+        """The compiled engine's primitives (searchlab.trees.incremental_compiled)."""
+        return incremental_compiled.compiled_game(self)
 
     def null_move_allowed(self, state: tuple) -> bool:
         """Always: a synthetic tree has no zugzwang guard."""

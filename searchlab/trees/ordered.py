@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, ORDER_SALT, mix64, root_key, unit
+from searchlab.trees import ordered_compiled
 from searchlab.trees.base import SyntheticTree, check_real
 
 
@@ -83,10 +84,8 @@ class OrderedTree(SyntheticTree):
         return (mix64((key + (i + 1) * GOLDEN) & MASK64), ply + 1, index * self.b + i, v, r)
 
     def compiled_primitives(self):
-        """The compiled engine's primitives (searchlab.trees.ordered_compiled); imported here because
-        that module builds on the engine's interface."""
-        from searchlab.trees.ordered_compiled import compiled_game
-        return compiled_game(self)
+        """The compiled engine's primitives (searchlab.trees.ordered_compiled)."""
+        return ordered_compiled.compiled_game(self)
 
     def utility(self, state: tuple) -> float:
         return state[3]

@@ -13,7 +13,7 @@ import pytest
 from searchlab import IIDTree, IncrementalTree, OrderedTree, UnsupportedError, search
 from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
                                           Pruning)
-from searchlab.algorithms.compiled.engine import supports
+from searchlab.algorithms.compiled_engine import supports
 from searchlab.games.connect4 import ConnectFour
 from searchlab.games.othello import Othello
 from searchlab.games.position import FromState

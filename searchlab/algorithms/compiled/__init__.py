@@ -64,9 +64,10 @@ state (the row stack's height when the search has no horizon).
 The engine
 ==========
 
-``supports(game, algorithm, ordering, pruning, depth)`` says whether the compiled engine runs a
-combination; ``run(game, ...)`` runs it and returns the same SearchResult as the reference
-(``engine="compiled"``). See ``searchlab.algorithms.compiled.engine`` for what is covered.
+``searchlab.algorithms.compiled_engine``: ``supports(game, algorithm, ordering, pruning,
+depth)`` says whether the compiled engine runs a combination; ``run(game, ...)`` runs it and
+returns the same SearchResult as the reference (``engine="compiled"``); its docstring lists
+what is covered. The numba search itself is ``_engine.py`` here.
 """
 
 from __future__ import annotations
