@@ -71,7 +71,7 @@ from searchlab.games.othello_compiled import (_CORNER_MASK, _EDGE_MASK, _X_MASK,
                                               X_SQUARES, ZOBRIST_KEYS)
 from searchlab.games.othello_compiled import compiled_game as _compiled_game
 from searchlab.games.protocol import Capabilities
-from searchlab.hashing import GOLDEN, MASK64, mix64
+from searchlab.hashing import MASK64
 
 FULL = MASK64
 MAX_PLIES = 120                               # no game is longer (passes included)

@@ -39,7 +39,6 @@ from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.protocol import Capabilities
 from searchlab.games.tictactoe_compiled import ZOBRIST
 from searchlab.games.tictactoe_compiled import compiled_game as _compiled_game
-from searchlab.hashing import GOLDEN, MASK64, mix64
 
 FULL = 0x1FF
 LINES = (0b000000111, 0b000111000, 0b111000000,
