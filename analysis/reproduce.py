@@ -28,7 +28,9 @@ from searchlab.analysis import estimators as E  # noqa: E402
 from searchlab.analysis import theory as T  # noqa: E402
 from searchlab.analysis.format import number  # noqa: E402
 from searchlab.analysis.tables import md_table  # noqa: E402
+from searchlab.claims import chance as CH  # noqa: E402
 from searchlab.claims import exact_trees as X  # noqa: E402
+from searchlab.claims import multiplayer as MP  # noqa: E402
 from searchlab.claims import ordering as OC  # noqa: E402
 from searchlab.report import build as R  # noqa: E402
 
@@ -294,6 +296,10 @@ def main(argv: list[str] | None = None) -> int:
     exact = X.exact_checks()
     print("ordering measurements (incremental trees, Connect Four, Othello, chess) ...")
     exact["ordering"] = OC.ordering_checks(small=args.small)
+    print("chance nodes and three or more players (issue 15) ...")
+    study_size = "small" if args.small else "full"
+    exact["chance"] = CH.chance_checks(study_size)
+    exact["multiplayer"] = MP.multiplayer_checks(study_size)
     from searchlab.tradeoff.report import claim_counts
     exact["tradeoff"] = claim_counts(tradeoff_dir)
     ok, _ = E.ok_rows(df)
@@ -309,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
         ("Ordering techniques: iterative deepening, killer, history, transposition table",
          OC.ordering_section(exact["ordering"])),
         ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir)),
+        ("Chance nodes: expectiminimax, Star1, Star2", CH.chance_section(exact["chance"])),
+        ("Three or more players: max^n, paranoid, best-reply search", MP.multiplayer_section(exact["multiplayer"])),
     ]
     size = "small (--small: a quick check; figures are noisier)" if args.small else "full"
     preamble = (f"This is searchlab's own reproduction of the claims in ../shared/CLAIMS.md ({size} size). "

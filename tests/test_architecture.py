@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "searchlab"
 #: the only imports allowed inside functions: optional dependencies
-OPTIONAL = {"dask", "distributed"}
+OPTIONAL = {"dask", "distributed", "pyspiel"}
 
 
 def modules() -> dict[str, Path]:

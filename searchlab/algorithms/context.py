@@ -87,3 +87,15 @@ class SearchContext:
                 self.trace.cutoff(state, ply, moves[i + 1:])
         if self.on_cut is not None:
             self.on_cut(state, moves[i], ply, self.depth - ply)
+
+
+def count_node(counter: Any, ply: int) -> None:
+    """Count one node at ``ply`` on a context with ``nodes``, ``max_nodes`` and ``per_ply``
+    (the chance and n-player engines' contexts); raise SearchAborted past the budget, before
+    the per-ply count, as ``SearchContext.visit`` does."""
+    counter.nodes += 1
+    if counter.nodes > counter.max_nodes:
+        raise SearchAborted(f"node budget of {counter.max_nodes:,} exhausted")
+    if ply >= len(counter.per_ply):
+        counter.per_ply.extend([0] * (ply + 1 - len(counter.per_ply)))
+    counter.per_ply[ply] += 1

@@ -1,4 +1,4 @@
-"""SearchResult: what every search returns, whatever the engine."""
+"""SearchResult: what every search returns, whatever the engine; MultiResult, its sibling for n players."""
 
 from __future__ import annotations
 
@@ -32,7 +32,9 @@ class SearchResult:
     engine does not count them) and ``first_move_fail_highs`` those made by the first move
     searched; ``re_searches`` counts PVS re-searches, aspiration re-searches and extra MTD(f)
     passes; ``tt_probes``/``tt_hits``/``tt_cutoffs`` the transposition table's work;
-    ``q_nodes`` the quiescence search's nodes (beyond the horizon, not in ``nodes``); with
+    ``q_nodes`` the quiescence search's nodes (beyond the horizon, not in ``nodes``);
+    ``chance_nodes`` the calls on chance nodes (searchlab/algorithms/chance.py; they are
+    counted in ``nodes`` and ``interior`` too, 0 in games without chance); with
     pruning techniques on, ``extra["pruned"]`` counts how often each one fired.
     """
 
@@ -59,6 +61,7 @@ class SearchResult:
     tt_hits: int = 0
     tt_cutoffs: int = 0
     q_nodes: int = 0
+    chance_nodes: int = 0
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
@@ -86,4 +89,37 @@ class SearchResult:
             "cutoffs": self.cutoffs, "per_ply": self.per_ply, "iterations": self.iterations,
             "status": self.status, "re_searches": self.re_searches, "tt_probes": self.tt_probes,
             "tt_hits": self.tt_hits, "tt_cutoffs": self.tt_cutoffs,
+            "chance_nodes": self.chance_nodes,
         }
+
+
+@dataclass(frozen=True)
+class MultiResult:
+    """The outcome and counts of one n-player search (sibling of SearchResult).
+
+    ``values``: the root's value vector, player 0 first (max^n: the max^n vector; paranoid and
+    BRS: the leaf vector at the end of the principal variation, whose root-player component is
+    ``value``). ``value``: the root player's payoff under the algorithm's model.
+    Counts as in SearchResult (nodes, leaves, interior, cutoffs, per_ply by ply).
+    """
+
+    values: tuple[float, ...] | None
+    value: float | None
+    best_move: Hashable | None
+    nodes: int
+    leaves: int
+    interior: int
+    cutoffs: int
+    per_ply: tuple[int, ...]
+    algorithm: str
+    n_players: int
+    root_player: int
+    depth: int
+    wall_time: float
+    status: str = "ok"
+    engine: str = "reference"
+
+    def counts(self) -> dict[str, Any]:
+        return {"values": self.values, "value": self.value, "best_move": self.best_move,
+                "nodes": self.nodes, "leaves": self.leaves, "cutoffs": self.cutoffs,
+                "per_ply": self.per_ply, "status": self.status}

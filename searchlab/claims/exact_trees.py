@@ -1,5 +1,6 @@
 """Claims checked by exact computation on small explicit and i.i.d. trees (correctness, the
-textbook trees, bounds at cut nodes, relabelling, memory, the Ludo expectation).
+textbook trees, bounds at cut nodes, minimax under relabelling, memory; the chance-node claims
+are in claims/chance.py).
 
 ``exact_checks()`` runs the searches (through ``searchlab.search`` and the reference traces) and
 returns plain values; each verdict function reads them from ``Context.exact``.
@@ -17,7 +18,7 @@ import numpy as np
 from searchlab.algorithms.api import search
 from searchlab.algorithms.trace import run_trace
 from searchlab.analysis.format import number, percent
-from searchlab.claims.verdict import LATER_ISSUES, Context, Verdict, exact_missing, no_data
+from searchlab.claims.verdict import Context, Verdict, exact_missing, no_data
 from searchlab.trees import ExplicitTree, IIDTree
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -132,13 +133,7 @@ def exact_checks(seed: int = 2024, n_random: int = 200) -> dict[str, Any]:
         m1 = search(ExplicitTree(nested), "minimax", engine="reference")
         m2 = search(ExplicitTree(_map_leaves(nested, RELABEL.get)), "minimax", engine="reference")
         same += tuple(m1.best_moves) == tuple(m2.best_moves)
-    # and an expectiminimax counter-example (constructed here): MAX chooses a1 or a2, each a
-    # chance node (0.9 / 0.1) over leaves; averaging is not invariant under the relabelling
-    emm = {"a1": [(0.9, 2), (0.1, 3)], "a2": [(0.9, 1), (0.1, 4)]}
-    ev1 = {a: sum(p * v for p, v in o) for a, o in emm.items()}
-    ev2 = {a: sum(p * RELABEL[v] for p, v in o) for a, o in emm.items()}
-    out["relabel"] = dict(trials=trials, same_moves=same, emm_before=ev1, emm_after=ev2,
-                          move_before=max(ev1, key=ev1.get), move_after=max(ev2, key=ev2.get))
+    out["relabel"] = dict(trials=trials, same_moves=same)
     # 000-a: alpha-beta = minimax on random i.i.d. trees, every ordering, continuous and discrete
     agree_v = agree_m = total = 0
     for b, d, levels in ((2, 6, 0), (3, 5, 0), (5, 4, 0), (4, 4, 3), (3, 5, 2)):
@@ -152,10 +147,6 @@ def exact_checks(seed: int = 2024, n_random: int = 200) -> dict[str, Any]:
                     agree_v += r.value == m.value
                     agree_m += r.best_move in m.best_moves
     out["equal"] = dict(total=total, same_value=agree_v, move_among_best=agree_m)
-    # 003-j: the Ludo example, by direct expectation (no chance-node engine yet)
-    ludo = {"safe": [(0.5, 2), (0.5, 6)], "race": [(0.8, 6), (0.2, -5)]}
-    lv_ = {a: sum(p * v for p, v in o) for a, o in ludo.items()}
-    out["ludo"] = dict(values=lv_, best=max(lv_, key=lv_.get))
     # 000-d / 001-b: peak memory of alpha-beta (reference, natural order) versus depth
     mem = []
     for d in (2, 4, 6, 8, 10):
@@ -289,23 +280,6 @@ def homework_tree(ctx: Context) -> Verdict:
                    "best child first prunes the most (C, value 5, first)", "exact search of every child order")
 
 
-def order_preserving_relabel(ctx: Context) -> Verdict:
-    if (m := exact_missing(ctx)):
-        return m
-    r = ctx.exact["relabel"]
-    before = ", ".join(f"{a} {number(v)}" for a, v in r["emm_before"].items())
-    after = ", ".join(f"{a} {number(v)}" for a, v in r["emm_after"].items())
-    measured = (f"minimax: best moves unchanged in {r['same_moves']}/{r['trials']} random trees (b=3, d=3, "
-                f"values 1..4, relabelled 1→1, 2→20, 3→30, 4→400); expectiminimax (example constructed here, "
-                f"computed by direct expectation): {before} → move {r['move_before']}; relabelled {after} → "
-                f"move {r['move_after']}")
-    ok = r["same_moves"] == r["trials"] and r["move_before"] != r["move_after"]
-    return Verdict("holds" if ok else "does not hold",
-                   "minimax part measured; the chance-node part is shown by direct expectation, "
-                   f"its engine check pending {LATER_ISSUES['chance'].split(' (')[0]}",
-                   measured, "minimax move invariant; expectiminimax move can change", "exact search; direct expectation")
-
-
 def depth_first_memory(ctx: Context) -> Verdict:
     if (m := exact_missing(ctx)):
         return m
@@ -325,13 +299,3 @@ def depth_first_memory(ctx: Context) -> Verdict:
                    "memory grows about linearly with d while the work grows exponentially" if lin else
                    "memory grows faster than linear", measured, "O(b·d): depth-first, one frame per ply",
                    "tracemalloc around search(IIDTree(3, d), 'alphabeta', engine='reference')")
-
-
-def ludo_expectation(ctx: Context) -> Verdict:
-    if (m := exact_missing(ctx)):
-        return m
-    l_ = ctx.exact["ludo"]
-    vals = ", ".join(f"{a}: {number(v)}" for a, v in l_["values"].items())
-    return Verdict("holds", f"computed by direct expectation: best move {l_['best']}; engine check pending "
-                   f"{LATER_ISSUES['chance'].split(' (')[0]}", vals, "the note asks for the values and the move",
-                   "direct expectation Σ P·u (claims.exact_checks)")

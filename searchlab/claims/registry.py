@@ -13,8 +13,10 @@ from __future__ import annotations
 from typing import Callable
 
 from searchlab.claims import arithmetic as A
+from searchlab.claims import chance as CH
 from searchlab.claims import complexity as X
 from searchlab.claims import exact_trees as E
+from searchlab.claims import multiplayer as MP
 from searchlab.claims import ordering as O
 from searchlab.claims import unsound as U
 from searchlab.claims.verdict import Claim, Context, Verdict, pending
@@ -37,7 +39,7 @@ CLAIMS: list[Claim] = [
     Claim(("003-b",), "[[3, 2, 1], [4, 8, 9], [5, 6, 7]]: which leaves are pruned left to right, and which order of "
           "the children prunes the most", "003", "correctness", E.homework_tree),
     Claim(("003-c",), "relabelling leaves by an order-preserving map leaves minimax's move unchanged; under "
-          "expectiminimax the move can change", "003", "correctness", E.order_preserving_relabel),
+          "expectiminimax the move can change", "003", "correctness", CH.relabelling_under_chance),
     Claim(("000-d", "001-b"), "alpha-beta is still depth-first: memory O(b·d)", "000, 001", "correctness", E.depth_first_memory),
     # complexity and ordering
     Claim(("000-e", "001-c", "003-d"), "perfect ordering examines O(b^(d/2)) nodes (≈ √ of minimax, b_eff √b, twice "
@@ -77,14 +79,14 @@ CLAIMS: list[Claim] = [
     Claim(("000-o",), "even at b^(d/2), chess to 80 ply is 35^40 ≈ 10^61 nodes", "000", "arithmetic", A.chess_80_ply),
     Claim(("000-p",), "Go, b ≈ 250: √250 ≈ 16, still unmanageable at useful depth", "000", "arithmetic", A.go_branching),
     Claim(("000-q",), "with three or more players the pruning argument breaks down", "000", "limits",
-          _pend("multiplayer")),
+          MP.pruning_with_many_players),
     Claim(("002-b",), "alpha-beta has to see the whole window, so it is awkward to run in parallel", "002", "limits",
           _pend("parallel")),
     # chance nodes
     Claim(("003-i",), "expectiminimax: EVAL must be proportional to expected payoff; time O(b^m·n^m); alpha-beta "
-          "prunes only weakly at chance nodes", "003", "chance", _pend("chance")),
+          "prunes only weakly at chance nodes", "003", "chance", CH.expectiminimax_cost_and_weak_pruning),
     Claim(("003-j",), "the Ludo example: safe (2 or 6, ½ each) versus race (6 w.p. 0.8, −5 w.p. 0.2): values and "
-          "best move", "003", "chance", E.ludo_expectation),
+          "best move", "003", "chance", CH.ludo_example),
 ]
 
 

@@ -18,8 +18,6 @@ LATER_ISSUES: dict[str, str] = {
     "games": "issues 5 and 6 (real games: Connect Four, Othello, chess)",
     "ordering": "issue 5 (iterative deepening, killer, history, transposition table, aspiration)",
     "unsound": "issue 7 (null move, LMR, futility, forward pruning, quiescence)",
-    "chance": "an issue not yet filed (chance nodes: expectiminimax, *-minimax)",
-    "multiplayer": "an issue not yet planned (three or more players: max^n / paranoid search)",
     "parallel": "an issue not yet planned (parallel alpha-beta: YBWC, lazy SMP)",
 }
 

@@ -60,10 +60,14 @@ class Capabilities:
         if missing:
             raise UnsupportedError(
                 f"{what} needs a two-player, zero-sum, deterministic game of perfect information; "
-                f"this game is not: {', '.join(missing)}")
+                f"this game is not: {', '.join(missing)} (chance games: "
+                "searchlab.algorithms.chance.search_chance; n players: "
+                "searchlab.algorithms.multiplayer.search_multiplayer)")
 
 
 CLASSICAL = Capabilities()
+#: a two-player zero-sum game of perfect information with chance nodes (dice)
+CHANCE = Capabilities(deterministic=False)
 
 
 @runtime_checkable
@@ -100,3 +104,47 @@ class Game(Protocol):
     def utility(self, state: Any) -> float: ...
     def evaluate(self, state: Any) -> float: ...
     def hash_key(self, state: Any) -> int: ...
+
+
+@runtime_checkable
+class ChanceGame(Game, Protocol):
+    """A two-player zero-sum game with chance nodes (searchlab.algorithms.chance).
+
+    - ``is_chance(s)``: True at a chance node (neither player moves; ``max_to_move`` is then
+      meaningless).
+    - ``chance_outcomes(s)``: ``[(outcome, probability), ...]`` in natural order, every
+      probability > 0, summing to 1; ``play(s, outcome)`` applies one.
+    - ``value_bounds``: (L, U) with L <= every utility and evaluation <= U (Star1/Star2's bounds).
+    """
+
+    value_bounds: tuple[float, float]
+
+    def is_chance(self, state: Any) -> bool: ...
+    def chance_outcomes(self, state: Any) -> Sequence[tuple[Hashable, float]]: ...
+
+
+@runtime_checkable
+class MultiPlayerGame(Protocol):
+    """A deterministic game of perfect information for n >= 2 players
+    (searchlab.algorithms.multiplayer). Players are 0 .. n-1; values are vectors, player 0 first.
+
+    - ``n_players``; ``to_move(s)``: the player to move in a non-terminal state.
+    - ``legal_moves(s)`` / ``play(s, m)`` / ``is_terminal(s)`` as in Game.
+    - ``utility_vector(s)``: the terminal payoffs, one per player; ``evaluate_vector(s)``
+      the heuristic payoffs of a non-terminal state (UnsupportedError where there are none).
+    - optional ``leaf_total(state, depth)``: the sum every leaf's payoffs share in a search
+      from ``state`` to ``depth`` when they are non-negative and constant-sum (what shallow
+      pruning needs), else None; ``with_mover(state, player)``: the state with another player
+      to move (what best-reply search needs).
+    """
+
+    name: str
+    n_players: int
+
+    def initial_state(self) -> Any: ...
+    def to_move(self, state: Any) -> int: ...
+    def legal_moves(self, state: Any) -> Sequence[Hashable]: ...
+    def play(self, state: Any, move: Hashable) -> Any: ...
+    def is_terminal(self, state: Any) -> bool: ...
+    def utility_vector(self, state: Any) -> tuple[float, ...]: ...
+    def evaluate_vector(self, state: Any) -> tuple[float, ...]: ...

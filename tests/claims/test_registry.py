@@ -33,7 +33,7 @@ def test_exact_checks_textbook(exact):
     assert exact["c_first"]["leaves_min"] < exact["c_first"]["leaves_max"]
     assert exact["homework"]["best_leaves"] == 5
     assert exact["equal"]["same_value"] == exact["equal"]["total"]
-    assert exact["ludo"]["best"] == "safe"
+    assert exact["relabel"]["same_moves"] == exact["relabel"]["trials"]
 
 
 def test_verdicts_from_data_and_exact(exact, table):

@@ -1,0 +1,177 @@
+"""Studies of search with three or more players (claim 000-q).
+
+- ``leaves_table`` / ``fit_exponents``: leaves of max^n, max^n with shallow pruning, paranoid
+  (alpha-beta) and best-reply search versus depth on constant-sum synthetic n-player trees;
+  the exponent alpha = log(growth per ply) / log b with a bootstrap CI over instances, against
+  max^n's 1 (b^d: shallow pruning gains nothing asymptotically, Korf 1991) and paranoid's best
+  case (n - 1) / n (b^(d(n-1)/n), Sturtevant & Korf 2000), measured too: "paranoid-perfect" is
+  paranoid with the perfect (oracle) ordering. BRS's tree has (n - 1)·b moves at
+  its MIN plies, so its exponent is reported against log b as well.
+- ``rolit_match``: max^n (shallow pruning), paranoid and BRS play Rolit against each other at an
+  equal node budget per move (iterative deepening until the budget runs out; the move of the
+  deepest completed iteration), every seating order from each random opening; win shares with
+  95 % CIs from a bootstrap over openings.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from searchlab.analysis import estimators as E
+from searchlab.algorithms.multiplayer import search_multiplayer
+from searchlab.games.rolit import Rolit
+from searchlab.trees.nplayer import NPlayerTree
+
+TREE_ALGORITHMS = ("maxn", "maxn-shallow", "paranoid", "paranoid-perfect", "brs")
+MATCH_ALGORITHMS = ("maxn-shallow", "paranoid", "brs")
+
+
+def leaves_table(players: Iterable[int], bs: Iterable[int], ds: Iterable[int], instances: int,
+                 seed: int = 0, total: int = 12, max_leaves: int = 60000) -> pd.DataFrame:
+    """One row per (n, b, d, instance, algorithm): leaves, nodes, cutoffs. Trees: max^n and
+    shallow pruning search NPlayerTree(n, b, d, seed=seed*1000+k, values="constsum",
+    total=total) (shallow pruning's conditions); paranoid and BRS the i.i.d. continuous tree of
+    the same seed (no ties, which would cut more than the theory counts); depths whose full
+    tree exceeds ``max_leaves`` leaves are skipped (BRS's tree is larger: it is searched to
+    the same depth only while ((n-1)·b)^(d/2)·b^(d/2) stays within 4·max_leaves). Searched by
+    the compiled kernel (engine "auto": the same counts, tests/algorithms/
+    test_multiplayer_kernel.py), perfect-order paranoid by the reference."""
+    rows = []
+    for n in players:
+        for b in bs:
+            for d in (d for d in ds if b ** d <= max_leaves):
+                for k in range(instances):
+                    const = NPlayerTree(n, b, d, seed=seed * 1000 + k, values="constsum", total=total)
+                    iid = NPlayerTree(n, b, d, seed=seed * 1000 + k)
+                    for alg in TREE_ALGORITHMS:
+                        if alg == "brs" and ((n - 1) * b) ** (d // 2) * b ** ((d + 1) // 2) > 4 * max_leaves:
+                            continue
+                        tree = const if alg.startswith("maxn") else iid
+                        if alg == "paranoid-perfect":
+                            r = search_multiplayer(tree, "paranoid", ordering="perfect")
+                        else:
+                            r = search_multiplayer(tree, alg, engine="auto")
+                        rows.append(dict(players=n, b=b, d=d, instance=k, algorithm=alg, leaves=r.leaves,
+                                         nodes=r.nodes, cutoffs=r.cutoffs))
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class ExponentFit:
+    players: int
+    b: int
+    algorithm: str
+    alpha: float            # log(growth per ply) / log b
+    lo: float
+    hi: float
+    best_case: float        # paranoid's (n-1)/n
+    d_min: int
+    d_max: int
+    instances: int
+
+
+def fit_exponents(df: pd.DataFrame, seed: int = 0, resamples: int = 999) -> list[ExponentFit]:
+    """alpha = log(leaves per ply) / log b per (n, b, algorithm): estimators.fit_with_ci with one
+    line through all depths (the n-player trees' pattern repeats every n plies, not every 2),
+    CI by bootstrapping instances."""
+    out = []
+    for (n, b, alg), g in df.groupby(["players", "b", "algorithm"]):
+        ds, _, mat = E.count_matrix(g, "leaves")
+        if len(ds) < 2:
+            continue
+        _, al, _ = E.fit_with_ci(ds, mat, b, method="plain", n_resamples=resamples, seed=seed)
+        out.append(ExponentFit(int(n), int(b), alg, al.value, al.low, al.high, (n - 1) / n, int(ds.min()),
+                               int(ds.max()), mat.shape[0]))
+    return out
+
+
+def exponent_frame(fits: list[ExponentFit]) -> pd.DataFrame:
+    return pd.DataFrame([f.__dict__ for f in fits])
+
+
+# --------------------------------------------------------------------------- Rolit matches
+
+def choose_move(game: Rolit, state: Any, algorithm: str, budget: int) -> tuple[int, int]:
+    """(move, depth reached): iterative deepening from depth 1 while the node budget lasts;
+    the move of the deepest completed iteration (depth 1 always completes: it is refused a
+    budget below the number of legal moves + 1)."""
+    g = Rolit(game.n_players, state)
+    used, move, reached = 0, None, 0
+    depth = 1
+    while depth <= 64:
+        left = budget - used
+        if left < 1:
+            break
+        r = search_multiplayer(g, algorithm, depth=depth, max_nodes=left if move is not None else None)
+        used += r.nodes
+        if r.status != "ok":
+            break
+        move, reached = r.best_move, depth
+        depth += 1
+        if sum(d.bit_count() for d in state.discs) + depth > 64 + 1:
+            break
+    return move, reached
+
+
+def play_game(players: int, seats: tuple[str, ...], opening: Any, budget: int) -> dict[str, Any]:
+    """One game from ``opening`` (a RolitState); seats[i] plays for player i. Returns the
+    final disc counts, each player's share of the win (1/k for a k-way tie) and depths."""
+    g = Rolit(players, opening)
+    s = opening
+    depths = {i: [] for i in range(players)}
+    while not g.is_terminal(s):
+        p = s.mover
+        m, dr = choose_move(g, s, seats[p], budget)
+        depths[p].append(dr)
+        s = g.play(s, m)
+    win = g.winners(s)
+    return dict(discs=[s.discs[i].bit_count() for i in range(players)],
+                share=[1.0 / len(win) if i in win else 0.0 for i in range(players)],
+                depth=[float(np.mean(depths[i])) for i in range(players)])
+
+
+def rolit_match(openings: int, budget: int, players: int = 3, opening_plies: int = 4,
+                seed: int = 0, algorithms: tuple[str, ...] = MATCH_ALGORITHMS,
+                resamples: int = 999) -> dict[str, Any]:
+    """Every seating permutation of ``algorithms`` (players = len(algorithms)) from each of
+    ``openings`` random openings (Rolit.random(players, opening_plies, seed*1000+k)).
+
+    Returns the per-game table and, per algorithm: mean win share with a 95 % percentile
+    bootstrap CI over openings (games from one opening are resampled together), mean discs,
+    mean depth reached; ``power_note`` states the smallest difference in win share the design
+    detects (two-sided 5 %, 80 % power, normal approximation from the observed spread)."""
+    if len(algorithms) != players:
+        raise ValueError("one algorithm per player")
+    rows = []
+    for k in range(openings):
+        opening = Rolit.random(players, opening_plies, seed * 1000 + k).initial_state()
+        for seats in itertools.permutations(algorithms):
+            res = play_game(players, seats, opening, budget)
+            for i, alg in enumerate(seats):
+                rows.append(dict(opening=k, seats="/".join(seats), player=i, algorithm=alg,
+                                 share=res["share"][i], discs=res["discs"][i], depth=res["depth"][i]))
+    df = pd.DataFrame(rows)
+    summary = []
+    for alg, g in df.groupby("algorithm"):
+        per_opening = g.groupby("opening")["share"].mean().to_numpy()
+        mean = float(per_opening.mean())
+        if len(per_opening) > 1 and per_opening.std() > 0:
+            ci = stats.bootstrap((per_opening,), np.mean, n_resamples=resamples, method="percentile",
+                                 random_state=np.random.default_rng(seed)).confidence_interval
+            lo, hi = float(ci.low), float(ci.high)
+        else:
+            lo = hi = mean
+        summary.append(dict(algorithm=alg, games=len(g), openings=len(per_opening), win_share=mean,
+                            lo=lo, hi=hi, discs=float(g["discs"].mean()), depth=float(g["depth"].mean())))
+    summ = pd.DataFrame(summary)
+    sd = df.groupby(["algorithm", "opening"])["share"].mean().groupby("algorithm").std().mean()
+    mde = 2.8 * float(sd) * math.sqrt(2.0 / openings) if openings > 1 else float("nan")
+    return dict(games=df, summary=summ, budget=budget, players=players, openings=openings,
+                min_detectable=mde)

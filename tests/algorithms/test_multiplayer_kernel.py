@@ -1,0 +1,38 @@
+"""The compiled n-player kernel against the reference, node for node (without JIT:
+test_chance_kernel.py runs both kernels in one subprocess)."""
+
+from __future__ import annotations
+
+import pytest
+
+from searchlab.algorithms.multiplayer import search_multiplayer
+from searchlab.errors import UnsupportedError
+from searchlab.games.rolit import Rolit
+from searchlab.trees.nplayer import NPlayerTree
+
+ALGS = ("maxn", "maxn-shallow", "paranoid", "paranoid-minimax", "brs")
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_kernel_equals_reference_node_for_node(n):
+    for b, d in ((2, 5), (3, 4)):
+        for seed in range(4):
+            for values, levels in (("constsum", 0), ("iid", 0), ("iid", 3)):
+                t = NPlayerTree(n, b, d, seed=seed, values=values, levels=levels, total=5 + seed)
+                for alg in ALGS:
+                    if alg == "maxn-shallow" and values != "constsum":
+                        continue
+                    ref = search_multiplayer(t, alg)
+                    ker = search_multiplayer(t, alg, engine="kernel")
+                    assert ker.engine == "kernel" and ker.counts() == ref.counts(), (t, alg)
+                    assert ker.interior == ref.interior
+            cut = search_multiplayer(t, "paranoid", max_nodes=9, engine="kernel")
+            assert cut.counts() == search_multiplayer(t, "paranoid", max_nodes=9).counts()
+
+
+def test_kernel_refusals():
+    with pytest.raises(UnsupportedError, match="no compiled n-player kernel"):
+        search_multiplayer(Rolit(3), "maxn", depth=1, engine="kernel")
+    with pytest.raises(UnsupportedError):
+        search_multiplayer(NPlayerTree(3, 2, 3), "paranoid", ordering="perfect", engine="kernel")
+    assert search_multiplayer(Rolit(3), "maxn", depth=1, engine="auto").engine == "reference"
