@@ -1,8 +1,9 @@
 """The compiled engine's public side: what it supports, and running a search on it.
 
 ``supports(game, algorithm, ordering, pruning, depth)`` is True when the game supplies compiled
-primitives (searchlab.algorithms.compiled: Connect Four, Othello, tic-tac-toe, the incremental
-tree; any game that adds ``compiled_primitives``) and the combination is covered:
+primitives (searchlab.algorithms.compiled: Connect Four, Othello, tic-tac-toe, the i.i.d.,
+ordered and incremental trees; any game with ``Capabilities(compiled=True)``) and the
+combination is covered:
 
 - algorithms: minimax, alphabeta, alphabeta-failhard, pvs, mtdf;
 - orderings: the base orders natural, random (the reference's seeded order), static and the
@@ -10,7 +11,11 @@ tree; any game that adds ``compiled_primitives``) and the combination is covered
   order; perfect and worst (exact-value oracles) are not compiled;
 - iterative deepening with aspiration windows, MTD(f), node budgets ("aborted");
 - the Pruning record (null move with adaptive R and verification, LMR constant/log with
-  re-searches, futility and razoring, beam, ProbCut, quiescence) at a finite horizon.
+  re-searches, futility and razoring, beam, ProbCut, quiescence) at a finite horizon
+  (quiescence is written but untested: no game with ``noisy_moves`` has primitives yet).
+
+The first search of a process compiles ``search`` for the game's primitives (seconds; numba
+cannot cache it on disk, see _engine.py).
 
 ``run`` returns the reference engine's SearchResult, node for node (``engine="compiled"``):
 the drivers (iterative deepening, aspiration, MTD(f)) are drivers.py's, line for line, in

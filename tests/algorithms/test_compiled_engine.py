@@ -13,6 +13,7 @@ import pytest
 from searchlab import IIDTree, IncrementalTree, OrderedTree, UnsupportedError, search
 from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
                                           Pruning)
+from searchlab.algorithms.calibration import fit_probcut, sample_states
 from searchlab.algorithms.compiled_engine import supports
 from searchlab.games.connect4 import ConnectFour
 from searchlab.games.othello import Othello
@@ -163,3 +164,14 @@ def test_iid_and_ordered_trees_dynamic_policies():
                 _check(t, algorithm, ordering, ordering_seed=3)
         assert search(t, "pvs", "natural").engine == "compiled"
         assert search(t, "alphabeta", "natural").engine == "kernel"
+
+
+def test_probcut_with_a_fitted_model():
+    g = ConnectFour()
+    pc = fit_probcut(g, sample_states(g, 8, 12, seed=3), 1, 3, threshold=1.0)
+    fired = 0
+    for s in sample_states(g, 6, 2, seed=9):
+        ref = _check(FromState(g, s), "alphabeta", "id+tt+killer+history+centre", depth=6,
+                     pruning=Pruning(probcut=pc))
+        fired += ref["extra"]["pruned"].get("probcut", 0)
+    assert fired > 0
