@@ -34,7 +34,7 @@ from numba import typeof, types
 
 from searchlab.algorithms.compiled import CompiledGame, compiled_game
 from searchlab.algorithms.compiled import _engine as K
-from searchlab.algorithms.ordering import DYNAMIC_COMPONENTS, parse_ordering
+from searchlab.algorithms.ordering import DYNAMIC_COMPONENTS, base_order, parse_ordering
 from searchlab.algorithms.result import SearchResult
 from searchlab.hashing import random_order_salt
 
@@ -122,6 +122,9 @@ def run(game: Any, algorithm: str, ordering: str, horizon: float, ordering_seed:
     """The search of api.search on the compiled engine (arguments already validated)."""
     cg = compiled_game(game)
     parts = parse_ordering(ordering, game)
+    bases = [p for p in parts if p not in DYNAMIC_COMPONENTS]
+    if bases:       # the reference's own checks of its base order (static needs static values)
+        base_order(bases[0], game, horizon, ordering_seed)
     if "tt" in parts or algorithm == "mtdf":
         table = K.TABLE_VALUES
     elif "id" in parts:

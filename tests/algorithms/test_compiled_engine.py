@@ -83,6 +83,9 @@ def test_unsupported_combinations_fall_back_or_raise():
     assert search(g, "alphabeta", "perfect", depth=1).engine == "reference"
     with pytest.raises(UnsupportedError, match="no compiled engine"):
         search(g, "alphabeta", "worst", depth=1, engine="compiled")
+    # the reference engine's own errors, unchanged, before any work
+    with pytest.raises(UnsupportedError, match="static ordering needs static values"):
+        search(IIDTree(2, 3), "pvs", "static", engine="compiled")
     # the reference engine's own errors come first, unchanged
     with pytest.raises(UnsupportedError, match="null_move"):
         search(g, "alphabeta", "natural", depth=2, engine="compiled",
