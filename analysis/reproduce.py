@@ -1,12 +1,14 @@
 """Reproduce the background's claims from scratch: analysis/REPORT.md and analysis/figures/.
 
-    .venv/bin/python analysis/reproduce.py            # full size (about 11 minutes on 2 cores)
+    .venv/bin/python analysis/reproduce.py            # full size (about 55 minutes on 2 cores: an estimate)
     .venv/bin/python analysis/reproduce.py --small    # a quick check (a few minutes)
 
 Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p through
 ``searchlab.experiment.api.run_study`` (tables under results/reproduce/<study>/, not committed),
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
-arithmetic), and writes REPORT.md with a verdict on every claim of ../shared/CLAIMS.md. Every
+arithmetic) and the rigor studies of issue 14 (paired finite-depth convergence, the worst case
+over all orderings, node types, Pearl's critical case and the cut rule, policy costs), and writes
+REPORT.md with a verdict on every claim of ../shared/CLAIMS.md. Every
 number in the report is computed; none is typed by hand. Prints its run time.
 """
 
@@ -74,6 +76,11 @@ def run_tradeoff(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print
     return out, secs
 
 
+def _rel(path: Path) -> Path:
+    """``path`` relative to the repository root when it lies inside it (--runs may point elsewhere)."""
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
 def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
     """The trade-off study's section, its Pareto figures copied beside the report's."""
     from searchlab.tradeoff.report import tradeoff_section
@@ -82,7 +89,7 @@ def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
         shutil.copy(f, fig_dir / f.name)
         text = text.replace(f"]({f})", f"](figures/{f.name})")
     text = text.replace(f"Full report: {run_dir / 'report.md'}",
-                        f"Full report of the study: `{(run_dir / 'report.md').relative_to(ROOT)}` "
+                        f"Full report of the study: `{_rel(run_dir / 'report.md')}` "
                         "(not committed; `searchlab-tradeoff report=RUN_DIR` rewrites it).")
     return text.split("\n", 1)[1].lstrip()          # drop its own "## " heading
 
@@ -262,6 +269,64 @@ def _discrete_conclusion(s: pd.DataFrame) -> str:
             "prunes about as well as perfect order on continuous values, and neither b^(3/4) nor R_b describes it.")
 
 
+def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: int,
+              log=print) -> tuple[dict, list, list]:
+    """The rigor studies (issue 14): measurements for the claims registry, the rows of the
+    "Studies run" table, and the report sections (built later, once figures can be written).
+    The convergence counts are cached under runs_dir/convergence (reused with ``resume``)."""
+    from searchlab.analysis import convergence as CV
+    from searchlab.analysis import costs as K
+    from searchlab.analysis import discrete as D
+    from searchlab.analysis import nodetypes as N
+    from searchlab.analysis import worstcase as W
+
+    cache = runs_dir / "convergence"
+    timing = cache / "reproduce_seconds.txt"
+    if cache.exists() and not resume:
+        shutil.rmtree(cache)
+    cached = resume and timing.exists()
+    t0 = time.perf_counter()
+    conv = CV.run(small, n_jobs=jobs, cache_dir=cache, n_resamples=resamples, log=log)
+    secs = time.perf_counter() - t0
+    if cached:
+        secs = max(secs, float(timing.read_text()))
+    else:
+        timing.write_text(f"{secs:.1f}")
+    rel = str(cache.relative_to(ROOT) if cache.is_relative_to(ROOT) else cache)
+    n = min(r.n for r in conv.values())
+    info = [("convergence (paired, kernel)", f"b = {', '.join(map(str, conv))}, n = {n} trees per b, the same "
+             "seeds at every depth", "n/a", "n/a", secs, rel)]
+    out = {"convergence": conv}
+    for key, label, fn in (("worstcase", "worst case over all orderings", lambda: W.study(small)),
+                           ("nodetypes", "node types", lambda: N.study(small)),
+                           ("critical", "Pearl's critical case (kernel)",
+                            lambda: D.critical_study(small, n_resamples=resamples)),
+                           ("cut_rule", "ties and the cut rule", lambda: D.cut_rule_study(small, n_resamples=resamples)),
+                           ("costs", "policy costs", lambda: K.study(small, n_resamples=resamples))):
+        log(f"== {label}")
+        t1 = time.perf_counter()
+        out[key] = fn()
+        info.append((label, "analysis module", "n/a", "n/a", time.perf_counter() - t1, "in memory"))
+    return out, info
+
+
+def rigor_sections(rig: dict, fig_dir: Path, tree_rows: pd.DataFrame) -> list[tuple[str, str]]:
+    from searchlab.analysis import convergence as CV
+    from searchlab.analysis import costs as K
+    from searchlab.analysis import discrete as D
+    from searchlab.analysis import nodetypes as N
+    from searchlab.analysis import worstcase as W
+
+    return [
+        ("Finite-depth convergence to Pearl's R_b (paired trees)", CV.section(rig["convergence"], fig_dir)),
+        ("Sensitivity of every fitted exponent", CV.stability_section(tree_rows)),
+        ("The worst case over all orderings", W.section(rig["worstcase"])),
+        ("Node types: PV, CUT and ALL nodes against the minimal tree", N.section(rig["nodetypes"])),
+        ("Pearl's critical case, ties and the cut rule", D.section(rig["critical"], rig["cut_rule"])),
+        ("What ordering policies cost besides nodes", K.section(rig["costs"])),
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--small", action="store_true", help="a quick check with small studies")
@@ -282,6 +347,8 @@ def main(argv: list[str] | None = None) -> int:
     info.append(("unsound_tradeoff", "searchlab-tradeoff" + (" tradeoff_size=small" if args.small else ""),
                  "see its section", "see its section", tradeoff_secs,
                  str(tradeoff_dir.relative_to(ROOT) if tradeoff_dir.is_relative_to(ROOT) else tradeoff_dir)))
+    rigor, rigor_info = run_rigor(args.small, args.jobs, runs_dir, args.resume, args.resamples)
+    info += rigor_info
     t_run = time.perf_counter() - t0
     t_studies = sum(i[4] for i in info)  # on --resume: the time the tables took when produced
     print(f"studies done in {t_run:.0f} s; analysing {len(df)} rows")
@@ -302,6 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     exact["multiplayer"] = MP.multiplayer_checks(study_size)
     from searchlab.tradeoff.report import claim_counts
     exact["tradeoff"] = claim_counts(tradeoff_dir)
+    exact.update(rigor)
     ok, _ = E.ok_rows(df)
     ok = ok[ok["b"].notna()]               # tree rows: game rows go to the policies section
     summary = E.summarize(ok, n_resamples=args.resamples)
@@ -317,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
         ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir)),
         ("Chance nodes: expectiminimax, Star1, Star2", CH.chance_section(exact["chance"])),
         ("Three or more players: max^n, paranoid, best-reply search", MP.multiplayer_section(exact["multiplayer"])),
-    ]
+    ] + rigor_sections(rigor, fig_dir, ok)
     size = "small (--small: a quick check; figures are noisier)" if args.small else "full"
     preamble = (f"This is searchlab's own reproduction of the claims in ../shared/CLAIMS.md ({size} size). "
                 f"Regenerate it from scratch with `{cmd}` (from the repository root): the studies took "

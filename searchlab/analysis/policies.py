@@ -68,6 +68,9 @@ def _setting(row: pd.Series) -> str:
     if isinstance(game, str) and game:
         src = row.get("positions")
         label = f"{game} {src}" if isinstance(src, str) and src else game
+        if game == "chess" and isinstance(src, str) and src:
+            # a seeded sample of the suite file, not its first positions (ordering_checks' WAC 1-n)
+            label += " (seeded sample)"
         if game == "othello" and isinstance(row.get("position"), str) and "#" in row["position"]:
             label = f"othello ply {row['position'].split('#')[0].removeprefix('ply')}"
         return label

@@ -3,6 +3,7 @@ matches, and quiescence against the horizon effect (chess, from ``ordering.order
 
 from __future__ import annotations
 
+from searchlab.analysis.stats import holm, min_detectable_elo, trinomial
 from searchlab.claims.ordering import COMMAND, measurements, not_measured
 from searchlab.claims.verdict import Verdict
 
@@ -42,14 +43,54 @@ def unsound_pruning_worth_it(ctx):
                 f"{t['losses']} lost, {t['undecided']} without a significant difference "
                 f"(Elo 95 % CI) of {t['matches']}")
     unsound = t["erring"] > 0
-    worth = t["wins"] > t["losses"] and t["wins"] >= t["undecided"]
-    if unsound and worth:
+    power = _match_power(t.get("match_rows", []))
+    if power:
+        mde = ("none: too few games" if power["mde_lo"] == float("inf") else
+               f"{power['mde_lo']:.0f}–{power['mde_hi']:.0f} Elo".replace("–inf", " or more (some: none)"))
+        measured += (f"; z-tests on the game scores with Holm's correction over the {power['m']} matches: "
+                     f"{power['won']} won, {power['lost']} lost"
+                     + (f", {power['untestable']} not testable (under {MIN_GAMES_FOR_TEST} games or one result "
+                        "only)" if power["untestable"] else "")
+                     + f"; the smallest Elo difference one match detects (80 % power, 5 % level, games as "
+                     f"independent): {mde} ({power['games_lo']}–{power['games_hi']} games per match)")
+        won, lost = power["won"], power["lost"]
+    else:
+        won, lost = t["wins"], t["losses"]
+    if unsound and won and not lost:
         cat, det = "holds", "they err, and at equal node budget the depth bought wins"
+    elif unsound and lost and not won:
+        cat, det = "holds only under conditions", "they err, and at equal node budget the depth bought loses"
     elif unsound:
-        cat = "holds only under conditions"
-        det = ("they are unsound (they do prune the best move), but at this sample size the "
-               "matches do not show the depth bought to be worth the errors")
+        cat = "not shown at this power"
+        det = ("part (a) holds: they are unsound (they do prune the best move); part (b), that the depth "
+               "bought is worth the errors, is not shown at this power"
+               + (f": no match is significant after Holm's correction, and a match of this size detects "
+                  f"only differences of {power['mde_lo']:.0f} Elo or more" if power and power["mde_lo"] < float("inf")
+                  else ": no match is significant after Holm's correction" if power else ""))
     else:
         cat, det = "does not hold", "no unsound configuration erred on this sample"
     return Verdict(cat, det, measured, "unsound, and worth it at equal budget",
                    "searchlab-tradeoff (run by analysis/reproduce.py)")
+
+
+#: fewer games than this and a match's normal-approximation test is not run (counted untestable)
+MIN_GAMES_FOR_TEST = 10
+
+
+def _match_power(rows: list[dict]) -> dict | None:
+    """Holm-corrected wins/losses and the per-match smallest detectable Elo of the trade-off
+    matches, from their game totals (the pairs are not stored: games treated as independent).
+    Matches under MIN_GAMES_FOR_TEST games, or whose games all had one result, are not tested."""
+    rows = [r for r in rows if r.get("games", 0) >= 1]
+    if not rows:
+        return None
+    tri = [trinomial(int(r["a_wins"]), int(r["draws"]), int(r["b_wins"])) for r in rows]
+    testable = [x.pairs >= MIN_GAMES_FOR_TEST and x.sd_pair > 0 for x in tri]
+    p = holm([x.p_value if t else 1.0 for x, t in zip(tri, testable)])
+    won = sum(1 for x, q, t in zip(tri, p, testable) if t and q <= 0.05 and x.score > 0.5)
+    lost = sum(1 for x, q, t in zip(tri, p, testable) if t and q <= 0.05 and x.score < 0.5)
+    # the detectable difference at a draw-free 50 % score (sd 1/2 per game): the largest variance
+    mde = [min_detectable_elo(x.pairs, 0.5) for x in tri]
+    games = [x.pairs for x in tri]
+    return dict(m=len(rows), won=won, lost=lost, untestable=testable.count(False), mde_lo=min(mde),
+                mde_hi=max(mde), games_lo=min(games), games_hi=max(games))

@@ -1,8 +1,10 @@
 """The verdict type, the claim record and the context verdicts are computed from.
 
 A verdict's category is one of "holds", "holds only under conditions", "does not hold",
-"pending" (needs a later issue, named) and "no data" (this run has no rows the claim needs; the
-verdict says which study provides them). No figure in a verdict is typed by hand: every number
+"not shown at this power" (the test could not tell: its CI contains the null value and the run
+is too small to rule out the effect; searchlab.analysis.stats.classify), "pending" (needs a
+later issue, named) and "no data" (this run has no rows the claim needs; the verdict says which
+study provides them). No figure in a verdict is typed by hand: every number
 is formatted (``searchlab.analysis.format.number``) from a measurement or a computation.
 """
 
@@ -32,7 +34,7 @@ SOURCES = {
 
 @dataclass(frozen=True)
 class Verdict:
-    category: str           # holds | holds only under conditions | does not hold | pending | no data
+    category: str           # holds | holds only under conditions | does not hold | not shown at this power | pending | no data
     detail: str             # e.g. "holds within CI", "deviates by +0.06 in α"
     measured: str           # the measured / computed figure (with CI and n where statistical)
     theory: str             # the theory figure it is compared with

@@ -298,7 +298,9 @@ def discussion_random_order(summary: pd.DataFrame, df: pd.DataFrame) -> str:
         txt.append(f"**Convergence** (the parity-corrected growth at the deepest pair of depths measured): Pearl's R_b "
                    f"lies inside the 95 % CI at {n_rb} of {n_conv} b, b^(3/4) at {n_34} of {n_conv} (with {n_conv} "
                    f"intervals at 95 %, about {0.05 * n_conv:.1f} would miss the true value by chance alone). "
-                   + "; ".join(conv) + ".")
+                   + "; ".join(conv) + ". These CIs come from the studies' few instances (different trees per "
+                   "depth) and cover instance sampling only; the paired study with 200 trees per b (section "
+                   "'Finite-depth convergence', where analysis/reproduce.py runs it) is the one the verdicts use.")
     disc = iid[(iid["levels"].fillna(0) > 0) & iid["ordering"].isin(["random", "natural"])].dropna(subset=["alpha_fit"]) \
         if "levels" in iid.columns else iid.iloc[0:0]
     if len(disc):

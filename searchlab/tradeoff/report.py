@@ -265,7 +265,9 @@ def claim_counts(run_dir: str | Path) -> dict:
                 worst_error=float(uns["decision_error"].max()) if len(uns) else 0.0,
                 matches=int(len(m)), wins=wins, losses=losses,
                 undecided=int(len(m)) - wins - losses,
-                games=int(m["games"].sum()) if len(m) else 0)
+                games=int(m["games"].sum()) if len(m) else 0,
+                match_rows=[{k: r[k] for k in ("domain", "technique", "a_wins", "draws", "b_wins", "games")
+                             if k in r} for r in m.to_dict("records")] if len(m) else [])
 
 
 def tradeoff_section(run_dir: str | Path) -> str:

@@ -2,7 +2,7 @@
 the compiled engine runs dynamic policies (tt, killer, history), PVS and MTD(f) on it at full
 depth (the synthetic kernel, searchlab.algorithms.kernels, covers the static orders).
 
-State row (uint64): [key, ply, b, d, levels]; move id = the natural index 0..b-1. The leaf
+State row (uint64): [key, ply, b, d, levels, win/loss leaves (0/1), win threshold]; move id = the natural index 0..b-1. The leaf
 value repeats searchlab.trees.iid exactly. The tree has no static values: ``evaluate`` is never
 called (the search's validation refuses a horizon above the leaves first).
 """
@@ -17,7 +17,8 @@ from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no
                                                  no_order_key, null_move_never)
 from searchlab.algorithms.kernels._alphabeta import GOLDEN, mix64, unit
 
-KEY, PLY, B, D, LEVELS = range(5)
+KEY, PLY, B, D, LEVELS, WIN_LOSS, THRESHOLD = range(7)
+_S11 = np.uint64(11)
 
 
 @njit(cache=True)
@@ -32,6 +33,8 @@ def is_terminal(s):
 
 @njit(cache=True)
 def utility(s):
+    if s[WIN_LOSS]:
+        return 1.0 if (s[KEY] >> _S11) < s[THRESHOLD] else 0.0
     if s[LEVELS]:
         return float(s[KEY] % s[LEVELS])
     return unit(s[KEY])
@@ -69,9 +72,10 @@ PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, no_s
 
 def compiled_game(tree) -> CompiledGame:
     """The CompiledGame of an IIDTree."""
-    b, d, levels = tree.b, tree.d, tree.levels
+    b, d, levels, threshold = tree.b, tree.d, tree.levels, tree.win_threshold
 
     def encode(state) -> np.ndarray:
-        return np.array([state[0], state[1], b, d, levels], dtype=np.uint64)
+        return np.array([state[0], state[1], b, d, levels, threshold is not None,
+                         threshold or 0], dtype=np.uint64)
 
-    return CompiledGame(PRIMITIVES, 5, max(b, 1), max(b, 1), d, encode, int, int, {})
+    return CompiledGame(PRIMITIVES, 7, max(b, 1), max(b, 1), d, encode, int, int, {})

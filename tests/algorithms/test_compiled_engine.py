@@ -159,7 +159,8 @@ def test_incremental_tree_dynamic_policies_and_pruning(seed):
 
 
 def test_iid_and_ordered_trees_dynamic_policies():
-    trees = [IIDTree(4, 5, 1), IIDTree(3, 6, 2, levels=5), OrderedTree(4, 5, 3, p=0.5),
+    trees = [IIDTree(4, 5, 1), IIDTree(3, 6, 2, levels=5), IIDTree(3, 6, 4, win_prob=0.4),
+             OrderedTree(4, 5, 3, p=0.5),
              OrderedTree(5, 4, 5, p=0.1)]
     for t in trees:
         for algorithm in ALGORITHMS:

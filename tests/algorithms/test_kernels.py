@@ -178,6 +178,25 @@ def test_kernel_equals_reference_on_bigger_trees():
                      reference(tree, algorithm, ordering, ordering_seed=1))
 
 
+def test_kernel_equals_reference_on_win_loss_trees():
+    """IIDTree(win_prob=q): win/loss leaves (docs/trees.md), kernel == reference at q = 0, 1,
+    Pearl's critical xi_b and others; every ordering, every algorithm."""
+    from searchlab.analysis.theory import pearl_xi
+    rng = random.Random(14)
+    n = 0
+    for b in (2, 3, 4):
+        for d in range(0, 6 if b < 4 else 5):
+            for q in (0.0, 1.0, 0.5, pearl_xi(b), 1 - pearl_xi(b), rng.random()):
+                tree = IIDTree(b, d, rng.randint(0, 2**64 - 1), win_prob=q)
+                for algorithm in ALGORITHMS:
+                    for ordering in ORDERINGS:
+                        oseed = rng.randint(0, 2**64 - 1)
+                        same(run_kernel(tree, algorithm, ordering, None, oseed, None),
+                             reference(tree, algorithm, ordering, ordering_seed=oseed))
+                        n += 1
+    assert n > 1000
+
+
 def test_node_budget_aborts_like_the_reference():
     rng = random.Random(3)
     for tree in (IIDTree(3, 5, 1), OrderedTree(3, 5, 1, 0.3), IncrementalTree(3, 5, 1)):
@@ -245,6 +264,8 @@ _NOJIT_CASES = [
      None),
     ("incremental", dict(b=3, d=4, seed=3, decay=0.7, correlation=0.4), "minimax", "perfect", 3),
     ("iid", dict(b=3, d=4, seed=1), "alphabeta", "natural", 20),
+    ("iid", dict(b=3, d=4, seed=2, win_prob=0.6823278038280193), "alphabeta", "random", None),
+    ("iid", dict(b=2, d=5, seed=3, win_prob=0.3), "alphabeta", "perfect", None),
 ]
 
 

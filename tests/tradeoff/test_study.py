@@ -146,8 +146,9 @@ def test_claim_counts_feed_the_000n_verdict(tiny_run):
     counts = claim_counts(tiny_run)
     assert counts["configs"] > 0 and counts["matches"] == counts["wins"] + counts["losses"] + counts["undecided"]
     v = unsound_pruning_worth_it(Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"tradeoff": counts}))
-    assert v.category in ("holds", "holds only under conditions", "does not hold")
+    assert v.category in ("holds", "holds only under conditions", "does not hold", "not shown at this power")
     assert str(counts["erring"]) in v.measured
+    assert len(counts["match_rows"]) == counts["matches"] and "Holm" in v.measured
 
 
 def test_load_reads_a_tradeoff_run_and_refuses_mixing_kinds(tiny_run):

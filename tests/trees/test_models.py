@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from searchlab import IIDTree, IncrementalTree, OrderedTree, search
 from searchlab.hashing import GOLDEN, GOOD_SALT, MASK64, NOISE_SALT, mix64, root_key, unit
 
@@ -103,3 +105,33 @@ def test_small_decay_makes_static_order_nearly_perfect():
     natural = [search(IncrementalTree(b, d, s, decay=0.1, correlation=0.0), "alphabeta",
                       engine="reference").leaves for s in range(10)]
     assert sum(leaves) / 10 < 1.1 * km < sum(natural) / 10
+
+
+def test_iid_win_prob_leaves():
+    """win_prob = q: a leaf is 1.0 (MAX wins) when key >> 11 < round(q * 2^53), else 0.0;
+    trees without it keep the shared specification's values and name."""
+    import math
+
+    from searchlab.errors import InvalidParameterError
+    t = IIDTree(2, 12, 3, win_prob=0.3)
+    assert t.win_threshold == round(0.3 * 2**53)
+    leaves = []
+
+    def walk(state):
+        if t.is_terminal(state):
+            leaves.append((state[0], t.utility(state)))
+            return
+        for m in t.legal_moves(state):
+            walk(t.play(state, m))
+    walk(t.initial_state())
+    assert all(v == (1.0 if k >> 11 < t.win_threshold else 0.0) for k, v in leaves)
+    share = sum(v for _, v in leaves) / len(leaves)
+    assert abs(share - 0.3) < 4 * math.sqrt(0.3 * 0.7 / len(leaves))
+    plain = IIDTree(2, 12, 3)
+    assert plain.win_prob is None and "win_prob" not in plain.name and "win_prob=0.3" in t.name
+    assert IIDTree(2, 3, 1, win_prob=0.0).utility((1 << 63, 3, 0)) == 0.0
+    assert IIDTree(2, 3, 1, win_prob=1.0).utility((2**64 - 1, 3, 0)) == 1.0
+    with pytest.raises(InvalidParameterError, match="win_prob"):
+        IIDTree(2, 3, 1, win_prob=1.5)
+    with pytest.raises(InvalidParameterError, match="levels=0"):
+        IIDTree(2, 3, 1, levels=2, win_prob=0.5)

@@ -6,7 +6,7 @@ Public entry points, used by ``searchlab.algorithms.api.search(..., engine="kern
 - ``run_kernel(tree, algorithm, ordering, depth, ordering_seed, max_nodes)``: the search, as a
   ``SearchResult`` with ``engine="kernel"``, equal node for node to the reference engine.
 
-The kernels cover IIDTree (continuous and discrete), OrderedTree and IncrementalTree; the
+The kernels cover IIDTree (continuous, discrete and win/loss with ``win_prob``), OrderedTree and IncrementalTree; the
 algorithms minimax, alphabeta (fail-soft, textbook) and alphabeta-failhard; the orderings
 natural, random, perfect, worst, and static (IncrementalTree only). Trees are recognised by
 duck typing (their ``model`` attribute or class name and the attributes of docs/trees.md).
@@ -84,6 +84,9 @@ class _Params:
         self.d = int(tree.d)
         self.root_key = np.uint64(int(tree.root_key) & _MASK64)
         self.levels = np.int64(int(getattr(tree, "levels", 0) or 0))
+        threshold = getattr(tree, "win_threshold", None)
+        if threshold is not None:       # win/loss leaves: the kernel's levels code -(T + 1)
+            self.levels = np.int64(-int(threshold) - 1)
         self.w_best, self.w_random = 0.0, 0.0
         self.scale = np.zeros(1, np.float64)
         self.good = np.zeros((1, 1), np.float64)

@@ -105,10 +105,13 @@ INF = np.inf
 
 @njit(cache=True)
 def leaf_value(model, key, stat, levels):
-    """Value of a node at the horizon: i.i.d. from its key, else its (assigned/static) value."""
+    """Value of a node at the horizon: i.i.d. from its key, else its (assigned/static) value.
+    ``levels``: 0 continuous, K > 0 key mod K, -(T + 1) win/loss (1.0 when key >> 11 < T)."""
     if model == MODEL_IID:
         if levels > 0:
             return np.float64(key % np.uint64(levels))
+        if levels < 0:
+            return 1.0 if (key >> _S11) < np.uint64(-levels - 1) else 0.0
         return unit(key)
     return stat
 
@@ -459,6 +462,8 @@ def search_kernel(model, b, depth, root_key, levels, w_best, w_random,
                                 ck = child_key(key, i)
                             if levels > 0:
                                 c = np.float64(ck % np.uint64(levels))
+                            elif levels < 0:
+                                c = 1.0 if (ck >> _S11) < np.uint64(-levels - 1) else 0.0
                             else:
                                 c = unit(ck)
                         elif model == MODEL_ORDERED:

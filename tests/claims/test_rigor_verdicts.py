@@ -1,0 +1,91 @@
+"""The verdicts recomputed from the rigor studies (issue 14), on constructed measurements with
+known answers."""
+
+import numpy as np
+import pandas as pd
+
+from searchlab.analysis import convergence as CV
+from searchlab.analysis import theory as T
+from searchlab.analysis.costs import PolicyCost
+from searchlab.analysis.estimators import Estimate
+from searchlab.analysis.worstcase import WorstCase
+from searchlab.claims import complexity as X
+from searchlab.claims import ordering as O
+from searchlab.claims import unsound as U
+from searchlab.claims.verdict import Context
+
+
+def _ctx(df=None, **exact):
+    return Context(df=df if df is not None else pd.DataFrame(), summary=pd.DataFrame(), exact=exact)
+
+
+def _converging(b, n=30):
+    """Paired counts with growth R_b + 2/d and N(d) = 1.5 b^(3d/4) at the deepest depth."""
+    depths = list(range(2, 20))
+    base = {2: 1.0, 3: 1.2}
+    for d in depths[2:]:
+        base[d] = base[d - 2] * (T.pearl_rb(b) + 2.0 / d) ** 2
+    k = 1.5 * b ** (0.75 * depths[-1]) / base[depths[-1]]
+    scale = np.random.default_rng(b).lognormal(0, 0.3, size=n)
+    scale /= scale.mean()
+    return np.array(depths), np.outer(scale, [k * base[d] for d in depths])
+
+
+def test_000f_from_the_convergence_study():
+    res = {b: CV.analyse(b, *_converging(b), n_resamples=99) for b in (2, 4)}
+    for r in res.values():
+        assert r.limit.limit.value == np.float64(r.limit.limit.value)
+        assert abs(r.limit.limit.value - r.rb) < 1e-3 * r.rb         # the limit is R_b exactly
+    v = X.random_order_three_quarters(_ctx(convergence=res))
+    assert v.category == "holds only under conditions"
+    assert "1.50–1.50× b^(3d/4)" in v.detail and "above it" in v.detail and "Least stable number" in v.detail
+
+
+def test_000g_from_the_worst_case_study():
+    cells = [WorstCase(2, 3, "exhaustive", (8, 8), (8, 8)),
+             WorstCase(3, 4, "exhaustive", (78, 80), (79, 81)),
+             WorstCase(2, 9, "hill climb", (400, 410), (420, 415))]
+    df = pd.DataFrame({"algorithm": ["alphabeta"] * 3, "ordering": ["worst", "natural", "id+tt"],
+                       "b": [2.0, 2.0, 2.0], "d": [3, 3, 3], "leaves": [8, 5, 9], "tree": ["iid"] * 3})
+    v = X.worst_order_prunes_nothing(_ctx(df, worstcase=cells))
+    assert v.category == "holds only under conditions"
+    assert "b=3, d=4" in v.detail and "'no worse than minimax' holds" in v.detail
+    assert "max leaves / b^d = 1" in v.measured and "1.12 × b^d" in v.measured      # ID apart
+    v2 = X.worst_order_prunes_nothing(_ctx(df, worstcase=cells[:1]))
+    assert v2.category == "holds"
+
+
+def _pc(dom, pol, cost, lo, hi, p, nodes=None):
+    e = Estimate(cost, lo, hi, 12)
+    means = {"cost": cost * 1000, "nodes": cost * 1000 if nodes is None else nodes}
+    return PolicyCost(dom, pol, 12, means, e, e, p, 12, p)
+
+
+def test_000k_by_cost_with_holm():
+    one = Estimate(1.0, 1.0, 1.0, 12)
+    costs = []
+    for dom in ("A", "B"):
+        costs += [PolicyCost(dom, "natural", 12, {"cost": 1000.0, "nodes": 1000.0}, one, one, float("nan"), 12),
+                  _pc(dom, "static", 0.5, 0.4, 0.6, 0.001, nodes=100.0), _pc(dom, "id", 0.3, 0.2, 0.4, 0.001)]
+    v = O.iterative_deepening_pays(_ctx(costs=costs))
+    assert v.category == "holds"
+    # static is cheapest by nodes (100) but not by cost (500 > 300): the cost column decides
+    assert "Cheapest single technique by cost: A: id, B: id" in v.measured
+    weak = [c if c.policy != "id" else _pc(c.domain, "id", 0.3, 0.2, 0.4, 0.04) for c in costs]
+    v = O.iterative_deepening_pays(_ctx(costs=weak))            # 0.04 * 2 > 0.05 after Holm
+    assert v.category == "not shown at this power"
+
+
+def test_000n_power_statement():
+    rows = [dict(domain="c4", technique=f"t{i}", a_wins=5, draws=2, b_wins=5, games=12) for i in range(3)]
+    t = dict(erring=3, configs=4, worst_error=0.2, games=36, wins=0, losses=0, undecided=3, matches=3,
+             match_rows=rows)
+    v = U.unsound_pruning_worth_it(_ctx(tradeoff=t))
+    assert v.category == "not shown at this power" and "part (a) holds" in v.detail
+    assert "Holm" in v.measured and "Elo" in v.measured
+    # 12 games with sd 1/2: delta = 2.8016 * 0.5 / sqrt(12) = 0.4044 -> 400 log10(0.9044 / 0.0956) = 390
+    assert "390–390 Elo" in v.measured
+    # a 2-game match with one result only is not tested (no p = 0 from a zero variance)
+    t2 = dict(t, match_rows=[dict(domain="c4", technique="x", a_wins=0, draws=0, b_wins=2, games=2)])
+    v2 = U.unsound_pruning_worth_it(_ctx(tradeoff=t2))
+    assert "0 lost" in v2.measured and "1 not testable" in v2.measured
