@@ -6,15 +6,17 @@
 Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p through
 ``searchlab.experiment.api.run_study`` (tables under results/reproduce/<study>/, not committed),
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
-arithmetic) and the rigor studies of issue 14 (paired finite-depth convergence, the worst case
-over all orderings, node types, Pearl's critical case and the cut rule, policy costs), and writes
-REPORT.md with a verdict on every claim of ../shared/CLAIMS.md. Every
-number in the report is computed; none is typed by hand. Prints its run time.
+arithmetic), the rigor studies of issue 14 (paired finite-depth convergence, the worst case
+over all orderings, node types, Pearl's critical case and the cut rule, policy costs) and the
+parallel alpha-beta simulations (searchlab.claims.parallel), and writes REPORT.md with a verdict
+on every claim of ../shared/CLAIMS.md. Every number in the report is computed; none is typed by
+hand. Prints its run time.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import time
@@ -34,6 +36,7 @@ from searchlab.claims import chance as CH  # noqa: E402
 from searchlab.claims import exact_trees as X  # noqa: E402
 from searchlab.claims import multiplayer as MP  # noqa: E402
 from searchlab.claims import ordering as OC  # noqa: E402
+from searchlab.claims import parallel as PC  # noqa: E402
 from searchlab.report import build as R  # noqa: E402
 
 #: (study, overrides at full size, extra overrides for --small)
@@ -122,7 +125,7 @@ def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print)
         frames.append(df)
         ok = int((df["status"] == "ok").sum()) if "status" in df.columns else len(df)
         info.append((name, " ".join(o for o in ov if not o.startswith("runner.")) or "(preset as is)",
-                     len(df), ok, secs, str(run_dir.relative_to(ROOT) if run_dir.is_relative_to(ROOT) else run_dir)))
+                     len(df), ok, secs, _rel(run_dir)))
     return pd.concat(frames, ignore_index=True), info
 
 
@@ -269,6 +272,24 @@ def _discrete_conclusion(s: pd.DataFrame) -> str:
             "prunes about as well as perfect order on continuous values, and neither b^(3/4) nor R_b describes it.")
 
 
+def _bad_arguments(args: argparse.Namespace, runs_dir: Path) -> str | None:
+    """What is wrong with the arguments (one line), checked before any work; None if nothing.
+    Creates the output directories (they would be created anyway) and probes a write."""
+    if not 1 <= args.jobs <= 4096:
+        return f"--jobs must be in [1, 4096]; got {args.jobs}"
+    if not 1 <= args.resamples <= 1_000_000:
+        return f"--resamples must be in [1, 1000000]; got {args.resamples}"
+    for flag, d in (("--runs", runs_dir), ("--out", Path(args.out).absolute())):
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+            probe = d / f".reproduce-probe-{os.getpid()}"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as e:
+            return f"{flag} {d}: cannot write there ({e.strerror or e})"
+    return None
+
+
 def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: int,
               log=print) -> tuple[dict, list, list]:
     """The rigor studies (issue 14): measurements for the claims registry, the rows of the
@@ -339,14 +360,17 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     cmd = ".venv/bin/python analysis/reproduce.py" + (" --small" if args.small else "")
-    runs_dir = args.runs / ("small" if args.small else "full")
-    runs_dir.mkdir(parents=True, exist_ok=True)
-    rel_runs = str(runs_dir.relative_to(ROOT) if runs_dir.is_relative_to(ROOT) else runs_dir)
+    runs_dir = (args.runs / ("small" if args.small else "full")).absolute()
+    problem = _bad_arguments(args, runs_dir)
+    if problem:                                  # before any study runs, not after all of them
+        print(f"reproduce.py: error: {problem}", file=sys.stderr)
+        return 2
+    rel_runs = _rel(runs_dir)
     df, info = run_studies(args.small, args.jobs, runs_dir, args.resume)
     tradeoff_dir, tradeoff_secs = run_tradeoff(args.small, args.jobs, runs_dir, args.resume)
     info.append(("unsound_tradeoff", "searchlab-tradeoff" + (" tradeoff_size=small" if args.small else ""),
                  "see its section", "see its section", tradeoff_secs,
-                 str(tradeoff_dir.relative_to(ROOT) if tradeoff_dir.is_relative_to(ROOT) else tradeoff_dir)))
+                 _rel(tradeoff_dir)))
     rigor, rigor_info = run_rigor(args.small, args.jobs, runs_dir, args.resume, args.resamples)
     info += rigor_info
     t_run = time.perf_counter() - t0
@@ -370,9 +394,13 @@ def main(argv: list[str] | None = None) -> int:
     from searchlab.tradeoff.report import claim_counts
     exact["tradeoff"] = claim_counts(tradeoff_dir)
     exact.update(rigor)
+    print("parallel alpha-beta simulations ...")
+    exact["parallel"] = PC.parallel_checks(small=args.small, n_jobs=args.jobs)
     ok, _ = E.ok_rows(df)
     ok = ok[ok["b"].notna()]               # tree rows: game rows go to the policies section
-    summary = E.summarize(ok, n_resamples=args.resamples)
+    # every status: summarize fits only the (configuration, depth) cells where every instance
+    # finished (an aborted search leaves the hard instances out)
+    summary = E.summarize(df[df["b"].notna()], n_resamples=args.resamples)
     runs = md_table(["study", "overrides", "rows", "ok", "seconds", "table"],
                       [[n, o, r, k, f"{s:.0f}", f"`{d}`"] for n, o, r, k, s, d in info])
     extra = [
@@ -385,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir)),
         ("Chance nodes: expectiminimax, Star1, Star2", CH.chance_section(exact["chance"])),
         ("Three or more players: max^n, paranoid, best-reply search", MP.multiplayer_section(exact["multiplayer"])),
+        ("Parallel alpha-beta: speedup and search overhead", PC.parallel_section(exact["parallel"], fig_dir)),
     ] + rigor_sections(rigor, fig_dir, ok)
     size = "small (--small: a quick check; figures are noisier)" if args.small else "full"
     preamble = (f"This is searchlab's own reproduction of the claims in ../shared/CLAIMS.md ({size} size). "

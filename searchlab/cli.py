@@ -5,10 +5,13 @@
     searchlab experiment=quick runner.resume=results/quick/2026-11-29_19-40-00
     searchlab --cfg job                         the composed config
     searchlab --help                            the config groups and options
+    searchlab --version                         searchlab's version
     searchlab -m experiment=pearl,discrete_values    Hydra multirun (one run dir per study)
 
 User errors (unknown group option or key, wrong type, value out of range, empty grid, budget
-exceeded, unwritable output) print one line on stderr, no traceback, and exit with status 2.
+exceeded, unwritable output, a run directory in use by another process), in a single run or in
+any job of a multirun (every job is checked before the first starts), print one line on stderr,
+no traceback, create nothing, and exit with status 2.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ import hydra
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.hydra_config import HydraConfig
 
-from searchlab.experiment import api, grid, store
+from searchlab.cli_guard import help_text, multirun_jobs, quiet_stdout
+from searchlab.experiment import api, grid, lock, store
+from searchlab.experiment.provenance import version
 from searchlab.experiment.composition import (_register_resolvers, axis_overrides, config_error_message,
                                               register_configs)
 from searchlab.experiment.schema import CONF_DIR, ConfigError
@@ -34,8 +39,8 @@ EXIT_USER_ERROR = 2
 _FLAGS_WITH_VALUE = {"--cfg", "-c", "--package", "-p", "--info", "-i", "--config-path", "-cp",
                      "--config-name", "-cn", "--config-dir", "-cd", "--experimental-rerun",
                      "--shell-completion", "-sc"}
-_NO_PRECHECK = {"--help", "-h", "--hydra-help", "--info", "-i", "--multirun", "-m",
-                "--shell-completion", "-sc", "--version", "--experimental-rerun"}
+_NO_PRECHECK = {"--hydra-help", "--info", "-i", "--shell-completion", "-sc",
+                "--experimental-rerun"}
 
 
 def _error(msg: str) -> None:
@@ -57,37 +62,65 @@ def _overrides(argv: list[str]) -> list[str]:
 
 
 def precheck(argv: list[str]) -> None:
-    """Compose, validate, plan and guard before Hydra starts (so errors are one line and no run
-    directory is created). Skipped for --help, --info and multirun."""
+    """Compose, validate, plan and guard before Hydra starts (so errors are one line, exit 2,
+    and no run directory is created). A multirun checks every job before any starts. Skipped
+    for --hydra-help, --info and shell completion."""
     if any(a in _NO_PRECHECK for a in argv):
         return
-
+    multirun = "-m" in argv or "--multirun" in argv
     ov = [o for o in _overrides(argv) if not o.lstrip("+~").startswith("hydra")
           or o.startswith("hydra.searchpath=")]
+    if not multirun:
+        _check_job(ov, _overrides(argv), "")
+        return
+    clash = [a for a in argv if a in ("--cfg", "-c", "--run", "-r", "--info", "-i")]
+    if clash:
+        _error(f"{clash[0]} cannot be combined with -m (a multirun runs its jobs; {clash[0]} "
+               f"shows one composed config): drop -m, e.g. searchlab {clash[0]} job OVERRIDES")
+    try:
+        jobs = multirun_jobs(ov)
+    except Exception as e:  # noqa: BLE001 -- Hydra's override grammar errors
+        _error(config_error_message(e))
+    for k, job in enumerate(jobs):
+        _check_job(job, [], f"multirun job #{k} ({' '.join(job) or 'no override'}): ")
+
+
+def _check_job(ov: list[str], all_overrides: list[str], prefix: str) -> None:
+    """The pre-run check of one job (its overrides without hydra.*); _error on a problem."""
+    def fail(msg: str) -> None:
+        _error(prefix + msg)
+
     try:
         cfg = api.compose(None, ov)
     except Exception as e:  # noqa: BLE001 -- Hydra/OmegaConf composition errors
         GlobalHydra.instance().clear()
-        _error(config_error_message(e))
+        fail(config_error_message(e))
     GlobalHydra.instance().clear()
     try:
         study = api.validate(cfg)
         p = grid.plan(study)
         grid.check_budget(p, study.runner.max_nodes)
     except ConfigError as e:
-        _error(str(e))
+        fail(str(e))
+    run_dir = study.runner.resume or study.results_dir
+    for o in all_overrides:
+        if o.startswith("hydra.run.dir=") and "${" not in o:
+            run_dir = o.split("=", 1)[1]
+            if study.runner.resume and Path(run_dir).resolve() != Path(study.runner.resume).resolve():
+                fail(f"runner.resume={study.runner.resume} and hydra.run.dir={run_dir} name two "
+                     "directories; a run is resumed in its own directory: drop hydra.run.dir")
     if study.runner.resume:
         rd = Path(study.runner.resume)
         if not (rd / "provenance.json").exists() and not store.list_parts(rd):
-            _error(f"runner.resume: {rd} holds no searchlab run (no provenance.json and no "
-                   "table parts)")
-    run_dir = study.runner.resume or study.results_dir
-    for o in _overrides(argv):
-        if o.startswith("hydra.run.dir=") and "${" not in o:
-            run_dir = o.split("=", 1)[1]
+            fail(f"runner.resume: {rd} holds no searchlab run (no provenance.json and no "
+                 "table parts)")
+    who = lock.owner(Path(run_dir))
+    if who:
+        fail(f"{run_dir} is in use by {who}: two processes must not write one run; wait for "
+             "it to finish or choose another directory")
     problem = _unwritable(run_dir)
     if problem:
-        _error(f"cannot write to output directory {run_dir}: {problem}")
+        fail(f"cannot write to output directory {run_dir}: {problem}")
 
 
 def _unwritable(path: str) -> str | None:
@@ -120,6 +153,14 @@ def _task(cfg: Any) -> None:
 
 def main() -> None:
     """Console-script entry point (pyproject: searchlab = searchlab.cli:main)."""
+    quiet_stdout()               # `searchlab ... | head -1`: no BrokenPipeError traceback
+    argv = sys.argv[1:]
+    if "--version" in argv:
+        print(f"searchlab {version()}")
+        return
+    if "--help" in argv or "-h" in argv:
+        print(help_text())
+        return
     try:
         register_configs()
     except ConfigError as e:

@@ -17,6 +17,7 @@ from searchlab.algorithms.result import SearchResult
 from searchlab.algorithms.tt import TranspositionTable
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
 from searchlab.games.protocol import Game
+from searchlab.limits import MAX_COUNT, MAX_DEPTH, MAX_SEED, MAX_TT_SIZE, check_int, excerpt
 
 ALGORITHMS = tuple(reference.ALGORITHMS)
 ENGINES = ("auto", "reference", "kernel", "compiled")
@@ -25,16 +26,8 @@ DEFAULT_TT_SIZE = 1 << 16
 
 def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
-        raise InvalidParameterError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+        raise InvalidParameterError(f"{name} must be one of {', '.join(allowed)}; got {excerpt(value)}")
     return value
-
-
-def _check_optional_int(name: str, value: Any, minimum: int) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
-        raise InvalidParameterError(f"{name} must be None or an integer >= {minimum}; got {value!r}")
-    return int(value)
 
 
 def validate(game: Any, algorithm: str, ordering: str, depth: int | None, ordering_seed: int,
@@ -54,19 +47,21 @@ def validate(game: Any, algorithm: str, ordering: str, depth: int | None, orderi
     parts = parse_ordering(ordering, game)
     _check_choice("engine", engine, ENGINES)
     if isinstance(tt_size, bool) or not isinstance(tt_size, Integral) or tt_size < 1 \
-            or tt_size & (tt_size - 1):
-        raise InvalidParameterError(f"tt_size must be a power of two >= 1; got {tt_size!r}")
+            or tt_size & (tt_size - 1) or tt_size > MAX_TT_SIZE:
+        raise InvalidParameterError(f"tt_size must be a power of two in [1, {MAX_TT_SIZE}] "
+                                    f"(searchlab.limits.MAX_TT_SIZE); got {excerpt(tt_size)}")
     if aspiration is not None:
         if "id" not in parts:
             raise InvalidParameterError(
                 "aspiration windows work on top of iterative deepening: add 'id' to the ordering")
         if isinstance(aspiration, bool) or not isinstance(aspiration, (int, float)) \
                 or not aspiration > 0 or math.isinf(aspiration):
-            raise InvalidParameterError(f"aspiration must be a number > 0; got {aspiration!r}")
-    _check_optional_int("depth", depth, 0)
-    _check_optional_int("max_nodes", max_nodes, 1)
-    if isinstance(ordering_seed, bool) or not isinstance(ordering_seed, Integral) or ordering_seed < 0:
-        raise InvalidParameterError(f"ordering_seed must be an integer >= 0; got {ordering_seed!r}")
+            raise InvalidParameterError(f"aspiration must be a number > 0; got {excerpt(aspiration)}")
+    if depth is not None:
+        check_int("depth", depth, 0, MAX_DEPTH, or_none=True)
+    if max_nodes is not None:
+        check_int("max_nodes", max_nodes, 1, MAX_COUNT, or_none=True)
+    check_int("ordering_seed", ordering_seed, 0, MAX_SEED)
     game.capabilities.require_classical(f"algorithm {algorithm!r}")
     full = game.default_depth
     horizon = depth if depth is not None else (full if full is not None else math.inf)

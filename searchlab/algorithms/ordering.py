@@ -24,6 +24,7 @@ from typing import Any, Callable, Hashable, Sequence
 
 from searchlab.algorithms.tt import TranspositionTable
 from searchlab.errors import InvalidParameterError, TreeTooLargeError, UnsupportedError
+from searchlab.limits import excerpt
 from searchlab.hashing import mix64, random_order_salt
 
 BASE_ORDERINGS = ("natural", "random", "perfect", "worst", "static")
@@ -91,19 +92,19 @@ def parse_ordering(spec: Any, game: Any) -> tuple[str, ...]:
         else ()
     allowed = ORDERINGS + own
     if not isinstance(spec, str) or not spec:
-        raise InvalidParameterError(f"ordering must be a non-empty string; got {spec!r}")
+        raise InvalidParameterError(f"ordering must be a non-empty string; got {excerpt(spec)}")
     parts = tuple(spec.split("+"))
     for p in parts:
         if p not in allowed:
             raise InvalidParameterError(
-                f"ordering component {p!r} unknown: allowed {', '.join(allowed)} "
+                f"ordering component {excerpt(p)} unknown: allowed {', '.join(allowed)} "
                 "(dynamic ones combine with '+', e.g. tt+killer+history+static)")
     if len(set(parts)) != len(parts):
-        raise InvalidParameterError(f"ordering {spec!r} names a component twice")
+        raise InvalidParameterError(f"ordering {excerpt(spec)} names a component twice")
     bases = [p for p in parts if p not in DYNAMIC_COMPONENTS]
     if len(bases) > 1:
         raise InvalidParameterError(
-            f"ordering {spec!r} names {len(bases)} base orders ({', '.join(bases)}); at most one")
+            f"ordering {excerpt(spec)} names {len(bases)} base orders ({', '.join(bases)}); at most one")
     return parts
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Hashable
 
 from searchlab.errors import InvalidParameterError
+from searchlab.limits import MAX_TT_SIZE, excerpt
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -41,8 +42,10 @@ class TranspositionTable:
     """
 
     def __init__(self, size: int = 1 << 16, values: bool = True) -> None:
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1 or size & (size - 1):
-            raise InvalidParameterError(f"tt_size must be a power of two >= 1; got {size!r}")
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1 or size & (size - 1) \
+                or size > MAX_TT_SIZE:
+            raise InvalidParameterError(f"tt_size must be a power of two in [1, {MAX_TT_SIZE}] "
+                                        f"(searchlab.limits.MAX_TT_SIZE); got {excerpt(size)}")
         self.size, self.values = size, values
         self.slots: list[Entry | None] = [None] * size
         self.age = 0

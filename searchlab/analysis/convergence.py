@@ -24,18 +24,25 @@ percentile where BCa is undefined) unless stated.
 from __future__ import annotations
 
 import math
+import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
 from scipy import stats
 from scipy.optimize import curve_fit
 
+from searchlab.algorithms.kernels import run_kernel
 from searchlab.hashing import GOLDEN, MASK64, mix64
+from searchlab.trees import IIDTree
 
 from . import estimators as E
+from . import figures as P
 from . import theory as T
 from .estimators import Estimate, bootstrap_ci
 from .tables import md_table
@@ -70,8 +77,6 @@ def count_leaves(b: int, depths: Sequence[int], seeds: Sequence[int],
                  ordering: str = "random") -> np.ndarray:
     """Leaves of alpha-beta (kernel) on IIDTree(b, d, seed), ordering seeded by the tree seed;
     matrix [seed, depth]."""
-    from searchlab.algorithms.kernels import run_kernel
-    from searchlab.trees import IIDTree
 
     out = np.empty((len(seeds), len(depths)), dtype=np.int64)
     for i, s in enumerate(seeds):
@@ -85,7 +90,6 @@ def measure(b: int, depths: Sequence[int], n: int, *, base_seed: int = 14, n_job
             cache_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(depths, seeds, leaves[seed, depth]) for n trees per depth, paired; reused from
     ``cache_dir/b{b}.npz`` when it holds exactly these depths and seeds."""
-    from joblib import Parallel, delayed
 
     depths = np.asarray(list(depths), dtype=int)
     seeds = tree_seeds(base_seed, b, n)
@@ -351,7 +355,6 @@ def analyse(b: int, depths: np.ndarray, leaves: np.ndarray, *, n_resamples: int 
 def run(small: bool = False, *, n: int | None = None, n_jobs: int = 1, cache_dir: Path | None = None,
         n_resamples: int = 999, log=print) -> dict[int, ConvergenceResult]:
     """Measure and analyse every b (FULL_DEPTHS with n = 200, or SMALL_DEPTHS with n = 30)."""
-    import time
 
     plan = SMALL_DEPTHS if small else FULL_DEPTHS
     n = n if n is not None else (30 if small else 200)
@@ -370,8 +373,6 @@ def run(small: bool = False, *, n: int | None = None, n_jobs: int = 1, cache_dir
 def plot_growth(res: ConvergenceResult, path: Path) -> Path:
     """g(d) with its paired 95 % CI, the fitted convergence curve and its extrapolated limit
     (band: CI), against R_b and b^(3/4)."""
-    from . import figures as P
-    import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     ds = np.array(sorted(res.growth))
@@ -566,7 +567,6 @@ def exponent_stability(df, *, count: str = "leaves", window: int = 6, min_depth:
     depths, (b) the estimators fit-odd, fit-even, parity growth and N^(1/d) at the deepest d,
     (c) the first n instances for n = 5, 10 and all. Point estimates only (the CIs are the
     summary table's); one row per configuration with the three ranges and the largest spread."""
-    import pandas as pd
 
     ok, _ = E.ok_rows(df)
     ok = ok[ok["b"].notna() & (ok["b"] >= 2) & (ok["d"] >= min_depth)]

@@ -25,6 +25,9 @@ from typing import Any
 import numpy as np
 from scipy import stats as sst
 
+from searchlab.algorithms.api import search
+from searchlab.trees import IncrementalTree
+
 from .estimators import Estimate
 from .stats import holm, paired_ratio
 from .tables import md_table
@@ -60,7 +63,6 @@ class CountingGame:
 
 def measure_costs(game: Any, policy: str, depth: int | None = None) -> dict[str, float]:
     """One search of ``game`` under ``policy`` (alpha-beta, reference engine): its counts."""
-    from searchlab import search
 
     g = CountingGame(game)
     r = search(g, "alphabeta", policy, depth=depth, engine="reference")
@@ -115,7 +117,6 @@ def _domain(label: str, trees: list, depth: int, policies: list[str], n_resample
 def study(small: bool = False, n_resamples: int = 999) -> list[PolicyCost]:
     """Incremental trees (b = 6, d = 7, decay 0.9, n = 12; small: b = 5, d = 6, n = 3) at
     sibling correlation 0, 0.5 and 1: every policy of POLICIES."""
-    from searchlab import IncrementalTree
 
     n, b, d = (3, 5, 6) if small else (12, 6, 7)
     out = []

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from searchlab.algorithms.ordering import base_order
+from searchlab.algorithms.kernels import run_kernel
+from searchlab.trees import IIDTree
 
 from . import estimators as E
 from . import theory as T
@@ -46,8 +48,6 @@ def leaf_win_prob(w: float, d: int) -> float:
 
 
 def _leaves(b: int, depths, w: float, seeds) -> np.ndarray:
-    from searchlab.algorithms.kernels import run_kernel
-    from searchlab.trees import IIDTree
 
     out = np.empty((len(seeds), len(depths)))
     for i, s in enumerate(seeds):
@@ -110,7 +110,6 @@ class CutRuleCell:
 def cut_rule_study(small: bool = False, seed: int = 14, n_resamples: int = 999) -> list[CutRuleCell]:
     """Random order, b = 2 and 4, K = 2, 3, 8 levels, the critical win probability and
     continuous values; n = 20 (small: 5) trees."""
-    from searchlab.trees import IIDTree
 
     n = 5 if small else 20
     cells = [(2, 10), (4, 5)] if small else [(2, 14), (4, 7)]

@@ -30,6 +30,7 @@ from scipy import stats
 from scipy.optimize import brentq
 
 from searchlab.analysis import theory
+from searchlab.analysis.completeness import complete_depths, depth_cells, n_per_depth, norm_key
 
 __all__ = [
     "ESTIMATORS", "beff_per_depth", "parity_growth", "naive_ratio", "fit_growth", "FitResult",
@@ -347,15 +348,25 @@ def summarize(df: pd.DataFrame, *, count: str = "leaves", min_depth: int = 2, ma
     theory figures for that b. Rows with d < min_depth are left out, and only the deepest
     ``max_fit_depths`` depths enter the fit (the asymptotic growth is the quantity of interest;
     the shallowest depths carry the largest finite-depth bias). Where a configuration has fewer
-    than two depths >= min_depth, every depth >= 1 is kept."""
-    df, _ = ok_rows(df)
+    than two depths >= min_depth, every depth >= 1 is kept.
+
+    ``df`` may hold every status: only the (configuration, depth) cells where every instance
+    has an ok row enter (an aborted search leaves the hard instances out: the survivors' mean is
+    biased low). ``n_per_depth`` says how many instances each depth has and which depths were
+    left out (n ok / n total)."""
     keys = group_key_columns(df)
+    cells = depth_cells(df, keys)
+    df, _ = ok_rows(df)
     rows = []
     if df.empty:
         return pd.DataFrame(rows)
     for gkey, g in df.groupby(keys, dropna=False, sort=True):
         gkey = gkey if isinstance(gkey, tuple) else (gkey,)
         ident = {k: _key_value(v) for k, v in zip(keys, gkey)}
+        cell = cells.get(tuple(norm_key(v) for v in gkey), {})
+        g = g[g["d"].isin(complete_depths(cell))]
+        if g.empty:
+            continue
         g0 = g
         g = g[g["d"] >= min_depth]
         if g["d"].nunique() < 2:
@@ -368,7 +379,8 @@ def summarize(df: pd.DataFrame, *, count: str = "leaves", min_depth: int = 2, ma
         depths, inst, mat = count_matrix(g, count)
         b = ident.get("b")
         rec = dict(ident)
-        rec.update(count=count, n=int(mat.shape[0]), d_min=int(depths.min()), d_max=int(depths.max()),
+        rec.update(count=count, n=int(mat.shape[0]), n_per_depth=n_per_depth(cell),
+                   d_min=int(depths.min()), d_max=int(depths.max()),
                    depths=",".join(str(int(x)) for x in depths), mean_count_dmax=float(np.nanmean(mat[:, -1])))
         fit_ok = len(depths) >= 2
         if fit_ok:

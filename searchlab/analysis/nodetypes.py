@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from searchlab.algorithms.ordering import base_order
+from searchlab.trees import IIDTree
 
 from .instrumented import ALL, CUT, PV, TYPES, instrumented_alphabeta, minimal_tree_types
 from .tables import md_table
@@ -45,7 +46,6 @@ class NodeTypeCell:
 
 
 def _cell(b: int, d: int, ordering: str, n: int, seed: int) -> NodeTypeCell:
-    from searchlab.trees import IIDTree
 
     per = {t: np.zeros(d + 1) for t in TYPES}
     interior = {t: 0 for t in TYPES}

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
+from searchlab.trees import IIDTree
 
 from .tables import md_table
 
@@ -188,7 +189,6 @@ class WorstCase:
 def study(small: bool = False, seed: int = 14) -> list[WorstCase]:
     """Exhaustive cells (b, d) up to (2, 8), (3, 5), (4, 3), (5, 2) and hill-climb cells beyond,
     over seeded continuous i.i.d. trees (``small``: fewer trees and cells)."""
-    from searchlab.trees import IIDTree
 
     exhaustive = ([(2, d) for d in range(2, 7)] + [(3, 2), (3, 3), (3, 4), (4, 2), (4, 3), (5, 2)]
                   + ([] if small else [(2, 7), (2, 8), (3, 5)]))

@@ -4,13 +4,11 @@ verdict (one module per family: exact_trees, complexity, arithmetic, ordering, u
 A verdict is computed from what is available: the run's table (ok rows, summarised by
 ``estimators.summarize``), exact computations on small explicit and i.i.d. trees
 (``exact_trees.exact_checks``), measurements (``ordering.ordering_checks``, the trade-off
-study) and the arithmetic of ``theory``. Claims that need later work are "pending", naming what
-they need.
+study, ``parallel.parallel_checks``) and the arithmetic of ``theory``. Claims that need later
+work are "pending", naming what they need.
 """
 
 from __future__ import annotations
-
-from typing import Callable
 
 from searchlab.claims import arithmetic as A
 from searchlab.claims import chance as CH
@@ -18,12 +16,9 @@ from searchlab.claims import complexity as X
 from searchlab.claims import exact_trees as E
 from searchlab.claims import multiplayer as MP
 from searchlab.claims import ordering as O
+from searchlab.claims import parallel as P
 from searchlab.claims import unsound as U
-from searchlab.claims.verdict import Claim, Context, Verdict, pending
-
-
-def _pend(key: str) -> Callable[[Context], Verdict]:
-    return lambda ctx: pending(key)
+from searchlab.claims.verdict import Claim, Context, Verdict
 
 
 CLAIMS: list[Claim] = [
@@ -81,7 +76,7 @@ CLAIMS: list[Claim] = [
     Claim(("000-q",), "with three or more players the pruning argument breaks down", "000", "limits",
           MP.pruning_with_many_players),
     Claim(("002-b",), "alpha-beta has to see the whole window, so it is awkward to run in parallel", "002", "limits",
-          _pend("parallel")),
+          P.parallel_verdict),
     # chance nodes
     Claim(("003-i",), "expectiminimax: EVAL must be proportional to expected payoff; time O(b^m·n^m); alpha-beta "
           "prunes only weakly at chance nodes", "003", "chance", CH.expectiminimax_cost_and_weak_pruning),

@@ -20,7 +20,6 @@ LATER_ISSUES: dict[str, str] = {
     "games": "issues 5 and 6 (real games: Connect Four, Othello, chess)",
     "ordering": "issue 5 (iterative deepening, killer, history, transposition table, aspiration)",
     "unsound": "issue 7 (null move, LMR, futility, forward pruning, quiescence)",
-    "parallel": "an issue not yet planned (parallel alpha-beta: YBWC, lazy SMP)",
 }
 
 

@@ -22,7 +22,7 @@ from omegaconf import OmegaConf
 
 from searchlab.analysis.policies import policies_section
 from searchlab.experiment import grid as _grid
-from searchlab.experiment import provenance, store
+from searchlab.experiment import lock, provenance, store
 from searchlab.experiment.composition import axis_overrides, config_error_message, register_configs
 from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
 from searchlab.experiment.schema import CONF_DIR, ConfigError
@@ -82,12 +82,34 @@ def _dump_config(study: Study) -> str:
 
 
 def prepare(study: Study, run_dir: Path, log: Callable[[str], None] = print):
-    """Plan and guard the study; check/prepare the run directory. Returns (plan, resumed)."""
+    """Plan and guard the study; lock and check the run directory. Returns (plan, resumed,
+    the held lock); RunError (the lock released) when the directory cannot be used."""
     p = _grid.plan(study)
     _grid.check_budget(p, study.runner.max_nodes)
     run_dir = Path(run_dir)
     if run_dir.exists() and not run_dir.is_dir():
         raise RunError(f"cannot write to output directory {run_dir}: it is a file")
+    created = not run_dir.exists()
+    try:
+        owned = lock.acquire(run_dir)
+    except lock.RunLockedError as e:
+        raise RunError(str(e)) from None
+    except OSError as e:
+        raise RunError(f"cannot write to output directory {run_dir}: {e.strerror or e}") from None
+    if owned.previous:
+        log(f"resume: took over the lock of {lock.describe(owned.previous)}, which is no longer "
+            "running")
+    try:
+        return p, _check_run_dir(study, run_dir), owned
+    except BaseException:
+        owned.release()
+        if created:                       # leave nothing behind for a run that did not start
+            shutil.rmtree(run_dir, ignore_errors=True)
+        raise
+
+
+def _check_run_dir(study: Study, run_dir: Path) -> bool:
+    """Whether run_dir already holds a run (resumed); RunError if it cannot be used."""
     prov = run_dir / "provenance.json"
     resumed = prov.exists() or bool(store.list_parts(run_dir))
     if study.runner.resume and not resumed:
@@ -106,14 +128,24 @@ def prepare(study: Study, run_dir: Path, log: Callable[[str], None] = print):
         store.check_writable(run_dir)
     except store.StoreError as e:
         raise RunError(str(e)) from None
-    return p, resumed
+    return resumed
 
 
 def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[bool] = None,
         log: Callable[[str], None] = print) -> Path:
-    """Run a validated study into run_dir (resuming what is there); write report.md at the end."""
+    """Run a validated study into run_dir (resuming what is there); write report.md at the end.
+    The process owns run_dir for the whole run (searchlab.experiment.lock): RunError when
+    another live process does."""
     run_dir = Path(run_dir)
-    p, resumed = prepare(study, run_dir, log)
+    p, resumed, owned = prepare(study, run_dir, log)
+    try:
+        return _run_owned(study, run_dir, p, resumed, progress, report, log)
+    finally:
+        owned.release()
+
+
+def _run_owned(study: Study, run_dir: Path, p: Any, resumed: bool, progress: bool,
+               report: Optional[bool], log: Callable[[str], None]) -> Path:
     r = study.runner
     existing, msgs = store.recover(run_dir) if resumed else (None, [])
     for m in msgs:
@@ -131,6 +163,10 @@ def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[boo
         head, dirty = provenance.git_state()
         provenance.add_session(run_dir, study.config_hash, provenance.session_record(
             r.n_jobs, r.backend, len(todo), resumed))
+        # the starting manifest: a run killed from here on is known to be incomplete
+        provenance.write_json_atomic(run_dir / "manifest.json", {
+            "experiment": study.name, "config_hash": study.config_hash, "tasks": len(p.tasks),
+            "rows": len(done & planned), "complete": not todo, "running": True})
     except OSError as e:
         raise RunError(f"cannot write to output directory {run_dir}: {e.strerror or e}") from None
     settings = RunSettings(
@@ -138,7 +174,8 @@ def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[boo
         task_max_nodes=study.task_max_nodes, config_hash=study.config_hash,
         version=provenance.version(), commit=provenance.commit_label(),
         marker_dir=str(run_dir / INFLIGHT_DIR), fault=os.environ.get(FAULT_ENV) or None,
-        aspiration=study.aspiration, tt_size=study.tt_size, prunings=dict(study.prunings))
+        aspiration=study.aspiration, tt_size=study.tt_size, prunings=dict(study.prunings),
+        parent_pid=os.getpid() if r.backend == "loky" else None)
     writer = store.PartWriter(run_dir)
     try:
         outcome = execute(todo, settings, r, writer, progress=progress and r.progress,

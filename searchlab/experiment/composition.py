@@ -16,6 +16,7 @@ from omegaconf import OmegaConf
 from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, ExperimentConfig, GameConfig,
                                          PruningConfig, RunnerConfig, SearchConfig, SweepConfig,
                                          TreeConfig)
+from searchlab.limits import MAX_DEPTH
 
 _REGISTERED = False
 
@@ -80,6 +81,9 @@ def config_error_message(exc: BaseException) -> str:
         chain.append(e)
         e = e.__cause__ or e.__context__
     text = "\n".join(str(x) for x in chain)
+    if "maximum recursion depth exceeded" in text:      # OmegaConf recurses per nesting level
+        return ("a value nests too deeply for the config parser; build a deep explicit tree "
+                f"with the Python API (searchlab.ExplicitTree, up to {MAX_DEPTH} levels)")
     # unknown option of a config group
     m = re.search(r"Could not find '([^']+)/([^']+)'", text) or \
         re.search(r"Could not load '([^']+)/([^']+)'", text)

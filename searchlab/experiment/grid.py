@@ -33,6 +33,7 @@ from searchlab.experiment.games import NOMINAL_B, make_game, position_identity
 from searchlab.experiment.schema import KERNEL_ORACLE_MAX_LEAVES, REFERENCE_ORACLE_MAX_LEAVES, ConfigError
 from searchlab.experiment.seeds import derive_seed
 from searchlab.experiment.study import Study, TreeSpec, thaw
+from searchlab.limits import MAX_TASKS
 from searchlab.trees import make_tree
 
 
@@ -139,8 +140,7 @@ def _plan_game(study: Study) -> Plan:
             f"limited to {budget.human(GAME_ORACLE)} leaves; over it: {'; '.join(too_big[:6])} "
             f"— restrict its depths with sweep.d_by_ordering (e.g. {{perfect: 1..3}})")
     if not tasks:
-        raise ConfigError("the grid is empty: sweep.d, sweep.algorithm, sweep.ordering "
-                          "(and sweep.d_by_ordering / sweep.d_budget) give no task")
+        raise ConfigError(_empty_reason(study, points, trimmed))
     return Plan(tasks, trimmed, points)
 
 
@@ -174,6 +174,12 @@ def _plan(study: Study) -> Plan:
     """
     if study.game is not None:
         return _plan_game(study)
+    upper = len(study.trees) * sum(len(study.depths_for(b)) for b in study.b) \
+        * len(study.algorithms) * len(study.orderings) * study.instances * len(study.prunings)
+    if upper > MAX_TASKS:
+        raise ConfigError(f"the grid has up to {upper} tasks, over the limit of {MAX_TASKS} per "
+                          "study (searchlab.limits.MAX_TASKS): shrink sweep.b, sweep.d or "
+                          "sweep.instances, or split the study")
     tasks: list[Task] = []
     trimmed: list[tuple] = []
     points = 0
@@ -186,7 +192,7 @@ def _plan(study: Study) -> Plan:
                 if not study.keeps(ordering, d):
                     continue
                 points += 1
-                nodes, work = budget.estimate(tree.model, b, horizon, algorithm, ordering)
+                nodes, work = budget.estimate(tree.model, b, horizon, algorithm, ordering, tree.p)
                 if study.d_budget is not None and work > study.d_budget:
                     trimmed.append((tree, b, d, algorithm, ordering, work))
                     continue
@@ -209,13 +215,24 @@ def _plan(study: Study) -> Plan:
             f"{'; '.join(too_big[:6])}{' ...' if len(too_big) > 6 else ''} — shrink sweep.d "
             f"(or set sweep.d_budget), or use the ordered tree model")
     if not tasks:
-        if trimmed:
-            raise ConfigError(
-                f"the grid is empty: all {points} grid points exceed sweep.d_budget="
-                f"{study.d_budget} (smallest estimate {budget.human(min(t[-1] for t in trimmed))} nodes)")
-        raise ConfigError("the grid is empty: sweep.b, sweep.d, sweep.algorithm and sweep.ordering "
-                          "give no task")
+        raise ConfigError(_empty_reason(study, points, trimmed))
     return Plan(tasks, trimmed, points)
+
+
+def _empty_reason(study: Study, points: int, trimmed: list[tuple]) -> str:
+    """Why a plan has no task, in one line."""
+    if trimmed:
+        least = min(trimmed, key=lambda t: t[-1])
+        return (f"the grid is empty: all {points} grid points exceed sweep.d_budget="
+                f"{study.d_budget} nodes of estimated work per task (the smallest, "
+                f"{least[0].model if study.game is None else least[0].name} d={least[2]} "
+                f"{least[3]}/{least[4]}, needs ~{budget.human(least[-1])}): raise "
+                f"sweep.d_budget, or lower sweep.d")
+    if points == 0 and study.d_by_ordering:
+        return ("the grid is empty: sweep.d_by_ordering keeps none of the depths of sweep.d "
+                f"{list(study.d)} for the orderings swept")
+    return ("the grid is empty: sweep.b, sweep.d, sweep.algorithm and sweep.ordering give no "
+            "task")
 
 
 def probe(study: Study) -> None:
@@ -296,18 +313,18 @@ def depth_table(p: Plan) -> dict[tuple, tuple[int, int]]:
 
 
 def summary(p: Plan, study: Study) -> str:
-    """A few lines describing the plan."""
+    """One line describing the plan; its counts add up (tasks = kept grid points x instances,
+    or the sum over games of points x positions)."""
     n = len(p.tasks)
-    if len(study.games) > 1:
-        each = ", ".join(f"{g.name} {g.positions}: {len(study.positions[g])}" for g in study.games)
-        per = f"; positions {each}"
-    elif study.games:
-        per = f" x {len(study.positions[study.game])} positions"
+    kept = p.points - len(p.trimmed)
+    techniques = f" x {len(study.prunings)} pruning techniques" if len(study.prunings) > 1 else ""
+    if study.games:
+        points = {g: len({(t.d, t.algorithm, t.ordering) for t in p.tasks if t.game == g})
+                  for g in study.games}
+        per = " + ".join(f"{points[g]} grid points x {len(study.positions[g])} "
+                         f"{g.name} positions{techniques}" for g in study.games)
     else:
-        per = f" x {study.instances} instances"
-    if len(study.prunings) > 1:
-        per += f" x {len(study.prunings)} pruning techniques"
-    lines = [f"{study.name}: {n} tasks ({p.points} grid points{per}"
-             f"{f', {len(p.trimmed)} points over sweep.d_budget left out' if p.trimmed else ''}); "
-             f"estimated work {budget.human(p.total_work)} nodes"]
-    return "\n".join(lines)
+        per = f"{kept} grid points x {study.instances} instances{techniques}"
+    left = f"; {len(p.trimmed)} more points over sweep.d_budget left out" if p.trimmed else ""
+    return (f"{study.name}: {n} tasks ({per}{left}); "
+            f"estimated work {budget.human(p.total_work)} nodes")

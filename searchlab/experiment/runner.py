@@ -26,8 +26,12 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
+import logging
 import os
+import signal
+import threading
 import sys
 import time
 import traceback
@@ -46,6 +50,7 @@ from searchlab.games.epd import parse_epd_line
 from searchlab.trees import make_tree
 
 FAULT_ENV = "SEARCHLAB_FAULT_INJECT"
+_PR_SET_PDEATHSIG = 1
 INFLIGHT_DIR = ".inflight"
 
 
@@ -66,6 +71,7 @@ class RunSettings:
     aspiration: Optional[float] = None
     tt_size: int = 65536
     prunings: dict = field(default_factory=dict)   # name -> Pruning record (None: none)
+    parent_pid: Optional[int] = None  # loky: the main process; its workers end when it dies
 
 
 # ----------------------------------------------------------------------------------------------
@@ -75,13 +81,37 @@ class RunSettings:
 _WORKER_READY = False
 
 
-def _init_worker() -> None:
+def _init_worker(parent_pid: Optional[int] = None) -> None:
     global _WORKER_READY
     if _WORKER_READY:
         return
     if "numba" not in sys.modules:
         os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    if parent_pid is not None and os.getpid() != parent_pid:
+        _end_with_parent(parent_pid)
     _WORKER_READY = True
+
+
+def _end_with_parent(parent_pid: int) -> None:
+    """Make this worker process end when the main process dies (kill -9 included), so no
+    worker goes on computing for nobody. Linux: the kernel sends SIGKILL on the parent's death
+    (prctl PR_SET_PDEATHSIG; it works while a compiled kernel holds the GIL); elsewhere, and as
+    a second line, a daemon thread polls the parent pid."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(1.0)
+        os._exit(75)
+
+    if os.getppid() != parent_pid:           # the parent died before the kernel could watch
+        os._exit(75)
+    threading.Thread(target=watch, name="searchlab-parent-watch", daemon=True).start()
 
 
 def _fault(task: Task, spec: Optional[str]) -> None:
@@ -221,7 +251,7 @@ def run_task(task: Task, s: RunSettings, tree: Any = None) -> dict:
 
 def run_batch(tasks: list[Task], s: RunSettings) -> list[dict]:
     """Run a batch of tasks in a worker; one row per task, never raises for a task's error."""
-    _init_worker()
+    _init_worker(s.parent_pid)
     marker = _marker_fd(s.marker_dir)
     rows = []
     tree_cache: tuple[Any, Any] = (None, None)
@@ -342,6 +372,9 @@ class Backend:
             import dask
             from distributed import Client, LocalCluster
 
+            # distributed logs ~40 INFO lines per cluster start and stop (and Hydra's logging
+            # config prints them): only its warnings and errors are shown
+            logging.getLogger("distributed").setLevel(logging.WARNING)
             environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}) or {})
             environ.update({"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
             dask.config.set({"distributed.nanny.pre-spawn-environ": environ})
@@ -350,7 +383,8 @@ class Backend:
             else:
                 n = r.n_workers or (r.n_jobs if r.n_jobs > 0 else joblib.cpu_count())
                 self.cluster = LocalCluster(n_workers=n, threads_per_worker=1,
-                                            processes=r.processes, dashboard_address=None)
+                                            processes=r.processes, dashboard_address=None,
+                                            silence_logs=logging.WARNING)
                 self.client = Client(self.cluster)
             self.n_workers = max(1, len(self.client.scheduler_info().get("workers", {})) or 1)
             self._cfg = joblib.parallel_config(backend="dask", n_jobs=r.n_jobs)

@@ -9,10 +9,13 @@ Layout of a run directory (results/README.md documents every column)::
       manifest.json        the last session's outcome: tasks planned, done, ok/aborted/failed
       .hydra/              Hydra's own record (CLI runs only)
 
-Each part is written to ``.part-NNNNN.parquet.tmp`` in the same directory, flushed to disk
-(fsync), then renamed over its final name with ``os.replace`` — atomic on POSIX: a reader (or a
-resumed run) sees a complete part or none, even if the writer is killed with SIGKILL. Stale
-``.tmp`` files are removed on resume. A part that cannot be read on resume is reported by name,
+Only the process holding the run directory's lock (searchlab/experiment/lock.py) writes it.
+Part names are unique (``part-NNNNN-<token>.parquet``, a random token per writer), so no part
+is ever overwritten. Each part is written to ``.part-NNNNN-<token>.parquet.<pid>.tmp`` in the
+same directory, flushed to disk (fsync), then renamed to its final name with ``os.replace`` —
+atomic on POSIX: a reader (or a resumed run) sees a complete part or none, even if the writer
+is killed with SIGKILL. A process deletes only its own temporary files and those of dead
+processes (on resume). A part that cannot be read on resume is reported by name,
 renamed to ``<name>.corrupt`` (kept for inspection) and its tasks are run again; every other
 part is kept.
 """
@@ -30,10 +33,15 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from searchlab.experiment.lock import pid_alive
+from searchlab.experiment.run_status import (TABLE_DIR, IncompleteRunError, NotARunError,
+                                             RunStatus, planned_tasks, refusal, runs_below)
 from searchlab.experiment.table_kinds import TRADEOFF_KINDS, UnknownTableError, kind_of
 
-TABLE_DIR = "table"
-PART_RE = re.compile(r"^part-(\d{5,})\.parquet$")
+#: part-NNNNN.parquet (older runs) or part-NNNNN-<writer token>.parquet
+PART_RE = re.compile(r"^part-(\d{5,})(?:-[0-9a-f]{8})?\.parquet$")
+#: .part-...parquet.<pid>.tmp: the writer's temporary file, named by its process
+TMP_RE = re.compile(r"^\.part-.*\.(\d+)\.tmp$")
 
 #: The table's schema: identifiers, measurements, provenance (results/README.md).
 SCHEMA = pa.schema([
@@ -128,15 +136,16 @@ class PartWriter:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.next = 1 + max((int(m[1]) for p in self.dir.iterdir()
                              if (m := PART_RE.match(p.name.removesuffix(".corrupt")))), default=-1)
+        self.token = os.urandom(4).hex()
         self.rows_written = 0
 
     def write(self, rows: Sequence[dict]) -> Path | None:
         if not rows:
             return None
         table = rows_to_table(rows)
-        name = f"part-{self.next:05d}.parquet"
+        name = f"part-{self.next:05d}-{self.token}.parquet"
         final = self.dir / name
-        tmp = self.dir / f".{name}.tmp"
+        tmp = self.dir / f".{name}.{os.getpid()}.tmp"
         try:
             with open(tmp, "wb") as f:
                 pq.write_table(table, f, compression="zstd")
@@ -193,7 +202,10 @@ def recover(run_dir: Path, quarantine: bool = True) -> tuple[pa.Table | None, li
     d = table_dir(run_dir)
     if d.is_dir():
         for p in d.iterdir():
-            if p.name.endswith(".tmp"):
+            m = TMP_RE.match(p.name)
+            # ours (none is in flight while recovering) or a dead process's: unfinished
+            if p.name.endswith(".tmp") and (m is None or int(m[1]) == os.getpid()
+                                            or not pid_alive(int(m[1]))):
                 p.unlink(missing_ok=True)
                 msgs.append(f"removed unfinished temporary file {p.name}")
     tables = []
@@ -219,60 +231,78 @@ def _expand(paths: Any) -> list[Path]:
     out: list[Path] = []
     for item in paths:
         s = str(item)
+        if not s.strip():
+            raise NotARunError("searchlab.load: an empty path is not a run; give a run "
+                               "directory, a folder of runs, a glob or a Parquet part")
         matches = sorted(_glob.glob(s, recursive=True)) if any(c in s for c in "*?[") else [s]
         if not matches:
-            raise FileNotFoundError(f"no run matches {s!r}")
+            raise NotARunError(f"no run matches {s!r}")
         for m in matches:
             p = Path(m)
             if not p.exists():
-                raise FileNotFoundError(f"no such run directory or file: {p}")
+                raise NotARunError(f"no such run directory or file: {p}")
             if p.is_file():
                 out.append(p)
             elif (p / TABLE_DIR).is_dir():
                 out.extend(list_parts(p))
-            elif PART_RE.match(p.name) is None and p.name == TABLE_DIR:
+            elif p.name == TABLE_DIR:
                 out.extend(list_parts(p.parent))
             else:  # a folder of runs (results/, results/<experiment>/): every run below it
-                for t in sorted(p.rglob(TABLE_DIR)):
-                    if t.is_dir():
-                        out.extend(list_parts(t.parent))
+                runs = runs_below(p)
+                if not runs:
+                    raise NotARunError(f"{p} is not a run directory and holds no run (no "
+                                       f"{TABLE_DIR}/ folder below it)")
+                for r in runs:
+                    out.extend(list_parts(r))
     return out
 
 
-def load(path_or_glob: Any = "results", *, dedupe: bool = True):
+def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = False):
     """One pandas DataFrame from one or many runs.
 
     ``path_or_glob``: a run directory, a folder of runs (e.g. ``results/`` or
     ``results/ordering_ebf``; every run below it), a glob (``results/*/2026-*``), a Parquet
     part, or a list of these. Adds the column ``run_dir`` (the run each row came from). Rows are
-    sorted by run and grid order (``task_index``). Unreadable parts are skipped with a warning.
-    Every part must be a table of a kind searchlab writes (experiment/table_kinds.py: search
-    rows, the trade-off study's rows or matches), all of one kind: UnknownTableError (naming the
-    file) otherwise.
+    sorted by run and grid order (``task_index``). Every part must be a table of a kind
+    searchlab writes (experiment/table_kinds.py: search rows, the trade-off study's rows or
+    matches), all of one kind: UnknownTableError (naming the file) otherwise.
+
+    Raises NotARunError for an empty path or a directory that holds no run, and
+    IncompleteRunError when a run is incomplete (fewer tasks done than its manifest planned:
+    killed, or still running) or damaged (a part cannot be read). ``partial=True`` accepts such
+    runs: their readable rows are returned, with a warning naming what is missing.
     """
     parts = _expand(path_or_glob)
     frames = []
     kinds: dict[str, Path] = {}
+    damaged: dict[Path, list[str]] = {}
     for p in parts:
+        run = p.parent.parent if p.parent.name == TABLE_DIR else p.parent
         try:
             t = pq.read_table(p)
-        except Exception as e:  # noqa: BLE001
-            warnings.warn(f"searchlab.load: skipping unreadable part {p}: {e}", stacklevel=2)
+        except Exception:  # noqa: BLE001 -- any decoding error: a damaged part
+            damaged.setdefault(run, []).append(p.name)
             continue
         kind = kind_of(t.schema, p, KINDS)       # refuses an unknown table, naming the file
         kinds.setdefault(kind, p)
         if kind == "search":
             t = conform(t)          # older runs: new columns null, best_move as strings
         df = t.to_pandas()
-        run = p.parent.parent if p.parent.name == TABLE_DIR else p.parent
         df["run_dir"] = str(run)
         frames.append(df)
     if len(kinds) > 1:
         raise UnknownTableError("searchlab.load: tables of different kinds cannot be read into "
                                 "one frame: " + ", ".join(f"{k} ({p})" for k, p in kinds.items()))
-    if not frames:
-        return pd.DataFrame({c: pd.Series(dtype=object) for c in (*COLUMNS, "run_dir")})
-    df = pd.concat(frames, ignore_index=True)
+    df = pd.concat(frames, ignore_index=True) if frames else \
+        pd.DataFrame({c: pd.Series(dtype=object) for c in (*COLUMNS, "run_dir")})
+    for run in dict.fromkeys([*damaged, *(Path(r) for r in df["run_dir"].unique())]):
+        rows = df[df["run_dir"] == str(run)]
+        done = rows["task_id"].nunique() if "task_id" in rows else len(rows)
+        status = RunStatus(run, planned_tasks(run), int(done), damaged.get(run, []))
+        if not status.complete:
+            if not partial:
+                raise IncompleteRunError(refusal(status, "searchlab.load(..., partial=True)"))
+            warnings.warn(f"searchlab.load: {status.problem()}; partial data", stacklevel=2)
     if dedupe and "task_id" in df:
         df = df.drop_duplicates(subset=["run_dir", "task_id"], keep="first")
     sort = [c for c in ("run_dir", "task_index") if c in df]

@@ -24,15 +24,19 @@ from searchlab.experiment.schema import (BACKENDS, CONF_DIR, TREE_DEFAULTS, TREE
                                          ConfigError, ExperimentConfig, PruningConfig,
                                          RunnerConfig)
 from searchlab.experiment.study import Study, TreeSpec, freeze, thaw
+from searchlab.limits import (MAX_BRANCHING, MAX_COUNT, MAX_DEPTH, MAX_INSTANCES, MAX_LEVELS,
+                              MAX_NAME, MAX_SEED, MAX_TT_SIZE, MAX_WORKERS, excerpt)
 from searchlab.trees import TREE_MODELS, make_tree
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$")
 
 
-def parse_int_list(key: str, value: Any, minimum: int) -> tuple[int, ...]:
-    """A list of ints from a list, an int, or an inclusive range string "lo..hi[:step]"."""
+def parse_int_list(key: str, value: Any, minimum: int,
+                   maximum: int = MAX_DEPTH) -> tuple[int, ...]:
+    """A list of ints in [minimum, maximum] from a list, an int, or an inclusive range string
+    "lo..hi[:step]" (bounds checked before the range is expanded)."""
     if isinstance(value, bool):
-        raise ConfigError(f"{key}: expected a list of integers or a range 'lo..hi'; got {value!r}")
+        raise ConfigError(f"{key}: expected a list of integers or a range 'lo..hi'; got {excerpt(value)}")
     if isinstance(value, int):
         out = [value]
     elif isinstance(value, str):
@@ -43,28 +47,29 @@ def parse_int_list(key: str, value: Any, minimum: int) -> tuple[int, ...]:
             except ValueError:
                 raise ConfigError(
                     f"{key}: expected a list of integers or a range 'lo..hi' or 'lo..hi:step'; "
-                    f"got {value!r}") from None
+                    f"got {excerpt(value)}") from None
         else:
             lo, hi, step = int(m[1]), int(m[2]), int(m[3] or 1)
             if step < 1:
-                raise ConfigError(f"{key}: range step must be >= 1; got {value!r}")
+                raise ConfigError(f"{key}: range step must be >= 1; got {excerpt(value)}")
+            for v in (lo, hi):
+                _check_int(key, v, minimum, maximum=maximum)
             out = list(range(lo, hi + 1, step))
     elif isinstance(value, (list, tuple)):
         out = []
         for v in value:
             if isinstance(v, bool) or not isinstance(v, int):
                 if isinstance(v, str):
-                    out.extend(parse_int_list(key, v, minimum))
+                    out.extend(parse_int_list(key, v, minimum, maximum))
                     continue
-                raise ConfigError(f"{key}: every entry must be an integer; got {v!r}")
-            out.append(v)
+                raise ConfigError(f"{key}: every entry must be an integer; got {excerpt(v)}")
+            out.append(_check_int(key, v, minimum, maximum=maximum))
     else:
-        raise ConfigError(f"{key}: expected a list of integers or a range 'lo..hi'; got {value!r}")
+        raise ConfigError(f"{key}: expected a list of integers or a range 'lo..hi'; got {excerpt(value)}")
     if not out:
-        raise ConfigError(f"{key}: the grid is empty ({value!r} gives no values)")
+        raise ConfigError(f"{key}: the grid is empty ({excerpt(value)} gives no values)")
     for v in out:
-        if v < minimum:
-            raise ConfigError(f"{key}: every value must be >= {minimum}; got {v}")
+        _check_int(key, v, minimum, maximum=maximum)
     return tuple(sorted(set(out)))
 
 
@@ -88,7 +93,7 @@ def _ordering(key: str, value: Any, game: Any = None) -> str:
 
 def _choice(key: str, value: Any, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
-        raise ConfigError(f"{key}: unknown value {value!r}; allowed: {', '.join(allowed)}")
+        raise ConfigError(f"{key}: unknown value {excerpt(value)}; allowed: {', '.join(allowed)}")
     return value
 
 
@@ -111,8 +116,9 @@ def _tree_spec(key: str, t: Any) -> TreeSpec:
                 f"(its parameters: {', '.join(TREE_PARAMS[model])}); leave it null")
     if model == "iid":
         lv = vals["levels"]
-        if isinstance(lv, bool) or not isinstance(lv, int) or lv < 0:
-            raise ConfigError(f"{key}.levels must be an integer >= 0 (0 = continuous); got {lv!r}")
+        if isinstance(lv, bool) or not isinstance(lv, int) or not 0 <= lv <= MAX_LEVELS:
+            raise ConfigError(f"{key}.levels must be an integer in [0, {MAX_LEVELS}] (0 = "
+                              f"continuous); got {excerpt(lv)}")
     elif model == "ordered":
         if not 0.0 <= float(vals["p"]) <= 1.0:
             raise ConfigError(f"{key}.p must be in [0, 1]; got {vals['p']!r}")
@@ -134,11 +140,14 @@ def _tree_spec(key: str, t: Any) -> TreeSpec:
     return TreeSpec(model=model, **vals)
 
 
-def _check_int(key: str, v: Any, minimum: int, allow_none: bool = False) -> Optional[int]:
+def _check_int(key: str, v: Any, minimum: int, allow_none: bool = False,
+               maximum: int = MAX_COUNT) -> Optional[int]:
+    """v in [minimum, maximum] (every numeric option is bounded: searchlab.limits)."""
     if v is None and allow_none:
         return None
-    if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
-        raise ConfigError(f"{key} must be an integer >= {minimum}{' or null' if allow_none else ''}; got {v!r}")
+    if isinstance(v, bool) or not isinstance(v, int) or not minimum <= v <= maximum:
+        raise ConfigError(f"{key} must be an integer in [{minimum}, {maximum}]"
+                          f"{' or null' if allow_none else ''}; got {excerpt(v)}")
     return v
 
 
@@ -165,9 +174,10 @@ def validate(cfg: Any) -> Study:
     ALGORITHMS, ORDERINGS, ENGINES = core_names()
 
     name = plain["name"]
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.+-]+", name or ""):
-        raise ConfigError(f"name must be a non-empty word (letters, digits, _ . + -); got {name!r}")
-    seed = _check_int("seed", plain["seed"], 0)
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.+-]{1,%d}" % MAX_NAME, name or ""):
+        raise ConfigError(f"name must be a word of 1 to {MAX_NAME} characters (letters, digits, "
+                          f"_ . + -); got {excerpt(name)}")
+    seed = _check_int("seed", plain["seed"], 0, maximum=MAX_SEED)
     sweep, search, runner = plain["sweep"], plain["search"], plain["runner"]
 
     game_cfg = plain.get("game") or {}
@@ -175,6 +185,8 @@ def validate(cfg: Any) -> Study:
         or ([("game", game_cfg)] if game_cfg.get("name") is not None else [])
     tree_model = (plain.get("tree") or {}).get("model")
     if game_cfgs:
+        for key, g in game_cfgs:              # an unknown game first: not "a tree and a game"
+            _choice(f"{key}.name", g.get("name"), GAMES)
         if sweep["trees"] or tree_model is not None:
             what = "sweep.trees" if sweep["trees"] else f"tree={tree_model}"
             names = ",".join(str(g.get("name")) for _, g in game_cfgs)
@@ -193,17 +205,17 @@ def validate(cfg: Any) -> Study:
     if len(set(trees)) != len(trees):
         raise ConfigError("sweep.trees: the same tree model and parameters are listed twice")
 
-    b = parse_int_list("sweep.b", sweep["b"], 1)
+    b = parse_int_list("sweep.b", sweep["b"], 1, MAX_BRANCHING)
     d = parse_int_list("sweep.d", sweep["d"], 0)
     d_by_b = {}
     for k, v in (sweep["d_by_b"] or {}).items():
-        kb = int(k)
+        kb = _check_int("sweep.d_by_b", int(k), 1, maximum=MAX_BRANCHING)
         if kb not in b:
             raise ConfigError(f"sweep.d_by_b: b={kb} is not in sweep.b {list(b)}")
         d_by_b[kb] = parse_int_list(f"sweep.d_by_b[{kb}]", v, 0)
     d_budget = _check_int("sweep.d_budget", sweep["d_budget"], 1, allow_none=True)
     _choice("search.algorithm", search["algorithm"], tuple(ALGORITHMS))
-    instances = _check_int("sweep.instances", sweep["instances"], 1)
+    instances = _check_int("sweep.instances", sweep["instances"], 1, maximum=MAX_INSTANCES)
     games = tuple(_game_spec(key, g) for key, g in game_cfgs)
     if len(set(games)) != len(games):
         raise ConfigError("sweep.games: the same game and positions are listed twice")
@@ -245,19 +257,20 @@ def validate(cfg: Any) -> Study:
         d_by_ordering[k] = parse_int_list(f"sweep.d_by_ordering[{k}]", v, 0)
     prunings = _prunings(sweep.get("pruning"), plain.get("pruning") or {})
     engine = _choice("search.engine", search["engine"], tuple(ENGINES))
-    depth = _check_int("search.depth", search["depth"], 0, allow_none=True)
+    depth = _check_int("search.depth", search["depth"], 0, allow_none=True, maximum=MAX_DEPTH)
     if games and depth is not None:
         raise ConfigError("search.depth is for trees; a game study's search depths are sweep.d "
                           "(leave search.depth null)")
     tt_size = search.get("tt_size", 65536)
     if isinstance(tt_size, bool) or not isinstance(tt_size, int) or tt_size < 1 \
-            or tt_size & (tt_size - 1):
-        raise ConfigError(f"search.tt_size must be a power of two >= 1; got {tt_size!r}")
+            or tt_size & (tt_size - 1) or tt_size > MAX_TT_SIZE:
+        raise ConfigError(f"search.tt_size must be a power of two in [1, {MAX_TT_SIZE}]; got "
+                          f"{excerpt(tt_size)}")
     aspiration = search.get("aspiration")
     if aspiration is not None:
         if isinstance(aspiration, bool) or not float(aspiration) > 0 \
                 or float(aspiration) == float("inf"):
-            raise ConfigError(f"search.aspiration must be a number > 0 or null; got {aspiration!r}")
+            raise ConfigError(f"search.aspiration must be a number > 0 or null; got {excerpt(aspiration)}")
         aspiration = float(aspiration)
         lacking = [o for o in orderings if "id" not in o.split("+")]
         if lacking:
@@ -273,19 +286,25 @@ def validate(cfg: Any) -> Study:
             raise ConfigError(f"game.positions={g.positions!r}: {first}") from None
         if not positions[g]:
             raise ConfigError(f"game.positions={g.positions!r}: no position")
+        if g.sample is not None and len(positions[g]) < g.sample:
+            raise ConfigError(f"game.sample={g.sample}: {g.name} {g.positions} has only "
+                              f"{len(positions[g])} positions; ask for at most that many, or "
+                              "'all'")
 
     _choice("runner.backend", runner["backend"], BACKENDS)
     nj = runner["n_jobs"]
-    if isinstance(nj, bool) or not isinstance(nj, int) or nj == 0 or nj < -1:
-        raise ConfigError(f"runner.n_jobs must be -1 (all cores) or an integer >= 1; got {nj!r}")
+    if isinstance(nj, bool) or not isinstance(nj, int) or nj == 0 or not -1 <= nj <= MAX_WORKERS:
+        raise ConfigError(f"runner.n_jobs must be -1 (all cores) or an integer in [1, "
+                          f"{MAX_WORKERS}]; got {excerpt(nj)}")
     _check_int("runner.max_nodes", runner["max_nodes"], 1)
     _check_int("runner.batch_nodes", runner["batch_nodes"], 1)
-    _check_int("runner.max_batch_tasks", runner["max_batch_tasks"], 1)
-    _check_int("runner.flush_rows", runner["flush_rows"], 1)
-    _check_int("runner.retries", runner["retries"], 0)
-    if not runner["flush_seconds"] > 0:
-        raise ConfigError(f"runner.flush_seconds must be > 0; got {runner['flush_seconds']!r}")
-    _check_int("runner.n_workers", runner["n_workers"], 1, allow_none=True)
+    _check_int("runner.max_batch_tasks", runner["max_batch_tasks"], 1, maximum=MAX_INSTANCES)
+    _check_int("runner.flush_rows", runner["flush_rows"], 1, maximum=MAX_INSTANCES)
+    _check_int("runner.retries", runner["retries"], 0, maximum=100)
+    if isinstance(runner["flush_seconds"], bool) or not 0 < runner["flush_seconds"] <= 86400:
+        raise ConfigError(f"runner.flush_seconds must be in (0, 86400]; got "
+                          f"{excerpt(runner['flush_seconds'])}")
+    _check_int("runner.n_workers", runner["n_workers"], 1, allow_none=True, maximum=MAX_WORKERS)
     if runner["address"] is not None and runner["backend"] != "dask":
         raise ConfigError("runner.address is only used by runner=dask (backend dask)")
     task_max = _check_int("search.max_nodes", search["max_nodes"], 1, allow_none=True)
@@ -293,7 +312,7 @@ def validate(cfg: Any) -> Study:
         task_max = runner["max_nodes"]
 
     if not isinstance(plain["results_dir"], str) or not plain["results_dir"]:
-        raise ConfigError(f"results_dir must be a non-empty path; got {plain['results_dir']!r}")
+        raise ConfigError(f"results_dir must be a non-empty path; got {excerpt(plain['results_dir'])}")
 
     return Study(
         name=name, description=str(plain.get("description") or ""), seed=seed,
@@ -404,12 +423,12 @@ def _game_spec(key: str, g: dict) -> Any:
                               "has none: leave it null" + (" (othello: sweep.instances positions)"
                                                            if name == "othello" else ""))
         if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
-            raise ConfigError(f"{key}.sample must be an integer >= 1, 'all' or null; got {sample!r}")
+            raise ConfigError(f"{key}.sample must be an integer >= 1, 'all' or null; got {excerpt(sample)}")
     ply = g.get("ply")
     if name == "othello":
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= 120:
             raise ConfigError(f"{key}.ply must be an integer in 0..120 (random moves from the "
-                              f"start); got {ply!r}")
+                              f"start); got {excerpt(ply)}")
     elif ply is not None:
         raise ConfigError(f"{key}.ply is a parameter of othello's random positions; {name} has "
                           "none: leave it null")

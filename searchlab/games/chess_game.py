@@ -52,82 +52,10 @@ import chess
 import chess.polyglot
 
 from searchlab.errors import InvalidParameterError
+from searchlab.games.chess_fen import check_position, parse_board
+from searchlab.games.chess_values import (MATE_VALUE, PIECE_VALUES, PST, PST_KING_END,
+                                          PST_KING_MIDDLE)
 from searchlab.games.protocol import Capabilities
-
-MATE_VALUE = 100_000.0
-
-# Simplified Evaluation Function (T. Michniewski), centipawns.
-PIECE_VALUES = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500,
-                chess.QUEEN: 900, chess.KING: 20000}
-
-# Tables as printed in the source: from White's side, first row = rank 8 (a8..h8), last row =
-# rank 1 (a1..h1). A White piece on python-chess square s (a1 = 0) reads entry s ^ 56, a
-# Black piece reads entry s (the vertical mirror).
-PST_PAWN = (
-    0, 0, 0, 0, 0, 0, 0, 0,
-    50, 50, 50, 50, 50, 50, 50, 50,
-    10, 10, 20, 30, 30, 20, 10, 10,
-    5, 5, 10, 25, 25, 10, 5, 5,
-    0, 0, 0, 20, 20, 0, 0, 0,
-    5, -5, -10, 0, 0, -10, -5, 5,
-    5, 10, 10, -20, -20, 10, 10, 5,
-    0, 0, 0, 0, 0, 0, 0, 0)
-PST_KNIGHT = (
-    -50, -40, -30, -30, -30, -30, -40, -50,
-    -40, -20, 0, 0, 0, 0, -20, -40,
-    -30, 0, 10, 15, 15, 10, 0, -30,
-    -30, 5, 15, 20, 20, 15, 5, -30,
-    -30, 0, 15, 20, 20, 15, 0, -30,
-    -30, 5, 10, 15, 15, 10, 5, -30,
-    -40, -20, 0, 5, 5, 0, -20, -40,
-    -50, -40, -30, -30, -30, -30, -40, -50)
-PST_BISHOP = (
-    -20, -10, -10, -10, -10, -10, -10, -20,
-    -10, 0, 0, 0, 0, 0, 0, -10,
-    -10, 0, 5, 10, 10, 5, 0, -10,
-    -10, 5, 5, 10, 10, 5, 5, -10,
-    -10, 0, 10, 10, 10, 10, 0, -10,
-    -10, 10, 10, 10, 10, 10, 10, -10,
-    -10, 5, 0, 0, 0, 0, 5, -10,
-    -20, -10, -10, -10, -10, -10, -10, -20)
-PST_ROOK = (
-    0, 0, 0, 0, 0, 0, 0, 0,
-    5, 10, 10, 10, 10, 10, 10, 5,
-    -5, 0, 0, 0, 0, 0, 0, -5,
-    -5, 0, 0, 0, 0, 0, 0, -5,
-    -5, 0, 0, 0, 0, 0, 0, -5,
-    -5, 0, 0, 0, 0, 0, 0, -5,
-    -5, 0, 0, 0, 0, 0, 0, -5,
-    0, 0, 0, 5, 5, 0, 0, 0)
-PST_QUEEN = (
-    -20, -10, -10, -5, -5, -10, -10, -20,
-    -10, 0, 0, 0, 0, 0, 0, -10,
-    -10, 0, 5, 5, 5, 5, 0, -10,
-    -5, 0, 5, 5, 5, 5, 0, -5,
-    0, 0, 5, 5, 5, 5, 0, -5,
-    -10, 5, 5, 5, 5, 5, 0, -10,
-    -10, 0, 5, 0, 0, 0, 0, -10,
-    -20, -10, -10, -5, -5, -10, -10, -20)
-PST_KING_MIDDLE = (
-    -30, -40, -40, -50, -50, -40, -40, -30,
-    -30, -40, -40, -50, -50, -40, -40, -30,
-    -30, -40, -40, -50, -50, -40, -40, -30,
-    -30, -40, -40, -50, -50, -40, -40, -30,
-    -20, -30, -30, -40, -40, -30, -30, -20,
-    -10, -20, -20, -20, -20, -20, -20, -10,
-    20, 20, 0, 0, 0, 0, 20, 20,
-    20, 30, 10, 0, 0, 10, 30, 20)
-PST_KING_END = (
-    -50, -40, -30, -20, -20, -30, -40, -50,
-    -30, -20, -10, 0, 0, -10, -20, -30,
-    -30, -10, 20, 30, 30, 20, -10, -30,
-    -30, -10, 30, 40, 40, 30, -10, -30,
-    -30, -10, 30, 40, 40, 30, -10, -30,
-    -30, -10, 20, 30, 30, 20, -10, -30,
-    -30, -30, 0, 0, 0, 0, -30, -30,
-    -50, -30, -30, -30, -30, -30, -30, -50)
-PST = {chess.PAWN: PST_PAWN, chess.KNIGHT: PST_KNIGHT, chess.BISHOP: PST_BISHOP,
-       chess.ROOK: PST_ROOK, chess.QUEEN: PST_QUEEN}
 
 _UNSET = object()
 
@@ -141,11 +69,7 @@ class ChessState:
     __slots__ = ("_board", "_fen", "_key", "_moves", "_outcome")
 
     def __init__(self, fen: str = chess.STARTING_FEN) -> None:
-        try:
-            board = chess.Board(fen)
-        except ValueError as e:
-            raise InvalidParameterError(f"not a FEN: {fen!r} ({e})") from None
-        self._init(board)
+        self._init(parse_board(fen))
 
     def _init(self, board: chess.Board) -> None:
         set_ = object.__setattr__
@@ -222,44 +146,13 @@ def parse_position(text: str) -> ChessState:
     """A state from a FEN (counters optional), an EPD line, or "startpos"/"".
 
     Raises InvalidParameterError (a ValueError) for text python-chess cannot read or a
-    position that cannot be played (no board, a missing or extra king, the side not to move
-    in check, pawns on the first or last rank).
+    position that cannot be played, naming the FEN field (searchlab.games.chess_fen: a missing
+    or extra king, the side not to move in check, pawns on the first or last rank, castling
+    rights without king and rook at home, a bad en-passant square).
     """
     if isinstance(text, ChessState):
         return text
-    if not isinstance(text, str):
-        raise InvalidParameterError(f"a chess position is a FEN or EPD string; got {text!r}")
-    t = text.strip()
-    if t in ("", "startpos"):
-        return ChessState()
-    board = None
-    errors = []
-    try:
-        board = chess.Board(t)
-    except ValueError as e:
-        errors.append(str(e))
-        try:
-            board, _ = chess.Board.from_epd(t)
-        except ValueError as e2:
-            errors.append(str(e2))
-    if board is None:
-        raise InvalidParameterError(
-            f"not a FEN or EPD position: {text!r} ({'; '.join(errors)})")
-    _check_board(board, text)
-    return ChessState._own(board)
-
-
-# Statuses that make a position unplayable. Others python-chess reports (e.g. an "impossible"
-# double check by two aligned sliders, which the standard perft suite contains) are accepted.
-_FATAL = (chess.STATUS_EMPTY | chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING
-          | chess.STATUS_TOO_MANY_KINGS | chess.STATUS_OPPOSITE_CHECK
-          | chess.STATUS_PAWNS_ON_BACKRANK)
-
-
-def _check_board(board: chess.Board, text: Any) -> None:
-    status = board.status()
-    if status & _FATAL:
-        raise InvalidParameterError(f"invalid chess position {text!r}: {status!r}")
+    return ChessState._own(parse_board(text))
 
 
 def _as_uci(move: Any) -> str:
@@ -337,8 +230,7 @@ class Chess:
 
     def __init__(self, position: str | ChessState | chess.Board = "", name: str | None = None) -> None:
         if isinstance(position, chess.Board):
-            if not position.is_valid():
-                raise InvalidParameterError(f"invalid chess position: {position.status()!r}")
+            check_position(position)
             self._root = ChessState.from_board(position)
         else:
             self._root = parse_position(position)

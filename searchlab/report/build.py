@@ -27,6 +27,8 @@ from searchlab.analysis.tables import NO_DATA, md_table
 from searchlab.claims.exact_trees import exact_checks
 from searchlab.claims.registry import evaluate_all
 from searchlab.claims.verdict import SOURCES, Claim, Context, Verdict
+from searchlab.experiment.run_status import (NotARunError, RunStatus, damaged_parts, is_run,
+                                             planned_tasks, runs_below)
 from searchlab.experiment.store import load
 
 __all__ = ["write_report", "build_report", "load_run", "find_tables", "NO_DATA", "md_table",
@@ -39,24 +41,46 @@ def find_tables(run_dir: Path) -> list[Path]:
     return sorted(Path(p) for p in glob.glob(str(run_dir / "**" / "*.parquet"), recursive=True))
 
 
-def load_run(run_dir: Path | str) -> pd.DataFrame:
-    """The run's result table (all rows, every status). Uses ``searchlab.load`` when the store
-    provides it, else reads every Parquet file under run_dir."""
+def load_run(run_dir: Path | str, partial: bool = False) -> pd.DataFrame:
+    """The run's result table (all rows, every status) through ``searchlab.load``; a folder of
+    bare Parquet files (no ``table/``) is read as it is.
+
+    Raises FileNotFoundError / NotADirectoryError for a missing path or a file, NotARunError
+    for a folder that holds several runs (a report is about one run: it names them) or no
+    table, and IncompleteRunError for an incomplete or damaged run unless ``partial``."""
     run_dir = Path(run_dir)
     if not run_dir.exists():
         raise FileNotFoundError(f"run directory {run_dir} does not exist")
     if not run_dir.is_dir():
         raise NotADirectoryError(f"{run_dir} is not a directory")
-    try:
-        df = load(run_dir)
-        if isinstance(df, pd.DataFrame) and len(df):
-            return df
-    except Exception:  # noqa: BLE001 - fall back to reading the files directly
-        pass
+    if is_run(run_dir):
+        return load(run_dir, partial=partial)
+    runs = runs_below(run_dir)
+    if runs:
+        shown = ", ".join(str(r) for r in runs[:3]) + (" ..." if len(runs) > 3 else "")
+        raise NotARunError(f"{run_dir} is not a run directory: it holds {len(runs)} run(s) "
+                           f"({shown}); give one of them")
     files = find_tables(run_dir)
     if not files:
-        raise FileNotFoundError(f"no Parquet result table under {run_dir}")
+        raise NotARunError(f"{run_dir} is not a run directory: no Parquet result table under it")
     return pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+
+
+def partial_note(run_dir: Path, df: pd.DataFrame) -> str:
+    """The warning at the top of a report on an incomplete or damaged run ('' if complete);
+    ``df``: the rows loaded from it."""
+    if not is_run(run_dir):
+        return ""
+    done = int(df["task_id"].nunique()) if "task_id" in df else len(df)
+    status = RunStatus(Path(run_dir), planned_tasks(run_dir), done, damaged_parts(run_dir))
+    if status.complete:
+        return ""
+    planned = f"{status.planned}" if status.planned is not None else "an unknown number of"
+    bad = f"; {len(status.damaged)} part(s) cannot be read" if status.damaged else ""
+    return (f"**Partial data: an incomplete run.** {done} of {planned} planned tasks have "
+            f"rows{bad}. Every figure below is computed from the rows present only "
+            f"(searchlab-report --partial); resume the run with runner.resume={run_dir} to "
+            "complete it.")
 
 
 # --------------------------------------------------------------------------- markdown helpers
@@ -119,13 +143,14 @@ def summary_table(summary: pd.DataFrame) -> str:
                if k in summary.columns and summary[k].nunique(dropna=True) > 0
                and not (k == "levels" and summary[k].fillna(0).eq(0).all())
                and not (k == "experiment" and summary[k].nunique() < 2)]
-    header = varying + ["b", "algorithm", "ordering", "depths", "n", "b_eff (fit) [95 % CI]",
+    header = varying + ["b", "algorithm", "ordering", "depths", "n per depth", "b_eff (fit) [95 % CI]",
                         "α (fit) [95 % CI]", "√(N(d)/N(d−2)) at d", "N(d)^(1/d) at max d", "R&N b* (nodes)",
                         "b^(3/4)", "√b", "Pearl R_b"]
     rows = []
     for r in summary.itertuples():
         rows.append([number(getattr(r, k)) if getattr(r, k) is not None else "not applicable" for k in varying] + [
-            int(r.b), r.algorithm, r.ordering, f"{int(r.d_min)}..{int(r.d_max)}", int(r.n),
+            int(r.b), r.algorithm, r.ordering, f"{int(r.d_min)}..{int(r.d_max)}",
+            getattr(r, "n_per_depth", None) or f"{int(r.n)} at every depth",
             _ci(r.beff_fit, r.beff_fit_lo, r.beff_fit_hi) if math.isfinite(r.beff_fit) else "one depth: no fit",
             _ci(r.alpha_fit, r.alpha_fit_lo, r.alpha_fit_hi) if math.isfinite(r.alpha_fit) else "one depth: no fit",
             (_ci(r.parity_growth, r.parity_growth_lo, r.parity_growth_hi) + f" (d={int(r.parity_d)})")
@@ -168,6 +193,7 @@ def estimator_comparison(df: pd.DataFrame, summary: pd.DataFrame) -> str:
         naive = (f"{number(E.naive_ratio(m[dmax - 1], m[dmax - 2]))}, {number(E.naive_ratio(m[dmax], m[dmax - 1]))}"
                  if {dmax - 1, dmax - 2} <= set(m.index) else "needs d−1, d−2")
         rows.append([r.ordering, int(r.b), r.depths.replace(",", ", ") if len(depths) < 4 else f"{depths[0]}..{depths[-1]}",
+                     getattr(r, "n_per_depth", None) or int(r.n),
                      _ci(r.beff_fit, r.beff_fit_lo, r.beff_fit_hi), fits[0], fits[1], naive,
                      (_ci(r.parity_growth, r.parity_growth_lo, r.parity_growth_hi) + f" (d={int(r.parity_d)})")
                      if math.isfinite(r.parity_growth) else "needs d and d−2",
@@ -175,7 +201,7 @@ def estimator_comparison(df: pd.DataFrame, summary: pd.DataFrame) -> str:
     return ("The same counts through every estimator (leaves; R&N b* on nodes; at the deepest depths of each "
             "configuration). The naive ratio N(d)/N(d−1) at the last two depths shows the odd/even oscillation that "
             "the parity estimators remove; N(d)^(1/d) and R&N b* carry the shallow plies' excess and converge more "
-            "slowly.\n\n" + md_table(["ordering", "b", "depths", "fit (parity) [CI]", "fit (odd d)", "fit (even d)",
+            "slowly.\n\n" + md_table(["ordering", "b", "depths", "n per depth", "fit (parity) [CI]", "fit (odd d)", "fit (even d)",
                                         "N(d−1)/N(d−2), N(d)/N(d−1)", "√(N(d)/N(d−2)) [CI]", "N(d)^(1/d) [CI]",
                                         "R&N b* [CI]"], rows))
 
@@ -423,7 +449,13 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
         if col in df.columns:
             df = df.assign(**{col: pd.to_numeric(df[col])})
     if summary is None:
-        summary = E.summarize(df, n_resamples=n_resamples) \
+        # every status: summarize keeps the (configuration, depth) cells where all instances
+        # finished, and says which it left out
+        trees = df_all[df_all["b"].notna()] if "b" in df_all.columns else df_all
+        for col in ("b", "d", "leaves", "nodes"):
+            if col in trees.columns:
+                trees = trees.assign(**{col: pd.to_numeric(trees[col])})
+        summary = E.summarize(trees, n_resamples=n_resamples) \
             if len(df) and {"b", "d", "leaves", "instance"} <= set(df.columns) else pd.DataFrame()
     ex = exact_results
     if ex is None and exact:
@@ -437,8 +469,12 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
     sections: list[tuple[str, str]] = []
     sections.append(("Run", _run_section(df_all, df_ok, excluded, source)))
     sections.append(("Estimators", _estimator_section()))
-    sections.append(("Effective branching factors", "One row per configuration (leaves; status-ok rows only).\n\n"
-                     + summary_table(summary)))
+    sections.append(("Effective branching factors",
+                     "One row per configuration (leaves). Only the depths where every instance "
+                     "finished with status \"ok\" enter (a search stopped by its node budget "
+                     "leaves the hard instances out, biasing a mean over the rest low); \"n per "
+                     "depth\" gives the instances of each depth and the depths left out (n ok / "
+                     "n total).\n\n" + summary_table(summary)))
     sections.append(("Estimators compared", estimator_comparison(df, summary)))
     sections.append(("Knuth–Moore exactness", _km_section(df)))
     figs = _figures(df, summary, fig_dir, fmt, out_dir) if len(summary) else \
@@ -485,9 +521,14 @@ def _anchor(h: str) -> str:
     return keep.strip().replace(" ", "-")
 
 
-def write_report(run_dir: Path, *, fmt: str = "png", exact: bool = True, n_resamples: int = 999) -> Path:
-    """Read the run's Parquet table; write run_dir/report.md and run_dir/figures/. Returns the path."""
+def write_report(run_dir: Path, *, fmt: str = "png", exact: bool = True, n_resamples: int = 999,
+                 partial: bool = False) -> Path:
+    """Read the run's Parquet table; write run_dir/report.md and run_dir/figures/. Returns the path.
+    An incomplete or damaged run raises IncompleteRunError unless ``partial``; then the report
+    says at the top that it is partial (tasks done / planned)."""
     run_dir = Path(run_dir)
-    df = load_run(run_dir)
+    df = load_run(run_dir, partial=partial)
     return build_report(df, run_dir, title=f"searchlab report: {run_dir.name}", source=str(run_dir),
-                        command=f"searchlab-report {run_dir}", fmt=fmt, exact=exact, n_resamples=n_resamples)
+                        command=f"searchlab-report {'--partial ' if partial else ''}{run_dir}",
+                        fmt=fmt, exact=exact, n_resamples=n_resamples,
+                        preamble=partial_note(run_dir, df) if partial else "")

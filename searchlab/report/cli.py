@@ -6,7 +6,20 @@ import argparse
 import sys
 from pathlib import Path
 
-from searchlab.report.build import find_tables, write_report
+from searchlab.errors import SearchlabError
+from searchlab.report.build import write_report
+
+MAX_RESAMPLES = 1_000_000
+
+
+def _resamples(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer in [1, {MAX_RESAMPLES}]; got {text!r}") from None
+    if not 1 <= n <= MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(f"must be an integer in [1, {MAX_RESAMPLES}]; got {n}")
+    return n
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -15,20 +28,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("run_dir", help="a run directory holding the Parquet result table")
     ap.add_argument("--format", choices=("png", "pdf", "svg"), default="png", help="figure format (default png)")
     ap.add_argument("--no-exact", action="store_true", help="skip the exact textbook-tree checks")
-    ap.add_argument("--resamples", type=int, default=999, help="bootstrap resamples (default 999)")
+    ap.add_argument("--resamples", type=_resamples, default=999,
+                    help=f"bootstrap resamples, 1..{MAX_RESAMPLES} (default 999)")
+    ap.add_argument("--partial", action="store_true",
+                    help="accept an incomplete or damaged run (killed, truncated part): the report "
+                         "is computed from the rows present and says at the top that it is partial")
     args = ap.parse_args(argv)
     run_dir = Path(args.run_dir)
-    if not run_dir.exists():
-        print(f"searchlab-report: error: {run_dir} does not exist", file=sys.stderr)
-        return 2
-    if not run_dir.is_dir():
-        print(f"searchlab-report: error: {run_dir} is not a directory", file=sys.stderr)
-        return 2
-    if not find_tables(run_dir):
-        print(f"searchlab-report: error: no Parquet result table (*.parquet) under {run_dir}", file=sys.stderr)
-        return 2
     try:
-        path = write_report(run_dir, fmt=args.format, exact=not args.no_exact, n_resamples=args.resamples)
+        path = write_report(run_dir, fmt=args.format, exact=not args.no_exact,
+                            n_resamples=args.resamples, partial=args.partial)
+    except (OSError, SearchlabError) as e:     # not a run, incomplete, unwritable: one line
+        print(f"searchlab-report: error: {e}", file=sys.stderr)
+        return 2
     except Exception as e:  # noqa: BLE001 - one clear line, not a traceback
         print(f"searchlab-report: error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1

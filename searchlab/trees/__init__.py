@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from searchlab.errors import InvalidParameterError
+from searchlab.limits import excerpt
 from searchlab.trees.explicit import ExplicitTree
 from searchlab.trees.iid import IIDTree
 from searchlab.trees.incremental import IncrementalTree
@@ -27,11 +28,11 @@ def make_tree(model: str, **params: Any):
         cls = TREE_MODELS[model]
     except KeyError:
         raise InvalidParameterError(
-            f"tree model must be one of {', '.join(TREE_MODELS)}; got {model!r}") from None
+            f"tree model must be one of {', '.join(TREE_MODELS)}; got {excerpt(model)}") from None
     try:
         return cls(**params)
     except TypeError as e:
-        raise InvalidParameterError(f"tree model {model!r}: {e}") from None
+        raise InvalidParameterError(f"tree model {excerpt(model)}: {e}") from None
 
 
 __all__ = ["ExplicitTree", "IIDTree", "IncrementalTree", "OrderedTree", "TREE_MODELS", "make_tree"]

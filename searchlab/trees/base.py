@@ -14,32 +14,33 @@ from typing import Any
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.protocol import Capabilities
-from searchlab.hashing import MASK64
+from searchlab.limits import MAX_BRANCHING, MAX_DEPTH, MAX_SEED, excerpt
 
 
 def check_int(name: str, value: Any, minimum: int, maximum: int | None = None) -> int:
     """Return value as an int, or raise InvalidParameterError naming the parameter and range."""
     if isinstance(value, bool) or not isinstance(value, Integral):
-        raise InvalidParameterError(f"{name} must be an integer >= {minimum}; got {value!r}")
+        raise InvalidParameterError(f"{name} must be an integer >= {minimum}; got {excerpt(value)}")
     if value < minimum or (maximum is not None and value > maximum):
         allowed = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum}]"
-        raise InvalidParameterError(f"{name} must be an integer {allowed}; got {value!r}")
+        raise InvalidParameterError(f"{name} must be an integer {allowed}; got {excerpt(value)}")
     return int(value)
 
 
 def check_real(name: str, value: Any, low: float, high: float, *, low_open: bool = False) -> float:
     """Return value as a float in [low, high] ((low, high] if low_open), else raise."""
     if isinstance(value, bool) or not isinstance(value, Real) or math.isnan(float(value)):
-        raise InvalidParameterError(f"{name} must be a number; got {value!r}")
+        raise InvalidParameterError(f"{name} must be a number; got {excerpt(value)}")
     v = float(value)
     if (v <= low if low_open else v < low) or v > high:
         interval = f"({low}, {high}]" if low_open else f"[{low}, {high}]"
-        raise InvalidParameterError(f"{name} must be in {interval}; got {value!r}")
+        raise InvalidParameterError(f"{name} must be in {interval}; got {excerpt(value)}")
     return v
 
 
 class SyntheticTree:
-    """Base of the uniform synthetic trees: branching b, depth d, seed (any int, taken mod 2^64).
+    """Base of the uniform synthetic trees: branching b in [1, MAX_BRANCHING], depth d in
+    [0, MAX_DEPTH], seed in [0, 2^64 - 1] (searchlab.limits; InvalidParameterError outside).
 
     Moves are natural indices 0..b-1; a leaf is a node at ply d; values are from MAX's view.
     Subclasses set ``model`` and implement ``root_state``, ``play`` and ``utility`` (the leaf value).
@@ -49,9 +50,9 @@ class SyntheticTree:
     capabilities: Capabilities = Capabilities(node_ids=True)
 
     def __init__(self, b: int, d: int, seed: int = 0) -> None:
-        self.b = check_int("b", b, 1)
-        self.d = check_int("d", d, 0)
-        self.seed = check_int("seed", seed, 0) & MASK64
+        self.b = check_int("b", b, 1, MAX_BRANCHING)
+        self.d = check_int("d", d, 0, MAX_DEPTH)
+        self.seed = check_int("seed", seed, 0, MAX_SEED)
         self._moves = tuple(range(self.b))
 
     @property

@@ -9,25 +9,48 @@ from typing import Any
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import child_key, root_key
+from searchlab.limits import MAX_DEPTH, MAX_EXPLICIT_NODES, excerpt
 
 
-def _validate(node: Any, path: tuple[int, ...]) -> tuple[int, int]:
-    """Return (depth, leaves) of the subtree, or raise naming the offending path."""
-    where = "the root" if not path else "node " + ".".join(map(str, path))
-    if isinstance(node, (list, tuple)):
-        if not node:
+def _validate(nested: Any) -> tuple[int, int]:
+    """Return (depth, leaves) of the tree, or raise naming the offending path.
+
+    Iterative (an explicit stack), so a deep nesting cannot hit Python's recursion limit; the
+    depth is limited to MAX_DEPTH and the size to MAX_EXPLICIT_NODES (searchlab.limits), and a
+    message quotes at most a short excerpt of a value."""
+    depth = leaves = nodes = 0
+    stack: list[tuple[Any, tuple[int, ...]]] = [(nested, ())]
+    while stack:
+        node, path = stack.pop()
+        nodes += 1
+        if nodes > MAX_EXPLICIT_NODES:
             raise InvalidParameterError(
-                f"ExplicitTree: {where} is an empty list; a node is a number (leaf) or a "
-                "non-empty list of nodes")
-        depth, leaves = 0, 0
-        for i, c in enumerate(node):
-            cd, cl = _validate(c, path + (i,))
-            depth, leaves = max(depth, cd + 1), leaves + cl
-        return depth, leaves
-    if isinstance(node, bool) or not isinstance(node, Real) or math.isnan(float(node)):
-        raise InvalidParameterError(
-            f"ExplicitTree: {where} is {node!r}; a leaf must be a real number (not NaN, not bool)")
-    return 0, 1
+                f"ExplicitTree: more than {MAX_EXPLICIT_NODES} nodes (the limit of a tree held "
+                "as nested lists)")
+        if len(path) > MAX_DEPTH:
+            raise InvalidParameterError(
+                f"ExplicitTree: nesting deeper than {MAX_DEPTH} levels (the depth limit, "
+                f"searchlab.limits.MAX_DEPTH) at {_where(path)}")
+        if isinstance(node, (list, tuple)):
+            if not node:
+                raise InvalidParameterError(
+                    f"ExplicitTree: {_where(path)} is an empty list; a node is a number (leaf) "
+                    "or a non-empty list of nodes")
+            stack.extend((c, path + (i,)) for i, c in reversed(list(enumerate(node))))
+            continue
+        if isinstance(node, bool) or not isinstance(node, Real) or math.isnan(float(node)):
+            raise InvalidParameterError(
+                f"ExplicitTree: {_where(path)} is {excerpt(node)}; a leaf must be a real number "
+                "(not NaN, not bool)")
+        depth, leaves = max(depth, len(path)), leaves + 1
+    return depth, leaves
+
+
+def _where(path: tuple[int, ...]) -> str:
+    if not path:
+        return "the root"
+    shown = ".".join(map(str, path[:8])) + (f"... ({len(path)} levels down)" if len(path) > 8 else "")
+    return "node " + shown
 
 
 class ExplicitTree:
@@ -42,14 +65,14 @@ class ExplicitTree:
     capabilities = Capabilities(node_ids=True, leaves_below=True)
 
     def __init__(self, nested: Any) -> None:
-        self.d, self.n_leaves = _validate(nested, ())
+        self.d, self.n_leaves = _validate(nested)
         self.nested = nested
         self.seed = 0
         self.root_key = root_key(0)
 
     @property
     def name(self) -> str:
-        return f"explicit({self.nested!r})"
+        return f"explicit({excerpt(self.nested)})"
 
     @property
     def default_depth(self) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from searchlab.errors import InvalidParameterError
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, mix64, root_key
+from searchlab.limits import MAX_LEVELS
 from searchlab.trees import iid_compiled
 from searchlab.trees.base import SyntheticTree, check_int, check_real
 
@@ -27,7 +28,7 @@ class IIDTree(SyntheticTree):
     def __init__(self, b: int, d: int, seed: int = 0, levels: int = 0,
                  win_prob: float | None = None) -> None:
         super().__init__(b, d, seed)
-        self.levels = check_int("levels", levels, 0)
+        self.levels = check_int("levels", levels, 0, MAX_LEVELS)
         self.win_prob = None if win_prob is None else check_real("win_prob", win_prob, 0.0, 1.0)
         if self.win_prob is not None and self.levels:
             raise InvalidParameterError(

@@ -11,11 +11,11 @@ from searchlab import (ExplicitTree, IIDTree, IncrementalTree, InvalidParameterE
 
 
 @pytest.mark.parametrize("make,match", [
-    (lambda: IIDTree(0, 3), "b must be an integer >= 1"),
+    (lambda: IIDTree(0, 3), r"b must be an integer in \[1, 65536\]"),
     (lambda: IIDTree(2.5, 3), "b must be an integer"),
-    (lambda: IIDTree(2, -1), "d must be an integer >= 0"),
-    (lambda: IIDTree(2, 3, levels=-2), "levels must be an integer >= 0"),
-    (lambda: IIDTree(2, 3, seed=-1), "seed must be an integer >= 0"),
+    (lambda: IIDTree(2, -1), r"d must be an integer in \[0, 200\]"),
+    (lambda: IIDTree(2, 3, levels=-2), r"levels must be an integer in \[0, "),
+    (lambda: IIDTree(2, 3, seed=-1), r"seed must be an integer in \[0, 18446744073709551615\]"),
     (lambda: OrderedTree(2, 3, p=1.5), r"p must be in \[0.0, 1.0\]"),
     (lambda: OrderedTree(2, 3, p=math.nan), "p must be a number"),
     (lambda: IncrementalTree(2, 3, decay=0.0), r"decay must be in \(0.0, 1.0\]"),
@@ -41,9 +41,9 @@ def test_bad_tree_parameters(make, match):
     (dict(ordering="id", aspiration=-1.0), InvalidParameterError, "aspiration must be a number > 0"),
     (dict(ordering="tt", tt_size=1000), InvalidParameterError, "tt_size must be a power of two"),
     (dict(engine="gpu"), InvalidParameterError, "engine must be one of auto"),
-    (dict(depth=-1), InvalidParameterError, "depth must be None or an integer >= 0"),
-    (dict(max_nodes=0), InvalidParameterError, "max_nodes must be None or an integer >= 1"),
-    (dict(ordering_seed=-3), InvalidParameterError, "ordering_seed must be an integer >= 0"),
+    (dict(depth=-1), InvalidParameterError, r"depth must be None or an integer in \[0, 200\]"),
+    (dict(max_nodes=0), InvalidParameterError, r"max_nodes must be None or an integer in \[1, "),
+    (dict(ordering_seed=-3), InvalidParameterError, r"ordering_seed must be an integer in \[0, "),
     (dict(ordering="static"), UnsupportedError, "static ordering needs static values"),
     (dict(depth=2), UnsupportedError, "has no static values"),
     (dict(ordering="id"), UnsupportedError, "iterative deepening"),

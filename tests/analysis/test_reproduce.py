@@ -52,3 +52,27 @@ def test_ordered_and_discrete_sections(reproduce):
     assert "| p | b = 2 | b = 4 |" in om
     dm = reproduce.discrete_section(s)
     assert "K = 2" in dm and "continuous" in dm
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--runs", "FILE"], "--runs {FILE}/small: cannot write there"),
+    (["--out", "FILE/sub"], "--out {FILE}/sub: cannot write there"),
+    (["--resamples", "-5"], "--resamples must be in [1, 1000000]; got -5"),
+    (["--jobs", "0"], "--jobs must be in [1, 4096]; got 0"),
+])
+def test_bad_arguments_fail_at_the_start(reproduce, tmp_path, monkeypatch, capsys, args, message):
+    """A bad --runs used to fail with a ValueError after every study had run."""
+    file = tmp_path / "file"
+    file.write_text("not a directory")
+    ran = []
+    monkeypatch.setattr(reproduce, "run_studies", lambda *a, **k: ran.append(a))
+    args = [a.replace("FILE", str(file)) for a in args]
+    assert reproduce.main(["--small", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("reproduce.py: error: ") and err.count("\n") == 1
+    assert message.replace("{FILE}", str(file)) in err and ran == []
+
+
+def test_runs_outside_the_repository_are_named_absolutely(reproduce, tmp_path):
+    assert str(reproduce._rel(tmp_path / "x")) == str(tmp_path / "x")
+    assert str(reproduce._rel(ROOT / "results" / "x")) == "results/x"

@@ -10,8 +10,10 @@ import sys
 import time
 
 import pandas as pd
+import pytest
 
 from searchlab.experiment import store
+from searchlab.experiment.run_status import IncompleteRunError
 from searchlab.experiment.store import load
 
 from .experiment_helpers import ROOT, cli, det_frame
@@ -46,9 +48,14 @@ def test_sigkill_midway_then_resume(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)      # and its orphaned workers
         except ProcessLookupError:
             pass
-    partial = load(out)
-    manifest = out / "manifest.json"
-    assert not manifest.exists(), "the run finished before it was killed: make SWEEP bigger"
+    # the starting manifest says what was planned: a killed run is refused unless partial
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["running"], "the run finished before it was killed: make SWEEP bigger"
+    assert manifest["tasks"] == 600 and not manifest["complete"]
+    with pytest.raises(IncompleteRunError, match=r"is incomplete: \d+ of 600 tasks done"):
+        load(out)
+    with pytest.warns(UserWarning, match="of 600 tasks done"):
+        partial = load(out, partial=True)
     assert 0 < len(partial) < 600
 
     rc, text, err = cli(*SWEEP, f"runner.resume={out}", cwd=tmp_path, timeout=300)

@@ -13,6 +13,7 @@ import pytest
 from searchlab.errors import InvalidParameterError
 from searchlab.games.protocol import Game
 from searchlab.games.tictactoe import TicTacToe, TicTacToeState, kernel_search, parse_moves
+from searchlab.algorithms import api
 
 PER_PLY = (1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872)
 
@@ -149,7 +150,6 @@ def test_kernel_from_positions():
 
 
 def test_kernel_matches_reference_engine():
-    api = pytest.importorskip("searchlab.algorithms.api")
     for text in ("", "4", "0 4", "1 4 8", "0 3 1 4"):
         g = TicTacToe(text)
         for algorithm in ("minimax", "alphabeta"):
@@ -160,7 +160,6 @@ def test_kernel_matches_reference_engine():
 
 
 def test_reference_minimax_549946():
-    api = pytest.importorskip("searchlab.algorithms.api")
     r = api.search(TicTacToe(), algorithm="minimax", engine="reference")
     assert r.nodes == 549946 and r.value == 0
     assert r.per_ply == PER_PLY

@@ -1,0 +1,118 @@
+"""What the ``searchlab`` command does before Hydra starts: its own --help and --version, the
+expansion of a multirun into its jobs (each checked before any starts), and a stdout that a
+closed pipe (``searchlab ... | head -1``) does not turn into a traceback.
+
+Hydra's argument parser and help template would list Hydra's version and config groups that
+the schema rejects; these functions answer from searchlab's own schema instead.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from dataclasses import fields
+from typing import Any, TextIO
+
+from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
+from hydra.core.override_parser.overrides_parser import OverridesParser
+
+from searchlab.experiment.composition import available_options
+from searchlab.experiment.provenance import version
+from searchlab.experiment.schema import ExperimentConfig
+
+
+class PipeSafe(io.TextIOBase):
+    """A text stream forwarding to ``stream``; once the reader has gone (BrokenPipeError) it
+    drops further output silently, so a run whose output is piped into ``head`` goes on."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream: TextIO | None = stream
+
+    def write(self, s: str) -> int:
+        if self.stream is not None:
+            try:
+                self.stream.write(s)
+                self.stream.flush()
+            except BrokenPipeError:
+                self._drop()
+        return len(s)
+
+    def flush(self) -> None:
+        if self.stream is not None:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._drop()
+
+    def _drop(self) -> None:
+        # the interpreter flushes sys.stdout's descriptor at exit: point it at /dev/null
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass
+        self.stream = None
+
+    def isatty(self) -> bool:
+        return self.stream is not None and self.stream.isatty()
+
+    def fileno(self) -> int:
+        if self.stream is None:
+            raise io.UnsupportedOperation("stdout was closed by its reader")
+        return self.stream.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.stream, "encoding", "utf-8") or "utf-8"
+
+
+def groups() -> dict[str, list[str]]:
+    """The config groups the schema accepts (group -> its options), experiment presets first."""
+    out = {"experiment": available_options("experiment")}
+    for f in fields(ExperimentConfig):          # a group is a key of the schema with options
+        if available_options(f.name):
+            out[f.name] = available_options(f.name)
+    return out
+
+
+def help_text() -> str:
+    """searchlab --help: usage, the accepted groups and their options, the top-level keys."""
+    lines = [
+        f"searchlab {version()}: sweep branching factor b, depth d and move ordering over "
+        "synthetic game trees",
+        "or real game positions, measure the searches' node counts, store one Parquet table per run.",
+        "",
+        "Usage:   searchlab [experiment=NAME] [group=option ...] [key=value ...] [-m] [--cfg job]",
+        "Example: searchlab experiment=ordering_ebf sweep.b=[2,4,8] runner.n_jobs=2",
+        "Resume:  searchlab experiment=NAME runner.resume=results/NAME/<timestamp>",
+        "Multirun: searchlab -m experiment=pearl,discrete_values   (every job is checked first)",
+        "",
+        "Config groups (group=option):",
+    ]
+    lines += [f"  {g}: {', '.join(opts)}" for g, opts in groups().items()]
+    lines += [
+        "",
+        "Keys (key=value; docs/config.md documents every one):",
+        "  " + ", ".join(f.name for f in fields(ExperimentConfig)),
+        "",
+        "Flags: --help, --version, --cfg job (print the composed config, run nothing), "
+        "-m (multirun), --hydra-help (Hydra's own options)",
+    ]
+    return "\n".join(lines)
+
+
+def multirun_jobs(overrides: list[str]) -> list[list[str]]:
+    """The override list of every job of ``searchlab -m OVERRIDES``, in Hydra's order (its
+    basic sweeper: the cartesian product of the comma lists, ranges and choices)."""
+    parsed = OverridesParser.create().parse_overrides(overrides=overrides)
+    batches = BasicSweeper.split_arguments(parsed, max_batch_size=None)
+    return [list(job) for batch in batches for job in batch]
+
+
+def quiet_stdout() -> Any:
+    """Replace sys.stdout by a PipeSafe wrapper (idempotent); returns it."""
+    if not isinstance(sys.stdout, PipeSafe):
+        sys.stdout = PipeSafe(sys.stdout)
+    return sys.stdout

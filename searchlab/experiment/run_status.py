@@ -1,0 +1,92 @@
+"""Is a directory a run, and is the run complete and undamaged?
+
+A *run directory* holds ``table/`` (the Parquet parts) and, from its first session on,
+``manifest.json``: written when a session starts (tasks planned, ``complete: false``) and again
+when it ends (rows, status counts, ``complete``). A run killed midway keeps the starting
+manifest, so its tasks done / planned are known. Runs written before the starting manifest
+existed have none until a session ends: their completeness is unknown (``planned`` None).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+import pyarrow.parquet as pq
+
+from searchlab.errors import SearchlabError
+
+MANIFEST = "manifest.json"
+TABLE_DIR = "table"
+
+
+class NotARunError(SearchlabError, FileNotFoundError):
+    """The path is not a run directory (nor a folder of runs, where those are accepted)."""
+
+
+class IncompleteRunError(SearchlabError):
+    """The run is incomplete (tasks missing) or damaged (a part cannot be read); the message
+    says which, and how to accept the partial data explicitly."""
+
+
+@dataclass
+class RunStatus:
+    """What a run holds against what it planned."""
+
+    run_dir: Path
+    planned: Optional[int]               # tasks planned (None: no manifest, unknown)
+    done: int                            # distinct tasks with a row in a readable part
+    damaged: list[str] = field(default_factory=list)   # unreadable part names
+
+    @property
+    def complete(self) -> bool:
+        return not self.damaged and (self.planned is None or self.done >= self.planned)
+
+    def problem(self) -> Optional[str]:
+        """One line saying what is missing or damaged; None for a complete run."""
+        parts = []
+        if self.planned is not None and self.done < self.planned:
+            parts.append(f"incomplete: {self.done} of {self.planned} tasks done (killed, or "
+                         "still running)")
+        if self.damaged:
+            parts.append(f"damaged: {len(self.damaged)} part(s) cannot be read "
+                         f"({', '.join(self.damaged[:3])}{' ...' if len(self.damaged) > 3 else ''})")
+        return f"run {self.run_dir} is " + "; ".join(parts) if parts else None
+
+
+def is_run(path: Path) -> bool:
+    """Whether path is a run directory (it holds table/)."""
+    return (Path(path) / TABLE_DIR).is_dir()
+
+
+def runs_below(path: Path) -> list[Path]:
+    """The run directories at or below path, sorted."""
+    return sorted(t.parent for t in Path(path).rglob(TABLE_DIR) if t.is_dir())
+
+
+def damaged_parts(run_dir: Path) -> list[str]:
+    """Names of the run's parts whose Parquet footer cannot be read (truncated, corrupt)."""
+    bad = []
+    for p in sorted((Path(run_dir) / TABLE_DIR).glob("part-*.parquet")):
+        try:
+            pq.read_metadata(p)
+        except Exception:  # noqa: BLE001 -- any decoding error: damaged
+            bad.append(p.name)
+    return bad
+
+
+def planned_tasks(run_dir: Path) -> Optional[int]:
+    """Tasks the run planned (from manifest.json), or None when unknown."""
+    try:
+        value = json.loads((Path(run_dir) / MANIFEST).read_text()).get("tasks")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def refusal(status: RunStatus, how: str) -> str:
+    """The one-line error for an incomplete or damaged run; ``how`` names the opt-in."""
+    return (f"{status.problem()}; resume it with runner.resume={status.run_dir}, or accept the "
+            f"partial data with {how}")

@@ -1,0 +1,40 @@
+"""Perft kernels: counts of legal move paths, compiled.
+
+``perft_kernel(stack, ply, depth, moves)`` counts the legal move paths of exactly ``depth``
+plies from row ``ply`` of ``stack`` with *bulk counting* (at depth 1 it returns the number of
+legal moves without making them); ``moves`` is an int64 scratch array of shape
+(>= ply + depth, MAX_MOVES). Checkmate or stalemate before full depth adds nothing (the standard
+definition, as in ../shared/data/chess/perft.csv).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from searchlab.games.chesskernel.movegen import generate
+from searchlab.games.chesskernel.position import make_move
+
+
+@njit
+def perft_kernel(stack, ply, depth, moves):
+    if depth == 0:
+        return 1
+    n = generate(stack[ply], moves[ply])
+    if depth == 1:
+        return n
+    total = 0
+    for i in range(n):
+        make_move(stack[ply], stack[ply + 1], moves[ply, i])
+        total += perft_kernel(stack, ply + 1, depth - 1, moves)
+    return total
+
+
+@njit
+def divide_kernel(stack, ply, depth, moves, counts):
+    """Perft below each legal move (python-chess's order) into ``counts``; returns the number
+    of moves. depth >= 1."""
+    n = generate(stack[ply], moves[ply])
+    for i in range(n):
+        make_move(stack[ply], stack[ply + 1], moves[ply, i])
+        counts[i] = perft_kernel(stack, ply + 1, depth - 1, moves)
+    return n

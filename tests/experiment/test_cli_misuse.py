@@ -1,0 +1,111 @@
+"""The searchlab command under misuse (issue 11): every failure of the pre-run check, in a single
+run and in every job of a multirun, is one line on stderr, exit status 2, nothing created; its
+--help lists only what it accepts and --version is searchlab's. Called in-process (main), one
+subprocess for the closed-pipe case."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import searchlab
+from searchlab import cli
+from searchlab.cli_guard import groups
+from searchlab.experiment import api, lock
+from searchlab.experiment.provenance import version
+from searchlab.experiment.validation import validate
+
+from .experiment_helpers import ROOT, SEARCHLAB
+
+
+def _main(monkeypatch, capsys, *argv: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["searchlab", *argv])
+    monkeypatch.setattr(sys, "stdout", sys.stdout)        # restored after main's wrapper
+    try:
+        cli.main()
+        code = 0
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+BAD = [
+    (["sweep.d=[2000]"], "sweep.d must be an integer in [0, 200]; got 2000"),
+    (["sweep.d=[99999999999999999999]", "sweep.d_budget=null"],
+     "sweep.d must be an integer in [0, 200]; got 99999999999999999999"),
+    (["sweep.b=1..99999999999"], "sweep.b must be an integer in [1, 65536]; got 99999999999"),
+    (["sweep.d=[150]", "sweep.d_budget=null", "sweep.ordering=[random]"],
+     "30 tasks are estimated above runner.max_nodes=100000000: iid b=2 d=150 alphabeta/random: ~>4.6e18"),
+    (["sweep.d=[150]", "sweep.d_budget=null"], "needs an exact-value oracle of b^d leaves"),
+    (["name=" + "x" * 300], "name must be a word of 1 to 100 characters"),
+    (["seed=18446744073709551616"], "seed must be an integer in [0, 18446744073709551615]"),
+    (["search.tt_size=1099511627776"], "search.tt_size must be a power of two in [1, 67108864]"),
+    (["-m", "--cfg", "job"], "--cfg cannot be combined with -m"),
+    (["-m", "sweep.instances=1,0", "sweep.d=[1]"],
+     "multirun job #1 (sweep.instances=0 sweep.d=[1]): sweep.instances must be an integer in [1, "),
+    (["-m", "sweep.b=[2],[70000]"], "multirun job #1 (sweep.b=[70000]): sweep.b must be"),
+    (["game.name=go"], "game.name: unknown value 'go'; allowed: tictactoe, connect4, othello, chess"),
+    (["game=chess", "sweep.d=10"], "the grid is empty: all 3 grid points exceed sweep.d_budget="),
+    (["game=connect4", "game.sample=5000"],
+     "game.sample=5000: connect4 Test_L2_R1 has only 1000 positions"),
+    (["tree=explicit", "tree.values=" + "[" * 300 + "1" + ",2]" * 300],
+     "a value nests too deeply for the config parser; build a deep explicit tree with the Python API"),
+    (["runner.resume=RUN", "hydra.run.dir=OTHER"],
+     "runner.resume=RUN and hydra.run.dir=OTHER name two directories"),
+]
+
+
+@pytest.mark.parametrize("argv,message", BAD, ids=[" ".join(a)[:40] for a, _ in BAD])
+def test_bad_input_is_one_line_exit_2_and_creates_nothing(argv, message, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _main(monkeypatch, capsys, *argv)
+    assert code == 2, err
+    assert err.startswith("searchlab: error: ") and err.count("\n") == 1, err
+    assert message in err, err
+    assert len(err) < 600 and "Traceback" not in err and "HYDRA" not in err + out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_directory_in_use_is_refused_before_hydra(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    held = lock.acquire(tmp_path / "D")
+    try:
+        code, _, err = _main(monkeypatch, capsys, "sweep.b=[2]", "sweep.d=[1]",
+                             f"hydra.run.dir={tmp_path / 'D'}")
+    finally:
+        held.release()
+    assert code == 2 and err.count("\n") == 1
+    assert f"{tmp_path / 'D'} is in use by process {os.getpid()}" in err
+    assert sorted(p.name for p in (tmp_path / "D").iterdir()) == [".lock"]
+
+
+def test_version_and_help_list_only_what_is_accepted(monkeypatch, capsys):
+    code, out, _ = _main(monkeypatch, capsys, "--version")
+    assert code == 0 and out == f"searchlab {version()}\n" and version() == searchlab.__version__
+    code, out, _ = _main(monkeypatch, capsys, "--help")
+    assert code == 0 and "tradeoff_size" not in out and "Hydra 1." not in out
+    listed = {}
+    for line in out.splitlines():
+        g, _, opts = line.strip().partition(": ")
+        if g in groups():
+            listed[g] = opts.split(", ")
+    assert {"experiment", "tree", "game", "search", "runner"} <= set(listed)
+    for g, opts in listed.items():
+        for o in opts:                   # every listed option composes and validates
+            extra = ["~tree"] if g == "game" else []
+            validate(api.compose(None, [f"{g}={o}", *extra]))
+
+
+def test_a_closed_pipe_is_quiet(tmp_path):
+    """`searchlab --help | head -0`: the reader has gone before searchlab writes."""
+    r, w = os.pipe()
+    os.close(r)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.run([*SEARCHLAB, "--help"], stdout=w, stderr=subprocess.PIPE, text=True,
+                       env=env, cwd=tmp_path, timeout=120)
+    os.close(w)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
