@@ -2,7 +2,7 @@
 that the compiled engine runs dynamic policies, PVS, MTD(f) and pruning on it (the synthetic
 kernel, searchlab.algorithms.kernels, covers natural/random/perfect/worst/static orders).
 
-State row (uint64): [key, ply, static, b, d, a_coef, c_coef, scale[0..d], good[0..d-1][0..b-1]]
+State row (uint64): [key, ply, b, d, static, a_coef, c_coef, scale[0..d], good[0..d-1][0..b-1]]
 where the floats (static, a_coef, c_coef, scale, good) are stored as their float64 bits: the
 primitives see only the row, so the row carries the tree's parameters (copied on every move;
 the price of a contract without per-game parameter arrays). Move id = the natural index
@@ -19,8 +19,9 @@ from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import never_noisy, no_noisy_moves, no_order_key
 from searchlab.algorithms.kernels._alphabeta import GOLDEN, NOISE_SALT, mix64, unit
 from searchlab.hashing import NULL_SALT
+from searchlab.trees.iid_compiled import gen_moves, hash_key, is_terminal, max_to_move
 
-KEY, PLY, STATIC, B, D, A, C, SCALE = range(8)
+KEY, PLY, B, D, STATIC, A, C, SCALE = range(8)      # the first four as the i.i.d. tree's
 _NULL_SALT = np.uint64(NULL_SALT)
 
 
@@ -31,26 +32,8 @@ def _copy(s, out):
 
 
 @njit(cache=True)
-def max_to_move(s):
-    return s[PLY] % np.uint64(2) == np.uint64(0)
-
-
-@njit(cache=True)
-def is_terminal(s):
-    return s[PLY] >= s[D]
-
-
-@njit(cache=True)
 def utility(s):
     return s.view(np.float64)[STATIC]
-
-
-@njit(cache=True)
-def gen_moves(s, out):
-    b = np.int64(s[B])
-    for i in range(b):
-        out[i] = i
-    return b
 
 
 @njit(cache=True)
@@ -71,11 +54,6 @@ def play(s, m, out):
 @njit(cache=True)
 def evaluate(s):
     return s.view(np.float64)[STATIC]
-
-
-@njit(cache=True)
-def hash_key(s):
-    return s[KEY]
 
 
 @njit(cache=True)
