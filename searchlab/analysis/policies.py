@@ -50,7 +50,8 @@ __all__ = [
 STRONG_ENGINE_FHF = 0.90
 #: Node budgets (per position) at which chess_suites' solved share is reported.
 DEFAULT_BUDGETS = (1_000, 10_000, 100_000)
-_BASE_ORDER = ["worst", "natural", "random", "static", "centre", "corners", "captures", "perfect"]
+_BASE_ORDER = ["worst", "natural", "random", "static", "centre", "corners", "captures", "adjacent",
+               "perfect"]
 
 
 # --------------------------------------------------------------------------- preparation
@@ -71,8 +72,10 @@ def _setting(row: pd.Series) -> str:
         if game == "chess" and isinstance(src, str) and src:
             # a seeded sample of the suite file, not its first positions (ordering_checks' WAC 1-n)
             label += " (seeded sample)"
-        if game == "othello" and isinstance(row.get("position"), str) and "#" in row["position"]:
-            label = f"othello ply {row['position'].split('#')[0].removeprefix('ply')}"
+        if game in ("othello", "hex") and isinstance(row.get("position"), str) \
+                and "#" in row["position"]:
+            ply = row['position'].split('#')[0].removeprefix('ply')
+            label = f"othello ply {ply}" if game == "othello" else f"{label} ply {ply}"
         return label
     parts = [str(row.get("tree"))]
     if _num(row.get("b")) is not None:

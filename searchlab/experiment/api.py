@@ -216,7 +216,7 @@ def _run_owned(study: Study, run_dir: Path, p: Any, resumed: bool, progress: boo
 
 
 #: Ordering components that make a study a move-ordering study (policies.md is written).
-_POLICY_PARTS = {"id", "tt", "killer", "history", "centre", "corners", "captures"}
+_POLICY_PARTS = {"id", "tt", "killer", "history", "centre", "corners", "captures", "adjacent"}
 
 
 def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:

@@ -8,7 +8,10 @@ A game study's *instances* are positions (DESIGN.md, "Seeds"):
 - ``othello``: ``random``: ``sweep.instances`` positions, each after ``game.ply`` uniformly
   random moves from the start (``searchlab.games.othello.random_position``), the seed of
   position i derived from the experiment's root seed and (game, source, ply, i);
-- ``chess``: an EPD suite shipped in ``searchlab/data/chess/`` (``wac``, ``bk``).
+- ``chess``: an EPD suite shipped in ``searchlab/data/chess/`` (``wac``, ``bk``);
+- ``hex``: the board size ``NxN`` (``1x1`` .. ``11x11``): ``sweep.instances`` positions, each after
+  ``game.ply`` uniformly random moves from the empty board
+  (``searchlab.games.hex.random_position``), seeded like Othello's.
 
 File sources with ``game.sample = n`` take the first n positions of a seeded permutation of the
 file (the permutation derives from the root seed and (game, source) only), so a smaller sample
@@ -33,21 +36,24 @@ from searchlab.experiment.seeds import derive_seed
 from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import ConnectFour, load_benchmark
 from searchlab.games.epd import load_epd
+from searchlab.games.hex import Hex
 from searchlab.games.othello import Othello, square_name
 from searchlab.games.tictactoe import TicTacToe
 
-GAMES = ("tictactoe", "connect4", "othello", "chess")
+GAMES = ("tictactoe", "connect4", "othello", "chess", "hex")
 #: The position sources of each game (file sources are in searchlab/data/<game>/).
 SOURCES = {
     "tictactoe": ("start",),
     "connect4": ("Test_L1_R1", "Test_L2_R1", "Test_L3_R1"),
     "othello": ("random",),
     "chess": ("wac", "bk"),
+    "hex": tuple(f"{n}x{n}" for n in range(1, 12)),
 }
 FILE_SOURCES = {"connect4": "{}", "chess": "{}.epd"}
 #: Nominal branching factors, used only by the budget guard's estimates (searches and the
-#: perfect/worst oracle): mid-game averages (chess ~35, Othello ~10, Connect Four 7).
-NOMINAL_B = {"tictactoe": 5, "connect4": 7, "othello": 10, "chess": 35}
+#: perfect/worst oracle): mid-game averages (chess ~35, Othello ~10, Connect Four 7, Hex 7x7
+#: early on ~45).
+NOMINAL_B = {"tictactoe": 5, "connect4": 7, "othello": 10, "chess": 35, "hex": 40}
 
 
 @dataclass(frozen=True)
@@ -57,12 +63,12 @@ class GameSpec:
     name: str
     positions: str
     sample: Optional[int] = None          # None = all (file sources)
-    ply: Optional[int] = None             # othello
+    ply: Optional[int] = None             # othello, hex
     depths: Optional[tuple] = None        # search depths for this game (None = sweep.d)
 
     def identity(self) -> dict[str, Any]:
         d: dict[str, Any] = {"game": self.name, "positions": self.positions}
-        if self.name == "othello":
+        if self.name in ("othello", "hex"):
             d["ply"] = self.ply
         return d
 
@@ -93,7 +99,7 @@ def select_positions(spec: GameSpec, root_seed: int, instances: int) -> tuple[Po
 
     if spec.name == "tictactoe":
         return (Position(0, "start", seed(0)),)
-    if spec.name == "othello":
+    if spec.name in ("othello", "hex"):
         return tuple(Position(i, f"ply{spec.ply}#{i}", seed(i)) for i in range(instances))
     path = data_path(spec.name, spec.positions)
     if spec.name == "connect4":
@@ -118,6 +124,8 @@ def make_game(spec: GameSpec, pos: Position) -> Any:
         return ConnectFour(pos.text)
     if spec.name == "othello":
         return Othello.random(int(spec.ply), int(pos.seed))
+    if spec.name == "hex":
+        return Hex.random(hex_size(spec.positions), int(spec.ply), int(pos.seed))
 
     return Chess(pos.text)
 
@@ -130,7 +138,14 @@ def sample_game(name: str) -> Any:
         return ConnectFour()
     if name == "othello":
         return Othello()
+    if name == "hex":
+        return Hex(7)
     return Chess()
+
+
+def hex_size(source: str) -> int:
+    """The board size n of a hex position source ``"NxN"``."""
+    return int(source.split("x")[0])
 
 
 def average_branching(game: Any) -> float:

@@ -127,19 +127,22 @@ class PruningConfig:
 @dataclass
 class GameConfig:
     """A real game instead of a synthetic tree (config group ``game``: tictactoe, connect4,
-    othello, chess). A study searches a tree or a game, never both.
+    othello, chess, hex). A study searches a tree or a game, never both.
 
     Attributes:
-        name: ``tictactoe``, ``connect4``, ``othello``, ``chess``; null = no game (a tree study).
+        name: ``tictactoe``, ``connect4``, ``othello``, ``chess``, ``hex``; null = no game (a
+            tree study).
         positions: where the positions come from: tictactoe ``start``; connect4 a Pons
             benchmark file shipped in searchlab/data/connect4 (``Test_L1_R1``, ``Test_L2_R1``,
             ``Test_L3_R1``); othello ``random`` (seeded random positions at ``ply``, one per
             ``sweep.instances``); chess an EPD suite shipped in searchlab/data/chess (``wac``,
-            ``bk``).
+            ``bk``); hex the board size ``NxN`` (``1x1`` .. ``11x11``; seeded random positions at
+            ``ply``, as othello).
         sample: file sources (connect4, chess): n positions drawn by a seeded permutation of the
             file (the first n of it: a smaller sample is a prefix of a larger one); null or
             ``all`` = every position, in file order.
-        ply: othello only: random moves played from the start (0..120).
+        ply: othello and hex only: random moves played from the start (othello 0..120, hex
+            0..n*n-1).
         d: search depths for this game (same forms as ``sweep.d``), replacing ``sweep.d`` for
             it; mostly for ``sweep.games`` entries (chess is far slower than Othello). null =
             ``sweep.d``.

@@ -16,7 +16,8 @@ from omegaconf import DictConfig, OmegaConf
 
 from searchlab.algorithms.api import ALGORITHMS, ENGINES
 from searchlab.algorithms.ordering import ORDERINGS, parse_ordering
-from searchlab.experiment.games import GAMES, SOURCES, GameSpec, sample_game, select_positions
+from searchlab.experiment.games import (GAMES, SOURCES, GameSpec, hex_size, sample_game,
+                                        select_positions)
 from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
                                           Pruning, Quiescence)
 from searchlab.experiment.composition import available_options
@@ -420,18 +421,20 @@ def _game_spec(key: str, g: dict) -> Any:
     if sample is not None:
         if name not in ("connect4", "chess"):
             raise ConfigError(f"{key}.sample draws positions from a file (connect4, chess); {name} "
-                              "has none: leave it null" + (" (othello: sweep.instances positions)"
-                                                           if name == "othello" else ""))
+                              "has none: leave it null" + (f" ({name}: sweep.instances positions)"
+                                                           if name in ("othello", "hex") else ""))
         if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
             raise ConfigError(f"{key}.sample must be an integer >= 1, 'all' or null; got {excerpt(sample)}")
     ply = g.get("ply")
-    if name == "othello":
-        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= 120:
-            raise ConfigError(f"{key}.ply must be an integer in 0..120 (random moves from the "
-                              f"start); got {excerpt(ply)}")
+    if name in ("othello", "hex"):
+        top = 120 if name == "othello" else hex_size(positions) ** 2 - 1
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= top:
+            raise ConfigError(f"{key}.ply must be an integer in 0..{top} (random moves from the "
+                              f"start{'' if name == 'othello' else ' of the ' + positions + ' board'}); "
+                              f"got {excerpt(ply)}")
     elif ply is not None:
-        raise ConfigError(f"{key}.ply is a parameter of othello's random positions; {name} has "
-                          "none: leave it null")
+        raise ConfigError(f"{key}.ply is a parameter of othello's and hex's random positions; "
+                          f"{name} has none: leave it null")
     depths = None if g.get("d") is None else parse_int_list(f"{key}.d", g.get("d"), 0)
     return GameSpec(name=name, positions=positions, sample=sample, ply=ply, depths=depths)
 

@@ -1,0 +1,232 @@
+"""Hex's compiled primitives (the contract: searchlab.algorithms.compiled, issue 12).
+
+The primitives and ``encode`` only; the ``CompiledGame`` record that hands them to the engine
+(with the engine's stubs for null move and noisy moves, ``state_size`` = STATE_SIZE,
+``max_moves`` = ``n_move_ids`` = ``max_plies`` = n*n, ``orderings`` = {"adjacent":
+ORDER_ADJACENT}) is built where the engine's interface exists.
+
+Every function repeats searchlab.games.hex exactly: the same natural move order, the same
+flood-fill win test, the same shortest-path ``distance`` (so ``evaluate`` is equal bit for bit:
+the same two small integers divided once), the same Zobrist keys, the same "adjacent" key.
+
+State row (uint64, ``STATE_SIZE`` = 9 words):
+    0, 1  X's cells, bits 0..63 and 64..127 (bit i = cell i = r * n + c, as HexState.x)
+    2, 3  O's cells, likewise
+    4     n, the board size
+    5     plies (stones on the board; X is to move when even)
+    6     1 when MAX is X (the root's side to move), else 0
+    7     the winner: 0 none, 1 X, 2 O (set by ``play``; ``encode`` computes it)
+    8     the Zobrist key, updated by ``play`` (equal to ``Hex.hash_key``)
+
+Move id = cell index 0..n*n-1 (the Python move itself). A 128-bit cell set is a pair of
+uint64 words (lo, hi); shifts carry bits across the words. Bitboard arithmetic stays in
+uint64 (numba turns uint64 mixed with int64 into float64).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from searchlab.games.hex_board import MAX_CELLS, MAX_SIZE, ZOBRIST, connected, masks, zobrist
+
+STATE_SIZE = 9
+ORDER_ADJACENT = 0
+_U0, _U1, _U2, _U64 = np.uint64(0), np.uint64(1), np.uint64(2), np.uint64(64)
+_LOW = (1 << 64) - 1
+# mask kinds, as Masks' fields after n
+_BOARD, _TOP, _BOTTOM, _LEFT, _RIGHT, _NOT_FIRST, _NOT_LAST = range(7)
+
+
+def _mask_table() -> np.ndarray:
+    """MASKS[n, kind, word]: searchlab.games.hex.masks(n) split into two uint64 words."""
+    table = np.zeros((MAX_SIZE + 1, 7, 2), dtype=np.uint64)
+    for n in range(1, MAX_SIZE + 1):
+        for k, v in enumerate(masks(n)[1:]):
+            table[n, k, 0], table[n, k, 1] = v & _LOW, v >> 64
+    return table
+
+
+def _neighbour_table() -> np.ndarray:
+    """NBR[n, cell, j]: the j-th neighbour of cell on the n x n board, -1 where none."""
+    table = -np.ones((MAX_SIZE + 1, MAX_CELLS, 6), dtype=np.int64)
+    for n in range(1, MAX_SIZE + 1):
+        for r in range(n):
+            for c in range(n):
+                k = 0
+                for dr, dc in ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, -1), (1, 0)):
+                    if 0 <= r + dr < n and 0 <= c + dc < n:
+                        table[n, r * n + c, k] = (r + dr) * n + c + dc
+                        k += 1
+    return table
+
+
+MASKS = _mask_table()
+NBR = _neighbour_table()
+ZKEYS = np.array(ZOBRIST, dtype=np.uint64)
+
+
+@njit(cache=True)
+def _shl(lo, hi, k):
+    if k == _U0:
+        return lo, hi
+    return lo << k, (hi << k) | (lo >> (_U64 - k))
+
+
+@njit(cache=True)
+def _shr(lo, hi, k):
+    if k == _U0:
+        return lo, hi
+    return (lo >> k) | (hi << (_U64 - k)), hi >> k
+
+
+@njit(cache=True)
+def _neighbours(lo, hi, n):
+    """The cells touching (lo, hi): searchlab.games.hex.neighbours on two words."""
+    m = MASKS[n]
+    alo, ahi = lo & m[_NOT_LAST, 0], hi & m[_NOT_LAST, 1]
+    blo, bhi = lo & m[_NOT_FIRST, 0], hi & m[_NOT_FIRST, 1]
+    un, un1 = np.uint64(n), np.uint64(n - 1)
+    rlo, rhi = _shl(alo, ahi, _U1)
+    tlo, thi = _shr(blo, bhi, _U1)
+    rlo, rhi = rlo | tlo, rhi | thi
+    tlo, thi = _shl(lo, hi, un)
+    rlo, rhi = rlo | tlo, rhi | thi
+    tlo, thi = _shr(lo, hi, un)
+    rlo, rhi = rlo | tlo, rhi | thi
+    tlo, thi = _shr(alo, ahi, un1)
+    rlo, rhi = rlo | tlo, rhi | thi
+    tlo, thi = _shl(blo, bhi, un1)
+    rlo, rhi = rlo | tlo, rhi | thi
+    return rlo & m[_BOARD, 0], rhi & m[_BOARD, 1]
+
+
+@njit(cache=True)
+def _connected(slo, shi, n, vertical):
+    """searchlab.games.hex.connected on two words."""
+    m = MASKS[n]
+    start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
+    rlo, rhi = slo & m[start, 0], shi & m[start, 1]
+    while rlo | rhi:
+        if (rlo & m[goal, 0]) | (rhi & m[goal, 1]):
+            return True
+        nlo, nhi = _neighbours(rlo, rhi, n)
+        glo, ghi = (rlo | nlo) & slo, (rhi | nhi) & shi
+        if glo == rlo and ghi == rhi:
+            return False
+        rlo, rhi = glo, ghi
+    return False
+
+
+@njit(cache=True)
+def _fill(lo, hi, own_lo, own_hi, n):
+    while True:
+        nlo, nhi = _neighbours(lo, hi, n)
+        glo, ghi = lo | (nlo & own_lo), hi | (nhi & own_hi)
+        if glo == lo and ghi == hi:
+            return lo, hi
+        lo, hi = glo, ghi
+
+
+@njit(cache=True)
+def _distance(own_lo, own_hi, opp_lo, opp_hi, n, vertical):
+    """searchlab.games.hex.distance on two words (the same layers, the same integer)."""
+    m = MASKS[n]
+    start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
+    elo = m[_BOARD, 0] & ~(own_lo | opp_lo)
+    ehi = m[_BOARD, 1] & ~(own_hi | opp_hi)
+    rlo, rhi = _fill(own_lo & m[start, 0], own_hi & m[start, 1], own_lo, own_hi, n)
+    k = 0
+    while not ((rlo & m[goal, 0]) | (rhi & m[goal, 1])):
+        nlo, nhi = _neighbours(rlo, rhi, n)
+        glo = rlo | ((nlo | m[start, 0]) & elo)
+        ghi = rhi | ((nhi | m[start, 1]) & ehi)
+        glo, ghi = _fill(glo, ghi, own_lo, own_hi, n)
+        if glo == rlo and ghi == rhi:
+            return n * n
+        rlo, rhi = glo, ghi
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _occupied(s, cell):
+    w = cell >> 6
+    b = np.uint64(cell & 63)
+    return (((s[w] | s[2 + w]) >> b) & _U1) == _U1
+
+
+@njit(cache=True)
+def max_to_move(s):
+    return (s[5] % _U2 == _U0) == (s[6] == _U1)
+
+
+@njit(cache=True)
+def is_terminal(s):
+    return s[7] != _U0
+
+
+@njit(cache=True)
+def utility(s):
+    return 1.0 if (s[7] == _U1) == (s[6] == _U1) else -1.0
+
+
+@njit(cache=True)
+def gen_moves(s, out):
+    cells = np.int64(s[4]) * np.int64(s[4])
+    k = 0
+    for c in range(cells):
+        if not _occupied(s, c):
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def play(s, m, out):
+    for i in range(STATE_SIZE):       # not out[:] = s: numba cannot lower that slice store
+        out[i] = s[i]                 # inside the engine's typed call
+    n = np.int64(s[4])
+    w = m >> 6
+    bit = _U1 << np.uint64(m & 63)
+    x_moves = s[5] % _U2 == _U0
+    side = 0 if x_moves else 1
+    out[2 * side + w] |= bit
+    out[5] = s[5] + _U1
+    out[8] = s[8] ^ ZKEYS[side * 121 + m]
+    if _connected(out[2 * side], out[2 * side + 1], n, x_moves):
+        out[7] = np.uint64(side + 1)
+
+
+@njit(cache=True)
+def evaluate(s):
+    n = np.int64(s[4])
+    dx = _distance(s[0], s[1], s[2], s[3], n, True)
+    do = _distance(s[2], s[3], s[0], s[1], n, False)
+    e = (do - dx) / (n * n + 1)
+    return e if s[6] == _U1 else -e
+
+
+@njit(cache=True)
+def hash_key(s):
+    return s[8]
+
+
+@njit(cache=True)
+def order_key(s, m, code):
+    """"adjacent" (code 0): searchlab.games.hex.adjacent_key."""
+    n = np.int64(s[4])
+    touching = 0
+    for j in range(6):
+        c = NBR[n, m, j]
+        if c >= 0 and _occupied(s, c):
+            touching += 1
+    return float(6 - touching) if touching else 6.0
+
+
+def encode(state, max_is_x: bool) -> np.ndarray:
+    """The state row of a HexState (layout: module docstring)."""
+    x, o, n = state
+    winner = 1 if connected(x, n, True) else 2 if connected(o, n, False) else 0
+    return np.array([x & _LOW, x >> 64, o & _LOW, o >> 64, n, x.bit_count() + o.bit_count(),
+                     int(max_is_x), winner, zobrist(state)], dtype=np.uint64)
