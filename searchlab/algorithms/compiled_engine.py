@@ -1,7 +1,7 @@
 """The compiled engine's public side: what it supports, and running a search on it.
 
 ``supports(game, algorithm, ordering, pruning, depth)`` is True when the game supplies compiled
-primitives (searchlab.algorithms.compiled: Connect Four, Othello, tic-tac-toe, the i.i.d.,
+primitives (searchlab.algorithms.compiled: Connect Four, Othello, tic-tac-toe, Hex, the i.i.d.,
 ordered and incremental trees; any game with ``Capabilities(compiled=True)``) and the
 combination is covered:
 

@@ -16,6 +16,7 @@ from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, Nu
 from searchlab.algorithms.calibration import fit_probcut, sample_states
 from searchlab.algorithms.compiled_engine import supports
 from searchlab.games.connect4 import ConnectFour
+from searchlab.games.hex import Hex
 from searchlab.games.othello import Othello
 from searchlab.games.position import FromState
 from tests.algorithms.compiled_cases import (ALGORITHMS, DEPTHS, ORDERINGS, TECHNIQUES, both,
@@ -179,3 +180,11 @@ def test_probcut_with_a_fitted_model():
                      pruning=Pruning(probcut=pc))
         fired += ref["extra"]["pruned"].get("probcut", 0)
     assert fired > 0
+
+
+def test_hex_through_the_same_interface():
+    g = Hex(4)
+    for s in sample_states(g, 2, 2, seed=4):
+        for algorithm in ALGORITHMS:
+            for ordering in ("adjacent", "id+tt+killer+history+adjacent", "random"):
+                _check(FromState(g, s), algorithm, ordering, depth=4)
