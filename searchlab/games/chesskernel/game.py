@@ -24,8 +24,8 @@ import chess
 import numpy as np
 from numba import njit
 
-from searchlab.games.chess_game import (MATE_VALUE, PIECE_VALUES, PST, PST_KING_END,
-                                        PST_KING_MIDDLE, ChessState)
+from searchlab.games.chess_values import (MATE_VALUE, PIECE_VALUES, PST, PST_KING_END,
+                                          PST_KING_MIDDLE)
 from searchlab.games.chesskernel.bits import lsb, popcount
 from searchlab.games.chesskernel.board import uci
 from searchlab.games.chesskernel.movegen import generate, has_legal_move
@@ -249,8 +249,8 @@ def noisy_moves(s, out):
 
 
 # --- Python side -----------------------------------------------------------------------------
-def encode_state(state: ChessState, max_white: bool) -> np.ndarray:
-    """The row of a ChessState, MAX being White (max_white) or Black."""
+def encode_state(state, max_white: bool) -> np.ndarray:
+    """The row of a chess_game.ChessState, MAX being White (max_white) or Black."""
     row = row_from_board(state._board)
     row[MAX_COLOR] = np.uint64(0 if max_white else 1)
     return row
