@@ -8,6 +8,7 @@ from numbers import Integral
 from typing import Any
 
 from searchlab.algorithms import drivers, kernels, reference
+from searchlab.algorithms import compiled_engine
 from searchlab.algorithms.context import SearchContext
 from searchlab.algorithms.ordering import (REFERENCE_ORACLE_MAX_LEAVES, DynamicOrdering,
                                            make_ordering, parse_ordering)
@@ -19,7 +20,7 @@ from searchlab.games.protocol import Game
 from searchlab.limits import MAX_COUNT, MAX_DEPTH, MAX_SEED, MAX_TT_SIZE, check_int, excerpt
 
 ALGORITHMS = tuple(reference.ALGORITHMS)
-ENGINES = ("auto", "reference", "kernel")
+ENGINES = ("auto", "reference", "kernel", "compiled")
 DEFAULT_TT_SIZE = 1 << 16
 
 
@@ -104,7 +105,9 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
     - depth: horizon in plies (default: the tree's depth, or the end of the game); positions
       at the horizon are evaluated with the static value.
     - engine: "reference" (searchlab/algorithms/reference.py), "kernel" (numba, synthetic trees;
-      UnsupportedError where none exists) or "auto" (the kernel where one exists).
+      UnsupportedError where none exists), "compiled" (the compiled engine over a game's
+      primitives, searchlab/algorithms/compiled; UnsupportedError where it does not run the
+      combination) or "auto" (the kernel, else the compiled engine, where one exists).
     - max_nodes: node budget; when exceeded the result has status "aborted", value None and
       the counts so far.
     - trace: a recorder from searchlab.algorithms.trace (reference engine only).
@@ -115,12 +118,12 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
     horizon = validate(game, algorithm, ordering, depth, ordering_seed, engine, max_nodes,
                        aspiration, tt_size, pruning)
     pruned = pruning is not None and bool(pruning.active())
-    if trace is not None and engine == "kernel":
+    if trace is not None and engine in ("kernel", "compiled"):
         raise UnsupportedError("trace needs engine='reference'")
     use_kernel = False
     if pruned and engine == "kernel":
         raise UnsupportedError("pruning techniques run on engine='reference'")
-    if engine != "reference" and trace is None and not pruned:
+    if engine in ("auto", "kernel") and trace is None and not pruned:
         supported = kernels.kernel_supports(game, algorithm, ordering)
         if engine == "kernel" and not supported:
             raise UnsupportedError(
@@ -128,6 +131,13 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
         use_kernel = supported
     if use_kernel:
         return kernels.run_kernel(game, algorithm, ordering, int(horizon), ordering_seed, max_nodes)
+    if engine in ("auto", "compiled") and trace is None:
+        if compiled_engine.supports(game, algorithm, ordering, pruning, horizon):
+            return compiled_engine.run(game, algorithm, ordering, horizon, ordering_seed,
+                                       max_nodes, aspiration, tt_size, pruning)
+        if engine == "compiled":
+            raise UnsupportedError(
+                f"no compiled engine for {algorithm}/{ordering} on {game.name}; use engine='reference'")
     parts = parse_ordering(ordering, game)
     table = None
     if "tt" in parts or algorithm == "mtdf":

@@ -52,6 +52,7 @@ import chess
 import chess.polyglot
 
 from searchlab.errors import InvalidParameterError
+from searchlab.games.chess_compiled import compiled_game as _compiled_game
 from searchlab.games.chess_fen import check_position, parse_board
 from searchlab.games.chess_values import (MATE_VALUE, PIECE_VALUES, PST, PST_KING_END,
                                           PST_KING_MIDDLE)
@@ -225,7 +226,8 @@ class Chess:
     docstring for moves, natural order, utility and evaluation.
     """
 
-    capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True, null_move=True, noisy_moves=True)
+    capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True, null_move=True,
+                                              noisy_moves=True, compiled=True)
     default_depth = None
 
     def __init__(self, position: str | ChessState | chess.Board = "", name: str | None = None) -> None:
@@ -279,6 +281,10 @@ class Chess:
 
     def hash_key(self, state: ChessState) -> int:
         return state.key()
+
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.games.chess_compiled)."""
+        return _compiled_game(self._max_color == chess.WHITE)
 
     def move_orderings(self) -> dict[str, Callable[[ChessState, list], list]]:
         """The game's own static ordering policies: {"captures": captures_first}."""

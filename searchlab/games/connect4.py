@@ -45,6 +45,8 @@ import numpy as np
 
 from searchlab.algorithms.kernels import connect4 as kernel
 from searchlab.errors import InvalidParameterError, UnsupportedError
+from searchlab.games.connect4_compiled import CENTRE_FIRST
+from searchlab.games.connect4_compiled import compiled_game as _compiled_game
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import mix64
 
@@ -146,7 +148,6 @@ def parse_moves(text: str) -> ConnectFourState:
     return state
 
 
-CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
 _CENTRE_RANK = {c: i for i, c in enumerate(CENTRE_FIRST)}
 
 
@@ -164,7 +165,8 @@ class ConnectFour:
     """
 
     name = "connect4"
-    capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True)
+    capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True,
+                                              compiled=True)
     default_depth = None
 
     def __init__(self, moves: "str | ConnectFourState" = "") -> None:
@@ -232,6 +234,10 @@ class ConnectFour:
 
     def hash_key(self, state: ConnectFourState) -> int:
         return mix64(state.current + state.mask)
+
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.games.connect4_compiled)."""
+        return _compiled_game(self._root.plies)
 
     def move_orderings(self) -> dict:
         """The game's own static orderings: "centre", Pons' centre-first column order

@@ -79,6 +79,7 @@ import numpy as np
 from searchlab.errors import InvalidParameterError
 from searchlab.games.hex_board import (MAX_SIZE, MIN_SIZE, check_size, connected, distance,
                                        masks, neighbours, zobrist)
+from searchlab.games.hex_compiled import compiled_game as _compiled_game
 from searchlab.games.protocol import Capabilities
 
 _COLS = "abcdefghijk"
@@ -305,7 +306,8 @@ class Hex:
     HexState. MAX is the side to move in the root position. Rules: module docstring.
     """
 
-    capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True)
+    capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True,
+                                              compiled=True)
     default_depth = None
 
     def __init__(self, n: int, moves: "str | Iterable[int]" = "") -> None:
@@ -383,6 +385,10 @@ class Hex:
 
     def hash_key(self, state: HexState) -> int:
         return zobrist(state)
+
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.games.hex_compiled)."""
+        return _compiled_game(self.n, self._max_is_x)
 
     def move_orderings(self) -> dict[str, Callable[[HexState, list], list]]:
         """The game's own static ordering: {"adjacent": adjacent_first}."""

@@ -1,9 +1,8 @@
 """Hex's compiled primitives (the contract: searchlab.algorithms.compiled, issue 12).
 
-The primitives and ``encode`` only; the ``CompiledGame`` record that hands them to the engine
-(with the engine's stubs for null move and noisy moves, ``state_size`` = STATE_SIZE,
-``max_moves`` = ``n_move_ids`` = ``max_plies`` = n*n, ``orderings`` = {"adjacent":
-ORDER_ADJACENT}) is built where the engine's interface exists.
+``compiled_game(n, max_is_x)`` hands them to the engine (with the engine's stubs for null move
+and noisy moves, ``state_size`` = STATE_SIZE, ``max_moves`` = ``n_move_ids`` = ``max_plies`` =
+n*n, ``orderings`` = {"adjacent": ORDER_ADJACENT}).
 
 Every function repeats searchlab.games.hex exactly: the same natural move order, the same
 flood-fill win test, the same shortest-path ``distance`` (so ``evaluate`` is equal bit for bit:
@@ -28,6 +27,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from searchlab.algorithms.compiled import CompiledGame, Primitives
+from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
+                                                 null_move_never)
 from searchlab.games.hex_board import MAX_CELLS, MAX_SIZE, ZOBRIST, connected, masks, zobrist
 
 STATE_SIZE = 9
@@ -230,3 +232,14 @@ def encode(state, max_is_x: bool) -> np.ndarray:
     winner = 1 if connected(x, n, True) else 2 if connected(o, n, False) else 0
     return np.array([x & _LOW, x >> 64, o & _LOW, o >> 64, n, x.bit_count() + o.bit_count(),
                      int(max_is_x), winner, zobrist(state)], dtype=np.uint64)
+
+
+PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, evaluate, hash_key,
+                        order_key, never_noisy, no_null_move, null_move_never, no_noisy_moves)
+
+
+def compiled_game(n: int, max_is_x: bool) -> CompiledGame:
+    """The CompiledGame of a Hex game on the n x n board whose MAX is X (or O)."""
+    return CompiledGame(PRIMITIVES, STATE_SIZE, n * n, n * n, n * n,
+                        lambda state: encode(state, max_is_x), int, int,
+                        {"adjacent": ORDER_ADJACENT})

@@ -67,22 +67,21 @@ import numpy as np
 
 from searchlab.algorithms.kernels import othello as kernel
 from searchlab.errors import InvalidParameterError, UnsupportedError
+from searchlab.games.othello_compiled import (_CORNER_MASK, _EDGE_MASK, _X_MASK, CORNERS, PASS,
+                                              X_SQUARES, ZOBRIST_KEYS)
+from searchlab.games.othello_compiled import compiled_game as _compiled_game
 from searchlab.games.protocol import Capabilities
-from searchlab.hashing import GOLDEN, MASK64, mix64
+from searchlab.hashing import MASK64
 
 FULL = MASK64
-PASS = 64
 MAX_PLIES = 120                               # no game is longer (passes included)
 _COLS = "abcdefgh"
 
 START_BLACK = (1 << 35) | (1 << 28)          # d5 (3 + 8*4), e4 (4 + 8*3)
 START_WHITE = (1 << 27) | (1 << 36)          # d4 (3 + 8*3), e5 (4 + 8*4)
 
-CORNERS = (0, 7, 56, 63)                     # a1, h1, a8, h8
-X_SQUARES = (9, 14, 49, 54)                  # b2, g2, b7, g7
-_CORNER_MASK = sum(1 << i for i in CORNERS)
-_EDGE_MASK = 0xFF000000000000FF | 0x8181818181818181
-_X_MASK = sum(1 << i for i in X_SQUARES)
+# PASS, CORNERS (a1, h1, a8, h8), X_SQUARES (b2, g2, b7, g7) and their masks: imported from
+# othello_compiled, whose primitives need them as constants.
 
 # Ray masks for the generator: the opponent's discs along east/west and diagonal rays are
 # restricted to files b..g, which stops rays from wrapping around the board's sides.
@@ -309,8 +308,9 @@ def random_position(ply: int, seed: int) -> OthelloState:
 
 
 # --- Zobrist keys ---------------------------------------------------------------------------
-_ZOBRIST_SEED = 0x6F74_6865_6C6C_6F21           # "othello!"
-_KEYS = [mix64((_ZOBRIST_SEED + (k + 1) * GOLDEN) & MASK64) for k in range(129)]
+# The keys (ZOBRIST_KEYS[colour * 64 + square], [128] White to move) live with the compiled
+# primitives, which need them as constants.
+_KEYS = ZOBRIST_KEYS
 _SIDE_KEY = _KEYS[128]                             # White to move
 
 
@@ -370,7 +370,8 @@ class Othello:
     """
 
     name = "othello"
-    capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True)
+    capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True,
+                                              compiled=True)
     default_depth = None
 
     def __init__(self, root: str | OthelloState = "") -> None:
@@ -437,6 +438,10 @@ class Othello:
 
     def hash_key(self, state: OthelloState) -> int:
         return zobrist(state)
+
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.games.othello_compiled)."""
+        return _compiled_game(self._max_is_black)
 
     def move_orderings(self) -> dict[str, Callable[[OthelloState, list], list]]:
         """The game's own static ordering policies: {"corners": corners_first}."""

@@ -33,6 +33,8 @@ class Capabilities:
         node_ids: ``node_id(s)`` and ``leaf_count(depth)`` (implicit trees: the oracle memoises
             on node ids and knows its size before any work; states carry their ply at [1]).
         leaves_below: ``leaves_below(s)`` (explicit trees: step-by-step traces).
+        compiled: ``compiled_primitives()`` returns the game's primitives for the compiled
+            engine (a CompiledGame, searchlab.algorithms.compiled).
         kernel_model: the synthetic tree model a compiled kernel implements node for node
             (``iid``, ``ordered``, ``incremental``); None = no compiled kernel.
     """
@@ -48,6 +50,7 @@ class Capabilities:
     exact_values: bool = False
     node_ids: bool = False
     leaves_below: bool = False
+    compiled: bool = False
     kernel_model: str | None = None
 
     def require_classical(self, what: str) -> None:

@@ -37,16 +37,17 @@ from searchlab.algorithms.kernels import tictactoe as kernel
 from searchlab.algorithms.result import SearchResult
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.protocol import Capabilities
-from searchlab.hashing import GOLDEN, MASK64, mix64
+from searchlab.games.tictactoe_compiled import ZOBRIST
+from searchlab.games.tictactoe_compiled import compiled_game as _compiled_game
 
 FULL = 0x1FF
 LINES = (0b000000111, 0b000111000, 0b111000000,
          0b001001001, 0b010010010, 0b100100100,
          0b100010001, 0b001010100)
 
-_ZOBRIST_SEED = 0x7469_6374_6163_746F           # "tictacto"
-# _ZOBRIST[p * 9 + i]: player p (0 = X, 1 = O) on cell i; _ZOBRIST[18]: O to move.
-_ZOBRIST = tuple(mix64((_ZOBRIST_SEED + (k + 1) * GOLDEN) & MASK64) for k in range(19))
+# _ZOBRIST[p * 9 + i]: player p (0 = X, 1 = O) on cell i; _ZOBRIST[18]: O to move (the keys
+# live with the compiled primitives, which need them as constants).
+_ZOBRIST = ZOBRIST
 
 
 class TicTacToeState(NamedTuple):
@@ -139,7 +140,7 @@ class TicTacToe:
     """
 
     name = "tictactoe"
-    capabilities: Capabilities = Capabilities(static_values=True)
+    capabilities: Capabilities = Capabilities(static_values=True, compiled=True)
     default_depth = None
 
     def __init__(self, moves: "str | Iterable[int] | TicTacToeState" = "") -> None:
@@ -214,6 +215,10 @@ class TicTacToe:
         if not state.x_to_move:
             key ^= _ZOBRIST[18]
         return key
+
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.games.tictactoe_compiled)."""
+        return _compiled_game(self._max_is_x)
 
     # --- conveniences --------------------------------------------------------------------
     def render(self, state: TicTacToeState) -> str:

@@ -6,6 +6,7 @@ from searchlab.errors import InvalidParameterError
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, mix64, root_key
 from searchlab.limits import MAX_LEVELS
+from searchlab.trees import iid_compiled
 from searchlab.trees.base import SyntheticTree, check_int, check_real
 
 _TWO_POW_M53 = 2.0**-53
@@ -22,7 +23,7 @@ class IIDTree(SyntheticTree):
     """
 
     model = "iid"
-    capabilities = Capabilities(node_ids=True, kernel_model="iid")
+    capabilities = Capabilities(node_ids=True, kernel_model="iid", compiled=True)
 
     def __init__(self, b: int, d: int, seed: int = 0, levels: int = 0,
                  win_prob: float | None = None) -> None:
@@ -46,6 +47,10 @@ class IIDTree(SyntheticTree):
     def play(self, state: tuple[int, int, int], i: int) -> tuple[int, int, int]:
         key, ply, index = state
         return (mix64((key + (i + 1) * GOLDEN) & MASK64), ply + 1, index * self.b + i)
+
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.trees.iid_compiled)."""
+        return iid_compiled.compiled_game(self)
 
     def utility(self, state: tuple[int, int, int]) -> float:
         key = state[0]

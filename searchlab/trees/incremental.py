@@ -10,6 +10,7 @@ import math
 
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, GOOD_SALT, MASK64, NOISE_SALT, NULL_SALT, mix64, root_key, unit
+from searchlab.trees import incremental_compiled
 from searchlab.trees.base import SyntheticTree, check_real
 
 
@@ -24,7 +25,7 @@ class IncrementalTree(SyntheticTree):
 
     model = "incremental"
     capabilities = Capabilities(node_ids=True, static_values=True, null_move=True,
-                                kernel_model="incremental")
+                                kernel_model="incremental", compiled=True)
 
     def __init__(self, b: int, d: int, seed: int = 0, decay: float = 0.8,
                  correlation: float = 0.5) -> None:
@@ -62,6 +63,10 @@ class IncrementalTree(SyntheticTree):
 
     def evaluate(self, state: tuple) -> float:
         return state[3]
+
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.trees.incremental_compiled)."""
+        return incremental_compiled.compiled_game(self)
 
     def null_move_allowed(self, state: tuple) -> bool:
         """Always: a synthetic tree has no zugzwang guard."""

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, ORDER_SALT, mix64, root_key, unit
+from searchlab.trees import ordered_compiled
 from searchlab.trees.base import SyntheticTree, check_real
 
 
@@ -59,7 +60,8 @@ class OrderedTree(SyntheticTree):
     """
 
     model = "ordered"
-    capabilities = Capabilities(node_ids=True, exact_values=True, kernel_model="ordered")
+    capabilities = Capabilities(node_ids=True, exact_values=True, kernel_model="ordered",
+                                compiled=True)
 
     def __init__(self, b: int, d: int, seed: int = 0, p: float = 1.0) -> None:
         super().__init__(b, d, seed)
@@ -80,6 +82,10 @@ class OrderedTree(SyntheticTree):
         r = ranks[i]
         v = value - deltas[r] if ply % 2 == 0 else value + deltas[r]
         return (mix64((key + (i + 1) * GOLDEN) & MASK64), ply + 1, index * self.b + i, v, r)
+
+    def compiled_primitives(self):
+        """The compiled engine's primitives (searchlab.trees.ordered_compiled)."""
+        return ordered_compiled.compiled_game(self)
 
     def utility(self, state: tuple) -> float:
         return state[3]

@@ -1,0 +1,631 @@
+"""The compiled node search (private): searchlab/algorithms/reference.py, pruning.py,
+ordering.py, tt.py and context.py, repeated line for line in numba over a game's primitives.
+
+One function ``search`` serves every algorithm (minimax, alpha-beta fail-soft and fail-hard,
+PVS, the pruned alpha-beta of pruning.py) as a state machine over an explicit stack of frames;
+a frame in mode 1 runs only a node's move loop (pruning.py's ``pruned_alphabeta_children``:
+null-move verification, ProbCut's shallow search). Why not recursion: numba's type inference
+of a self-recursive function of this size took minutes (it re-infers the function at every
+recursive call site), the state machine compiles in seconds. Only quiescence, small, recurses.
+``search`` is specialised by numba per game: the game's primitives arrive as a namedtuple of
+jitted functions, called directly (no indirection), so the search is written once. The cost:
+numba cannot cache a function specialised on dispatcher arguments on disk (the cache key holds
+the dispatchers' identity), so ``search`` is compiled once per process and game; the
+primitives and the helpers are cached.
+
+Speed: every function here is compiled with numba's ``_nrt=False`` (no reference counting):
+the search only takes views of arrays the caller owns and allocates nothing, and the
+incref/decref calls that array views otherwise cost made it five times slower.
+
+Everything a search counts or consults lives in arrays the Python side allocates (``E``, the
+environment tuple: state rows, move buffers, counters, parameters, the transposition table,
+killers, history); the node budget sets ``cnt[ABORT]`` and every caller returns at once, which
+is the reference's SearchAborted. Values are float64 from MAX's point of view.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from searchlab.hashing import MASK64
+
+# SplitMix64's finaliser on uint64 (searchlab.hashing.mix64; kernels/_alphabeta.py has the same
+# for the synthetic kernel, which this layer may not import): the random order's ranks.
+_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+_S27, _S30, _S31 = np.uint64(27), np.uint64(30), np.uint64(31)
+assert MASK64 == 0xFFFFFFFFFFFFFFFF
+
+
+@njit(cache=True, _nrt=False)
+def mix64(z):
+    z = z ^ (z >> _S30)
+    z = z * _M1
+    z = z ^ (z >> _S27)
+    z = z * _M2
+    return z ^ (z >> _S31)
+
+INF = np.inf
+# algorithms
+MINIMAX, ALPHABETA, FAILHARD, PVS = 0, 1, 2, 3
+# base orders
+B_NATURAL, B_RANDOM, B_STATIC, B_OWN = 0, 1, 2, 3
+# dynamic components (tt and id act alike in the order: the table's move first)
+D_TABLE, D_KILLER, D_HISTORY = 1, 2, 3
+# transposition-table bounds (tt.py)
+EXACT, LOWER, UPPER = 0, 1, 2
+
+# counters (cnt)
+(C_NODES, C_LEAVES, C_CUTOFFS, C_FH, C_FFH, C_RE, C_PROBES, C_HITS, C_TTCUT, C_STORES,
+ C_QNODES, C_ABORT, C_BEST, C_AGE, C_PARENT_NULL, C_NULL, C_RAZOR, C_PROBCUT, C_BEAM,
+ C_FUTILITY, C_LMR) = range(21)
+N_COUNTERS = 21
+FIRED = {"null_move": C_NULL, "razoring": C_RAZOR, "probcut": C_PROBCUT, "beam": C_BEAM,
+         "futility": C_FUTILITY, "lmr": C_LMR}
+
+# integer parameters (ip)
+(P_ALG, P_BASE, P_OWN, P_NDYN, P_DYN0, P_DYN1, P_DYN2, P_DYN3, P_TABLE, P_KILLER, P_HISTORY,
+ P_MAXNODES, P_PRUNED, P_NM, P_NM_R, P_NM_ADAPT, P_NM_VERIFY, P_LMR, P_LMR_AFTER,
+ P_LMR_MIN, P_LMR_RED, P_LMR_LOG, P_FUT, P_RAZOR, P_RAZOR_DEPTH, P_BEAM, P_BEAM_WIDTH,
+ P_NWIDTHS, P_PC, P_PC_SHALLOW, P_PC_DEEP, P_Q, P_QMAX, P_NOISY) = range(34)
+N_IPARAMS = 34
+# float parameters (fp); fp[F_DEPTH] is the horizon, moved by reductions
+(F_DEPTH, F_FUT_MARGIN, F_RAZOR_MARGIN, F_PC_SLOPE, F_PC_INTERCEPT, F_PC_SIGMA,
+ F_PC_THRESHOLD) = range(7)
+N_FPARAMS = 7
+# table presence (ip[P_TABLE])
+TABLE_NONE, TABLE_MOVES, TABLE_VALUES = 0, 1, 2
+
+
+@njit(cache=True, _nrt=False)
+def _sort(moves, keys, n, descending):
+    """Stable insertion sort of moves[:n] by keys[:n] (ascending, or descending)."""
+    for i in range(1, n):
+        m, k = moves[i], keys[i]
+        j = i - 1
+        while j >= 0 and ((keys[j] < k) if descending else (keys[j] > k)):
+            moves[j + 1] = moves[j]
+            keys[j + 1] = keys[j]
+            j -= 1
+        moves[j + 1] = m
+        keys[j + 1] = k
+
+
+@njit(cache=True, _nrt=False)
+def _to_front(moves, n, m):
+    """Move m to the front of moves[:n] if present (the rest keep their order)."""
+    for i in range(n):
+        if moves[i] == m:
+            for j in range(i, 0, -1):
+                moves[j] = moves[j - 1]
+            moves[0] = m
+            return
+
+
+@njit(cache=True, _nrt=False)
+def tt_probe(E, key, depth, alpha, beta):
+    """TranspositionTable.probe: (True, value) when the entry settles the window."""
+    cnt, ip = E[4], E[6]
+    tkey, tdep, tval, tbound, tage = E[9], E[10], E[11], E[12], E[14]
+    cnt[C_PROBES] += 1
+    i = key & np.uint64(tkey.shape[0] - 1)
+    if tage[i] < 0 or tkey[i] != key:
+        return False, 0.0
+    cnt[C_HITS] += 1
+    if ip[P_TABLE] != TABLE_VALUES or tdep[i] < depth:
+        return False, 0.0
+    b, v = tbound[i], tval[i]
+    if b == EXACT or (b == LOWER and v >= beta) or (b == UPPER and v <= alpha):
+        cnt[C_TTCUT] += 1
+        return True, v
+    return False, 0.0
+
+
+@njit(cache=True, _nrt=False)
+def tt_store(E, key, depth, value, alpha, beta, move):
+    """TranspositionTable.store: depth-preferred, aged replacement."""
+    cnt = E[4]
+    tkey, tdep, tval, tbound, tmove, tage = E[9], E[10], E[11], E[12], E[13], E[14]
+    bound = UPPER if value <= alpha else (LOWER if value >= beta else EXACT)
+    i = key & np.uint64(tkey.shape[0] - 1)
+    age = cnt[C_AGE]
+    if tage[i] < 0 or tkey[i] == key or depth >= tdep[i] or tage[i] != age:
+        tkey[i] = key
+        tdep[i] = depth
+        tval[i] = value
+        tbound[i] = bound
+        tmove[i] = move
+        tage[i] = age
+        cnt[C_STORES] += 1
+
+
+@njit(_nrt=False)
+def _static_of(G, s):
+    return G.utility(s) if G.is_terminal(s) else G.evaluate(s)
+
+
+@njit(_nrt=False)
+def order_moves(G, E, ply, key, has_key):
+    """ctx.moves: the legal moves into MV[ply] in the policy's order; returns their number.
+    ``key`` is the node's hash key when ``has_key`` (the table probe computed it)."""
+    S, MV, KF, KU, cnt, ip = E[0], E[1], E[2], E[3], E[4], E[6]
+    s = S[ply]
+    moves = MV[ply]
+    n = G.gen_moves(s, moves)
+    base = ip[P_BASE]
+    if base == B_RANDOM:
+        salt = E[8][0]
+        keys = KU[ply]
+        for i in range(n):
+            G.play(s, moves[i], S[ply + 1])
+            keys[i] = mix64(G.hash_key(S[ply + 1]) ^ salt)
+        _sort(moves, keys, n, False)
+    elif base == B_STATIC:
+        keys = KF[ply]
+        for i in range(n):
+            G.play(s, moves[i], S[ply + 1])
+            keys[i] = _static_of(G, S[ply + 1])
+        _sort(moves, keys, n, G.max_to_move(s))
+    elif base == B_OWN:
+        keys = KF[ply]
+        code = ip[P_OWN]
+        for i in range(n):
+            keys[i] = G.order_key(s, moves[i], code)
+        _sort(moves, keys, n, False)
+    for j in range(ip[P_NDYN] - 1, -1, -1):          # lowest priority first; sorts are stable
+        part = ip[P_DYN0 + j]
+        if part == D_HISTORY:
+            hist = E[16]
+            side = 1 if G.max_to_move(s) else 0
+            keys = KF[ply]
+            for i in range(n):
+                keys[i] = -float(hist[side, moves[i]])
+            _sort(moves, keys, n, False)
+        elif part == D_KILLER:
+            killers = E[15]
+            # the slots present, in slot order, go first: place the second, then the first
+            for k in (1, 0):
+                m = killers[ply, k]
+                if m >= 0:
+                    _to_front(moves, n, m)
+        elif part == D_TABLE and ip[P_TABLE] != TABLE_NONE:
+            tkey, tmove, tage = E[9], E[13], E[14]
+            if not has_key:
+                key = G.hash_key(s)
+            i = key & np.uint64(tkey.shape[0] - 1)
+            if tage[i] >= 0 and tkey[i] == key and tmove[i] >= 0:
+                _to_front(moves, n, tmove[i])
+    return n
+
+
+@njit(_nrt=False)
+def cut(G, E, s, ply, n, i, m):
+    """ctx.cut: count a cut event made by the i-th of n moves; killers and history learn."""
+    cnt, ip, fp = E[4], E[6], E[7]
+    cnt[C_FH] += 1
+    if i == 0:
+        cnt[C_FFH] += 1
+    if i < n - 1:
+        cnt[C_CUTOFFS] += 1
+    if ip[P_KILLER]:
+        killers = E[15]
+        if killers[ply, 0] != m and killers[ply, 1] != m:
+            killers[ply, 1] = killers[ply, 0]
+            killers[ply, 0] = m
+    if ip[P_HISTORY]:
+        d = fp[F_DEPTH] - ply
+        if d == INF:
+            d = 1.0
+        side = 1 if G.max_to_move(s) else 0
+        E[16][side, m] += np.int64(d) ** 2
+
+
+@njit(_nrt=False)
+def quiesce(G, E, ply, alpha, beta, qdepth, stand_pat):
+    """pruning.quiescence: fail-soft, noisy moves only, counted in q_nodes."""
+    S, MV, cnt, ip = E[0], E[1], E[4], E[6]
+    s = S[ply]
+    maxing = G.max_to_move(s)
+    v = stand_pat
+    if (v >= beta) if maxing else (v <= alpha):
+        return v
+    if qdepth >= ip[P_QMAX]:
+        return v
+    if maxing:
+        alpha = max(alpha, v)
+    else:
+        beta = min(beta, v)
+    n = G.noisy_moves(s, MV[ply])
+    for i in range(n):
+        G.play(s, MV[ply, i], S[ply + 1])
+        cnt[C_QNODES] += 1
+        if cnt[C_NODES] + cnt[C_QNODES] > ip[P_MAXNODES]:
+            cnt[C_ABORT] = 1
+            return 0.0
+        child = S[ply + 1]
+        if G.is_terminal(child):
+            c = G.utility(child)
+        else:
+            c = quiesce(G, E, ply + 1, alpha, beta, qdepth + 1, G.evaluate(child))
+            if cnt[C_ABORT]:
+                return 0.0
+        if maxing:
+            v = max(v, c)
+            if v >= beta:
+                return v
+            alpha = max(alpha, v)
+        else:
+            v = min(v, c)
+            if v <= alpha:
+                return v
+            beta = min(beta, v)
+    return v
+
+
+# --- the search: an explicit stack of frames --------------------------------------------------
+# Frame fields: integers FI[f, .], floats FF[f, .], the table key FK[f].
+FI_PLY, FI_MODE, FI_PHASE, FI_I, FI_N, FI_BEST, FI_MAXING, FI_HAS_STATIC, FI_FUTILE = range(9)
+N_FI = 9
+FF_ALPHA, FF_BETA, FF_ALPHA0, FF_BETA0, FF_V, FF_STATIC, FF_DL, FF_R, FF_BOUND, FF_C = range(10)
+N_FF = 10
+# Phases: where a frame resumes (R_*: after a child search returned its value in ``ret``).
+(ENTER, R_NM, R_NM_VERIFY, RAZOR, PROBCUT, R_PC, LOOP_START, LOOP_NEXT, R_CHILD, R_PVS, R_LMR,
+ LOOP_END, MM_NEXT, R_MM, PROCESS, EARLY) = range(16)
+
+
+@njit(cache=True, _nrt=False)
+def _push(E, f, resume, ply, alpha, beta, mode):
+    """Suspend frame f at ``resume`` and open frame f + 1: a search of ``ply`` with the window
+    (alpha, beta) (mode 1: the move loop alone). Returns the new top."""
+    FI, FF = E[19], E[20]
+    FI[f, FI_PHASE] = resume
+    g = f + 1
+    FI[g, FI_PLY] = ply
+    FI[g, FI_MODE] = mode
+    FI[g, FI_PHASE] = ENTER
+    FF[g, FF_ALPHA] = alpha
+    FF[g, FF_BETA] = beta
+    return g
+
+
+@njit(_nrt=False)
+def search(G, E, root_alpha, root_beta):
+    """The root's search to the horizon fp[F_DEPTH]: reference.py's algorithms (and
+    pruning.py's pruned alpha-beta) as a state machine over an explicit stack of frames, so
+    that numba compiles it in seconds (type inference of a self-recursive function this size
+    takes minutes). Each phase below is the stretch of the reference between two recursive
+    calls. Returns the root value (MAX's view); 0.0 when the node budget ran out."""
+    S, MV, cnt, per_ply, ip, fp = E[0], E[1], E[4], E[5], E[6], E[7]
+    FI, FF, FK = E[19], E[20], E[21]
+    alg = ip[P_ALG]
+    pruned = ip[P_PRUNED] != 0
+    has_table = ip[P_TABLE] != TABLE_NONE and alg != MINIMAX
+    FI[0, FI_PLY] = 0
+    FI[0, FI_MODE] = 0
+    FI[0, FI_PHASE] = ENTER
+    FF[0, FF_ALPHA] = root_alpha
+    FF[0, FF_BETA] = root_beta
+    top = 0
+    ret = 0.0
+    while top >= 0:
+        f = top
+        ply = FI[f, FI_PLY]
+        s = S[ply]
+        phase = FI[f, FI_PHASE]
+        if phase == ENTER:
+            alpha, beta = FF[f, FF_ALPHA], FF[f, FF_BETA]
+            FF[f, FF_ALPHA0] = alpha
+            FF[f, FF_BETA0] = beta
+            maxing = G.max_to_move(s)
+            FI[f, FI_MAXING] = maxing
+            FI[f, FI_HAS_STATIC] = 0
+            if FI[f, FI_MODE] == 1:
+                FI[f, FI_PHASE] = LOOP_START
+                continue
+            parent_null = cnt[C_PARENT_NULL] != 0
+            cnt[C_PARENT_NULL] = 0
+            # ctx.visit
+            cnt[C_NODES] += 1
+            if cnt[C_NODES] > ip[P_MAXNODES]:
+                cnt[C_ABORT] = 1
+                return 0.0
+            per_ply[ply] += 1
+            if G.is_terminal(s):
+                cnt[C_LEAVES] += 1
+                ret = G.utility(s)
+                top -= 1
+                continue
+            if ply >= fp[F_DEPTH]:
+                cnt[C_LEAVES] += 1
+                ret = G.evaluate(s)
+                if pruned and ip[P_Q]:
+                    ret = quiesce(G, E, ply, alpha, beta, 0, ret)
+                    if cnt[C_ABORT]:
+                        return 0.0
+                top -= 1
+                continue
+            if has_table:
+                key = G.hash_key(s)
+                FK[f] = key
+                if ply > 0:
+                    hit, hv = tt_probe(E, key, fp[F_DEPTH] - ply, alpha, beta)
+                    if hit:
+                        ret = min(max(hv, alpha), beta) if alg == FAILHARD else hv
+                        top -= 1
+                        continue
+            if alg == MINIMAX:
+                FI[f, FI_N] = order_moves(G, E, ply, np.uint64(0), False)
+                FI[f, FI_I] = 0
+                FI[f, FI_BEST] = -1
+                FF[f, FF_V] = -INF if maxing else INF
+                FI[f, FI_PHASE] = MM_NEXT
+                continue
+            if not pruned:
+                FI[f, FI_PHASE] = LOOP_START
+                continue
+            # pruned alpha-beta: node-level pruning first (null move, razoring, ProbCut)
+            depth_left = fp[F_DEPTH] - ply
+            FF[f, FF_DL] = depth_left
+            if ip[P_NM] or ip[P_FUT] or ip[P_PC]:
+                FF[f, FF_STATIC] = G.evaluate(s)
+                FI[f, FI_HAS_STATIC] = 1
+            FI[f, FI_PHASE] = RAZOR
+            if ip[P_NM] and ply > 0 and not parent_null and G.null_move_allowed(s):
+                r = ip[P_NM_R]
+                if ip[P_NM_ADAPT] >= 0 and depth_left > ip[P_NM_ADAPT]:
+                    r += 1
+                if depth_left > r and ((beta < INF) if maxing else (alpha > -INF)):
+                    G.null_move(s, S[ply + 1])
+                    cnt[C_PARENT_NULL] = 1
+                    FF[f, FF_R] = r
+                    fp[F_DEPTH] -= r
+                    if maxing:
+                        top = _push(E, f, R_NM, ply + 1, np.nextafter(beta, -INF), beta, 0)
+                    else:
+                        top = _push(E, f, R_NM, ply + 1, alpha, np.nextafter(alpha, INF), 0)
+            continue
+        maxing = FI[f, FI_MAXING] != 0
+        alpha, beta = FF[f, FF_ALPHA], FF[f, FF_BETA]
+        if phase == R_NM:
+            c = ret
+            r = FF[f, FF_R]
+            fp[F_DEPTH] += r
+            cnt[C_PARENT_NULL] = 0
+            FI[f, FI_PHASE] = RAZOR
+            if (c >= beta) if maxing else (c <= alpha):
+                if ip[P_NM_VERIFY]:
+                    fp[F_DEPTH] -= r
+                    top = _push(E, f, R_NM_VERIFY, ply, alpha, beta, 1)
+                else:
+                    cnt[C_NULL] += 1
+                    FF[f, FF_C] = c
+                    FI[f, FI_PHASE] = EARLY
+        elif phase == R_NM_VERIFY:
+            c = ret
+            fp[F_DEPTH] += FF[f, FF_R]
+            FI[f, FI_PHASE] = RAZOR
+            if (c >= beta) if maxing else (c <= alpha):
+                cnt[C_NULL] += 1
+                FF[f, FF_C] = c
+                FI[f, FI_PHASE] = EARLY
+        elif phase == RAZOR:
+            FI[f, FI_PHASE] = PROBCUT
+            static = FF[f, FF_STATIC]
+            if ip[P_FUT] and ip[P_RAZOR] and ply > 0 and FF[f, FF_DL] <= ip[P_RAZOR_DEPTH]:
+                rm = fp[F_RAZOR_MARGIN]
+                if (static + rm <= alpha) if maxing else (static - rm >= beta):
+                    q = static
+                    if ip[P_Q]:
+                        q = quiesce(G, E, ply, alpha, beta, 0, static)
+                        if cnt[C_ABORT]:
+                            return 0.0
+                    if (q <= alpha) if maxing else (q >= beta):
+                        cnt[C_RAZOR] += 1
+                        FF[f, FF_C] = q
+                        FI[f, FI_PHASE] = EARLY
+        elif phase == PROBCUT:
+            FI[f, FI_PHASE] = LOOP_START
+            if ip[P_PC] and ply > 0 and FF[f, FF_DL] == ip[P_PC_DEEP]:
+                r = ip[P_PC_DEEP] - ip[P_PC_SHALLOW]
+                slope, icpt = fp[F_PC_SLOPE], fp[F_PC_INTERCEPT]
+                spare = fp[F_PC_THRESHOLD] * fp[F_PC_SIGMA]
+                if maxing and beta < INF:
+                    bound = (beta + spare - icpt) / slope
+                    FF[f, FF_BOUND] = bound
+                    FF[f, FF_R] = r
+                    fp[F_DEPTH] -= r
+                    top = _push(E, f, R_PC, ply, np.nextafter(bound, -INF), bound, 1)
+                elif not maxing and alpha > -INF:
+                    bound = (alpha - spare - icpt) / slope
+                    FF[f, FF_BOUND] = bound
+                    FF[f, FF_R] = r
+                    fp[F_DEPTH] -= r
+                    top = _push(E, f, R_PC, ply, bound, np.nextafter(bound, INF), 1)
+        elif phase == R_PC:
+            c = ret
+            fp[F_DEPTH] += FF[f, FF_R]
+            bound = FF[f, FF_BOUND]
+            FI[f, FI_PHASE] = LOOP_START
+            if (c >= bound) if maxing else (c <= bound):
+                cnt[C_PROBCUT] += 1
+                FF[f, FF_C] = beta if maxing else alpha
+                FI[f, FI_PHASE] = EARLY
+        elif phase == EARLY:
+            early = FF[f, FF_C]
+            if has_table:
+                tt_store(E, FK[f], FF[f, FF_DL], early, FF[f, FF_ALPHA0], FF[f, FF_BETA0], -1)
+            ret = early
+            top -= 1
+        elif phase == MM_NEXT:
+            i = FI[f, FI_I]
+            if i >= FI[f, FI_N]:
+                if ply == 0:
+                    cnt[C_BEST] = FI[f, FI_BEST]
+                ret = FF[f, FF_V]
+                top -= 1
+                continue
+            G.play(s, MV[ply, i], S[ply + 1])
+            top = _push(E, f, R_MM, ply + 1, alpha, beta, 0)
+        elif phase == R_MM:
+            c = ret
+            i = FI[f, FI_I]
+            m = MV[ply, i]
+            if ply == 0:
+                E[17][m] = c
+            if (c > FF[f, FF_V]) if maxing else (c < FF[f, FF_V]):
+                FF[f, FF_V] = c
+                FI[f, FI_BEST] = m
+            FI[f, FI_I] = i + 1
+            FI[f, FI_PHASE] = MM_NEXT
+        elif phase == LOOP_START:
+            n = order_moves(G, E, ply, FK[f], has_table and FI[f, FI_MODE] == 0)
+            FI[f, FI_BEST] = -1
+            FI[f, FI_I] = 0
+            FF[f, FF_V] = -INF if maxing else INF
+            FI[f, FI_FUTILE] = 0
+            if pruned:
+                depth_left = fp[F_DEPTH] - ply
+                FF[f, FF_DL] = depth_left
+                if ip[P_BEAM]:
+                    nw = ip[P_NWIDTHS]
+                    width = E[18][min(ply, nw - 1)] if nw else ip[P_BEAM_WIDTH]
+                    if n > width:
+                        cnt[C_BEAM] += 1
+                        keys = E[2][ply]
+                        for i in range(n):
+                            G.play(s, MV[ply, i], S[ply + 1])
+                            keys[i] = _static_of(G, S[ply + 1])
+                        _sort(MV[ply], keys, n, maxing)
+                        n = width
+                if ip[P_FUT] and depth_left == 1 and ply > 0 and FI[f, FI_HAS_STATIC]:
+                    static, margin = FF[f, FF_STATIC], fp[F_FUT_MARGIN]
+                    FI[f, FI_FUTILE] = (static + margin <= alpha) if maxing else \
+                        (static - margin >= beta)
+            FI[f, FI_N] = n
+            FI[f, FI_PHASE] = LOOP_NEXT
+        elif phase == LOOP_NEXT:
+            i = FI[f, FI_I]
+            if i >= FI[f, FI_N]:
+                FI[f, FI_PHASE] = LOOP_END
+                continue
+            m = MV[ply, i]
+            if not pruned:
+                G.play(s, m, S[ply + 1])
+                if alg == PVS and i > 0:
+                    if maxing:
+                        top = _push(E, f, R_PVS, ply + 1, alpha, np.nextafter(alpha, INF), 0)
+                    else:
+                        top = _push(E, f, R_PVS, ply + 1, np.nextafter(beta, -INF), beta, 0)
+                else:
+                    top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+                continue
+            quiet = ip[P_NOISY] == 0 or not G.is_noisy(s, m)
+            if FI[f, FI_FUTILE] and quiet and i > 0:
+                cnt[C_FUTILITY] += 1
+                margin = fp[F_FUT_MARGIN]
+                bound = FF[f, FF_STATIC] + margin if maxing else FF[f, FF_STATIC] - margin
+                if (bound > FF[f, FF_V]) if maxing else (bound < FF[f, FF_V]):
+                    FF[f, FF_V] = bound
+                FI[f, FI_I] = i + 1
+                continue
+            G.play(s, m, S[ply + 1])
+            depth_left = FF[f, FF_DL]
+            if ip[P_LMR] and i >= ip[P_LMR_AFTER] and depth_left >= ip[P_LMR_MIN] and quiet:
+                if ip[P_LMR_LOG]:
+                    r = float(max(1, int(math.log(depth_left) * math.log(i + 1) / 2)))
+                else:
+                    r = float(ip[P_LMR_RED])
+                r = min(r, depth_left - 1)
+                FF[f, FF_R] = r
+                fp[F_DEPTH] -= r
+                if maxing:
+                    top = _push(E, f, R_LMR, ply + 1, alpha, np.nextafter(alpha, INF), 0)
+                else:
+                    top = _push(E, f, R_LMR, ply + 1, np.nextafter(beta, -INF), beta, 0)
+            else:
+                top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+        elif phase == R_PVS:
+            c = ret
+            if alpha < c < beta:
+                cnt[C_RE] += 1
+                top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+                continue
+            FF[f, FF_C] = c
+            FI[f, FI_PHASE] = PROCESS
+        elif phase == R_LMR:
+            c = ret
+            fp[F_DEPTH] += FF[f, FF_R]
+            cnt[C_LMR] += 1
+            if (c > alpha) if maxing else (c < beta):
+                cnt[C_RE] += 1
+                top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+                continue
+            FF[f, FF_C] = c
+            FI[f, FI_PHASE] = PROCESS
+        elif phase == R_CHILD:
+            FF[f, FF_C] = ret
+            FI[f, FI_PHASE] = PROCESS
+        elif phase == PROCESS:
+            c = FF[f, FF_C]
+            i = FI[f, FI_I]
+            n = FI[f, FI_N]
+            m = MV[ply, i]
+            FI[f, FI_I] = i + 1
+            FI[f, FI_PHASE] = LOOP_NEXT
+            if alg == FAILHARD:
+                if maxing:
+                    if c >= beta:
+                        cut(G, E, s, ply, n, i, m)
+                        FF[f, FF_ALPHA] = beta
+                        FI[f, FI_BEST] = m
+                        FI[f, FI_PHASE] = LOOP_END
+                    elif c > alpha:
+                        FF[f, FF_ALPHA] = c
+                        FI[f, FI_BEST] = m
+                else:
+                    if c <= alpha:
+                        cut(G, E, s, ply, n, i, m)
+                        FF[f, FF_BETA] = alpha
+                        FI[f, FI_BEST] = m
+                        FI[f, FI_PHASE] = LOOP_END
+                    elif c < beta:
+                        FF[f, FF_BETA] = c
+                        FI[f, FI_BEST] = m
+                continue
+            v = FF[f, FF_V]
+            if maxing:
+                if c > v:
+                    v = c
+                    FI[f, FI_BEST] = m
+                if v >= beta:
+                    cut(G, E, s, ply, n, i, m)
+                    FI[f, FI_PHASE] = LOOP_END
+                elif v > alpha:
+                    FF[f, FF_ALPHA] = v
+            else:
+                if c < v:
+                    v = c
+                    FI[f, FI_BEST] = m
+                if v <= alpha:
+                    cut(G, E, s, ply, n, i, m)
+                    FI[f, FI_PHASE] = LOOP_END
+                elif v < beta:
+                    FF[f, FF_BETA] = v
+            FF[f, FF_V] = v
+        else:                                                   # LOOP_END
+            if alg == FAILHARD:
+                v = alpha if maxing else beta
+            else:
+                v = FF[f, FF_V]
+            top -= 1
+            ret = v
+            if FI[f, FI_MODE] == 1:
+                continue
+            if ply == 0:
+                cnt[C_BEST] = FI[f, FI_BEST]
+            if has_table:
+                tt_store(E, FK[f], fp[F_DEPTH] - ply, v, FF[f, FF_ALPHA0], FF[f, FF_BETA0],
+                         FI[f, FI_BEST])
+    return ret

@@ -1,0 +1,266 @@
+"""The compiled engine's public side: what it supports, and running a search on it.
+
+``supports(game, algorithm, ordering, pruning, depth)`` is True when the game supplies compiled
+primitives (searchlab.algorithms.compiled: Connect Four, Othello, tic-tac-toe, Hex, the i.i.d.,
+ordered and incremental trees; any game with ``Capabilities(compiled=True)``) and the
+combination is covered:
+
+- algorithms: minimax, alphabeta, alphabeta-failhard, pvs, mtdf;
+- orderings: the base orders natural, random (the reference's seeded order), static and the
+  game's own, with any of the dynamic components id, tt, killer, history, in any priority
+  order; perfect and worst (exact-value oracles) are not compiled;
+- iterative deepening with aspiration windows, MTD(f), node budgets ("aborted");
+- the Pruning record (null move with adaptive R and verification, LMR constant/log with
+  re-searches, futility and razoring, beam, ProbCut, quiescence) at a finite horizon
+  (quiescence is written but untested: no game with ``noisy_moves`` has primitives yet).
+
+The first search of a process compiles ``search`` for the game's primitives (seconds; numba
+cannot cache it on disk, see _engine.py).
+
+``run`` returns the reference engine's SearchResult, node for node (``engine="compiled"``):
+the drivers (iterative deepening, aspiration, MTD(f)) are drivers.py's, line for line, in
+Python around the compiled root search. Arguments are validated by api.search before.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from typing import Any
+
+import numpy as np
+from numba import typeof, types
+
+from searchlab.algorithms.compiled import CompiledGame, compiled_game
+from searchlab.algorithms.compiled import _engine as K
+from searchlab.algorithms.ordering import DYNAMIC_COMPONENTS, base_order, parse_ordering
+from searchlab.algorithms.result import SearchResult
+from searchlab.hashing import random_order_salt
+
+try:                                    # numba's first-class functions are marked experimental
+    from numba.core.errors import NumbaExperimentalFeatureWarning
+    warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+except ImportError:                     # pragma: no cover - older numba
+    pass
+
+ALGORITHMS = {"minimax": K.MINIMAX, "alphabeta": K.ALPHABETA, "alphabeta-failhard": K.FAILHARD,
+              "pvs": K.PVS, "mtdf": K.ALPHABETA}
+BASES = {"natural": K.B_NATURAL, "random": K.B_RANDOM, "static": K.B_STATIC}
+DYNAMIC = {"tt": K.D_TABLE, "id": K.D_TABLE, "killer": K.D_KILLER, "history": K.D_HISTORY}
+_NO_LIMIT = 2**62
+
+
+def supports(game: Any, algorithm: str, ordering: str, pruning: Any = None,
+             depth: float = math.inf) -> bool:
+    """True when the compiled engine runs this combination (the module docstring)."""
+    cg = compiled_game(game)
+    if cg is None or algorithm not in ALGORITHMS:
+        return False
+    parts = parse_ordering(ordering, game)
+    for p in parts:
+        if p not in DYNAMIC_COMPONENTS and p not in BASES and p not in cg.orderings:
+            return False
+    if pruning is not None and pruning.active() and not math.isfinite(depth):
+        return False
+    return True
+
+
+def _params(cg: CompiledGame, game: Any, algorithm: str, parts: tuple[str, ...],
+            max_nodes: int | None, pruning: Any, table: int) -> tuple[np.ndarray, np.ndarray,
+                                                                        np.ndarray]:
+    ip = np.zeros(K.N_IPARAMS, np.int64)
+    fp = np.zeros(K.N_FPARAMS, np.float64)
+    ip[K.P_ALG] = ALGORITHMS[algorithm]
+    bases = [p for p in parts if p not in DYNAMIC_COMPONENTS]
+    if bases and bases[0] in cg.orderings:
+        ip[K.P_BASE], ip[K.P_OWN] = K.B_OWN, cg.orderings[bases[0]]
+    elif bases:
+        ip[K.P_BASE] = BASES[bases[0]]
+    dyn = [p for p in parts if p in DYNAMIC_COMPONENTS]
+    ip[K.P_NDYN] = len(dyn)
+    for j, p in enumerate(dyn):
+        ip[K.P_DYN0 + j] = DYNAMIC[p]
+    ip[K.P_TABLE] = table
+    ip[K.P_KILLER] = "killer" in dyn
+    ip[K.P_HISTORY] = "history" in dyn
+    ip[K.P_MAXNODES] = _NO_LIMIT if max_nodes is None else min(int(max_nodes), _NO_LIMIT)
+    widths = np.zeros(1, np.int64)
+    if pruning is not None and pruning.active():
+        ip[K.P_PRUNED] = 1
+        ip[K.P_NOISY] = hasattr(game, "is_noisy")
+        nm, lmr, fu, beam, pc, q = (pruning.null_move, pruning.lmr, pruning.futility,
+                                    pruning.beam, pruning.probcut, pruning.quiescence)
+        if nm is not None:
+            ip[K.P_NM], ip[K.P_NM_R] = 1, nm.reduction
+            ip[K.P_NM_ADAPT] = -1 if nm.adaptive_depth is None else nm.adaptive_depth
+            ip[K.P_NM_VERIFY] = bool(nm.verify)
+        if lmr is not None:
+            ip[K.P_LMR], ip[K.P_LMR_AFTER], ip[K.P_LMR_MIN] = 1, lmr.after, lmr.min_depth
+            ip[K.P_LMR_RED], ip[K.P_LMR_LOG] = lmr.reduction, lmr.schedule == "log"
+        if fu is not None:
+            ip[K.P_FUT], fp[K.F_FUT_MARGIN] = 1, fu.margin
+            if fu.razor_margin is not None:
+                ip[K.P_RAZOR], ip[K.P_RAZOR_DEPTH] = 1, fu.razor_depth
+                fp[K.F_RAZOR_MARGIN] = fu.razor_margin
+        if beam is not None:
+            ip[K.P_BEAM], ip[K.P_BEAM_WIDTH], ip[K.P_NWIDTHS] = 1, beam.width, len(beam.widths)
+            if beam.widths:
+                widths = np.array(beam.widths, np.int64)
+        if pc is not None:
+            ip[K.P_PC], ip[K.P_PC_SHALLOW], ip[K.P_PC_DEEP] = 1, pc.shallow, pc.deep
+            fp[K.F_PC_SLOPE], fp[K.F_PC_INTERCEPT] = pc.slope, pc.intercept
+            fp[K.F_PC_SIGMA], fp[K.F_PC_THRESHOLD] = pc.sigma, pc.threshold
+        if q is not None:
+            ip[K.P_Q], ip[K.P_QMAX] = 1, q.max_depth
+    return ip, fp, widths
+
+
+def run(game: Any, algorithm: str, ordering: str, horizon: float, ordering_seed: int = 0,
+        max_nodes: int | None = None, aspiration: float | None = None, tt_size: int = 1 << 16,
+        pruning: Any = None) -> SearchResult:
+    """The search of api.search on the compiled engine (arguments already validated)."""
+    cg = compiled_game(game)
+    parts = parse_ordering(ordering, game)
+    bases = [p for p in parts if p not in DYNAMIC_COMPONENTS]
+    if bases:       # the reference's own checks of its base order (static needs static values)
+        base_order(bases[0], game, horizon, ordering_seed)
+    if "tt" in parts or algorithm == "mtdf":
+        table = K.TABLE_VALUES
+    elif "id" in parts:
+        table = K.TABLE_MOVES
+    else:
+        table = K.TABLE_NONE
+    ip, fp, widths = _params(cg, game, algorithm, parts, max_nodes, pruning, table)
+    qmax = int(ip[K.P_QMAX]) if ip[K.P_Q] else 0
+    plies = min(horizon, cg.max_plies) if math.isfinite(horizon) else cg.max_plies
+    rows = int(plies) + qmax + 2
+    S = np.zeros((rows, cg.state_size), np.uint64)
+    root = game.initial_state()
+    S[0] = cg.encode(root)
+    size = tt_size if table != K.TABLE_NONE else 1
+    E = (S, np.zeros((rows, cg.max_moves), np.int64), np.zeros((rows, cg.max_moves)),
+         np.zeros((rows, cg.max_moves), np.uint64), np.zeros(K.N_COUNTERS, np.int64),
+         np.zeros(rows, np.int64), ip, fp,
+         np.array([random_order_salt(ordering_seed)], np.uint64),
+         np.zeros(size, np.uint64), np.zeros(size), np.zeros(size), np.zeros(size, np.int64),
+         np.zeros(size, np.int64), np.full(size, -1, np.int64),
+         np.full((rows, 2), -1, np.int64), np.zeros((2, cg.n_move_ids), np.int64),
+         np.zeros(cg.n_move_ids), widths,
+         # frames: at most a node and its move loop (verification, ProbCut) per ply
+         np.zeros((2 * rows + 2, K.N_FI), np.int64), np.zeros((2 * rows + 2, K.N_FF)),
+         np.zeros(2 * rows + 2, np.uint64))
+    _compile(cg.prims, E)
+    cnt = E[4]
+    cnt[K.C_BEST] = -1                  # ctx.best_move starts as None
+    G = cg.prims
+    iterations: list[int] = []
+    best: int | None = None
+
+    def root_search(alpha: float, beta: float) -> float:
+        with np.errstate(over="ignore"):    # wrapping uint64 arithmetic under NUMBA_DISABLE_JIT
+            return float(K.search(G, E, alpha, beta))
+
+    def search_once(alpha=-math.inf, beta=math.inf, first_guess=0.0) -> float:
+        nonlocal best
+        if algorithm != "mtdf":
+            v = root_search(alpha, beta)
+            best = int(cnt[K.C_BEST])
+            return v
+        g, lower, upper = first_guess, -math.inf, math.inf          # drivers.mtdf
+        mbest, passes = None, 0
+        while lower < upper:
+            b = math.nextafter(g, math.inf) if g == lower else g
+            g = root_search(math.nextafter(b, -math.inf), b)
+            if cnt[K.C_ABORT]:
+                return g
+            passes += 1
+            if g < b:
+                upper = g
+            else:
+                lower, mbest = g, int(cnt[K.C_BEST])
+        cnt[K.C_RE] += passes - 1
+        best = mbest
+        return g
+
+    t0 = time.perf_counter()
+    value: float | None = None
+    if "id" in parts:                                                   # drivers.iterative_deepening
+        v = 0.0
+        for k in range(1, int(horizon) + 1):
+            fp[K.F_DEPTH] = k
+            if table != K.TABLE_NONE:
+                cnt[K.C_AGE] += 1
+            start = int(cnt[K.C_NODES])
+            if aspiration is not None and k > 1 and algorithm not in ("mtdf", "minimax"):
+                a, b = v - aspiration, v + aspiration
+                r = search_once(a, b)
+                if not cnt[K.C_ABORT] and (r <= a or r >= b):
+                    cnt[K.C_RE] += 1
+                    r = search_once()
+            else:
+                r = search_once(first_guess=v)
+            if cnt[K.C_ABORT]:
+                break
+            v = r
+            iterations.append(int(cnt[K.C_NODES]) - start)
+        value = v
+    else:
+        fp[K.F_DEPTH] = horizon
+        value = search_once()
+    wall = time.perf_counter() - t0
+    status = "aborted" if cnt[K.C_ABORT] else "ok"
+    return _result(game, cg, E, root, value, best, status, wall, algorithm, ordering, horizon,
+                   iterations, table, pruning)
+
+
+_compiled: set = set()
+
+
+def _compile(G, E) -> None:
+    """Compile the search for this game's primitives once per process, with an explicit
+    signature (numba cannot cache it on disk: the signature holds the primitives' dispatchers)."""
+    if not hasattr(K.search, "compile"):          # NUMBA_DISABLE_JIT: plain Python
+        return
+    sig = (typeof(G), typeof(E))
+    if sig not in _compiled:
+        K.search.compile(types.float64(*sig, types.float64, types.float64))
+        _compiled.add(sig)
+
+
+def _result(game, cg, E, root, value, best, status, wall, algorithm, ordering, horizon,
+            iterations, table, pruning) -> SearchResult:
+    """api.package for the compiled engine's counters."""
+    cnt, per_ply_arr = E[4], E[5]
+    nodes = int(cnt[K.C_NODES])
+    if status == "aborted":
+        value = None
+    best_move = cg.move_of(best) if status == "ok" and best is not None and best >= 0 else None
+    if status == "ok" and algorithm == "minimax" and per_ply_arr.shape[0] > 1 and per_ply_arr[1]:
+        root_vals = E[17]
+        best_moves = tuple(m for m in game.legal_moves(root) if root_vals[cg.id_of(m)] == value)
+        complete = True
+    else:
+        best_moves = (best_move,) if best_move is not None else ()
+        complete = False
+    per = [int(x) for x in per_ply_arr]
+    top = max((k for k, n in enumerate(per) if n), default=0)
+    length = int(horizon) + 1 if math.isfinite(horizon) else top + 1
+    per_ply = tuple(per[:length]) + (0,) * max(0, length - len(per))
+    pruned = pruning is not None and pruning.active()
+    extra = {}
+    if pruned:
+        extra["pruned"] = {name: int(cnt[i]) for name, i in K.FIRED.items() if cnt[i]}
+    return SearchResult(
+        value=value, best_move=best_move, best_moves=best_moves, best_moves_complete=complete,
+        nodes=nodes, leaves=int(cnt[K.C_LEAVES]), interior=nodes - int(cnt[K.C_LEAVES]),
+        cutoffs=int(cnt[K.C_CUTOFFS]), per_ply=per_ply,
+        iterations=tuple(iterations) or (nodes,), wall_time=wall, algorithm=algorithm,
+        ordering=ordering, engine="compiled",
+        depth=int(horizon) if math.isfinite(horizon) else top, status=status,
+        fail_highs=int(cnt[K.C_FH]), first_move_fail_highs=int(cnt[K.C_FFH]),
+        re_searches=int(cnt[K.C_RE]),
+        tt_probes=int(cnt[K.C_PROBES]) if table != K.TABLE_NONE else 0,
+        tt_hits=int(cnt[K.C_HITS]) if table != K.TABLE_NONE else 0,
+        tt_cutoffs=int(cnt[K.C_TTCUT]) if table != K.TABLE_NONE else 0,
+        q_nodes=int(cnt[K.C_QNODES]) if pruned else 0, extra=extra)

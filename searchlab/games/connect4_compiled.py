@@ -1,0 +1,134 @@
+"""Connect Four's compiled primitives (the contract: searchlab.algorithms.compiled).
+
+State row (uint64, 4 words): Pons' ``current``, ``mask``, ``plies`` (as ConnectFourState) and
+``root parity`` (the root's plies % 2: MAX is to move when plies % 2 equals it). Move id =
+column 0..6. Every function repeats searchlab.games.connect4 exactly (evaluate bit for bit).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from searchlab.algorithms.compiled import CompiledGame, Primitives
+from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
+                                                 null_move_never)
+from searchlab.algorithms.kernels._alphabeta import mix64
+from searchlab.algorithms.kernels.connect4 import _winning_cells
+from searchlab.algorithms.kernels.othello import popcount
+from searchlab.algorithms.kernels.connect4 import CELLS, HEIGHT, WIDTH
+
+STATE_SIZE = 4
+CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)          # Pons' column order, the "centre" ordering
+# Window starts per direction (bit shift 1 vertical, 7 horizontal, 8 diagonal /, 6 diagonal \,
+# each a (column, row) step): the cells from which four cells in that direction stay on the
+# board, 69 windows in all.
+_STEPS = ((1, 0, 1), (7, 1, 0), (8, 1, 1), (6, 1, -1))
+_SHIFTS = np.array([d for d, _, _ in _STEPS], dtype=np.int64)
+_STARTS = np.array([sum(1 << (7 * c + r) for c in range(WIDTH) for r in range(HEIGHT)
+                        if 0 <= c + 3 * dc < WIDTH and 0 <= r + 3 * dr < HEIGHT)
+                    for _, dc, dr in _STEPS], dtype=np.int64)
+assert sum(bin(x).count("1") for x in _STARTS) == 69
+_CENTRE_RANK = np.array([CENTRE_FIRST.index(c) for c in range(WIDTH)], dtype=np.float64)
+ORDER_CENTRE = 0
+
+
+@njit(cache=True)
+def _aligned(pos):
+    for shift in (7, 6, 8, 1):
+        m = pos & (pos >> shift)
+        if m & (m >> (2 * shift)):
+            return True
+    return False
+
+
+@njit(cache=True)
+def max_to_move(s):
+    return s[2] % np.uint64(2) == s[3]
+
+
+@njit(cache=True)
+def is_terminal(s):
+    return np.int64(s[2]) >= CELLS or _aligned(np.int64(s[0] ^ s[1]))
+
+
+@njit(cache=True)
+def utility(s):
+    n = np.int64(s[2])
+    if _aligned(np.int64(s[0] ^ s[1])):
+        score = 22 - (n + 1) // 2
+        return float(-score) if max_to_move(s) else float(score)
+    return 0.0
+
+
+@njit(cache=True)
+def gen_moves(s, out):
+    mask = np.int64(s[1])
+    n = 0
+    for c in range(WIDTH):
+        if not mask & (1 << (7 * c + 5)):
+            out[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def play(s, m, out):
+    cur, mask = np.int64(s[0]), np.int64(s[1])
+    out[0] = np.uint64(cur ^ mask)
+    out[1] = np.uint64(mask | (mask + (1 << (7 * m))))
+    out[2] = s[2] + np.uint64(1)
+    out[3] = s[3]
+
+
+@njit(cache=True)
+def _count(x):
+    return popcount(np.uint64(x))
+
+
+@njit(cache=True)
+def evaluate(s):
+    """(4 * threats + windows) / 240 for MAX, as ConnectFour.evaluate. The windows term counts,
+    per direction, the window starts whose four cells hold no opponent stone and at least one
+    own stone, with shifts instead of a loop over the 69 windows (the same integer)."""
+    cur, mask = np.int64(s[0]), np.int64(s[1])
+    opp = cur ^ mask
+    t = _count(_winning_cells(cur, mask)) - _count(_winning_cells(opp, mask))
+    w = 0
+    for k in range(4):
+        d = _SHIFTS[k]
+        free_c, free_o = ~opp, ~cur
+        any_c, any_o = cur, opp
+        for j in range(1, 4):
+            free_c &= ~opp >> (j * d)
+            free_o &= ~cur >> (j * d)
+            any_c |= cur >> (j * d)
+            any_o |= opp >> (j * d)
+        w += _count(free_c & any_c & _STARTS[k]) - _count(free_o & any_o & _STARTS[k])
+    v = (4 * t + w) / 240
+    return v if max_to_move(s) else -v
+
+
+@njit(cache=True)
+def hash_key(s):
+    return mix64(s[0] + s[1])
+
+
+@njit(cache=True)
+def order_key(s, m, code):
+    return _CENTRE_RANK[m]
+
+
+PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, evaluate, hash_key,
+                        order_key, never_noisy, no_null_move, null_move_never, no_noisy_moves)
+
+
+def compiled_game(root_plies: int) -> CompiledGame:
+    """The CompiledGame of a Connect Four game whose root has ``root_plies`` stones."""
+    parity = np.uint64(root_plies % 2)
+
+    def encode(state) -> np.ndarray:
+        return np.array([state.current, state.mask, state.plies, parity], dtype=np.uint64)
+
+    return CompiledGame(PRIMITIVES, STATE_SIZE, WIDTH, WIDTH, CELLS, encode, int, int,
+                        {"centre": ORDER_CENTRE})

@@ -1,0 +1,186 @@
+"""Othello's compiled primitives (the contract: searchlab.algorithms.compiled).
+
+State row (uint64, 4 words): the Black and White bitboards (bit i = square i, as
+OthelloState), Black to move (0/1), MAX is Black (0/1). Move id = the square 0..63, or
+PASS = 64. Every function repeats searchlab.games.othello exactly (evaluate bit for bit, the
+Zobrist key equal); move generation is the perft kernel's (searchlab.algorithms.kernels.othello).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from searchlab.algorithms.compiled import CompiledGame, Primitives
+from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
+                                                 null_move_never)
+from searchlab.algorithms.kernels.othello import flips, legal_moves, popcount
+from searchlab.hashing import GOLDEN, MASK64, mix64
+
+STATE_SIZE = 4
+PASS = 64
+ZOBRIST_SEED = 0x6F74_6865_6C6C_6F21           # "othello!"
+ZOBRIST_KEYS = [mix64((ZOBRIST_SEED + (k + 1) * GOLDEN) & MASK64) for k in range(129)]
+CORNERS = (0, 7, 56, 63)                       # a1, h1, a8, h8
+X_SQUARES = (9, 14, 49, 54)                    # b2, g2, b7, g7
+_CORNER_MASK = sum(1 << i for i in CORNERS)
+_EDGE_MASK = 0xFF000000000000FF | 0x8181818181818181
+_X_MASK = sum(1 << i for i in X_SQUARES)
+MAX_PLIES = 128                 # 60 discs, each at most preceded by a pass
+ZERO, ONE = np.uint64(0), np.uint64(1)
+CORNER_MASK, EDGE_MASK, X_MASK = (np.uint64(_CORNER_MASK), np.uint64(_EDGE_MASK),
+                                  np.uint64(_X_MASK))
+KEYS = np.array(ZOBRIST_KEYS, dtype=np.uint64)
+SIDE_KEY = KEYS[128]
+# Edge runs of stability-lite: (corner, step along one edge, step along the other)
+EDGE_RUNS = np.array([(0, 1, 8), (7, -1, 8), (56, 1, -8), (63, -1, -8)], dtype=np.int64)
+ORDER_CORNERS = 0
+
+
+@njit(cache=True)
+def _bit(sq):
+    return ONE << np.uint64(sq)
+
+
+@njit(cache=True)
+def _low_index(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    return popcount((x & (~x + ONE)) - ONE)
+
+
+@njit(cache=True)
+def _mover(s):
+    return (s[0], s[1]) if s[2] else (s[1], s[0])
+
+
+@njit(cache=True)
+def max_to_move(s):
+    return s[2] == s[3]
+
+
+@njit(cache=True)
+def is_terminal(s):
+    p, o = _mover(s)
+    return legal_moves(p, o) == ZERO and legal_moves(o, p) == ZERO
+
+
+@njit(cache=True)
+def utility(s):
+    diff = popcount(s[0]) - popcount(s[1])
+    return float(diff) if s[3] else float(-diff)
+
+
+@njit(cache=True)
+def gen_moves(s, out):
+    p, o = _mover(s)
+    sq = legal_moves(p, o)
+    n = 0
+    if sq == ZERO:
+        if legal_moves(o, p) != ZERO:
+            out[0] = PASS
+            n = 1
+        return n
+    while sq != ZERO:
+        out[n] = _low_index(sq)
+        sq &= sq - ONE
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def play(s, m, out):
+    out[3] = s[3]
+    if m == PASS:
+        out[0], out[1] = s[0], s[1]
+    else:
+        p, o = _mover(s)
+        bit = _bit(m)
+        f = flips(p, o, bit)
+        p = p | f | bit
+        o = o ^ f
+        if s[2]:
+            out[0], out[1] = p, o
+        else:
+            out[0], out[1] = o, p
+    out[2] = ONE - s[2]
+
+
+@njit(cache=True)
+def _edge_stable(own):
+    stable = ZERO
+    for k in range(4):
+        corner = EDGE_RUNS[k, 0]
+        if (own >> np.uint64(corner)) & ONE == ZERO:
+            continue
+        stable |= _bit(corner)
+        for j in (1, 2):
+            step = EDGE_RUNS[k, j]
+            sq = corner + step
+            for _ in range(7):
+                if (own >> np.uint64(sq)) & ONE == ZERO:
+                    break
+                stable |= _bit(sq)
+                sq += step
+    return stable
+
+
+@njit(cache=True)
+def _evaluate_black(b, w):
+    t = popcount(b | w) / 64.0
+    mb, mw = popcount(legal_moves(b, w)), popcount(legal_moves(w, b))
+    mob = (mb - mw) / (mb + mw) if mb + mw else 0.0
+    corners = (popcount(b & CORNER_MASK) - popcount(w & CORNER_MASK)) / 4.0
+    stable = (popcount(_edge_stable(b)) - popcount(_edge_stable(w))) / 28.0
+    db, dw = popcount(b), popcount(w)
+    discs = (db - dw) / (db + dw) if db + dw else 0.0
+    return (0.30 * (1.0 - t) * mob + 0.35 * corners + 0.15 * stable
+            + (0.05 + 0.45 * t) * discs)
+
+
+@njit(cache=True)
+def evaluate(s):
+    e = _evaluate_black(s[0], s[1])
+    return 0.99 * (e if s[3] else -e)
+
+
+@njit(cache=True)
+def hash_key(s):
+    key = ZERO if s[2] else SIDE_KEY
+    for colour in range(2):
+        x = s[colour]
+        while x != ZERO:
+            key ^= KEYS[64 * colour + _low_index(x)]
+            x &= x - ONE
+    return key
+
+
+@njit(cache=True)
+def order_key(s, m, code):
+    """"corners": 0 corner, 1 other edge square, 2 interior (and PASS), 3 X-square."""
+    if m == PASS:
+        return 2.0
+    bit = _bit(m)
+    if bit & CORNER_MASK:
+        return 0.0
+    if bit & EDGE_MASK:
+        return 1.0
+    if bit & X_MASK:
+        return 3.0
+    return 2.0
+
+
+PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, evaluate, hash_key,
+                        order_key, never_noisy, no_null_move, null_move_never, no_noisy_moves)
+
+
+def _encode_for(max_is_black: bool):
+    def encode(state) -> np.ndarray:
+        return np.array([state.black, state.white, bool(state.black_to_move), max_is_black],
+                        dtype=np.uint64)
+    return encode
+
+
+def compiled_game(max_is_black: bool) -> CompiledGame:
+    """The CompiledGame of an Othello game whose MAX is Black (or White)."""
+    return CompiledGame(PRIMITIVES, STATE_SIZE, 64, 65, MAX_PLIES, _encode_for(max_is_black),
+                        int, int, {"corners": ORDER_CORNERS})
