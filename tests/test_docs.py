@@ -2,8 +2,8 @@
 
 Commands are the lines of code blocks (indented or fenced) that start with a program searchlab
 installs or uses (``searchlab``, ``.venv/bin/python`` ...); a line ending in ``\\`` continues on
-the next. Each runs at a tiny size: ``SIZE`` lists the overrides appended per program (Hydra
-takes the last value of a key). A command that cannot run here says why in ``SKIP`` (matched
+the next. Each runs at a tiny size: ``SIZE`` lists the overrides appended per program, or per
+``-m MODULE`` for ``python -m`` (Hydra and argparse take the last value of a key). A command that cannot run here says why in ``SKIP`` (matched
 by substring); a new command in the docs must either run or be listed there.
 Documented failures (``$ searchlab ...`` followed by ``searchlab: error: ...``) must fail with
 exactly that line. Python snippets are the ```python blocks, run as they are.
@@ -40,7 +40,10 @@ PROGRAMS = {
 #: overrides appended to make a run tiny (a study's own keys stay as written before them)
 TINY_STUDY = ["sweep.instances=1", "sweep.d_budget=2000", "runner.n_jobs=1",
               "runner.progress=false", "runner.max_nodes=100000000"]
-SIZE = {"searchlab": TINY_STUDY, ".venv/bin/searchlab": TINY_STUDY}
+SIZE = {"searchlab": TINY_STUDY, ".venv/bin/searchlab": TINY_STUDY,
+        # python -m MODULE is keyed "-m MODULE" (argparse takes an option's last value); the
+        # claims' commands are written at size small (seconds) and run as written
+        "-m searchlab.parallel.study": ["--small", "--jobs", "1"]}
 #: the trade-off study (experiment=unsound_tradeoff...) at tiny size: one small incremental tree
 TINY_TRADEOFF = ["tradeoff.domain=incremental", "tradeoff.domains.incremental.positions=1",
                  "tradeoff.domains.incremental.depth=3", "tradeoff.domains.incremental.b=3",
@@ -127,7 +130,8 @@ def _argv(cmd: Command) -> list[str]:
     if words[0] == "time":
         words = words[1:]
     prog = words[0]
-    size = [] if cmd.error or "--cfg" in words or "--help" in words else SIZE.get(prog, [])
+    key = f"-m {words[2]}" if len(words) > 2 and words[1] == "-m" else prog
+    size = [] if cmd.error or "--cfg" in words or "--help" in words else SIZE.get(key, [])
     if size and any(w.startswith("experiment=unsound_tradeoff") for w in words):
         size = TINY_TRADEOFF
     return PROGRAMS[prog] + words[1:] + size
@@ -155,7 +159,10 @@ def test_command_runs_as_written(cmd, tmp_path):
     if why:
         pytest.skip(why)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run(_argv(cmd), cwd=ROOT if ".venv/bin/python" in cmd.text else tmp_path,
+    # benchmarks/ and analysis/ are paths relative to the repository; everything else runs in
+    # an empty directory so that its results/ land there
+    at_root = any(f" {d}/" in cmd.text for d in ("benchmarks", "analysis"))
+    out = subprocess.run(_argv(cmd), cwd=ROOT if at_root else tmp_path,
                          env=env, capture_output=True, text=True, timeout=900)
     if cmd.error:
         assert out.returncode != 0
