@@ -1,4 +1,5 @@
-"""Every command and Python snippet in README.md and docs/*.md runs as written.
+"""Every command and Python snippet in README.md and docs/*.md runs as written, and
+docs/config.md names every key of the config schema (the engine's and the trade-off section's).
 
 Commands are the lines of code blocks (indented or fenced) that start with a program searchlab
 installs or uses (``searchlab``, ``.venv/bin/python`` ...); a line ending in ``\\`` continues on
@@ -14,15 +15,20 @@ To extend: add a program to ``PROGRAMS`` (and its size overrides to ``SIZE``), o
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shlex
 import subprocess
 import sys
+import typing
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from searchlab.experiment.schema import ExperimentConfig
+from searchlab.experiment.tradeoff.config import TradeoffSection
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -178,3 +184,29 @@ def test_python_snippet_runs(where, code, tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, f"{where}\n{out.stderr[-2000:]}"
+
+
+def _schema_keys(cls, seen=None):
+    """(class name, field name) of every field of a config dataclass and the dataclasses inside it."""
+    seen = set() if seen is None else seen
+    if cls in seen:
+        return []
+    seen.add(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        out.append((cls.__name__, f.name))
+        hint = typing.get_type_hints(cls)[f.name]
+        for arg in (hint, *typing.get_args(hint), *(a for t in typing.get_args(hint)
+                                                    for a in typing.get_args(t))):
+            if dataclasses.is_dataclass(arg):
+                out += _schema_keys(arg, seen)
+    return out
+
+
+def test_config_md_documents_every_schema_key():
+    text = (ROOT / "docs" / "config.md").read_text()
+    keys = _schema_keys(ExperimentConfig) + _schema_keys(TradeoffSection)
+    assert len(keys) > 60, keys
+    missing = [f"{cls}.{name}" for cls, name in keys
+               if not re.search(rf"`[^`\s]*\b{name}`|\b{name}: ", text)]
+    assert not missing, f"docs/config.md does not document: {missing}"
