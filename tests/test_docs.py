@@ -60,7 +60,7 @@ TINY_TRADEOFF = ["tradeoff.domain=incremental", "tradeoff.domains.incremental.po
 SKIP = {
     "pip install": "installs the package (tests/test_wheel.py builds and installs a wheel)",
     "analysis/reproduce.py": "the full reproduction (tests/analysis/test_reproduce.py)",
-    "hydra/launcher=submitit": "needs a SLURM cluster / the submitit launcher",
+    "hydra/launcher=submitit_slurm": "needs a SLURM cluster",
     "runner.address=tcp://": "needs a running Dask scheduler",
     "runner=dask": "starts a Dask cluster (tests/experiment/test_dask.py)",
     "runner.resume=results/": "names a run directory of the reader's own",
@@ -136,10 +136,14 @@ def _argv(cmd: Command) -> list[str]:
     if words[0] == "time":
         words = words[1:]
     prog = words[0]
-    key = f"-m {words[2]}" if len(words) > 2 and words[1] == "-m" else prog
+    python = "python" in prog
+    key = f"-m {words[2]}" if python and len(words) > 2 and words[1] == "-m" else prog
     size = [] if cmd.error or "--cfg" in words or "--help" in words else SIZE.get(key, [])
     if size and any(w.startswith("experiment=unsound_tradeoff") for w in words):
         size = TINY_TRADEOFF
+    if "-m" in words and not python:          # a key a multirun sweeps keeps its jobs
+        swept = {w.split("=")[0] for w in words if "=" in w and "," in w.split("=", 1)[1]}
+        size = [o for o in size if o.split("=")[0] not in swept]
     return PROGRAMS[prog] + words[1:] + size
 
 
