@@ -214,3 +214,12 @@ def test_config_md_documents_every_schema_key():
     missing = [f"{cls}.{name}" for cls, name in keys
                if not re.search(rf"`[^`\s]*\b{name}`|\b{name}: ", text)]
     assert not missing, f"docs/config.md does not document: {missing}"
+
+
+def test_readme_layout_names_every_package_folder():
+    text = (ROOT / "README.md").read_text()
+    folders = [p.name for p in (ROOT / "searchlab").iterdir()
+               if p.is_dir() and not p.name.startswith(("_", "."))]
+    assert len(folders) >= 10, folders
+    missing = [f for f in folders if f"| `searchlab/{f}/` |" not in text]
+    assert not missing, f"README.md's layout table does not name: {missing}"
