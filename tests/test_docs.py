@@ -4,8 +4,9 @@ docs/config.md names every key of the config schema (the engine's and the trade-
 Commands are the lines of code blocks (indented or fenced) that start with a program searchlab
 installs or uses (``searchlab``, ``.venv/bin/python`` ...); a line ending in ``\\`` continues on
 the next. Each runs at a tiny size: ``SIZE`` lists the overrides appended per program, or per
-``-m MODULE`` for ``python -m`` (Hydra and argparse take the last value of a key). A command that cannot run here says why in ``SKIP`` (matched
-by substring); a new command in the docs must either run or be listed there.
+``-m MODULE`` for ``python -m`` (Hydra and argparse take the last value of a key). A command
+that cannot run here says why in ``SKIP`` (matched by substring); a new command in the docs
+must either run or be listed there.
 Documented failures (``$ searchlab ...`` followed by ``searchlab: error: ...``) must fail with
 exactly that line. Python snippets are the ```python blocks, run as they are.
 
@@ -191,7 +192,7 @@ def test_python_snippet_runs(where, code, tmp_path):
 
 
 def _schema_keys(cls, seen=None):
-    """(class name, field name) of every field of a config dataclass and the dataclasses inside it."""
+    """(class name, field name) of every field of a config dataclass and of those inside it."""
     seen = set() if seen is None else seen
     if cls in seen:
         return []
