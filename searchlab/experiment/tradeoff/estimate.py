@@ -18,7 +18,7 @@ The technique factors are empirical, like budget.py's random-order bound (null-m
 verification, LMR and ProbCut searches re-search subtrees, so F is not a proof): on the small
 preset's 612 rows (analysis/reproduce.py's small run) every technique but quiescence visited
 at most 0.21 F (chess, depth 2; 0.06 F elsewhere), quiescence at most 3.84 F (chess, depth
-2); searches under the budget within ``budget``; tests/experiment/test_tradeoff_budget.py
+2); searches under the budget within ``budget``; tests/experiment/test_tradeoff.py
 checks the bounds on the tiny preset's rows.
 """
 
