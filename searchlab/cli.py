@@ -99,7 +99,7 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str) -> None:
     try:
         study = api.validate(cfg)
         if api.is_tradeoff(cfg):
-            api.tradeoff_config(cfg)
+            api.check_tradeoff_budget(api.tradeoff_config(cfg), study.runner.max_nodes)
         else:
             grid.check_budget(grid.plan(study), study.runner.max_nodes)
     except ConfigError as e:

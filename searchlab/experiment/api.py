@@ -29,6 +29,7 @@ from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.experiment.store import load  # noqa: F401  (re-exported)
 from searchlab.experiment.study import Study
 from searchlab.experiment.tradeoff.config import from_engine as tradeoff_config
+from searchlab.experiment.tradeoff.estimate import check_budget as check_tradeoff_budget
 from searchlab.experiment.tradeoff.tasks import TradeoffRunError, is_tradeoff_run
 from searchlab.experiment.tradeoff.tasks import run_tradeoff as _run_tradeoff
 from searchlab.experiment.validation import validate
@@ -90,8 +91,10 @@ def is_tradeoff(cfg: Any) -> bool:
 def run_tradeoff(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
                  log: Callable[[str], None] = print) -> Path:
     """Run (or resume) the trade-off study of a composed config into run_dir with the engine's
-    runner (``study.runner``), then its report. Raises ConfigError / RunError."""
+    runner (``study.runner``), then its report. Raises ConfigError (a bad config, or a task
+    estimated above ``runner.max_nodes``: nothing is created) / RunError."""
     tc = tradeoff_config(cfg)
+    check_tradeoff_budget(tc, study.runner.max_nodes)
     try:
         owned = lock.acquire(Path(run_dir))        # the same ownership rule as a sweep's run
     except lock.RunLockedError as e:

@@ -129,10 +129,13 @@ def check_writable(run_dir: Path) -> None:
 
 
 class PartWriter:
-    """Writes rows as numbered Parquet parts, each atomically (tmp file + fsync + os.replace)."""
+    """Writes rows as numbered Parquet parts, each atomically (tmp file + fsync + os.replace),
+    into ``run_dir/folder`` with ``schema`` (one folder per kind of table: table_kinds.py)."""
 
-    def __init__(self, run_dir: Path) -> None:
-        self.dir = table_dir(run_dir)
+    def __init__(self, run_dir: Path, folder: str = TABLE_DIR,
+                 schema: pa.Schema | None = None) -> None:
+        self.dir = Path(run_dir) / folder
+        self.schema = SCHEMA if schema is None else schema
         self.dir.mkdir(parents=True, exist_ok=True)
         self.next = 1 + max((int(m[1]) for p in self.dir.iterdir()
                              if (m := PART_RE.match(p.name.removesuffix(".corrupt")))), default=-1)
@@ -142,7 +145,7 @@ class PartWriter:
     def write(self, rows: Sequence[dict]) -> Path | None:
         if not rows:
             return None
-        table = rows_to_table(rows)
+        table = rows_to_table(rows, self.schema)
         name = f"part-{self.next:05d}-{self.token}.parquet"
         final = self.dir / name
         tmp = self.dir / f".{name}.{os.getpid()}.tmp"
@@ -171,9 +174,9 @@ class PartWriter:
         return final
 
 
-def rows_to_table(rows: Sequence[dict]) -> pa.Table:
-    cols = {name: [r.get(name) for r in rows] for name in COLUMNS}
-    return pa.table(cols, schema=SCHEMA)
+def rows_to_table(rows: Sequence[dict], schema: pa.Schema = SCHEMA) -> pa.Table:
+    cols = {name: [r.get(name) for r in rows] for name in schema.names}
+    return pa.table(cols, schema=schema)
 
 
 def conform(t: pa.Table) -> pa.Table:

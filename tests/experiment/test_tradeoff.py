@@ -8,10 +8,11 @@ import pytest
 
 from searchlab.algorithms.api import search
 from searchlab.algorithms.calibration import fit_probcut, sample_states
-from searchlab.experiment import api
+from searchlab.experiment import api, store
 from searchlab.experiment.tradeoff import measure as st
 from searchlab.experiment.tradeoff.config import DomainConf, NullMoveConf, TechniqueConf, from_engine
 from searchlab.experiment.tradeoff.domains import Position, connect4_game
+from searchlab.experiment.tradeoff.estimate import QUIESCENCE_FACTOR, full_tree
 from searchlab.experiment.tradeoff.tables import NONDETERMINISTIC, load_table
 from searchlab.games.protocol import Capabilities
 from searchlab.report.tradeoff import claim_counts, tradeoff_section
@@ -25,6 +26,24 @@ def tiny_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("tiny") / "run"
     return api.run_study("unsound_tradeoff_tiny", TINY + ["runner.n_jobs=1"], output_dir=out,
                          progress=False)
+
+
+def test_estimates_bound_the_tiny_runs_searches(tiny_run):
+    """estimate.py's per-search bounds hold on every row of the tiny run."""
+    cfg = from_engine(api.compose("unsound_tradeoff_tiny"))
+    df = load_table(tiny_run)
+    for (domain, family), g in df.groupby(["domain", "family"]):
+        dconf = getattr(cfg.domains, domain)
+        factor = QUIESCENCE_FACTOR if family == "quiescence" else 1
+        assert (g["nodes_total"] <= factor * full_tree(domain, dconf)).all(), (domain, family)
+        assert (g["ref_nodes"] <= full_tree(domain, dconf)).all(), domain
+        assert (g["budget_nodes"] <= dconf.budget).all(), (domain, family)
+
+
+def test_parts_are_written_by_the_engine_store(tiny_run):
+    for folder in ("table", "matches"):
+        names = [p.name for p in (tiny_run / folder).glob("part-*.parquet")]
+        assert names and all(store.PART_RE.match(n) and n.count("-") == 2 for n in names), names
 
 
 def test_tiny_study_end_to_end(tiny_run):

@@ -1,32 +1,16 @@
-"""The trade-off study's tables (schemas in experiment/table_kinds.py): atomic part files in
-``table/`` (rows) and ``matches/``, and reading them back."""
+"""Reading the trade-off study's tables back (schemas in experiment/table_kinds.py; written by
+the engine store's PartWriter: ``table/`` rows, ``matches/``)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pandas as pd
-import pyarrow as pa
 import pyarrow.parquet as pq
 
 from searchlab.experiment.table_kinds import MATCH_SCHEMA, TRADEOFF_SCHEMA as ROW_SCHEMA  # noqa: F401
 
 NONDETERMINISTIC = ("wall_seconds", "ref_wall_seconds", "time_ratio")
-
-# --- storage --------------------------------------------------------------------------------
-def write_part(folder: Path, index: int, rows: list[dict], schema: pa.Schema) -> Path:
-    """Write rows as ``part-<index>.parquet`` atomically (temp file, fsync, rename)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    final = folder / f"part-{index:05d}.parquet"
-    tmp = folder / f".part-{index:05d}.parquet.tmp"
-    table = pa.Table.from_pylist(rows, schema=schema)
-    with open(tmp, "wb") as fh:
-        pq.write_table(table, fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, final)
-    return final
 
 
 def load_table(run_dir: str | Path, which: str = "table"):

@@ -7,8 +7,9 @@
 
 The runner calls ``task.run(settings)`` / ``task.failed(error, attempts)`` for a task that is
 not a search task; each returns one *envelope* (a dict with ``task_id`` and ``status``, as the
-runner's sink expects) carrying the task's rows; ``KindWriter`` writes the rows of each kind as
-atomic Parquet parts (tables.write_part). So the study has the engine's batching, in-worker
+runner's sink expects) carrying the task's rows; ``KindWriter`` writes the rows of each kind
+through the engine store's writer (store.PartWriter: atomic parts with unique names, one folder
+per kind). So the study has the engine's batching, in-worker
 retry, crash retry, progress bar, provenance and resume (a task whose rows are in the run
 directory is not run again).
 
@@ -30,14 +31,14 @@ from typing import Any, Callable
 import pyarrow.parquet as pq
 from omegaconf import OmegaConf
 
-from searchlab.experiment import provenance
+from searchlab.experiment import provenance, store
 from searchlab.experiment.runner import INFLIGHT_DIR, RunSettings, execute
 from searchlab.experiment.table_kinds import MATCH_SCHEMA, TRADEOFF_SCHEMA
 from searchlab.experiment.tradeoff import domains as dom
 from searchlab.experiment.tradeoff.config import TradeoffConfig, selected_domains
+from searchlab.experiment.tradeoff.estimate import match_work, position_work
 from searchlab.experiment.tradeoff.measure import (fit_models, match_openings, run_match_task,
                                                    run_position)
-from searchlab.experiment.tradeoff.tables import write_part
 
 #: task kind -> (row folder, row schema)
 FOLDERS = {"position": ("table", TRADEOFF_SCHEMA), "match": ("matches", MATCH_SCHEMA)}
@@ -56,7 +57,7 @@ class TradeoffTask:
     kind: str
     label: str                  # for messages: "connect4/line12/...", "match connect4 null R=2"
     args: tuple
-    est_work: int = 1           # unknown before the run: every task weighs the same
+    est_work: int = 1           # estimate.py: an upper bound of the task's nodes
     est_nodes: int = 1
 
     def run(self, settings: RunSettings) -> dict:
@@ -94,27 +95,29 @@ def plan(cfg: TradeoffConfig, models: dict) -> list[TradeoffTask]:
                 for n in sorted({m[0] for m in matches})}
     tasks: list[TradeoffTask] = []
     for n, t in matches:
+        w = match_work(n, getattr(cfg.domains, n))
         tasks.append(TradeoffTask(
             len(tasks), _task_id("match", n, t.label), "match", f"match {n} {t.label}",
             (n, getattr(cfg.domains, n), t, models, openings[n], cfg.study,
-             dom.seed_for(cfg.seed, n, "match", t.label))))
+             dom.seed_for(cfg.seed, n, "match", t.label)), w, w))
     for n in names:
+        w = position_work(n, getattr(cfg.domains, n), cfg.techniques)
         for p in dom.positions(n, getattr(cfg.domains, n), cfg.seed):
             tasks.append(TradeoffTask(
                 len(tasks), _task_id("position", p.domain, p.variant, p.pid), "position",
                 f"{p.domain}/{p.variant}/{p.pid}",
-                (p, getattr(cfg.domains, n), cfg.techniques, models, cfg.study)))
+                (p, getattr(cfg.domains, n), cfg.techniques, models, cfg.study), w, w))
     return tasks
 
 
 class KindWriter:
-    """The runner's writer for trade-off envelopes: each kind's rows as numbered atomic parts
-    in its folder; failures and CPU seconds kept for the manifest and provenance."""
+    """The runner's writer for trade-off envelopes: each kind's rows through its own
+    store.PartWriter (its folder and schema); failures and CPU seconds kept for the manifest
+    and provenance."""
 
     def __init__(self, run_dir: Path) -> None:
         self.run_dir = Path(run_dir)
-        self.next = {k: len(list((self.run_dir / f).glob("part-*.parquet")))
-                     for k, (f, _) in FOLDERS.items()}
+        self.parts: dict[str, store.PartWriter] = {}   # made at a kind's first rows
         self.failed: list[dict] = []
         self.cpu: dict[str, float] = {}
 
@@ -131,9 +134,9 @@ class KindWriter:
                 self.cpu[key] = self.cpu.get(key, 0.0) + e["cpu"]
         for kind, rs in rows.items():
             if rs:
-                folder, schema = FOLDERS[kind]
-                write_part(self.run_dir / folder, self.next[kind], rs, schema)
-                self.next[kind] += 1
+                if kind not in self.parts:
+                    self.parts[kind] = store.PartWriter(self.run_dir, *FOLDERS[kind])
+                self.parts[kind].write(rs)
 
 
 def done_ids(run_dir: Path) -> set[str]:
