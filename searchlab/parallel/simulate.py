@@ -117,8 +117,7 @@ def _tree_params(tree: Any, depth: int | None):
     if model is None:
         raise UnsupportedError(
             f"the parallel simulator runs on the synthetic tree models (iid, ordered, incremental); "
-            f"got {getattr(tree, 'name', type(tree).__name__)} (games need the compiled game engine, "
-            "not in searchlab yet)")
+            f"got {getattr(tree, 'name', type(tree).__name__)} (games are not simulated yet)")
     prm = _params(tree, model)
     if depth is None:
         depth = prm.d
