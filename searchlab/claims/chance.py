@@ -8,18 +8,14 @@ relabelling experiment; the Ludo example; Pig through the engine) and returns pl
 
 from __future__ import annotations
 
-import argparse
-import time
 from typing import Any
-
-import pandas as pd
 
 from searchlab.algorithms.chance import search_chance
 from searchlab.analysis import chance_study as CS
 from searchlab.analysis.format import number, percent
 from searchlab.analysis.tables import md_table
 from searchlab.claims import exact_trees
-from searchlab.claims.verdict import Context, Verdict, exact_missing
+from searchlab.claims.verdict import Context, Verdict, exact_missing, run_standalone
 from searchlab.games.pig import Pig
 
 COMMAND = "searchlab.claims.chance.chance_checks() (run by analysis/reproduce.py)"
@@ -168,18 +164,11 @@ def chance_section(c: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> None:
     """``python -m searchlab.claims.chance [--size full|small|tiny]``: run the measurements and
     print the verdicts and the report section."""
-    ap = argparse.ArgumentParser(description=main.__doc__)
-    ap.add_argument("--size", choices=tuple(SIZES), default="full")
-    args = ap.parse_args(argv)
-    t0 = time.perf_counter()
-    exact = {"chance": chance_checks(args.size), "relabel": exact_trees.exact_checks()["relabel"]}
-    ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact=exact)
-    for fn in (expectiminimax_cost_and_weak_pruning, relabelling_under_chance, ludo_example):
-        v = fn(ctx)
-        print(f"{fn.__name__}: {v.category}: {v.detail}\n  measured: {v.measured}\n")
-    print(chance_section(exact["chance"]))
-    print(f"\n{time.perf_counter() - t0:.0f} s")
-
+    run_standalone(argv, main.__doc__, SIZES,
+                   lambda size: {"chance": chance_checks(size),
+                                 "relabel": exact_trees.exact_checks()["relabel"]},
+                   (expectiminimax_cost_and_weak_pruning, relabelling_under_chance, ludo_example),
+                   lambda exact: chance_section(exact["chance"]))
 
 if __name__ == "__main__":
     main()

@@ -8,16 +8,12 @@ node budgets. ``analysis/reproduce.py`` stores the result as ``exact["multiplaye
 
 from __future__ import annotations
 
-import argparse
-import time
 from typing import Any
-
-import pandas as pd
 
 from searchlab.analysis import multiplayer_study as MS
 from searchlab.analysis.format import number
 from searchlab.analysis.tables import md_table
-from searchlab.claims.verdict import Context, Verdict, exact_missing
+from searchlab.claims.verdict import Context, Verdict, exact_missing, run_standalone
 
 COMMAND = "searchlab.claims.multiplayer.multiplayer_checks() (run by analysis/reproduce.py)"
 
@@ -110,18 +106,10 @@ def multiplayer_section(c: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> None:
     """``python -m searchlab.claims.multiplayer [--size full|small|tiny]``: run the measurements and
     print the verdicts and the report section."""
-    ap = argparse.ArgumentParser(description=main.__doc__)
-    ap.add_argument("--size", choices=tuple(SIZES), default="full")
-    args = ap.parse_args(argv)
-    t0 = time.perf_counter()
-    exact = {"multiplayer": multiplayer_checks(args.size)}
-    ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact=exact)
-    for fn in (pruning_with_many_players,):
-        v = fn(ctx)
-        print(f"{fn.__name__}: {v.category}: {v.detail}\n  measured: {v.measured}\n")
-    print(multiplayer_section(exact["multiplayer"]))
-    print(f"\n{time.perf_counter() - t0:.0f} s")
-
+    run_standalone(argv, main.__doc__, SIZES,
+                   lambda size: {"multiplayer": multiplayer_checks(size)},
+                   (pruning_with_many_players,),
+                   lambda exact: multiplayer_section(exact["multiplayer"]))
 
 if __name__ == "__main__":
     main()

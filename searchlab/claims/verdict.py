@@ -10,6 +10,8 @@ is formatted (``searchlab.analysis.format.number``) from a measurement or a comp
 
 from __future__ import annotations
 
+import argparse
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -104,3 +106,23 @@ def exact_missing(ctx: Context) -> Verdict | None:
         return Verdict("no data", "exact checks were not run (searchlab.search unavailable)",
                        "not computed", "not computed", "searchlab.claims.exact_trees.exact_checks()")
     return None
+
+
+def run_standalone(argv: list[str] | None, doc: str, sizes: Any,
+                   measure: Callable[[str], dict[str, Any]],
+                   verdicts: tuple[Callable[[Context], Verdict], ...],
+                   section: Callable[[dict[str, Any]], str]) -> None:
+    """The ``python -m searchlab.claims.<family> [--size ...]`` command of a family whose
+    measurements are exact checks: ``measure(size)`` gives the ``exact`` entries, each verdict
+    is printed with its measurement, then ``section(exact)`` (the report section) and the time."""
+    ap = argparse.ArgumentParser(description=doc)
+    ap.add_argument("--size", choices=tuple(sizes), default="full")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    exact = measure(args.size)
+    ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact=exact)
+    for fn in verdicts:
+        v = fn(ctx)
+        print(f"{fn.__name__}: {v.category}: {v.detail}\n  measured: {v.measured}\n")
+    print(section(exact))
+    print(f"\n{time.perf_counter() - t0:.0f} s")
