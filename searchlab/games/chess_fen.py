@@ -48,12 +48,36 @@ def check_position(board: chess.Board, text: object = None) -> None:
 
 def parse_board(text: str) -> chess.Board:
     """A checked board from a FEN (counters optional), an EPD line (its operations ignored) or
-    "startpos" / "" for the initial position. InvalidParameterError: "not a FEN or EPD
-    position" with python-chess's reason (which names the field) for unreadable text,
-    ``check_position``'s message for an unplayable position."""
+    "startpos" / "" for the initial position, optionally followed by ``moves`` and UCI moves
+    played from it (as in the UCI protocol's ``position`` command; the board's move stack
+    holds them). InvalidParameterError: "not a FEN or EPD position" with python-chess's reason
+    (which names the field) for unreadable text, ``check_position``'s message for an
+    unplayable position, the move's number and text for a move that is not a legal UCI move
+    there."""
     if not isinstance(text, str):
         raise InvalidParameterError(f"a chess position is a FEN or EPD string; got {text!r}")
-    t = text.strip()
+    head, sep, tail = f" {text.strip()} ".partition(" moves ")
+    board = _parse_position(head.strip(), text)
+    if sep:
+        moves = tail.split()
+        if not moves:
+            raise InvalidParameterError(f"chess position {text!r}: moves field: no move after 'moves'")
+        for i, uci in enumerate(moves, 1):
+            try:
+                mv = chess.Move.from_uci(uci)
+            except ValueError:
+                mv = None
+            if mv is None or not mv or not board.is_legal(mv):
+                raise InvalidParameterError(
+                    f"chess position {text!r}: moves field: move {i} {uci!r} is not a legal UCI "
+                    f"move in {board.fen()!r}")
+            board.push(mv)
+    return board
+
+
+def _parse_position(t: str, text: str) -> chess.Board:
+    """The checked board of a FEN / EPD / "startpos" / "" (``text``: the whole input, for
+    messages)."""
     if t in ("", "startpos"):
         return chess.Board()
     try:

@@ -6,9 +6,11 @@ State
     An immutable ``ChessState``: a private python-chess ``Board`` that nothing mutates
     (``play`` pushes the move on a copy), with its FEN, Zobrist key, legal moves and outcome
     cached on first use. ``state.fen`` is the FEN; ``state.board()`` returns a fresh copy.
-    States carry no move history: draws by repetition are not detected (a search that wants
-    them keeps its own path); the 75-move rule (from the FEN's half-move clock) and
-    insufficient material are.
+    A state also carries its history for repetitions: the repetition keys of the earlier
+    positions since the last pawn move or capture (``history``; python-chess's transposition
+    key in Polyglot form, ``rep_key``), and how many of them lie before the search's root
+    (``n_before``). A FEN gives no history; a python-chess board with a move stack
+    (``ChessState.from_board``) or "FEN moves m1 m2 ..." text does.
 
 Moves and the natural order
     A move is a UCI string ("e2e4", "e7e8q", "e1g1" for castling); ``play`` also accepts a
@@ -17,9 +19,19 @@ Moves and the natural order
 
 Terminal, utility, evaluation (values from MAX's point of view; MAX = the side to move in
 the game's root position, as for every Game)
-    - ``is_terminal``: python-chess's ``board.outcome()`` without claims: checkmate,
-      stalemate, insufficient material, the 75-move rule (fivefold repetition cannot occur
-      without history). ``legal_moves`` still lists the moves of a position drawn by rule.
+    - ``is_terminal``: python-chess's ``board.outcome()`` without claims (checkmate,
+      stalemate, insufficient material, the 75-move rule), or a draw by repetition
+      (``ChessState.is_repetition_draw``): the position occurred before since the last pawn
+      move or capture, either once from the root on (twofold on the search path, the root
+      included: what a search would otherwise score as if the game went on), or twice in all
+      counting the game before the root (the threefold repetition a player may claim). The
+      root is the game's initial state; ``Chess(state)`` and ``search_root(state)`` (used by
+      FromState, so by every search from a position of a game) make a state the root.
+      Repetition draws are terminal *before* the transposition table is probed (both engines
+      check terminal states first and never store them), so a table entry of the same position
+      reached without repetition cannot turn the draw into a win. A null move clears the
+      history (repetitions across a pass are not repetitions of the game).
+      ``legal_moves`` still lists the moves of a position drawn by rule.
     - ``utility``: +MATE_VALUE (100000) when MAX has checkmated, -MATE_VALUE when MAX is
       checkmated, 0 for every draw. Preferring faster mates (e.g. MATE_VALUE - ply) is the
       search's business.
@@ -33,7 +45,9 @@ the game's root position, as for every Game)
 
 Text (``from_text`` / ``Chess(text)``): a FEN (the counters may be left out), an EPD line
 (its operations, e.g. ``bm``/``id``, are ignored here; see searchlab.games.epd), or
-"startpos" / "" for the initial position.
+"startpos" / "" for the initial position; any of them may be followed by ``moves`` and UCI
+moves played from it ("startpos moves e2e4 e7e5", as in the UCI protocol), which give the
+history for repetitions.
 
 ``default_depth`` is None (the end of the game, out of reach): give searches a ``depth``.
 
@@ -59,45 +73,49 @@ from searchlab.games.chess_values import (MATE_VALUE, PIECE_VALUES, PST, PST_KIN
 from searchlab.games.protocol import Capabilities
 
 _UNSET = object()
+_HASHER = chess.polyglot.ZobristHasher(chess.polyglot.POLYGLOT_RANDOM_ARRAY)
 
 
 class ChessState:
-    """An immutable chess position (see the module docstring).
+    """An immutable chess position with its history for repetitions (see the module docstring).
 
-    Equal when the FENs are equal (counters included); hashed by the Polyglot key.
+    Equal when the FENs are equal (counters included; the history is not compared); hashed by
+    the Polyglot key.
     """
 
-    __slots__ = ("_board", "_fen", "_key", "_moves", "_outcome")
+    __slots__ = ("_board", "_fen", "_key", "_moves", "_outcome", "_hist", "_n_before", "_rep")
 
     def __init__(self, fen: str = chess.STARTING_FEN) -> None:
-        self._init(parse_board(fen))
+        self._init(*_history(parse_board(fen)))
 
-    def _init(self, board: chess.Board) -> None:
+    def _init(self, board: chess.Board, hist: tuple[int, ...] = (), n_before: int = 0) -> None:
         set_ = object.__setattr__
         set_(self, "_board", board)
         set_(self, "_fen", None)
         set_(self, "_key", None)
         set_(self, "_moves", None)
         set_(self, "_outcome", _UNSET)
+        set_(self, "_hist", hist)
+        set_(self, "_n_before", n_before)
+        set_(self, "_rep", None)
 
     @classmethod
     def from_board(cls, board: chess.Board) -> "ChessState":
-        """A state holding a copy of ``board`` (the caller's board stays its own)."""
-        state = cls.__new__(cls)
-        state._init(board.copy(stack=False))
-        return state
+        """A state holding a copy of ``board`` (the caller's board stays its own); its move
+        stack, if any, gives the history, all of it before the root."""
+        return cls._own(*_history(board))
 
     @classmethod
-    def _own(cls, board: chess.Board) -> "ChessState":
+    def _own(cls, board: chess.Board, hist: tuple[int, ...] = (), n_before: int = 0) -> "ChessState":
         state = cls.__new__(cls)
-        state._init(board)
+        state._init(board, hist, n_before)
         return state
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("ChessState is immutable")
 
     def __reduce__(self):
-        return (ChessState, (self.fen,))
+        return (_restore, (self.fen, self._hist, self._n_before))
 
     # --- views ------------------------------------------------------------------------------
     @property
@@ -111,6 +129,18 @@ class ChessState:
         """chess.WHITE (True) or chess.BLACK (False): the side to move."""
         return self._board.turn
 
+    @property
+    def history(self) -> tuple[int, ...]:
+        """Repetition keys (``rep_key``) of the earlier positions since the last pawn move or
+        capture (or null move, or the start of the known game), oldest first."""
+        return self._hist
+
+    @property
+    def n_before(self) -> int:
+        """How many of ``history``'s positions lie before the root (the rest were played from
+        the root on, the root included)."""
+        return self._n_before
+
     def board(self) -> chess.Board:
         """A fresh python-chess Board of this position (mutating it changes nothing here)."""
         return self._board.copy(stack=False)
@@ -121,6 +151,41 @@ class ChessState:
             object.__setattr__(self, "_key", chess.polyglot.zobrist_hash(self._board))
         return self._key
 
+    def rep_key(self) -> int:
+        """The repetition key: the Polyglot key without its en-passant part when no legal
+        en-passant capture exists, so equal exactly when python-chess's transposition keys
+        (what ``is_repetition`` compares) are equal (up to 64-bit collisions)."""
+        if self._rep is None:
+            key = self.key()
+            board = self._board
+            if board.ep_square is not None and not board.has_legal_en_passant():
+                key ^= _HASHER.hash_ep_square(board)
+            object.__setattr__(self, "_rep", key)
+        return self._rep
+
+    def is_repetition_draw(self) -> bool:
+        """The position occurred before since the last pawn move or capture: once from the
+        root on, or twice in all (the module docstring)."""
+        hist = self._hist
+        if len(hist) < 4:                   # a position recurs after 4 plies at the earliest
+            return False
+        key = self.rep_key()
+        earlier = 0
+        for i in range(len(hist) - 4, -1, -2):      # same side to move: every second entry
+            if hist[i] == key:
+                if i >= self._n_before:
+                    return True
+                earlier += 1
+                if earlier == 2:
+                    return True
+        return False
+
+    def rooted(self) -> "ChessState":
+        """The same position and history, all of it counted as before the root."""
+        if self._n_before == len(self._hist):
+            return self
+        return ChessState._own(self._board, self._hist, len(self._hist))
+
     def moves(self) -> tuple[str, ...]:
         """Legal moves in python-chess's generation order, as UCI strings."""
         if self._moves is None:
@@ -128,7 +193,8 @@ class ChessState:
         return self._moves
 
     def outcome(self) -> chess.Outcome | None:
-        """python-chess's outcome without claims (None while the game goes on)."""
+        """python-chess's outcome without claims (None while the game goes on); repetition
+        draws are ``is_repetition_draw``'s, not in here."""
         if self._outcome is _UNSET:
             object.__setattr__(self, "_outcome", self._board.outcome(claim_draw=False))
         return self._outcome
@@ -143,17 +209,39 @@ class ChessState:
         return f"ChessState({self.fen!r})"
 
 
+def _restore(fen: str, hist: tuple[int, ...], n_before: int) -> ChessState:
+    return ChessState._own(chess.Board(fen), tuple(hist), n_before)
+
+
+def _history(board: chess.Board) -> tuple[chess.Board, tuple[int, ...], int]:
+    """(a stack-free copy of board, the repetition keys of the positions its move stack went
+    through since the last pawn move or capture, that count): the history of a root."""
+    hist: list[int] = []
+    if board.move_stack:
+        replay = board.root()
+        for mv in board.move_stack:
+            if replay.is_zeroing(mv) or not mv:     # a pawn move, capture or null move
+                hist.clear()
+            else:
+                hist.append(ChessState._own(replay.copy(stack=False)).rep_key())
+            replay.push(mv)
+    return board.copy(stack=False), tuple(hist), len(hist)
+
+
 def parse_position(text: str) -> ChessState:
-    """A state from a FEN (counters optional), an EPD line, or "startpos"/"".
+    """A state from a FEN (counters optional), an EPD line, or "startpos"/"", optionally
+    followed by ``moves`` and UCI moves (their positions become the history, all before the
+    root).
 
     Raises InvalidParameterError (a ValueError) for text python-chess cannot read or a
     position that cannot be played, naming the FEN field (searchlab.games.chess_fen: a missing
     or extra king, the side not to move in check, pawns on the first or last rank, castling
-    rights without king and rook at home, a bad en-passant square).
+    rights without king and rook at home, a bad en-passant square), or the move that is not
+    legal.
     """
     if isinstance(text, ChessState):
-        return text
-    return ChessState._own(parse_board(text))
+        return text.rooted()
+    return ChessState._own(*_history(parse_board(text)))
 
 
 def _as_uci(move: Any) -> str:
@@ -260,16 +348,22 @@ class Chess:
         uci = _as_uci(move)
         if uci not in state.moves():
             raise InvalidParameterError(f"move {uci!r} is not legal in {state.fen!r}")
-        board = state._board.copy(stack=False)
-        board.push(chess.Move.from_uci(uci))
-        return ChessState._own(board)
+        parent = state._board
+        mv = chess.Move.from_uci(uci)
+        board = parent.copy(stack=False)
+        board.push(mv)
+        if parent.is_zeroing(mv):           # no earlier position can recur
+            return ChessState._own(board)
+        return ChessState._own(board, state._hist + (state.rep_key(),), state._n_before)
 
     def is_terminal(self, state: ChessState) -> bool:
-        return state.outcome() is not None
+        return state.outcome() is not None or state.is_repetition_draw()
 
     def utility(self, state: ChessState) -> float:
         outcome = state.outcome()
         if outcome is None:
+            if state.is_repetition_draw():
+                return 0.0
             raise InvalidParameterError(f"utility of a non-terminal state {state.fen!r}")
         if outcome.winner is None:
             return 0.0
@@ -281,6 +375,12 @@ class Chess:
 
     def hash_key(self, state: ChessState) -> int:
         return state.key()
+
+    def search_root(self, state: ChessState) -> ChessState:
+        """``state`` as the root of a search: its history all before the root, so only a
+        position that recurs from there on (or a threefold repetition) is a draw.
+        searchlab.games.position.FromState calls it."""
+        return state.rooted()
 
     def compiled_primitives(self):
         """The compiled engine's primitives (searchlab.games.chess_compiled)."""
@@ -305,7 +405,8 @@ class Chess:
         return state._board.is_capture(m) or m.promotion is not None
 
     def null_move(self, state: ChessState) -> ChessState:
-        """The side to move passes (python-chess's null move)."""
+        """The side to move passes (python-chess's null move); the history is cleared (no
+        repetition across a pass)."""
         board = state._board.copy(stack=False)
         board.push(chess.Move.null())
         return ChessState._own(board)

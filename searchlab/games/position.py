@@ -11,11 +11,13 @@ class FromState:
 
     MAX stays the player MAX of the underlying game (values keep their point of view). For
     synthetic trees, whose states carry their absolute ply, ``default_depth`` is the depth left
-    below ``state``.
+    below ``state``. A game whose states carry history relative to a root (chess: repetitions)
+    provides ``search_root(state)``, which makes ``state`` the root; it is applied here.
     """
 
     def __init__(self, game: Any, state: Any) -> None:
-        self._game, self._state = game, state
+        root = getattr(game, "search_root", None)
+        self._game, self._state = game, (state if root is None else root(state))
         self.name = f"{game.name} from a position"
         full = game.default_depth
         # compiled kernels search trees from their root only

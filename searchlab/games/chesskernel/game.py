@@ -1,8 +1,12 @@
 """Chess as a game for the compiled search engine: numba primitives that repeat
 searchlab.games.chess_game exactly (the contract: searchlab.algorithms.compiled).
 
-State: a position row (position.py) whose SPARE word holds MAX's colour (0 White, 1 Black).
-Rows carry no game history, like ChessState: no repetition draws, as in the Python game.
+State: a position row (position.py, ``ROW`` words) whose SPARE word holds MAX's colour (0
+White, 1 Black), then the history for repetitions as ChessState keeps it: ``N_HIST`` (how many
+keys follow), ``N_BEFORE`` (how many of them lie before the root) and up to ``HIST_CAP`` repetition
+keys (REP_KEY) of the earlier positions since the last pawn move or capture, oldest first.
+Their number never exceeds the half-move clock, and a position whose clock reaches 150 is
+terminal (the 75-move rule), so 150 slots hold every history a search can reach.
 
 Move ids: ``from + 64 * to + 4096 * promotion`` (promotion: python-chess's piece type, 0 for
 none), one-to-one with UCI strings; ``N_MOVE_IDS`` = 6 * 4096. ``gen_moves`` lists them in
@@ -13,7 +17,9 @@ Values (MAX's point of view), bit for bit the Python game's:
               MAX Black is -0.0, as ``-float(0)`` in Python)
     utility   +/-MATE_VALUE for checkmate, 0.0 for every draw
     terminal  checkmate, stalemate, python-chess's insufficient material, the 75-move rule
-              (half-move clock >= 150); ``Board.outcome(claim_draw=False)`` without history
+              (half-move clock >= 150), ``Board.outcome(claim_draw=False)``; and
+              ChessState.is_repetition_draw: the position's REP_KEY occurs among the history
+              once from the root on, or twice in all
 Order key "captures" (code ORDER_CAPTURES): the tuple (class, -victim value, attacker value)
 of chess_game._order_key packed into one exact float64 (ascending, ties in natural order).
 """
@@ -30,13 +36,18 @@ from searchlab.games.chesskernel.bits import lsb, popcount
 from searchlab.games.chesskernel.board import uci
 from searchlab.games.chesskernel.movegen import generate, has_legal_move
 from searchlab.games.chesskernel.position import (EP, HALF, KEY, KIND_CASTLE, KIND_DOUBLE,
-                                                  KIND_EP, KIND_NORMAL, KING, OCC_W, PAWN, SPARE,
-                                                  STM, encode, in_check, make_move, make_null,
+                                                  KIND_EP, KIND_NORMAL, KING, OCC_W, PAWN,
+                                                  REP_KEY, ROW, SPARE, STM, encode, in_check,
+                                                  make_move, make_null,
                                                   move_captured, move_from, move_piece,
                                                   move_promo, move_to, piece_type_at,
                                                   row_from_board)
 
-STATE_SIZE = 24
+N_HIST = ROW
+N_BEFORE = ROW + 1
+HIST0 = ROW + 2
+HIST_CAP = 150
+STATE_SIZE = HIST0 + HIST_CAP
 N_MOVE_IDS = 6 * 4096
 #: Longer than any chess game (the 75-move rule and 16 pawns bound it by 8,848 plies).
 MAX_PLIES = 8_849
@@ -116,12 +127,32 @@ def max_to_move(s):
 
 
 @njit
+def repetition_draw(s):
+    """ChessState.is_repetition_draw: REP_KEY among the same side's earlier positions of the
+    history, once at or after the root or twice in all."""
+    n = np.int64(s[N_HIST])
+    if n < 4:                                 # a position recurs after 4 plies at the earliest
+        return False
+    key = s[REP_KEY]
+    before = np.int64(s[N_BEFORE])
+    earlier = 0
+    for i in range(n - 4, -1, -2):
+        if s[HIST0 + i] == key:
+            if i >= before:
+                return True
+            earlier += 1
+            if earlier == 2:
+                return True
+    return False
+
+
+@njit
 def is_terminal(s):
     if _insufficient(s, 0) and _insufficient(s, 1):
         return True
     if not has_legal_move(s):
         return True
-    return np.int64(s[HALF]) >= 150
+    return np.int64(s[HALF]) >= 150 or repetition_draw(s)
 
 
 @njit
@@ -174,7 +205,19 @@ def full_move(s, m):
 
 @njit
 def play(s, m, out):
+    """The child row: the position after m, the history with s's key appended (emptied after
+    a pawn move or capture, as ChessState's)."""
     make_move(s, out, full_move(s, m))
+    if out[HALF] == _Z:
+        out[N_HIST] = _Z
+        out[N_BEFORE] = _Z
+        return
+    n = np.int64(s[N_HIST])
+    for i in range(HIST0, HIST0 + n):
+        out[i] = s[i]
+    out[HIST0 + n] = s[REP_KEY]
+    out[N_HIST] = np.uint64(n + 1)
+    out[N_BEFORE] = s[N_BEFORE]
 
 
 @njit
@@ -210,7 +253,10 @@ def is_noisy(s, m):
 
 @njit
 def null_move(s, out):
+    """The null move's row, its history cleared (as Chess.null_move's)."""
     make_null(s, out)
+    out[N_HIST] = _Z
+    out[N_BEFORE] = _Z
 
 
 @njit
@@ -250,9 +296,17 @@ def noisy_moves(s, out):
 
 # --- Python side -----------------------------------------------------------------------------
 def encode_state(state, max_white: bool) -> np.ndarray:
-    """The row of a chess_game.ChessState, MAX being White (max_white) or Black."""
-    row = row_from_board(state._board)
+    """The row of a chess_game.ChessState with its history, MAX being White (max_white) or
+    Black."""
+    row = np.zeros(STATE_SIZE, dtype=np.uint64)
+    row[:ROW] = row_from_board(state._board)
     row[MAX_COLOR] = np.uint64(0 if max_white else 1)
+    hist = state.history
+    if len(hist) > HIST_CAP:              # ChessState keeps at most the half-move clock's count
+        raise ValueError(f"a chess history of {len(hist)} positions exceeds {HIST_CAP}")
+    row[N_HIST] = np.uint64(len(hist))
+    row[N_BEFORE] = np.uint64(state.n_before)
+    row[HIST0:HIST0 + len(hist)] = np.array(hist, dtype=np.uint64)
     return row
 
 
