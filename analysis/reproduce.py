@@ -33,6 +33,7 @@ from searchlab.analysis import theory as T  # noqa: E402
 from searchlab.analysis.format import number  # noqa: E402
 from searchlab.analysis.tables import md_table  # noqa: E402
 from searchlab.claims import chance as CH  # noqa: E402
+from searchlab.claims import chess_deep as CD  # noqa: E402
 from searchlab.claims import exact_trees as X  # noqa: E402
 from searchlab.claims import multiplayer as MP  # noqa: E402
 from searchlab.claims import ordering as OC  # noqa: E402
@@ -98,35 +99,48 @@ def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
     return text.split("\n", 1)[1].lstrip()          # drop its own "## " heading
 
 
-def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[pd.DataFrame, list]:
+#: The deep chess ordering study (issue 13): its own table, analysed by searchlab.claims.chess_deep
+#: (not by the tree and policy sections). --small: 10 WAC positions and BK at depths 1..5.
+CHESS_DEEP = ("chess_deep", [], ["sweep.games=[{name:chess,positions:wac,sample:10},{name:chess,positions:bk}]",
+                                 "sweep.d=1..5"])
+
+
+def run_one(name: str, full: list[str], extra: list[str], small: bool, jobs: int, runs_dir: Path,
+            resume: bool, log=print) -> tuple[pd.DataFrame, tuple]:
+    """Run (or with ``resume`` complete) one preset into runs_dir/name: its table and info row."""
     from searchlab.experiment.api import RunError, run_study
 
+    ov = list(full) + (list(extra) if small else [])
+    ov += [f"runner.n_jobs={jobs}", "runner.progress=false", "runner.report=false"]
+    out = runs_dir / name
+    if out.exists() and not resume:
+        shutil.rmtree(out)
+    t0 = time.perf_counter()
+    log(f"== {name}: {' '.join(ov)}")
+    try:
+        run_dir = run_study(name, ov, output_dir=out)
+    except RunError as e:  # --resume on tables of another config (e.g. the preset changed)
+        log(f"{name}: cannot resume ({e}); running it afresh")
+        shutil.rmtree(out)
+        run_dir = run_study(name, ov, output_dir=out)
+    secs = time.perf_counter() - t0
+    timing = out / "reproduce_seconds.txt"
+    if resume and timing.exists() and float(timing.read_text()) > secs:
+        secs = float(timing.read_text())  # the tables were produced earlier: report that time
+    else:
+        timing.write_text(f"{secs:.1f}")
+    df = R.load_run(run_dir)
+    ok = int((df["status"] == "ok").sum()) if "status" in df.columns else len(df)
+    return df, (name, " ".join(o for o in ov if not o.startswith("runner.")) or "(preset as is)",
+                len(df), ok, secs, _rel(run_dir))
+
+
+def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[pd.DataFrame, list]:
     frames, info = [], []
     for name, full, extra in STUDIES:
-        ov = list(full) + (list(extra) if small else [])
-        ov += [f"runner.n_jobs={jobs}", "runner.progress=false", "runner.report=false"]
-        out = runs_dir / name
-        if out.exists() and not resume:
-            shutil.rmtree(out)
-        t0 = time.perf_counter()
-        log(f"== {name}: {' '.join(ov)}")
-        try:
-            run_dir = run_study(name, ov, output_dir=out)
-        except RunError as e:  # --resume on tables of another config (e.g. the preset changed)
-            log(f"{name}: cannot resume ({e}); running it afresh")
-            shutil.rmtree(out)
-            run_dir = run_study(name, ov, output_dir=out)
-        secs = time.perf_counter() - t0
-        timing = out / "reproduce_seconds.txt"
-        if resume and timing.exists() and float(timing.read_text()) > secs:
-            secs = float(timing.read_text())  # the tables were produced earlier: report that time
-        else:
-            timing.write_text(f"{secs:.1f}")
-        df = R.load_run(run_dir)
+        df, row = run_one(name, full, extra, small, jobs, runs_dir, resume, log)
         frames.append(df)
-        ok = int((df["status"] == "ok").sum()) if "status" in df.columns else len(df)
-        info.append((name, " ".join(o for o in ov if not o.startswith("runner.")) or "(preset as is)",
-                     len(df), ok, secs, _rel(run_dir)))
+        info.append(row)
     return pd.concat(frames, ignore_index=True), info
 
 
@@ -369,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
     rel_runs = _rel(runs_dir)
     df, info = run_studies(args.small, args.jobs, runs_dir, args.resume)
     tradeoff_dir, tradeoff_secs = run_tradeoff(args.small, args.jobs, runs_dir, args.resume)
+    chess_deep, chess_info = run_one(*CHESS_DEEP, args.small, args.jobs, runs_dir, args.resume)
+    info.append(chess_info)
     info.append(("unsound_tradeoff", "searchlab experiment=unsound_tradeoff" + ("_small" if args.small else ""),
                  "see its section", "see its section", tradeoff_secs,
                  _rel(tradeoff_dir)))
@@ -393,6 +409,7 @@ def main(argv: list[str] | None = None) -> int:
     exact["chance"] = CH.chance_checks(study_size)
     exact["multiplayer"] = MP.multiplayer_checks(study_size)
     exact["tradeoff"] = claim_counts(tradeoff_dir)
+    exact["chess_deep"] = CD.measure(chess_deep, n_resamples=args.resamples)
     exact.update(rigor)
     print("parallel alpha-beta simulations ...")
     exact["parallel"] = PC.parallel_checks(small=args.small, n_jobs=args.jobs)
@@ -411,6 +428,8 @@ def main(argv: list[str] | None = None) -> int:
         ("Ordering techniques: iterative deepening, killer, history, transposition table",
          OC.ordering_section(exact["ordering"])),
         ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir)),
+        ("Chess at depth 7: ordering policies on WAC and Bratko-Kopec (compiled engine)",
+         CD.section(exact["chess_deep"])),
         ("Chance nodes: expectiminimax, Star1, Star2", CH.chance_section(exact["chance"])),
         ("Three or more players: max^n, paranoid, best-reply search", MP.multiplayer_section(exact["multiplayer"])),
         ("Parallel alpha-beta: speedup and search overhead", PC.parallel_section(exact["parallel"], fig_dir)),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from searchlab.claims import arithmetic as A
 from searchlab.claims import chance as CH
+from searchlab.claims import chess_deep as CD
 from searchlab.claims import complexity as X
 from searchlab.claims import exact_trees as E
 from searchlab.claims import multiplayer as MP
@@ -54,16 +55,16 @@ CLAIMS: list[Claim] = [
     Claim(("000-i",), "searching C first changes how much is pruned: the order of successors determines how much is "
           "pruned", "000", "complexity", E.order_changes_pruning),
     Claim(("000-j",), "with reasonable ordering, chess programs come fairly close to the b^(d/2) ideal", "000",
-          "complexity", X.close_to_minimal_tree),
+          "complexity", CD.close_to_minimal_tree),
     # ordering techniques
     Claim(("000-k", "001-h", "003-h"), "iterative deepening's best move first is the most effective ordering in "
           "practice; its repeated shallow work more than pays for itself", "000, 001, 003", "ordering", O.iterative_deepening_pays),
     Claim(("000-l", "001-i"), "killer moves and the history heuristic improve ordering", "000, 001", "ordering",
-          O.killer_and_history),
+          CD.killer_and_history),
     Claim(("000-m", "001-j"), "transposition tables save much; an entry must store depth and bound type, not just a "
           "value", "000, 001", "ordering", O.transposition_tables),
     Claim(("001-k",), "captures first (MVV-LVA); aspiration windows increase cutoffs", "001", "ordering",
-          O.captures_and_aspiration),
+          CD.captures_first),
     Claim(("002-a",), "centre column first in Connect Four, corners first in Othello, cells near stones in Hex: the "
           "earlier the good move, the more gets cut", "002", "ordering", O.game_specific_order),
     # unsound pruning

@@ -2,8 +2,11 @@
 
 An EPD line is the first four FEN fields followed by operations, e.g.
 ``2rr3k/pp3pp1/... w - - bm Qg6; id "WAC.001";``. python-chess parses each line
-(``chess.Board.from_epd``); every ``bm`` / ``am`` move must be legal SAN in its position, or
-the line is refused with a ValueError naming the file and line.
+(``chess.Board.from_epd``). The position must be playable (searchlab.games.chess_fen's checks:
+kings, the side not to move in check, pawns on a back rank, castling rights, en passant) and
+every ``bm`` / ``am`` move legal SAN in it, or the line is refused with an
+InvalidParameterError (a ValueError) naming the line, the field (the FEN field, or the
+operation: ``bm``, ``am``, ...) and, from load_epd, the file and line number.
 
 ``EpdPosition.fen`` is a full FEN (counters from ``hmvc``/``fmvn`` when given, else 0 1), so
 ``Chess(pos.fen)`` roots a game there. ``bm`` / ``am`` are python-chess's canonical SAN of
@@ -21,6 +24,7 @@ from pathlib import Path
 import chess
 
 from searchlab.errors import InvalidParameterError
+from searchlab.games.chess_fen import check_position
 
 
 @dataclass(frozen=True)
@@ -55,12 +59,19 @@ def _moves(ops: dict, key: str) -> list[chess.Move]:
 
 
 def parse_epd_line(line: str, default_id: str = "") -> EpdPosition:
-    """An EpdPosition from one EPD line (ValueError if python-chess cannot read it)."""
+    """An EpdPosition from one EPD line; InvalidParameterError (module docstring) if
+    python-chess cannot read it or the position cannot be played."""
     text = line.strip()
+    fields = text.split(None, 4)
+    try:
+        board, _ = chess.Board.from_epd(" ".join(fields[:4]))
+    except (ValueError, IndexError) as e:
+        raise InvalidParameterError(f"not an EPD line: {text!r} ({e})") from None
+    check_position(board, text)
     try:
         board, ops = chess.Board.from_epd(text)
     except ValueError as e:
-        raise InvalidParameterError(f"not an EPD line: {text!r} ({e})") from None
+        raise InvalidParameterError(f"EPD line {text!r}: {_operation(fields, e)} field: {e}") from None
     bm = _moves(ops, "bm")
     am = _moves(ops, "am")
     ident = ops.get("id")
@@ -69,6 +80,17 @@ def parse_epd_line(line: str, default_id: str = "") -> EpdPosition:
         id=str(ident) if ident is not None else default_id,
         am=[board.san(m) for m in am], bm_uci=[m.uci() for m in bm],
         am_uci=[m.uci() for m in am], epd=text)
+
+
+def _operation(fields: list[str], error: ValueError) -> str:
+    """The opcode of the operation python-chess's error quotes (e.g. "bm"), else "operations"."""
+    quoted = str(error).split("'")
+    token = quoted[1] if len(quoted) > 2 else None
+    for op in (fields[4] if len(fields) > 4 else "").split(";"):
+        words = op.split()
+        if token and len(words) > 1 and token in words[1:]:
+            return words[0]
+    return "operations"
 
 
 def load_epd(path: str | Path) -> list[EpdPosition]:

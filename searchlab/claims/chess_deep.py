@@ -1,0 +1,275 @@
+"""The deep chess ordering study (issue 13; preset ``chess_deep``): WAC and Bratko-Kopec
+positions searched at depths 1..7 with quiescence on the compiled engine, every ordering
+policy, each search capped at the preset's node budget.
+
+``measure(table)`` turns the study's rows into plain numbers; ``section`` writes the report's
+tables; ``close_to_minimal_tree``, ``captures_first`` and ``killer_and_history`` are the
+verdicts for claims 000-j, 001-k and 000-l/001-i from these rows (with the earlier shallow
+measurements when the study did not run).
+
+Definitions (every figure below follows them):
+- work of a search = ``nodes + q_nodes`` (main search and quiescence nodes). A search that hit
+  the per-search cap has status "aborted": it counts as unsolved at its depth.
+- solved = the best move is an EPD ``bm`` move (and no ``am`` move) (EpdPosition.is_solution).
+- solved share at a node budget N: on each position the deepest depth k the policy completes
+  within N (for policies with ``id`` the row at depth k already counts every iteration; for the
+  others the search restarts at every depth, so depths 1..k are summed, as plain iterative
+  deepening without information kept); solved if that row solved it. ``censored`` counts
+  positions where the policy's last depth run fit within N, so a deeper one might have too.
+- paired node ratios: policy A's work over policy B's on the same positions at one depth,
+  positions where both finished; the geometric mean of the per-position ratios with a
+  bootstrap CI over positions (searchlab.analysis.stats.paired_ratio), Holm-adjusted p-values
+  over the comparisons of one claim.
+- closeness to the minimal tree: per position, the horizon nodes of the last iteration
+  (``per_ply[d]``) of the best composed policy against Knuth and Moore's minimal tree
+  b̄^⌈d/2⌉ + b̄^⌊d/2⌋ − 1 with the position's own mean branching b̄ (plies 0 and 1); and the
+  growth exponent α = ln(L(d) / L(d − 2)) / (2 ln b̄) of those horizon counts (1/2 for the
+  minimal tree, 3/4 for random order, 1 for minimax).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from searchlab.analysis.stats import classify, holm, mean_ci, paired_ratio
+from searchlab.analysis.tables import md_table
+from searchlab.claims import complexity as X
+from searchlab.claims import ordering as O
+from searchlab.claims.verdict import Verdict
+
+COMMAND = "searchlab experiment=chess_deep (run by analysis/reproduce.py; searchlab.claims.chess_deep)"
+BUDGETS = (10_000, 100_000, 1_000_000, 5_000_000)
+BEST = "id+tt+killer+history+captures"
+#: (claim, policy A, policy B): A searches fewer nodes than B (ratio A/B < 1)
+CAPTURE_PAIRS = (("captures", "natural"), ("id+tt+captures", "id+tt"))
+KILLER_PAIRS = (("killer", "natural"), ("history", "natural"),
+                ("killer+history+captures", "captures"))
+
+
+def _frame(table: pd.DataFrame) -> pd.DataFrame:
+    df = table[table["game"] == "chess"].copy()
+    df["unit"] = df["positions"].astype(str) + ":" + df["position"].astype(str)
+    df["work"] = df["nodes"].astype(float) + df["q_nodes"].astype(float)
+    df["ok"] = df["status"] == "ok"
+    df["won"] = df["ok"] & df["solved"].fillna(False).astype(bool)
+    return df
+
+
+def solved_by_depth(df: pd.DataFrame) -> pd.DataFrame:
+    """Per suite, policy and depth: positions, solved, aborted (aborted = unsolved)."""
+    g = df.groupby(["positions", "ordering", "d"])
+    out = g.agg(n=("unit", "size"), solved=("won", "sum"), aborted=("ok", lambda s: int((~s).sum())))
+    out["share"] = out["solved"] / out["n"]
+    return out.reset_index()
+
+
+def solved_by_budget(df: pd.DataFrame, budgets=BUDGETS) -> pd.DataFrame:
+    """Per suite, policy and budget N: solved share, mean depth reached, censored positions."""
+    rows = []
+    for (suite, policy), g in df.groupby(["positions", "ordering"], sort=True):
+        has_id = "id" in policy.split("+")
+        for budget in budgets:
+            solved = censored = 0
+            depths = []
+            for _, pos in g.groupby("unit"):
+                pos = pos.sort_values("d")
+                d = pos["d"].to_numpy()
+                cost = np.where(pos["ok"], pos["work"], np.inf)
+                if not has_id:
+                    cost = np.cumsum(cost)
+                fit = (cost <= budget) & (d == np.arange(1, len(d) + 1))
+                fit = np.logical_and.accumulate(fit)
+                reach = int(d[fit].max()) if fit.any() else 0
+                depths.append(reach)
+                if reach:
+                    solved += bool(pos.loc[pos["d"] == reach, "won"].iloc[0])
+                censored += bool(reach and reach == d.max())
+            n = len(depths)
+            rows.append(dict(positions=suite, ordering=policy, budget=budget, n=n, solved=solved,
+                             share=solved / n, mean_depth=float(np.mean(depths)), censored=censored))
+    return pd.DataFrame(rows)
+
+
+def paired(df: pd.DataFrame, pairs, depth: int, n_resamples: int = 999) -> list[dict]:
+    """Paired node ratios A/B at ``depth`` (module docstring), with Holm-adjusted p-values."""
+    out = []
+    for a, b in pairs:
+        x = df[(df["ordering"] == a) & (df["d"] == depth) & df["ok"]].set_index("unit")["work"]
+        y = df[(df["ordering"] == b) & (df["d"] == depth) & df["ok"]].set_index("unit")["work"]
+        both = x.index.intersection(y.index)
+        if len(both) < 2:
+            continue
+        xa, yb = x[both].to_numpy(), y[both].to_numpy()
+        est = paired_ratio(xa, yb, kind="geometric", n_resamples=n_resamples)
+        out.append(dict(a=a, b=b, d=depth, n=len(both), ratio=est.value, low=est.low,
+                        high=est.high, p=_t_pvalue(np.log(xa / yb))))
+    if out:
+        for row, adj in zip(out, holm([r["p"] for r in out])):
+            row["p_holm"] = float(adj)
+            row["kind"] = classify(row["low"], row["high"], 1.0, direction=-1)
+    return out
+
+
+def _t_pvalue(x: np.ndarray) -> float:
+    """Two-sided p-value of a one-sample t-test of mean 0 (log ratios: no difference)."""
+    if len(x) < 2 or np.allclose(x, x[0]):
+        return 0.0 if len(x) and x[0] != 0 else 1.0
+    return float(stats.ttest_1samp(x, 0.0).pvalue)
+
+
+def minimal_tree(df: pd.DataFrame, policy: str = BEST, n_resamples: int = 999) -> list[dict]:
+    """Per depth d: the geometric mean of L(d) / KM(b̄, d) and the growth exponent α over
+    positions where the policy finished (module docstring), with bootstrap CIs."""
+    sub = df[(df["ordering"] == policy) & df["ok"]]
+    leaves = {(r.unit, int(r.d)): float(r.per_ply[int(r.d)]) for r in sub.itertuples()
+              if len(r.per_ply) > int(r.d)}
+    bbar = sub.groupby("unit")["branching"].first()
+    out = []
+    for d in sorted(sub["d"].unique()):
+        d = int(d)
+        units = [u for u in bbar.index if (u, d) in leaves and leaves[(u, d)] > 0
+                 and math.isfinite(bbar[u]) and bbar[u] > 1]
+        if len(units) < 2:
+            continue
+        km = np.array([bbar[u] ** math.ceil(d / 2) + bbar[u] ** (d // 2) - 1 for u in units])
+        lr = np.log(np.array([leaves[(u, d)] for u in units]) / km)
+        ratio = mean_ci(lr, n_resamples=n_resamples)
+        row = dict(d=d, n=len(units), ratio=math.exp(ratio.value), low=math.exp(ratio.low),
+                   high=math.exp(ratio.high), b_bar=float(np.mean([bbar[u] for u in units])))
+        grow = [u for u in units if (u, d - 2) in leaves and leaves[(u, d - 2)] > 0]
+        if d >= 3 and len(grow) >= 2:
+            a = np.array([math.log(leaves[(u, d)] / leaves[(u, d - 2)]) / (2 * math.log(bbar[u]))
+                          for u in grow])
+            est = mean_ci(a, n_resamples=n_resamples)
+            row.update(alpha=est.value, alpha_low=est.low, alpha_high=est.high, alpha_n=len(grow))
+        out.append(row)
+    return out
+
+
+def measure(table: pd.DataFrame, n_resamples: int = 999) -> dict[str, Any]:
+    """The study's numbers (module docstring) from its table (every status)."""
+    df = _frame(table)
+    if df.empty:
+        return {}
+    depths = df.groupby("ordering")["d"].max()
+    common = int(depths.min())          # the deepest depth every policy ran
+    deep = int(depths.max())
+    return dict(
+        n={s: int(g["unit"].nunique()) for s, g in df.groupby("positions")},
+        rows=len(df), aborted=int((~df["ok"]).sum()),
+        max_nodes=float(df.loc[~df["ok"], "work"].min()) if (~df["ok"]).any() else None,
+        depths={p: int(v) for p, v in depths.items()},
+        by_depth=solved_by_depth(df).to_dict("records"),
+        by_budget=solved_by_budget(df).to_dict("records"),
+        captures=paired(df, CAPTURE_PAIRS[:1], common, n_resamples)
+        + paired(df, CAPTURE_PAIRS[1:], int(depths.get("id+tt", common)), n_resamples),
+        killer=paired(df, KILLER_PAIRS[:2], common, n_resamples)
+        + paired(df, KILLER_PAIRS[2:], deep, n_resamples),
+        minimal=minimal_tree(df, n_resamples=n_resamples),
+        cpu_seconds=float(df["wall_seconds"].sum()),
+    )
+
+
+def _ci(value: float, low: float, high: float) -> str:
+    return f"{value:.3g} [{low:.3g}, {high:.3g}]"
+
+
+def _ratio_text(r: dict) -> str:
+    return (f"{r['a']} / {r['b']} at d={r['d']}: {_ci(r['ratio'], r['low'], r['high'])} "
+            f"(n={r['n']}, Holm p={r['p_holm']:.2g})")
+
+
+# --- verdicts --------------------------------------------------------------------------------
+def _data(ctx) -> dict[str, Any] | None:
+    d = (ctx.exact or {}).get("chess_deep")
+    return d or None
+
+
+def close_to_minimal_tree(ctx) -> Verdict:
+    """000-j from the deep study (else the shallow measurement's verdict)."""
+    d = _data(ctx)
+    if d is None or not d["minimal"] or "alpha" not in d["minimal"][-1]:
+        return X.close_to_minimal_tree(ctx)
+    last = d["minimal"][-1]
+    measured = (f"{BEST}, WAC + BK ({sum(d['n'].values())} positions), depth {last['d']} with "
+                f"quiescence: horizon nodes / minimal tree of the position's b̄ (mean b̄ "
+                f"{last['b_bar']:.1f}) = {_ci(last['ratio'], last['low'], last['high'])} "
+                f"(geometric mean, n={last['n']}); growth exponent α over d−2 → d = "
+                f"{_ci(last['alpha'], last['alpha_low'], last['alpha_high'])} (n={last['alpha_n']})")
+    halfway = 0.625                     # between 1/2 (minimal tree) and 3/4 (random order)
+    if last["alpha_high"] < halfway:
+        cat = "holds"
+        det = (f"the search's growth per two plies is b̄^{last['alpha']:.2f}, nearer the minimal "
+               f"tree's b̄^0.5 than random order's b̄^0.75 (the CI lies below {halfway})")
+    elif last["alpha_low"] > halfway:
+        cat = "does not hold"
+        det = f"growth b̄^{last['alpha']:.2f}: nearer random order's b̄^0.75 than b̄^0.5"
+    else:
+        cat = "not shown at this power"
+        det = f"growth b̄^{last['alpha']:.2f}: the CI straddles {halfway}"
+    return Verdict(cat, det, measured, "b^(d/2) (growth exponent 1/2 per ply pair)", COMMAND)
+
+
+def captures_first(ctx) -> Verdict:
+    """001-k: the shallow verdict (captures and aspiration windows), with the deep chess
+    ratios added to its measurement when the study ran."""
+    v = O.captures_and_aspiration(ctx)
+    d = _data(ctx)
+    if d is None or not d["captures"]:
+        return v
+    deep = "; deep chess: " + "; ".join(_ratio_text(r) + f" ({r['kind']})" for r in d["captures"])
+    return Verdict(v.category, v.detail, v.measured + deep, v.theory, v.command + "; " + COMMAND)
+
+
+def killer_and_history(ctx) -> Verdict:
+    """000-l/001-i: the shallow verdict with the deep chess ratios added."""
+    v = O.killer_and_history(ctx)
+    d = _data(ctx)
+    if d is None or not d["killer"]:
+        return v
+    deep = "; deep chess: " + "; ".join(_ratio_text(r) + f" ({r['kind']})" for r in d["killer"])
+    return Verdict(v.category, v.detail, v.measured + deep, v.theory, v.command + "; " + COMMAND)
+
+
+# --- the report section ------------------------------------------------------------------------
+def section(d: dict[str, Any]) -> str:
+    """Markdown: solved share by depth and by budget, paired ratios, closeness to b^(d/2)."""
+    if not d:
+        return "The chess_deep study did not run."
+    parts = [f"Positions: {', '.join(f'{k} {v}' for k, v in d['n'].items())}; {d['rows']:,} "
+             f"searches, {d['aborted']:,} stopped at the per-search cap (counted unsolved). "
+             f"Depths per policy: " + ", ".join(f"{p} 1..{k}" for p, k in d["depths"].items())
+             + f". Search time summed over tasks: {d['cpu_seconds']:.0f} s.\n"]
+    bd = pd.DataFrame(d["by_depth"])
+    for suite, g in bd.groupby("positions"):
+        piv = g.pivot(index="ordering", columns="d", values="share")
+        rows = [[p] + [("" if math.isnan(v) else f"{v:.2f}") for v in piv.loc[p]] for p in piv.index]
+        parts.append(f"Solved share by depth, {suite} (aborted searches count unsolved):\n\n"
+                     + md_table(["policy"] + [f"d={c}" for c in piv.columns], rows))
+    bb = pd.DataFrame(d["by_budget"])
+    for suite, g in bb.groupby("positions"):
+        rows = [[r.ordering] + [f"{x.share:.2f} (d̄ {x.mean_depth:.1f}{', ' + str(x.censored) + ' cens.' if x.censored else ''})"
+                                for x in g[g["ordering"] == r.ordering].itertuples()]
+                for r in g.drop_duplicates("ordering").itertuples()]
+        parts.append(f"Solved share at a node budget per move, {suite} (d̄: mean depth reached; "
+                     "cens.: positions whose last depth run fit, so a deeper one might have):\n\n"
+                     + md_table(["policy"] + [f"N={b:,}" for b in sorted(g["budget"].unique())], rows))
+    pr = d["captures"] + d["killer"]
+    if pr:
+        parts.append("Paired node ratios (work = nodes + quiescence nodes; geometric mean over "
+                     "positions both finished, 95 % bootstrap CI, Holm within each claim):\n\n" + md_table(
+                         ["A / B", "depth", "n", "ratio [CI]", "Holm p", "verdict kind"],
+                         [[f"{r['a']} / {r['b']}", r["d"], r["n"], _ci(r["ratio"], r["low"], r["high"]),
+                           f"{r['p_holm']:.2g}", r["kind"]] for r in pr]))
+    if d["minimal"]:
+        parts.append(f"{BEST} against the minimal tree of each position's b̄:\n\n" + md_table(
+            ["depth", "n", "horizon nodes / KM [CI]", "α over d−2 → d [CI]"],
+            [[m["d"], m["n"], _ci(m["ratio"], m["low"], m["high"]),
+              _ci(m["alpha"], m["alpha_low"], m["alpha_high"]) if "alpha" in m else ""]
+             for m in d["minimal"]]))
+    return "\n\n".join(parts)
