@@ -290,7 +290,7 @@ def test_bad_moves_and_depths():
 
 def test_pure_python_kernel_matches(tmp_path):
     """The very same code with NUMBA_DISABLE_JIT=1 (a subprocess): perft, a random game, and
-    the compiled game's primitives against the Python game."""
+    the compiled game's primitives against the Python game, a repetition draw in a row."""
     script = (
         "import chess, chess.polyglot\n"
         "from searchlab.games.chesskernel import CompiledBoard, perft\n"
@@ -307,6 +307,14 @@ def test_pure_python_kernel_matches(tmp_path):
         "from tests.games.test_chess_kernel_game import _run\n"
         "with np.errstate(over='ignore'):        # the engine, not a wrapper, calls these\n"
         "    assert _run([fen], plies=8, seed=1)['states'] >= 5\n"
+        "from searchlab.games.chess_game import Chess\n"
+        "from searchlab.games.chesskernel import game as cg\n"
+        "g = Chess('startpos moves g1f3 g8f6 f3g1 f6g8')\n"
+        "row, out = cg.encode_state(g.initial_state(), True), np.zeros(cg.STATE_SIZE, np.uint64)\n"
+        "assert not cg.is_terminal(row)\n"
+        "for uci in ('g1f3', 'g8f6', 'f3g1', 'f6g8'):\n"
+        "    cg.play(row, cg.id_of(uci), out); row = out.copy()\n"
+        "assert cg.repetition_draw(row) and cg.is_terminal(row) and cg.utility(row) == 0.0\n"
         "print('ok')\n")
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(root))
