@@ -222,25 +222,24 @@ def close_to_minimal_tree(ctx) -> Verdict:
     return Verdict(cat, det, measured, "b^(d/2) (growth exponent 1/2 per ply pair)", COMMAND)
 
 
-def captures_first(ctx) -> Verdict:
-    """001-k: the shallow verdict (captures and aspiration windows), with the deep chess
-    ratios added to its measurement when the study ran."""
-    v = O.captures_and_aspiration(ctx)
+def _with_deep(v: Verdict, ctx, key: str) -> Verdict:
+    """The shallow verdict ``v`` with the deep study's paired ratios ``key`` added to its
+    measurement, when the study ran."""
     d = _data(ctx)
-    if d is None or not d["captures"]:
+    if d is None or not d[key]:
         return v
-    deep = "; deep chess: " + "; ".join(_ratio_text(r) + f" ({r['kind']})" for r in d["captures"])
+    deep = "; deep chess: " + "; ".join(_ratio_text(r) + f" ({r['kind']})" for r in d[key])
     return Verdict(v.category, v.detail, v.measured + deep, v.theory, v.command + "; " + COMMAND)
+
+
+def captures_first(ctx) -> Verdict:
+    """001-k: the shallow verdict (captures and aspiration windows) with the deep ratios."""
+    return _with_deep(O.captures_and_aspiration(ctx), ctx, "captures")
 
 
 def killer_and_history(ctx) -> Verdict:
-    """000-l/001-i: the shallow verdict with the deep chess ratios added."""
-    v = O.killer_and_history(ctx)
-    d = _data(ctx)
-    if d is None or not d["killer"]:
-        return v
-    deep = "; deep chess: " + "; ".join(_ratio_text(r) + f" ({r['kind']})" for r in d["killer"])
-    return Verdict(v.category, v.detail, v.measured + deep, v.theory, v.command + "; " + COMMAND)
+    """000-l/001-i: the shallow verdict with the deep ratios."""
+    return _with_deep(O.killer_and_history(ctx), ctx, "killer")
 
 
 # --- the report section ------------------------------------------------------------------------
