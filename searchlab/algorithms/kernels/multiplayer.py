@@ -6,8 +6,9 @@ vector, value, best move, nodes, leaves, cutoffs, per_ply (tests/algorithms/
 test_multiplayer_kernel.py). A leaf's payoff vector is a function of its key
 (docs/chance-tree-spec.md), so the recursion returns the key of the leaf whose vector a node
 takes (and, for paranoid and BRS, its root-player value) and computes components on demand.
-One self-recursive function, compiled once per process (numba cannot cache it); the key
-hashing comes from _alphabeta.py.
+One self-recursive function, compiled eagerly for one explicit signature, which is what lets
+numba's on-disk cache hold it (see searchlab/algorithms/kernels/chance.py); the key hashing
+(SplitMix64, fixed by docs/trees.md) comes from _alphabeta.py.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import math
 import time
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from searchlab.algorithms.kernels._alphabeta import GOLDEN, mix64, unit
 from searchlab.algorithms.result import MultiResult
@@ -32,7 +33,7 @@ ALGORITHMS = {"maxn": ALG_MAXN, "maxn-shallow": ALG_SHALLOW, "paranoid": ALG_PAR
 NODES, LEAVES, CUTS, ABORT, BEST = range(5)
 
 
-@njit(cache=False)    # calls _alphabeta's mix64: cached here, it would not see edits there
+@njit(cache=True)
 def _component(leaf, j, n, constsum, levels, total):
     """Payoff j of the leaf with key ``leaf`` (NPlayerTree.utility_vector's component j)."""
     base = leaf ^ SALT
@@ -48,7 +49,13 @@ def _component(leaf, j, n, constsum, levels, total):
     return unit(z)
 
 
-@njit(cache=False)    # numba's cache cannot hold a self-recursive function
+_F, _I = types.float64, types.int64
+_MREC_SIGNATURE = types.Tuple((_F, types.uint64))(
+    types.uint64, _I, _I, _F, _F, _F, _I, _I, _I, _I, _I, types.boolean, _I, _I, _I,
+    types.int64[:], types.int64[:])
+
+
+@njit(_MREC_SIGNATURE, cache=True)
 def _mrec(key, ply, mover, alpha, beta, bound, algo, n, b, d, root, constsum, levels, total,
           max_nodes, cnt, per_ply):
     """One node; returns (root player's value or 0.0 for max^n, key of the leaf it takes)."""
