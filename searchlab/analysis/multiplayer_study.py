@@ -7,7 +7,8 @@
   case (n - 1) / n (b^(d(n-1)/n), Sturtevant & Korf 2000), measured too: "paranoid-perfect" is
   paranoid with the perfect (oracle) ordering. BRS's tree has (n - 1)·b moves at
   its MIN plies, so its exponent is reported against log b as well.
-- ``rolit_match``: max^n (shallow pruning), paranoid and BRS play Rolit against each other at an
+- ``rolit_match``: max^n (shallow pruning), paranoid and BRS play Rolit against each other (the
+  compiled engine, algorithms/multiplayer_compiled.py: the reference's counts) at an
   equal node budget per move (iterative deepening until the budget runs out; the move of the
   deepest completed iteration), every seating order from each random opening; win shares with
   95 % CIs from a bootstrap over openings.
@@ -109,7 +110,8 @@ def choose_move(game: Rolit, state: Any, algorithm: str, budget: int) -> tuple[i
         left = budget - used
         if left < 1:
             break
-        r = search_multiplayer(g, algorithm, depth=depth, max_nodes=left if move is not None else None)
+        r = search_multiplayer(g, algorithm, depth=depth, max_nodes=left if move is not None else None,
+                               engine="auto")
         used += r.nodes
         if r.status != "ok":
             break
