@@ -12,28 +12,22 @@ from typing import Any
 
 from searchlab.analysis import multiplayer_study as MS
 from searchlab.analysis.format import number
+from searchlab.analysis.steps import run_steps
 from searchlab.analysis.tables import md_table
 from searchlab.claims.verdict import Context, Verdict, exact_missing, run_standalone
 
 COMMAND = "searchlab.claims.multiplayer.multiplayer_checks() (run by analysis/reproduce.py)"
 
 
-#: (bs, depths, trees per point, max leaves, Rolit openings, nodes per move) by size
-SIZES = {
-    "full": ((3, 4), range(2, 10), 10, 20000, 40, 400),
-    "small": ((3,), range(2, 8), 4, 3000, 2, 200),
-    "tiny": ((2,), range(2, 6), 3, 100, 1, 40),
-}
+SIZES = MS.SIZES
 
 
 def multiplayer_checks(size: str = "full", seed: int = 15) -> dict[str, Any]:
     """The n-player measurements at ``size`` "full" (minutes), "small" (about a minute) or
-    "tiny" (the tests')."""
-    bs, ds, inst, maxl, openings, budget = SIZES[size]
-    table = MS.leaves_table((3, 4), bs, ds, inst, seed=seed, max_leaves=maxl)
-    fits = MS.exponent_frame(MS.fit_exponents(table, seed=seed))
-    match = MS.rolit_match(openings, budget, players=3, seed=seed)
-    return dict(size=size, seed=seed, instances=inst, fits=fits, match=match, rows=len(table))
+    "tiny" (the tests'): the steps of multiplayer_study.plan in this process, summarised from
+    their tables (the preset ``searchlab experiment=multiplayer`` runs the same steps on the
+    engine)."""
+    return MS.summarise(run_steps(MS.plan(size, seed), MS.KINDS), size, seed)
 
 
 def pruning_with_many_players(ctx: Context) -> Verdict:
