@@ -217,8 +217,8 @@ def match_summary(df: pd.DataFrame, budget: int, players: int, seed: int = 0,
 
 #: (bs, depths, trees per point, max leaves, Rolit openings, nodes per move) by size
 SIZES = {
-    "full": ((3, 4), range(2, 10), 10, 20000, 40, 400),
-    "small": ((3,), range(2, 8), 4, 3000, 2, 200),
+    "full": ((3, 4), range(2, 10), 10, 20000, 200, 1000),
+    "small": ((3,), range(2, 8), 4, 3000, 10, 200),
     "tiny": ((2,), range(2, 6), 3, 100, 1, 40),
 }
 KINDS = ("leaves", "games")

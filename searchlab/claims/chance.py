@@ -139,14 +139,22 @@ def chance_section(c: dict[str, Any]) -> str:
     ])
 
 
+#: the verdicts this family's measurements decide
+VERDICTS = (expectiminimax_cost_and_weak_pruning, relabelling_under_chance, ludo_example)
+
+
+def exact_entries(chance: dict[str, Any]) -> dict[str, Any]:
+    """The ``exact`` entries VERDICTS read: the measurements, and exact_trees' minimax control
+    of the relabelling claim (seconds)."""
+    return {"chance": chance, "relabel": exact_trees.exact_checks()["relabel"]}
+
+
 def main(argv: list[str] | None = None) -> None:
     """``python -m searchlab.claims.chance [--size full|small|tiny]``: run the measurements and
     print the verdicts and the report section."""
-    run_standalone(argv, main.__doc__, SIZES,
-                   lambda size: {"chance": chance_checks(size),
-                                 "relabel": exact_trees.exact_checks()["relabel"]},
-                   (expectiminimax_cost_and_weak_pruning, relabelling_under_chance, ludo_example),
+    run_standalone(argv, main.__doc__, SIZES, lambda size: exact_entries(chance_checks(size)), VERDICTS,
                    lambda exact: chance_section(exact["chance"]))
+
 
 if __name__ == "__main__":
     main()

@@ -58,7 +58,7 @@ def pruning_with_many_players(ctx: Context) -> Verdict:
                 f"{number(c['match']['min_detectable'])}")
     ranked = summ.sort_values("win_share", ascending=False)
     top, low = ranked.iloc[0], ranked.iloc[-1]
-    separated = top.lo > low.hi
+    separated = top.lo > low.hi and c["match"]["openings"] > 1     # one opening: no CI at all
     play = (f"in Rolit at an equal node budget {top.algorithm} wins the largest share "
             f"({number(top.win_share)}) and {low.algorithm} the smallest ({number(low.win_share)}); "
             + ("their 95 % CIs do not overlap" if separated else
@@ -97,13 +97,21 @@ def multiplayer_section(c: dict[str, Any]) -> str:
     ])
 
 
+#: the verdicts this family's measurements decide
+VERDICTS = (pruning_with_many_players,)
+
+
+def exact_entries(multiplayer: dict[str, Any]) -> dict[str, Any]:
+    """The ``exact`` entries VERDICTS read."""
+    return {"multiplayer": multiplayer}
+
+
 def main(argv: list[str] | None = None) -> None:
     """``python -m searchlab.claims.multiplayer [--size full|small|tiny]``: run the measurements and
     print the verdicts and the report section."""
-    run_standalone(argv, main.__doc__, SIZES,
-                   lambda size: {"multiplayer": multiplayer_checks(size)},
-                   (pruning_with_many_players,),
+    run_standalone(argv, main.__doc__, SIZES, lambda size: exact_entries(multiplayer_checks(size)), VERDICTS,
                    lambda exact: multiplayer_section(exact["multiplayer"]))
+
 
 if __name__ == "__main__":
     main()
