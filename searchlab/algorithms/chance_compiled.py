@@ -9,7 +9,7 @@ probe_reuses (tests/games/test_pig_compiled.py, also under NUMBA_DISABLE_JIT=1).
 recursive function repeats chance.py's algorithms operation for operation, with orderings
 natural and static; Star2's kept probe results are a typed dict keyed, as the reference's
 (hash key, ply, decisions), by the position itself with ply and decisions. It has an
-explicit signature, so numba's on-disk cache holds it (see kernels/chance.py). Positions
+explicit signature, so numba's on-disk cache holds it (kernels/_recursive.py). Positions
 live in a per-ply stack ``S``; a chance node's outcome bounds in per-ply scratch rows.
 """
 
@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
+from searchlab.algorithms.kernels._recursive import ready
 from searchlab.algorithms.result import SearchResult
 from searchlab.errors import InvalidParameterError
 from searchlab.games import pig_compiled as G
@@ -118,7 +119,7 @@ def _leaf(s, dec, depth, low, high, P, cnt, bad):
     return True, v
 
 
-@njit(_SIGNATURE, cache=True)
+@njit(cache=True)          # compiled for _SIGNATURE by ready() on first use
 def _rec(S, ply, dec, alpha, beta, algo, depth, low, high, tol, static_order, P, probs, order, max_nodes,
          cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals, M, keys):
     """One node (a call of the reference's algorithm on S[ply]); returns its value or bound."""
@@ -360,7 +361,7 @@ def run_compiled(game: Pig, algorithm: str, ordering: str, horizon: float, low: 
     depth = np.int64(2**62) if not math.isfinite(horizon) else np.int64(horizon)
     limit = np.int64(2**62) if max_nodes is None else np.int64(max_nodes)
     t0 = time.perf_counter()
-    value = _rec(S, 0, 0, -INF, INF, ALGORITHMS[algorithm], depth, low, high, tol, ordering == "static", P, probs,
+    value = ready(_rec, _SIGNATURE)(S, 0, 0, -INF, INF, ALGORITHMS[algorithm], depth, low, high, tol, ordering == "static", P, probs,
                  order, limit, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals, M, keys)
     wall = time.perf_counter() - t0
     if cnt[BAD]:

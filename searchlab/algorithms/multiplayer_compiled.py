@@ -6,11 +6,10 @@ MultiResult as searchlab.algorithms.multiplayer.search_multiplayer (engine "refe
 for node: value vector and value bit for bit, best move, nodes, leaves, interior, cutoffs,
 per_ply, status (tests/games/test_rolit_compiled.py, also under NUMBA_DISABLE_JIT=1). The
 search is one recursive function repeating multiplayer.py's maxn / maxn_shallow / paranoid /
-brs step for step (natural move order only). It has an explicit signature, so numba's on-disk
-cache holds it (see searchlab/algorithms/kernels/chance.py). Positions live in a per-ply
-stack ``S`` (row ply = the node at that ply), value vectors in ``V`` (row ply = the vector
-the node returns) and ``B`` (the node's best child vector so far): nothing is allocated per
-node.
+brs step for step (natural move order only). It is compiled for one explicit signature, so
+numba's on-disk cache holds it (kernels/_recursive.py). Positions live in a per-ply stack
+``S`` (row ply = the node at that ply), value vectors in ``V`` (row ply = the vector the node
+returns) and ``B`` (the node's best child vector so far): nothing is allocated per node.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ import time
 import numpy as np
 from numba import njit, types
 
+from searchlab.algorithms.kernels._recursive import ready
 from searchlab.algorithms.result import MultiResult
 from searchlab.errors import InvalidParameterError
 from searchlab.games.rolit import Rolit
@@ -40,7 +40,7 @@ _SIGNATURE = _F(types.uint64[:, :], _I, _F, _F, _F, _I, _I, _I, _I, _F, _I, type
                 types.float64[:, :])
 
 
-@njit(_SIGNATURE, cache=True)
+@njit(cache=True)          # compiled for _SIGNATURE by ready() on first use
 def _rec(S, ply, alpha, beta, bound, algo, n, depth, root, total, max_nodes, cnt, per_ply, M, MP, V, B):
     """One node at ``ply`` (position S[ply]): its value vector into V[ply]; returns the root
     player's component (paranoid, BRS: the node's value; 0 after an abort)."""
@@ -163,7 +163,7 @@ def run_compiled(game: Rolit, algorithm: str, state, horizon: float, total: floa
     limit = np.int64(2**62) if max_nodes is None else np.int64(max_nodes)
     root = state.mover
     t0 = time.perf_counter()
-    value = _rec(S, 0, -INF, INF, float(total or 0.0), ALGORITHMS[algorithm], n, depth, root,
+    value = ready(_rec, _SIGNATURE)(S, 0, -INF, INF, float(total or 0.0), ALGORITHMS[algorithm], n, depth, root,
                  float(total or 0.0), limit, cnt, per_ply, M, MP, V, B)
     wall = time.perf_counter() - t0
     if cnt[BAD]:

@@ -50,7 +50,7 @@ def test_kernel_refusals():
         search_chance(Pig(winscore=10), "star1", depth=2, engine="kernel")
     with pytest.raises(InvalidParameterError, match="outside"):
         search_chance(ChanceTree(2, 2, 2, seed=1), "star1", bounds=(0.0, 0.01), engine="kernel")
-    assert search_chance(Pig(winscore=10), "star1", depth=2, engine="auto").engine == "reference"
+    assert search_chance(Pig(winscore=10), "star1", depth=2, engine="auto").engine == "compiled"   # Pig's engine
 
 
 def test_kernels_without_jit_in_a_subprocess():

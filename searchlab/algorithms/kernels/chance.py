@@ -7,11 +7,9 @@ node: value bit for bit, best move, nodes, leaves, chance_nodes, cutoffs, per_pl
 extra's chance_cutoffs, probes, probe_cutoffs and probe_reuses (tests/algorithms/
 test_chance_kernel.py compares them, also under NUMBA_DISABLE_JIT=1). The kernel is one
 recursive function repeating searchlab/algorithms/chance.py operation for operation (the same
-float operations in the same order). It is compiled eagerly for one explicit signature and
-kept in numba's on-disk cache: a self-recursive function compiled by type inference and
-cached segfaults when loaded (numba issues #6061, #6713: the recursive call's types must match
-the cached ones exactly), one with an explicit signature loads cleanly. The key hashing
-(SplitMix64, fixed by docs/trees.md) comes from _alphabeta.py.
+float operations in the same order). It is compiled on first use for one explicit signature
+and kept in numba's on-disk cache (kernels/_recursive.py: why the signature makes that
+possible). The key hashing (SplitMix64, fixed by docs/trees.md) comes from _alphabeta.py.
 """
 
 from __future__ import annotations
@@ -24,6 +22,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from searchlab.algorithms.kernels._alphabeta import child_key, unit
+from searchlab.algorithms.kernels._recursive import ready
 from searchlab.algorithms.result import SearchResult
 from searchlab.errors import InvalidParameterError, UnsupportedError
 
@@ -61,7 +60,7 @@ _REC_SIGNATURE = _F(types.uint64, _I, _F, _F, _I, _I, _I, _F, _F, _I, _F, _F, _F
                     _A1, _A2, _A2, types.boolean[:, :], _A2)
 
 
-@njit(_REC_SIGNATURE, cache=True)
+@njit(cache=True)          # compiled for _REC_SIGNATURE by ready() on first use
 def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol, probs, order,
          max_nodes, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals):
     """One node (a call of the reference's algorithm on it); returns its value (or a bound)."""
@@ -311,7 +310,7 @@ def run_chance_kernel(tree, algorithm: str, bounds=None, outcome_order: str = "n
     limit = np.int64(2**62) if max_nodes is None else np.int64(max_nodes)
     t0 = time.perf_counter()
     with np.errstate(over="ignore"):
-        value = _rec(np.uint64(tree.root_key), 0, -INF, INF, ALGORITHMS[algorithm], tree.b, tree.d, tree.low,
+        value = ready(_rec, _REC_SIGNATURE)(np.uint64(tree.root_key), 0, -INF, INF, ALGORITHMS[algorithm], tree.b, tree.d, tree.low,
                      tree.high, tree.levels, lo_b, hi_b, tol, probs, order, limit, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals)
     wall = time.perf_counter() - t0
     if cnt[BAD]:

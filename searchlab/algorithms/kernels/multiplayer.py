@@ -6,8 +6,8 @@ vector, value, best move, nodes, leaves, cutoffs, per_ply (tests/algorithms/
 test_multiplayer_kernel.py). A leaf's payoff vector is a function of its key
 (docs/chance-tree-spec.md), so the recursion returns the key of the leaf whose vector a node
 takes (and, for paranoid and BRS, its root-player value) and computes components on demand.
-One self-recursive function, compiled eagerly for one explicit signature, which is what lets
-numba's on-disk cache hold it (see searchlab/algorithms/kernels/chance.py); the key hashing
+One self-recursive function, compiled on first use for one explicit signature, which is what
+lets numba's on-disk cache hold it (kernels/_recursive.py); the key hashing
 (SplitMix64, fixed by docs/trees.md) comes from _alphabeta.py.
 """
 
@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit, types
 
 from searchlab.algorithms.kernels._alphabeta import GOLDEN, mix64, unit
+from searchlab.algorithms.kernels._recursive import ready
 from searchlab.algorithms.result import MultiResult
 from searchlab.errors import UnsupportedError
 from searchlab.hashing import VECTOR_SALT
@@ -55,7 +56,7 @@ _MREC_SIGNATURE = types.Tuple((_F, types.uint64))(
     types.int64[:], types.int64[:])
 
 
-@njit(_MREC_SIGNATURE, cache=True)
+@njit(cache=True)          # compiled for _MREC_SIGNATURE by ready() on first use
 def _mrec(key, ply, mover, alpha, beta, bound, algo, n, b, d, root, constsum, levels, total,
           max_nodes, cnt, per_ply):
     """One node; returns (root player's value or 0.0 for max^n, key of the leaf it takes)."""
@@ -152,7 +153,7 @@ def run_multiplayer_kernel(tree, algorithm: str, max_nodes: int | None = None) -
     limit = np.int64(2**62) if max_nodes is None else np.int64(max_nodes)
     t0 = time.perf_counter()
     with np.errstate(over="ignore"):
-        value, leaf = _mrec(np.uint64(tree.root_key), 0, 0, -INF, INF, float(tree.total), ALGORITHMS[algorithm],
+        value, leaf = ready(_mrec, _MREC_SIGNATURE)(np.uint64(tree.root_key), 0, 0, -INF, INF, float(tree.total), ALGORITHMS[algorithm],
                             tree.n_players, tree.b, tree.d, 0, tree.values == "constsum", tree.levels,
                             tree.total, limit, cnt, per_ply)
     wall = time.perf_counter() - t0
