@@ -2,8 +2,10 @@
 
 ``chance_checks(size)`` runs the studies of searchlab.analysis.chance_study (growth of
 expectiminimax / alpha-beta / Star1 / Star2 over b, n and the tightness of [L, U]; the
-relabelling experiment; the Ludo example; Pig through the engine) and returns plain values;
-``analysis/reproduce.py`` stores them as ``exact["chance"]``. The verdict functions read them.
+relabelling experiment; the Ludo example; Pig through the engine) in this process and returns
+plain values; the preset ``searchlab experiment=chance`` runs the same steps on the engine and
+gets the same values from its tables (report/claimstudy.py), which is how
+``analysis/reproduce.py`` fills ``exact["chance"]``. The verdict functions read them.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from searchlab.analysis.tables import md_table
 from searchlab.claims import exact_trees
 from searchlab.claims.verdict import Context, Verdict, exact_missing, run_standalone
 
-COMMAND = "searchlab.claims.chance.chance_checks() (run by analysis/reproduce.py)"
+COMMAND = "searchlab experiment=chance (run by analysis/reproduce.py; in-process: searchlab.claims.chance.chance_checks())"
 
 
 SIZES = CS.SIZES

@@ -3,7 +3,9 @@
 ``multiplayer_checks(size)`` runs searchlab.analysis.multiplayer_study: leaves versus depth of
 max^n, shallow pruning, paranoid (natural and perfect order) and best-reply search on
 synthetic 3- and 4-player trees, and Rolit matches between max^n, paranoid and BRS at equal
-node budgets. ``analysis/reproduce.py`` stores the result as ``exact["multiplayer"]``.
+node budgets, in this process; the preset ``searchlab experiment=multiplayer`` runs the same
+steps on the engine and gets the same values from its tables (report/claimstudy.py), which is
+how ``analysis/reproduce.py`` fills ``exact["multiplayer"]``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from searchlab.analysis.steps import run_steps
 from searchlab.analysis.tables import md_table
 from searchlab.claims.verdict import Context, Verdict, exact_missing, run_standalone
 
-COMMAND = "searchlab.claims.multiplayer.multiplayer_checks() (run by analysis/reproduce.py)"
+COMMAND = "searchlab experiment=multiplayer (run by analysis/reproduce.py; in-process: searchlab.claims.multiplayer.multiplayer_checks())"
 
 
 SIZES = MS.SIZES
