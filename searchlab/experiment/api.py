@@ -98,25 +98,32 @@ def is_claim_study(cfg: Any) -> bool:
     return cfg.get("claim_study") is not None
 
 
-def run_claim_study(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
-                    log: Callable[[str], None] = print) -> Path:
-    """Run (or resume) the claim study of a composed config (experiment=chance|multiplayer)
-    into run_dir with the engine's runner (``study.runner``), then its report. Raises
-    ConfigError (a bad ``claim_study`` section: nothing is created) / RunError."""
-    cc = claim_study_config(cfg)
+def _run_locked_study(run_dir: Path, body: Callable[..., Any], config: Any, study: Study, progress: bool,
+                     log: Callable[[str], None], errors: tuple[type[Exception], ...]) -> None:
+    """``body(config, runner, run_dir, progress=, fault=, log=)`` (a study that is not a sweep)
+    while this process owns run_dir (the same rule as a sweep's run), its ``errors`` turned into
+    RunError; then the report."""
     try:
-        owned = lock.acquire(Path(run_dir))        # the same ownership rule as a sweep's run
+        owned = lock.acquire(Path(run_dir))
     except lock.RunLockedError as e:
         raise RunError(str(e)) from None
     try:
-        _run_claim_study(cc, study.runner, Path(run_dir), progress=progress and study.runner.progress,
-                         fault=os.environ.get(FAULT_ENV) or None, log=log)
-    except ClaimStudyRunError as e:
+        body(config, study.runner, Path(run_dir), progress=progress and study.runner.progress,
+             fault=os.environ.get(FAULT_ENV) or None, log=log)
+    except errors as e:
         raise RunError(str(e)) from None
     finally:
         owned.release()
     if study.runner.report:
         _report(run_dir, log)
+
+
+def run_claim_study(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
+                    log: Callable[[str], None] = print) -> Path:
+    """Run (or resume) the claim study of a composed config (experiment=chance|multiplayer)
+    into run_dir with the engine's runner (``study.runner``), then its report. Raises
+    ConfigError (a bad ``claim_study`` section: nothing is created) / RunError."""
+    _run_locked_study(run_dir, _run_claim_study, claim_study_config(cfg), study, progress, log, (ClaimStudyRunError,))
     return Path(run_dir)
 
 
@@ -127,19 +134,7 @@ def run_tradeoff(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
     estimated above ``runner.max_nodes``: nothing is created) / RunError."""
     tc = tradeoff_config(cfg)
     check_tradeoff_budget(tc, study.runner.max_nodes)
-    try:
-        owned = lock.acquire(Path(run_dir))        # the same ownership rule as a sweep's run
-    except lock.RunLockedError as e:
-        raise RunError(str(e)) from None
-    try:
-        _run_tradeoff(tc, study.runner, Path(run_dir), progress=progress and study.runner.progress,
-                      fault=os.environ.get(FAULT_ENV) or None, log=log)
-    except TradeoffRunError as e:
-        raise RunError(str(e)) from None
-    finally:
-        owned.release()
-    if study.runner.report:
-        _report(run_dir, log)
+    _run_locked_study(run_dir, _run_tradeoff, tc, study, progress, log, (TradeoffRunError,))
     log(f"tables:  {Path(run_dir) / 'table'}, {Path(run_dir) / 'matches'}  "
         f"(searchlab.load({str(run_dir)!r}))")
     return Path(run_dir)
