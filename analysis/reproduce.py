@@ -8,7 +8,9 @@ Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
 arithmetic), the rigor studies of issue 14 (paired finite-depth convergence, the worst case
 over all orderings, node types, Pearl's critical case and the cut rule, policy costs) and the
-parallel alpha-beta simulations (searchlab.claims.parallel), and writes REPORT.md with a verdict
+parallel alpha-beta simulations (searchlab.claims.parallel), the deep chess ordering study
+chess_deep (WAC and BK at depths 1..7 on the compiled engine, searchlab.claims.chess_deep; about
+3 hours of the full size on 2 busy cores, see its preset), and writes REPORT.md with a verdict
 on every claim of ../shared/CLAIMS.md. Every number in the report is computed; none is typed by
 hand. Prints its run time.
 """
