@@ -351,6 +351,11 @@ def plan(size: str = "full", seed: int = 15, openings: int | None = None,
     return steps
 
 
+def skipped() -> list[str]:
+    """Messages for the parts of the study plan() leaves out on this machine."""
+    return [] if openspiel.available() else [f"chinese_checkers (second domain): {CC_NOT_MEASURED}"]
+
+
 def summarise(tables: dict[str, pd.DataFrame], size: str, seed: int = 15, budget: int | None = None
               ) -> dict[str, Any]:
     """The study's results from its tables (any row order): exponent fits and the match

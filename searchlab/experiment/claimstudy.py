@@ -231,6 +231,8 @@ def run_claim_study(cfg: ClaimStudyConfig, runner: Any, run_dir: Path, *, progre
     provenance.write_json_atomic(marker, {"family": cfg.family, "config_hash": h,
                                           "config": dataclasses.asdict(cfg)})
     t_start = time.perf_counter()
+    for note in (MS.skipped() if cfg.family == "multiplayer" else []):
+        log(f"skipped: {note}")
     todo_all = tasks(cfg)
     done = done_ids(run_dir, cfg.family) if resumed else set()
     todo = [t for t in todo_all if t.task_id not in done]
