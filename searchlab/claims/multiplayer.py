@@ -50,7 +50,7 @@ def cc_measured(cc: dict[str, Any]) -> str:
             f"engine, {cc['budget']:,} nodes per search: growth per ply with 95 % bootstrap CIs over positions: "
             f"{fits or 'none'}{'; ' + missing if missing else ''}; shallow pruning's cutoffs in all searches: "
             f"{cc['shallow_cutoffs']}; paranoid against its best case b^(d(n−1)/n) (b^d = max^n's leaves at that "
-            f"position): {bound or 'no depth with max^n measured'}")
+            f"position): {bound or 'no depth >= 2 that max^n completed at every position'}")
 
 
 def cc_contradicts(cc: dict[str, Any]) -> str | None:
