@@ -15,6 +15,7 @@ from searchlab.errors import InvalidParameterError
 from searchlab.experiment import api, grid
 from searchlab.experiment.api import run_study
 from searchlab.experiment.store import load
+from searchlab.report.build import build_report
 
 POLICIES = ["natural", "centre", "id", "tt", "killer", "history", "id+tt", "tt+killer+history",
             "id+tt+killer+history", "id+tt+killer+history+centre"]
@@ -186,3 +187,8 @@ def test_small_deep_study_end_to_end(tmp_path):
     v = OD.game_order_verdict(data)
     assert v.category in ("holds", "holds only under conditions", "does not hold", "not shown at this power")
     assert "Connect Four, 3 positions of Pons' Test_L1_R1" in v.measured
+    # the run's own report carries the section and bases 002-a on it
+    md = build_report(df, tmp_path / "rep", title="t", source="s", command="c", exact=False,
+                      n_resamples=49).read_text()
+    assert "## Ordering in real games, searched deep (paired per position)" in md
+    assert "| 002-a |" in md and "Connect Four, 3 positions of Pons' Test_L1_R1" in md.split("| 002-a |")[1]
