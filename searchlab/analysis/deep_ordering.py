@@ -42,8 +42,9 @@ from .policies import prepare
 from .stats import classify, holm, paired_ratio
 from .tables import md_table
 
-__all__ = ["GAME_ORDER", "DEEP_STUDIES", "PairedComparison", "complete_depths", "paired_comparison",
-           "ebf_at_depth", "claim_comparisons", "deep_checks", "deep_section", "dataset_label"]
+__all__ = ["GAME_ORDER", "DEEP_STUDIES", "CLAIM_COMPARISONS", "PairedComparison", "complete_depths",
+           "paired_comparison", "ebf_at_depth", "claim_comparisons", "deep_checks", "deep_section",
+           "dataset_label", "fmt_comparison"]
 
 #: the game's own order (claim 002-a) per game
 GAME_ORDER = {"connect4": "centre", "othello": "corners", "hex": "adjacent", "chess": "captures"}
@@ -277,9 +278,15 @@ def _complete_means(df: pd.DataFrame) -> dict[str, dict[int, dict[str, float]]]:
     return out
 
 
+def _ci(e: Estimate) -> str:
+    """'0.216 [0.168, 0.276]' (3 significant digits)."""
+    return f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}]"
+
+
 def fmt_comparison(c: PairedComparison) -> str:
-    """'centre / natural 0.41 [0.38, 0.44] (connect4 Test_L1_R1, d = 11, n = 100, Holm p = 1e-30)'"""
-    return (f"{c.policy} / {c.baseline} {c.ratio.fmt(3)} ({c.setting}, d = {c.d}, n = {c.n}, "
+    """'centre / natural 0.216 [0.168, 0.276] (connect4 Test_L1_R1, d = 10, n = 100, Holm p =
+    7.6e-22: shown)': the geometric mean of the per-position ratios with its 95 % CI."""
+    return (f"{c.policy} / {c.baseline} {_ci(c.ratio)} ({c.setting}, d = {c.d}, n = {c.n}, "
             f"Holm p = {c.p_holm:.2g}: {c.kind})")
 
 
@@ -313,8 +320,8 @@ def deep_section(data: dict[str, Any]) -> str:
     rows = []
     for fam, comps in data["families"].items():
         for c in comps:
-            rows.append([fam, c.setting, f"{c.policy} / {c.baseline}", c.d, c.n, c.ratio.fmt(3),
-                         c.mean_ratio.fmt(3), f"{c.p_holm:.2g}", c.kind])
+            rows.append([fam, c.setting, f"{c.policy} / {c.baseline}", c.d, c.n, _ci(c.ratio),
+                         _ci(c.mean_ratio), f"{c.p_holm:.2g}", c.kind])
     parts.append("### Paired comparisons the ordering claims rest on\n\n" + md_table(
         ["claim family", "setting", "ratio", "d", "n", "geometric mean (95 % CI)", "ratio of means (95 % CI)",
          "p (Holm)", "kind"], rows))
