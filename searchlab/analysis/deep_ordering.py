@@ -91,10 +91,12 @@ def _with_keys(table: pd.DataFrame) -> pd.DataFrame:
     """All rows with setting / policy / unit columns (policies.prepare keeps only ok rows)."""
     if table.empty:
         raise InvalidParameterError("the table has no rows")
-    status = table["status"].astype(str) if "status" in table else pd.Series("ok", index=table.index)
-    ok = prepare(table.assign(status="ok"))
-    ok["ok"] = status.loc[ok.index].eq("ok").to_numpy()
-    return ok
+    t = table.reset_index(drop=True)
+    status = t["status"].astype(str) if "status" in t else pd.Series("ok", index=t.index)
+    df = prepare(t.assign(status="ok"))
+    df["status"] = status.loc[df.index].to_numpy()
+    df["ok"] = df["status"].eq("ok")
+    return df
 
 
 def complete_depths(table: pd.DataFrame) -> pd.DataFrame:
@@ -114,8 +116,7 @@ def complete_depths(table: pd.DataFrame) -> pd.DataFrame:
                          depths=f"{int(g['d'].min())}-{int(g['d'].max())}",
                          deepest_complete=full[-1] if full else math.nan,
                          first_incomplete=short[0] if short else math.nan,
-                         aborted=int((table.loc[g.index, "status"].astype(str) == "aborted").sum())
-                         if "status" in table else 0, engines=engines))
+                         aborted=int((g["status"] == "aborted").sum()), engines=engines))
     return pd.DataFrame(rows, columns=["setting", "policy", "positions", "depths", "deepest_complete",
                                        "first_incomplete", "aborted", "engines"])
 
