@@ -417,7 +417,8 @@ def transposition_tables(ctx):
         cat = "holds" if ok and games_ok else "holds only under conditions"
         det = ("large savings where positions transpose (every game comparison shown); a value-only table "
                "gives wrong answers, one with depth and bound type none" if cat == "holds" else
-               "the table saves nodes except in " + (", ".join(not_shown) or "none of the games")
+               ("the table saves nodes in every game" if not not_shown else
+                "the table saves nodes in the games except " + ", ".join(not_shown))
                + ("" if ok else "; see the tic-tac-toe and value-only figures"))
         return Verdict(cat, det, measured, "large savings; depth and bound type needed for correctness",
                        COMMAND + "; " + OD.COMMAND)
