@@ -95,6 +95,30 @@ def run_tradeoff(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print
     return out, secs
 
 
+def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[dict, list]:
+    """The chance-node and n-player studies (the engine's presets experiment=chance and
+    experiment=multiplayer, size small or full; issue 15): their results computed from the
+    runs' tables (the same numbers as claims.chance.chance_checks / multiplayer_checks), and
+    info rows. With ``resume``, a run's stored tasks are not run again."""
+    from searchlab.experiment.api import run_study
+    from searchlab.report.claimstudy import results
+
+    exact, info = {}, []
+    size = "small" if small else "full"
+    for name in ("chance", "multiplayer"):
+        out = runs_dir / name
+        if out.exists() and not resume:
+            shutil.rmtree(out)
+        ov = [f"claim_study.size={size}", f"runner.n_jobs={jobs}", "runner.progress=false"]
+        log(f"== {name}: {' '.join(ov)}")
+        t0 = time.perf_counter()
+        run_study(name, ov, output_dir=out, progress=False)
+        exact[name] = results(out)[name]
+        info.append((name, f"searchlab experiment={name} claim_study.size={size}", "see its section",
+                     "see its section", time.perf_counter() - t0, _rel(out)))
+    return exact, info
+
+
 def _rel(path: Path) -> Path:
     """``path`` relative to the repository root when it lies inside it (--runs may point elsewhere)."""
     return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
@@ -419,6 +443,8 @@ def main(argv: list[str] | None = None) -> int:
                  _rel(tradeoff_dir)))
     rigor, rigor_info = run_rigor(args.small, args.jobs, runs_dir, args.resume, args.resamples)
     info += rigor_info
+    claim_exact, claim_info = run_claim_studies(args.small, args.jobs, runs_dir, args.resume)
+    info += claim_info
     t_run = time.perf_counter() - t0
     t_studies = sum(i[4] for i in info)  # on --resume: the time the tables took when produced
     print(f"studies done in {t_run:.0f} s; analysing {len(df)} rows")
@@ -433,10 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     exact = X.exact_checks()
     print("ordering measurements (incremental trees, Connect Four, Othello, chess) ...")
     exact["ordering"] = OC.ordering_checks(small=args.small)
-    print("chance nodes and three or more players (issue 15) ...")
-    study_size = "small" if args.small else "full"
-    exact["chance"] = CH.chance_checks(study_size)
-    exact["multiplayer"] = MP.multiplayer_checks(study_size)
+    exact.update(claim_exact)
     exact["tradeoff"] = claim_counts(tradeoff_dir)
     deep_rows = df[df["experiment"].isin(DO.DEEP_STUDIES)] if "experiment" in df.columns else df.iloc[0:0]
     if len(deep_rows):
