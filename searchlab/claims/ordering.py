@@ -374,7 +374,7 @@ def killer_and_history(ctx):
             rows.append((s, math.nan, math.nan))
             if mine and all(c.kind == "shown" for c in mine):
                 better.append(s)
-        measured = (f"incremental trees (nodes / natural, killer / history): "
+        measured = ("incremental trees (nodes / natural, killer / history): "
                     + ", ".join(f"{lab}: {k:.2f} / {h:.2f}" for lab, k, h in rows if lab.startswith("incremental"))
                     + f"; games ({OD.datasets(deep)}): {OD.measured(comps)}")
         command = COMMAND + "; " + OD.COMMAND
