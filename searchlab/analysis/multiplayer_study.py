@@ -239,9 +239,11 @@ def cc_rows(position: int, players: int, plies: int, seed: int, budget: int) -> 
     completed within ``budget`` nodes (the first search to exceed it ends that algorithm's
     depths; paranoid-perfect, whose oracle costs a full tree, is searched only to the depths
     max^n completed). Counts are the reference engine's (nodes, leaves, cutoffs); ``branching``
-    is the root's number of moves."""
+    is the root's number of moves; ``keeps_turn`` 1 when the chosen root move starts a hop
+    chain (the root player moves again at ply 1)."""
     g = OpenSpielChineseCheckers.random(players, plies, seed * 1000 + position)
-    root_moves = len(g.legal_moves(g.initial_state()))
+    root = g.initial_state()
+    root_moves = len(g.legal_moves(root))
     rows: list[dict] = []
     maxn_depth = 0
     for alg in CC_ALGORITHMS:
@@ -256,16 +258,17 @@ def cc_rows(position: int, players: int, plies: int, seed: int, budget: int) -> 
                 break
             if alg == "maxn":
                 maxn_depth = d
+            keeps = g.to_move(g.play(root, r.best_move)) == g.to_move(root)
             rows.append(dict(players=players, position=position, algorithm=alg, d=d, leaves=r.leaves,
-                             nodes=r.nodes, cutoffs=r.cutoffs, branching=root_moves))
+                             nodes=r.nodes, cutoffs=r.cutoffs, branching=root_moves, keeps_turn=int(keeps)))
     return rows
 
 
 def cc_summary(df: pd.DataFrame, seed: int = 0, resamples: int = 999) -> dict[str, Any]:
     """The chinese_checkers table (cc_rows, any row order) summarised.
 
-    ``depths``: per algorithm and depth completed by every position, mean leaves and
-    nodes, and (paranoid rows) the mean of paranoid's best case L_maxn^((n-1)/n) per position
+    ``depths``: per algorithm and depth completed by every position, mean leaves,
+    nodes, cutoffs, the share of positions whose chosen root move keeps the turn, and (paranoid rows) the mean of paranoid's best case L_maxn^((n-1)/n) per position
     (b^(d(n-1)/n) with b^d = that position's max^n leaves) and the mean ratio leaves / bound.
     ``fits``: per algorithm whose every position reached >= CC_MIN_DEPTHS depths, the growth
     per ply (estimators.fit_with_ci, one line through those depths, CI by bootstrapping
@@ -280,7 +283,8 @@ def cc_summary(df: pd.DataFrame, seed: int = 0, resamples: int = 999) -> dict[st
     rows = []
     for (alg, d), g in df.groupby(["algorithm", "d"]):
         row = dict(algorithm=alg, d=int(d), positions=len(g), leaves=float(g["leaves"].mean()),
-                   nodes=float(g["nodes"].mean()), cutoffs=float(g["cutoffs"].mean()), bound=np.nan, ratio=np.nan)
+                   nodes=float(g["nodes"].mean()), cutoffs=float(g["cutoffs"].mean()),
+                   keeps_turn=float(g["keeps_turn"].mean()), bound=np.nan, ratio=np.nan)
         if alg.startswith("paranoid"):
             keys = [(p, d) for p in g["position"] if (p, d) in maxn.index]
             if len(keys) == len(g):

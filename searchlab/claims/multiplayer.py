@@ -154,7 +154,7 @@ def cc_section(cc: dict[str, Any]) -> list[str]:
     measured)."""
     if not cc.get("measured"):
         return [f"OpenSpiel chinese_checkers (second domain): {cc.get('reason', MS.CC_NOT_MEASURED)}."]
-    drows = [[r.algorithm, r.d, r.positions, r.leaves, r.nodes, r.cutoffs,
+    drows = [[r.algorithm, r.d, r.positions, r.leaves, r.nodes, r.cutoffs, r.keeps_turn,
               "" if r.bound != r.bound else r.bound, "" if r.ratio != r.ratio else r.ratio]
              for r in cc["depths"].itertuples()]
     frows = [[r.algorithm, r.growth, f"[{number(r.lo)}, {number(r.hi)}]", r.alpha, f"{r.d_min}..{r.d_max}",
@@ -169,9 +169,12 @@ def cc_section(cc: dict[str, Any]) -> list[str]:
         f"conditions hold for it and for the mapped returns, not for OpenSpiel's raw returns), reference engine, "
         f"each search as deep as {cc['budget']:,} nodes allow. Mean counts at the depths every position "
         f"completed; for paranoid, its best case b^(d(n−1)/n) with b^d = max^n's leaves at the position, and "
-        f"leaves / bound (an asymptotic bound: at small d the minimal tree exceeds it). Best-reply search "
-        f"is not available (OpenSpiel states cannot change the player to move):",
-        md_table(["algorithm", "d", "positions", "leaves", "nodes", "cutoffs", "bound", "leaves / bound"], drows),
+        f"leaves / bound (an asymptotic bound: at small d the minimal tree exceeds it; it assumes the mover "
+        f"changes at every ply, which a hop chain breaks: when the best root move keeps the turn, the principal "
+        f"variation stays with the root player and perfect-order paranoid examines far fewer leaves). Best-reply "
+        f"search is not available (OpenSpiel states cannot change the player to move):",
+        md_table(["algorithm", "d", "positions", "leaves", "nodes", "cutoffs", "root move keeps the turn",
+                  "bound", "leaves / bound"], drows),
         f"Growth per ply (one line through log mean leaves, 95 % bootstrap CI over positions; α = log growth / "
         f"log max^n's growth; fitted only with >= {MS.CC_MIN_DEPTHS} depths at every position):",
         md_table(["algorithm", "growth", "CI", "α vs max^n", "d", "positions"], frows),

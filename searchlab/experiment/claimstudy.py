@@ -52,7 +52,7 @@ SCHEMAS = {
     "games": pa.schema([("opening", _I), ("seats", _S), ("player", _I), ("algorithm", _S), ("share", _F),
                         ("discs", _I), ("depth", _F)]),
     "cc": pa.schema([("players", _I), ("position", _I), ("algorithm", _S), ("d", _I), ("leaves", _I),
-                     ("nodes", _I), ("cutoffs", _I), ("branching", _I)]),
+                     ("nodes", _I), ("cutoffs", _I), ("branching", _I), ("keeps_turn", _I)]),
 }
 SCHEMAS = {k: s.append(pa.field("task_id", _S)) for k, s in SCHEMAS.items()}
 

@@ -59,6 +59,12 @@ def _hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     return dr + max(0, (dc - dr) // 2)
 
 
+def in_hop_chain(state: Any) -> bool:
+    """True when the player to move is in the middle of a hop chain (OpenSpiel's rendering
+    says "(hopping from <cell>)"): its moves are continuation hops and "Pass"."""
+    return "(hopping from" in str(state)
+
+
 class OpenSpielChineseCheckers(OpenSpielGame):
     """OpenSpiel's chinese_checkers with the progress evaluation and mapped payoffs (module doc)."""
 
@@ -115,11 +121,14 @@ class OpenSpielChineseCheckers(OpenSpielGame):
     @classmethod
     def random(cls, players: int, plies: int, seed: int) -> "OpenSpielChineseCheckers":
         """The game rooted after ``plies`` uniformly random OpenSpiel actions from the start
-        (numpy default_rng(seed); fewer if the game ends first, never at a terminal state)."""
+        (numpy default_rng(seed)), continued while a hop chain is unfinished, so the root is
+        the start of a player's turn; fewer if the game would end (never a terminal root)."""
         g = cls(players)
         rng = np.random.default_rng(seed)
         s, hist = g.initial_state().clone(), []
-        for _ in range(plies):
+        k = 0
+        while k < plies or in_hop_chain(s):
+            k += 1
             acts = s.legal_actions()
             a = acts[int(rng.integers(len(acts)))]
             child = s.clone()

@@ -21,7 +21,7 @@ def _cc_table(shallow: float = 1.0, paranoid_base: float = 6.0) -> pd.DataFrame:
             for alg, leaves in (("maxn", b ** d), ("maxn-shallow", int(shallow * b ** d)),
                                 ("paranoid", int(paranoid_base ** d) + k), ("paranoid-perfect", 3 ** d)):
                 rows.append(dict(players=3, position=k, algorithm=alg, d=d, leaves=leaves, nodes=leaves + 1,
-                                 cutoffs=0, branching=b))
+                                 cutoffs=0, branching=b, keeps_turn=int(alg == "paranoid-perfect")))
     return pd.DataFrame(rows)
 
 

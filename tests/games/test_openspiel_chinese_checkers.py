@@ -14,7 +14,7 @@ from searchlab.algorithms.multiplayer import search_multiplayer  # noqa: E402
 from searchlab.analysis import multiplayer_study as MS  # noqa: E402
 from searchlab.errors import InvalidParameterError, UnsupportedError  # noqa: E402
 from searchlab.games.openspiel import OpenSpielGame  # noqa: E402
-from searchlab.games.openspiel_chinese_checkers import OpenSpielChineseCheckers  # noqa: E402
+from searchlab.games.openspiel_chinese_checkers import OpenSpielChineseCheckers, in_hop_chain  # noqa: E402
 
 
 def test_progress_evaluation_is_non_negative_and_constant_sum():
@@ -30,6 +30,12 @@ def test_progress_evaluation_is_non_negative_and_constant_sum():
         st = r.initial_state()
         v = r.evaluate_vector(st)
         assert min(v) >= 0 and sum(v) == 720 and all(0 <= p <= 120 for p in r.progress(st))
+    # seed 15001's 30 random actions end inside a hop chain: the root is moved on to the turn's end
+    g1 = OpenSpielChineseCheckers.random(3, 30, 15001)
+    h = g1.root.history()
+    assert len(h) > 30 and not in_hop_chain(g1.root)
+    assert in_hop_chain(OpenSpielChineseCheckers(3, history=h[:30]).root)
+    assert "Pass" not in [g1.root.action_to_string(a) for a in g1.root.legal_actions()]
 
 
 def test_returns_are_mapped_to_the_same_constant_sum():
