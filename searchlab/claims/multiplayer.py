@@ -72,7 +72,8 @@ def cc_contradicts(cc: dict[str, Any]) -> str | None:
 def cc_agrees(cc: dict[str, Any]) -> str:
     """What the chinese_checkers checks of cc_contradicts found when they found nothing."""
     g = cc["fits"].set_index("algorithm")["growth"]
-    fitted = ("paranoid's leaves grow slower than max^n's" if "maxn" in g and "paranoid" in g
+    fitted = ("paranoid's fitted growth per ply is below max^n's (point estimates; CIs in the measurements)"
+              if "maxn" in g and "paranoid" in g
               else "their growth is not fitted (too few depths), so the comparison of growth is not shown")
     return (f"chinese_checkers does not contradict it: shallow pruning saves under 5 % of max^n's leaves at every "
             f"depth all {cc['positions']} positions reached, {fitted}")
