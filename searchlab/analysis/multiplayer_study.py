@@ -22,7 +22,7 @@
   change the player to move). Without open-spiel the steps are left out and the summary says
   the domain was not measured.
 - ``plan(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
-  whose rows form the tables ``leaves`` and ``games`` (analysis/steps.py), and its results
+  whose rows form the tables ``leaves``, ``games`` and ``cc`` (analysis/steps.py), and its results
   from them: run in-process by claims/multiplayer.py, or as the engine's preset
   ``searchlab experiment=multiplayer`` (experiment/claimstudy.py).
 """

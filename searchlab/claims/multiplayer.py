@@ -3,7 +3,8 @@
 ``multiplayer_checks(size)`` runs searchlab.analysis.multiplayer_study: leaves versus depth of
 max^n, shallow pruning, paranoid (natural and perfect order) and best-reply search on
 synthetic 3- and 4-player trees, and Rolit matches between max^n, paranoid and BRS at equal
-node budgets, in this process; the preset ``searchlab experiment=multiplayer`` runs the same
+node budgets, and (with open-spiel) leaves versus depth on OpenSpiel's chinese_checkers as a
+second domain, in this process; the preset ``searchlab experiment=multiplayer`` runs the same
 steps on the engine and gets the same values from its tables (report/claimstudy.py), which is
 how ``analysis/reproduce.py`` fills ``exact["multiplayer"]``.
 """
