@@ -273,6 +273,9 @@ class ExperimentConfig:
         tradeoff: the trade-off study's section (``experiment=unsound_tradeoff``; schema
             experiment/tradeoff/config.py TradeoffSection, docs/tradeoff.md); when set, the run's
             tasks are that study's (positions and matches), not a sweep. null = a sweep.
+        parallel: the parallel-search study's section (``experiment=parallel``; schema
+            experiment/parallel_study.py ParallelSection, docs/parallel.md); when set, the run's
+            tasks are simulations of parallel alpha-beta, not a sweep. null = a sweep.
     """
 
     name: str = "quick"
@@ -287,4 +290,5 @@ class ExperimentConfig:
     sweep: SweepConfig = field(default_factory=SweepConfig)
     runner: RunnerConfig = field(default_factory=RunnerConfig)
     tradeoff: Optional[Any] = None
+    parallel: Optional[Any] = None
 
