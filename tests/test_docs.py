@@ -50,7 +50,7 @@ TINY_STUDY = ["sweep.instances=1", "sweep.d_budget=2000", "runner.n_jobs=1",
 SIZE = {"searchlab": TINY_STUDY, ".venv/bin/searchlab": TINY_STUDY,
         # python -m MODULE is keyed "-m MODULE" (argparse takes an option's last value); the
         # claims' commands are written at size small (seconds) and run as written
-        "-m searchlab.parallel.study": ["--small", "--jobs", "1"]}
+        }
 #: the trade-off study (experiment=unsound_tradeoff...) at tiny size: one small incremental tree
 TINY_TRADEOFF = ["tradeoff.domain=incremental", "tradeoff.domains.incremental.positions=1",
                  "tradeoff.domains.incremental.depth=3", "tradeoff.domains.incremental.b=3",
@@ -142,6 +142,11 @@ def _argv(cmd: Command) -> list[str]:
     size = [] if cmd.error or "--cfg" in words or "--help" in words else SIZE.get(key, [])
     if size and any(w.startswith("experiment=unsound_tradeoff") for w in words):
         size = TINY_TRADEOFF
+    if size and any(w.startswith("experiment=parallel") for w in words):
+        # the parallel study's size is its block lists: the tiny preset in their place
+        words = [("experiment=parallel_tiny" if w.startswith("experiment=parallel") else w)
+                 for w in words]
+        size = ["runner.n_jobs=1", "runner.progress=false"]
     if "-m" in words and not python:          # a key a multirun sweeps keeps its jobs
         swept = {w.split("=")[0] for w in words if "=" in w and "," in w.split("=", 1)[1]}
         size = [o for o in size if o.split("=")[0] not in swept]
