@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from searchlab.experiment.parallel_study import GameBlock, ParallelSection, TreeBlock
 from searchlab.experiment.schema import ExperimentConfig
 from searchlab.experiment.tradeoff.config import TradeoffSection
 
@@ -215,7 +216,8 @@ def _schema_keys(cls, seen=None):
 
 def test_config_md_documents_every_schema_key():
     text = (ROOT / "docs" / "config.md").read_text()
-    keys = _schema_keys(ExperimentConfig) + _schema_keys(TradeoffSection)
+    keys = _schema_keys(ExperimentConfig) + _schema_keys(TradeoffSection) \
+        + _schema_keys(ParallelSection) + _schema_keys(TreeBlock) + _schema_keys(GameBlock)
     assert len(keys) > 60, keys
     missing = [f"{cls}.{name}" for cls, name in keys
                if not re.search(rf"`[^`\s]*\b{name}`|\b{name}: ", text)]
