@@ -44,6 +44,7 @@ def test_tiny_study_end_to_end(tiny_run):
     assert (tiny_run / "figures" / "parallel_policies_connect4_d5.png").exists()
 
 
+@pytest.mark.slow
 def test_resume_runs_nothing_again_and_numbers_are_reproducible(tiny_run, tmp_path):
     parts = sorted((tiny_run / "table").glob("part-*.parquet"))
     api.run_study("parallel_tiny", QUIET, output_dir=tiny_run, progress=False)
