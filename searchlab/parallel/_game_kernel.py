@@ -29,7 +29,7 @@ from numba import njit
 
 from searchlab.algorithms.kernels._alphabeta import mix64
 from searchlab.parallel._kernel import (A0, A_, ALG_ABDADA, ALG_LAZY, ALG_PVSPLIT, ALG_YBWC, B0,
-                                        B_, C_CUTOFFS, C_DEFERRED, C_JOBS, C_LEAVES, C_MESSAGES,
+                                        B_, C_CUTOFFS, C_DEFERRED, C_LEAVES, C_MESSAGES,
                                         C_NODES, C_SPLITS, C_TT_CUTOFFS, C_TT_HITS, C_TT_PROBES,
                                         EXACT, F_IDLE, F_IDLE_SINCE, F_RES, I_BEST, I_CUR, I_ITER,
                                         I_NDEF, I_POS, I_PV, I_SLOT, I_SP, IDLE, LOWER, MODE_SIM,
@@ -110,7 +110,7 @@ def tt_write(t_chk, t_vb, t_vf, t_meta, key, depth, value, alpha0, beta0, move):
         t_chk[slot] = key ^ t_vb[slot] ^ meta
 
 
-@njit(nogil=True)
+@njit(nogil=True, _nrt=False)
 def order_node(G, s, child, moves, kf, ku, ip, salt, killers, hist, t_chk, t_vb, t_vf, t_meta,
                key, maxing):
     """The node's legal moves into ``moves`` in the policy's order; returns their number
@@ -220,24 +220,25 @@ def close_sp(o, t, now, wake_at, p, d1, pr_i, pr_f, fr_f, fr_i, cnt, sp_help, sp
     pr_f[o, F_RES] = fr_f[o, t, V_]
 
 
-@njit(nogil=True)
+@njit(nogil=True, _nrt=False)
 def run(G, mode, qt, alg, p, depth, root_ply, root_alpha, root_beta, ip, seed_salt, order_salt,
         node_cost, split_cost, msg_cost, tt_cost, min_split, split_plies, max_nodes, S, MV, KF,
         KU, fr_key, fr_f, fr_i, deferred, killers, hist, pr_i, pr_f, cnt, t_chk, t_vb, t_vf,
-        t_meta, np_key, np_cnt, stop, res):
+        t_meta, np_key, np_cnt, ws_i, ws_n, ws_f, stop, res):
     """Simulate (MODE_SIM: processors 0..p-1, every starter's root row preset in S[q, 0]) or run
     one real thread (MODE_THREAD: processor ``qt``). Splits only at plies < ``split_plies`` and
-    at least ``min_split`` plies above the horizon. Results in ``res``, counters in ``cnt``."""
+    at least ``min_split`` plies above the horizon. Results in ``res``, counters in ``cnt``.
+    ``ws_i`` (4 rows of p * (depth + 1) int64), ``ws_n`` (3 int64), ``ws_f`` (p + 1 float64):
+    the scheduler's work space, zeroed by the caller. Compiled without reference counting
+    (``_nrt=False``, as the compiled engine): it allocates nothing and takes only views of the
+    caller's arrays, and the counting of every view cost more than the search itself."""
     d1 = depth + 1
     use_tt = ip[Q_TABLE] != 0
-    sp_help = np.zeros(p * d1, np.int64)
-    sp_list = np.zeros(p * d1, np.int64)
-    sp_n = np.zeros(1, np.int64)
-    n_idle = np.zeros(1, np.int64)
-    work = np.zeros(p + 1, np.int64)
-    ht = np.zeros(p + 1, np.float64)
-    hq = np.zeros(p + 1, np.int64)
-    hn = np.zeros(1, np.int64)
+    # the scheduler's arrays (zeroed by the caller): split points' helper counts, the active
+    # split points, counters, the event heap
+    sp_help, sp_list, work, hq = ws_i[0], ws_i[1], ws_i[2], ws_i[3]
+    sp_n, n_idle, hn = ws_n[0:1], ws_n[1:2], ws_n[2:3]
+    ht = ws_f
     if mode == MODE_SIM:
         starters = p if (alg == ALG_ABDADA or alg == ALG_LAZY) else 1
         for q in range(p):

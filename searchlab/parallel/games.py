@@ -122,7 +122,8 @@ def call_run(cg: CompiledGame, mode: int, q: int, alg: int, p: int, depth: int, 
                np.int64(split_plies), np.int64(max_nodes), a["S"], a["MV"], a["KF"], a["KU"],
                a["fr_key"], a["fr_f"], a["fr_i"], a["deferred"], a["killers"], a["hist"],
                a["pr_i"], a["pr_f"], a["cnt"], a["t_chk"], a["t_vb"], a["t_vf"], a["t_meta"],
-               a["np_key"], a["np_cnt"], stop, res)
+               a["np_key"], a["np_cnt"], np.zeros((4, max(p * (depth + 1), p + 1)), np.int64),
+               np.zeros(3, np.int64), np.zeros(p + 1, np.float64), stop, res)
 
 
 def run_simulation(game: Any, cg: CompiledGame, alg: int, p: int, depth: int, pol: Policy,
