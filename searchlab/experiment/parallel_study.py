@@ -112,21 +112,25 @@ def from_engine(cfg: Any) -> ParallelConfig:
     section = data.get("parallel")
     if not isinstance(section, dict):
         _fail(f"parallel must be a mapping (the study's section); got {section!r}")
-    try:
-        merged = OmegaConf.merge(OmegaConf.structured(ParallelSection), section)
-        for k in ("trees", "games"):
-            merged[k] = [OmegaConf.merge(OmegaConf.structured(TreeBlock if k == "trees"
-                                                              else GameBlock), b)
-                         for b in section.get(k) or []]
-        sec = OmegaConf.to_object(merged)
-    except OmegaConfBaseException as e:
-        key = getattr(e, "full_key", None) or ""
-        _fail(f"parallel.{key}: {str(e).splitlines()[0]}" if key
-              else f"parallel: {str(e).splitlines()[0]}")
-    sec.trees = [b if isinstance(b, TreeBlock) else TreeBlock(**b) for b in sec.trees]
-    sec.games = [b if isinstance(b, GameBlock) else GameBlock(**b) for b in sec.games]
+    blocks = {}
+    for k, cls in (("trees", TreeBlock), ("games", GameBlock)):
+        blocks[k] = []
+        for i, b in enumerate(section.pop(k, None) or []):
+            blocks[k].append(_structured(cls, b, f"parallel.{k}[{i}]"))
+    sec = _structured(ParallelSection, section, "parallel")
+    sec.trees, sec.games = blocks["trees"], blocks["games"]
     validate(sec)
     return ParallelConfig(data.get("name"), data.get("seed"), sec)
+
+
+def _structured(cls: type, value: Any, where: str) -> Any:
+    """``value`` merged onto the dataclass ``cls``; ConfigError naming ``where.key``."""
+    try:
+        return OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(cls), value))
+    except OmegaConfBaseException as e:
+        key = getattr(e, "full_key", None) or ""
+        _fail(f"{where}.{key}: {str(e).splitlines()[0]}" if key
+              else f"{where}: {str(e).splitlines()[0]}")
 
 
 def _ints(key: str, xs: list, low: int, high: int) -> None:

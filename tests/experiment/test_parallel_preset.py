@@ -80,6 +80,10 @@ def test_block_errors_name_the_block():
     cfg.parallel.trees[0].model = "hex"
     with pytest.raises(ConfigError, match=r"parallel\.trees\[0\]\.model"):
         from_engine(cfg)
+    cfg = api.compose("parallel_tiny", [])
+    cfg.parallel.trees[1].d = "deep"
+    with pytest.raises(ConfigError, match=r"parallel\.trees\[1\]\.d"):
+        from_engine(cfg)
     cfg = api.compose("parallel_tiny", ["parallel.games=[]", "parallel.trees=[]"])
     with pytest.raises(ConfigError, match="nothing to simulate"):
         from_engine(cfg)
