@@ -48,10 +48,9 @@ PROGRAMS = {
 #: overrides appended to make a run tiny (a study's own keys stay as written before them)
 TINY_STUDY = ["sweep.instances=1", "sweep.d_budget=2000", "runner.n_jobs=1",
               "runner.progress=false", "runner.max_nodes=100000000"]
-SIZE = {"searchlab": TINY_STUDY, ".venv/bin/searchlab": TINY_STUDY,
-        # python -m MODULE is keyed "-m MODULE" (argparse takes an option's last value); the
-        # claims' commands are written at size small (seconds) and run as written
-        }
+#: python -m MODULE would be keyed "-m MODULE"; the claims' commands are written at size small
+#: (seconds) and run as written
+SIZE = {"searchlab": TINY_STUDY, ".venv/bin/searchlab": TINY_STUDY}
 #: the trade-off study (experiment=unsound_tradeoff...) at tiny size: one small incremental tree
 TINY_TRADEOFF = ["tradeoff.domain=incremental", "tradeoff.domains.incremental.positions=1",
                  "tradeoff.domains.incremental.depth=3", "tradeoff.domains.incremental.b=3",
