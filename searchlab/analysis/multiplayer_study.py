@@ -7,10 +7,15 @@
   case (n - 1) / n (b^(d(n-1)/n), Sturtevant & Korf 2000), measured too: "paranoid-perfect" is
   paranoid with the perfect (oracle) ordering. BRS's tree has (n - 1)·b moves at
   its MIN plies, so its exponent is reported against log b as well.
-- ``rolit_match``: max^n (shallow pruning), paranoid and BRS play Rolit against each other at an
+- ``rolit_match``: max^n (shallow pruning), paranoid and BRS play Rolit against each other (the
+  compiled engine, algorithms/multiplayer_compiled.py: the reference's counts) at an
   equal node budget per move (iterative deepening until the budget runs out; the move of the
   deepest completed iteration), every seating order from each random opening; win shares with
   95 % CIs from a bootstrap over openings.
+- ``plan(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
+  whose rows form the tables ``leaves`` and ``games`` (analysis/steps.py), and its results
+  from them: run in-process by claims/multiplayer.py, or as the engine's preset
+  ``searchlab experiment=multiplayer`` (experiment/claimstudy.py).
 """
 
 from __future__ import annotations
@@ -26,11 +31,38 @@ from scipy import stats
 
 from searchlab.analysis import estimators as E
 from searchlab.algorithms.multiplayer import search_multiplayer
+from searchlab.analysis.steps import Step
 from searchlab.games.rolit import Rolit
 from searchlab.trees.nplayer import NPlayerTree
 
 TREE_ALGORITHMS = ("maxn", "maxn-shallow", "paranoid", "paranoid-perfect", "brs")
 MATCH_ALGORITHMS = ("maxn-shallow", "paranoid", "brs")
+
+
+def leaves_rows(n: int, b: int, d: int, instance: int, seed: int = 0, total: int = 12,
+                max_leaves: int = 60000) -> list[dict]:
+    """The rows of one tree of leaves_table (its docstring): every algorithm of TREE_ALGORITHMS."""
+    rows = []
+    const = NPlayerTree(n, b, d, seed=seed * 1000 + instance, values="constsum", total=total)
+    iid = NPlayerTree(n, b, d, seed=seed * 1000 + instance)
+    for alg in TREE_ALGORITHMS:
+        if alg == "brs" and ((n - 1) * b) ** (d // 2) * b ** ((d + 1) // 2) > 4 * max_leaves:
+            continue
+        tree = const if alg.startswith("maxn") else iid
+        if alg == "paranoid-perfect":
+            r = search_multiplayer(tree, "paranoid", ordering="perfect")
+        else:
+            r = search_multiplayer(tree, alg, engine="auto")
+        rows.append(dict(players=n, b=b, d=d, instance=instance, algorithm=alg, leaves=r.leaves,
+                         nodes=r.nodes, cutoffs=r.cutoffs))
+    return rows
+
+
+def leaves_points(players: Iterable[int], bs: Iterable[int], ds: Iterable[int], instances: int,
+                  max_leaves: int) -> list[tuple[int, int, int, int]]:
+    """The (n, b, d, instance) trees of leaves_table (b^d <= max_leaves)."""
+    return [(n, b, d, k) for n in players for b in bs for d in ds if b ** d <= max_leaves
+            for k in range(instances)]
 
 
 def leaves_table(players: Iterable[int], bs: Iterable[int], ds: Iterable[int], instances: int,
@@ -43,24 +75,8 @@ def leaves_table(players: Iterable[int], bs: Iterable[int], ds: Iterable[int], i
     the same depth only while ((n-1)·b)^(d/2)·b^(d/2) stays within 4·max_leaves). Searched by
     the compiled kernel (engine "auto": the same counts, tests/algorithms/
     test_multiplayer_kernel.py), perfect-order paranoid by the reference."""
-    rows = []
-    for n in players:
-        for b in bs:
-            for d in (d for d in ds if b ** d <= max_leaves):
-                for k in range(instances):
-                    const = NPlayerTree(n, b, d, seed=seed * 1000 + k, values="constsum", total=total)
-                    iid = NPlayerTree(n, b, d, seed=seed * 1000 + k)
-                    for alg in TREE_ALGORITHMS:
-                        if alg == "brs" and ((n - 1) * b) ** (d // 2) * b ** ((d + 1) // 2) > 4 * max_leaves:
-                            continue
-                        tree = const if alg.startswith("maxn") else iid
-                        if alg == "paranoid-perfect":
-                            r = search_multiplayer(tree, "paranoid", ordering="perfect")
-                        else:
-                            r = search_multiplayer(tree, alg, engine="auto")
-                        rows.append(dict(players=n, b=b, d=d, instance=k, algorithm=alg, leaves=r.leaves,
-                                         nodes=r.nodes, cutoffs=r.cutoffs))
-    return pd.DataFrame(rows)
+    return pd.DataFrame([r for n, b, d, k in leaves_points(players, bs, ds, instances, max_leaves)
+                         for r in leaves_rows(n, b, d, k, seed, total, max_leaves)])
 
 
 @dataclass(frozen=True)
@@ -109,7 +125,8 @@ def choose_move(game: Rolit, state: Any, algorithm: str, budget: int) -> tuple[i
         left = budget - used
         if left < 1:
             break
-        r = search_multiplayer(g, algorithm, depth=depth, max_nodes=left if move is not None else None)
+        r = search_multiplayer(g, algorithm, depth=depth, max_nodes=left if move is not None else None,
+                               engine="auto")
         used += r.nodes
         if r.status != "ok":
             break
@@ -137,27 +154,46 @@ def play_game(players: int, seats: tuple[str, ...], opening: Any, budget: int) -
                 depth=[float(np.mean(depths[i])) for i in range(players)])
 
 
+def opening(players: int, opening_plies: int, seed: int, k: int) -> Any:
+    """Opening ``k`` of a match: Rolit.random(players, opening_plies, seed*1000+k)'s position."""
+    return Rolit.random(players, opening_plies, seed * 1000 + k).initial_state()
+
+
+def game_rows(k: int, seats: tuple[str, ...], players: int, opening_plies: int, seed: int,
+              budget: int) -> list[dict]:
+    """One game of a match (opening ``k``, seats[i] plays for player i): a row per player."""
+    res = play_game(players, seats, opening(players, opening_plies, seed, k), budget)
+    return [dict(opening=k, seats="/".join(seats), player=i, algorithm=alg, share=res["share"][i],
+                 discs=res["discs"][i], depth=res["depth"][i]) for i, alg in enumerate(seats)]
+
+
+def match_games(openings: int, algorithms: tuple[str, ...] = MATCH_ALGORITHMS) -> list[tuple[int, tuple[str, ...]]]:
+    """The (opening, seating) games of a match: every seating permutation from every opening."""
+    return [(k, seats) for k in range(openings) for seats in itertools.permutations(algorithms)]
+
+
 def rolit_match(openings: int, budget: int, players: int = 3, opening_plies: int = 4,
                 seed: int = 0, algorithms: tuple[str, ...] = MATCH_ALGORITHMS,
                 resamples: int = 999) -> dict[str, Any]:
     """Every seating permutation of ``algorithms`` (players = len(algorithms)) from each of
-    ``openings`` random openings (Rolit.random(players, opening_plies, seed*1000+k)).
-
-    Returns the per-game table and, per algorithm: mean win share with a 95 % percentile
-    bootstrap CI over openings (games from one opening are resampled together), mean discs,
-    mean depth reached; ``power_note`` states the smallest difference in win share the design
-    detects (two-sided 5 %, 80 % power, normal approximation from the observed spread)."""
+    ``openings`` random openings (Rolit.random(players, opening_plies, seed*1000+k)), then
+    match_summary."""
     if len(algorithms) != players:
         raise ValueError("one algorithm per player")
-    rows = []
-    for k in range(openings):
-        opening = Rolit.random(players, opening_plies, seed * 1000 + k).initial_state()
-        for seats in itertools.permutations(algorithms):
-            res = play_game(players, seats, opening, budget)
-            for i, alg in enumerate(seats):
-                rows.append(dict(opening=k, seats="/".join(seats), player=i, algorithm=alg,
-                                 share=res["share"][i], discs=res["discs"][i], depth=res["depth"][i]))
-    df = pd.DataFrame(rows)
+    rows = [r for k, seats in match_games(openings, algorithms)
+            for r in game_rows(k, seats, players, opening_plies, seed, budget)]
+    return match_summary(pd.DataFrame(rows), budget, players, seed, resamples)
+
+
+def match_summary(df: pd.DataFrame, budget: int, players: int, seed: int = 0,
+                  resamples: int = 999) -> dict[str, Any]:
+    """A match's per-game table (game_rows, any row order) summarised: per algorithm, mean win
+    share with a 95 % percentile bootstrap CI over openings (games from one opening are
+    resampled together), mean discs, mean depth reached; ``min_detectable`` the smallest
+    difference in win share the design detects (two-sided 5 %, 80 % power, normal
+    approximation from the observed spread)."""
+    df = df.sort_values(["opening", "seats", "player"]).reset_index(drop=True)
+    openings = int(df["opening"].nunique())
     summary = []
     for alg, g in df.groupby("algorithm"):
         per_opening = g.groupby("opening")["share"].mean().to_numpy()
@@ -175,3 +211,45 @@ def rolit_match(openings: int, budget: int, players: int = 3, opening_plies: int
     mde = 2.8 * float(sd) * math.sqrt(2.0 / openings) if openings > 1 else float("nan")
     return dict(games=df, summary=summ, budget=budget, players=players, openings=openings,
                 min_detectable=mde)
+
+
+# --------------------------------------------------------------------------- the study as steps
+
+#: (bs, depths, trees per point, max leaves, Rolit openings, nodes per move) by size
+SIZES = {
+    "full": ((3, 4), range(2, 10), 10, 20000, 200, 1000),
+    "small": ((3,), range(2, 8), 4, 3000, 10, 200),
+    "tiny": ((2,), range(2, 6), 3, 100, 1, 40),
+}
+KINDS = ("leaves", "games")
+PLAYERS = (3, 4)
+MATCH_PLAYERS = 3
+OPENING_PLIES = 4
+
+
+def plan(size: str = "full", seed: int = 15, openings: int | None = None,
+         budget: int | None = None) -> list[Step]:
+    """The study at ``size`` (SIZES) as steps: one per synthetic tree, one per Rolit game
+    (``openings`` and ``budget``, nodes per move, override the size's)."""
+    bs, ds, inst, maxl, n_open, n_budget = SIZES[size]
+    openings = n_open if openings is None else openings
+    budget = n_budget if budget is None else budget
+    steps = [Step("leaves", (n, b, d, k), leaves_rows,
+                  dict(n=n, b=b, d=d, instance=k, seed=seed, max_leaves=maxl), b ** d)
+             for n, b, d, k in leaves_points(PLAYERS, bs, ds, inst, maxl)]
+    steps += [Step("games", (k, *seats, budget), game_rows,
+                   dict(k=k, seats=seats, players=MATCH_PLAYERS, opening_plies=OPENING_PLIES, seed=seed,
+                        budget=budget), 60 * budget)
+              for k, seats in match_games(openings)]
+    return steps
+
+
+def summarise(tables: dict[str, pd.DataFrame], size: str, seed: int = 15, budget: int | None = None
+              ) -> dict[str, Any]:
+    """The study's results from its tables (any row order): exponent fits and the match
+    summary; what claims/multiplayer.py's verdict reads."""
+    leaves = tables["leaves"]
+    budget = SIZES[size][5] if budget is None else budget
+    return dict(size=size, seed=seed, instances=SIZES[size][2],
+                fits=exponent_frame(fit_exponents(leaves, seed=seed)),
+                match=match_summary(tables["games"], budget, MATCH_PLAYERS, seed=seed), rows=len(leaves))

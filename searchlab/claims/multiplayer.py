@@ -3,7 +3,9 @@
 ``multiplayer_checks(size)`` runs searchlab.analysis.multiplayer_study: leaves versus depth of
 max^n, shallow pruning, paranoid (natural and perfect order) and best-reply search on
 synthetic 3- and 4-player trees, and Rolit matches between max^n, paranoid and BRS at equal
-node budgets. ``analysis/reproduce.py`` stores the result as ``exact["multiplayer"]``.
+node budgets, in this process; the preset ``searchlab experiment=multiplayer`` runs the same
+steps on the engine and gets the same values from its tables (report/claimstudy.py), which is
+how ``analysis/reproduce.py`` fills ``exact["multiplayer"]``.
 """
 
 from __future__ import annotations
@@ -12,28 +14,22 @@ from typing import Any
 
 from searchlab.analysis import multiplayer_study as MS
 from searchlab.analysis.format import number
+from searchlab.analysis.steps import run_steps
 from searchlab.analysis.tables import md_table
 from searchlab.claims.verdict import Context, Verdict, exact_missing, run_standalone
 
-COMMAND = "searchlab.claims.multiplayer.multiplayer_checks() (run by analysis/reproduce.py)"
+COMMAND = "searchlab experiment=multiplayer (run by analysis/reproduce.py; in-process: searchlab.claims.multiplayer.multiplayer_checks())"
 
 
-#: (bs, depths, trees per point, max leaves, Rolit openings, nodes per move) by size
-SIZES = {
-    "full": ((3, 4), range(2, 10), 10, 20000, 40, 400),
-    "small": ((3,), range(2, 8), 4, 3000, 2, 200),
-    "tiny": ((2,), range(2, 6), 3, 100, 1, 40),
-}
+SIZES = MS.SIZES
 
 
 def multiplayer_checks(size: str = "full", seed: int = 15) -> dict[str, Any]:
     """The n-player measurements at ``size`` "full" (minutes), "small" (about a minute) or
-    "tiny" (the tests')."""
-    bs, ds, inst, maxl, openings, budget = SIZES[size]
-    table = MS.leaves_table((3, 4), bs, ds, inst, seed=seed, max_leaves=maxl)
-    fits = MS.exponent_frame(MS.fit_exponents(table, seed=seed))
-    match = MS.rolit_match(openings, budget, players=3, seed=seed)
-    return dict(size=size, seed=seed, instances=inst, fits=fits, match=match, rows=len(table))
+    "tiny" (the tests'): the steps of multiplayer_study.plan in this process, summarised from
+    their tables (the preset ``searchlab experiment=multiplayer`` runs the same steps on the
+    engine)."""
+    return MS.summarise(run_steps(MS.plan(size, seed), MS.KINDS), size, seed)
 
 
 def pruning_with_many_players(ctx: Context) -> Verdict:
@@ -64,7 +60,7 @@ def pruning_with_many_players(ctx: Context) -> Verdict:
                 f"{number(c['match']['min_detectable'])}")
     ranked = summ.sort_values("win_share", ascending=False)
     top, low = ranked.iloc[0], ranked.iloc[-1]
-    separated = top.lo > low.hi
+    separated = top.lo > low.hi and c["match"]["openings"] > 1     # one opening: no CI at all
     play = (f"in Rolit at an equal node budget {top.algorithm} wins the largest share "
             f"({number(top.win_share)}) and {low.algorithm} the smallest ({number(low.win_share)}); "
             + ("their 95 % CIs do not overlap" if separated else
@@ -103,13 +99,21 @@ def multiplayer_section(c: dict[str, Any]) -> str:
     ])
 
 
+#: the verdicts this family's measurements decide
+VERDICTS = (pruning_with_many_players,)
+
+
+def exact_entries(multiplayer: dict[str, Any]) -> dict[str, Any]:
+    """The ``exact`` entries VERDICTS read."""
+    return {"multiplayer": multiplayer}
+
+
 def main(argv: list[str] | None = None) -> None:
     """``python -m searchlab.claims.multiplayer [--size full|small|tiny]``: run the measurements and
     print the verdicts and the report section."""
-    run_standalone(argv, main.__doc__, SIZES,
-                   lambda size: {"multiplayer": multiplayer_checks(size)},
-                   (pruning_with_many_players,),
+    run_standalone(argv, main.__doc__, SIZES, lambda size: exact_entries(multiplayer_checks(size)), VERDICTS,
                    lambda exact: multiplayer_section(exact["multiplayer"]))
+
 
 if __name__ == "__main__":
     main()

@@ -276,6 +276,9 @@ class ExperimentConfig:
         parallel: the parallel-search study's section (``experiment=parallel``; schema
             experiment/parallel_study.py ParallelSection, docs/parallel.md); when set, the run's
             tasks are simulations of parallel alpha-beta, not a sweep. null = a sweep.
+        claim_study: a claim family's study (``experiment=chance``, ``experiment=multiplayer``;
+            keys family, size, openings, budget: experiment/claimstudy.py, docs/chance-and-multiplayer.md);
+            when set, the run's tasks are that family's steps, not a sweep. null = a sweep.
     """
 
     name: str = "quick"
@@ -291,4 +294,5 @@ class ExperimentConfig:
     runner: RunnerConfig = field(default_factory=RunnerConfig)
     tradeoff: Optional[Any] = None
     parallel: Optional[Any] = None
+    claim_study: Optional[Any] = None
 
