@@ -8,7 +8,7 @@ Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
 arithmetic), the rigor studies of issue 14 (paired finite-depth convergence, the worst case
 over all orderings, node types, Pearl's critical case and the cut rule, policy costs) and the
-parallel alpha-beta simulations (searchlab.claims.parallel), and writes REPORT.md with a verdict
+parallel study (searchlab experiment=parallel; searchlab.claims.parallel), and writes REPORT.md with a verdict
 on every claim of ../shared/CLAIMS.md. Every number in the report is computed; none is typed by
 hand. Prints its run time.
 
@@ -72,24 +72,25 @@ STUDIES: list[tuple[str, list[str], list[str]]] = [
 ]
 
 
-def run_tradeoff(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[Path, float]:
-    """The sound-versus-unsound pruning study (the engine's preset unsound_tradeoff, or
-    unsound_tradeoff_small; issue 7), its run dir and seconds. With ``resume``, a finished run
-    (report.md written) is reused."""
+def run_preset(preset: str, small: bool, jobs: int, runs_dir: Path, resume: bool,
+               log=print) -> tuple[Path, float]:
+    """A study that is its own task kind (the engine's preset ``preset``, or ``preset``_small):
+    unsound_tradeoff (issue 7) or parallel (issue 16); its run dir and seconds. With
+    ``resume``, a finished run (report.md written) is reused."""
     from searchlab.experiment.api import run_study
 
-    out = runs_dir / "unsound_tradeoff"
+    out = runs_dir / preset
     timing = out / "reproduce_seconds.txt"
     if resume and (out / "report.md").exists() and timing.exists():
-        log(f"== unsound_tradeoff: reusing {out}")
+        log(f"== {preset}: reusing {out}")
         return out, float(timing.read_text())
     if out.exists():
         shutil.rmtree(out)
-    preset = "unsound_tradeoff_small" if small else "unsound_tradeoff"
+    name = f"{preset}_small" if small else preset
     ov = [f"runner.n_jobs={jobs}", "runner.progress=false"]
-    log(f"== {preset}: {' '.join(ov)}")
+    log(f"== {name}: {' '.join(ov)}")
     t0 = time.perf_counter()
-    run_study(preset, ov, output_dir=out, progress=False)
+    run_study(name, ov, output_dir=out, progress=False)
     secs = time.perf_counter() - t0
     timing.write_text(f"{secs:.1f}")
     return out, secs
@@ -437,10 +438,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {rows} rows ({ok} ok) in {secs:.0f} s; table under {where}")
         return 0
     df, info = run_studies(args.small, args.jobs, runs_dir, args.resume)
-    tradeoff_dir, tradeoff_secs = run_tradeoff(args.small, args.jobs, runs_dir, args.resume)
+    tradeoff_dir, tradeoff_secs = run_preset("unsound_tradeoff", args.small, args.jobs, runs_dir,
+                                             args.resume)
     info.append(("unsound_tradeoff", "searchlab experiment=unsound_tradeoff" + ("_small" if args.small else ""),
                  "see its section", "see its section", tradeoff_secs,
                  _rel(tradeoff_dir)))
+    parallel_dir, parallel_secs = run_preset("parallel", args.small, args.jobs, runs_dir,
+                                             args.resume)
+    info.append(("parallel", "searchlab experiment=parallel" + ("_small" if args.small else ""),
+                 "see its section", "see its section", parallel_secs, _rel(parallel_dir)))
     rigor, rigor_info = run_rigor(args.small, args.jobs, runs_dir, args.resume, args.resamples)
     info += rigor_info
     claim_exact, claim_info = run_claim_studies(args.small, args.jobs, runs_dir, args.resume)
@@ -466,8 +472,9 @@ def main(argv: list[str] | None = None) -> int:
         print("deep real-game ordering studies: paired comparisons ...")
         exact["deep_ordering"] = DO.deep_checks(deep_rows, n_resamples=args.resamples)
     exact.update(rigor)
-    print("parallel alpha-beta simulations ...")
-    exact["parallel"] = PC.parallel_checks(small=args.small, n_jobs=args.jobs)
+    exact["parallel"] = PC.summarise(PC.load_run(parallel_dir), parallel_secs,
+                                     command="searchlab experiment=parallel"
+                                     + ("_small" if args.small else ""))
     ok, _ = E.ok_rows(df)
     ok = ok[ok["b"].notna()]               # tree rows: game rows go to the policies section
     # every status: summarize fits only the (configuration, depth) cells where every instance

@@ -12,8 +12,17 @@
   equal node budget per move (iterative deepening until the budget runs out; the move of the
   deepest completed iteration), every seating order from each random opening; win shares with
   95 % CIs from a bootstrap over openings.
+- ``cc_rows`` / ``cc_summary``: the second domain, OpenSpiel's chinese_checkers (3 players,
+  through the adapter; games/openspiel_chinese_checkers.py), leaves and nodes versus depth of
+  max^n, shallow pruning, paranoid (natural and perfect order) on seeded random-play
+  positions, each search as deep as a node budget allows (reference engine); growth per ply
+  with bootstrap CIs over positions where at least CC_MIN_DEPTHS depths were reached by every
+  position, and paranoid's leaves against its best case b^(d(n-1)/n) with b^d = max^n's
+  leaves at that depth. Best-reply search is not available there (OpenSpiel states cannot
+  change the player to move). Without open-spiel the steps are left out and the summary says
+  the domain was not measured.
 - ``plan(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
-  whose rows form the tables ``leaves`` and ``games`` (analysis/steps.py), and its results
+  whose rows form the tables ``leaves``, ``games`` and ``cc`` (analysis/steps.py), and its results
   from them: run in-process by claims/multiplayer.py, or as the engine's preset
   ``searchlab experiment=multiplayer`` (experiment/claimstudy.py).
 """
@@ -32,6 +41,8 @@ from scipy import stats
 from searchlab.analysis import estimators as E
 from searchlab.algorithms.multiplayer import search_multiplayer
 from searchlab.analysis.steps import Step
+from searchlab.games import openspiel
+from searchlab.games.openspiel_chinese_checkers import OpenSpielChineseCheckers
 from searchlab.games.rolit import Rolit
 from searchlab.trees.nplayer import NPlayerTree
 
@@ -213,6 +224,99 @@ def match_summary(df: pd.DataFrame, budget: int, players: int, seed: int = 0,
                 min_detectable=mde)
 
 
+# --------------------------------------------------------------------------- chinese_checkers
+
+CC_ALGORITHMS = ("maxn", "maxn-shallow", "paranoid", "paranoid-perfect")
+CC_PLAYERS = 3
+CC_MAX_DEPTH = 6
+CC_MIN_DEPTHS = 3       # depths every position must reach for a fitted growth with a CI
+CC_NOT_MEASURED = "not measured: open-spiel is not installed (pip install -e '.[openspiel]')"
+
+
+def cc_rows(position: int, players: int, plies: int, seed: int, budget: int) -> list[dict]:
+    """One random-play position of chinese_checkers (OpenSpielChineseCheckers.random(players,
+    plies, seed*1000+position)): per algorithm of CC_ALGORITHMS a row per depth 1, 2, ...
+    completed within ``budget`` nodes (the first search to exceed it ends that algorithm's
+    depths; paranoid-perfect, whose oracle costs a full tree, is searched only to the depths
+    max^n completed). Counts are the reference engine's (nodes, leaves, cutoffs); ``branching``
+    is the root's number of moves; ``keeps_turn`` 1 when the chosen root move starts a hop
+    chain (the root player moves again at ply 1)."""
+    g = OpenSpielChineseCheckers.random(players, plies, seed * 1000 + position)
+    root = g.initial_state()
+    root_moves = len(g.legal_moves(root))
+    rows: list[dict] = []
+    maxn_depth = 0
+    for alg in CC_ALGORITHMS:
+        for d in range(1, CC_MAX_DEPTH + 1):
+            if alg == "paranoid-perfect":
+                if d > maxn_depth:
+                    break
+                r = search_multiplayer(g, "paranoid", depth=d, ordering="perfect")
+            else:
+                r = search_multiplayer(g, alg, depth=d, max_nodes=budget)
+            if r.status != "ok":
+                break
+            if alg == "maxn":
+                maxn_depth = d
+            keeps = g.to_move(g.play(root, r.best_move)) == g.to_move(root)
+            rows.append(dict(players=players, position=position, algorithm=alg, d=d, leaves=r.leaves,
+                             nodes=r.nodes, cutoffs=r.cutoffs, branching=root_moves, keeps_turn=int(keeps)))
+    return rows
+
+
+def cc_summary(df: pd.DataFrame, seed: int = 0, resamples: int = 999) -> dict[str, Any]:
+    """The chinese_checkers table (cc_rows, any row order) summarised.
+
+    ``depths``: per algorithm and depth completed by every position, mean leaves,
+    nodes, cutoffs, the share of positions whose chosen root move keeps the turn, and (paranoid rows) the mean of paranoid's best case L_maxn^((n-1)/n) per position
+    (b^(d(n-1)/n) with b^d = that position's max^n leaves) and the mean ratio leaves / bound.
+    ``fits``: per algorithm whose every position reached >= CC_MIN_DEPTHS depths, the growth
+    per ply (estimators.fit_with_ci, one line through those depths, CI by bootstrapping
+    positions) and alpha = log(growth) / log(max^n's growth); others are listed in
+    ``not_shown`` with the depths they reached. ``measured`` is False (with ``reason``) when
+    the table is empty."""
+    if df is None or len(df) == 0:
+        return dict(measured=False, reason=CC_NOT_MEASURED, positions=0)
+    n = int(df["players"].iloc[0])
+    positions = int(df["position"].nunique())
+    maxn = df[df["algorithm"] == "maxn"].set_index(["position", "d"])["leaves"]
+    rows = []
+    for (alg, d), g in df.groupby(["algorithm", "d"]):
+        row = dict(algorithm=alg, d=int(d), positions=len(g), leaves=float(g["leaves"].mean()),
+                   nodes=float(g["nodes"].mean()), cutoffs=float(g["cutoffs"].mean()),
+                   keeps_turn=float(g["keeps_turn"].mean()), bound=np.nan, ratio=np.nan)
+        if alg.startswith("paranoid"):
+            keys = [(p, d) for p in g["position"] if (p, d) in maxn.index]
+            if len(keys) == len(g):
+                bound = np.array([maxn[k] ** ((n - 1) / n) for k in keys])
+                row.update(bound=float(bound.mean()), ratio=float((g["leaves"].to_numpy() / bound).mean()))
+        rows.append(row)
+    depths = pd.DataFrame(rows)
+    # only depths every position completed: a mean over the positions that happened to fit in
+    # the budget (a hop chain's short plies) would not be comparable across depths
+    depths = depths[depths["positions"] == positions].sort_values(["algorithm", "d"]).reset_index(drop=True)
+    fits, not_shown, growth = [], {}, {}
+    for alg, g in df.groupby("algorithm"):
+        full = [d for d, gd in g.groupby("d") if gd["position"].nunique() == positions]
+        if len(full) < CC_MIN_DEPTHS:
+            not_shown[alg] = int(max(full, default=0))
+            continue
+        sub = g[g["d"].isin(full)].rename(columns={"position": "instance"})
+        ds, _, mat = E.count_matrix(sub, "leaves")
+        be, _, _ = E.fit_with_ci(ds, mat, method="plain", n_resamples=resamples, seed=seed)
+        growth[alg] = be
+        fits.append(dict(algorithm=alg, growth=be.value, lo=be.low, hi=be.high, d_min=int(ds.min()),
+                         d_max=int(ds.max()), positions=positions))
+    fit_df = pd.DataFrame(fits, columns=["algorithm", "growth", "lo", "hi", "d_min", "d_max", "positions"])
+    if "maxn" in growth and len(fit_df):
+        fit_df["alpha"] = np.log(fit_df["growth"]) / math.log(growth["maxn"].value)
+    else:
+        fit_df["alpha"] = np.nan
+    return dict(measured=True, players=n, positions=positions, depths=depths, fits=fit_df,
+                not_shown=not_shown, branching=float(df.groupby("position")["branching"].first().mean()),
+                shallow_cutoffs=int(df.loc[df["algorithm"] == "maxn-shallow", "cutoffs"].sum()))
+
+
 # --------------------------------------------------------------------------- the study as steps
 
 #: (bs, depths, trees per point, max leaves, Rolit openings, nodes per move) by size
@@ -221,7 +325,9 @@ SIZES = {
     "small": ((3,), range(2, 8), 4, 3000, 10, 200),
     "tiny": ((2,), range(2, 6), 3, 100, 1, 40),
 }
-KINDS = ("leaves", "games")
+#: chinese_checkers by size: (positions, random plies before each, node budget per search)
+CC_SIZES = {"full": (6, 30, 100000), "small": (3, 30, 5000), "tiny": (2, 20, 600)}
+KINDS = ("leaves", "games", "cc")
 PLAYERS = (3, 4)
 MATCH_PLAYERS = 3
 OPENING_PLIES = 4
@@ -241,7 +347,17 @@ def plan(size: str = "full", seed: int = 15, openings: int | None = None,
                    dict(k=k, seats=seats, players=MATCH_PLAYERS, opening_plies=OPENING_PLIES, seed=seed,
                         budget=budget), 60 * budget)
               for k, seats in match_games(openings)]
+    if openspiel.available():           # else the summary reports CC_NOT_MEASURED
+        positions, plies, cc_budget = CC_SIZES[size]
+        steps += [Step("cc", (k, CC_PLAYERS, plies, cc_budget), cc_rows,
+                       dict(position=k, players=CC_PLAYERS, plies=plies, seed=seed, budget=cc_budget), 4 * cc_budget)
+                  for k in range(positions)]
     return steps
+
+
+def skipped() -> list[str]:
+    """Messages for the parts of the study plan() leaves out on this machine."""
+    return [] if openspiel.available() else [f"chinese_checkers (second domain): {CC_NOT_MEASURED}"]
 
 
 def summarise(tables: dict[str, pd.DataFrame], size: str, seed: int = 15, budget: int | None = None
@@ -252,4 +368,5 @@ def summarise(tables: dict[str, pd.DataFrame], size: str, seed: int = 15, budget
     budget = SIZES[size][5] if budget is None else budget
     return dict(size=size, seed=seed, instances=SIZES[size][2],
                 fits=exponent_frame(fit_exponents(leaves, seed=seed)),
-                match=match_summary(tables["games"], budget, MATCH_PLAYERS, seed=seed), rows=len(leaves))
+                match=match_summary(tables["games"], budget, MATCH_PLAYERS, seed=seed), rows=len(leaves),
+                cc=dict(cc_summary(tables.get("cc"), seed=seed), plies=CC_SIZES[size][1], budget=CC_SIZES[size][2]))

@@ -7,7 +7,7 @@ relabelling experiment, Pig depth or Rolit game) as tasks of the engine's runner
 ``task.run(settings)`` / ``task.failed(error, attempts)`` for tasks that are not searches
 (the contract of experiment/runner.py): batching, retries, crash handling, progress. Rows go
 through store.PartWriter into one folder per table kind (``growth/``, ``relabel/``, ``pig/``,
-``ludo/``; ``leaves/``, ``games/``); a resumed run skips the tasks whose rows are stored.
+``ludo/``; ``leaves/``, ``games/``, ``cc/``); a resumed run skips the tasks whose rows are stored.
 The report (searchlab/report/claimstudy.py) summarises the tables with the same functions as
 ``python -m searchlab.claims.chance|multiplayer``, so both give the same numbers.
 """
@@ -51,6 +51,8 @@ SCHEMAS = {
                          ("leaves", _I), ("nodes", _I), ("cutoffs", _I)]),
     "games": pa.schema([("opening", _I), ("seats", _S), ("player", _I), ("algorithm", _S), ("share", _F),
                         ("discs", _I), ("depth", _F)]),
+    "cc": pa.schema([("players", _I), ("position", _I), ("algorithm", _S), ("d", _I), ("leaves", _I),
+                     ("nodes", _I), ("cutoffs", _I), ("branching", _I), ("keeps_turn", _I)]),
 }
 SCHEMAS = {k: s.append(pa.field("task_id", _S)) for k, s in SCHEMAS.items()}
 
@@ -229,6 +231,8 @@ def run_claim_study(cfg: ClaimStudyConfig, runner: Any, run_dir: Path, *, progre
     provenance.write_json_atomic(marker, {"family": cfg.family, "config_hash": h,
                                           "config": dataclasses.asdict(cfg)})
     t_start = time.perf_counter()
+    for note in (MS.skipped() if cfg.family == "multiplayer" else []):
+        log(f"skipped: {note}")
     todo_all = tasks(cfg)
     done = done_ids(run_dir, cfg.family) if resumed else set()
     todo = [t for t in todo_all if t.task_id not in done]

@@ -15,6 +15,7 @@ from searchlab.claims import multiplayer as MP
 from searchlab.experiment import api
 from searchlab.experiment.claimstudy import load_tables
 from searchlab.experiment.schema import ConfigError
+from searchlab.games import openspiel
 from searchlab.report.claimstudy import results
 
 QUIET = ["runner.n_jobs=1", "runner.progress=false", "claim_study.size=tiny"]
@@ -75,6 +76,10 @@ def test_multiplayer_preset_with_a_match_override(tmp_path):
     assert abs(m["match"]["summary"]["win_share"].sum() - 1.0) < 1e-12
     assert "### 000-q" in (run / "report.md").read_text()
     assert MP.pruning_with_many_players.__doc__.startswith("000-q")
+    # the second domain: measured through the engine where open-spiel is installed, else said to be missing
+    cc = load_tables(run)["cc"]
+    assert m["cc"]["measured"] == openspiel.available() == (len(cc) > 0)
+    assert "chinese_checkers" in (run / "report.md").read_text()
 
 
 @pytest.mark.parametrize("overrides,match", [
