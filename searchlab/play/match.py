@@ -5,7 +5,14 @@ searched from the current position (each a full search with the player's algorit
 and pruning) until the next depth would exceed the budget; the move of the deepest completed
 depth is played. So every player spends at most ``budget`` nodes per move, and a cheaper
 configuration reaches deeper. Openings are seeded random positions; every opening is played
-twice with colours swapped, so neither side profits from a lucky opening.
+twice with colours swapped (a *game pair*), so neither side profits from a lucky opening, and
+the pair is the unit of the pentanomial analysis (searchlab.analysis.stats).
+
+Searches run with ``engine="auto"``: the compiled engine wherever the game has primitives for
+the player's configuration (the reference engine otherwise; both give the same move, node for
+node). A position that occurs for the third time in a game ends it as a draw (threefold
+repetition: chess states carry no history, so the game loop keeps it); a game still running
+after ``max_plies`` plies is adjudicated a draw.
 """
 
 from __future__ import annotations
@@ -43,15 +50,15 @@ class MoveChoice:
     nodes: int
 
 
-def choose_move(game: Any, state: Any, player: Player) -> MoveChoice:
+def choose_move(game: Any, state: Any, player: Player, engine: str = "auto") -> MoveChoice:
     """The move ``player`` plays in ``state`` (see the module docstring); the first legal
-    move if not even depth 1 fits the budget."""
+    move if not even depth 1 fits the budget. ``nodes`` counts quiescence nodes too."""
     view = FromState(game, state)
     used, best, reached = 0, None, 0
     for depth in range(1, player.max_depth + 1):
         if used >= player.budget:
             break
-        r = search(view, player.algorithm, player.ordering, depth=depth, engine="reference",
+        r = search(view, player.algorithm, player.ordering, depth=depth, engine=engine,
                    max_nodes=player.budget - used, pruning=player.pruning)
         if r.status != "ok":
             break
@@ -66,12 +73,20 @@ def choose_move(game: Any, state: Any, player: Player) -> MoveChoice:
 
 @dataclass
 class GameRecord:
+    """One game: ``opening`` its index (the pair id: the two games of an opening form a pair),
+    ``a_is_max`` whether A played the game's MAX side (the side to move at the game's start),
+    ``result`` for A (1 win, ½ draw, 0 loss), ``ending`` how it ended ("terminal",
+    "repetition" or "max_plies"); per move of each player the depth reached and nodes spent."""
+
     opening: int
     a_is_max: bool
     result: float          # for A: 1 win, 0.5 draw, 0 loss
     plies: int
     a_depths: list[int] = field(default_factory=list)
     b_depths: list[int] = field(default_factory=list)
+    ending: str = "terminal"
+    a_nodes: list[int] = field(default_factory=list)
+    b_nodes: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -102,18 +117,49 @@ def elo_from_score(score: float) -> float:
 
 
 def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
-              max_plies: int = 400) -> tuple[float, int, list[int], list[int]]:
+              max_plies: int = 400, engine: str = "auto", pair: int = 0) -> GameRecord:
+    """One game from ``opening``, A playing MAX if ``a_is_max`` (the module docstring: draws by
+    threefold repetition and at ``max_plies``); the record's ``opening`` is ``pair``."""
     state, plies = opening, 0
-    da, db = [], []
-    while not game.is_terminal(state) and plies < max_plies:
+    rec = GameRecord(pair, a_is_max, 0.5, 0)
+    seen = {game.hash_key(state): 1}
+    ending = "max_plies"
+    while plies < max_plies:
+        if game.is_terminal(state):
+            ending = "terminal"
+            break
         a_moves = game.max_to_move(state) == a_is_max
-        choice = choose_move(game, state, a if a_moves else b)
-        (da if a_moves else db).append(choice.depth)
+        choice = choose_move(game, state, a if a_moves else b, engine)
+        (rec.a_depths if a_moves else rec.b_depths).append(choice.depth)
+        (rec.a_nodes if a_moves else rec.b_nodes).append(choice.nodes)
         state = game.play(state, choice.move)
         plies += 1
-    u = game.utility(state) if game.is_terminal(state) else 0.0
+        key = game.hash_key(state)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] >= 3:
+            ending = "repetition"
+            break
+    if ending == "max_plies" and game.is_terminal(state):
+        ending = "terminal"
+    u = game.utility(state) if ending == "terminal" else 0.0
     a_util = u if a_is_max else -u
-    return (1.0 if a_util > 0 else 0.0 if a_util < 0 else 0.5), plies, da, db
+    rec.result = 1.0 if a_util > 0 else 0.0 if a_util < 0 else 0.5
+    rec.plies, rec.ending = plies, ending
+    return rec
+
+
+def play_pairs(game: Any, a: Player, b: Player, openings: list, first_pair: int = 0,
+               max_plies: int = 400, engine: str = "auto", progress: bool = False
+               ) -> list[GameRecord]:
+    """Every opening played twice, A as MAX then A as MIN; pair ids ``first_pair + i``."""
+    if not openings:
+        raise InvalidParameterError("a match needs at least one opening")
+    for p in (a, b):
+        if p.budget < 1:
+            raise InvalidParameterError(f"player {p.name}: budget must be >= 1; got {p.budget}")
+    it = [(first_pair + i, o, side) for i, o in enumerate(openings) for side in (True, False)]
+    return [play_game(game, o, a, b, side, max_plies, engine, pair)
+            for pair, o, side in tqdm(it, disable=not progress, desc=f"{a.name} vs {b.name}")]
 
 
 def run_match(game: Any, a: Player, b: Player, openings: list, seed: int = 0,
@@ -123,16 +169,7 @@ def run_match(game: Any, a: Player, b: Player, openings: list, seed: int = 0,
     The Elo CI is a 95 % bootstrap (scipy.stats.bootstrap, percentile) over openings, each
     opening's pair of games resampled together.
     """
-    if not openings:
-        raise InvalidParameterError("run_match needs at least one opening")
-    for p in (a, b):
-        if p.budget < 1:
-            raise InvalidParameterError(f"player {p.name}: budget must be >= 1; got {p.budget}")
-    records = []
-    it = [(i, o, side) for i, o in enumerate(openings) for side in (True, False)]
-    for i, opening, a_is_max in tqdm(it, disable=not progress, desc=f"{a.name} vs {b.name}"):
-        res, plies, da, db = play_game(game, opening, a, b, a_is_max)
-        records.append(GameRecord(i, a_is_max, res, plies, da, db))
+    records = play_pairs(game, a, b, openings, progress=progress)
     pair = np.array([[r.result for r in records if r.opening == i] for i in range(len(openings))])
     per_opening = pair.mean(axis=1)
     score = float(per_opening.mean())
