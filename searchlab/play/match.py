@@ -11,8 +11,16 @@ the pair is the unit of the pentanomial analysis (searchlab.analysis.stats).
 Searches run with ``engine="auto"``: the compiled engine wherever the game has primitives for
 the player's configuration (the reference engine otherwise; both give the same move, node for
 node). A position that occurs for the third time in a game ends it as a draw (threefold
-repetition: chess states carry no history, so the game loop keeps it); a game still running
-after ``max_plies`` plies is adjudicated a draw.
+repetition: chess states carry no history, so the game loop keeps it, and the searches do not
+see it); a game still running after ``max_plies`` plies is adjudicated a draw.
+
+Repetition at the root (``avoid_repetition``): the searches know nothing of the game's
+history, so a player that is ahead would walk into a repetition draw. So when the chosen move
+would make a position's third occurrence and the player's own search scores its position
+above 0 (better than a draw, from its side), it plays instead the best of its other moves,
+each child searched to one ply less than the depth reached (at least 1); those extra nodes
+are counted in ``MoveChoice.nodes``. Both players follow the rule, so the match stays fair; it
+cannot fire in games without repetitions (Connect Four, Othello).
 """
 
 from __future__ import annotations
@@ -45,16 +53,20 @@ class Player:
 
 @dataclass(frozen=True)
 class MoveChoice:
+    """The move played, the depth its search completed, the nodes spent (quiescence incl.) and
+    the search's value (from the game's MAX side; None where no depth fit the budget)."""
+
     move: Hashable
     depth: int
     nodes: int
+    value: float | None = None
 
 
 def choose_move(game: Any, state: Any, player: Player, engine: str = "auto") -> MoveChoice:
     """The move ``player`` plays in ``state`` (see the module docstring); the first legal
     move if not even depth 1 fits the budget. ``nodes`` counts quiescence nodes too."""
     view = FromState(game, state)
-    used, best, reached = 0, None, 0
+    used, best, reached, value = 0, None, 0, None
     for depth in range(1, player.max_depth + 1):
         if used >= player.budget:
             break
@@ -63,12 +75,42 @@ def choose_move(game: Any, state: Any, player: Player, engine: str = "auto") -> 
         if r.status != "ok":
             break
         used += r.nodes + r.q_nodes          # quiescence nodes are work too
-        best, reached = r.best_move, depth
+        best, reached, value = r.best_move, depth, float(r.value)
         if used >= player.budget or r.per_ply[-1] == 0:     # nothing left to deepen into
             break
     if best is None:
         best = list(game.legal_moves(state))[0]
-    return MoveChoice(best, reached, used)
+    return MoveChoice(best, reached, used, value)
+
+
+def avoid_repetition(game: Any, state: Any, choice: MoveChoice, player: Player,
+                     third: set, engine: str = "auto") -> MoveChoice:
+    """``choice``, or the best other move when ``choice`` would make a position's third
+    occurrence (its key in ``third``) while the player's search scores the position above 0
+    for the player (the module docstring); unchanged when every other move repeats too."""
+    mover_is_max = game.max_to_move(state)
+    if choice.value is None or game.hash_key(game.play(state, choice.move)) not in third:
+        return choice
+    if (choice.value if mover_is_max else -choice.value) <= 0:
+        return choice
+    depth, nodes, best, best_v = max(choice.depth - 1, 1), choice.nodes, None, None
+    for m in game.legal_moves(state):
+        child = game.play(state, m)
+        if m == choice.move or game.hash_key(child) in third:
+            continue
+        if game.is_terminal(child):
+            v = float(game.utility(child))
+        else:
+            r = search(FromState(game, child), player.algorithm, player.ordering, depth=depth,
+                       engine=engine, pruning=player.pruning)
+            nodes += r.nodes + r.q_nodes
+            v = float(r.value)
+        v = v if mover_is_max else -v
+        if best_v is None or v > best_v:
+            best, best_v = m, v
+    if best is None:
+        return choice
+    return MoveChoice(best, choice.depth, nodes, best_v if mover_is_max else -best_v)
 
 
 @dataclass
@@ -129,7 +171,11 @@ def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
             ending = "terminal"
             break
         a_moves = game.max_to_move(state) == a_is_max
-        choice = choose_move(game, state, a if a_moves else b, engine)
+        player = a if a_moves else b
+        choice = choose_move(game, state, player, engine)
+        third = {k for k, c in seen.items() if c >= 2}
+        if third:
+            choice = avoid_repetition(game, state, choice, player, third, engine)
         (rec.a_depths if a_moves else rec.b_depths).append(choice.depth)
         (rec.a_nodes if a_moves else rec.b_nodes).append(choice.nodes)
         state = game.play(state, choice.move)
