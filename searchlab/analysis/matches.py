@@ -6,8 +6,11 @@ per move; its games come in *pairs* (each opening once with each colour). ``summ
 turns the per-game rows (experiment/table_kinds.py MATCH_GAME_SCHEMA) into one row per pairing:
 the game totals, A's score, and from the complete pairs the pentanomial counts, the Elo
 difference with a 95 % CI, the two-sided p-value of "score = 1/2" and the smallest Elo
-difference the run's size detects (80 % power, 5 % level) — stats.pentanomial.
-``judge_pairings`` gives each pairing a verdict kind after Holm's correction over all of them.
+difference the run's size detects (80 % power, 5 % level) — stats.pentanomial; where every
+pair had the same outcome the observed variance is 0 and the power statement uses the
+largest possible one (SD_MAX) instead.
+``judge_pairings`` gives each pairing a verdict kind after Holm's correction over the testable
+ones (at least MIN_PAIRS complete pairs, not all of one outcome).
 """
 
 from __future__ import annotations
@@ -20,12 +23,18 @@ import pandas as pd
 
 from searchlab.errors import InvalidParameterError
 
-from .stats import holm, pentanomial_from_pairs
+from .stats import holm, min_detectable_elo, pentanomial_from_pairs
 
 #: columns that identify a pairing
 PAIRING = ["domain", "technique", "family", "opponent", "ordering", "budget"]
 #: the power and level at which ``min_elo`` is stated
 POWER, ALPHA = 0.8, 0.05
+#: fewer complete pairs than this, or pairs all of one outcome (no variance to estimate), and a
+#: pairing is not tested (the normal approximation would claim p = 0 from one lucky pair)
+MIN_PAIRS = 10
+#: the largest standard deviation of a pair's per-game score (pairs 0 or 1 only, half each):
+#: the power statement's stand-in when the observed one is 0
+SD_MAX = 0.5
 
 
 def summarize_games(games: pd.DataFrame) -> pd.DataFrame:
@@ -50,9 +59,10 @@ def summarize_games(games: pd.DataFrame) -> pd.DataFrame:
         if pairs:
             p = pentanomial_from_pairs(pairs)
             row.update({f"p{k}": p.counts[k] for k in range(5)})
+            sd = p.sd_pair if p.sd_pair > 0 else SD_MAX
             row.update(elo=p.elo, elo_lo=p.elo_low, elo_hi=p.elo_high, sd_pair=p.sd_pair,
                        p_value=p.p_value,
-                       min_elo=p.min_detectable_elo(power=POWER, alpha=ALPHA))
+                       min_elo=min_detectable_elo(p.pairs, sd, power=POWER, alpha=ALPHA))
         else:
             row.update({f"p{k}": 0 for k in range(5)})
             row.update(elo=math.nan, elo_lo=math.nan, elo_hi=math.nan, sd_pair=math.nan,
@@ -64,9 +74,10 @@ def summarize_games(games: pd.DataFrame) -> pd.DataFrame:
 @dataclass(frozen=True)
 class PairingVerdict:
     """One pairing's verdict: ``kind`` is "A stronger", "A weaker" (Holm-adjusted p below the
-    level, by the sign of the Elo estimate), "no effect" (the CI inside +-``margin`` Elo) or
+    level, by the sign of the Elo estimate), "no effect" (the CI inside +-``margin`` Elo),
     "not shown at this power" (neither: the CI is wider than the effects it could rule out;
-    ``min_elo`` the smallest effect the run detects)."""
+    ``min_elo`` the smallest effect the run detects) or "not testable" (under MIN_PAIRS pairs,
+    or all pairs of one outcome; ``p_holm`` is NaN)."""
 
     domain: str
     technique: str
@@ -84,21 +95,25 @@ class PairingVerdict:
 def judge_pairings(summary: pd.DataFrame, alpha: float = ALPHA, margin: float | None = None
                    ) -> list[PairingVerdict]:
     """The verdict kind of every pairing of ``summary`` (summarize_games), Holm-adjusting the
-    p-values over all its pairings with complete pairs. ``margin``: the equivalence margin in
+    p-values over its testable pairings (PairingVerdict). ``margin``: the equivalence margin in
     Elo (None: no "no effect" verdicts). Raises InvalidParameterError for a summary without
     the pentanomial columns (a run that stored no game pairs) or alpha outside (0, 1)."""
     if not 0 < alpha < 1:
         raise InvalidParameterError(f"alpha must lie in (0, 1); got {alpha!r}")
-    need = {"p_value", "elo_lo", "elo_hi", "pairs", "min_elo"}
+    need = {"p_value", "elo_lo", "elo_hi", "pairs", "min_elo", "sd_pair"}
     if not need <= set(summary.columns):
         raise InvalidParameterError(
             f"judge_pairings needs a summary of game pairs (columns {sorted(need)}); this one "
             f"has {sorted(summary.columns)[:8]} (a run that stored no game pairs)")
-    ok = summary[summary["pairs"] > 0]
-    adj = holm(ok["p_value"].to_numpy()) if len(ok) else np.array([])
+    testable = (summary["pairs"] >= MIN_PAIRS) & (summary["sd_pair"] > 0)
+    adj = np.full(len(summary), np.nan)
+    if testable.any():
+        adj[testable.to_numpy()] = holm(summary.loc[testable, "p_value"].to_numpy())
     out = []
-    for (_, r), p_adj in zip(ok.iterrows(), adj):
-        if p_adj < alpha:
+    for (_, r), p_adj, ok in zip(summary.iterrows(), adj, testable):
+        if not ok:
+            kind = "not testable"
+        elif p_adj < alpha:
             kind = "A stronger" if r["elo"] > 0 else "A weaker"
         elif margin is not None and -margin <= r["elo_lo"] and r["elo_hi"] <= margin:
             kind = "no effect"
