@@ -54,6 +54,7 @@ SCHEMA = pa.schema([
     ("b", pa.int64()),
     ("d", pa.int64()),
     ("levels", pa.int64()),
+    ("win_prob", pa.float64()),
     ("p", pa.float64()),
     ("decay", pa.float64()),
     ("correlation", pa.float64()),

@@ -209,13 +209,13 @@ def play_pairs(game: Any, a: Player, b: Player, openings: list, first_pair: int 
 
 
 def run_match(game: Any, a: Player, b: Player, openings: list, seed: int = 0,
-              progress: bool = False) -> MatchResult:
+              progress: bool = False, engine: str = "auto") -> MatchResult:
     """Play every opening twice (A as MAX, then A as MIN); return the MatchResult.
 
     The Elo CI is a 95 % bootstrap (scipy.stats.bootstrap, percentile) over openings, each
     opening's pair of games resampled together.
     """
-    records = play_pairs(game, a, b, openings, progress=progress)
+    records = play_pairs(game, a, b, openings, engine=engine, progress=progress)
     pair = np.array([[r.result for r in records if r.opening == i] for i in range(len(openings))])
     per_opening = pair.mean(axis=1)
     score = float(per_opening.mean())
