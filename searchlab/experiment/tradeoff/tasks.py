@@ -96,19 +96,24 @@ def plan(cfg: TradeoffConfig, models: dict) -> list[TradeoffTask]:
     openings = {n: match_openings(n, getattr(cfg.domains, n), cfg.seed)
                 for n in sorted({m[0] for m in matches})}
     tasks: list[TradeoffTask] = []
-    for n, t in matches:
+    # chunk by chunk across the pairings, so that a run stopped early has the same openings
+    # played in every pairing (the task ids do not depend on the order: resume is unaffected)
+    chunks = sorted(((first, k, n, t) for k, (n, t) in enumerate(matches)
+                     for first in range(0, len(openings[n]),
+                                        getattr(cfg.domains, n).match.pairs_per_task
+                                        or len(openings[n]))), key=lambda x: (x[0], x[1]))
+    for first, _, n, t in chunks:
         d = getattr(cfg.domains, n)
         ops = openings[n]
         step = d.match.pairs_per_task or len(ops)
-        for first in range(0, len(ops), step):
-            chunk = ops[first:first + step]
-            w = match_work(n, d, len(chunk))
-            ident = ("match", n, t.label) if step == len(ops) else ("match", n, t.label, first)
-            tasks.append(TradeoffTask(
-                len(tasks), _task_id(*ident), "match",
-                f"match {n} {t.label} pairs {first}-{first + len(chunk) - 1}",
-                (n, d, t, models, chunk, first, cfg.study,
-                 dom.seed_for(cfg.seed, n, "match", t.label)), w, w))
+        chunk = ops[first:first + step]
+        w = match_work(n, d, len(chunk))
+        ident = ("match", n, t.label) if step == len(ops) else ("match", n, t.label, first)
+        tasks.append(TradeoffTask(
+            len(tasks), _task_id(*ident), "match",
+            f"match {n} {t.label} pairs {first}-{first + len(chunk) - 1}",
+            (n, d, t, models, chunk, first, cfg.study,
+             dom.seed_for(cfg.seed, n, "match", t.label)), w, w))
     for n in names if cfg.tasks != "matches" else []:
         w = position_work(n, getattr(cfg.domains, n), cfg.techniques)
         for p in dom.positions(n, getattr(cfg.domains, n), cfg.seed):
