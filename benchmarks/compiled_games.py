@@ -12,9 +12,8 @@ present) and the policy ``id+tt+killer+history`` with the game's own order, alph
 2. the compiled engine alone, deeper: nodes per second (targets: >= 20 M Connect Four,
    >= 10 M Othello);
 3. start-up (unless --no-startup): the first compiled search of a fresh process, once with an
-   empty numba cache (cold: every primitive and the search compiled) and once with the cache
-   that run wrote (warm: the primitives load from disk; the search itself is compiled per
-   process, since numba cannot cache a function specialised on other jitted functions).
+   empty numba cache (cold: the engine specialised for the game and every primitive compiled)
+   and once with the cache that run wrote (warm: everything loads from disk; target <= 3 s).
 
 Absolute rates move with the machine's load; the ratios come from one run.
 """

@@ -14,8 +14,9 @@ combination is covered:
   re-searches, futility and razoring, beam, ProbCut, quiescence) at a finite horizon
   (quiescence is written but untested: no game with ``noisy_moves`` has primitives yet).
 
-The first search of a process compiles ``search`` for the game's primitives (seconds; numba
-cannot cache it on disk, see _engine.py).
+The first search of a process on a game imports the engine specialised for the game's
+primitives (searchlab.algorithms.compiled.specialise): compiled once (tens of seconds) and then
+loaded from numba's on-disk cache by every later process (about a second).
 
 ``run`` returns the reference engine's SearchResult, node for node (``engine="compiled"``):
 the drivers (iterative deepening, aspiration, MTD(f)) are drivers.py's, line for line, in
@@ -26,23 +27,16 @@ from __future__ import annotations
 
 import math
 import time
-import warnings
 from typing import Any
 
 import numpy as np
-from numba import typeof, types
 
 from searchlab.algorithms.compiled import CompiledGame, compiled_game
 from searchlab.algorithms.compiled import _engine as K
+from searchlab.algorithms.compiled.specialise import engine
 from searchlab.algorithms.ordering import DYNAMIC_COMPONENTS, base_order, parse_ordering
 from searchlab.algorithms.result import SearchResult
 from searchlab.hashing import random_order_salt
-
-try:                                    # numba's first-class functions are marked experimental
-    from numba.core.errors import NumbaExperimentalFeatureWarning
-    warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
-except ImportError:                     # pragma: no cover - older numba
-    pass
 
 ALGORITHMS = {"minimax": K.MINIMAX, "alphabeta": K.ALPHABETA, "alphabeta-failhard": K.FAILHARD,
               "pvs": K.PVS, "mtdf": K.ALPHABETA}
@@ -150,16 +144,15 @@ def run(game: Any, algorithm: str, ordering: str, horizon: float, ordering_seed:
          # frames: at most a node and its move loop (verification, ProbCut) per ply
          np.zeros((2 * rows + 2, K.N_FI), np.int64), np.zeros((2 * rows + 2, K.N_FF)),
          np.zeros(2 * rows + 2, np.uint64))
-    _compile(cg.prims, E)
+    search = engine(cg.prims).search
     cnt = E[4]
     cnt[K.C_BEST] = -1                  # ctx.best_move starts as None
-    G = cg.prims
     iterations: list[int] = []
     best: int | None = None
 
     def root_search(alpha: float, beta: float) -> float:
         with np.errstate(over="ignore"):    # wrapping uint64 arithmetic under NUMBA_DISABLE_JIT
-            return float(K.search(G, E, alpha, beta))
+            return float(search(E, alpha, beta))
 
     def search_once(alpha=-math.inf, beta=math.inf, first_guess=0.0) -> float:
         nonlocal best
@@ -212,20 +205,6 @@ def run(game: Any, algorithm: str, ordering: str, horizon: float, ordering_seed:
     status = "aborted" if cnt[K.C_ABORT] else "ok"
     return _result(game, cg, E, root, value, best, status, wall, algorithm, ordering, horizon,
                    iterations, table, pruning)
-
-
-_compiled: set = set()
-
-
-def _compile(G, E) -> None:
-    """Compile the search for this game's primitives once per process, with an explicit
-    signature (numba cannot cache it on disk: the signature holds the primitives' dispatchers)."""
-    if not hasattr(K.search, "compile"):          # NUMBA_DISABLE_JIT: plain Python
-        return
-    sig = (typeof(G), typeof(E))
-    if sig not in _compiled:
-        K.search.compile(types.float64(*sig, types.float64, types.float64))
-        _compiled.add(sig)
 
 
 def _result(game, cg, E, root, value, best, status, wall, algorithm, ordering, horizon,

@@ -21,8 +21,10 @@ Moves
     (side, id)). ``move_of(id)`` (Python) gives the Python game's move, ``id_of(move)`` the
     id back; ids must map one-to-one onto the moves the Python game lists.
 
-Primitives (``Primitives``, a namedtuple of numba ``@njit`` functions; ``s`` is a state row,
-``out`` a row or a move buffer the engine owns; every value is from MAX's point of view):
+Primitives (``Primitives``, a namedtuple of numba ``@njit(cache=True)`` functions defined at
+the top level of a module, so that the engine can import them by module and name (see
+``specialise``); ``s`` is a state row, ``out`` a row or a move buffer the engine owns; every
+value is from MAX's point of view):
 
 - ``max_to_move(s) -> bool``
 - ``gen_moves(s, out) -> int``: the legal moves' ids into ``out[:n]`` in the game's *natural
@@ -67,7 +69,9 @@ The engine
 ``searchlab.algorithms.compiled_engine``: ``supports(game, algorithm, ordering, pruning,
 depth)`` says whether the compiled engine runs a combination; ``run(game, ...)`` runs it and
 returns the same SearchResult as the reference (``engine="compiled"``); its docstring lists
-what is covered. The numba search itself is ``_engine.py`` here.
+what is covered. The numba search itself is ``_engine.py`` here, a template that
+``specialise.py`` copies per game with the game's primitives as its globals, so that numba
+caches the compiled engine on disk (a warm process loads it in about a second).
 """
 
 from __future__ import annotations

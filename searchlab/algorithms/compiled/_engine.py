@@ -7,11 +7,17 @@ a frame in mode 1 runs only a node's move loop (pruning.py's ``pruned_alphabeta_
 null-move verification, ProbCut's shallow search). Why not recursion: numba's type inference
 of a self-recursive function of this size took minutes (it re-infers the function at every
 recursive call site), the state machine compiles in seconds. Only quiescence, small, recurses.
-``search`` is specialised by numba per game: the game's primitives arrive as a namedtuple of
-jitted functions, called directly (no indirection), so the search is written once. The cost:
-numba cannot cache a function specialised on dispatcher arguments on disk (the cache key holds
-the dispatchers' identity), so ``search`` is compiled once per process and game; the
-primitives and the helpers are cached.
+The game's primitives are this module's globals (the block between the markers below), called
+directly, so the search is written once and every call is a direct, inlinable call. This file is
+a *template*: ``searchlab.algorithms.compiled.specialise`` writes, per game, a copy of it whose
+marker block imports that game's primitives under these names, into a cache directory, and
+imports that copy; every function here is ``cache=True``, so numba keeps the copy's compiled
+code on disk and a later process loads it in about a second instead of compiling (10-40 s).
+Why not the obvious ways: numba cannot cache a function that takes the primitives as arguments
+(a namedtuple of dispatchers: the cache key would hold the dispatchers' identity), and a closure
+made per game (a factory) is never cached either; a module whose globals are the primitives is
+the one form numba caches. How the copy's name keys on the sources, and what makes it safe with
+several processes: specialise.py's docstring.
 
 Speed: every function here is compiled with numba's ``_nrt=False`` (no reference counting):
 the search only takes views of arrays the caller owns and allocates nothing, and the
@@ -46,6 +52,14 @@ def mix64(z):
     z = z ^ (z >> _S27)
     z = z * _M2
     return z ^ (z >> _S31)
+
+# --- the game's primitives ----------------------------------------------------------------------
+# The per-game copy replaces the lines between the markers with imports of the game's primitives
+# under these names (the contract: searchlab.algorithms.compiled). The template binds nothing.
+# <primitives>
+max_to_move = gen_moves = play = is_terminal = utility = evaluate = hash_key = None
+order_key = is_noisy = null_move = null_move_allowed = noisy_moves = None
+# </primitives>
 
 INF = np.inf
 # algorithms
@@ -141,44 +155,44 @@ def tt_store(E, key, depth, value, alpha, beta, move):
         cnt[C_STORES] += 1
 
 
-@njit(_nrt=False)
-def _static_of(G, s):
-    return G.utility(s) if G.is_terminal(s) else G.evaluate(s)
+@njit(cache=True, _nrt=False)
+def _static_of(s):
+    return utility(s) if is_terminal(s) else evaluate(s)
 
 
-@njit(_nrt=False)
-def order_moves(G, E, ply, key, has_key):
+@njit(cache=True, _nrt=False)
+def order_moves(E, ply, key, has_key):
     """ctx.moves: the legal moves into MV[ply] in the policy's order; returns their number.
     ``key`` is the node's hash key when ``has_key`` (the table probe computed it)."""
     S, MV, KF, KU, cnt, ip = E[0], E[1], E[2], E[3], E[4], E[6]
     s = S[ply]
     moves = MV[ply]
-    n = G.gen_moves(s, moves)
+    n = gen_moves(s, moves)
     base = ip[P_BASE]
     if base == B_RANDOM:
         salt = E[8][0]
         keys = KU[ply]
         for i in range(n):
-            G.play(s, moves[i], S[ply + 1])
-            keys[i] = mix64(G.hash_key(S[ply + 1]) ^ salt)
+            play(s, moves[i], S[ply + 1])
+            keys[i] = mix64(hash_key(S[ply + 1]) ^ salt)
         _sort(moves, keys, n, False)
     elif base == B_STATIC:
         keys = KF[ply]
         for i in range(n):
-            G.play(s, moves[i], S[ply + 1])
-            keys[i] = _static_of(G, S[ply + 1])
-        _sort(moves, keys, n, G.max_to_move(s))
+            play(s, moves[i], S[ply + 1])
+            keys[i] = _static_of(S[ply + 1])
+        _sort(moves, keys, n, max_to_move(s))
     elif base == B_OWN:
         keys = KF[ply]
         code = ip[P_OWN]
         for i in range(n):
-            keys[i] = G.order_key(s, moves[i], code)
+            keys[i] = order_key(s, moves[i], code)
         _sort(moves, keys, n, False)
     for j in range(ip[P_NDYN] - 1, -1, -1):          # lowest priority first; sorts are stable
         part = ip[P_DYN0 + j]
         if part == D_HISTORY:
             hist = E[16]
-            side = 1 if G.max_to_move(s) else 0
+            side = 1 if max_to_move(s) else 0
             keys = KF[ply]
             for i in range(n):
                 keys[i] = -float(hist[side, moves[i]])
@@ -193,15 +207,15 @@ def order_moves(G, E, ply, key, has_key):
         elif part == D_TABLE and ip[P_TABLE] != TABLE_NONE:
             tkey, tmove, tage = E[9], E[13], E[14]
             if not has_key:
-                key = G.hash_key(s)
+                key = hash_key(s)
             i = key & np.uint64(tkey.shape[0] - 1)
             if tage[i] >= 0 and tkey[i] == key and tmove[i] >= 0:
                 _to_front(moves, n, tmove[i])
     return n
 
 
-@njit(_nrt=False)
-def cut(G, E, s, ply, n, i, m):
+@njit(cache=True, _nrt=False)
+def cut(E, s, ply, n, i, m):
     """ctx.cut: count a cut event made by the i-th of n moves; killers and history learn."""
     cnt, ip, fp = E[4], E[6], E[7]
     cnt[C_FH] += 1
@@ -218,16 +232,16 @@ def cut(G, E, s, ply, n, i, m):
         d = fp[F_DEPTH] - ply
         if d == INF:
             d = 1.0
-        side = 1 if G.max_to_move(s) else 0
+        side = 1 if max_to_move(s) else 0
         E[16][side, m] += np.int64(d) ** 2
 
 
-@njit(_nrt=False)
-def quiesce(G, E, ply, alpha, beta, qdepth, stand_pat):
+@njit(cache=True, _nrt=False)
+def quiesce(E, ply, alpha, beta, qdepth, stand_pat):
     """pruning.quiescence: fail-soft, noisy moves only, counted in q_nodes."""
     S, MV, cnt, ip = E[0], E[1], E[4], E[6]
     s = S[ply]
-    maxing = G.max_to_move(s)
+    maxing = max_to_move(s)
     v = stand_pat
     if (v >= beta) if maxing else (v <= alpha):
         return v
@@ -237,18 +251,18 @@ def quiesce(G, E, ply, alpha, beta, qdepth, stand_pat):
         alpha = max(alpha, v)
     else:
         beta = min(beta, v)
-    n = G.noisy_moves(s, MV[ply])
+    n = noisy_moves(s, MV[ply])
     for i in range(n):
-        G.play(s, MV[ply, i], S[ply + 1])
+        play(s, MV[ply, i], S[ply + 1])
         cnt[C_QNODES] += 1
         if cnt[C_NODES] + cnt[C_QNODES] > ip[P_MAXNODES]:
             cnt[C_ABORT] = 1
             return 0.0
         child = S[ply + 1]
-        if G.is_terminal(child):
-            c = G.utility(child)
+        if is_terminal(child):
+            c = utility(child)
         else:
-            c = quiesce(G, E, ply + 1, alpha, beta, qdepth + 1, G.evaluate(child))
+            c = quiesce(E, ply + 1, alpha, beta, qdepth + 1, evaluate(child))
             if cnt[C_ABORT]:
                 return 0.0
         if maxing:
@@ -290,8 +304,8 @@ def _push(E, f, resume, ply, alpha, beta, mode):
     return g
 
 
-@njit(_nrt=False)
-def search(G, E, root_alpha, root_beta):
+@njit(cache=True, _nrt=False, nogil=True)
+def search(E, root_alpha, root_beta):
     """The root's search to the horizon fp[F_DEPTH]: reference.py's algorithms (and
     pruning.py's pruned alpha-beta) as a state machine over an explicit stack of frames, so
     that numba compiles it in seconds (type inference of a self-recursive function this size
@@ -318,7 +332,7 @@ def search(G, E, root_alpha, root_beta):
             alpha, beta = FF[f, FF_ALPHA], FF[f, FF_BETA]
             FF[f, FF_ALPHA0] = alpha
             FF[f, FF_BETA0] = beta
-            maxing = G.max_to_move(s)
+            maxing = max_to_move(s)
             FI[f, FI_MAXING] = maxing
             FI[f, FI_HAS_STATIC] = 0
             if FI[f, FI_MODE] == 1:
@@ -332,22 +346,22 @@ def search(G, E, root_alpha, root_beta):
                 cnt[C_ABORT] = 1
                 return 0.0
             per_ply[ply] += 1
-            if G.is_terminal(s):
+            if is_terminal(s):
                 cnt[C_LEAVES] += 1
-                ret = G.utility(s)
+                ret = utility(s)
                 top -= 1
                 continue
             if ply >= fp[F_DEPTH]:
                 cnt[C_LEAVES] += 1
-                ret = G.evaluate(s)
+                ret = evaluate(s)
                 if pruned and ip[P_Q]:
-                    ret = quiesce(G, E, ply, alpha, beta, 0, ret)
+                    ret = quiesce(E, ply, alpha, beta, 0, ret)
                     if cnt[C_ABORT]:
                         return 0.0
                 top -= 1
                 continue
             if has_table:
-                key = G.hash_key(s)
+                key = hash_key(s)
                 FK[f] = key
                 if ply > 0:
                     hit, hv = tt_probe(E, key, fp[F_DEPTH] - ply, alpha, beta)
@@ -356,7 +370,7 @@ def search(G, E, root_alpha, root_beta):
                         top -= 1
                         continue
             if alg == MINIMAX:
-                FI[f, FI_N] = order_moves(G, E, ply, np.uint64(0), False)
+                FI[f, FI_N] = order_moves(E, ply, np.uint64(0), False)
                 FI[f, FI_I] = 0
                 FI[f, FI_BEST] = -1
                 FF[f, FF_V] = -INF if maxing else INF
@@ -369,15 +383,15 @@ def search(G, E, root_alpha, root_beta):
             depth_left = fp[F_DEPTH] - ply
             FF[f, FF_DL] = depth_left
             if ip[P_NM] or ip[P_FUT] or ip[P_PC]:
-                FF[f, FF_STATIC] = G.evaluate(s)
+                FF[f, FF_STATIC] = evaluate(s)
                 FI[f, FI_HAS_STATIC] = 1
             FI[f, FI_PHASE] = RAZOR
-            if ip[P_NM] and ply > 0 and not parent_null and G.null_move_allowed(s):
+            if ip[P_NM] and ply > 0 and not parent_null and null_move_allowed(s):
                 r = ip[P_NM_R]
                 if ip[P_NM_ADAPT] >= 0 and depth_left > ip[P_NM_ADAPT]:
                     r += 1
                 if depth_left > r and ((beta < INF) if maxing else (alpha > -INF)):
-                    G.null_move(s, S[ply + 1])
+                    null_move(s, S[ply + 1])
                     cnt[C_PARENT_NULL] = 1
                     FF[f, FF_R] = r
                     fp[F_DEPTH] -= r
@@ -418,7 +432,7 @@ def search(G, E, root_alpha, root_beta):
                 if (static + rm <= alpha) if maxing else (static - rm >= beta):
                     q = static
                     if ip[P_Q]:
-                        q = quiesce(G, E, ply, alpha, beta, 0, static)
+                        q = quiesce(E, ply, alpha, beta, 0, static)
                         if cnt[C_ABORT]:
                             return 0.0
                     if (q <= alpha) if maxing else (q >= beta):
@@ -466,7 +480,7 @@ def search(G, E, root_alpha, root_beta):
                 ret = FF[f, FF_V]
                 top -= 1
                 continue
-            G.play(s, MV[ply, i], S[ply + 1])
+            play(s, MV[ply, i], S[ply + 1])
             top = _push(E, f, R_MM, ply + 1, alpha, beta, 0)
         elif phase == R_MM:
             c = ret
@@ -480,7 +494,7 @@ def search(G, E, root_alpha, root_beta):
             FI[f, FI_I] = i + 1
             FI[f, FI_PHASE] = MM_NEXT
         elif phase == LOOP_START:
-            n = order_moves(G, E, ply, FK[f], has_table and FI[f, FI_MODE] == 0)
+            n = order_moves(E, ply, FK[f], has_table and FI[f, FI_MODE] == 0)
             FI[f, FI_BEST] = -1
             FI[f, FI_I] = 0
             FF[f, FF_V] = -INF if maxing else INF
@@ -495,8 +509,8 @@ def search(G, E, root_alpha, root_beta):
                         cnt[C_BEAM] += 1
                         keys = E[2][ply]
                         for i in range(n):
-                            G.play(s, MV[ply, i], S[ply + 1])
-                            keys[i] = _static_of(G, S[ply + 1])
+                            play(s, MV[ply, i], S[ply + 1])
+                            keys[i] = _static_of(S[ply + 1])
                         _sort(MV[ply], keys, n, maxing)
                         n = width
                 if ip[P_FUT] and depth_left == 1 and ply > 0 and FI[f, FI_HAS_STATIC]:
@@ -512,7 +526,7 @@ def search(G, E, root_alpha, root_beta):
                 continue
             m = MV[ply, i]
             if not pruned:
-                G.play(s, m, S[ply + 1])
+                play(s, m, S[ply + 1])
                 if alg == PVS and i > 0:
                     if maxing:
                         top = _push(E, f, R_PVS, ply + 1, alpha, np.nextafter(alpha, INF), 0)
@@ -521,7 +535,7 @@ def search(G, E, root_alpha, root_beta):
                 else:
                     top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
                 continue
-            quiet = ip[P_NOISY] == 0 or not G.is_noisy(s, m)
+            quiet = ip[P_NOISY] == 0 or not is_noisy(s, m)
             if FI[f, FI_FUTILE] and quiet and i > 0:
                 cnt[C_FUTILITY] += 1
                 margin = fp[F_FUT_MARGIN]
@@ -530,7 +544,7 @@ def search(G, E, root_alpha, root_beta):
                     FF[f, FF_V] = bound
                 FI[f, FI_I] = i + 1
                 continue
-            G.play(s, m, S[ply + 1])
+            play(s, m, S[ply + 1])
             depth_left = FF[f, FF_DL]
             if ip[P_LMR] and i >= ip[P_LMR_AFTER] and depth_left >= ip[P_LMR_MIN] and quiet:
                 if ip[P_LMR_LOG]:
@@ -577,7 +591,7 @@ def search(G, E, root_alpha, root_beta):
             if alg == FAILHARD:
                 if maxing:
                     if c >= beta:
-                        cut(G, E, s, ply, n, i, m)
+                        cut(E, s, ply, n, i, m)
                         FF[f, FF_ALPHA] = beta
                         FI[f, FI_BEST] = m
                         FI[f, FI_PHASE] = LOOP_END
@@ -586,7 +600,7 @@ def search(G, E, root_alpha, root_beta):
                         FI[f, FI_BEST] = m
                 else:
                     if c <= alpha:
-                        cut(G, E, s, ply, n, i, m)
+                        cut(E, s, ply, n, i, m)
                         FF[f, FF_BETA] = alpha
                         FI[f, FI_BEST] = m
                         FI[f, FI_PHASE] = LOOP_END
@@ -600,7 +614,7 @@ def search(G, E, root_alpha, root_beta):
                     v = c
                     FI[f, FI_BEST] = m
                 if v >= beta:
-                    cut(G, E, s, ply, n, i, m)
+                    cut(E, s, ply, n, i, m)
                     FI[f, FI_PHASE] = LOOP_END
                 elif v > alpha:
                     FF[f, FF_ALPHA] = v
@@ -609,7 +623,7 @@ def search(G, E, root_alpha, root_beta):
                     v = c
                     FI[f, FI_BEST] = m
                 if v <= alpha:
-                    cut(G, E, s, ply, n, i, m)
+                    cut(E, s, ply, n, i, m)
                     FI[f, FI_PHASE] = LOOP_END
                 elif v < beta:
                     FF[f, FF_BETA] = v

@@ -1,0 +1,190 @@
+"""The compiled engine specialised per game, cached on disk across processes.
+
+``engine(prims)`` returns a module holding the engine's functions (``search`` and the rest of
+``_engine.py``) with this game's primitives as globals. ``_engine.py`` is the one written
+search, a template: its marker block binds the primitives' names to nothing. The module is a
+copy of that file whose marker block imports the game's primitives under those names, written
+into a cache directory and imported from there. Every function in it is ``cache=True``, so the
+first process compiles it (tens of seconds) and every later process, joblib workers included,
+loads the compiled code from numba's cache (about a second).
+
+Why a generated file: numba caches a function by its source file, and treats the globals it
+calls as constants of that file; it does not reuse compiled code for a function that takes
+dispatchers as arguments or closes over them (the dispatchers, pickled with a per-process id,
+enter its cache key). A module per game whose globals are the primitives is the form numba
+caches, and the search is still written once.
+
+Invalidation. numba notices edits to the file that defines a function, not to the functions it
+calls in other files (its documented limit). So the copy's file name carries a SHA-256 over
+everything its compiled code depends on: the template's text, the primitives' import lines,
+and, for every jitted function reachable from a primitive (following the globals each one
+names), the text of the file that defines it and the value of every other global it names
+(arrays by dtype, shape and bytes; numbers and tuples by repr; searchlab modules used as
+namespaces by their file). An edit to the engine or to a game's primitives gives a new name, so
+a new module that numba compiles afresh; stale copies stay behind unused (delete the directory
+to reclaim them).
+
+Where. ``$NUMBA_CACHE_DIR/searchlab_engine`` when NUMBA_CACHE_DIR is set (numba then keeps the
+compiled code under NUMBA_CACHE_DIR too), else ``$XDG_CACHE_HOME/searchlab/engine`` (default
+``~/.cache``), else, when that cannot be written, ``searchlab-engine-<uid>`` in the temporary
+directory; never inside the installed package, which may be read-only.
+
+Several processes at once. A copy is written to a temporary file and hard-linked to its final
+name, which fails if another process got there first: a copy, once there, never changes, so
+numba's cache index (keyed on the file's modification time and size) stays valid. numba itself
+writes its cache files through a temporary file and an atomic rename, so two processes
+compiling the same copy at once each write a whole, equal result.
+
+Under NUMBA_DISABLE_JIT=1 the copy is imported the same way and runs as plain Python.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import os
+import sys
+import tempfile
+import threading
+import types
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from searchlab.algorithms.compiled import Primitives
+from searchlab.errors import UnsupportedError
+
+_TEMPLATE = Path(__file__).with_name("_engine.py")
+_BEGIN, _END = "# <primitives>\n", "# </primitives>\n"
+_loaded: dict[tuple, types.ModuleType] = {}
+_lock = threading.Lock()
+
+
+def engine(prims: Primitives) -> types.ModuleType:
+    """The engine module for these primitives (written and imported once per process)."""
+    key = tuple(prims)
+    mod = _loaded.get(key)
+    if mod is None:
+        with _lock:
+            mod = _loaded.get(key)
+            if mod is None:
+                mod = _loaded[key] = _load(prims)
+    return mod
+
+
+def cache_dir() -> Path:
+    """The directory the per-game copies go to (the module docstring, "Where")."""
+    numba_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if numba_dir:
+        candidates = [Path(numba_dir) / "searchlab_engine"]
+    else:
+        home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        candidates = [Path(home) / "searchlab" / "engine"]
+    candidates.append(Path(tempfile.gettempdir()) / f"searchlab-engine-{os.getuid()}")
+    for d in candidates:
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(d, os.W_OK):
+            return d
+    raise OSError(f"no writable directory for the compiled engine's cache among {candidates}")
+
+
+def source(prims: Primitives) -> tuple[str, str]:
+    """(the copy's text, its SHA-256 key) for these primitives."""
+    template = _TEMPLATE.read_text()
+    head, rest = template.split(_BEGIN, 1)
+    _, tail = rest.split(_END, 1)
+    lines = [_import_line(name, f) for name, f in zip(Primitives._fields, prims)]
+    text = head + _BEGIN + "".join(lines) + _END + tail
+    h = hashlib.sha256(text.encode())
+    h.update(_dependencies(prims))
+    return text, h.hexdigest()
+
+
+def _load(prims: Primitives) -> types.ModuleType:
+    text, digest = source(prims)
+    name = f"searchlab_engine_{digest[:24]}"
+    path = cache_dir() / f"{name}.py"
+    if not path.exists():
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+            try:
+                os.link(tmp, path)          # atomic, and never replaces another process's copy
+            except FileExistsError:
+                pass
+        finally:
+            os.unlink(tmp)
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _py(f: Any) -> Any:
+    """The Python function of a numba dispatcher (itself under NUMBA_DISABLE_JIT)."""
+    return getattr(f, "py_func", f)
+
+
+def _import_line(name: str, f: Any) -> str:
+    fn = _py(f)
+    mod, attr = fn.__module__, fn.__name__
+    if getattr(sys.modules.get(mod), attr, None) is not f:
+        raise UnsupportedError(
+            f"primitive {name}: {mod}.{attr} is not a module-level jitted function, which the "
+            f"compiled engine needs to import it")
+    return f"from {mod} import {attr} as {name}\n"
+
+
+def _names(code: types.CodeType) -> set[str]:
+    out = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            out |= _names(c)
+    return out
+
+
+def _dependencies(prims: Primitives) -> bytes:
+    """What the primitives' compiled code depends on (the module docstring, "Invalidation")."""
+    h = hashlib.sha256()
+    files: set[str] = set()
+    seen: set[int] = set()
+    todo = [_py(f) for f in prims]
+
+    def add_file(path: str) -> None:
+        if path not in files:                   # the text, not the path: checkouts share
+            files.add(path)
+            h.update(Path(path).read_bytes())
+
+    while todo:
+        fn = todo.pop()
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        add_file(inspect.getsourcefile(fn))
+        glob = fn.__globals__
+        for n in sorted(_names(fn.__code__)):
+            if n not in glob:
+                continue
+            v = glob[n]
+            h.update(f"{fn.__module__}.{fn.__qualname__}:{n}=".encode())
+            if callable(getattr(v, "py_func", None)):
+                todo.append(v.py_func)
+            elif inspect.isfunction(v):
+                todo.append(v)
+            elif inspect.ismodule(v):
+                if v.__name__.split(".")[0] == "searchlab":
+                    add_file(v.__file__)
+            elif isinstance(v, np.ndarray):
+                h.update(f"{v.dtype.str}{v.shape}".encode() + v.tobytes())
+            elif isinstance(v, (int, float, str, bytes, tuple, np.generic)) or v is None:
+                h.update(repr(v).encode())
+            else:                               # e.g. a class: no repr with an address
+                h.update(f"{type(v).__module__}.{type(v).__qualname__}".encode())
+    return h.digest()

@@ -1,0 +1,124 @@
+"""The compiled engine's per-game copies (searchlab.algorithms.compiled.specialise): their key
+follows every source the compiled code depends on, the directory honours NUMBA_CACHE_DIR and
+falls back when it cannot be written, and processes load the compiled engine from disk (two
+compiling at once on an empty cache: slow)."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from searchlab.algorithms.compiled import Primitives, specialise
+from searchlab.errors import UnsupportedError
+from searchlab.games.connect4_compiled import PRIMITIVES as C4
+from searchlab.games.tictactoe_compiled import PRIMITIVES as TTT
+
+ROOT = Path(__file__).resolve().parents[2]
+HELPER = """
+import numpy as np
+from numba import njit
+TABLE = np.array([1, 2, 3], dtype=np.int64)
+@njit(cache=True)
+def helper(x):
+    return x + 1
+"""
+GAME = """
+from numba import njit
+from {pkg}.helper import TABLE, helper
+OFFSET = 3
+@njit(cache=True)
+def evaluate(s):
+    return float(helper(s[0]) + TABLE[0] + OFFSET)
+"""
+
+
+def _fake_game(tmp_path, monkeypatch, helper=HELPER, game=GAME):
+    """Primitives whose ``evaluate`` comes from the package ``fakegame`` under tmp_path, written
+    with these sources and imported afresh (the rest from Connect Four)."""
+    d = tmp_path / "fakegame"
+    d.mkdir(exist_ok=True)
+    (d / "__init__.py").write_text("")
+    (d / "helper.py").write_text(textwrap.dedent(helper))
+    (d / "game.py").write_text(textwrap.dedent(game.format(pkg="fakegame")))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)   # no stale .pyc within a second
+    for name in [m for m in sys.modules if m.split(".")[0] == "fakegame"]:
+        monkeypatch.delitem(sys.modules, name)
+    importlib.invalidate_caches()
+    mod = importlib.import_module("fakegame.game")
+    return C4._replace(evaluate=mod.evaluate)
+
+
+def test_the_key_follows_every_source_the_compiled_code_depends_on(tmp_path, monkeypatch):
+    def key(**sources):
+        return specialise.source(_fake_game(tmp_path, monkeypatch, **sources))[1]
+    base = key()
+    assert key() == base                                        # the same sources
+    keys = {key(game=GAME.replace("OFFSET = 3", "OFFSET = 4")),
+            # a called function in another file: the edit numba's own cache does not notice
+            key(helper=HELPER.replace("x + 1", "x + 2")),
+            key(helper=HELPER.replace("[1, 2, 3]", "[1, 2, 4]"))}
+    assert base not in keys and len(keys) == 3
+    # games differ, the template is the same: the copies differ only in their import block
+    (t1, k1), (t2, k2) = specialise.source(C4), specialise.source(TTT)
+    assert k1 != k2 and "from searchlab.games.connect4_compiled import play as play" in t1
+    assert t1.split("# <primitives>")[0] == t2.split("# <primitives>")[0]
+
+
+def test_a_primitive_must_be_importable_by_name():
+    from numba import njit                         # a closure-made dispatcher, not importable
+
+    def make():
+        @njit
+        def evaluate(s):
+            return 0.0
+        return evaluate
+    with pytest.raises(UnsupportedError, match="primitive evaluate"):
+        specialise.source(C4._replace(evaluate=make()))
+    assert Primitives._fields[5] == "evaluate"
+
+
+def test_cache_dir_honours_numba_cache_dir_and_falls_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "nb"))
+    assert specialise.cache_dir() == tmp_path / "nb" / "searchlab_engine"
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    got = specialise.cache_dir()
+    assert got.name.startswith("searchlab-engine-") and got.is_dir()
+
+
+_RUN = """
+import sys
+from searchlab import search
+from searchlab.algorithms.compiled.specialise import engine
+from searchlab.games.tictactoe import TicTacToe
+from searchlab.games.tictactoe_compiled import PRIMITIVES
+r = search(TicTacToe(), "alphabeta", "id+tt+killer+history", depth=9, engine="compiled")
+stats = engine(PRIMITIVES).search.stats
+print(r.value, r.nodes, r.tt_hits, len(stats.cache_hits), len(stats.cache_misses))
+"""
+
+
+@pytest.mark.slow
+def test_two_processes_compile_at_once_and_a_third_loads_from_disk(tmp_path):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path),
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    cmd = [sys.executable, "-c", _RUN]
+    both = [subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    outs = [p.communicate(timeout=900)[0].split() for p in both]
+    assert all(p.returncode == 0 for p in both)
+    third = subprocess.run(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                           timeout=900, check=True).stdout.split()
+    assert outs[0][:3] == outs[1][:3] == third[:3]
+    assert third[3:] == ["1", "0"]                  # search loaded from disk, not compiled
+    assert len(list((tmp_path / "searchlab_engine").glob("searchlab_engine_*.py"))) == 1
