@@ -39,7 +39,7 @@ SD_MAX = 0.5
 
 def summarize_games(games: pd.DataFrame) -> pd.DataFrame:
     """One row per pairing (PAIRING columns; ``study`` kept): games, a_wins, draws, b_wins,
-    score (A's mean per game), pairs (complete game pairs), p0..p4 (pairs in which A scored
+    score (A's mean per game), openings (played), pairs (complete game pairs), p0..p4 (pairs in which A scored
     0, ½, 1, 1½, 2 points), elo, elo_lo, elo_hi, sd_pair, p_value, min_elo (pentanomial over
     the complete pairs), a_mean_depth, b_mean_depth (mean of the games' per-move means),
     endings (e.g. "terminal 380, repetition 20"), wall_seconds (sum)."""
@@ -51,7 +51,7 @@ def summarize_games(games: pd.DataFrame) -> pd.DataFrame:
         row = dict(zip(PAIRING, key))
         row.update(study=str(g["study"].iloc[0]), games=len(g), a_wins=int((res == 1).sum()),
                    draws=int((res == 0.5).sum()), b_wins=int((res == 0).sum()),
-                   score=float(res.mean()), pairs=len(pairs),
+                   score=float(res.mean()), pairs=len(pairs), openings=int(g["pair"].nunique()),
                    a_mean_depth=float(g["a_mean_depth"].mean()),
                    b_mean_depth=float(g["b_mean_depth"].mean()),
                    endings=", ".join(f"{k} {v}" for k, v in g["ending"].value_counts().items()),

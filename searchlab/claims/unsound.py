@@ -43,6 +43,8 @@ def unsound_pruning_worth_it(ctx):
                 f"{t['losses']} lost, {t['undecided']} without a significant difference "
                 f"(Elo 95 % CI) of {t['matches']}")
     unsound = t["erring"] > 0
+    if t.get("paired"):             # the game pairs replace the old per-match totals
+        measured = measured.split("; matches at equal node budget")[0]
     if t.get("datasets"):
         measured += "; data set: " + "; ".join(t["datasets"])
     if t.get("paired"):

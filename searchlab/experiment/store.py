@@ -310,8 +310,9 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
                 raise IncompleteRunError(refusal(status, "searchlab.load(..., partial=True)"))
             warnings.warn(f"searchlab.load: {status.problem()}; partial data", stacklevel=2)
     if dedupe and "task_id" in df:
-        # a trade-off position task writes one row per technique (table_kinds.py)
-        keys = ["run_dir", "task_id"] + (["technique"] if "technique" in df else [])
+        # a trade-off position task writes one row per technique, a match task one per game
+        # (table_kinds.py)
+        keys = ["run_dir", "task_id"] + [k for k in ("technique", "pair", "a_is_max") if k in df]
         df = df.drop_duplicates(subset=keys, keep="first")
     sort = [c for c in ("run_dir", "task_index") if c in df]
     return df.sort_values(sort, kind="stable").reset_index(drop=True)
