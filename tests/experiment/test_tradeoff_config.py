@@ -85,3 +85,21 @@ def test_cli_one_line_error_and_no_run_directory(tmp_path):
     assert rc == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     assert "tradeoff.domains.othello.ply must be <= 50" in err
     assert not (tmp_path / "results").exists()
+
+
+def test_a_matches_only_plan_goes_chunk_by_chunk_across_the_pairings():
+    from searchlab.experiment.tradeoff.measure import opening_text
+    from searchlab.experiment.tradeoff.tasks import plan
+
+    tasks = plan(load("unsound_matches_small"), {})
+    assert {t.kind for t in tasks} == {"match"} and len(tasks) == 11 * 2     # 2 chunks of 2 pairs
+    firsts = [t.args[5] for t in tasks]
+    assert firsts == [0] * 11 + [2] * 11                 # every pairing's first chunk first
+    assert len({t.task_id for t in tasks}) == len(tasks)
+    ops = {t.args[0]: [opening_text(t.args[0], o.moves) for o in t.args[4]]
+           for t in tasks if t.args[5] == 0}
+    assert len(ops["connect4"]) == 2 and all(len(o) == 4 and set(o) <= set("1234567")
+                                             for o in ops["connect4"])      # Pons' columns 1-7
+    assert all(len(o.split()) == 6 for o in ops["othello"])
+    positions = plan(load("unsound_tradeoff_tiny", ["tradeoff.tasks=positions"]), {})
+    assert {t.kind for t in positions} == {"position"}
