@@ -95,3 +95,29 @@ def test_trade_off_null_move_runs_compiled_node_for_node():
             (b.nodes, b.value, b.best_move, b.extra.get("pruned"))
         fired += a.extra["pruned"]["null_move"]
     assert fired > 0
+
+
+@pytest.mark.parametrize("preset", ["unsound_matches", "chess_matches"])
+def test_every_match_player_of_the_presets_runs_on_the_compiled_engine(preset):
+    """engine="auto" picks the compiled engine for both players of every pairing (checked by
+    compiled_engine.supports, which api.search consults; nothing is compiled here)."""
+    from searchlab.algorithms import compiled_engine
+    from searchlab.algorithms.pruning import ProbCut
+    from searchlab.experiment import api
+    from searchlab.experiment.tradeoff.config import selected_domains
+    from searchlab.experiment.tradeoff.measure import match_game, match_players
+
+    cfg = api.tradeoff_config(api.compose(preset))
+    by_label = {t.label: t for t in cfg.techniques}
+    checked = 0
+    for d in selected_domains(cfg):
+        dconf = getattr(cfg.domains, d)
+        game = match_game(d)
+        view = FromState(game, game.initial_state())
+        for label in dconf.match.techniques:
+            a, b = match_players(d, dconf, by_label[label], {(d, d): ProbCut()})
+            for p in (a, b):
+                assert compiled_engine.supports(view, p.algorithm, p.ordering, p.pruning, 3), \
+                    (d, label, p.name)
+                checked += 1
+    assert checked == 2 * (11 if preset == "unsound_matches" else 2)
