@@ -108,7 +108,7 @@ def run_tradeoff(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
         owned.release()
     if study.runner.report:
         _report(run_dir, log)
-    log(f"tables:  {Path(run_dir) / 'table'}, {Path(run_dir) / 'matches'}  "
+    log(f"tables:  {Path(run_dir) / 'table'}, {Path(run_dir) / 'games'}  "
         f"(searchlab.load({str(run_dir)!r}))")
     return Path(run_dir)
 

@@ -1,5 +1,6 @@
 """Reading the trade-off study's tables back (schemas in experiment/table_kinds.py; written by
-the engine store's PartWriter: ``table/`` rows, ``matches/``)."""
+the engine store's PartWriter: ``table/`` rows, ``games/`` (one row per match game; runs from
+before the game pairs have ``matches/``, one row per match))."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from searchlab.analysis.matches import summarize_games
-
 from searchlab.experiment.table_kinds import (MATCH_GAME_SCHEMA, MATCH_SCHEMA,
                                              TRADEOFF_SCHEMA as ROW_SCHEMA)
 
