@@ -203,8 +203,11 @@ def match_openings(domain: str, dconf: Any, study_seed: int) -> list[Opening]:
         bound = m.balance_margin * dconf.value_scale
 
         def accept(s):
+            # the reference engine: the same value node for node as the compiled one (the
+            # openings of the 2026-12-01 chess run were drawn with it: identical), and no
+            # compile of the chess engine in the planning process for a few hundred searches
             r = search(FromState(game, s), "alphabeta", m.ordering, depth=m.balance_depth,
-                       pruning=_quiescence(m))
+                       pruning=_quiescence(m), engine="reference")
             return abs(float(r.value)) <= bound
     return random_openings(game, m.opening_ply, m.openings,
                            dom.seed_for(study_seed, domain, "openings"), accept)
