@@ -46,6 +46,7 @@ from searchlab.claims import multiplayer as MP  # noqa: E402
 from searchlab.claims import ordering as OC  # noqa: E402
 from searchlab.claims import parallel as PC  # noqa: E402
 from searchlab.report import build as R  # noqa: E402
+from searchlab.report.matches import has_games  # noqa: E402
 from searchlab.report.tradeoff import claim_counts, tradeoff_section  # noqa: E402
 
 #: (study, overrides at full size, extra overrides for --small)
@@ -96,6 +97,30 @@ def run_preset(preset: str, small: bool, jobs: int, runs_dir: Path, resume: bool
     return out, secs
 
 
+#: the match presets (game pairs at size, issues 12-14): hours of CPU at full size, so they run
+#: only with --matches; otherwise the runs already under --runs are read, if any
+MATCH_PRESETS = {"full": ("unsound_matches", "unsound_matches_1e5", "chess_matches"),
+                 "small": ("unsound_matches_small", "chess_matches_small")}
+
+
+def run_matches(small: bool, jobs: int, runs_dir: Path, run: bool, log=print) -> list[Path]:
+    """The match runs under runs_dir: with ``run``, each preset of MATCH_PRESETS is run or
+    resumed (finished tasks are kept: the trade-off runner resumes a run directory of the same
+    config); without, the existing runs that stored game pairs are returned as they are."""
+    from searchlab.experiment.api import run_study
+
+    dirs = []
+    for preset in MATCH_PRESETS["small" if small else "full"]:
+        out = runs_dir / preset
+        if run:
+            log(f"== {preset}: runner.n_jobs={jobs} (resuming finished tasks in {out})")
+            run_study(preset, [f"runner.n_jobs={jobs}", "runner.progress=false"], output_dir=out,
+                      progress=False)
+        if has_games(out):
+            dirs.append(out)
+    return dirs
+
+
 def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[dict, list]:
     """The chance-node and n-player studies (the engine's presets experiment=chance and
     experiment=multiplayer, size small or full; issue 15): their results computed from the
@@ -125,9 +150,10 @@ def _rel(path: Path) -> Path:
     return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
 
 
-def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
-    """The trade-off study's section, its Pareto figures copied beside the report's."""
-    text = tradeoff_section(run_dir)
+def tradeoff_report_section(run_dir: Path, fig_dir: Path, match_dirs: tuple = ()) -> str:
+    """The trade-off study's section (with the match runs' game pairs), its Pareto figures
+    copied beside the report's."""
+    text = tradeoff_section(run_dir, match_dirs)
     for f in sorted((run_dir / "figures").glob("pareto_*.png")):
         shutil.copy(f, fig_dir / f.name)
         text = text.replace(f"]({f})", f"](figures/{f.name})")
@@ -420,6 +446,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="where the studies' tables go (default results/reproduce/)")
     ap.add_argument("--resume", action="store_true", help="reuse finished tasks of earlier runs instead of starting fresh")
     ap.add_argument("--resamples", type=int, default=999, help="bootstrap resamples (default 999)")
+    ap.add_argument("--matches", action="store_true",
+                    help="also run (or resume) the match presets unsound_matches[_1e5] and chess_matches "
+                         "(hours of CPU at full size); without it, match runs already under --runs are read")
     ap.add_argument("--only", default="", help="comma-separated studies of STUDIES: run just those into "
                     "--runs and stop (no report); e.g. ordering_hex_deep")
     args = ap.parse_args(argv)
@@ -443,6 +472,7 @@ def main(argv: list[str] | None = None) -> int:
     info.append(("unsound_tradeoff", "searchlab experiment=unsound_tradeoff" + ("_small" if args.small else ""),
                  "see its section", "see its section", tradeoff_secs,
                  _rel(tradeoff_dir)))
+    match_dirs = tuple(run_matches(args.small, args.jobs, runs_dir, args.matches))
     parallel_dir, parallel_secs = run_preset("parallel", args.small, args.jobs, runs_dir,
                                              args.resume)
     info.append(("parallel", "searchlab experiment=parallel" + ("_small" if args.small else ""),
@@ -466,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
     print("ordering measurements (incremental trees, Connect Four, Othello, chess) ...")
     exact["ordering"] = OC.ordering_checks(small=args.small)
     exact.update(claim_exact)
-    exact["tradeoff"] = claim_counts(tradeoff_dir)
+    exact["tradeoff"] = claim_counts(tradeoff_dir, match_dirs)
     deep_rows = df[df["experiment"].isin(DO.DEEP_STUDIES)] if "experiment" in df.columns else df.iloc[0:0]
     if len(deep_rows):
         print("deep real-game ordering studies: paired comparisons ...")
@@ -492,7 +522,7 @@ def main(argv: list[str] | None = None) -> int:
         ("Ordering in real games, searched deep (compiled engine, paired per position)",
          DO.deep_section(exact["deep_ordering"]) if "deep_ordering" in exact else
          "The deep studies (" + ", ".join(DO.DEEP_STUDIES) + ") did not run."),
-        ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir)),
+        ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir, match_dirs)),
         ("Chance nodes: expectiminimax, Star1, Star2", CH.chance_section(exact["chance"])),
         ("Three or more players: max^n, paranoid, best-reply search", MP.multiplayer_section(exact["multiplayer"])),
         ("Parallel alpha-beta: speedup and search overhead", PC.parallel_section(exact["parallel"], fig_dir)),

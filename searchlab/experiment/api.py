@@ -165,7 +165,7 @@ def run_tradeoff(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
     tc = tradeoff_config(cfg)
     check_tradeoff_budget(tc, study.runner.max_nodes)
     _run_locked_study(run_dir, _run_tradeoff, tc, study, progress, log, (TradeoffRunError,))
-    log(f"tables:  {Path(run_dir) / 'table'}, {Path(run_dir) / 'matches'}  "
+    log(f"tables:  {Path(run_dir) / 'table'}, {Path(run_dir) / 'games'}  "
         f"(searchlab.load({str(run_dir)!r}))")
     return Path(run_dir)
 

@@ -55,6 +55,7 @@ SCHEMA = pa.schema([
     ("b", pa.int64()),
     ("d", pa.int64()),
     ("levels", pa.int64()),
+    ("win_prob", pa.float64()),
     ("p", pa.float64()),
     ("decay", pa.float64()),
     ("correlation", pa.float64()),
@@ -311,9 +312,9 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
                 raise IncompleteRunError(refusal(status, "searchlab.load(..., partial=True)"))
             warnings.warn(f"searchlab.load: {status.problem()}; partial data", stacklevel=2)
     if dedupe and "task_id" in df:
-        # a trade-off position task writes one row per technique, a parallel task one per
-        # (algorithm, p) (table_kinds.py)
-        keys = ["run_dir", "task_id"] + (["technique"] if "technique" in df else []) \
+        # a trade-off position task writes one row per technique, a match task one per game,
+        # a parallel task one per (algorithm, p) (table_kinds.py)
+        keys = ["run_dir", "task_id"] + [k for k in ("technique", "pair", "a_is_max") if k in df] \
             + (["algorithm", "p"] if "speedup" in df else [])
         df = df.drop_duplicates(subset=keys, keep="first")
     sort = [c for c in ("run_dir", "task_index") if c in df]

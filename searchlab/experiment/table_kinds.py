@@ -55,6 +55,20 @@ MATCH_SCHEMA = pa.schema([
     ("seed", pa.uint64()), ("wall_seconds", pa.float64()),
     ("task_id", pa.string()),       # the match task's id (resume)
 ])
+#: one row per game of a trade-off match (games/): ``pair`` the opening's index (the two games
+#: of an opening form a pair), ``opening`` its moves, ``a_color`` the side A played,
+#: ``result`` A's score (1, 0.5, 0), ``ending`` terminal / repetition / max_plies.
+MATCH_GAME_SCHEMA = pa.schema([
+    ("study", pa.string()), ("domain", pa.string()), ("technique", pa.string()),
+    ("family", pa.string()), ("opponent", pa.string()), ("ordering", pa.string()),
+    ("budget", pa.int64()), ("pair", pa.int64()), ("opening", pa.string()),
+    ("a_color", pa.string()), ("a_is_max", pa.bool_()), ("result", pa.float64()),
+    ("ending", pa.string()), ("plies", pa.int64()),
+    ("a_mean_depth", pa.float64()), ("b_mean_depth", pa.float64()),
+    ("a_mean_nodes", pa.float64()), ("b_mean_nodes", pa.float64()),
+    ("seed", pa.uint64()), ("wall_seconds", pa.float64()),
+    ("task_id", pa.string()),
+])
 #: The parallel study's rows: one per (tree or game position, algorithm, p) (docs/parallel.md;
 #: the measurements are searchlab.parallel.SimResult's fields).
 PARALLEL_SCHEMA = pa.schema([
@@ -75,6 +89,8 @@ PARALLEL_SCHEMA = pa.schema([
 ])
 #: name -> (schema, key columns) of the trade-off study's tables.
 TRADEOFF_KINDS = {
+    "match_game": (MATCH_GAME_SCHEMA, frozenset({"study", "domain", "technique", "pair",
+                                                 "result"})),
     "tradeoff": (TRADEOFF_SCHEMA, frozenset({"study", "domain", "technique", "node_ratio"})),
     "match": (MATCH_SCHEMA, frozenset({"study", "domain", "technique", "elo"})),
 }

@@ -119,6 +119,16 @@ def order_key(s, m, code):
     return _CENTRE_RANK[m]
 
 
+@njit(cache=True)
+def pass_turn(s, out):
+    """The side to move passes: ConnectFourState(current ^ mask, mask, plies + 1), as the
+    trade-off study's null move (experiment/tradeoff/domains.py); Connect Four has none."""
+    out[0] = s[0] ^ s[1]
+    out[1] = s[1]
+    out[2] = s[2] + np.uint64(1)
+    out[3] = s[3]
+
+
 PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, evaluate, hash_key,
                         order_key, never_noisy, no_null_move, null_move_never, no_noisy_moves)
 

@@ -169,6 +169,16 @@ def order_key(s, m, code):
     return 2.0
 
 
+@njit(cache=True)
+def pass_turn(s, out):
+    """The side to move passes: OthelloState(black, white, not black_to_move), as the trade-off
+    study's null move (experiment/tradeoff/domains.py); Othello has none of its own."""
+    out[0] = s[0]
+    out[1] = s[1]
+    out[2] = ONE - s[2]
+    out[3] = s[3]
+
+
 PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, evaluate, hash_key,
                         order_key, never_noisy, no_null_move, null_move_never, no_noisy_moves)
 
