@@ -8,6 +8,8 @@ Zobrist key equal); move generation is the perft kernel's (searchlab.algorithms.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
@@ -180,6 +182,7 @@ def _encode_for(max_is_black: bool):
     return encode
 
 
+@lru_cache(maxsize=None)       # one per argument: the engine looks it up on every search
 def compiled_game(max_is_black: bool) -> CompiledGame:
     """The CompiledGame of an Othello game whose MAX is Black (or White)."""
     return CompiledGame(PRIMITIVES, STATE_SIZE, 64, 65, MAX_PLIES, _encode_for(max_is_black),

@@ -83,8 +83,10 @@ FIRED = {"null_move": C_NULL, "razoring": C_RAZOR, "probcut": C_PROBCUT, "beam":
 (P_ALG, P_BASE, P_OWN, P_NDYN, P_DYN0, P_DYN1, P_DYN2, P_DYN3, P_TABLE, P_KILLER, P_HISTORY,
  P_MAXNODES, P_PRUNED, P_NM, P_NM_R, P_NM_ADAPT, P_NM_VERIFY, P_LMR, P_LMR_AFTER,
  P_LMR_MIN, P_LMR_RED, P_LMR_LOG, P_FUT, P_RAZOR, P_RAZOR_DEPTH, P_BEAM, P_BEAM_WIDTH,
- P_NWIDTHS, P_PC, P_PC_SHALLOW, P_PC_DEEP, P_Q, P_QMAX, P_NOISY) = range(34)
-N_IPARAMS = 34
+ P_NWIDTHS, P_PC, P_PC_SHALLOW, P_PC_DEEP, P_Q, P_QMAX, P_NOISY, P_AGE0) = range(35)
+N_IPARAMS = 35
+# The table's arrays outlive a search (compiled_engine reuses them): a slot whose age is below
+# ip[P_AGE0], the age the search started at, is empty, so no search has to clear the table.
 # float parameters (fp); fp[F_DEPTH] is the horizon, moved by reductions
 (F_DEPTH, F_FUT_MARGIN, F_RAZOR_MARGIN, F_PC_SLOPE, F_PC_INTERCEPT, F_PC_SIGMA,
  F_PC_THRESHOLD) = range(7)
@@ -125,7 +127,7 @@ def tt_probe(E, key, depth, alpha, beta):
     tkey, tdep, tval, tbound, tage = E[9], E[10], E[11], E[12], E[14]
     cnt[C_PROBES] += 1
     i = key & np.uint64(tkey.shape[0] - 1)
-    if tage[i] < 0 or tkey[i] != key:
+    if tage[i] < ip[P_AGE0] or tkey[i] != key:
         return False, 0.0
     cnt[C_HITS] += 1
     if ip[P_TABLE] != TABLE_VALUES or tdep[i] < depth:
@@ -145,7 +147,7 @@ def tt_store(E, key, depth, value, alpha, beta, move):
     bound = UPPER if value <= alpha else (LOWER if value >= beta else EXACT)
     i = key & np.uint64(tkey.shape[0] - 1)
     age = cnt[C_AGE]
-    if tage[i] < 0 or tkey[i] == key or depth >= tdep[i] or tage[i] != age:
+    if tage[i] < E[6][P_AGE0] or tkey[i] == key or depth >= tdep[i] or tage[i] != age:
         tkey[i] = key
         tdep[i] = depth
         tval[i] = value
@@ -209,7 +211,7 @@ def order_moves(E, ply, key, has_key):
             if not has_key:
                 key = hash_key(s)
             i = key & np.uint64(tkey.shape[0] - 1)
-            if tage[i] >= 0 and tkey[i] == key and tmove[i] >= 0:
+            if tage[i] >= ip[P_AGE0] and tkey[i] == key and tmove[i] >= 0:
                 _to_front(moves, n, tmove[i])
     return n
 
