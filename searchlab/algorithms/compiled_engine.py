@@ -236,16 +236,25 @@ def _workspace(cg: CompiledGame, rows: int, tt_size: int | None, ages: int, ip: 
         b[6].fill(-1)
     tt = getattr(_local, "tt", None)
     if tt is None or (tt_size is not None and tt[0].shape[0] != tt_size):
-        tt_size = tt_size or 1
-        tt = _local.tt = (np.zeros(tt_size, np.uint64), np.zeros(tt_size), np.zeros(tt_size),
-                          np.zeros(tt_size, np.int64), np.zeros(tt_size, np.int64),
-                          np.full(tt_size, -1, np.int64))
+        _local.tt = tt = _table(tt_size or 1)
         _local.tt_age = 0
     ip[K.P_AGE0] = _local.tt_age
     _local.tt_age += ages + 1
     S, MV, KF, KU, cnt, per_ply, killers, history, root_vals, FI, FF, FK = b
     return (S, MV, KF, KU, cnt, per_ply, ip, fp, np.array([salt], np.uint64), *tt, killers,
             history, root_vals, widths, FI, FF, FK)
+
+
+def _table(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A transposition table of ``size`` entries, one 64-byte row each, aligned to 64 bytes
+    (a cache line), as uint64, float64 and int64 views (_engine.py: T_KEY ...); ages -1."""
+    words = K.T_WORDS
+    raw = np.zeros((size + 1) * words, np.uint64)
+    skip = (-raw.ctypes.data % 64) // 8
+    u = raw[skip:skip + size * words].reshape(size, words)
+    i = u.view(np.int64)
+    i[:, K.T_AGE] = -1
+    return u, u.view(np.float64), i
 
 
 def _result(game, cg, E, root, value, best, status, wall, algorithm, ordering, horizon,
@@ -257,7 +266,7 @@ def _result(game, cg, E, root, value, best, status, wall, algorithm, ordering, h
         value = None
     best_move = cg.move_of(best) if status == "ok" and best is not None and best >= 0 else None
     if status == "ok" and algorithm == "minimax" and len(per) > 1 and per[1]:
-        root_vals = E[17]
+        root_vals = E[14]
         best_moves = tuple(m for m in game.legal_moves(root) if root_vals[cg.id_of(m)] == value)
         complete = True
     else:

@@ -24,8 +24,10 @@ the search only takes views of arrays the caller owns and allocates nothing, and
 incref/decref calls that array views otherwise cost made it five times slower.
 
 Everything a search counts or consults lives in arrays the Python side allocates (``E``, the
-environment tuple: state rows, move buffers, counters, parameters, the transposition table,
-killers, history); the node budget sets ``cnt[ABORT]`` and every caller returns at once, which
+environment tuple: 0 state rows, 1 move buffers, 2-3 sort keys (float, uint64), 4 counters,
+5 nodes per ply, 6-7 integer and float parameters, 8 the random order's salt, 9-11 the
+transposition table (three views of one buffer), 12 killers, 13 history, 14 the root's child
+values, 15 beam widths per ply, 16-18 the frames); the node budget sets ``cnt[ABORT]`` and every caller returns at once, which
 is the reference's SearchAborted. Values are float64 from MAX's point of view.
 """
 
@@ -70,6 +72,11 @@ B_NATURAL, B_RANDOM, B_STATIC, B_OWN = 0, 1, 2, 3
 D_TABLE, D_KILLER, D_HISTORY = 1, 2, 3
 # transposition-table bounds (tt.py)
 EXACT, LOWER, UPPER = 0, 1, 2
+# A table entry is one row of 8 words (one cache line: a probe and a store touch one line, not
+# one per field): the table is one (size, 8) buffer seen as uint64 (E[9]), float64 (E[10]) and
+# int64 (E[11]); these are the columns.
+T_KEY, T_DEPTH, T_VALUE, T_BOUND, T_MOVE, T_AGE = range(6)
+T_WORDS = 8
 
 # counters (cnt)
 (C_NODES, C_LEAVES, C_CUTOFFS, C_FH, C_FFH, C_RE, C_PROBES, C_HITS, C_TTCUT, C_STORES,
@@ -123,16 +130,15 @@ def _to_front(moves, n, m):
 @njit(cache=True, _nrt=False)
 def tt_probe(E, key, depth, alpha, beta):
     """TranspositionTable.probe: (True, value) when the entry settles the window."""
-    cnt, ip = E[4], E[6]
-    tkey, tdep, tval, tbound, tage = E[9], E[10], E[11], E[12], E[14]
+    cnt, ip, tu, tf, ti = E[4], E[6], E[9], E[10], E[11]
     cnt[C_PROBES] += 1
-    i = key & np.uint64(tkey.shape[0] - 1)
-    if tage[i] < ip[P_AGE0] or tkey[i] != key:
+    i = key & np.uint64(tu.shape[0] - 1)
+    if ti[i, T_AGE] < ip[P_AGE0] or tu[i, T_KEY] != key:
         return False, 0.0
     cnt[C_HITS] += 1
-    if ip[P_TABLE] != TABLE_VALUES or tdep[i] < depth:
+    if ip[P_TABLE] != TABLE_VALUES or tf[i, T_DEPTH] < depth:
         return False, 0.0
-    b, v = tbound[i], tval[i]
+    b, v = ti[i, T_BOUND], tf[i, T_VALUE]
     if b == EXACT or (b == LOWER and v >= beta) or (b == UPPER and v <= alpha):
         cnt[C_TTCUT] += 1
         return True, v
@@ -142,18 +148,18 @@ def tt_probe(E, key, depth, alpha, beta):
 @njit(cache=True, _nrt=False)
 def tt_store(E, key, depth, value, alpha, beta, move):
     """TranspositionTable.store: depth-preferred, aged replacement."""
-    cnt = E[4]
-    tkey, tdep, tval, tbound, tmove, tage = E[9], E[10], E[11], E[12], E[13], E[14]
+    cnt, tu, tf, ti = E[4], E[9], E[10], E[11]
     bound = UPPER if value <= alpha else (LOWER if value >= beta else EXACT)
-    i = key & np.uint64(tkey.shape[0] - 1)
+    i = key & np.uint64(tu.shape[0] - 1)
     age = cnt[C_AGE]
-    if tage[i] < E[6][P_AGE0] or tkey[i] == key or depth >= tdep[i] or tage[i] != age:
-        tkey[i] = key
-        tdep[i] = depth
-        tval[i] = value
-        tbound[i] = bound
-        tmove[i] = move
-        tage[i] = age
+    old = ti[i, T_AGE]
+    if old < E[6][P_AGE0] or tu[i, T_KEY] == key or depth >= tf[i, T_DEPTH] or old != age:
+        tu[i, T_KEY] = key
+        tf[i, T_DEPTH] = depth
+        tf[i, T_VALUE] = value
+        ti[i, T_BOUND] = bound
+        ti[i, T_MOVE] = move
+        ti[i, T_AGE] = age
         cnt[C_STORES] += 1
 
 
@@ -193,26 +199,26 @@ def order_moves(E, ply, key, has_key):
     for j in range(ip[P_NDYN] - 1, -1, -1):          # lowest priority first; sorts are stable
         part = ip[P_DYN0 + j]
         if part == D_HISTORY:
-            hist = E[16]
+            hist = E[13]
             side = 1 if max_to_move(s) else 0
             keys = KF[ply]
             for i in range(n):
                 keys[i] = -float(hist[side, moves[i]])
             _sort(moves, keys, n, False)
         elif part == D_KILLER:
-            killers = E[15]
+            killers = E[12]
             # the slots present, in slot order, go first: place the second, then the first
             for k in (1, 0):
                 m = killers[ply, k]
                 if m >= 0:
                     _to_front(moves, n, m)
         elif part == D_TABLE and ip[P_TABLE] != TABLE_NONE:
-            tkey, tmove, tage = E[9], E[13], E[14]
+            tu, ti = E[9], E[11]
             if not has_key:
                 key = hash_key(s)
-            i = key & np.uint64(tkey.shape[0] - 1)
-            if tage[i] >= ip[P_AGE0] and tkey[i] == key and tmove[i] >= 0:
-                _to_front(moves, n, tmove[i])
+            i = key & np.uint64(tu.shape[0] - 1)
+            if ti[i, T_AGE] >= ip[P_AGE0] and tu[i, T_KEY] == key and ti[i, T_MOVE] >= 0:
+                _to_front(moves, n, ti[i, T_MOVE])
     return n
 
 
@@ -226,7 +232,7 @@ def cut(E, s, ply, n, i, m):
     if i < n - 1:
         cnt[C_CUTOFFS] += 1
     if ip[P_KILLER]:
-        killers = E[15]
+        killers = E[12]
         if killers[ply, 0] != m and killers[ply, 1] != m:
             killers[ply, 1] = killers[ply, 0]
             killers[ply, 0] = m
@@ -235,7 +241,7 @@ def cut(E, s, ply, n, i, m):
         if d == INF:
             d = 1.0
         side = 1 if max_to_move(s) else 0
-        E[16][side, m] += np.int64(d) ** 2
+        E[13][side, m] += np.int64(d) ** 2
 
 
 @njit(cache=True, _nrt=False)
@@ -295,7 +301,7 @@ N_FF = 10
 def _push(E, f, resume, ply, alpha, beta, mode):
     """Suspend frame f at ``resume`` and open frame f + 1: a search of ``ply`` with the window
     (alpha, beta) (mode 1: the move loop alone). Returns the new top."""
-    FI, FF = E[19], E[20]
+    FI, FF = E[16], E[17]
     FI[f, FI_PHASE] = resume
     g = f + 1
     FI[g, FI_PLY] = ply
@@ -314,7 +320,7 @@ def search(E, root_alpha, root_beta):
     takes minutes). Each phase below is the stretch of the reference between two recursive
     calls. Returns the root value (MAX's view); 0.0 when the node budget ran out."""
     S, MV, cnt, per_ply, ip, fp = E[0], E[1], E[4], E[5], E[6], E[7]
-    FI, FF, FK = E[19], E[20], E[21]
+    FI, FF, FK = E[16], E[17], E[18]
     alg = ip[P_ALG]
     pruned = ip[P_PRUNED] != 0
     has_table = ip[P_TABLE] != TABLE_NONE and alg != MINIMAX
@@ -404,7 +410,144 @@ def search(E, root_alpha, root_beta):
             continue
         maxing = FI[f, FI_MAXING] != 0
         alpha, beta = FF[f, FF_ALPHA], FF[f, FF_BETA]
-        if phase == R_NM:
+        if phase == LOOP_NEXT:
+            i = FI[f, FI_I]
+            if i >= FI[f, FI_N]:
+                FI[f, FI_PHASE] = LOOP_END
+                continue
+            m = MV[ply, i]
+            if not pruned:
+                child = S[ply + 1]
+                play(s, m, child)
+                if alg == PVS and i > 0:
+                    if maxing:
+                        top = _push(E, f, R_PVS, ply + 1, alpha, np.nextafter(alpha, INF), 0)
+                    else:
+                        top = _push(E, f, R_PVS, ply + 1, np.nextafter(beta, -INF), beta, 0)
+                elif ply + 1 >= fp[F_DEPTH]:
+                    # a child at the horizon: ENTER's visit of a leaf, done here without a frame
+                    cnt[C_PARENT_NULL] = 0
+                    cnt[C_NODES] += 1
+                    if cnt[C_NODES] > ip[P_MAXNODES]:
+                        cnt[C_ABORT] = 1
+                        return 0.0
+                    per_ply[ply + 1] += 1
+                    cnt[C_LEAVES] += 1
+                    FF[f, FF_C] = utility(child) if is_terminal(child) else evaluate(child)
+                    FI[f, FI_PHASE] = PROCESS
+                else:
+                    top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+                continue
+            quiet = ip[P_NOISY] == 0 or not is_noisy(s, m)
+            if FI[f, FI_FUTILE] and quiet and i > 0:
+                cnt[C_FUTILITY] += 1
+                margin = fp[F_FUT_MARGIN]
+                bound = FF[f, FF_STATIC] + margin if maxing else FF[f, FF_STATIC] - margin
+                if (bound > FF[f, FF_V]) if maxing else (bound < FF[f, FF_V]):
+                    FF[f, FF_V] = bound
+                FI[f, FI_I] = i + 1
+                continue
+            play(s, m, S[ply + 1])
+            depth_left = FF[f, FF_DL]
+            if ip[P_LMR] and i >= ip[P_LMR_AFTER] and depth_left >= ip[P_LMR_MIN] and quiet:
+                if ip[P_LMR_LOG]:
+                    r = float(max(1, int(math.log(depth_left) * math.log(i + 1) / 2)))
+                else:
+                    r = float(ip[P_LMR_RED])
+                r = min(r, depth_left - 1)
+                FF[f, FF_R] = r
+                fp[F_DEPTH] -= r
+                if maxing:
+                    top = _push(E, f, R_LMR, ply + 1, alpha, np.nextafter(alpha, INF), 0)
+                else:
+                    top = _push(E, f, R_LMR, ply + 1, np.nextafter(beta, -INF), beta, 0)
+            else:
+                top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+        elif phase == PROCESS:
+            c = FF[f, FF_C]
+            i = FI[f, FI_I]
+            n = FI[f, FI_N]
+            m = MV[ply, i]
+            FI[f, FI_I] = i + 1
+            FI[f, FI_PHASE] = LOOP_NEXT
+            if alg == FAILHARD:
+                if maxing:
+                    if c >= beta:
+                        cut(E, s, ply, n, i, m)
+                        FF[f, FF_ALPHA] = beta
+                        FI[f, FI_BEST] = m
+                        FI[f, FI_PHASE] = LOOP_END
+                    elif c > alpha:
+                        FF[f, FF_ALPHA] = c
+                        FI[f, FI_BEST] = m
+                else:
+                    if c <= alpha:
+                        cut(E, s, ply, n, i, m)
+                        FF[f, FF_BETA] = alpha
+                        FI[f, FI_BEST] = m
+                        FI[f, FI_PHASE] = LOOP_END
+                    elif c < beta:
+                        FF[f, FF_BETA] = c
+                        FI[f, FI_BEST] = m
+                continue
+            v = FF[f, FF_V]
+            if maxing:
+                if c > v:
+                    v = c
+                    FI[f, FI_BEST] = m
+                if v >= beta:
+                    cut(E, s, ply, n, i, m)
+                    FI[f, FI_PHASE] = LOOP_END
+                elif v > alpha:
+                    FF[f, FF_ALPHA] = v
+            else:
+                if c < v:
+                    v = c
+                    FI[f, FI_BEST] = m
+                if v <= alpha:
+                    cut(E, s, ply, n, i, m)
+                    FI[f, FI_PHASE] = LOOP_END
+                elif v < beta:
+                    FF[f, FF_BETA] = v
+            FF[f, FF_V] = v
+        elif phase == R_CHILD:
+            FF[f, FF_C] = ret
+            FI[f, FI_PHASE] = PROCESS
+        elif phase == LOOP_START:
+            n = order_moves(E, ply, FK[f], has_table and FI[f, FI_MODE] == 0)
+            FI[f, FI_BEST] = -1
+            FI[f, FI_I] = 0
+            FF[f, FF_V] = -INF if maxing else INF
+            FI[f, FI_FUTILE] = 0
+            if pruned:
+                depth_left = fp[F_DEPTH] - ply
+                FF[f, FF_DL] = depth_left
+                if ip[P_BEAM]:
+                    nw = ip[P_NWIDTHS]
+                    width = E[15][min(ply, nw - 1)] if nw else ip[P_BEAM_WIDTH]
+                    if n > width:
+                        cnt[C_BEAM] += 1
+                        keys = E[2][ply]
+                        for i in range(n):
+                            play(s, MV[ply, i], S[ply + 1])
+                            keys[i] = _static_of(S[ply + 1])
+                        _sort(MV[ply], keys, n, maxing)
+                        n = width
+                if ip[P_FUT] and depth_left == 1 and ply > 0 and FI[f, FI_HAS_STATIC]:
+                    static, margin = FF[f, FF_STATIC], fp[F_FUT_MARGIN]
+                    FI[f, FI_FUTILE] = (static + margin <= alpha) if maxing else \
+                        (static - margin >= beta)
+            FI[f, FI_N] = n
+            FI[f, FI_PHASE] = LOOP_NEXT
+        elif phase == R_PVS:
+            c = ret
+            if alpha < c < beta:
+                cnt[C_RE] += 1
+                top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+                continue
+            FF[f, FF_C] = c
+            FI[f, FI_PHASE] = PROCESS
+        elif phase == R_NM:
             c = ret
             r = FF[f, FF_R]
             fp[F_DEPTH] += r
@@ -489,87 +632,12 @@ def search(E, root_alpha, root_beta):
             i = FI[f, FI_I]
             m = MV[ply, i]
             if ply == 0:
-                E[17][m] = c
+                E[14][m] = c
             if (c > FF[f, FF_V]) if maxing else (c < FF[f, FF_V]):
                 FF[f, FF_V] = c
                 FI[f, FI_BEST] = m
             FI[f, FI_I] = i + 1
             FI[f, FI_PHASE] = MM_NEXT
-        elif phase == LOOP_START:
-            n = order_moves(E, ply, FK[f], has_table and FI[f, FI_MODE] == 0)
-            FI[f, FI_BEST] = -1
-            FI[f, FI_I] = 0
-            FF[f, FF_V] = -INF if maxing else INF
-            FI[f, FI_FUTILE] = 0
-            if pruned:
-                depth_left = fp[F_DEPTH] - ply
-                FF[f, FF_DL] = depth_left
-                if ip[P_BEAM]:
-                    nw = ip[P_NWIDTHS]
-                    width = E[18][min(ply, nw - 1)] if nw else ip[P_BEAM_WIDTH]
-                    if n > width:
-                        cnt[C_BEAM] += 1
-                        keys = E[2][ply]
-                        for i in range(n):
-                            play(s, MV[ply, i], S[ply + 1])
-                            keys[i] = _static_of(S[ply + 1])
-                        _sort(MV[ply], keys, n, maxing)
-                        n = width
-                if ip[P_FUT] and depth_left == 1 and ply > 0 and FI[f, FI_HAS_STATIC]:
-                    static, margin = FF[f, FF_STATIC], fp[F_FUT_MARGIN]
-                    FI[f, FI_FUTILE] = (static + margin <= alpha) if maxing else \
-                        (static - margin >= beta)
-            FI[f, FI_N] = n
-            FI[f, FI_PHASE] = LOOP_NEXT
-        elif phase == LOOP_NEXT:
-            i = FI[f, FI_I]
-            if i >= FI[f, FI_N]:
-                FI[f, FI_PHASE] = LOOP_END
-                continue
-            m = MV[ply, i]
-            if not pruned:
-                play(s, m, S[ply + 1])
-                if alg == PVS and i > 0:
-                    if maxing:
-                        top = _push(E, f, R_PVS, ply + 1, alpha, np.nextafter(alpha, INF), 0)
-                    else:
-                        top = _push(E, f, R_PVS, ply + 1, np.nextafter(beta, -INF), beta, 0)
-                else:
-                    top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
-                continue
-            quiet = ip[P_NOISY] == 0 or not is_noisy(s, m)
-            if FI[f, FI_FUTILE] and quiet and i > 0:
-                cnt[C_FUTILITY] += 1
-                margin = fp[F_FUT_MARGIN]
-                bound = FF[f, FF_STATIC] + margin if maxing else FF[f, FF_STATIC] - margin
-                if (bound > FF[f, FF_V]) if maxing else (bound < FF[f, FF_V]):
-                    FF[f, FF_V] = bound
-                FI[f, FI_I] = i + 1
-                continue
-            play(s, m, S[ply + 1])
-            depth_left = FF[f, FF_DL]
-            if ip[P_LMR] and i >= ip[P_LMR_AFTER] and depth_left >= ip[P_LMR_MIN] and quiet:
-                if ip[P_LMR_LOG]:
-                    r = float(max(1, int(math.log(depth_left) * math.log(i + 1) / 2)))
-                else:
-                    r = float(ip[P_LMR_RED])
-                r = min(r, depth_left - 1)
-                FF[f, FF_R] = r
-                fp[F_DEPTH] -= r
-                if maxing:
-                    top = _push(E, f, R_LMR, ply + 1, alpha, np.nextafter(alpha, INF), 0)
-                else:
-                    top = _push(E, f, R_LMR, ply + 1, np.nextafter(beta, -INF), beta, 0)
-            else:
-                top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
-        elif phase == R_PVS:
-            c = ret
-            if alpha < c < beta:
-                cnt[C_RE] += 1
-                top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
-                continue
-            FF[f, FF_C] = c
-            FI[f, FI_PHASE] = PROCESS
         elif phase == R_LMR:
             c = ret
             fp[F_DEPTH] += FF[f, FF_R]
@@ -580,56 +648,6 @@ def search(E, root_alpha, root_beta):
                 continue
             FF[f, FF_C] = c
             FI[f, FI_PHASE] = PROCESS
-        elif phase == R_CHILD:
-            FF[f, FF_C] = ret
-            FI[f, FI_PHASE] = PROCESS
-        elif phase == PROCESS:
-            c = FF[f, FF_C]
-            i = FI[f, FI_I]
-            n = FI[f, FI_N]
-            m = MV[ply, i]
-            FI[f, FI_I] = i + 1
-            FI[f, FI_PHASE] = LOOP_NEXT
-            if alg == FAILHARD:
-                if maxing:
-                    if c >= beta:
-                        cut(E, s, ply, n, i, m)
-                        FF[f, FF_ALPHA] = beta
-                        FI[f, FI_BEST] = m
-                        FI[f, FI_PHASE] = LOOP_END
-                    elif c > alpha:
-                        FF[f, FF_ALPHA] = c
-                        FI[f, FI_BEST] = m
-                else:
-                    if c <= alpha:
-                        cut(E, s, ply, n, i, m)
-                        FF[f, FF_BETA] = alpha
-                        FI[f, FI_BEST] = m
-                        FI[f, FI_PHASE] = LOOP_END
-                    elif c < beta:
-                        FF[f, FF_BETA] = c
-                        FI[f, FI_BEST] = m
-                continue
-            v = FF[f, FF_V]
-            if maxing:
-                if c > v:
-                    v = c
-                    FI[f, FI_BEST] = m
-                if v >= beta:
-                    cut(E, s, ply, n, i, m)
-                    FI[f, FI_PHASE] = LOOP_END
-                elif v > alpha:
-                    FF[f, FF_ALPHA] = v
-            else:
-                if c < v:
-                    v = c
-                    FI[f, FI_BEST] = m
-                if v <= alpha:
-                    cut(E, s, ply, n, i, m)
-                    FI[f, FI_PHASE] = LOOP_END
-                elif v < beta:
-                    FF[f, FF_BETA] = v
-            FF[f, FF_V] = v
         else:                                                   # LOOP_END
             if alg == FAILHARD:
                 v = alpha if maxing else beta
