@@ -52,8 +52,8 @@ def supports(game: Any, algorithm: str, ordering: str, pruning: Any = None,
              depth: float = math.inf) -> bool:
     """True when the compiled engine runs this combination (the module docstring)."""
     cg = compiled_game(game)
-    if cg is None or algorithm not in ALGORITHMS:
-        return False
+    if cg is None or algorithm not in ALGORITHMS or cg.n_move_ids >= 1 << K.MOVE_BITS:
+        return False            # (the table packs a move id + 1 into MOVE_BITS bits)
     parts = parse_ordering(ordering, game)
     for p in parts:
         if p not in DYNAMIC_COMPONENTS and p not in BASES and p not in cg.orderings:
@@ -246,14 +246,14 @@ def _workspace(cg: CompiledGame, rows: int, tt_size: int | None, ages: int, ip: 
 
 
 def _table(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A transposition table of ``size`` entries, one 64-byte row each, aligned to 64 bytes
-    (a cache line), as uint64, float64 and int64 views (_engine.py: T_KEY ...); ages -1."""
+    """A transposition table of ``size`` entries (_engine.py: T_KEY ...), rows aligned to 64
+    bytes (two to a cache line), as uint64, float64 and int64 views; every entry empty (-1)."""
     words = K.T_WORDS
-    raw = np.zeros((size + 1) * words, np.uint64)
+    raw = np.zeros(size * words + 8, np.uint64)             # 8 words of slack to align
     skip = (-raw.ctypes.data % 64) // 8
     u = raw[skip:skip + size * words].reshape(size, words)
     i = u.view(np.int64)
-    i[:, K.T_AGE] = -1
+    i[:, K.T_META] = -1
     return u, u.view(np.float64), i
 
 

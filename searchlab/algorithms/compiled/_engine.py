@@ -72,11 +72,15 @@ B_NATURAL, B_RANDOM, B_STATIC, B_OWN = 0, 1, 2, 3
 D_TABLE, D_KILLER, D_HISTORY = 1, 2, 3
 # transposition-table bounds (tt.py)
 EXACT, LOWER, UPPER = 0, 1, 2
-# A table entry is one row of 8 words (one cache line: a probe and a store touch one line, not
-# one per field): the table is one (size, 8) buffer seen as uint64 (E[9]), float64 (E[10]) and
-# int64 (E[11]); these are the columns.
-T_KEY, T_DEPTH, T_VALUE, T_BOUND, T_MOVE, T_AGE = range(6)
-T_WORDS = 8
+# A table entry is one row of 4 words, two to a cache line (a probe and a store touch one line,
+# not one per field, and the table is half the size: it is read at random, so its misses are
+# the search's main memory cost): the table is one (size, 4) buffer seen as uint64 (E[9]),
+# float64 (E[10]) and int64 (E[11]); these are the columns. T_META packs the age (the high
+# bits), the bound and the move + 1 (MOVE_BITS bits), so move ids stay below 2**MOVE_BITS - 1.
+T_KEY, T_VALUE, T_DEPTH, T_META = range(4)
+T_WORDS = 4
+MOVE_BITS = 22
+_MOVE_MASK = (1 << MOVE_BITS) - 1
 
 # counters (cnt)
 (C_NODES, C_LEAVES, C_CUTOFFS, C_FH, C_FFH, C_RE, C_PROBES, C_HITS, C_TTCUT, C_STORES,
@@ -117,6 +121,24 @@ def _sort(moves, keys, n, descending):
 
 
 @njit(cache=True, _nrt=False)
+def _sort_by_history(moves, hist, keys, n, descending):
+    """Stable insertion sort of moves[:n] by history (hist, uint64) descending, ties by keys
+    ascending (or descending): _sort by keys, then _sort by -history, in one pass."""
+    for i in range(1, n):
+        m, h, k = moves[i], hist[i], keys[i]
+        j = i - 1
+        while j >= 0 and (hist[j] < h or (hist[j] == h and ((keys[j] < k) if descending
+                                                             else (keys[j] > k)))):
+            moves[j + 1] = moves[j]
+            hist[j + 1] = hist[j]
+            keys[j + 1] = keys[j]
+            j -= 1
+        moves[j + 1] = m
+        hist[j + 1] = h
+        keys[j + 1] = k
+
+
+@njit(cache=True, _nrt=False)
 def _to_front(moves, n, m):
     """Move m to the front of moves[:n] if present (the rest keep their order)."""
     for i in range(n):
@@ -133,12 +155,13 @@ def tt_probe(E, key, depth, alpha, beta):
     cnt, ip, tu, tf, ti = E[4], E[6], E[9], E[10], E[11]
     cnt[C_PROBES] += 1
     i = key & np.uint64(tu.shape[0] - 1)
-    if ti[i, T_AGE] < ip[P_AGE0] or tu[i, T_KEY] != key:
+    meta = ti[i, T_META]
+    if (meta >> (MOVE_BITS + 2)) < ip[P_AGE0] or tu[i, T_KEY] != key:
         return False, 0.0
     cnt[C_HITS] += 1
     if ip[P_TABLE] != TABLE_VALUES or tf[i, T_DEPTH] < depth:
         return False, 0.0
-    b, v = ti[i, T_BOUND], tf[i, T_VALUE]
+    b, v = (meta >> MOVE_BITS) & 3, tf[i, T_VALUE]
     if b == EXACT or (b == LOWER and v >= beta) or (b == UPPER and v <= alpha):
         cnt[C_TTCUT] += 1
         return True, v
@@ -152,14 +175,12 @@ def tt_store(E, key, depth, value, alpha, beta, move):
     bound = UPPER if value <= alpha else (LOWER if value >= beta else EXACT)
     i = key & np.uint64(tu.shape[0] - 1)
     age = cnt[C_AGE]
-    old = ti[i, T_AGE]
+    old = ti[i, T_META] >> (MOVE_BITS + 2)
     if old < E[6][P_AGE0] or tu[i, T_KEY] == key or depth >= tf[i, T_DEPTH] or old != age:
         tu[i, T_KEY] = key
         tf[i, T_DEPTH] = depth
         tf[i, T_VALUE] = value
-        ti[i, T_BOUND] = bound
-        ti[i, T_MOVE] = move
-        ti[i, T_AGE] = age
+        ti[i, T_META] = (age << (MOVE_BITS + 2)) | (bound << MOVE_BITS) | (move + 1)
         cnt[C_STORES] += 1
 
 
@@ -177,6 +198,11 @@ def order_moves(E, ply, key, has_key):
     moves = MV[ply]
     n = gen_moves(s, moves)
     base = ip[P_BASE]
+    ndyn = ip[P_NDYN]
+    # History applied right after a float-keyed base order (the usual "...+history+centre"):
+    # one stable sort by (history, base key) gives what the two stable sorts give, in one pass.
+    merged = ndyn > 0 and ip[P_DYN0 + ndyn - 1] == D_HISTORY and base != B_NATURAL \
+        and base != B_RANDOM
     if base == B_RANDOM:
         salt = E[8][0]
         keys = KU[ply]
@@ -189,14 +215,23 @@ def order_moves(E, ply, key, has_key):
         for i in range(n):
             play(s, moves[i], S[ply + 1])
             keys[i] = _static_of(S[ply + 1])
-        _sort(moves, keys, n, max_to_move(s))
+        if not merged:
+            _sort(moves, keys, n, max_to_move(s))
     elif base == B_OWN:
         keys = KF[ply]
         code = ip[P_OWN]
         for i in range(n):
             keys[i] = order_key(s, moves[i], code)
-        _sort(moves, keys, n, False)
-    for j in range(ip[P_NDYN] - 1, -1, -1):          # lowest priority first; sorts are stable
+        if not merged:
+            _sort(moves, keys, n, False)
+    if merged:
+        hist, hkeys = E[13], KU[ply]
+        side = 1 if max_to_move(s) else 0
+        for i in range(n):
+            hkeys[i] = hist[side, moves[i]]
+        _sort_by_history(moves, hkeys, KF[ply], n, base == B_STATIC and max_to_move(s))
+        ndyn -= 1
+    for j in range(ndyn - 1, -1, -1):                # lowest priority first; sorts are stable
         part = ip[P_DYN0 + j]
         if part == D_HISTORY:
             hist = E[13]
@@ -217,8 +252,10 @@ def order_moves(E, ply, key, has_key):
             if not has_key:
                 key = hash_key(s)
             i = key & np.uint64(tu.shape[0] - 1)
-            if ti[i, T_AGE] >= ip[P_AGE0] and tu[i, T_KEY] == key and ti[i, T_MOVE] >= 0:
-                _to_front(moves, n, ti[i, T_MOVE])
+            meta = ti[i, T_META]
+            if (meta >> (MOVE_BITS + 2)) >= ip[P_AGE0] and tu[i, T_KEY] == key \
+                    and meta & _MOVE_MASK:
+                _to_front(moves, n, (meta & _MOVE_MASK) - 1)
     return n
 
 
