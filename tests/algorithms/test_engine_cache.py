@@ -1,7 +1,7 @@
 """The compiled engine's per-game copies (searchlab.algorithms.compiled.specialise): their key
 follows every source the compiled code depends on, the directory honours NUMBA_CACHE_DIR and
 falls back when it cannot be written, and processes load the compiled engine from disk (two
-compiling at once on an empty cache: slow)."""
+compiling at once on an empty cache: slow), and threads search at once."""
 
 from __future__ import annotations
 
@@ -10,14 +10,18 @@ import os
 import subprocess
 import sys
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from numba import njit
 
+from searchlab import search
 from searchlab.algorithms.compiled import Primitives, specialise
 from searchlab.errors import UnsupportedError
 from searchlab.games.connect4_compiled import PRIMITIVES as C4
 from searchlab.games.tictactoe_compiled import PRIMITIVES as TTT
+from tests.algorithms.compiled_cases import positions
 
 ROOT = Path(__file__).resolve().parents[2]
 HELPER = """
@@ -72,9 +76,7 @@ def test_the_key_follows_every_source_the_compiled_code_depends_on(tmp_path, mon
 
 
 def test_a_primitive_must_be_importable_by_name():
-    from numba import njit                         # a closure-made dispatcher, not importable
-
-    def make():
+    def make():                                    # a closure-made dispatcher, not importable
         @njit
         def evaluate(s):
             return 0.0
@@ -122,3 +124,18 @@ def test_two_processes_compile_at_once_and_a_third_loads_from_disk(tmp_path):
     assert outs[0][:3] == outs[1][:3] == third[:3]
     assert third[3:] == ["1", "0"]                  # search loaded from disk, not compiled
     assert len(list((tmp_path / "searchlab_engine").glob("searchlab_engine_*.py"))) == 1
+
+
+def test_threads_search_at_once_with_their_own_buffers():
+    """The search runs without the GIL and each thread keeps its own buffers and table: two
+    threads searching different games at once get the counts of one thread alone."""
+    jobs = [(g, "id+tt+killer+history+centre", 6) for g in positions("connect4", 3, seed=8)]
+    jobs += [(g, "tt+history+corners", 3) for g in positions("othello", 3, seed=8)]
+
+    def run(job):
+        g, ordering, depth = job
+        return search(g, "pvs", ordering, depth=depth, engine="compiled").counts()
+    alone = [run(j) for j in jobs]
+    with ThreadPoolExecutor(2) as pool:
+        together = list(pool.map(run, jobs * 2))
+    assert together == alone * 2
