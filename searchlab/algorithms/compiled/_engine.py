@@ -189,7 +189,9 @@ def _static_of(s):
     return utility(s) if is_terminal(s) else evaluate(s)
 
 
-@njit(cache=True, _nrt=False)
+# inlined by numba: LLVM left this call in place, and a call passes every array of E as
+# separate arguments (inlining made the search ~10 % faster on Connect Four)
+@njit(cache=True, _nrt=False, inline='always')
 def order_moves(E, ply, key, has_key):
     """ctx.moves: the legal moves into MV[ply] in the policy's order; returns their number.
     ``key`` is the node's hash key when ``has_key`` (the table probe computed it)."""
