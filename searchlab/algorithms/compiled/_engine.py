@@ -6,7 +6,8 @@ PVS, the pruned alpha-beta of pruning.py) as a state machine over an explicit st
 a frame in mode 1 runs only a node's move loop (pruning.py's ``pruned_alphabeta_children``:
 null-move verification, ProbCut's shallow search). Why not recursion: numba's type inference
 of a self-recursive function of this size took minutes (it re-infers the function at every
-recursive call site), the state machine compiles in seconds. Only quiescence, small, recurses.
+recursive call site), the state machine compiles in seconds; quiescence, small, loops too (a
+recursive function crashed on reload from numba's cache).
 The game's primitives are this module's globals (the block between the markers below), called
 directly, so the search is written once and every call is a direct, inlinable call. This file is
 a *template*: ``searchlab.algorithms.compiled.specialise`` writes, per game, a copy of it whose
@@ -283,23 +284,73 @@ def cut(E, s, ply, n, i, m):
         E[13][side, m] += np.int64(d) ** 2
 
 
+# Frame fields: integers FI[f, .], floats FF[f, .], the table key FK[f].
+FI_PLY, FI_MODE, FI_PHASE, FI_I, FI_N, FI_BEST, FI_MAXING, FI_HAS_STATIC, FI_FUTILE = range(9)
+N_FI = 9
+FF_ALPHA, FF_BETA, FF_ALPHA0, FF_BETA0, FF_V, FF_STATIC, FF_DL, FF_R, FF_BOUND, FF_C = range(10)
+N_FF = 10
+
+
 @njit(cache=True, _nrt=False)
-def quiesce(E, ply, alpha, beta, qdepth, stand_pat):
-    """pruning.quiescence: fail-soft, noisy moves only, counted in q_nodes."""
-    S, MV, cnt, ip = E[0], E[1], E[4], E[6]
-    s = S[ply]
-    maxing = max_to_move(s)
-    v = stand_pat
-    if (v >= beta) if maxing else (v <= alpha):
-        return v
-    if qdepth >= ip[P_QMAX]:
-        return v
-    if maxing:
-        alpha = max(alpha, v)
-    else:
-        beta = min(beta, v)
-    n = noisy_moves(s, MV[ply])
-    for i in range(n):
+def quiesce(E, base, ply0, alpha, beta, stand_pat):
+    """pruning.quiescence: fail-soft, noisy moves only, counted in q_nodes; from the node at
+    ``ply0`` with its static value ``stand_pat``. Iterative, not recursive: numba's on-disk
+    cache crashed reloading the recursive form (numba issues #6061, #6713); quiescence level q
+    keeps its window, value and move loop in frame ``base + q`` (frames above the search's
+    top are free). Returns 0.0 when the node budget ran out (cnt[C_ABORT] set)."""
+    S, MV, cnt, ip, FI, FF = E[0], E[1], E[4], E[6], E[16], E[17]
+    q = 0
+    FF[base, FF_ALPHA] = alpha
+    FF[base, FF_BETA] = beta
+    FF[base, FF_V] = stand_pat
+    c = 0.0
+    enter = True
+    while True:
+        f, ply = base + q, ply0 + q
+        s = S[ply]
+        if enter:                           # a node's entry: stand pat, depth bound, its moves
+            maxing = max_to_move(s)
+            v, alpha, beta = FF[f, FF_V], FF[f, FF_ALPHA], FF[f, FF_BETA]
+            if ((v >= beta) if maxing else (v <= alpha)) or q >= ip[P_QMAX]:
+                if q == 0:
+                    return v
+                q, c, enter = q - 1, v, False
+                continue
+            if maxing:
+                FF[f, FF_ALPHA] = max(alpha, v)
+            else:
+                FF[f, FF_BETA] = min(beta, v)
+            FI[f, FI_MAXING] = maxing
+            FI[f, FI_N] = noisy_moves(s, MV[ply])
+            FI[f, FI_I] = 0
+        else:                               # the last move's child returned c
+            v = FF[f, FF_V]
+            if FI[f, FI_MAXING]:
+                v = max(v, c)
+                FF[f, FF_V] = v
+                if v >= FF[f, FF_BETA]:
+                    if q == 0:
+                        return v
+                    q, c = q - 1, v
+                    continue
+                FF[f, FF_ALPHA] = max(FF[f, FF_ALPHA], v)
+            else:
+                v = min(v, c)
+                FF[f, FF_V] = v
+                if v <= FF[f, FF_ALPHA]:
+                    if q == 0:
+                        return v
+                    q, c = q - 1, v
+                    continue
+                FF[f, FF_BETA] = min(FF[f, FF_BETA], v)
+            FI[f, FI_I] += 1
+        i = FI[f, FI_I]
+        if i >= FI[f, FI_N]:
+            v = FF[f, FF_V]
+            if q == 0:
+                return v
+            q, c, enter = q - 1, v, False
+            continue
         play(s, MV[ply, i], S[ply + 1])
         cnt[C_QNODES] += 1
         if cnt[C_NODES] + cnt[C_QNODES] > ip[P_MAXNODES]:
@@ -307,30 +358,15 @@ def quiesce(E, ply, alpha, beta, qdepth, stand_pat):
             return 0.0
         child = S[ply + 1]
         if is_terminal(child):
-            c = utility(child)
-        else:
-            c = quiesce(E, ply + 1, alpha, beta, qdepth + 1, evaluate(child))
-            if cnt[C_ABORT]:
-                return 0.0
-        if maxing:
-            v = max(v, c)
-            if v >= beta:
-                return v
-            alpha = max(alpha, v)
-        else:
-            v = min(v, c)
-            if v <= alpha:
-                return v
-            beta = min(beta, v)
-    return v
+            c, enter = utility(child), False
+            continue
+        FF[f + 1, FF_ALPHA] = FF[f, FF_ALPHA]
+        FF[f + 1, FF_BETA] = FF[f, FF_BETA]
+        FF[f + 1, FF_V] = evaluate(child)
+        q, enter = q + 1, True
 
 
 # --- the search: an explicit stack of frames --------------------------------------------------
-# Frame fields: integers FI[f, .], floats FF[f, .], the table key FK[f].
-FI_PLY, FI_MODE, FI_PHASE, FI_I, FI_N, FI_BEST, FI_MAXING, FI_HAS_STATIC, FI_FUTILE = range(9)
-N_FI = 9
-FF_ALPHA, FF_BETA, FF_ALPHA0, FF_BETA0, FF_V, FF_STATIC, FF_DL, FF_R, FF_BOUND, FF_C = range(10)
-N_FF = 10
 # Phases: where a frame resumes (R_*: after a child search returned its value in ``ret``).
 (ENTER, R_NM, R_NM_VERIFY, RAZOR, PROBCUT, R_PC, LOOP_START, LOOP_NEXT, R_CHILD, R_PVS, R_LMR,
  LOOP_END, MM_NEXT, R_MM, PROCESS, EARLY) = range(16)
@@ -402,7 +438,7 @@ def search(E, root_alpha, root_beta):
                 cnt[C_LEAVES] += 1
                 ret = evaluate(s)
                 if pruned and ip[P_Q]:
-                    ret = quiesce(E, ply, alpha, beta, 0, ret)
+                    ret = quiesce(E, top + 1, ply, alpha, beta, ret)
                     if cnt[C_ABORT]:
                         return 0.0
                 top -= 1
@@ -616,7 +652,7 @@ def search(E, root_alpha, root_beta):
                 if (static + rm <= alpha) if maxing else (static - rm >= beta):
                     q = static
                     if ip[P_Q]:
-                        q = quiesce(E, ply, alpha, beta, 0, static)
+                        q = quiesce(E, top + 1, ply, alpha, beta, static)
                         if cnt[C_ABORT]:
                             return 0.0
                     if (q <= alpha) if maxing else (q >= beta):
