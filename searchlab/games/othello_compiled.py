@@ -1,11 +1,12 @@
 """Othello's compiled primitives (the contract: searchlab.algorithms.compiled).
 
-State row (uint64, 6 words): the Black and White bitboards (bit i = square i, as
-OthelloState), Black to move (0/1), MAX is Black (0/1), and the squares where Black and where
-White could play (their legal-move sets, computed once by ``play``/``encode``: the terminal test,
-the move generator and the evaluation's mobility all read them, instead of each generating the
-moves of both sides again). Move id = the square 0..63, or PASS = 64. Every function repeats searchlab.games.othello exactly (evaluate bit for bit, the
-Zobrist key equal); move generation is the perft kernel's (searchlab.algorithms.kernels.othello).
+State row (uint64, 6 words): the Black and White bitboards (bit i = square i, as OthelloState),
+Black to move (0/1), MAX is Black (0/1), and the squares where Black and where White could play
+(their legal-move sets, computed once by ``play``/``encode``: the terminal test, the move
+generator and the evaluation's mobility all read them, instead of each generating the moves of
+both sides again). Move id = the square 0..63, or PASS = 64. Every function repeats
+searchlab.games.othello exactly (evaluate bit for bit, the Zobrist key equal); move generation
+is the perft kernel's (searchlab.algorithms.kernels.othello).
 """
 
 from __future__ import annotations

@@ -25,11 +25,12 @@ the search only takes views of arrays the caller owns and allocates nothing, and
 incref/decref calls that array views otherwise cost made it five times slower.
 
 Everything a search counts or consults lives in arrays the Python side allocates (``E``, the
-environment tuple: 0 state rows, 1 move buffers, 2-3 sort keys (float, uint64), 4 counters,
-5 nodes per ply, 6-7 integer and float parameters, 8 the random order's salt, 9-11 the
+environment tuple: 0 state rows, 1 move buffers, 2-3 sort keys (float, uint64), 4 counters, 5
+nodes per ply, 6-7 integer and float parameters, 8 the random order's salt, 9-11 the
 transposition table (three views of one buffer), 12 killers, 13 history, 14 the root's child
-values, 15 beam widths per ply, 16-18 the frames); the node budget sets ``cnt[ABORT]`` and
-every caller returns at once, which is the reference's SearchAborted. Values are float64 from MAX's point of view.
+values, 15 beam widths per ply, 16-18 the frames); the node budget sets ``cnt[ABORT]`` and every
+caller returns at once, which is the reference's SearchAborted. Values are float64 from MAX's
+point of view.
 """
 
 from __future__ import annotations
