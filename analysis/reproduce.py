@@ -8,9 +8,16 @@ Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
 arithmetic), the rigor studies of issue 14 (paired finite-depth convergence, the worst case
 over all orderings, node types, Pearl's critical case and the cut rule, policy costs) and the
-parallel alpha-beta simulations (searchlab.claims.parallel), and writes REPORT.md with a verdict
+parallel study (searchlab experiment=parallel; searchlab.claims.parallel), and writes REPORT.md with a verdict
 on every claim of ../shared/CLAIMS.md. Every number in the report is computed; none is typed by
 hand. Prints its run time.
+
+The real-game ordering verdicts rest on the deep studies ordering_connect4_deep,
+ordering_othello_deep and ordering_hex_deep (compiled engine, 100 positions each;
+searchlab.analysis.deep_ordering). ``--only NAME[,NAME]`` runs just those studies into --runs
+and stops, so a later ``--resume`` reuses their tables:
+
+    .venv/bin/python analysis/reproduce.py --only ordering_hex_deep --resume
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import pandas as pd  # noqa: E402
 
 from searchlab.analysis import estimators as E  # noqa: E402
 from searchlab.analysis import theory as T  # noqa: E402
+from searchlab.analysis import deep_ordering as DO  # noqa: E402
 from searchlab.analysis.format import number  # noqa: E402
 from searchlab.analysis.tables import md_table  # noqa: E402
 from searchlab.claims import chance as CH  # noqa: E402
@@ -53,32 +61,63 @@ STUDIES: list[tuple[str, list[str], list[str]]] = [
                        "sweep.instances=5"]),
     # move-ordering policies (issue 5/6): their section is added because the table has them
     ("ordering_incremental", [], ["sweep.b=[4]", "sweep.d=2..6", "sweep.instances=3"]),
-    ("ordering_connect4", [], ["sweep.d=[2,3,4]", "game.sample=6"]),
     ("ordering_games", [], ["sweep.instances=3"]),
+    # the deep real-game ordering studies on the compiled engine (100 positions each; their
+    # section and the real-game ordering verdicts: searchlab.analysis.deep_ordering).
+    # ordering_connect4_deep replaces ordering_connect4: its first 30 positions, depths 1..8
+    # and policies are that preset's.
+    ("ordering_connect4_deep", [], ["game.sample=6", "sweep.d=1..7", "sweep.d_by_ordering={perfect: 1..4}"]),
+    ("ordering_othello_deep", [], ["sweep.instances=6", "sweep.d=1..5", "sweep.d_by_ordering={perfect: 1..3}"]),
+    ("ordering_hex_deep", [], ["sweep.instances=6", "sweep.d=1..4", "sweep.d_by_ordering={perfect: 1..2}"]),
 ]
 
 
-def run_tradeoff(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[Path, float]:
-    """The sound-versus-unsound pruning study (the engine's preset unsound_tradeoff, or
-    unsound_tradeoff_small; issue 7), its run dir and seconds. With ``resume``, a finished run
-    (report.md written) is reused."""
+def run_preset(preset: str, small: bool, jobs: int, runs_dir: Path, resume: bool,
+               log=print) -> tuple[Path, float]:
+    """A study that is its own task kind (the engine's preset ``preset``, or ``preset``_small):
+    unsound_tradeoff (issue 7) or parallel (issue 16); its run dir and seconds. With
+    ``resume``, a finished run (report.md written) is reused."""
     from searchlab.experiment.api import run_study
 
-    out = runs_dir / "unsound_tradeoff"
+    out = runs_dir / preset
     timing = out / "reproduce_seconds.txt"
     if resume and (out / "report.md").exists() and timing.exists():
-        log(f"== unsound_tradeoff: reusing {out}")
+        log(f"== {preset}: reusing {out}")
         return out, float(timing.read_text())
     if out.exists():
         shutil.rmtree(out)
-    preset = "unsound_tradeoff_small" if small else "unsound_tradeoff"
+    name = f"{preset}_small" if small else preset
     ov = [f"runner.n_jobs={jobs}", "runner.progress=false"]
-    log(f"== {preset}: {' '.join(ov)}")
+    log(f"== {name}: {' '.join(ov)}")
     t0 = time.perf_counter()
-    run_study(preset, ov, output_dir=out, progress=False)
+    run_study(name, ov, output_dir=out, progress=False)
     secs = time.perf_counter() - t0
     timing.write_text(f"{secs:.1f}")
     return out, secs
+
+
+def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[dict, list]:
+    """The chance-node and n-player studies (the engine's presets experiment=chance and
+    experiment=multiplayer, size small or full; issue 15): their results computed from the
+    runs' tables (the same numbers as claims.chance.chance_checks / multiplayer_checks), and
+    info rows. With ``resume``, a run's stored tasks are not run again."""
+    from searchlab.experiment.api import run_study
+    from searchlab.report.claimstudy import results
+
+    exact, info = {}, []
+    size = "small" if small else "full"
+    for name in ("chance", "multiplayer"):
+        out = runs_dir / name
+        if out.exists() and not resume:
+            shutil.rmtree(out)
+        ov = [f"claim_study.size={size}", f"runner.n_jobs={jobs}", "runner.progress=false"]
+        log(f"== {name}: {' '.join(ov)}")
+        t0 = time.perf_counter()
+        run_study(name, ov, output_dir=out, progress=False)
+        exact[name] = results(out)[name]
+        info.append((name, f"searchlab experiment={name} claim_study.size={size}", "see its section",
+                     "see its section", time.perf_counter() - t0, _rel(out)))
+    return exact, info
 
 
 def _rel(path: Path) -> Path:
@@ -98,11 +137,16 @@ def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
     return text.split("\n", 1)[1].lstrip()          # drop its own "## " heading
 
 
-def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[pd.DataFrame, list]:
+def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print,
+                only: tuple[str, ...] = ()) -> tuple[pd.DataFrame, list]:
+    """Run the STUDIES (``only``: just those) into runs_dir/<study>; their rows and the rows of
+    the "Studies run" table."""
     from searchlab.experiment.api import RunError, run_study
 
     frames, info = [], []
     for name, full, extra in STUDIES:
+        if only and name not in only:
+            continue
         ov = list(full) + (list(extra) if small else [])
         ov += [f"runner.n_jobs={jobs}", "runner.progress=false", "runner.report=false"]
         out = runs_dir / name
@@ -127,7 +171,21 @@ def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print)
         ok = int((df["status"] == "ok").sum()) if "status" in df.columns else len(df)
         info.append((name, " ".join(o for o in ov if not o.startswith("runner.")) or "(preset as is)",
                      len(df), ok, secs, _rel(run_dir)))
-    return pd.concat(frames, ignore_index=True), info
+    return _one_row_per_search(pd.concat(frames, ignore_index=True)), info
+
+
+#: what makes two game rows the same search (the positions are seeded: the same counts)
+_SEARCH_KEY = ["game", "positions", "position", "algorithm", "ordering", "d", "pruning"]
+
+
+def _one_row_per_search(df: pd.DataFrame) -> pd.DataFrame:
+    """Game searches that two studies both ran (ordering_games' Othello positions are the first
+    of ordering_othello_deep's) count once: the later study's row is kept."""
+    if "game" not in df.columns or not set(_SEARCH_KEY) <= set(df.columns):
+        return df
+    games = df["game"].notna()
+    dup = df[games].duplicated(subset=_SEARCH_KEY, keep="last")
+    return df.drop(index=dup[dup].index).reset_index(drop=True)
 
 
 def traces_section(fig_dir: Path) -> str:
@@ -280,6 +338,10 @@ def _bad_arguments(args: argparse.Namespace, runs_dir: Path) -> str | None:
         return f"--jobs must be in [1, 4096]; got {args.jobs}"
     if not 1 <= args.resamples <= 1_000_000:
         return f"--resamples must be in [1, 1000000]; got {args.resamples}"
+    names = [n for n, _, _ in STUDIES]
+    unknown = [x for x in args.only.split(",") if x.strip() and x.strip() not in names]
+    if unknown:
+        return f"--only: {', '.join(unknown)} is not a study of STUDIES ({', '.join(names)})"
     for flag, d in (("--runs", runs_dir), ("--out", Path(args.out).absolute())):
         try:
             d.mkdir(parents=True, exist_ok=True)
@@ -358,6 +420,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="where the studies' tables go (default results/reproduce/)")
     ap.add_argument("--resume", action="store_true", help="reuse finished tasks of earlier runs instead of starting fresh")
     ap.add_argument("--resamples", type=int, default=999, help="bootstrap resamples (default 999)")
+    ap.add_argument("--only", default="", help="comma-separated studies of STUDIES: run just those into "
+                    "--runs and stop (no report); e.g. ordering_hex_deep")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     cmd = ".venv/bin/python analysis/reproduce.py" + (" --small" if args.small else "")
@@ -367,13 +431,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reproduce.py: error: {problem}", file=sys.stderr)
         return 2
     rel_runs = _rel(runs_dir)
+    if args.only:
+        only = tuple(x.strip() for x in args.only.split(",") if x.strip())
+        _, info = run_studies(args.small, args.jobs, runs_dir, args.resume, only=only)
+        for name, _, rows, ok, secs, where in info:
+            print(f"{name}: {rows} rows ({ok} ok) in {secs:.0f} s; table under {where}")
+        return 0
     df, info = run_studies(args.small, args.jobs, runs_dir, args.resume)
-    tradeoff_dir, tradeoff_secs = run_tradeoff(args.small, args.jobs, runs_dir, args.resume)
+    tradeoff_dir, tradeoff_secs = run_preset("unsound_tradeoff", args.small, args.jobs, runs_dir,
+                                             args.resume)
     info.append(("unsound_tradeoff", "searchlab experiment=unsound_tradeoff" + ("_small" if args.small else ""),
                  "see its section", "see its section", tradeoff_secs,
                  _rel(tradeoff_dir)))
+    parallel_dir, parallel_secs = run_preset("parallel", args.small, args.jobs, runs_dir,
+                                             args.resume)
+    info.append(("parallel", "searchlab experiment=parallel" + ("_small" if args.small else ""),
+                 "see its section", "see its section", parallel_secs, _rel(parallel_dir)))
     rigor, rigor_info = run_rigor(args.small, args.jobs, runs_dir, args.resume, args.resamples)
     info += rigor_info
+    claim_exact, claim_info = run_claim_studies(args.small, args.jobs, runs_dir, args.resume)
+    info += claim_info
     t_run = time.perf_counter() - t0
     t_studies = sum(i[4] for i in info)  # on --resume: the time the tables took when produced
     print(f"studies done in {t_run:.0f} s; analysing {len(df)} rows")
@@ -388,14 +465,16 @@ def main(argv: list[str] | None = None) -> int:
     exact = X.exact_checks()
     print("ordering measurements (incremental trees, Connect Four, Othello, chess) ...")
     exact["ordering"] = OC.ordering_checks(small=args.small)
-    print("chance nodes and three or more players (issue 15) ...")
-    study_size = "small" if args.small else "full"
-    exact["chance"] = CH.chance_checks(study_size)
-    exact["multiplayer"] = MP.multiplayer_checks(study_size)
+    exact.update(claim_exact)
     exact["tradeoff"] = claim_counts(tradeoff_dir)
+    deep_rows = df[df["experiment"].isin(DO.DEEP_STUDIES)] if "experiment" in df.columns else df.iloc[0:0]
+    if len(deep_rows):
+        print("deep real-game ordering studies: paired comparisons ...")
+        exact["deep_ordering"] = DO.deep_checks(deep_rows, n_resamples=args.resamples)
     exact.update(rigor)
-    print("parallel alpha-beta simulations ...")
-    exact["parallel"] = PC.parallel_checks(small=args.small, n_jobs=args.jobs)
+    exact["parallel"] = PC.summarise(PC.load_run(parallel_dir), parallel_secs,
+                                     command="searchlab experiment=parallel"
+                                     + ("_small" if args.small else ""))
     ok, _ = E.ok_rows(df)
     ok = ok[ok["b"].notna()]               # tree rows: game rows go to the policies section
     # every status: summarize fits only the (configuration, depth) cells where every instance
@@ -410,6 +489,9 @@ def main(argv: list[str] | None = None) -> int:
         ("Discrete leaf values", discrete_section(summary)),
         ("Ordering techniques: iterative deepening, killer, history, transposition table",
          OC.ordering_section(exact["ordering"])),
+        ("Ordering in real games, searched deep (compiled engine, paired per position)",
+         DO.deep_section(exact["deep_ordering"]) if "deep_ordering" in exact else
+         "The deep studies (" + ", ".join(DO.DEEP_STUDIES) + ") did not run."),
         ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir)),
         ("Chance nodes: expectiminimax, Star1, Star2", CH.chance_section(exact["chance"])),
         ("Three or more players: max^n, paranoid, best-reply search", MP.multiplayer_section(exact["multiplayer"])),

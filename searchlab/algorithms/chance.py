@@ -49,6 +49,8 @@ from dataclasses import dataclass, field
 from typing import Any, Hashable
 
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
+from searchlab.algorithms.chance_compiled import run_compiled
+from searchlab.algorithms.chance_compiled import supports as compiled_supports
 from searchlab.algorithms.context import count_node
 from searchlab.algorithms.kernels.chance import kernel_supports_chance, run_chance_kernel
 from searchlab.algorithms.result import SearchResult
@@ -56,6 +58,7 @@ from searchlab.algorithms.result import SearchResult
 INF = math.inf
 CHANCE_ORDERINGS = ("natural", "static")
 OUTCOME_ORDERS = ("natural", "probability")
+ENGINES = ("reference", "kernel", "compiled", "auto")
 
 
 @dataclass
@@ -390,8 +393,9 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
     - max_nodes: node budget (status "aborted", value None when exceeded).
     - engine: "reference" (this module, the default), "kernel" (the compiled kernel of
       searchlab/algorithms/kernels/chance.py: ChanceTree, natural move order, not iterative;
-      UnsupportedError elsewhere) or "auto" (the kernel where it applies). Both return the
-      same counts.
+      UnsupportedError elsewhere), "compiled" (searchlab/algorithms/chance_compiled.py: Pig,
+      orderings natural and static, not iterative; UnsupportedError elsewhere) or "auto"
+      (whichever applies, else the reference). All return the same counts.
 
     Returns a SearchResult (value from MAX's view) with ``chance_nodes`` set and, in
     ``extra``: chance_cutoffs, probes, probe_cutoffs, bounds. ``best_moves`` is complete for
@@ -428,9 +432,15 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
             raise UnsupportedError(f"{game.name} has no static evaluation: search it with depth=None")
     if iterative and depth is None:
         raise InvalidParameterError("iterative deepening needs a finite depth")
-    if engine not in ("reference", "kernel", "auto"):
-        raise InvalidParameterError(f"engine must be one of reference, kernel, auto; got {engine!r}")
+    if engine not in ENGINES:
+        raise InvalidParameterError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
     horizon = INF if depth is None else depth
+    if engine in ("compiled", "auto") and compiled_supports(game, algorithm, ordering, iterative):
+        return run_compiled(game, algorithm, ordering, horizon, low, high, outcome_order, max_nodes)
+    if engine == "compiled":
+        raise UnsupportedError(f"no compiled chance engine for {algorithm}/{ordering} on {game.name}"
+                               + (" with iterative deepening" if iterative else "")
+                               + " (Pig, natural or static order): use engine='reference'")
     if engine != "reference":
         fits = kernel_supports_chance(game, algorithm, ordering) and not iterative and depth is None
         if engine == "kernel" and not fits:

@@ -35,11 +35,14 @@ from typing import Any, Hashable
 
 from searchlab.algorithms.context import count_node
 from searchlab.algorithms.kernels.multiplayer import kernel_supports_multiplayer, run_multiplayer_kernel
+from searchlab.algorithms.multiplayer_compiled import run_compiled
+from searchlab.algorithms.multiplayer_compiled import supports as compiled_supports
 from searchlab.algorithms.result import MultiResult
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
 
 INF = math.inf
 MULTI_ALGORITHMS = ("maxn", "maxn-shallow", "paranoid", "paranoid-minimax", "brs")
+ENGINES = ("reference", "kernel", "compiled", "auto")
 
 
 @dataclass
@@ -217,7 +220,9 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
       the game needs ``hash_key``): the best case of Sturtevant & Korf's analysis.
     - engine: "reference" (this module, the default), "kernel" (the compiled kernel of
       searchlab/algorithms/kernels/multiplayer.py: NPlayerTree from its root, its full depth,
-      natural order; UnsupportedError elsewhere) or "auto" (the kernel where it applies).
+      natural order; UnsupportedError elsewhere), "compiled" (the compiled engine of
+      searchlab/algorithms/multiplayer_compiled.py: Rolit, any root and depth, natural order;
+      UnsupportedError elsewhere) or "auto" (whichever of the two applies, else the reference).
     Raises InvalidParameterError / UnsupportedError before any search.
     """
     for attr in ("initial_state", "to_move", "legal_moves", "play", "is_terminal",
@@ -257,8 +262,13 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
         total = None
     if game.is_terminal(state):
         raise InvalidParameterError("the root is terminal: nothing to search")
-    if engine not in ("reference", "kernel", "auto"):
-        raise InvalidParameterError(f"engine must be one of reference, kernel, auto; got {engine!r}")
+    if engine not in ENGINES:
+        raise InvalidParameterError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    if engine in ("compiled", "auto") and compiled_supports(game, algorithm, ordering):
+        return run_compiled(game, algorithm, state, horizon, total, max_nodes)
+    if engine == "compiled":
+        raise UnsupportedError(f"no compiled n-player engine for {algorithm} on {game.name} with ordering "
+                               f"{ordering!r} (Rolit, natural order): use engine='reference'")
     if engine != "reference":
         fits = (kernel_supports_multiplayer(game, algorithm) and root is None and ordering == "natural"
                 and horizon == game.default_depth and (total is None or total == game.total))

@@ -10,6 +10,10 @@
   relabelling of the leaves changes expectiminimax's move, and that a positive affine map never
   does; minimax on deterministic trees of the same values as the control.
 - ``ludo``: the background's example through the engine.
+- ``plan(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
+  whose rows form the tables ``growth``, ``relabel``, ``pig``, ``ludo`` (analysis/steps.py),
+  and its results from those tables: run in-process by claims/chance.py, or as the engine's
+  preset ``searchlab experiment=chance`` (experiment/claimstudy.py).
 
 Every function takes plain values and one seed; randomness comes from numpy Generators seeded
 from it. Values are exact in the relabelling experiment: probabilities and maps are dyadic or
@@ -28,10 +32,37 @@ from scipy import stats
 from searchlab.analysis import estimators as E
 from searchlab.algorithms.api import search
 from searchlab.algorithms.chance import search_chance
+from searchlab.analysis.steps import Step
+from searchlab.games.pig import Pig
 from searchlab.trees.chance import ChanceTree, ExplicitChanceTree, ludo_example
 from searchlab.trees.iid import IIDTree
 
 GROWTH_ALGORITHMS = ("expectiminimax", "alphabeta-emm", "star1", "star2")
+
+
+def growth_rows(b: int, n: int, d: int, instance: int, spreads: Iterable[float], seed: int = 0,
+                algorithms: Iterable[str] = GROWTH_ALGORITHMS) -> list[dict]:
+    """The rows of one tree of growth_table: ChanceTree(b, n, d, seed=seed*1000+instance)
+    searched by every algorithm at every spread."""
+    rows = []
+    tree = ChanceTree(b, n, d, seed=seed * 1000 + instance)
+    for s in spreads:
+        half = (float(s) - 1.0) / 2.0
+        for alg in algorithms:
+            if s != 1.0 and alg in ("expectiminimax", "alphabeta-emm"):
+                continue          # bounds do not matter to them
+            r = search_chance(tree, alg, bounds=(-half, 1.0 + half), engine="auto")
+            rows.append(dict(b=b, n=n, d=d, spread=float(s), instance=instance, algorithm=alg,
+                             nodes=r.nodes, leaves=r.leaves, chance_nodes=r.chance_nodes, value=r.value))
+    return rows
+
+
+def growth_points(bs: Iterable[int], ns: Iterable[int], ds: Iterable[int], instances: int,
+                  max_leaves: int) -> list[tuple[int, int, int, int]]:
+    """The (b, n, d, instance) trees of growth_table: depths whose full tree has more than
+    ``max_leaves`` leaves are skipped."""
+    return [(b, n, d, k) for b in bs for n in ns for d in ds if (b * n) ** d <= max_leaves
+            for k in range(instances)]
 
 
 def growth_table(bs: Iterable[int], ns: Iterable[int], ds: Iterable[int], spreads: Iterable[float],
@@ -41,22 +72,9 @@ def growth_table(bs: Iterable[int], ns: Iterable[int], ds: Iterable[int], spread
     Instance k uses tree seed ``seed * 1000 + k``; values in [0, 1) (continuous); depths whose
     full tree has more than ``max_leaves`` leaves are skipped. Searched by the compiled kernel
     (engine "auto"; the same counts as the reference, tests/algorithms/test_chance_kernel.py)."""
-    rows = []
-    for b in bs:
-        for n in ns:
-            for d in (d for d in ds if (b * n) ** d <= max_leaves):
-                for k in range(instances):
-                    tree = ChanceTree(b, n, d, seed=seed * 1000 + k)
-                    for s in spreads:
-                        half = (float(s) - 1.0) / 2.0
-                        for alg in algorithms:
-                            if s != 1.0 and alg in ("expectiminimax", "alphabeta-emm"):
-                                continue          # bounds do not matter to them
-                            r = search_chance(tree, alg, bounds=(-half, 1.0 + half), engine="auto")
-                            rows.append(dict(b=b, n=n, d=d, spread=float(s), instance=k, algorithm=alg,
-                                             nodes=r.nodes, leaves=r.leaves, chance_nodes=r.chance_nodes,
-                                             value=r.value))
-    return pd.DataFrame(rows)
+    spreads = tuple(spreads)
+    return pd.DataFrame([r for b, n, d, k in growth_points(bs, ns, ds, instances, max_leaves)
+                         for r in growth_rows(b, n, d, k, spreads, seed, algorithms)])
 
 
 @dataclass(frozen=True)
@@ -163,3 +181,80 @@ def ludo() -> dict[str, Any]:
         values[name] = search_chance(ExplicitChanceTree(("max", [g.spec[1][m]])), "expectiminimax").value
     return dict(values=values, best=g.move_names[r.best_move], value=r.value, nodes=r.nodes,
                 leaves=r.leaves, chance_nodes=r.chance_nodes)
+
+
+# --------------------------------------------------------------------------- the study as steps
+
+#: (bs, ns, decision depths, trees per point, max leaves, relabelling trials, Pig depths) by size
+SIZES = {
+    "full": ((2, 3), (2, 3, 6), range(1, 8), 10, 20000, 2000, (2, 4, 6, 8)),
+    "small": ((2, 3), (2, 3), range(1, 5), 5, 3000, 300, (2, 4)),
+    "tiny": ((2,), (2,), range(1, 4), 3, 100, 40, (2,)),
+}
+SPREADS = (1.0, 2.0, 4.0)
+KINDS = ("growth", "relabel", "pig", "ludo")
+PIG_WINSCORE = 20
+
+
+def relabel_rows(variant: str, trials: int, seed: int, n: int = 2, d: int = 2,
+                 probs: tuple[float, ...] | None = None) -> list[dict]:
+    """relabel_experiment's table as rows tagged with ``variant`` and their position."""
+    t = relabel_experiment(trials, n=n, d=d, seed=seed, probs=probs)["table"]
+    return [dict(r, variant=variant, position=i) for i, r in enumerate(t.to_dict("records"))]
+
+
+def pig_rows(depth: int) -> list[dict]:
+    """Nodes of expectiminimax, Star1 and Star2 on Pig (winscore 20, static order) at ``depth``
+    decision plies, and the value (the same for all three). The compiled engine searches
+    (engine "auto": algorithms/chance_compiled.py, the reference's counts)."""
+    row: dict[str, Any] = {"depth": depth}
+    for alg in ("expectiminimax", "star1", "star2"):
+        r = search_chance(Pig(winscore=PIG_WINSCORE), alg, "static", depth=depth, engine="auto")
+        row[alg] = r.nodes
+        row["value"] = r.value
+    return [row]
+
+
+def ludo_rows() -> list[dict]:
+    """``ludo()`` as one row per move."""
+    lu = ludo()
+    return [dict(move=m, move_value=v, best=lu["best"], value=lu["value"], nodes=lu["nodes"],
+                 leaves=lu["leaves"], chance_nodes=lu["chance_nodes"]) for m, v in lu["values"].items()]
+
+
+def plan(size: str = "full", seed: int = 15) -> list[Step]:
+    """The chance-node study at ``size`` (SIZES) as steps: one per growth tree, the two
+    relabelling experiments, one per Pig depth, the Ludo example."""
+    bs, ns, ds, inst, maxl, trials, pig_depths = SIZES[size]
+    steps = [Step("growth", (b, n, d, k), growth_rows, dict(b=b, n=n, d=d, instance=k, spreads=SPREADS,
+                                                           seed=seed), (b * n) ** d)
+             for b, n, d, k in growth_points(bs, ns, ds, inst, maxl)]
+    steps.append(Step("relabel", ("uniform",), relabel_rows,
+                      dict(variant="uniform", trials=trials, seed=seed), 100 * trials))
+    steps.append(Step("relabel", ("dyadic",), relabel_rows,
+                      dict(variant="dyadic", trials=trials // 2, seed=seed + 1, probs=(0.75, 0.25)), 50 * trials))
+    steps += [Step("pig", (depth,), pig_rows, dict(depth=depth), 10 ** depth) for depth in pig_depths]
+    steps.append(Step("ludo", (), ludo_rows, {}))
+    return steps
+
+
+def summarise(tables: dict[str, pd.DataFrame], size: str, seed: int = 15) -> dict[str, Any]:
+    """The study's results from its tables (any row order): growth fits (leaves and nodes),
+    both relabelling tables, the Ludo example, Pig; what claims/chance.py's verdicts read."""
+    growth = tables["growth"]
+    rel = tables["relabel"].sort_values(["variant", "position"])
+    cols = ["algorithm", "relabelling", "trials", "changed", "share", "lo", "hi"]
+    lu = tables["ludo"]
+    pig = tables["pig"].sort_values("depth")
+    return dict(
+        size=size, seed=seed, instances=SIZES[size][3],
+        growth=growth_frame(fit_growth(growth, seed=seed)),
+        node_growth=growth_frame(fit_growth(growth, seed=seed, count="nodes")),
+        relabel=dict(table=rel[rel["variant"] == "uniform"][cols].reset_index(drop=True)),
+        relabel_dyadic=dict(table=rel[rel["variant"] == "dyadic"][cols].reset_index(drop=True)),
+        ludo=dict(values=dict(zip(lu["move"], (float(v) for v in lu["move_value"]))), best=lu["best"].iloc[0],
+                  value=float(lu["value"].iloc[0]), nodes=int(lu["nodes"].iloc[0]),
+                  leaves=int(lu["leaves"].iloc[0]), chance_nodes=int(lu["chance_nodes"].iloc[0])),
+        pig=[{"depth": int(r.depth), "expectiminimax": int(r.expectiminimax), "value": float(r.value),
+              "star1": int(r.star1), "star2": int(r.star2)} for r in pig.itertuples()],
+        rows=len(growth))

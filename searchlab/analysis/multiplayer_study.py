@@ -7,10 +7,24 @@
   case (n - 1) / n (b^(d(n-1)/n), Sturtevant & Korf 2000), measured too: "paranoid-perfect" is
   paranoid with the perfect (oracle) ordering. BRS's tree has (n - 1)·b moves at
   its MIN plies, so its exponent is reported against log b as well.
-- ``rolit_match``: max^n (shallow pruning), paranoid and BRS play Rolit against each other at an
+- ``rolit_match``: max^n (shallow pruning), paranoid and BRS play Rolit against each other (the
+  compiled engine, algorithms/multiplayer_compiled.py: the reference's counts) at an
   equal node budget per move (iterative deepening until the budget runs out; the move of the
   deepest completed iteration), every seating order from each random opening; win shares with
   95 % CIs from a bootstrap over openings.
+- ``cc_rows`` / ``cc_summary``: the second domain, OpenSpiel's chinese_checkers (3 players,
+  through the adapter; games/openspiel_chinese_checkers.py), leaves and nodes versus depth of
+  max^n, shallow pruning, paranoid (natural and perfect order) on seeded random-play
+  positions, each search as deep as a node budget allows (reference engine); growth per ply
+  with bootstrap CIs over positions where at least CC_MIN_DEPTHS depths were reached by every
+  position, and paranoid's leaves against its best case b^(d(n-1)/n) with b^d = max^n's
+  leaves at that depth. Best-reply search is not available there (OpenSpiel states cannot
+  change the player to move). Without open-spiel the steps are left out and the summary says
+  the domain was not measured.
+- ``plan(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
+  whose rows form the tables ``leaves``, ``games`` and ``cc`` (analysis/steps.py), and its results
+  from them: run in-process by claims/multiplayer.py, or as the engine's preset
+  ``searchlab experiment=multiplayer`` (experiment/claimstudy.py).
 """
 
 from __future__ import annotations
@@ -26,11 +40,40 @@ from scipy import stats
 
 from searchlab.analysis import estimators as E
 from searchlab.algorithms.multiplayer import search_multiplayer
+from searchlab.analysis.steps import Step
+from searchlab.games import openspiel
+from searchlab.games.openspiel_chinese_checkers import OpenSpielChineseCheckers
 from searchlab.games.rolit import Rolit
 from searchlab.trees.nplayer import NPlayerTree
 
 TREE_ALGORITHMS = ("maxn", "maxn-shallow", "paranoid", "paranoid-perfect", "brs")
 MATCH_ALGORITHMS = ("maxn-shallow", "paranoid", "brs")
+
+
+def leaves_rows(n: int, b: int, d: int, instance: int, seed: int = 0, total: int = 12,
+                max_leaves: int = 60000) -> list[dict]:
+    """The rows of one tree of leaves_table (its docstring): every algorithm of TREE_ALGORITHMS."""
+    rows = []
+    const = NPlayerTree(n, b, d, seed=seed * 1000 + instance, values="constsum", total=total)
+    iid = NPlayerTree(n, b, d, seed=seed * 1000 + instance)
+    for alg in TREE_ALGORITHMS:
+        if alg == "brs" and ((n - 1) * b) ** (d // 2) * b ** ((d + 1) // 2) > 4 * max_leaves:
+            continue
+        tree = const if alg.startswith("maxn") else iid
+        if alg == "paranoid-perfect":
+            r = search_multiplayer(tree, "paranoid", ordering="perfect")
+        else:
+            r = search_multiplayer(tree, alg, engine="auto")
+        rows.append(dict(players=n, b=b, d=d, instance=instance, algorithm=alg, leaves=r.leaves,
+                         nodes=r.nodes, cutoffs=r.cutoffs))
+    return rows
+
+
+def leaves_points(players: Iterable[int], bs: Iterable[int], ds: Iterable[int], instances: int,
+                  max_leaves: int) -> list[tuple[int, int, int, int]]:
+    """The (n, b, d, instance) trees of leaves_table (b^d <= max_leaves)."""
+    return [(n, b, d, k) for n in players for b in bs for d in ds if b ** d <= max_leaves
+            for k in range(instances)]
 
 
 def leaves_table(players: Iterable[int], bs: Iterable[int], ds: Iterable[int], instances: int,
@@ -43,24 +86,8 @@ def leaves_table(players: Iterable[int], bs: Iterable[int], ds: Iterable[int], i
     the same depth only while ((n-1)·b)^(d/2)·b^(d/2) stays within 4·max_leaves). Searched by
     the compiled kernel (engine "auto": the same counts, tests/algorithms/
     test_multiplayer_kernel.py), perfect-order paranoid by the reference."""
-    rows = []
-    for n in players:
-        for b in bs:
-            for d in (d for d in ds if b ** d <= max_leaves):
-                for k in range(instances):
-                    const = NPlayerTree(n, b, d, seed=seed * 1000 + k, values="constsum", total=total)
-                    iid = NPlayerTree(n, b, d, seed=seed * 1000 + k)
-                    for alg in TREE_ALGORITHMS:
-                        if alg == "brs" and ((n - 1) * b) ** (d // 2) * b ** ((d + 1) // 2) > 4 * max_leaves:
-                            continue
-                        tree = const if alg.startswith("maxn") else iid
-                        if alg == "paranoid-perfect":
-                            r = search_multiplayer(tree, "paranoid", ordering="perfect")
-                        else:
-                            r = search_multiplayer(tree, alg, engine="auto")
-                        rows.append(dict(players=n, b=b, d=d, instance=k, algorithm=alg, leaves=r.leaves,
-                                         nodes=r.nodes, cutoffs=r.cutoffs))
-    return pd.DataFrame(rows)
+    return pd.DataFrame([r for n, b, d, k in leaves_points(players, bs, ds, instances, max_leaves)
+                         for r in leaves_rows(n, b, d, k, seed, total, max_leaves)])
 
 
 @dataclass(frozen=True)
@@ -109,7 +136,8 @@ def choose_move(game: Rolit, state: Any, algorithm: str, budget: int) -> tuple[i
         left = budget - used
         if left < 1:
             break
-        r = search_multiplayer(g, algorithm, depth=depth, max_nodes=left if move is not None else None)
+        r = search_multiplayer(g, algorithm, depth=depth, max_nodes=left if move is not None else None,
+                               engine="auto")
         used += r.nodes
         if r.status != "ok":
             break
@@ -137,27 +165,46 @@ def play_game(players: int, seats: tuple[str, ...], opening: Any, budget: int) -
                 depth=[float(np.mean(depths[i])) for i in range(players)])
 
 
+def opening(players: int, opening_plies: int, seed: int, k: int) -> Any:
+    """Opening ``k`` of a match: Rolit.random(players, opening_plies, seed*1000+k)'s position."""
+    return Rolit.random(players, opening_plies, seed * 1000 + k).initial_state()
+
+
+def game_rows(k: int, seats: tuple[str, ...], players: int, opening_plies: int, seed: int,
+              budget: int) -> list[dict]:
+    """One game of a match (opening ``k``, seats[i] plays for player i): a row per player."""
+    res = play_game(players, seats, opening(players, opening_plies, seed, k), budget)
+    return [dict(opening=k, seats="/".join(seats), player=i, algorithm=alg, share=res["share"][i],
+                 discs=res["discs"][i], depth=res["depth"][i]) for i, alg in enumerate(seats)]
+
+
+def match_games(openings: int, algorithms: tuple[str, ...] = MATCH_ALGORITHMS) -> list[tuple[int, tuple[str, ...]]]:
+    """The (opening, seating) games of a match: every seating permutation from every opening."""
+    return [(k, seats) for k in range(openings) for seats in itertools.permutations(algorithms)]
+
+
 def rolit_match(openings: int, budget: int, players: int = 3, opening_plies: int = 4,
                 seed: int = 0, algorithms: tuple[str, ...] = MATCH_ALGORITHMS,
                 resamples: int = 999) -> dict[str, Any]:
     """Every seating permutation of ``algorithms`` (players = len(algorithms)) from each of
-    ``openings`` random openings (Rolit.random(players, opening_plies, seed*1000+k)).
-
-    Returns the per-game table and, per algorithm: mean win share with a 95 % percentile
-    bootstrap CI over openings (games from one opening are resampled together), mean discs,
-    mean depth reached; ``power_note`` states the smallest difference in win share the design
-    detects (two-sided 5 %, 80 % power, normal approximation from the observed spread)."""
+    ``openings`` random openings (Rolit.random(players, opening_plies, seed*1000+k)), then
+    match_summary."""
     if len(algorithms) != players:
         raise ValueError("one algorithm per player")
-    rows = []
-    for k in range(openings):
-        opening = Rolit.random(players, opening_plies, seed * 1000 + k).initial_state()
-        for seats in itertools.permutations(algorithms):
-            res = play_game(players, seats, opening, budget)
-            for i, alg in enumerate(seats):
-                rows.append(dict(opening=k, seats="/".join(seats), player=i, algorithm=alg,
-                                 share=res["share"][i], discs=res["discs"][i], depth=res["depth"][i]))
-    df = pd.DataFrame(rows)
+    rows = [r for k, seats in match_games(openings, algorithms)
+            for r in game_rows(k, seats, players, opening_plies, seed, budget)]
+    return match_summary(pd.DataFrame(rows), budget, players, seed, resamples)
+
+
+def match_summary(df: pd.DataFrame, budget: int, players: int, seed: int = 0,
+                  resamples: int = 999) -> dict[str, Any]:
+    """A match's per-game table (game_rows, any row order) summarised: per algorithm, mean win
+    share with a 95 % percentile bootstrap CI over openings (games from one opening are
+    resampled together), mean discs, mean depth reached; ``min_detectable`` the smallest
+    difference in win share the design detects (two-sided 5 %, 80 % power, normal
+    approximation from the observed spread)."""
+    df = df.sort_values(["opening", "seats", "player"]).reset_index(drop=True)
+    openings = int(df["opening"].nunique())
     summary = []
     for alg, g in df.groupby("algorithm"):
         per_opening = g.groupby("opening")["share"].mean().to_numpy()
@@ -175,3 +222,151 @@ def rolit_match(openings: int, budget: int, players: int = 3, opening_plies: int
     mde = 2.8 * float(sd) * math.sqrt(2.0 / openings) if openings > 1 else float("nan")
     return dict(games=df, summary=summ, budget=budget, players=players, openings=openings,
                 min_detectable=mde)
+
+
+# --------------------------------------------------------------------------- chinese_checkers
+
+CC_ALGORITHMS = ("maxn", "maxn-shallow", "paranoid", "paranoid-perfect")
+CC_PLAYERS = 3
+CC_MAX_DEPTH = 6
+CC_MIN_DEPTHS = 3       # depths every position must reach for a fitted growth with a CI
+CC_NOT_MEASURED = "not measured: open-spiel is not installed (pip install -e '.[openspiel]')"
+
+
+def cc_rows(position: int, players: int, plies: int, seed: int, budget: int) -> list[dict]:
+    """One random-play position of chinese_checkers (OpenSpielChineseCheckers.random(players,
+    plies, seed*1000+position)): per algorithm of CC_ALGORITHMS a row per depth 1, 2, ...
+    completed within ``budget`` nodes (the first search to exceed it ends that algorithm's
+    depths; paranoid-perfect, whose oracle costs a full tree, is searched only to the depths
+    max^n completed). Counts are the reference engine's (nodes, leaves, cutoffs); ``branching``
+    is the root's number of moves; ``keeps_turn`` 1 when the chosen root move starts a hop
+    chain (the root player moves again at ply 1)."""
+    g = OpenSpielChineseCheckers.random(players, plies, seed * 1000 + position)
+    root = g.initial_state()
+    root_moves = len(g.legal_moves(root))
+    rows: list[dict] = []
+    maxn_depth = 0
+    for alg in CC_ALGORITHMS:
+        for d in range(1, CC_MAX_DEPTH + 1):
+            if alg == "paranoid-perfect":
+                if d > maxn_depth:
+                    break
+                r = search_multiplayer(g, "paranoid", depth=d, ordering="perfect")
+            else:
+                r = search_multiplayer(g, alg, depth=d, max_nodes=budget)
+            if r.status != "ok":
+                break
+            if alg == "maxn":
+                maxn_depth = d
+            keeps = g.to_move(g.play(root, r.best_move)) == g.to_move(root)
+            rows.append(dict(players=players, position=position, algorithm=alg, d=d, leaves=r.leaves,
+                             nodes=r.nodes, cutoffs=r.cutoffs, branching=root_moves, keeps_turn=int(keeps)))
+    return rows
+
+
+def cc_summary(df: pd.DataFrame, seed: int = 0, resamples: int = 999) -> dict[str, Any]:
+    """The chinese_checkers table (cc_rows, any row order) summarised.
+
+    ``depths``: per algorithm and depth completed by every position, mean leaves,
+    nodes, cutoffs, the share of positions whose chosen root move keeps the turn, and (paranoid rows) the mean of paranoid's best case L_maxn^((n-1)/n) per position
+    (b^(d(n-1)/n) with b^d = that position's max^n leaves) and the mean ratio leaves / bound.
+    ``fits``: per algorithm whose every position reached >= CC_MIN_DEPTHS depths, the growth
+    per ply (estimators.fit_with_ci, one line through those depths, CI by bootstrapping
+    positions) and alpha = log(growth) / log(max^n's growth); others are listed in
+    ``not_shown`` with the depths they reached. ``measured`` is False (with ``reason``) when
+    the table is empty."""
+    if df is None or len(df) == 0:
+        return dict(measured=False, reason=CC_NOT_MEASURED, positions=0)
+    n = int(df["players"].iloc[0])
+    positions = int(df["position"].nunique())
+    maxn = df[df["algorithm"] == "maxn"].set_index(["position", "d"])["leaves"]
+    rows = []
+    for (alg, d), g in df.groupby(["algorithm", "d"]):
+        row = dict(algorithm=alg, d=int(d), positions=len(g), leaves=float(g["leaves"].mean()),
+                   nodes=float(g["nodes"].mean()), cutoffs=float(g["cutoffs"].mean()),
+                   keeps_turn=float(g["keeps_turn"].mean()), bound=np.nan, ratio=np.nan)
+        if alg.startswith("paranoid"):
+            keys = [(p, d) for p in g["position"] if (p, d) in maxn.index]
+            if len(keys) == len(g):
+                bound = np.array([maxn[k] ** ((n - 1) / n) for k in keys])
+                row.update(bound=float(bound.mean()), ratio=float((g["leaves"].to_numpy() / bound).mean()))
+        rows.append(row)
+    depths = pd.DataFrame(rows)
+    # only depths every position completed: a mean over the positions that happened to fit in
+    # the budget (a hop chain's short plies) would not be comparable across depths
+    depths = depths[depths["positions"] == positions].sort_values(["algorithm", "d"]).reset_index(drop=True)
+    fits, not_shown, growth = [], {}, {}
+    for alg, g in df.groupby("algorithm"):
+        full = [d for d, gd in g.groupby("d") if gd["position"].nunique() == positions]
+        if len(full) < CC_MIN_DEPTHS:
+            not_shown[alg] = int(max(full, default=0))
+            continue
+        sub = g[g["d"].isin(full)].rename(columns={"position": "instance"})
+        ds, _, mat = E.count_matrix(sub, "leaves")
+        be, _, _ = E.fit_with_ci(ds, mat, method="plain", n_resamples=resamples, seed=seed)
+        growth[alg] = be
+        fits.append(dict(algorithm=alg, growth=be.value, lo=be.low, hi=be.high, d_min=int(ds.min()),
+                         d_max=int(ds.max()), positions=positions))
+    fit_df = pd.DataFrame(fits, columns=["algorithm", "growth", "lo", "hi", "d_min", "d_max", "positions"])
+    if "maxn" in growth and len(fit_df):
+        fit_df["alpha"] = np.log(fit_df["growth"]) / math.log(growth["maxn"].value)
+    else:
+        fit_df["alpha"] = np.nan
+    return dict(measured=True, players=n, positions=positions, depths=depths, fits=fit_df,
+                not_shown=not_shown, branching=float(df.groupby("position")["branching"].first().mean()),
+                shallow_cutoffs=int(df.loc[df["algorithm"] == "maxn-shallow", "cutoffs"].sum()))
+
+
+# --------------------------------------------------------------------------- the study as steps
+
+#: (bs, depths, trees per point, max leaves, Rolit openings, nodes per move) by size
+SIZES = {
+    "full": ((3, 4), range(2, 10), 10, 20000, 200, 1000),
+    "small": ((3,), range(2, 8), 4, 3000, 10, 200),
+    "tiny": ((2,), range(2, 6), 3, 100, 1, 40),
+}
+#: chinese_checkers by size: (positions, random plies before each, node budget per search)
+CC_SIZES = {"full": (6, 30, 100000), "small": (3, 30, 5000), "tiny": (2, 20, 600)}
+KINDS = ("leaves", "games", "cc")
+PLAYERS = (3, 4)
+MATCH_PLAYERS = 3
+OPENING_PLIES = 4
+
+
+def plan(size: str = "full", seed: int = 15, openings: int | None = None,
+         budget: int | None = None) -> list[Step]:
+    """The study at ``size`` (SIZES) as steps: one per synthetic tree, one per Rolit game
+    (``openings`` and ``budget``, nodes per move, override the size's)."""
+    bs, ds, inst, maxl, n_open, n_budget = SIZES[size]
+    openings = n_open if openings is None else openings
+    budget = n_budget if budget is None else budget
+    steps = [Step("leaves", (n, b, d, k), leaves_rows,
+                  dict(n=n, b=b, d=d, instance=k, seed=seed, max_leaves=maxl), b ** d)
+             for n, b, d, k in leaves_points(PLAYERS, bs, ds, inst, maxl)]
+    steps += [Step("games", (k, *seats, budget), game_rows,
+                   dict(k=k, seats=seats, players=MATCH_PLAYERS, opening_plies=OPENING_PLIES, seed=seed,
+                        budget=budget), 60 * budget)
+              for k, seats in match_games(openings)]
+    if openspiel.available():           # else the summary reports CC_NOT_MEASURED
+        positions, plies, cc_budget = CC_SIZES[size]
+        steps += [Step("cc", (k, CC_PLAYERS, plies, cc_budget), cc_rows,
+                       dict(position=k, players=CC_PLAYERS, plies=plies, seed=seed, budget=cc_budget), 4 * cc_budget)
+                  for k in range(positions)]
+    return steps
+
+
+def skipped() -> list[str]:
+    """Messages for the parts of the study plan() leaves out on this machine."""
+    return [] if openspiel.available() else [f"chinese_checkers (second domain): {CC_NOT_MEASURED}"]
+
+
+def summarise(tables: dict[str, pd.DataFrame], size: str, seed: int = 15, budget: int | None = None
+              ) -> dict[str, Any]:
+    """The study's results from its tables (any row order): exponent fits and the match
+    summary; what claims/multiplayer.py's verdict reads."""
+    leaves = tables["leaves"]
+    budget = SIZES[size][5] if budget is None else budget
+    return dict(size=size, seed=seed, instances=SIZES[size][2],
+                fits=exponent_frame(fit_exponents(leaves, seed=seed)),
+                match=match_summary(tables["games"], budget, MATCH_PLAYERS, seed=seed), rows=len(leaves),
+                cc=dict(cc_summary(tables.get("cc"), seed=seed), plies=CC_SIZES[size][1], budget=CC_SIZES[size][2]))

@@ -2,54 +2,34 @@
 
 ``chance_checks(size)`` runs the studies of searchlab.analysis.chance_study (growth of
 expectiminimax / alpha-beta / Star1 / Star2 over b, n and the tightness of [L, U]; the
-relabelling experiment; the Ludo example; Pig through the engine) and returns plain values;
-``analysis/reproduce.py`` stores them as ``exact["chance"]``. The verdict functions read them.
+relabelling experiment; the Ludo example; Pig through the engine) in this process and returns
+plain values; the preset ``searchlab experiment=chance`` runs the same steps on the engine and
+gets the same values from its tables (report/claimstudy.py), which is how
+``analysis/reproduce.py`` fills ``exact["chance"]``. The verdict functions read them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from searchlab.algorithms.chance import search_chance
 from searchlab.analysis import chance_study as CS
 from searchlab.analysis.format import number, percent
+from searchlab.analysis.steps import run_steps
 from searchlab.analysis.tables import md_table
 from searchlab.claims import exact_trees
 from searchlab.claims.verdict import Context, Verdict, exact_missing, run_standalone
-from searchlab.games.pig import Pig
 
-COMMAND = "searchlab.claims.chance.chance_checks() (run by analysis/reproduce.py)"
+COMMAND = "searchlab experiment=chance (run by analysis/reproduce.py; in-process: searchlab.claims.chance.chance_checks())"
 
 
-#: (bs, ns, decision depths, trees per point, max leaves, relabelling trials, Pig depths) by size
-SIZES = {
-    "full": ((2, 3), (2, 3, 6), range(1, 8), 10, 20000, 2000, (2, 4, 6)),
-    "small": ((2, 3), (2, 3), range(1, 5), 5, 3000, 300, (2, 4)),
-    "tiny": ((2,), (2,), range(1, 4), 3, 100, 40, (2,)),
-}
+SIZES = CS.SIZES
 
 
 def chance_checks(size: str = "full", seed: int = 15) -> dict[str, Any]:
     """The chance-node measurements at ``size`` "full" (a few minutes), "small" (seconds) or
-    "tiny" (the tests')."""
-    bs, ns, ds, inst, maxl, trials, pig_depths = SIZES[size]
-    spreads = (1.0, 2.0, 4.0)
-    table = CS.growth_table(bs, ns, ds, spreads, inst, seed=seed, max_leaves=maxl)
-    fits = CS.growth_frame(CS.fit_growth(table, seed=seed))
-    node_fits = CS.growth_frame(CS.fit_growth(table, seed=seed, count="nodes"))
-    relabel = CS.relabel_experiment(trials, seed=seed)
-    dyadic = CS.relabel_experiment(trials // 2, n=2, d=2, seed=seed + 1, probs=(0.75, 0.25))
-    pig = []
-    for depth in pig_depths:
-        row = {"depth": depth}
-        for alg in ("expectiminimax", "star1", "star2"):
-            r = search_chance(Pig(winscore=20), alg, "static", depth=depth)
-            row[alg] = r.nodes
-            row["value"] = r.value
-        pig.append(row)
-    return dict(size=size, seed=seed, instances=inst, growth=fits, node_growth=node_fits,
-                relabel=relabel, relabel_dyadic=dyadic, ludo=CS.ludo(), pig=pig,
-                rows=len(table))
+    "tiny" (the tests'): the steps of chance_study.plan in this process, summarised from their
+    tables (the preset ``searchlab experiment=chance`` runs the same steps on the engine)."""
+    return CS.summarise(run_steps(CS.plan(size, seed), CS.KINDS), size, seed)
 
 
 def _missing(ctx: Context) -> Verdict | None:
@@ -161,14 +141,22 @@ def chance_section(c: dict[str, Any]) -> str:
     ])
 
 
+#: the verdicts this family's measurements decide
+VERDICTS = (expectiminimax_cost_and_weak_pruning, relabelling_under_chance, ludo_example)
+
+
+def exact_entries(chance: dict[str, Any]) -> dict[str, Any]:
+    """The ``exact`` entries VERDICTS read: the measurements, and exact_trees' minimax control
+    of the relabelling claim (seconds)."""
+    return {"chance": chance, "relabel": exact_trees.exact_checks()["relabel"]}
+
+
 def main(argv: list[str] | None = None) -> None:
     """``python -m searchlab.claims.chance [--size full|small|tiny]``: run the measurements and
     print the verdicts and the report section."""
-    run_standalone(argv, main.__doc__, SIZES,
-                   lambda size: {"chance": chance_checks(size),
-                                 "relabel": exact_trees.exact_checks()["relabel"]},
-                   (expectiminimax_cost_and_weak_pruning, relabelling_under_chance, ludo_example),
+    run_standalone(argv, main.__doc__, SIZES, lambda size: exact_entries(chance_checks(size)), VERDICTS,
                    lambda exact: chance_section(exact["chance"]))
+
 
 if __name__ == "__main__":
     main()

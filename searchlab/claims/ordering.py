@@ -28,6 +28,7 @@ from searchlab.analysis.convergence import fmt_ci
 from searchlab.analysis.costs import COST_DEFINITION, best_by_cost
 from searchlab.analysis.format import number
 from searchlab.analysis.stats import classify, holm
+from searchlab.claims import ordering_deep as OD
 from searchlab.claims.verdict import Verdict
 from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import ConnectFour
@@ -286,7 +287,8 @@ def _id_by_nodes(ctx):
 def iterative_deepening_pays(ctx):
     """000-k/001-h/003-h: iterative deepening's best move first is the most effective ordering;
     its repeated shallow work more than pays. Judged by *cost* (nodes + ordering evaluations) on
-    the synthetic domains; the game domains' node counts are reported without cost accounting."""
+    the synthetic domains, and by nodes on the games of the deep studies (paired at depth,
+    searchlab.claims.ordering_deep) where the run has them."""
     costs = (ctx.exact or {}).get("costs")
     if not costs:
         return _id_by_nodes(ctx)
@@ -314,7 +316,15 @@ def iterative_deepening_pays(ctx):
                 + f" ({COST_DEFINITION})")
     games = ""
     d = (ctx.exact or {}).get("ordering")
-    if d is not None:
+    deep = OD.data(ctx)
+    if deep is not None:
+        gkinds, gtext = OD.family_summary(deep, "iterative deepening")
+        kinds += gkinds
+        cheap = OD.cheapest_single(deep)
+        best += [(f"{s} d = {dd}", p, p) for s, p, dd in cheap]
+        games = (f". Games ({OD.datasets(deep)}): {gtext}; cheapest single technique by nodes (static's per-child "
+                 "evaluations not counted): " + ", ".join(f"{s}: {p} (d = {dd})" for s, p, dd in cheap))
+    elif d is not None:
         c4, ot = d["connect4"]["agg"], d["othello"]["agg"]
         games = (f". Games (nodes only; their cost accounting waits for the compiled engine): id / natural nodes "
                  f"Connect Four {c4['id']['nodes'] / c4['natural']['nodes']:.2f}, Othello id+tt / natural "
@@ -322,11 +332,13 @@ def iterative_deepening_pays(ctx):
     id_best = [dd for dd, p, _ in best if p.startswith("id")]
     all_pay = all(k == "shown" for k in kinds)
     if all_pay and len(id_best) == len(best):
-        cat, det = "holds", "ID pays for itself and is the cheapest single technique by cost in every synthetic domain"
+        cat, det = "holds", "ID pays for itself and is the cheapest single technique in every domain"
     elif all_pay or any(k == "shown" for k in kinds):
         cat = "holds only under conditions"
-        det = (f"ID costs significantly less than natural order in {kinds.count('shown')}/{len(kinds)} synthetic "
-               f"domains and is the cheapest single technique by cost in {len(id_best)}/{len(best)}"
+        det = (f"ID costs significantly less than its counterpart without ID in {kinds.count('shown')}/{len(kinds)} "
+               f"comparisons ({len(ids)} synthetic domains by cost"
+               + (", the deep game studies by nodes" if deep is not None else "")
+               + f") and is the cheapest single technique in {len(id_best)}/{len(best)} domains"
                + (f" ({', '.join(id_best)})" if id_best else "")
                + (f"; counting its evaluations changes the cheapest single technique ({'; '.join(flips)})"
                   if flips else ""))
@@ -335,15 +347,18 @@ def iterative_deepening_pays(ctx):
     else:
         cat, det = "not shown at this power", ("no domain's cost ratio is significant after Holm's correction "
                                               f"(n = {ids[0].n} trees per domain)")
-    return Verdict(cat, det, measured + games, "ID total cost < natural; ID cheapest single technique", COST_COMMAND)
+    command = COST_COMMAND + ("; " + OD.COMMAND if deep is not None else "")
+    return Verdict(cat, det, measured + games, "ID total cost < natural; ID cheapest single technique", command)
 
 
 def killer_and_history(ctx):
     d = measurements(ctx)
     if d is None:
         return not_measured()
+    deep = OD.data(ctx)
+    doms = _domains(d) if deep is None else [(lab, agg) for lab, agg in _domains(d) if lab.startswith("incremental")]
     rows = [(lab, _ratio(agg, "killer"), _ratio(agg, "history") if "history" in agg else math.nan)
-            for lab, agg in _domains(d)]
+            for lab, agg in doms]
     measured = "nodes relative to natural order, killer / history: " + ", ".join(
         f"{lab}: {k:.2f} / {'n/a' if math.isnan(h) else f'{h:.2f}'}" for lab, k, h in rows)
     # "improve" = at least 5 % fewer nodes: a ratio of 0.998 is no improvement worth the name
@@ -351,6 +366,18 @@ def killer_and_history(ctx):
     tree = d["tree"]["by_corr"]
     gain0 = 1 - _ratio(tree[0.0], "killer")
     gain1 = 1 - _ratio(tree[1.0], "killer")
+    command = COMMAND
+    if deep is not None:                    # the games: paired ratios at depth (deep studies)
+        comps = OD.comparisons(deep, "killer and history")
+        for s in deep["settings"]:
+            mine = [c for c in comps if c.setting == s]
+            rows.append((s, math.nan, math.nan))
+            if mine and all(c.kind == "shown" for c in mine):
+                better.append(s)
+        measured = ("incremental trees (nodes / natural, killer / history): "
+                    + ", ".join(f"{lab}: {k:.2f} / {h:.2f}" for lab, k, h in rows if lab.startswith("incremental"))
+                    + f"; games ({OD.datasets(deep)}): {OD.measured(comps)}")
+        command = COMMAND + "; " + OD.COMMAND
     if len(better) == len(rows):
         cat = "holds"
         det = (f"both improve on natural order everywhere measured; on incremental trees the killer "
@@ -360,9 +387,9 @@ def killer_and_history(ctx):
         none = [lab for lab, _, _ in rows if lab not in better]
         why = (": a move that was good in one subtree says nothing about its siblings there"
                if all(lab == "incremental corr 0.0" for lab in none) else "")
-        det = (f"improve (>= 5 % fewer nodes) in {len(better)}/{len(rows)} domains "
-               f"({', '.join(better)}); not in {', '.join(none)}{why}")
-    return Verdict(cat, det, measured, "fewer nodes than natural order", COMMAND)
+        det = (f"improve (>= 5 % fewer nodes; in games: every paired comparison shown) in {len(better)}/{len(rows)} "
+               f"domains ({', '.join(better)}); not in {', '.join(none)}{why}")
+    return Verdict(cat, det, measured, "fewer nodes than natural order", command)
 
 
 def transposition_tables(ctx):
@@ -377,6 +404,24 @@ def transposition_tables(ctx):
                 f"value-only table: wrong root value in {tm['wrong']['value-only']}/{tm['n']} ID "
                 f"searches, depth-and-bound table {tm['wrong']['right']}/{tm['n']}")
     ok = saving > 0.5 and tm["wrong"]["right"] == 0 and tm["wrong"]["value-only"] > 0
+    deep = OD.data(ctx)
+    if deep is not None:                    # the games at depth replace the shallow Connect Four figure
+        kinds, text = OD.family_summary(deep, "transposition table")
+        measured = (f"tic-tac-toe whole game: {ttt['natural']:,} → {ttt['tt']:,} nodes with a table "
+                    f"({saving:.0%} saved); games ({OD.datasets(deep)}): {text}; value-only table: wrong root "
+                    f"value in {tm['wrong']['value-only']}/{tm['n']} ID searches, depth-and-bound table "
+                    f"{tm['wrong']['right']}/{tm['n']}")
+        games_ok = bool(kinds) and all(k == "shown" for k in kinds)
+        not_shown = [f"{c.setting} ({c.policy} / {c.baseline}: {c.kind})"
+                     for c in OD.comparisons(deep, "transposition table") if c.kind != "shown"]
+        cat = "holds" if ok and games_ok else "holds only under conditions"
+        det = ("large savings where positions transpose (every game comparison shown); a value-only table "
+               "gives wrong answers, one with depth and bound type none" if cat == "holds" else
+               ("the table saves nodes in every game" if not not_shown else
+                "the table saves nodes in the games except " + ", ".join(not_shown))
+               + ("" if ok else "; see the tic-tac-toe and value-only figures"))
+        return Verdict(cat, det, measured, "large savings; depth and bound type needed for correctness",
+                       COMMAND + "; " + OD.COMMAND)
     return Verdict("holds" if ok else "holds only under conditions",
                    "large savings where positions transpose; a value-only table gives wrong answers, "
                    "one with depth and bound type none" if ok else
@@ -412,6 +457,9 @@ def captures_and_aspiration(ctx):
 
 
 def game_specific_order(ctx):
+    deep = OD.data(ctx)
+    if deep is not None:
+        return OD.game_order_verdict(deep)
     d = measurements(ctx)
     if d is None:
         return not_measured()

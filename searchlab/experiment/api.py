@@ -23,11 +23,15 @@ from omegaconf import OmegaConf
 from searchlab.analysis.policies import policies_section
 from searchlab.experiment import grid as _grid
 from searchlab.experiment import lock, provenance, store
+from searchlab.experiment import parallel_study
 from searchlab.experiment.composition import axis_overrides, config_error_message, register_configs
 from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.experiment.store import load  # noqa: F401  (re-exported)
 from searchlab.experiment.study import Study
+from searchlab.experiment.claimstudy import ClaimStudyRunError, is_claim_study_run
+from searchlab.experiment.claimstudy import from_engine as claim_study_config
+from searchlab.experiment.claimstudy import run_claim_study as _run_claim_study
 from searchlab.experiment.tradeoff.config import from_engine as tradeoff_config
 from searchlab.experiment.tradeoff.estimate import check_budget as check_tradeoff_budget
 from searchlab.experiment.tradeoff.tasks import TradeoffRunError, is_tradeoff_run
@@ -80,12 +84,77 @@ def run_study(experiment: str, overrides: list[str] = [], output_dir: str | Path
         output_dir = study.runner.resume or new_run_dir(study)
     if is_tradeoff(cfg):
         return run_tradeoff(cfg, study, Path(output_dir), progress=progress)
+    if is_parallel(cfg):
+        return run_parallel(cfg, study, Path(output_dir), progress=progress)
+    if is_claim_study(cfg):
+        return run_claim_study(cfg, study, Path(output_dir), progress=progress)
     return run(study, Path(output_dir), progress=progress)
+
+
+is_parallel = parallel_study.is_parallel
+parallel_config = parallel_study.from_engine
+
+
+def run_parallel(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
+                 log: Callable[[str], None] = print) -> Path:
+    """Run (or resume) the parallel-search study of a composed config into run_dir with the
+    engine's runner (``study.runner``), then its report. Raises ConfigError / RunError."""
+    pc = parallel_config(cfg)
+    try:
+        owned = lock.acquire(Path(run_dir))        # the same ownership rule as a sweep's run
+    except lock.RunLockedError as e:
+        raise RunError(str(e)) from None
+    try:
+        parallel_study.run_parallel(pc, study.runner, Path(run_dir),
+                                    progress=progress and study.runner.progress,
+                                    fault=os.environ.get(FAULT_ENV) or None, log=log)
+    except parallel_study.ParallelRunError as e:
+        raise RunError(str(e)) from None
+    finally:
+        owned.release()
+    if study.runner.report:
+        _report(run_dir, log)
+    log(f"table:   {Path(run_dir) / 'table'}  (searchlab.load({str(run_dir)!r}))")
+    return Path(run_dir)
 
 
 def is_tradeoff(cfg: Any) -> bool:
     """Whether a composed config is the trade-off study's (it has a ``tradeoff`` section)."""
     return cfg.get("tradeoff") is not None
+
+
+def is_claim_study(cfg: Any) -> bool:
+    """Whether a composed config is a claim family's study (it has a ``claim_study`` section)."""
+    return cfg.get("claim_study") is not None
+
+
+def _run_locked_study(run_dir: Path, body: Callable[..., Any], config: Any, study: Study, progress: bool,
+                     log: Callable[[str], None], errors: tuple[type[Exception], ...]) -> None:
+    """``body(config, runner, run_dir, progress=, fault=, log=)`` (a study that is not a sweep)
+    while this process owns run_dir (the same rule as a sweep's run), its ``errors`` turned into
+    RunError; then the report."""
+    try:
+        owned = lock.acquire(Path(run_dir))
+    except lock.RunLockedError as e:
+        raise RunError(str(e)) from None
+    try:
+        body(config, study.runner, Path(run_dir), progress=progress and study.runner.progress,
+             fault=os.environ.get(FAULT_ENV) or None, log=log)
+    except errors as e:
+        raise RunError(str(e)) from None
+    finally:
+        owned.release()
+    if study.runner.report:
+        _report(run_dir, log)
+
+
+def run_claim_study(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
+                    log: Callable[[str], None] = print) -> Path:
+    """Run (or resume) the claim study of a composed config (experiment=chance|multiplayer)
+    into run_dir with the engine's runner (``study.runner``), then its report. Raises
+    ConfigError (a bad ``claim_study`` section: nothing is created) / RunError."""
+    _run_locked_study(run_dir, _run_claim_study, claim_study_config(cfg), study, progress, log, (ClaimStudyRunError,))
+    return Path(run_dir)
 
 
 def run_tradeoff(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
@@ -95,19 +164,7 @@ def run_tradeoff(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
     estimated above ``runner.max_nodes``: nothing is created) / RunError."""
     tc = tradeoff_config(cfg)
     check_tradeoff_budget(tc, study.runner.max_nodes)
-    try:
-        owned = lock.acquire(Path(run_dir))        # the same ownership rule as a sweep's run
-    except lock.RunLockedError as e:
-        raise RunError(str(e)) from None
-    try:
-        _run_tradeoff(tc, study.runner, Path(run_dir), progress=progress and study.runner.progress,
-                      fault=os.environ.get(FAULT_ENV) or None, log=log)
-    except TradeoffRunError as e:
-        raise RunError(str(e)) from None
-    finally:
-        owned.release()
-    if study.runner.report:
-        _report(run_dir, log)
+    _run_locked_study(run_dir, _run_tradeoff, tc, study, progress, log, (TradeoffRunError,))
     log(f"tables:  {Path(run_dir) / 'table'}, {Path(run_dir) / 'matches'}  "
         f"(searchlab.load({str(run_dir)!r}))")
     return Path(run_dir)
@@ -278,7 +335,9 @@ def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
 
 
 def _report(run_dir: Path, log: Callable[[str], None]) -> None:
-    tradeoff = is_tradeoff_run(run_dir)      # the policies section is not for it
+    # the policies section is for sweeps only
+    tradeoff = is_tradeoff_run(run_dir) or is_claim_study_run(run_dir) \
+        or parallel_study.is_parallel_run(run_dir)
     try:
         path = write_report(run_dir)
     except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus
@@ -295,5 +354,6 @@ def _report(run_dir: Path, log: Callable[[str], None]) -> None:
         log(f"figures: {figs[0].parent}")
 
 
-__all__ = ["compose", "run_study", "run", "run_tradeoff", "is_tradeoff", "load", "ConfigError",
+__all__ = ["compose", "run_study", "run", "run_tradeoff", "is_tradeoff", "run_claim_study",
+           "is_claim_study", "run_parallel", "is_parallel", "load", "ConfigError",
            "RunError"]

@@ -273,6 +273,12 @@ class ExperimentConfig:
         tradeoff: the trade-off study's section (``experiment=unsound_tradeoff``; schema
             experiment/tradeoff/config.py TradeoffSection, docs/tradeoff.md); when set, the run's
             tasks are that study's (positions and matches), not a sweep. null = a sweep.
+        parallel: the parallel-search study's section (``experiment=parallel``; schema
+            experiment/parallel_study.py ParallelSection, docs/parallel.md); when set, the run's
+            tasks are simulations of parallel alpha-beta, not a sweep. null = a sweep.
+        claim_study: a claim family's study (``experiment=chance``, ``experiment=multiplayer``;
+            keys family, size, openings, budget: experiment/claimstudy.py, docs/chance-and-multiplayer.md);
+            when set, the run's tasks are that family's steps, not a sweep. null = a sweep.
     """
 
     name: str = "quick"
@@ -287,4 +293,6 @@ class ExperimentConfig:
     sweep: SweepConfig = field(default_factory=SweepConfig)
     runner: RunnerConfig = field(default_factory=RunnerConfig)
     tradeoff: Optional[Any] = None
+    parallel: Optional[Any] = None
+    claim_study: Optional[Any] = None
 

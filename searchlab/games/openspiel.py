@@ -1,7 +1,7 @@
 """OpenSpiel's perfect-information games under searchlab's reference engine.
 
 ``OpenSpielGame("tic_tac_toe")``, ``OpenSpielGame("pig", winscore=20)``,
-``OpenSpielGame("chinese_checkers", num_players=3)``: any sequential, perfect-information
+``OpenSpielGame("chinese_checkers", players=3)``: any sequential, perfect-information
 OpenSpiel game, deterministic or with explicit chance nodes, two or more players. Needs the
 optional extra ``openspiel`` (``pip install -e '.[openspiel]'``); without it the constructor
 raises UnsupportedError saying so.
@@ -38,6 +38,15 @@ from typing import Any, Callable, Sequence
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.protocol import Capabilities
+
+
+def available() -> bool:
+    """True when open-spiel (the optional extra) can be imported."""
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _pyspiel():

@@ -21,6 +21,7 @@ from scipy.optimize import brentq
 from searchlab.analysis import estimators as E
 from searchlab.analysis import figures as P
 from searchlab.analysis import theory as T
+from searchlab.analysis import deep_ordering as DO
 from searchlab.analysis.format import number
 from searchlab.analysis.policies import policies_section
 from searchlab.analysis.tables import NO_DATA, md_table
@@ -30,7 +31,11 @@ from searchlab.claims.verdict import SOURCES, Claim, Context, Verdict
 from searchlab.experiment.run_status import (NotARunError, RunStatus, damaged_parts, is_run,
                                              planned_tasks, runs_below)
 from searchlab.experiment.store import load
+from searchlab.experiment.claimstudy import is_claim_study_run
+from searchlab.experiment.parallel_study import is_parallel_run
 from searchlab.experiment.tradeoff.tasks import is_tradeoff_run
+from searchlab.report.claimstudy import write_report as write_claim_study_report
+from searchlab.report.parallel import write_report as write_parallel_report
 from searchlab.report.tradeoff import write_report as write_tradeoff_report
 
 __all__ = ["write_report", "build_report", "load_run", "find_tables", "NO_DATA", "md_table",
@@ -465,6 +470,12 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
             ex = exact_checks()
         except Exception:  # noqa: BLE001 - no search API: exact claims say so
             ex = None
+    deep_section = ""
+    if "experiment" in df_all.columns and (ex is None or "deep_ordering" not in ex):
+        deep_rows = df_all[df_all["experiment"].isin(DO.DEEP_STUDIES)]
+        if len(deep_rows):                  # a run of a deep ordering study: its paired comparisons
+            ex = {**(ex or {}), "deep_ordering": DO.deep_checks(deep_rows, n_resamples=n_resamples)}
+            deep_section = DO.deep_section(ex["deep_ordering"])
     ctx = Context(df=df, summary=summary, excluded=excluded, exact=ex, command=command)
     results = evaluate_all(ctx)
 
@@ -485,6 +496,8 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
     sections.append(("Where b^(3/4) describes random order", discussion_random_order(summary, df)))
     for h, body in extra_sections or []:
         sections.append((h, body))
+    if deep_section:
+        sections.append(("Ordering in real games, searched deep (paired per position)", deep_section))
     policies = policies_section(df_all, fig_dir, rel_to=out_dir) if _has_policy_study(df_all) else ""
     if policies:
         sections.append(("Move-ordering policies", policies.split("\n", 1)[1].lstrip()
@@ -531,6 +544,10 @@ def write_report(run_dir: Path, *, fmt: str = "png", exact: bool = True, n_resam
     run_dir = Path(run_dir)
     if is_tradeoff_run(run_dir):                # the trade-off study's run: its own report
         return write_tradeoff_report(run_dir)
+    if is_parallel_run(run_dir):                # so is the parallel study's
+        return write_parallel_report(run_dir)
+    if is_claim_study_run(run_dir):             # a claim study's run (experiment=chance, ...)
+        return write_claim_study_report(run_dir)
     df = load_run(run_dir, partial=partial)
     return build_report(df, run_dir, title=f"searchlab report: {run_dir.name}", source=str(run_dir),
                         command=f"searchlab-report {'--partial ' if partial else ''}{run_dir}",

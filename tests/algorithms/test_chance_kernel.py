@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from searchlab.algorithms.chance import search_chance
+from searchlab.algorithms.multiplayer import search_multiplayer
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.pig import Pig
 from searchlab.trees.chance import ChanceTree
+from searchlab.trees.nplayer import NPlayerTree
 
 ROOT = Path(__file__).resolve().parents[2]
 ALGS = ("expectiminimax", "alphabeta-emm", "star1", "star2")
@@ -48,7 +50,7 @@ def test_kernel_refusals():
         search_chance(Pig(winscore=10), "star1", depth=2, engine="kernel")
     with pytest.raises(InvalidParameterError, match="outside"):
         search_chance(ChanceTree(2, 2, 2, seed=1), "star1", bounds=(0.0, 0.01), engine="kernel")
-    assert search_chance(Pig(winscore=10), "star1", depth=2, engine="auto").engine == "reference"
+    assert search_chance(Pig(winscore=10), "star1", depth=2, engine="auto").engine == "compiled"   # Pig's engine
 
 
 def test_kernels_without_jit_in_a_subprocess():
@@ -69,3 +71,25 @@ def test_kernels_without_jit_in_a_subprocess():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_recursive_kernels_load_from_numba_disk_cache():
+    """Both self-recursive kernels (explicit signatures) are stored by numba's on-disk cache and
+    a fresh process loads them instead of compiling (a load of a type-inferred recursive
+    function would crash the process: numba issues #6061/#6713)."""
+    search_chance(ChanceTree(2, 2, 2, seed=1), "star2", engine="kernel")     # writes the caches here
+    search_multiplayer(NPlayerTree(3, 2, 2, seed=1), "maxn", engine="kernel")
+    code = ("from searchlab.algorithms.chance import search_chance as s\n"
+            "from searchlab.algorithms.multiplayer import search_multiplayer as m\n"
+            "from searchlab.algorithms.kernels import chance, multiplayer\n"
+            "from searchlab.trees.chance import ChanceTree\n"
+            "from searchlab.trees.nplayer import NPlayerTree\n"
+            "assert s(ChanceTree(2, 2, 3, seed=3), 'star2', engine='kernel').nodes > 0\n"
+            "assert m(NPlayerTree(3, 2, 3, seed=1), 'paranoid', engine='kernel').nodes > 0\n"
+            "print(sum(chance._rec.stats.cache_hits.values()), sum(multiplayer._mrec.stats.cache_hits.values()),\n"
+            "      sum(chance._rec.stats.cache_misses.values()))\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1", "1", "0"]

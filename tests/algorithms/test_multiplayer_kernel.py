@@ -35,4 +35,4 @@ def test_kernel_refusals():
         search_multiplayer(Rolit(3), "maxn", depth=1, engine="kernel")
     with pytest.raises(UnsupportedError):
         search_multiplayer(NPlayerTree(3, 2, 3), "paranoid", ordering="perfect", engine="kernel")
-    assert search_multiplayer(Rolit(3), "maxn", depth=1, engine="auto").engine == "reference"
+    assert search_multiplayer(Rolit(3), "maxn", depth=1, engine="auto").engine == "compiled"   # Rolit's engine

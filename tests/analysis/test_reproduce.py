@@ -76,3 +76,18 @@ def test_bad_arguments_fail_at_the_start(reproduce, tmp_path, monkeypatch, capsy
 def test_runs_outside_the_repository_are_named_absolutely(reproduce, tmp_path):
     assert str(reproduce._rel(tmp_path / "x")) == str(tmp_path / "x")
     assert str(reproduce._rel(ROOT / "results" / "x")) == "results/x"
+
+
+def test_only_names_studies_of_the_list(reproduce, tmp_path, capsys):
+    assert reproduce.main(["--small", "--runs", str(tmp_path), "--only", "ordering_hex_deep,go"]) == 2
+    assert "--only: go is not a study of STUDIES" in capsys.readouterr().err
+
+
+def test_a_search_two_studies_ran_counts_once(reproduce):
+    row = dict(game="othello", positions="random", position="ply20#0", algorithm="alphabeta",
+               ordering="id", d=3, pruning="none", nodes=10)
+    df = pd.DataFrame([{**row, "experiment": "ordering_games"}, {**row, "experiment": "ordering_othello_deep"},
+                       {**row, "d": 4, "experiment": "ordering_othello_deep"},
+                       {**row, "game": None, "experiment": "pearl"}, {**row, "game": None, "experiment": "pearl"}])
+    out = reproduce._one_row_per_search(df)
+    assert list(out["experiment"]) == ["ordering_othello_deep", "ordering_othello_deep", "pearl", "pearl"]

@@ -57,7 +57,7 @@ def test_small_reproduction_tables_are_unchanged(tmp_path):
     runs = tmp_path / "small"
     runs.mkdir()
     reproduce.run_studies(True, 2, runs, False, log=lambda *_: None)
-    reproduce.run_tradeoff(True, 2, runs, False, log=lambda *_: None)
+    reproduce.run_preset("unsound_tradeoff", True, 2, runs, False, log=lambda *_: None)
     expected = json.loads(DIGESTS.read_text())
     got = digests(runs, {k: v["columns"] for k, v in expected.items()})
     assert set(got) == set(expected)

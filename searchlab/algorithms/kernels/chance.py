@@ -7,10 +7,9 @@ node: value bit for bit, best move, nodes, leaves, chance_nodes, cutoffs, per_pl
 extra's chance_cutoffs, probes, probe_cutoffs and probe_reuses (tests/algorithms/
 test_chance_kernel.py compares them, also under NUMBA_DISABLE_JIT=1). The kernel is one
 recursive function repeating searchlab/algorithms/chance.py operation for operation (the same
-float operations in the same order). It is compiled once per process (a few seconds): numba's
-on-disk cache cannot hold a self-recursive function (loading one segfaults). The key hashing
-comes from _alphabeta.py; functions here that call it are not cached either (a cached function
-would not notice edits of another file).
+float operations in the same order). It is compiled on first use for one explicit signature
+and kept in numba's on-disk cache (kernels/_recursive.py: why the signature makes that
+possible). The key hashing (SplitMix64, fixed by docs/trees.md) comes from _alphabeta.py.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from searchlab.algorithms.kernels._alphabeta import child_key, unit
+from searchlab.algorithms.kernels._recursive import ready
 from searchlab.algorithms.result import SearchResult
 from searchlab.errors import InvalidParameterError, UnsupportedError
 
@@ -36,7 +36,7 @@ KIND_EXACT, KIND_LOWER, KIND_UPPER = 0, 1, 2
 _KEY = types.Tuple((types.uint64, types.int64, types.int64))
 
 
-@njit(cache=False)    # calls _alphabeta's unit: cached here, it would not see edits there
+@njit(cache=True)
 def _leaf(key, low, high, levels):
     if levels > 0:
         return low + (high - low) * np.float64(key % np.uint64(levels)) / np.float64(levels - 1)
@@ -53,7 +53,14 @@ def _bound_sum(probs, order, arr, skip):
     return s
 
 
-@njit(cache=False)    # numba's cache cannot hold a self-recursive function (loading it segfaults)
+_F, _I, _A1, _A2 = types.float64, types.int64, types.float64[:], types.float64[:, :]
+# explicit signature: what makes the self-recursive function loadable from the on-disk cache
+_REC_SIGNATURE = _F(types.uint64, _I, _F, _F, _I, _I, _I, _F, _F, _I, _F, _F, _F, _A1, types.int64[:],
+                    _I, types.int64[:], types.int64[:], types.DictType(_KEY, _F), types.DictType(_KEY, _I),
+                    _A1, _A2, _A2, types.boolean[:, :], _A2)
+
+
+@njit(cache=True)          # compiled for _REC_SIGNATURE by ready() on first use
 def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol, probs, order,
          max_nodes, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals):
     """One node (a call of the reference's algorithm on it); returns its value (or a bound)."""
@@ -220,8 +227,10 @@ def _rec(key, level, alpha, beta, algo, b, d, low, high, levels, lo_b, hi_b, tol
         if algo == ALG_STAR2 and len(memo_v) > 0:
             mk = (ck, np.int64(level + 1), np.int64((level + 2) // 2))
             if mk in memo_v:
-                gv = memo_v.pop(mk)
-                gk = memo_k.pop(mk)
+                gv = memo_v[mk]             # not pop(): numba types its result Optional, and an
+                gk = memo_k[mk]             # Optional recursive argument defeats the cache
+                del memo_v[mk]
+                del memo_k[mk]
                 if gk == KIND_EXACT or (gk == KIND_LOWER and gv >= beta) or (gk == KIND_UPPER and gv <= alpha):
                     cnt[REUSES] += 1
                     c = gv
@@ -301,7 +310,7 @@ def run_chance_kernel(tree, algorithm: str, bounds=None, outcome_order: str = "n
     limit = np.int64(2**62) if max_nodes is None else np.int64(max_nodes)
     t0 = time.perf_counter()
     with np.errstate(over="ignore"):
-        value = _rec(np.uint64(tree.root_key), 0, -INF, INF, ALGORITHMS[algorithm], tree.b, tree.d, tree.low,
+        value = ready(_rec, _REC_SIGNATURE)(np.uint64(tree.root_key), 0, -INF, INF, ALGORITHMS[algorithm], tree.b, tree.d, tree.low,
                      tree.high, tree.levels, lo_b, hi_b, tol, probs, order, limit, cnt, per_ply, memo_v, memo_k, root_vals, s_lo, s_hi, s_done, s_vals)
     wall = time.perf_counter() - t0
     if cnt[BAD]:

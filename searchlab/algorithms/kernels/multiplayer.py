@@ -6,8 +6,9 @@ vector, value, best move, nodes, leaves, cutoffs, per_ply (tests/algorithms/
 test_multiplayer_kernel.py). A leaf's payoff vector is a function of its key
 (docs/chance-tree-spec.md), so the recursion returns the key of the leaf whose vector a node
 takes (and, for paranoid and BRS, its root-player value) and computes components on demand.
-One self-recursive function, compiled once per process (numba cannot cache it); the key
-hashing comes from _alphabeta.py.
+One self-recursive function, compiled on first use for one explicit signature, which is what
+lets numba's on-disk cache hold it (kernels/_recursive.py); the key hashing
+(SplitMix64, fixed by docs/trees.md) comes from _alphabeta.py.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ import math
 import time
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from searchlab.algorithms.kernels._alphabeta import GOLDEN, mix64, unit
+from searchlab.algorithms.kernels._recursive import ready
 from searchlab.algorithms.result import MultiResult
 from searchlab.errors import UnsupportedError
 from searchlab.hashing import VECTOR_SALT
@@ -32,7 +34,7 @@ ALGORITHMS = {"maxn": ALG_MAXN, "maxn-shallow": ALG_SHALLOW, "paranoid": ALG_PAR
 NODES, LEAVES, CUTS, ABORT, BEST = range(5)
 
 
-@njit(cache=False)    # calls _alphabeta's mix64: cached here, it would not see edits there
+@njit(cache=True)
 def _component(leaf, j, n, constsum, levels, total):
     """Payoff j of the leaf with key ``leaf`` (NPlayerTree.utility_vector's component j)."""
     base = leaf ^ SALT
@@ -48,7 +50,13 @@ def _component(leaf, j, n, constsum, levels, total):
     return unit(z)
 
 
-@njit(cache=False)    # numba's cache cannot hold a self-recursive function
+_F, _I = types.float64, types.int64
+_MREC_SIGNATURE = types.Tuple((_F, types.uint64))(
+    types.uint64, _I, _I, _F, _F, _F, _I, _I, _I, _I, _I, types.boolean, _I, _I, _I,
+    types.int64[:], types.int64[:])
+
+
+@njit(cache=True)          # compiled for _MREC_SIGNATURE by ready() on first use
 def _mrec(key, ply, mover, alpha, beta, bound, algo, n, b, d, root, constsum, levels, total,
           max_nodes, cnt, per_ply):
     """One node; returns (root player's value or 0.0 for max^n, key of the leaf it takes)."""
@@ -145,7 +153,7 @@ def run_multiplayer_kernel(tree, algorithm: str, max_nodes: int | None = None) -
     limit = np.int64(2**62) if max_nodes is None else np.int64(max_nodes)
     t0 = time.perf_counter()
     with np.errstate(over="ignore"):
-        value, leaf = _mrec(np.uint64(tree.root_key), 0, 0, -INF, INF, float(tree.total), ALGORITHMS[algorithm],
+        value, leaf = ready(_mrec, _MREC_SIGNATURE)(np.uint64(tree.root_key), 0, 0, -INF, INF, float(tree.total), ALGORITHMS[algorithm],
                             tree.n_players, tree.b, tree.d, 0, tree.values == "constsum", tree.levels,
                             tree.total, limit, cnt, per_ply)
     wall = time.perf_counter() - t0

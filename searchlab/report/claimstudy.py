@@ -1,0 +1,62 @@
+"""The report of a claim-study run (``searchlab experiment=chance|multiplayer``): its tables
+summarised (analysis.chance_study / multiplayer_study.summarise), the family's verdicts
+(claims/chance.py, claims/multiplayer.py) and its report section, into run_dir/report.md.
+The same functions make ``python -m searchlab.claims.chance|multiplayer``'s output and the
+sections of analysis/REPORT.md, so the numbers agree."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from searchlab.analysis import chance_study as CS
+from searchlab.analysis import multiplayer_study as MS
+from searchlab.claims import chance as CH
+from searchlab.claims import multiplayer as MP
+from searchlab.claims.verdict import Context
+from searchlab.experiment.claimstudy import load_tables, run_config
+
+#: family -> (title, results from the tables, the verdicts, their exact entries, the section)
+FAMILIES = {
+    "chance": ("chance nodes: expectiminimax, Star1, Star2",
+               lambda t, c: CS.summarise(t, c.size, c.seed), CH.VERDICTS, CH.exact_entries,
+               lambda e: CH.chance_section(e["chance"])),
+    "multiplayer": ("three or more players: max^n, paranoid, best-reply search",
+                    lambda t, c: MS.summarise(t, c.size, c.seed, budget=c.budget), MP.VERDICTS,
+                    MP.exact_entries, lambda e: MP.multiplayer_section(e["multiplayer"])),
+}
+
+
+def results(run_dir: str | Path) -> dict:
+    """The ``exact`` entries of a claim-study run, computed from its tables."""
+    cfg = run_config(run_dir)
+    _, summarise, _, entries, _ = FAMILIES[cfg.family]
+    return entries(summarise(load_tables(run_dir), cfg))
+
+
+def write_report(run_dir: str | Path) -> Path:
+    """Write run_dir/report.md (verdicts with their measurements, then the section's tables);
+    returns its path. A run with failed tasks gets a note at the top."""
+    run_dir = Path(run_dir)
+    cfg = run_config(run_dir)
+    title, _, verdicts, _, section = FAMILIES[cfg.family]
+    exact = results(run_dir)
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    out = [f"# {cfg.study}: {title}", "",
+           f"Family `{cfg.family}`, size `{cfg.size}`, seed {cfg.seed}; {manifest['tasks']} tasks; "
+           f"tables in {', '.join(f'`{k}/`' for k in load_tables(run_dir))}.", ""]
+    if not manifest.get("complete"):
+        out += [f"**Incomplete run**: {len(manifest.get('failed') or [])} tasks failed; the figures below "
+                "lack their rows.", ""]
+    ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact=exact)
+    out += ["## Verdicts", ""]
+    for fn in verdicts:
+        v = fn(ctx)
+        out += [f"### {fn.__doc__.strip().splitlines()[0]}", "", v.cell(), "",
+                f"Measured: {v.measured}", "", f"Theory: {v.theory}", ""]
+    out += ["## Results", "", section(exact), ""]
+    path = run_dir / "report.md"
+    path.write_text("\n".join(out))
+    return path
