@@ -7,6 +7,8 @@ column 0..6. Every function repeats searchlab.games.connect4 exactly (evaluate b
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
@@ -133,6 +135,7 @@ PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, eval
                         order_key, never_noisy, no_null_move, null_move_never, no_noisy_moves)
 
 
+@lru_cache(maxsize=None)       # one per argument: the engine looks it up on every search
 def compiled_game(root_plies: int) -> CompiledGame:
     """The CompiledGame of a Connect Four game whose root has ``root_plies`` stones."""
     parity = np.uint64(root_plies % 2)
