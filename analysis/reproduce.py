@@ -8,9 +8,10 @@ Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
 arithmetic), the rigor studies of issue 14 (paired finite-depth convergence, the worst case
 over all orderings, node types, Pearl's critical case and the cut rule, policy costs) and the
-parallel alpha-beta simulations (searchlab.claims.parallel), the deep chess ordering study
-chess_deep (WAC and BK at depths 1..7 on the compiled engine, searchlab.claims.chess_deep; about
-3 hours of the full size on 2 busy cores, see its preset), and writes REPORT.md with a verdict
+parallel study (searchlab experiment=parallel; searchlab.claims.parallel), the deep chess
+ordering study chess_deep (WAC and BK at depths 1..7 on the compiled engine,
+searchlab.claims.chess_deep; about 3 hours of the full size on 2 busy cores, see its preset),
+and writes REPORT.md with a verdict
 on every claim of ../shared/CLAIMS.md. Every number in the report is computed; none is typed by
 hand. Prints its run time.
 
@@ -49,6 +50,7 @@ from searchlab.claims import multiplayer as MP  # noqa: E402
 from searchlab.claims import ordering as OC  # noqa: E402
 from searchlab.claims import parallel as PC  # noqa: E402
 from searchlab.report import build as R  # noqa: E402
+from searchlab.report.matches import has_games  # noqa: E402
 from searchlab.report.tradeoff import claim_counts, tradeoff_section  # noqa: E402
 
 #: (study, overrides at full size, extra overrides for --small)
@@ -75,27 +77,52 @@ STUDIES: list[tuple[str, list[str], list[str]]] = [
 ]
 
 
-def run_tradeoff(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[Path, float]:
-    """The sound-versus-unsound pruning study (the engine's preset unsound_tradeoff, or
-    unsound_tradeoff_small; issue 7), its run dir and seconds. With ``resume``, a finished run
-    (report.md written) is reused."""
+def run_preset(preset: str, small: bool, jobs: int, runs_dir: Path, resume: bool,
+               log=print) -> tuple[Path, float]:
+    """A study that is its own task kind (the engine's preset ``preset``, or ``preset``_small):
+    unsound_tradeoff (issue 7) or parallel (issue 16); its run dir and seconds. With
+    ``resume``, a finished run (report.md written) is reused."""
     from searchlab.experiment.api import run_study
 
-    out = runs_dir / "unsound_tradeoff"
+    out = runs_dir / preset
     timing = out / "reproduce_seconds.txt"
     if resume and (out / "report.md").exists() and timing.exists():
-        log(f"== unsound_tradeoff: reusing {out}")
+        log(f"== {preset}: reusing {out}")
         return out, float(timing.read_text())
     if out.exists():
         shutil.rmtree(out)
-    preset = "unsound_tradeoff_small" if small else "unsound_tradeoff"
+    name = f"{preset}_small" if small else preset
     ov = [f"runner.n_jobs={jobs}", "runner.progress=false"]
-    log(f"== {preset}: {' '.join(ov)}")
+    log(f"== {name}: {' '.join(ov)}")
     t0 = time.perf_counter()
-    run_study(preset, ov, output_dir=out, progress=False)
+    run_study(name, ov, output_dir=out, progress=False)
     secs = time.perf_counter() - t0
     timing.write_text(f"{secs:.1f}")
     return out, secs
+
+
+#: the match presets (game pairs at size, issues 12-14): hours of CPU at full size, so they run
+#: only with --matches; otherwise the runs already under --runs are read, if any
+MATCH_PRESETS = {"full": ("unsound_matches", "unsound_matches_1e5", "chess_matches"),
+                 "small": ("unsound_matches_small", "chess_matches_small")}
+
+
+def run_matches(small: bool, jobs: int, runs_dir: Path, run: bool, log=print) -> list[Path]:
+    """The match runs under runs_dir: with ``run``, each preset of MATCH_PRESETS is run or
+    resumed (finished tasks are kept: the trade-off runner resumes a run directory of the same
+    config); without, the existing runs that stored game pairs are returned as they are."""
+    from searchlab.experiment.api import run_study
+
+    dirs = []
+    for preset in MATCH_PRESETS["small" if small else "full"]:
+        out = runs_dir / preset
+        if run:
+            log(f"== {preset}: runner.n_jobs={jobs} (resuming finished tasks in {out})")
+            run_study(preset, [f"runner.n_jobs={jobs}", "runner.progress=false"], output_dir=out,
+                      progress=False)
+        if has_games(out):
+            dirs.append(out)
+    return dirs
 
 
 def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[dict, list]:
@@ -127,9 +154,10 @@ def _rel(path: Path) -> Path:
     return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
 
 
-def tradeoff_report_section(run_dir: Path, fig_dir: Path) -> str:
-    """The trade-off study's section, its Pareto figures copied beside the report's."""
-    text = tradeoff_section(run_dir)
+def tradeoff_report_section(run_dir: Path, fig_dir: Path, match_dirs: tuple = ()) -> str:
+    """The trade-off study's section (with the match runs' game pairs), its Pareto figures
+    copied beside the report's."""
+    text = tradeoff_section(run_dir, match_dirs)
     for f in sorted((run_dir / "figures").glob("pareto_*.png")):
         shutil.copy(f, fig_dir / f.name)
         text = text.replace(f"]({f})", f"](figures/{f.name})")
@@ -428,6 +456,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="where the studies' tables go (default results/reproduce/)")
     ap.add_argument("--resume", action="store_true", help="reuse finished tasks of earlier runs instead of starting fresh")
     ap.add_argument("--resamples", type=int, default=999, help="bootstrap resamples (default 999)")
+    ap.add_argument("--matches", action="store_true",
+                    help="also run (or resume) the match presets unsound_matches[_1e5] and chess_matches "
+                         "(hours of CPU at full size); without it, match runs already under --runs are read")
     ap.add_argument("--only", default="", help="comma-separated studies of STUDIES: run just those into "
                     "--runs and stop (no report); e.g. ordering_hex_deep")
     args = ap.parse_args(argv)
@@ -446,13 +477,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {rows} rows ({ok} ok) in {secs:.0f} s; table under {where}")
         return 0
     df, info = run_studies(args.small, args.jobs, runs_dir, args.resume)
-    tradeoff_dir, tradeoff_secs = run_tradeoff(args.small, args.jobs, runs_dir, args.resume)
+    tradeoff_dir, tradeoff_secs = run_preset("unsound_tradeoff", args.small, args.jobs, runs_dir,
+                                             args.resume)
     chess_deep, chess_info = run_studies(args.small, args.jobs, runs_dir, args.resume,
                                          studies=[CHESS_DEEP])
     info += chess_info
     info.append(("unsound_tradeoff", "searchlab experiment=unsound_tradeoff" + ("_small" if args.small else ""),
                  "see its section", "see its section", tradeoff_secs,
                  _rel(tradeoff_dir)))
+    match_dirs = tuple(run_matches(args.small, args.jobs, runs_dir, args.matches))
+    parallel_dir, parallel_secs = run_preset("parallel", args.small, args.jobs, runs_dir,
+                                             args.resume)
+    info.append(("parallel", "searchlab experiment=parallel" + ("_small" if args.small else ""),
+                 "see its section", "see its section", parallel_secs, _rel(parallel_dir)))
     rigor, rigor_info = run_rigor(args.small, args.jobs, runs_dir, args.resume, args.resamples)
     info += rigor_info
     claim_exact, claim_info = run_claim_studies(args.small, args.jobs, runs_dir, args.resume)
@@ -472,15 +509,16 @@ def main(argv: list[str] | None = None) -> int:
     print("ordering measurements (incremental trees, Connect Four, Othello, chess) ...")
     exact["ordering"] = OC.ordering_checks(small=args.small)
     exact.update(claim_exact)
-    exact["tradeoff"] = claim_counts(tradeoff_dir)
+    exact["tradeoff"] = claim_counts(tradeoff_dir, match_dirs)
     exact["chess_deep"] = CD.measure(chess_deep, n_resamples=args.resamples)
     deep_rows = df[df["experiment"].isin(DO.DEEP_STUDIES)] if "experiment" in df.columns else df.iloc[0:0]
     if len(deep_rows):
         print("deep real-game ordering studies: paired comparisons ...")
         exact["deep_ordering"] = DO.deep_checks(deep_rows, n_resamples=args.resamples)
     exact.update(rigor)
-    print("parallel alpha-beta simulations ...")
-    exact["parallel"] = PC.parallel_checks(small=args.small, n_jobs=args.jobs)
+    exact["parallel"] = PC.summarise(PC.load_run(parallel_dir), parallel_secs,
+                                     command="searchlab experiment=parallel"
+                                     + ("_small" if args.small else ""))
     ok, _ = E.ok_rows(df)
     ok = ok[ok["b"].notna()]               # tree rows: game rows go to the policies section
     # every status: summarize fits only the (configuration, depth) cells where every instance
@@ -498,7 +536,7 @@ def main(argv: list[str] | None = None) -> int:
         ("Ordering in real games, searched deep (compiled engine, paired per position)",
          DO.deep_section(exact["deep_ordering"]) if "deep_ordering" in exact else
          "The deep studies (" + ", ".join(DO.DEEP_STUDIES) + ") did not run."),
-        ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir)),
+        ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir, match_dirs)),
         ("Chess at depth 7: ordering policies on WAC and Bratko-Kopec (compiled engine)",
          CD.section(exact["chess_deep"])),
         ("Chance nodes: expectiminimax, Star1, Star2", CH.chance_section(exact["chance"])),

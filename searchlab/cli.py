@@ -100,6 +100,8 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str) -> None:
         study = api.validate(cfg)
         if api.is_tradeoff(cfg):
             api.check_tradeoff_budget(api.tradeoff_config(cfg), study.runner.max_nodes)
+        elif api.is_parallel(cfg):
+            api.parallel_config(cfg)
         elif api.is_claim_study(cfg):
             api.claim_study_config(cfg)
         else:
@@ -149,6 +151,8 @@ def _task(cfg: Any) -> None:
         run_dir = HydraConfig.get().runtime.output_dir
         if api.is_tradeoff(cfg):
             api.run_tradeoff(cfg, study, Path(run_dir), progress=study.runner.progress)
+        elif api.is_parallel(cfg):
+            api.run_parallel(cfg, study, Path(run_dir), progress=study.runner.progress)
         elif api.is_claim_study(cfg):
             api.run_claim_study(cfg, study, Path(run_dir), progress=study.runner.progress)
         else:

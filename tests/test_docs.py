@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from searchlab.experiment.parallel_study import GameBlock, ParallelSection, TreeBlock
 from searchlab.experiment.schema import ExperimentConfig
 from searchlab.experiment.tradeoff.config import TradeoffSection
 
@@ -47,10 +48,9 @@ PROGRAMS = {
 #: overrides appended to make a run tiny (a study's own keys stay as written before them)
 TINY_STUDY = ["sweep.instances=1", "sweep.d_budget=2000", "runner.n_jobs=1",
               "runner.progress=false", "runner.max_nodes=100000000"]
-SIZE = {"searchlab": TINY_STUDY, ".venv/bin/searchlab": TINY_STUDY,
-        # python -m MODULE is keyed "-m MODULE" (argparse takes an option's last value); the
-        # claims' commands are written at size small (seconds) and run as written
-        "-m searchlab.parallel.study": ["--small", "--jobs", "1"]}
+#: python -m MODULE would be keyed "-m MODULE"; the claims' commands are written at size small
+#: (seconds) and run as written
+SIZE = {"searchlab": TINY_STUDY, ".venv/bin/searchlab": TINY_STUDY}
 #: the trade-off study (experiment=unsound_tradeoff...) at tiny size: one small incremental tree
 TINY_TRADEOFF = ["tradeoff.domain=incremental", "tradeoff.domains.incremental.positions=1",
                  "tradeoff.domains.incremental.depth=3", "tradeoff.domains.incremental.b=3",
@@ -142,6 +142,11 @@ def _argv(cmd: Command) -> list[str]:
     size = [] if cmd.error or "--cfg" in words or "--help" in words else SIZE.get(key, [])
     if size and any(w.startswith("experiment=unsound_tradeoff") for w in words):
         size = TINY_TRADEOFF
+    if size and any(w.startswith("experiment=parallel") for w in words):
+        # the parallel study's size is its block lists: the tiny preset in their place
+        words = [("experiment=parallel_tiny" if w.startswith("experiment=parallel") else w)
+                 for w in words]
+        size = ["runner.n_jobs=1", "runner.progress=false"]
     if "-m" in words and not python:          # a key a multirun sweeps keeps its jobs
         swept = {w.split("=")[0] for w in words if "=" in w and "," in w.split("=", 1)[1]}
         size = [o for o in size if o.split("=")[0] not in swept]
@@ -210,7 +215,8 @@ def _schema_keys(cls, seen=None):
 
 def test_config_md_documents_every_schema_key():
     text = (ROOT / "docs" / "config.md").read_text()
-    keys = _schema_keys(ExperimentConfig) + _schema_keys(TradeoffSection)
+    keys = _schema_keys(ExperimentConfig) + _schema_keys(TradeoffSection) \
+        + _schema_keys(ParallelSection) + _schema_keys(TreeBlock) + _schema_keys(GameBlock)
     assert len(keys) > 60, keys
     missing = [f"{cls}.{name}" for cls, name in keys
                if not re.search(rf"`[^`\s]*\b{name}`|\b{name}: ", text)]

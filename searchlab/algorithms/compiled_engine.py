@@ -26,9 +26,11 @@ Python around the compiled root search. Arguments are validated by api.search be
 from __future__ import annotations
 
 import math
+import threading
 import time
 from typing import Any
 
+import numba
 import numpy as np
 
 from searchlab.algorithms.compiled import CompiledGame, compiled_game
@@ -43,14 +45,15 @@ ALGORITHMS = {"minimax": K.MINIMAX, "alphabeta": K.ALPHABETA, "alphabeta-failhar
 BASES = {"natural": K.B_NATURAL, "random": K.B_RANDOM, "static": K.B_STATIC}
 DYNAMIC = {"tt": K.D_TABLE, "id": K.D_TABLE, "killer": K.D_KILLER, "history": K.D_HISTORY}
 _NO_LIMIT = 2**62
+_PLAIN_PYTHON = bool(numba.config.DISABLE_JIT)
 
 
 def supports(game: Any, algorithm: str, ordering: str, pruning: Any = None,
              depth: float = math.inf) -> bool:
     """True when the compiled engine runs this combination (the module docstring)."""
     cg = compiled_game(game)
-    if cg is None or algorithm not in ALGORITHMS:
-        return False
+    if cg is None or algorithm not in ALGORITHMS or cg.n_move_ids >= 1 << K.MOVE_BITS:
+        return False            # (the table packs a move id + 1 into MOVE_BITS bits)
     parts = parse_ordering(ordering, game)
     for p in parts:
         if p not in DYNAMIC_COMPONENTS and p not in BASES and p not in cg.orderings:
@@ -128,31 +131,23 @@ def run(game: Any, algorithm: str, ordering: str, horizon: float, ordering_seed:
     ip, fp, widths = _params(cg, game, algorithm, parts, max_nodes, pruning, table)
     qmax = int(ip[K.P_QMAX]) if ip[K.P_Q] else 0
     plies = min(horizon, cg.max_plies) if math.isfinite(horizon) else cg.max_plies
-    rows = int(plies) + qmax + 2
-    S = np.zeros((rows, cg.state_size), np.uint64)
     root = game.initial_state()
-    S[0] = cg.encode(root)
-    size = tt_size if table != K.TABLE_NONE else 1
-    E = (S, np.zeros((rows, cg.max_moves), np.int64), np.zeros((rows, cg.max_moves)),
-         np.zeros((rows, cg.max_moves), np.uint64), np.zeros(K.N_COUNTERS, np.int64),
-         np.zeros(rows, np.int64), ip, fp,
-         np.array([random_order_salt(ordering_seed)], np.uint64),
-         np.zeros(size, np.uint64), np.zeros(size), np.zeros(size), np.zeros(size, np.int64),
-         np.zeros(size, np.int64), np.full(size, -1, np.int64),
-         np.full((rows, 2), -1, np.int64), np.zeros((2, cg.n_move_ids), np.int64),
-         np.zeros(cg.n_move_ids), widths,
-         # frames: at most a node and its move loop (verification, ProbCut) per ply
-         np.zeros((2 * rows + 2, K.N_FI), np.int64), np.zeros((2 * rows + 2, K.N_FF)),
-         np.zeros(2 * rows + 2, np.uint64))
+    ages = int(horizon) if "id" in parts and table != K.TABLE_NONE else 0
+    E = _workspace(cg, int(plies) + qmax + 2, tt_size if table != K.TABLE_NONE else None, ages,
+                   ip, fp, widths, random_order_salt(ordering_seed))
+    E[0][0] = cg.encode(root)
     search = engine(cg.prims).search
     cnt = E[4]
     cnt[K.C_BEST] = -1                  # ctx.best_move starts as None
+    cnt[K.C_AGE] = ip[K.P_AGE0]
     iterations: list[int] = []
     best: int | None = None
 
     def root_search(alpha: float, beta: float) -> float:
-        with np.errstate(over="ignore"):    # wrapping uint64 arithmetic under NUMBA_DISABLE_JIT
-            return float(search(E, alpha, beta))
+        if _PLAIN_PYTHON:                   # wrapping uint64 arithmetic under NUMBA_DISABLE_JIT
+            with np.errstate(over="ignore"):
+                return float(search(E, alpha, beta))
+        return float(search(E, alpha, beta))
 
     def search_once(alpha=-math.inf, beta=math.inf, first_guess=0.0) -> float:
         nonlocal best
@@ -207,39 +202,92 @@ def run(game: Any, algorithm: str, ordering: str, horizon: float, ordering_seed:
                    iterations, table, pruning)
 
 
+_local = threading.local()
+
+
+def _workspace(cg: CompiledGame, rows: int, tt_size: int | None, ages: int, ip: np.ndarray,
+               fp: np.ndarray, widths: np.ndarray, salt: int) -> tuple:
+    """The engine's environment tuple ``E`` (its layout: _engine.py), from arrays this thread
+    keeps between searches: allocating and clearing a 64k-entry table per search cost more than
+    a small search. The buffers are keyed by their shapes, the rows rounded up; the table (the
+    last size asked for; any for a search without one) is never cleared: ip[P_AGE0] is set
+    above every age it holds, which empties it for the engine, and the ``ages`` this search may
+    use (one per iteration of iterative deepening) are reserved before it starts, so that even
+    an interrupted search leaves the next one a fresh table. Everything else a search reads
+    before writing is reset here."""
+    rows = -(-rows // 16) * 16
+    key = (cg.state_size, cg.max_moves, cg.n_move_ids, rows)
+    bufs = getattr(_local, "bufs", None)
+    if bufs is None or len(bufs) > 16:
+        bufs = _local.bufs = {}
+    b = bufs.get(key)
+    if b is None:
+        frames = 2 * rows + 2       # at most a node and its move loop (verification, ProbCut)
+        b = bufs[key] = (
+            np.zeros((rows, cg.state_size), np.uint64), np.zeros((rows, cg.max_moves), np.int64),
+            np.zeros((rows, cg.max_moves)), np.zeros((rows, cg.max_moves), np.uint64),
+            np.zeros(K.N_COUNTERS, np.int64), np.zeros(rows, np.int64),
+            np.full((rows, 2), -1, np.int64), np.zeros((2, cg.n_move_ids), np.int64),
+            np.zeros(cg.n_move_ids), np.zeros((frames, K.N_FI), np.int64),
+            np.zeros((frames, K.N_FF)), np.zeros(frames, np.uint64))
+    else:
+        for a in b[4:]:
+            a.fill(0)
+        b[6].fill(-1)
+    tt = getattr(_local, "tt", None)
+    if tt is None or (tt_size is not None and tt[0].shape[0] != tt_size):
+        _local.tt = tt = _table(tt_size or 1)
+        _local.tt_age = 0
+    ip[K.P_AGE0] = _local.tt_age
+    _local.tt_age += ages + 1
+    S, MV, KF, KU, cnt, per_ply, killers, history, root_vals, FI, FF, FK = b
+    return (S, MV, KF, KU, cnt, per_ply, ip, fp, np.array([salt], np.uint64), *tt, killers,
+            history, root_vals, widths, FI, FF, FK)
+
+
+def _table(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A transposition table of ``size`` entries (_engine.py: T_KEY ...), rows aligned to 64
+    bytes (two to a cache line), as uint64, float64 and int64 views; every entry empty (-1)."""
+    words = K.T_WORDS
+    raw = np.zeros(size * words + 8, np.uint64)             # 8 words of slack to align
+    skip = (-raw.ctypes.data % 64) // 8
+    u = raw[skip:skip + size * words].reshape(size, words)
+    i = u.view(np.int64)
+    i[:, K.T_META] = -1
+    return u, u.view(np.float64), i
+
+
 def _result(game, cg, E, root, value, best, status, wall, algorithm, ordering, horizon,
             iterations, table, pruning) -> SearchResult:
     """api.package for the compiled engine's counters."""
-    cnt, per_ply_arr = E[4], E[5]
-    nodes = int(cnt[K.C_NODES])
+    cnt, per = E[4].tolist(), E[5].tolist()
+    nodes = cnt[K.C_NODES]
     if status == "aborted":
         value = None
     best_move = cg.move_of(best) if status == "ok" and best is not None and best >= 0 else None
-    if status == "ok" and algorithm == "minimax" and per_ply_arr.shape[0] > 1 and per_ply_arr[1]:
-        root_vals = E[17]
+    if status == "ok" and algorithm == "minimax" and len(per) > 1 and per[1]:
+        root_vals = E[14]
         best_moves = tuple(m for m in game.legal_moves(root) if root_vals[cg.id_of(m)] == value)
         complete = True
     else:
         best_moves = (best_move,) if best_move is not None else ()
         complete = False
-    per = [int(x) for x in per_ply_arr]
     top = max((k for k, n in enumerate(per) if n), default=0)
     length = int(horizon) + 1 if math.isfinite(horizon) else top + 1
     per_ply = tuple(per[:length]) + (0,) * max(0, length - len(per))
     pruned = pruning is not None and pruning.active()
     extra = {}
     if pruned:
-        extra["pruned"] = {name: int(cnt[i]) for name, i in K.FIRED.items() if cnt[i]}
+        extra["pruned"] = {name: cnt[i] for name, i in K.FIRED.items() if cnt[i]}
     return SearchResult(
         value=value, best_move=best_move, best_moves=best_moves, best_moves_complete=complete,
-        nodes=nodes, leaves=int(cnt[K.C_LEAVES]), interior=nodes - int(cnt[K.C_LEAVES]),
-        cutoffs=int(cnt[K.C_CUTOFFS]), per_ply=per_ply,
+        nodes=nodes, leaves=cnt[K.C_LEAVES], interior=nodes - cnt[K.C_LEAVES],
+        cutoffs=cnt[K.C_CUTOFFS], per_ply=per_ply,
         iterations=tuple(iterations) or (nodes,), wall_time=wall, algorithm=algorithm,
         ordering=ordering, engine="compiled",
         depth=int(horizon) if math.isfinite(horizon) else top, status=status,
-        fail_highs=int(cnt[K.C_FH]), first_move_fail_highs=int(cnt[K.C_FFH]),
-        re_searches=int(cnt[K.C_RE]),
-        tt_probes=int(cnt[K.C_PROBES]) if table != K.TABLE_NONE else 0,
-        tt_hits=int(cnt[K.C_HITS]) if table != K.TABLE_NONE else 0,
-        tt_cutoffs=int(cnt[K.C_TTCUT]) if table != K.TABLE_NONE else 0,
-        q_nodes=int(cnt[K.C_QNODES]) if pruned else 0, extra=extra)
+        fail_highs=cnt[K.C_FH], first_move_fail_highs=cnt[K.C_FFH], re_searches=cnt[K.C_RE],
+        tt_probes=cnt[K.C_PROBES] if table != K.TABLE_NONE else 0,
+        tt_hits=cnt[K.C_HITS] if table != K.TABLE_NONE else 0,
+        tt_cutoffs=cnt[K.C_TTCUT] if table != K.TABLE_NONE else 0,
+        q_nodes=cnt[K.C_QNODES] if pruned else 0, extra=extra)

@@ -25,7 +25,10 @@ from typing import Any
 import numpy as np
 from scipy import stats as sst
 
+from searchlab import data
 from searchlab.algorithms.api import search
+from searchlab.games.connect4 import ConnectFour, load_benchmark
+from searchlab.games.othello import Othello, random_position
 from searchlab.trees import IncrementalTree
 
 from .estimators import Estimate
@@ -114,22 +117,48 @@ def _domain(label: str, trees: list, depth: int, policies: list[str], n_resample
     return res
 
 
+#: the game domains' policies: the perfect order's oracle is out of reach in games, the
+#: game's own order ({own}) takes the static order's place in the composed policy
+GAME_POLICIES = ["natural", "static", "{own}", "killer", "history", "killer+history", "id",
+                 "id+tt", "id+tt+killer+history+{own}"]
+#: the benchmark file whose first lines are the Connect Four positions
+C4_BENCHMARK = "Test_L2_R1"
+
+
+def game_positions(small: bool = False) -> list[tuple[str, list, int, str]]:
+    """The game domains as (label naming the exact positions, games rooted there, depth, own
+    order): Connect Four, the first 8 lines of Pons' Test_L2_R1 (small: 3) at depth 6 (small: 5);
+    Othello, random_position(12, seed) for seeds 0..7 (small: 0..2) at depth 4 (small: 3)."""
+    n = 3 if small else 8
+    lines = load_benchmark(data.path("connect4", C4_BENCHMARK))[:n]
+    c4 = [ConnectFour(moves) for moves, _ in lines]
+    ot = [Othello(random_position(12, s)) for s in range(n)]
+    dc, do = (5, 3) if small else (6, 4)
+    return [(f"Connect Four d={dc} ({C4_BENCHMARK} lines 1-{n})", c4, dc, "centre"),
+            (f"Othello d={do} (random_position(12, seed) seeds 0-{n - 1})", ot, do, "corners")]
+
+
 def study(small: bool = False, n_resamples: int = 999) -> list[PolicyCost]:
     """Incremental trees (b = 6, d = 7, decay 0.9, n = 12; small: b = 5, d = 6, n = 3) at
-    sibling correlation 0, 0.5 and 1: every policy of POLICIES."""
+    sibling correlation 0, 0.5 and 1, every policy of POLICIES; then the game domains of
+    ``game_positions``, every policy of GAME_POLICIES (reference engine: the evaluations are
+    counted through CountingGame)."""
 
     n, b, d = (3, 5, 6) if small else (12, 6, 7)
     out = []
     for corr in (0.0, 0.5, 1.0):
         trees = [IncrementalTree(b, d, s, decay=0.9, correlation=corr) for s in range(n)]
         out += _domain(f"incremental b={b} d={d} corr {corr}", trees, d, POLICIES, n_resamples)
+    for label, games, depth, own in game_positions(small):
+        pols = [p.format(own=own) for p in GAME_POLICIES]
+        out += _domain(label, games, depth, pols, n_resamples)
     return out
 
 
 def section(costs: list[PolicyCost]) -> str:
 
     parts = [f"Every policy on the reference engine with its static evaluations counted; {COST_DEFINITION}. "
-             "Ratios are paired over the same trees (95 % bootstrap CI); p: paired t-test of log(cost "
+             "Ratios are paired over the same trees or positions (95 % bootstrap CI); p: paired t-test of log(cost "
              "ratio) = 0 against natural order, Holm-adjusted over the policies of the domain."]
     for dom in dict.fromkeys(c.domain for c in costs):
         rows = []
@@ -139,7 +168,8 @@ def section(costs: list[PolicyCost]) -> str:
                          f"{m['tt_probes']:,.0f}", f"{m['re_searches']:,.1f}", f"{m['cost']:,.0f}",
                          c.node_ratio.fmt(3), c.cost_ratio.fmt(3),
                          "n/a" if math.isnan(c.p_holm) else f"{c.p_holm:.3g}", f"{c.same_value}/{c.n}"])
-        parts.append(f"### {dom} (n = {costs[0].n if costs else 0} trees)\n\n" + md_table(
+        n = next(c.n for c in costs if c.domain == dom)
+        parts.append(f"### {dom} (n = {n} {'trees' if dom.startswith('incremental') else 'positions'})\n\n" + md_table(
             ["policy", "nodes", "leaves", "ordering evaluations", "TT probes", "re-searches", "cost",
              "nodes / natural", "cost / natural", "p (Holm)", "same value"], rows))
     return "\n\n".join(parts)

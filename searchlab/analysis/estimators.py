@@ -50,7 +50,7 @@ ESTIMATORS = {
 }
 
 #: the columns that identify one configuration (one series of depths)
-GROUP_KEYS = ["experiment", "tree", "b", "levels", "p", "decay", "correlation", "algorithm", "ordering",
+GROUP_KEYS = ["experiment", "tree", "b", "levels", "win_prob", "p", "decay", "correlation", "algorithm", "ordering",
               "pruning"]
 
 

@@ -287,8 +287,9 @@ def _id_by_nodes(ctx):
 def iterative_deepening_pays(ctx):
     """000-k/001-h/003-h: iterative deepening's best move first is the most effective ordering;
     its repeated shallow work more than pays. Judged by *cost* (nodes + ordering evaluations) on
-    the synthetic domains, and by nodes on the games of the deep studies (paired at depth,
-    searchlab.claims.ordering_deep) where the run has them."""
+    the cost study's domains (analysis/costs.py: incremental trees, Connect Four and Othello
+    positions, named in the domain labels), and by nodes on the games of the deep studies
+    (paired at depth, searchlab.claims.ordering_deep) where the run has them."""
     costs = (ctx.exact or {}).get("costs")
     if not costs:
         return _id_by_nodes(ctx)
@@ -324,7 +325,7 @@ def iterative_deepening_pays(ctx):
         best += [(f"{s} d = {dd}", p, p) for s, p, dd in cheap]
         games = (f". Games ({OD.datasets(deep)}): {gtext}; cheapest single technique by nodes (static's per-child "
                  "evaluations not counted): " + ", ".join(f"{s}: {p} (d = {dd})" for s, p, dd in cheap))
-    elif d is not None:
+    elif d is not None and all(dom.startswith("incremental") for dom in doms):
         c4, ot = d["connect4"]["agg"], d["othello"]["agg"]
         games = (f". Games (nodes only; their cost accounting waits for the compiled engine): id / natural nodes "
                  f"Connect Four {c4['id']['nodes'] / c4['natural']['nodes']:.2f}, Othello id+tt / natural "
@@ -336,7 +337,7 @@ def iterative_deepening_pays(ctx):
     elif all_pay or any(k == "shown" for k in kinds):
         cat = "holds only under conditions"
         det = (f"ID costs significantly less than its counterpart without ID in {kinds.count('shown')}/{len(kinds)} "
-               f"comparisons ({len(ids)} synthetic domains by cost"
+               f"comparisons ({len(ids)} cost-study domains by cost"
                + (", the deep game studies by nodes" if deep is not None else "")
                + f") and is the cheapest single technique in {len(id_best)}/{len(best)} domains"
                + (f" ({', '.join(id_best)})" if id_best else "")

@@ -43,6 +43,12 @@ def unsound_pruning_worth_it(ctx):
                 f"{t['losses']} lost, {t['undecided']} without a significant difference "
                 f"(Elo 95 % CI) of {t['matches']}")
     unsound = t["erring"] > 0
+    if t.get("paired"):             # the game pairs replace the old per-match totals
+        measured = measured.split("; matches at equal node budget")[0]
+    if t.get("datasets"):
+        measured += "; data set: " + "; ".join(t["datasets"])
+    if t.get("paired"):
+        return _paired_verdict(t, measured, unsound)
     power = _match_power(t.get("match_rows", []))
     if power:
         mde = ("none: too few games" if power["mde_lo"] == float("inf") else
@@ -71,6 +77,29 @@ def unsound_pruning_worth_it(ctx):
         cat, det = "does not hold", "no unsound configuration erred on this sample"
     return Verdict(cat, det, measured, "unsound, and worth it at equal budget",
                    "searchlab experiment=unsound_tradeoff (run by analysis/reproduce.py)")
+
+
+def _paired_verdict(t: dict, measured: str, unsound: bool) -> Verdict:
+    """Part (b) from matches played in stored game pairs (report.matches.match_verdict:
+    pentanomial per pairing, Holm over the pairings): its category is the claim's when part
+    (a) holds; "does not hold" when no unsound configuration erred."""
+    p = t["paired"]
+    measured += (f"; matches in game pairs: {p['pairings']} pairings, {p['games']} games "
+                 f"({p['pairs']} pairs): {p['detail']}")
+    cmd = ("searchlab experiment=unsound_tradeoff; searchlab experiment=unsound_matches; "
+           "searchlab experiment=chess_matches (analysis/reproduce.py)")
+    if not unsound:
+        return Verdict("does not hold", "no unsound configuration erred on this sample", measured,
+                       "unsound, and worth it at equal budget", cmd)
+    det = {"holds": "they err, and at equal node budget the depth bought wins in every pairing",
+           "holds only under conditions": "they err; the depth bought wins in some pairings, "
+                                          "not in others (named under measured)",
+           "does not hold": "they err, and at equal node budget the depth bought loses where a "
+                            "match decides",
+           "not shown at this power": "part (a) holds (they prune the best move); part (b), "
+                                      "that the depth bought is worth the errors, is not shown "
+                                      "at this power"}[p["category"]]
+    return Verdict(p["category"], det, measured, "unsound, and worth it at equal budget", cmd)
 
 
 #: fewer games than this and a match's normal-approximation test is not run (counted untestable)

@@ -23,6 +23,7 @@ from omegaconf import OmegaConf
 from searchlab.analysis.policies import policies_section
 from searchlab.experiment import grid as _grid
 from searchlab.experiment import lock, provenance, store
+from searchlab.experiment import parallel_study
 from searchlab.experiment.composition import axis_overrides, config_error_message, register_configs
 from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
 from searchlab.experiment.schema import CONF_DIR, ConfigError
@@ -83,9 +84,38 @@ def run_study(experiment: str, overrides: list[str] = [], output_dir: str | Path
         output_dir = study.runner.resume or new_run_dir(study)
     if is_tradeoff(cfg):
         return run_tradeoff(cfg, study, Path(output_dir), progress=progress)
+    if is_parallel(cfg):
+        return run_parallel(cfg, study, Path(output_dir), progress=progress)
     if is_claim_study(cfg):
         return run_claim_study(cfg, study, Path(output_dir), progress=progress)
     return run(study, Path(output_dir), progress=progress)
+
+
+is_parallel = parallel_study.is_parallel
+parallel_config = parallel_study.from_engine
+
+
+def run_parallel(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
+                 log: Callable[[str], None] = print) -> Path:
+    """Run (or resume) the parallel-search study of a composed config into run_dir with the
+    engine's runner (``study.runner``), then its report. Raises ConfigError / RunError."""
+    pc = parallel_config(cfg)
+    try:
+        owned = lock.acquire(Path(run_dir))        # the same ownership rule as a sweep's run
+    except lock.RunLockedError as e:
+        raise RunError(str(e)) from None
+    try:
+        parallel_study.run_parallel(pc, study.runner, Path(run_dir),
+                                    progress=progress and study.runner.progress,
+                                    fault=os.environ.get(FAULT_ENV) or None, log=log)
+    except parallel_study.ParallelRunError as e:
+        raise RunError(str(e)) from None
+    finally:
+        owned.release()
+    if study.runner.report:
+        _report(run_dir, log)
+    log(f"table:   {Path(run_dir) / 'table'}  (searchlab.load({str(run_dir)!r}))")
+    return Path(run_dir)
 
 
 def is_tradeoff(cfg: Any) -> bool:
@@ -135,7 +165,7 @@ def run_tradeoff(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
     tc = tradeoff_config(cfg)
     check_tradeoff_budget(tc, study.runner.max_nodes)
     _run_locked_study(run_dir, _run_tradeoff, tc, study, progress, log, (TradeoffRunError,))
-    log(f"tables:  {Path(run_dir) / 'table'}, {Path(run_dir) / 'matches'}  "
+    log(f"tables:  {Path(run_dir) / 'table'}, {Path(run_dir) / 'games'}  "
         f"(searchlab.load({str(run_dir)!r}))")
     return Path(run_dir)
 
@@ -305,7 +335,9 @@ def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
 
 
 def _report(run_dir: Path, log: Callable[[str], None]) -> None:
-    tradeoff = is_tradeoff_run(run_dir) or is_claim_study_run(run_dir)   # no policies section for them
+    # the policies section is for sweeps only
+    tradeoff = is_tradeoff_run(run_dir) or is_claim_study_run(run_dir) \
+        or parallel_study.is_parallel_run(run_dir)
     try:
         path = write_report(run_dir)
     except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus
@@ -322,5 +354,6 @@ def _report(run_dir: Path, log: Callable[[str], None]) -> None:
         log(f"figures: {figs[0].parent}")
 
 
-__all__ = ["compose", "run_study", "run", "run_tradeoff", "is_tradeoff", "run_claim_study", "is_claim_study", "load", "ConfigError",
+__all__ = ["compose", "run_study", "run", "run_tradeoff", "is_tradeoff", "run_claim_study",
+           "is_claim_study", "run_parallel", "is_parallel", "load", "ConfigError",
            "RunError"]

@@ -24,12 +24,15 @@ CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 EXPERIMENTS_DIR = CONF_DIR / "experiment"
 
 TREE_PARAMS = {
-    "iid": ("levels",),
+    "iid": ("levels", "win_prob"),
     "ordered": ("p",),
     "incremental": ("decay", "correlation"),
     "explicit": ("values",),
 }
 TREE_DEFAULTS = {"levels": 0, "p": 1.0, "decay": 0.8, "correlation": 0.5}
+#: parameters left out of a tree's identity (task ids, seeds) and make_tree call while unset
+#: (null), so that every study that does not use them keeps its seeds and numbers
+OPTIONAL_TREE_PARAMS = ("win_prob",)
 BACKENDS = ("loky", "dask", "threading", "sequential")
 #: Largest oracle the compiled kernel / the reference builds (perfect and worst order on trees
 #: without known values need the exact value of every node: b^d leaf evaluations).
@@ -56,6 +59,9 @@ class TreeConfig:
             searches a ``game``; the default config selects ``tree: iid``).
         levels: iid only. 0 = continuous leaf values in [0, 1); K >= 1 = integer values
             ``key mod K`` (few levels = many ties).
+        win_prob: iid only, with levels 0: a number q in [0, 1] makes every leaf a win (1) for
+            MAX with probability q, else a loss (0): Pearl's win/loss trees (docs/trees.md);
+            null = the continuous or discrete values of ``levels``.
         p: ordered only, in [0, 1]: probability that natural order puts the best move first
             (1 = perfectly ordered, 1/b = random, 0 = worst-first).
         decay: incremental only, in (0, 1]: edge values at ply t are scaled by decay^t.
@@ -68,6 +74,7 @@ class TreeConfig:
 
     model: Optional[str] = None
     levels: Optional[int] = None
+    win_prob: Optional[float] = None
     p: Optional[float] = None
     decay: Optional[float] = None
     correlation: Optional[float] = None
@@ -273,6 +280,9 @@ class ExperimentConfig:
         tradeoff: the trade-off study's section (``experiment=unsound_tradeoff``; schema
             experiment/tradeoff/config.py TradeoffSection, docs/tradeoff.md); when set, the run's
             tasks are that study's (positions and matches), not a sweep. null = a sweep.
+        parallel: the parallel-search study's section (``experiment=parallel``; schema
+            experiment/parallel_study.py ParallelSection, docs/parallel.md); when set, the run's
+            tasks are simulations of parallel alpha-beta, not a sweep. null = a sweep.
         claim_study: a claim family's study (``experiment=chance``, ``experiment=multiplayer``;
             keys family, size, openings, budget: experiment/claimstudy.py, docs/chance-and-multiplayer.md);
             when set, the run's tasks are that family's steps, not a sweep. null = a sweep.
@@ -290,5 +300,6 @@ class ExperimentConfig:
     sweep: SweepConfig = field(default_factory=SweepConfig)
     runner: RunnerConfig = field(default_factory=RunnerConfig)
     tradeoff: Optional[Any] = None
+    parallel: Optional[Any] = None
     claim_study: Optional[Any] = None
 

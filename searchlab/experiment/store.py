@@ -36,7 +36,8 @@ import pyarrow.parquet as pq
 from searchlab.experiment.lock import pid_alive
 from searchlab.experiment.run_status import (TABLE_DIR, IncompleteRunError, NotARunError,
                                              RunStatus, planned_tasks, refusal, runs_below)
-from searchlab.experiment.table_kinds import TRADEOFF_KINDS, UnknownTableError, kind_of
+from searchlab.experiment.table_kinds import (PARALLEL_KINDS, TRADEOFF_KINDS, UnknownTableError,
+                                              kind_of)
 
 #: part-NNNNN.parquet (older runs) or part-NNNNN-<writer token>.parquet
 PART_RE = re.compile(r"^part-(\d{5,})(?:-[0-9a-f]{8})?\.parquet$")
@@ -54,6 +55,7 @@ SCHEMA = pa.schema([
     ("b", pa.int64()),
     ("d", pa.int64()),
     ("levels", pa.int64()),
+    ("win_prob", pa.float64()),
     ("p", pa.float64()),
     ("decay", pa.float64()),
     ("correlation", pa.float64()),
@@ -102,7 +104,8 @@ COLUMNS = tuple(SCHEMA.names)
 #: Columns that vary between otherwise identical runs (timing, provenance of the session).
 NONDETERMINISTIC = ("wall_seconds", "version", "commit", "engine")
 #: Every kind of table a run holds: name -> (schema, key columns) (experiment/table_kinds.py).
-KINDS = {"search": (SCHEMA, frozenset({"experiment", "task_id", "nodes"})), **TRADEOFF_KINDS}
+KINDS = {"search": (SCHEMA, frozenset({"experiment", "task_id", "nodes"})), **TRADEOFF_KINDS,
+         **PARALLEL_KINDS}
 
 
 class StoreError(OSError):
@@ -309,8 +312,10 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
                 raise IncompleteRunError(refusal(status, "searchlab.load(..., partial=True)"))
             warnings.warn(f"searchlab.load: {status.problem()}; partial data", stacklevel=2)
     if dedupe and "task_id" in df:
-        # a trade-off position task writes one row per technique (table_kinds.py)
-        keys = ["run_dir", "task_id"] + (["technique"] if "technique" in df else [])
+        # a trade-off position task writes one row per technique, a match task one per game,
+        # a parallel task one per (algorithm, p) (table_kinds.py)
+        keys = ["run_dir", "task_id"] + [k for k in ("technique", "pair", "a_is_max") if k in df] \
+            + (["algorithm", "p"] if "speedup" in df else [])
         df = df.drop_duplicates(subset=keys, keep="first")
     sort = [c for c in ("run_dir", "task_index") if c in df]
     return df.sort_values(sort, kind="stable").reset_index(drop=True)

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from searchlab.experiment.schema import TREE_PARAMS, RunnerConfig
+from searchlab.experiment.schema import OPTIONAL_TREE_PARAMS, TREE_PARAMS, RunnerConfig
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,7 @@ class TreeSpec:
 
     model: str
     levels: Optional[int] = None
+    win_prob: Optional[float] = None
     p: Optional[float] = None
     decay: Optional[float] = None
     correlation: Optional[float] = None
@@ -31,13 +32,15 @@ class TreeSpec:
         """The make_tree keyword parameters specific to the model."""
         if self.model == "explicit":
             return {"nested": self.values}
-        return {k: getattr(self, k) for k in TREE_PARAMS[self.model]}
+        return self._set_params()
+
+    def _set_params(self) -> dict[str, Any]:
+        """The model's parameters, an optional one (OPTIONAL_TREE_PARAMS) only when set."""
+        return {k: getattr(self, k) for k in TREE_PARAMS[self.model]
+                if not (k in OPTIONAL_TREE_PARAMS and getattr(self, k) is None)}
 
     def identity(self) -> dict[str, Any]:
-        d = {"model": self.model}
-        for k in TREE_PARAMS[self.model]:
-            d[k] = getattr(self, k)
-        return d
+        return {"model": self.model, **self._set_params()}
 
 
 @dataclass(frozen=True)

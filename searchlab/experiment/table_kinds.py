@@ -7,7 +7,9 @@ naming the file, never read back as mostly empty rows.
 - ``search``: one row per search task (experiment/store.py SCHEMA; results/README.md);
 - ``tradeoff``: one row per (position, pruning technique) of the trade-off study
   (experiment/tradeoff/measure.py; docs/tradeoff.md);
-- ``match``: one row per match of the trade-off study (experiment/tradeoff/measure.py).
+- ``match``: one row per match of the trade-off study (experiment/tradeoff/measure.py);
+- ``parallel``: one row per simulated parallel search of the parallel study
+  (experiment/parallel_study.py; docs/parallel.md).
 """
 
 from __future__ import annotations
@@ -53,10 +55,48 @@ MATCH_SCHEMA = pa.schema([
     ("seed", pa.uint64()), ("wall_seconds", pa.float64()),
     ("task_id", pa.string()),       # the match task's id (resume)
 ])
+#: one row per game of a trade-off match (games/): ``pair`` the opening's index (the two games
+#: of an opening form a pair), ``opening`` its moves, ``a_color`` the side A played,
+#: ``result`` A's score (1, 0.5, 0), ``ending`` terminal / repetition / max_plies.
+MATCH_GAME_SCHEMA = pa.schema([
+    ("study", pa.string()), ("domain", pa.string()), ("technique", pa.string()),
+    ("family", pa.string()), ("opponent", pa.string()), ("ordering", pa.string()),
+    ("budget", pa.int64()), ("pair", pa.int64()), ("opening", pa.string()),
+    ("a_color", pa.string()), ("a_is_max", pa.bool_()), ("result", pa.float64()),
+    ("ending", pa.string()), ("plies", pa.int64()),
+    ("a_mean_depth", pa.float64()), ("b_mean_depth", pa.float64()),
+    ("a_mean_nodes", pa.float64()), ("b_mean_nodes", pa.float64()),
+    ("seed", pa.uint64()), ("wall_seconds", pa.float64()),
+    ("task_id", pa.string()),
+])
+#: The parallel study's rows: one per (tree or game position, algorithm, p) (docs/parallel.md;
+#: the measurements are searchlab.parallel.SimResult's fields).
+PARALLEL_SCHEMA = pa.schema([
+    ("study", pa.string()), ("table", pa.string()), ("domain", pa.string()),
+    ("b", pa.int64()), ("d", pa.int64()), ("instance", pa.string()), ("order_p", pa.float64()),
+    ("ordering", pa.string()), ("algorithm", pa.string()), ("p", pa.int64()),
+    ("tree", pa.string()), ("depth", pa.int64()), ("value", pa.float64()),
+    ("best_move", pa.string()), ("nodes", pa.int64()), ("leaves", pa.int64()),
+    ("seq_nodes", pa.int64()), ("time", pa.float64()), ("seq_time", pa.float64()),
+    ("speedup", pa.float64()), ("search_overhead", pa.float64()), ("idle", pa.float64()),
+    ("idle_fraction", pa.float64()), ("splits", pa.int64()), ("jobs", pa.int64()),
+    ("messages", pa.int64()), ("aborts", pa.int64()), ("tt_probes", pa.int64()),
+    ("tt_hits", pa.int64()), ("tt_cutoffs", pa.int64()), ("deferred", pa.int64()),
+    ("status", pa.string()), ("same_value", pa.bool_()),
+    ("cost_node", pa.float64()), ("cost_split", pa.float64()), ("cost_message", pa.float64()),
+    ("cost_tt", pa.float64()), ("wall_time", pa.float64()),
+    ("task_id", pa.string()), ("task_index", pa.int64()),
+])
 #: name -> (schema, key columns) of the trade-off study's tables.
 TRADEOFF_KINDS = {
+    "match_game": (MATCH_GAME_SCHEMA, frozenset({"study", "domain", "technique", "pair",
+                                                 "result"})),
     "tradeoff": (TRADEOFF_SCHEMA, frozenset({"study", "domain", "technique", "node_ratio"})),
     "match": (MATCH_SCHEMA, frozenset({"study", "domain", "technique", "elo"})),
+}
+#: the parallel study's table
+PARALLEL_KINDS = {
+    "parallel": (PARALLEL_SCHEMA, frozenset({"study", "algorithm", "p", "speedup"})),
 }
 
 

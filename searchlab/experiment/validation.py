@@ -105,7 +105,7 @@ def _tree_spec(key: str, t: Any) -> TreeSpec:
         model = "iid"                      # a sweep.trees entry without a model: the default
     model = _choice(f"{key}.model", model, tuple(TREE_MODELS))
     vals: dict[str, Any] = {}
-    for param in ("levels", "p", "decay", "correlation", "values"):
+    for param in ("levels", "win_prob", "p", "decay", "correlation", "values"):
         v = get(param)
         if param in TREE_PARAMS[model]:
             if v is None:
@@ -120,6 +120,15 @@ def _tree_spec(key: str, t: Any) -> TreeSpec:
         if isinstance(lv, bool) or not isinstance(lv, int) or not 0 <= lv <= MAX_LEVELS:
             raise ConfigError(f"{key}.levels must be an integer in [0, {MAX_LEVELS}] (0 = "
                               f"continuous); got {excerpt(lv)}")
+        q = vals["win_prob"]
+        if q is not None:
+            if isinstance(q, bool) or not isinstance(q, (int, float)) or not 0.0 <= q <= 1.0:
+                raise ConfigError(f"{key}.win_prob must be a number in [0, 1] or null; got "
+                                  f"{excerpt(q)}")
+            if lv != 0:
+                raise ConfigError(f"{key}.win_prob sets win/loss leaves itself: use it with "
+                                  f"levels=0; got levels={lv}")
+            vals["win_prob"] = float(q)
     elif model == "ordered":
         if not 0.0 <= float(vals["p"]) <= 1.0:
             raise ConfigError(f"{key}.p must be in [0, 1]; got {vals['p']!r}")

@@ -8,6 +8,8 @@ one-to-one with the UCI strings the Python game lists, in the same (python-chess
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from searchlab.algorithms.compiled import CompiledGame, Primitives
@@ -19,6 +21,7 @@ PRIMITIVES = Primitives(cg.max_to_move, cg.gen_moves, cg.play, cg.is_terminal, c
                         cg.null_move_allowed, cg.noisy_moves)
 
 
+@lru_cache(maxsize=None)       # one per argument: the engine looks it up on every search
 def compiled_game(max_white: bool) -> CompiledGame:
     """The CompiledGame of a chess game whose MAX is White (max_white) or Black."""
 

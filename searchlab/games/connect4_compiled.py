@@ -7,6 +7,8 @@ column 0..6. Every function repeats searchlab.games.connect4 exactly (evaluate b
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
@@ -119,10 +121,21 @@ def order_key(s, m, code):
     return _CENTRE_RANK[m]
 
 
+@njit(cache=True)
+def pass_turn(s, out):
+    """The side to move passes: ConnectFourState(current ^ mask, mask, plies + 1), as the
+    trade-off study's null move (experiment/tradeoff/domains.py); Connect Four has none."""
+    out[0] = s[0] ^ s[1]
+    out[1] = s[1]
+    out[2] = s[2] + np.uint64(1)
+    out[3] = s[3]
+
+
 PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, evaluate, hash_key,
                         order_key, never_noisy, no_null_move, null_move_never, no_noisy_moves)
 
 
+@lru_cache(maxsize=None)       # one per argument: the engine looks it up on every search
 def compiled_game(root_plies: int) -> CompiledGame:
     """The CompiledGame of a Connect Four game whose root has ``root_plies`` stones."""
     parity = np.uint64(root_plies % 2)

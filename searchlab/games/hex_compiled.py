@@ -24,6 +24,8 @@ uint64 (numba turns uint64 mixed with int64 into float64).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
@@ -238,6 +240,7 @@ PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, eval
                         order_key, never_noisy, no_null_move, null_move_never, no_noisy_moves)
 
 
+@lru_cache(maxsize=None)       # one per argument: the engine looks it up on every search
 def compiled_game(n: int, max_is_x: bool) -> CompiledGame:
     """The CompiledGame of a Hex game on the n x n board whose MAX is X (or O)."""
     return CompiledGame(PRIMITIVES, STATE_SIZE, n * n, n * n, n * n,

@@ -1,12 +1,17 @@
 """Othello's compiled primitives (the contract: searchlab.algorithms.compiled).
 
-State row (uint64, 4 words): the Black and White bitboards (bit i = square i, as
-OthelloState), Black to move (0/1), MAX is Black (0/1). Move id = the square 0..63, or
-PASS = 64. Every function repeats searchlab.games.othello exactly (evaluate bit for bit, the
-Zobrist key equal); move generation is the perft kernel's (searchlab.algorithms.kernels.othello).
+State row (uint64, 6 words): the Black and White bitboards (bit i = square i, as OthelloState),
+Black to move (0/1), MAX is Black (0/1), and the squares where Black and where White could play
+(their legal-move sets, computed once by ``play``/``encode``: the terminal test, the move
+generator and the evaluation's mobility all read them, instead of each generating the moves of
+both sides again). Move id = the square 0..63, or PASS = 64. Every function repeats
+searchlab.games.othello exactly (evaluate bit for bit, the Zobrist key equal); move generation
+is the perft kernel's (searchlab.algorithms.kernels.othello).
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 from numba import njit
@@ -17,7 +22,7 @@ from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no
 from searchlab.algorithms.kernels.othello import flips, legal_moves, popcount
 from searchlab.hashing import GOLDEN, MASK64, mix64
 
-STATE_SIZE = 4
+STATE_SIZE = 6
 PASS = 64
 ZOBRIST_SEED = 0x6F74_6865_6C6C_6F21           # "othello!"
 ZOBRIST_KEYS = [mix64((ZOBRIST_SEED + (k + 1) * GOLDEN) & MASK64) for k in range(129)]
@@ -32,9 +37,17 @@ CORNER_MASK, EDGE_MASK, X_MASK = (np.uint64(_CORNER_MASK), np.uint64(_EDGE_MASK)
                                   np.uint64(_X_MASK))
 KEYS = np.array(ZOBRIST_KEYS, dtype=np.uint64)
 SIDE_KEY = KEYS[128]
-# Edge runs of stability-lite: (corner, step along one edge, step along the other)
-EDGE_RUNS = np.array([(0, 1, 8), (7, -1, 8), (56, 1, -8), (63, -1, -8)], dtype=np.int64)
 ORDER_CORNERS = 0
+# Stability-lite by table: RUN[byte] = the unbroken run of ones from bit 0 and the one from bit
+# 7 of an edge's 8 squares; an edge column is gathered into a byte (bit k = its k-th square
+# upwards) by a multiplication and spread back by COLUMN[byte].
+RUN = np.array([sum(1 << k for k in range(8) if all(x >> j & 1 for j in range(k + 1)))
+                | sum(1 << k for k in range(8) if all(x >> j & 1 for j in range(k, 8)))
+                for x in range(256)], dtype=np.uint64)
+COLUMN = np.array([sum(1 << (8 * k) for k in range(8) if x >> k & 1) for x in range(256)],
+                  dtype=np.uint64)
+FILE_A, GATHER = np.uint64(0x0101010101010101), np.uint64(0x0102040810204080)
+BYTE, S7, S56 = np.uint64(0xFF), np.uint64(7), np.uint64(56)
 
 
 @njit(cache=True)
@@ -60,8 +73,7 @@ def max_to_move(s):
 
 @njit(cache=True)
 def is_terminal(s):
-    p, o = _mover(s)
-    return legal_moves(p, o) == ZERO and legal_moves(o, p) == ZERO
+    return s[4] == ZERO and s[5] == ZERO
 
 
 @njit(cache=True)
@@ -72,11 +84,10 @@ def utility(s):
 
 @njit(cache=True)
 def gen_moves(s, out):
-    p, o = _mover(s)
-    sq = legal_moves(p, o)
+    sq, other = (s[4], s[5]) if s[2] else (s[5], s[4])
     n = 0
     if sq == ZERO:
-        if legal_moves(o, p) != ZERO:
+        if other != ZERO:
             out[0] = PASS
             n = 1
         return n
@@ -91,7 +102,7 @@ def gen_moves(s, out):
 def play(s, m, out):
     out[3] = s[3]
     if m == PASS:
-        out[0], out[1] = s[0], s[1]
+        out[0], out[1], out[4], out[5] = s[0], s[1], s[4], s[5]
     else:
         p, o = _mover(s)
         bit = _bit(m)
@@ -102,32 +113,26 @@ def play(s, m, out):
             out[0], out[1] = p, o
         else:
             out[0], out[1] = o, p
+        out[4] = legal_moves(out[0], out[1])
+        out[5] = legal_moves(out[1], out[0])
     out[2] = ONE - s[2]
 
 
 @njit(cache=True)
 def _edge_stable(own):
-    stable = ZERO
-    for k in range(4):
-        corner = EDGE_RUNS[k, 0]
-        if (own >> np.uint64(corner)) & ONE == ZERO:
-            continue
-        stable |= _bit(corner)
-        for j in (1, 2):
-            step = EDGE_RUNS[k, j]
-            sq = corner + step
-            for _ in range(7):
-                if (own >> np.uint64(sq)) & ONE == ZERO:
-                    break
-                stable |= _bit(sq)
-                sq += step
-    return stable
+    """Othello's _edge_stable (the same squares), by table lookups."""
+    left = ((own & FILE_A) * GATHER) >> S56
+    right = (((own >> S7) & FILE_A) * GATHER) >> S56
+    return (RUN[np.int64(own & BYTE)] | (RUN[np.int64(own >> S56)] << S56)
+            | COLUMN[np.int64(RUN[np.int64(left)])]
+            | (COLUMN[np.int64(RUN[np.int64(right)])] << S7))
 
 
 @njit(cache=True)
-def _evaluate_black(b, w):
+def _evaluate_black(b, w, moves_b, moves_w):
+    """Othello's _evaluate_black, given both sides' legal-move sets."""
     t = popcount(b | w) / 64.0
-    mb, mw = popcount(legal_moves(b, w)), popcount(legal_moves(w, b))
+    mb, mw = popcount(moves_b), popcount(moves_w)
     mob = (mb - mw) / (mb + mw) if mb + mw else 0.0
     corners = (popcount(b & CORNER_MASK) - popcount(w & CORNER_MASK)) / 4.0
     stable = (popcount(_edge_stable(b)) - popcount(_edge_stable(w))) / 28.0
@@ -139,7 +144,7 @@ def _evaluate_black(b, w):
 
 @njit(cache=True)
 def evaluate(s):
-    e = _evaluate_black(s[0], s[1])
+    e = _evaluate_black(s[0], s[1], s[4], s[5])
     return 0.99 * (e if s[3] else -e)
 
 
@@ -169,17 +174,29 @@ def order_key(s, m, code):
     return 2.0
 
 
+@njit(cache=True)
+def pass_turn(s, out):
+    """The side to move passes: OthelloState(black, white, not black_to_move), as the trade-off
+    study's null move (experiment/tradeoff/domains.py); Othello has none of its own."""
+    out[0] = s[0]
+    out[1] = s[1]
+    out[2] = ONE - s[2]
+    out[3] = s[3]
+
+
 PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, evaluate, hash_key,
                         order_key, never_noisy, no_null_move, null_move_never, no_noisy_moves)
 
 
 def _encode_for(max_is_black: bool):
     def encode(state) -> np.ndarray:
-        return np.array([state.black, state.white, bool(state.black_to_move), max_is_black],
-                        dtype=np.uint64)
+        b, w = np.uint64(state.black), np.uint64(state.white)
+        return np.array([b, w, bool(state.black_to_move), max_is_black, legal_moves(b, w),
+                         legal_moves(w, b)], dtype=np.uint64)
     return encode
 
 
+@lru_cache(maxsize=None)       # one per argument: the engine looks it up on every search
 def compiled_game(max_is_black: bool) -> CompiledGame:
     """The CompiledGame of an Othello game whose MAX is Black (or White)."""
     return CompiledGame(PRIMITIVES, STATE_SIZE, 64, 65, MAX_PLIES, _encode_for(max_is_black),

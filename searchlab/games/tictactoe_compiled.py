@@ -7,6 +7,8 @@ exactly (evaluate bit for bit, the Zobrist key equal).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
@@ -107,6 +109,7 @@ PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, eval
                         no_order_key, never_noisy, no_null_move, null_move_never, no_noisy_moves)
 
 
+@lru_cache(maxsize=None)       # one per argument: the engine looks it up on every search
 def compiled_game(max_is_x: bool) -> CompiledGame:
     """The CompiledGame of a tic-tac-toe game whose MAX is X (or O)."""
     flag = np.uint64(bool(max_is_x))

@@ -4,13 +4,16 @@ Two engines give the same numbers: the readable simulator (reference.py, the spe
 and the compiled one (_kernel.py, for speed).
 
 A deterministic discrete-event simulation of p virtual processors (1..256) searching a
-synthetic tree (IIDTree, OrderedTree, IncrementalTree) in natural move order with PV-splitting,
-YBWC, ABDADA or Lazy SMP (rules: docs/parallel.md; code: _kernel.py). The clock counts
+synthetic tree (IIDTree, OrderedTree, IncrementalTree) in natural move order, or any game with
+compiled primitives (Connect Four, Othello, ...) or synthetic tree under a move-ordering policy
+(games.py, _game_kernel.py), with PV-splitting, YBWC, ABDADA or Lazy SMP (rules:
+docs/parallel.md; code: _kernel.py). The clock counts
 node visits: every visit costs ``Costs.node``; a split, a message and a transposition-table
 access cost what ``Costs`` says. Same inputs, same numbers, bit for bit.
 
-The sequential reference is fail-soft alpha-beta in natural order (searchlab.search(tree,
-"alphabeta", "natural")): its node count is ``seq_nodes`` and its time ``seq_nodes * node``.
+The sequential reference is fail-soft alpha-beta with the same ordering (searchlab.search(tree,
+"alphabeta", ordering), with a transposition table when the ordering names tt): its node count
+is ``seq_nodes`` and its time ``seq_nodes * node``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from searchlab.algorithms.kernels import _model_of, _params
+from searchlab.parallel import games as GS
 from searchlab.algorithms.kernels._alphabeta import MODEL_INCREMENTAL
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.hashing import MASK64, mix64
@@ -64,10 +68,12 @@ class SimResult:
     the root move that proved it. ``nodes`` counts every node visit of every processor (the
     aborted jobs' and the deferred ABDADA answers' included), ``seq_nodes`` the sequential
     alpha-beta's; ``search_overhead = nodes / seq_nodes - 1``. ``time`` is the simulated time at
-    which the root's value was known, ``seq_time = seq_nodes * costs.node``, ``speedup =
+    which the root's value was known, ``seq_time`` the sequential search's (``seq_nodes *
+    costs.node``; on the game kernel plus its table accesses when the ordering has tt), ``speedup =
     seq_time / time``; ``idle`` sums the processors' idle time (no work, or an owner waiting for
     its split point) up to ``time``, ``idle_fraction = idle / (p * time)``.
-    ``status`` is "ok" or "aborted" (``max_nodes`` exhausted; value None).
+    ``status`` is "ok" or "aborted" (``max_nodes`` exhausted; value None). ``best_move`` is the
+    game's move (an int on synthetic trees), ``ordering`` the move-ordering policy.
     """
 
     algorithm: str
@@ -75,7 +81,7 @@ class SimResult:
     tree: str
     depth: int
     value: float | None
-    best_move: int | None
+    best_move: Any
     nodes: int
     leaves: int
     seq_nodes: int
@@ -97,6 +103,7 @@ class SimResult:
     status: str
     costs: Costs
     wall_time: float = field(default=0.0, compare=False)
+    ordering: str = "natural"
 
     def row(self) -> dict[str, Any]:
         """The record as a flat dict (one table row; costs spread into cost_* columns)."""
@@ -194,7 +201,8 @@ def sequential_nodes(tree: Any, depth: int | None = None) -> int:
 def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
              costs: Costs = Costs(), min_split: int = 2, tt_bits: int = 20, seed: int = 0,
              max_nodes: int | None = None, seq_nodes: int | None = None,
-             engine: str = "kernel") -> SimResult:
+             engine: str = "kernel", ordering: str = "natural", split_plies: int | None = None,
+             ordering_seed: int = 0, seq_time: float | None = None) -> SimResult:
     """Simulate ``algorithm`` ("pv-split", "ybwc", "abdada", "lazy-smp") with ``p`` processors.
 
     - depth: the horizon (default the tree's d; below d only on the incremental tree).
@@ -204,8 +212,21 @@ def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
     - seed: seeds Lazy SMP's helper orders.
     - max_nodes: a safety budget on the total node visits (status "aborted" beyond it).
     - seq_nodes: the sequential alpha-beta's node count if already known (else computed).
+    - seq_time: on the game kernel, the sequential search's simulated time (its node visits and,
+      with tt, its table accesses) if already known; else computed with seq_nodes, or
+      ``seq_nodes * costs.node`` when only seq_nodes is given. On the tree kernel it is always
+      ``seq_nodes * costs.node`` (natural order has no table).
     - engine: "kernel" (compiled, _kernel.py) or "reference" (the readable simulator,
-      reference.py: the same numbers, slowly; its seq_nodes comes from the reference too).
+      reference.py: the same numbers, slowly; its seq_nodes comes from the reference too;
+      synthetic trees in natural order only).
+    - ordering: the move-ordering policy (default natural): a base order (natural, random,
+      static, or the game's own, e.g. centre, corners) and the dynamic components tt (a shared
+      transposition table of 2^tt_bits slots, its move first), killer and history (each
+      processor's own), e.g. "centre+tt+killer+history". ABDADA and Lazy SMP need tt on games
+      and under any ordering but natural. Games, and trees under another ordering than
+      natural, run on the game kernel (games.py).
+    - split_plies: PV-split/YBWC split only at plies below it (default: anywhere; games only).
+    - ordering_seed: seeds the random base order.
 
     Raises InvalidParameterError / UnsupportedError (naming the parameter) before any work.
     """
@@ -221,8 +242,29 @@ def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
     budget = 2**62 if max_nodes is None else _check_int("max_nodes", max_nodes, 1, 2**62)
     if engine not in ("kernel", "reference"):
         raise InvalidParameterError(f"engine must be kernel or reference; got {engine!r}")
-    prm, depth = _tree_params(tree, depth)
-    if engine == "reference":
+    on_games = _model_of(tree) is None or ordering != "natural" or split_plies is not None
+    if on_games:
+        if engine != "kernel":
+            raise UnsupportedError("engine='reference' simulates the synthetic trees in natural "
+                                   "order only; use engine='kernel'")
+        cg = GS.compiled_or_refuse(tree)
+        depth = GS.game_depth(tree, cg, depth)
+        pol = GS.policy(tree, cg, ordering, algorithm, ordering_seed)
+        sp = depth + 1 if split_plies is None else _check_int("split_plies", split_plies, 1, depth)
+        if seq_nodes is None:
+            # the same search on one processor (YBWC never splits at p = 1), with these costs
+            out1, cnt1, _ = GS.run_simulation(tree, cg, K.ALG_YBWC, 1, depth, pol, costs, 2, sp,
+                                              tt_bits, 0, 2**62)
+            seq_nodes = int(cnt1[:, K.C_NODES].sum())
+            seq_time = out1[3] if seq_time is None else seq_time
+        t0 = time.perf_counter()
+        (status, value, best, ptime, _winner), cnt, idle = GS.run_simulation(
+            tree, cg, ALGORITHMS[algorithm], p, depth, pol, costs, min_split, sp, tt_bits, seed,
+            budget)
+        if status == 0 and best >= 0:
+            best = cg.move_of(best)
+    elif engine == "reference":
+        depth = _tree_params(tree, depth)[1]
         if seq_nodes is None:
             _, cnt1, _ = _run_reference(tree, depth, "ybwc", 1, Costs(), 2, 1, 0, 2**62)
             seq_nodes = int(cnt1[:, K.C_NODES].sum())
@@ -230,6 +272,7 @@ def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
         (status, value, best, ptime, _winner), cnt, idle = _run_reference(
             tree, depth, algorithm, p, costs, min_split, tt_bits, seed, budget)
     else:
+        prm, depth = _tree_params(tree, depth)
         if seq_nodes is None:
             seq_nodes = sequential_nodes(tree, depth)
         t0 = time.perf_counter()
@@ -241,11 +284,13 @@ def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
     tot = cnt.sum(axis=0)
     nodes = int(tot[K.C_NODES])
     ok = status == 0
-    seq_time = seq_nodes * costs.node
+    if seq_time is None or not on_games:
+        seq_time = seq_nodes * costs.node
     idle_sum = float(idle.sum())
     return SimResult(
         algorithm=algorithm, p=p, tree=tree.name, depth=depth,
-        value=float(value) if ok else None, best_move=int(best) if ok and best >= 0 else None,
+        value=float(value) if ok else None,
+        best_move=(best if on_games else int(best)) if ok and best is not None and best != -1 else None,
         nodes=nodes, leaves=int(tot[K.C_LEAVES]), seq_nodes=int(seq_nodes), time=float(ptime),
         seq_time=float(seq_time), speedup=seq_time / ptime if ok and ptime > 0 else math.nan,
         search_overhead=nodes / seq_nodes - 1.0, idle=idle_sum,
@@ -255,4 +300,4 @@ def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
         tt_hits=int(tot[K.C_TT_HITS]), tt_cutoffs=int(tot[K.C_TT_CUTOFFS]),
         deferred=int(tot[K.C_DEFERRED]),
         per_processor_nodes=tuple(int(x) for x in cnt[:, K.C_NODES]),
-        status="ok" if ok else "aborted", costs=costs, wall_time=wall)
+        status="ok" if ok else "aborted", costs=costs, wall_time=wall, ordering=ordering)

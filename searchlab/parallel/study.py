@@ -1,32 +1,27 @@
-"""Sweeps of the parallel simulator and their summaries and figures (claim 002-b).
+"""The parallel study's task bodies, summaries and figures (claim 002-b).
 
-``sweep`` simulates every (tree, algorithm) pair at several processor counts and returns a tidy
-table (identifiers, then SimResult's measurements); ``speedup_table`` and ``overhead_table``
-summarise it; ``plot_speedup`` and ``plot_overhead`` draw it. ``default_sweeps`` is the study at
-its default size (processor counts 1..256, ordering quality p = 1/b..1 on ordered trees, three
-depths); run it with
-
-    python -m searchlab.parallel.study --out results/parallel --jobs 2      # or --small
-
-which writes the tables (CSV) and figures there and prints its run time. (A Hydra preset
-will replace this command once the experiment engine has task kinds beyond a search.)
+The study is the engine's preset ``searchlab experiment=parallel`` (searchlab/experiment/
+parallel_study.py plans it, conf/experiment/parallel.yaml sizes it); its tasks call
+``tree_rows`` (one synthetic tree: every algorithm at every p) and ``game_rows`` (one game
+position, depth and ordering policy: the same). ``speedup_table`` and ``overhead_table``
+summarise the rows; ``plot_speedup``, ``plot_overhead`` and ``plot_policies`` draw them.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-import time
 from pathlib import Path
-from typing import Iterable
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from joblib import Parallel, delayed  # noqa: E402
 
+from searchlab.games.connect4 import ConnectFour  # noqa: E402
+from searchlab.games.othello import Othello  # noqa: E402
+from searchlab.games.tictactoe import TicTacToe  # noqa: E402
+from searchlab.parallel.games import TABLE_ALGORITHMS  # noqa: E402
 from searchlab.parallel.simulate import ALGORITHMS, Costs, simulate  # noqa: E402
 from searchlab.trees import IIDTree, IncrementalTree, OrderedTree  # noqa: E402
 
@@ -49,35 +44,71 @@ def make_tree(model: str, b: int, d: int, seed: int, order_p: float | None = Non
     raise ValueError(f"model must be iid, ordered or incremental; got {model!r}")
 
 
-def _task(model: str, b: int, d: int, seed: int, order_p: float | None, algorithms: tuple,
-          ps: tuple, costs: Costs, min_split: int) -> list[dict]:
-    tree = make_tree(model, b, d, seed, order_p)
-    base = simulate(tree, "ybwc", 1)          # sequential alpha-beta: its value and nodes
+def _rows(game, depth, algorithms, ps, costs, min_split, tt_bits, ordering, seed, on_tree):
+    """Every algorithm at every p on one tree (``on_tree``: natural order, the tree kernel) or
+    game: SimResult.row()s plus ``same_value`` (the root value equals the sequential search's).
+    ABDADA and Lazy SMP share a table: on games only under orderings with tt."""
+    base = simulate(game, "ybwc", 1, depth=depth, ordering=ordering, costs=costs, tt_bits=tt_bits,
+                    split_plies=None)          # the sequential search (p = 1 never splits)
     rows = []
     for alg in algorithms:
+        if alg in TABLE_ALGORITHMS and not on_tree and "tt" not in ordering.split("+"):
+            continue
         for p in ps:
-            r = simulate(tree, alg, p, costs=costs, min_split=min_split, seq_nodes=base.nodes)
-            rows.append(dict(model=model, b=b, d=d, tree_seed=seed, order_p=order_p, **r.row(),
-                             same_value=r.value == base.value))
+            r = simulate(game, alg, p, depth=depth, costs=costs, min_split=min_split,
+                         tt_bits=tt_bits, seed=seed, ordering=ordering, seq_nodes=base.seq_nodes,
+                         seq_time=base.seq_time)
+            row = r.row()
+            row["best_move"] = None if r.best_move is None else str(r.best_move)
+            row["same_value"] = r.value == base.value
+            rows.append(row)
     return rows
 
 
-def sweep(trees: Iterable[tuple[str, int, int, float | None]], seeds: Iterable[int],
-          ps: Iterable[int] = POWERS_OF_TWO, algorithms: Iterable[str] = tuple(ALGORITHMS),
-          costs: Costs = Costs(), min_split: int = 2, n_jobs: int = 1) -> pd.DataFrame:
-    """Simulate every tree (model, b, d, order_p) x seed x algorithm x p; one row per
-    simulation (identifiers model, b, d, tree_seed, order_p, then SimResult.row(), then
-    ``same_value``: the root value equals sequential alpha-beta's). Rows are in input order
-    whatever ``n_jobs`` (joblib processes over (tree, seed) pairs)."""
-    algorithms, ps = tuple(algorithms), tuple(ps)
-    tasks = [(m, b, d, s, op) for (m, b, d, op) in trees for s in seeds]
-    out = Parallel(n_jobs=n_jobs)(delayed(_task)(m, b, d, s, op, algorithms, ps, costs, min_split)
-                                  for (m, b, d, s, op) in tasks)
-    return pd.DataFrame([r for rows in out for r in rows])
+def tree_rows(model: str, b: int, d: int, tree_seed: int, order_p: float | None,
+              algorithms: tuple, ps: tuple, costs: Costs, min_split: int,
+              tt_bits: int) -> list[dict]:
+    """One synthetic tree (``make_tree``), natural order: every algorithm at every p; each row
+    starts with the identifiers domain (the model), b, d, instance (the tree's seed), order_p."""
+    tree = make_tree(model, b, d, tree_seed, order_p)
+    return [dict(domain=model, b=b, d=d, instance=str(tree_seed), order_p=order_p, **r)
+            for r in _rows(tree, None, algorithms, ps, costs, min_split, tt_bits, "natural", 0,
+                          True)]
+
+
+GAMES = {"connect4": ConnectFour, "othello": Othello, "tictactoe": TicTacToe}
+
+
+def game_at(name: str, ply: int, seed: int):
+    """The game ``name`` rooted after ``ply`` random legal moves (numpy's default_rng(seed);
+    ply 0: the start position; a game that ends early keeps its last non-terminal position)."""
+    if name not in GAMES:
+        raise ValueError(f"game must be one of {', '.join(GAMES)}; got {name!r}")
+    g = GAMES[name]()
+    rng = np.random.default_rng(seed)
+    s = g.initial_state()
+    for _ in range(ply):
+        nxt = g.play(s, g.legal_moves(s)[int(rng.integers(len(g.legal_moves(s))))])
+        if g.is_terminal(nxt):
+            break
+        s = nxt
+    return g if s == g.initial_state() else GAMES[name](s)
+
+
+def game_rows(name: str, ply: int, position_seed: int, depth: int, ordering: str,
+              algorithms: tuple, ps: tuple, costs: Costs, min_split: int, tt_bits: int,
+              seed: int) -> list[dict]:
+    """One game position (``game_at``), depth and ordering policy: every algorithm at every p
+    (ABDADA and Lazy SMP only under orderings with tt); identifiers domain (the game), b
+    (None), d (the depth), instance (the position's name), order_p (None)."""
+    g = game_at(name, ply, position_seed)
+    return [dict(domain=name, b=None, d=depth, instance=g.name, order_p=None, **r)
+            for r in _rows(g, depth, algorithms, ps, costs, min_split, tt_bits, ordering, seed,
+                          False)]
 
 
 def _summ(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    g = df.groupby(keys, sort=True)
+    g = df.groupby(keys, sort=True, dropna=False)
     return g.agg(n=("speedup", "size"), speedup=("speedup", "mean"), speedup_min=("speedup", "min"),
                  speedup_max=("speedup", "max"), overhead=("search_overhead", "mean"),
                  idle_fraction=("idle_fraction", "mean"), splits=("splits", "mean"),
@@ -85,25 +116,28 @@ def _summ(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 
 def speedup_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Mean speedup (with min and max over the n trees), search overhead, idle fraction and
-    efficiency = speedup / p per (model, b, d, order_p, algorithm, p)."""
-    keys = ["model", "b", "d", "order_p", "algorithm", "p"]
-    s = _summ(df.assign(order_p=df["order_p"].fillna(-1.0)), keys)
-    s["order_p"] = s["order_p"].where(s["order_p"] >= 0)
+    """Mean speedup (with min and max over the n trees or positions), search overhead, idle
+    fraction and efficiency = speedup / p per (domain, b, d, order_p, ordering, algorithm, p)."""
+    s = _summ(df, ["domain", "b", "d", "order_p", "ordering", "algorithm", "p"])
     s["efficiency"] = s["speedup"] / s["p"]
     return s
 
 
 def overhead_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Search overhead and speedup against ordering quality: ordered-tree rows per (order_p,
-    algorithm, p)."""
-    o = df[df["model"] == "ordered"]
-    return _summ(o, ["b", "d", "order_p", "algorithm", "p"])
+    """Search overhead and speedup against ordering quality on ordered trees: per (b, d,
+    order_p, algorithm, p)."""
+    return _summ(df[df["domain"] == "ordered"], ["b", "d", "order_p", "algorithm", "p"])
+
+
+def policy_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Search overhead and speedup per move-ordering policy on games: per (domain, d, ordering,
+    algorithm, p), with the sequential search's mean nodes (a better policy: fewer)."""
+    return _summ(df[df["b"].isna()], ["domain", "d", "ordering", "algorithm", "p"])
 
 
 def plot_speedup(table: pd.DataFrame, path: Path, title: str) -> Path:
-    """Speedup against p (log-log) per algorithm, with the ideal speedup p; one table slice
-    (one tree family)."""
+    """Speedup against p (log-log) per algorithm, with the ideal speedup p; one slice of
+    ``speedup_table`` (one domain, depth and ordering)."""
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     ps = sorted(table["p"].unique())
     ax.plot(ps, ps, color="#000000", ls=":", label="ideal (speedup = p)")
@@ -147,51 +181,23 @@ def plot_overhead(table: pd.DataFrame, path: Path, p: int, title: str) -> Path:
     return _finish(fig, ax, path, title)
 
 
-def default_sweeps(small: bool = False, n_jobs: int = 1) -> dict[str, pd.DataFrame]:
-    """The study at its default size (``small``: a quick check), three tables:
-
-    - "speedup": p = 1..256 on ordered trees (b = 8, order_p 0.9), i.i.d. and incremental trees;
-    - "ordering": p = 4, 16, 64 on ordered trees, order_p from 1/b (random) to 1 (perfect);
-    - "depth": p = 16 on ordered trees (order_p 0.9) of several depths.
-    """
-    b = 8
-    seeds = range(2 if small else 4)
-    d = 7 if small else 9
-    ps = POWERS_OF_TWO[:7] if small else POWERS_OF_TWO
-    speed = sweep([("ordered", b, d, 0.9), ("iid", b, d - 1, None), ("incremental", b, d, None)],
-                  seeds, ps, n_jobs=n_jobs)
-    orders = (1 / b, 0.25, 0.5, 0.75, 0.9, 1.0)
-    ordering = sweep([("ordered", b, d, op) for op in orders], seeds, (4, 16, 64), n_jobs=n_jobs)
-    depths = (5, 6, 7) if small else (6, 8, 10)
-    depth = sweep([("ordered", b, dd, 0.9) for dd in depths], seeds, (16,), n_jobs=n_jobs)
-    return {"speedup": speed, "ordering": ordering, "depth": depth}
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", type=Path, default=Path("results/parallel"))
-    ap.add_argument("--small", action="store_true", help="a quick check")
-    ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    args = ap.parse_args(argv)
-    t0 = time.perf_counter()
-    tables = default_sweeps(args.small, args.jobs)
-    args.out.mkdir(parents=True, exist_ok=True)
-    for name, df in tables.items():
-        df.to_csv(args.out / f"{name}.csv", index=False)
-    st = speedup_table(tables["speedup"])
-    for model in st["model"].unique():
-        sl = st[st["model"] == model]
-        plot_speedup(sl, args.out / f"speedup_{model}.png", f"{model} trees, b = {sl['b'].iloc[0]}, "
-                     f"d = {sl['d'].iloc[0]}")
-    ot = overhead_table(tables["ordering"])
-    for p in sorted(ot["p"].unique()):
-        plot_overhead(ot, args.out / f"overhead_p{p}.png", int(p), f"ordered trees, p = {p}")
-    print(st.to_string(index=False))
-    print(f"wrote {len(tables)} tables and figures to {args.out}; "
-          f"run time {time.perf_counter() - t0:.0f} s")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def plot_policies(table: pd.DataFrame, path: Path, p: int, title: str) -> Path:
+    """Search overhead against the move-ordering policy (ordered by the sequential search's
+    nodes, best policy first), per algorithm, at ``p`` processors: one slice of
+    ``policy_table`` (one game and depth)."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    t = table[table["p"] == p]
+    order = t.groupby("ordering")["seq_nodes"].mean().sort_values().index.tolist()
+    x = {o: k for k, o in enumerate(order)}
+    for alg in ALGORITHMS:
+        r = t[t["algorithm"] == alg]
+        if r.empty:
+            continue
+        r = r.assign(k=r["ordering"].map(x)).sort_values("k")
+        ax.plot(r["k"], 100 * r["overhead"], color=ALGORITHM_COLOURS[alg],
+                marker=ALGORITHM_MARKERS[alg], label=alg)
+    ax.set_xticks(range(len(order)))
+    ax.set_xticklabels(order, rotation=20, ha="right", fontsize=7)
+    ax.set_xlabel("move-ordering policy (fewest sequential nodes first)")
+    ax.set_ylabel(f"search overhead at p = {p} (% extra nodes)")
+    return _finish(fig, ax, path, title)

@@ -5,7 +5,22 @@ searched from the current position (each a full search with the player's algorit
 and pruning) until the next depth would exceed the budget; the move of the deepest completed
 depth is played. So every player spends at most ``budget`` nodes per move, and a cheaper
 configuration reaches deeper. Openings are seeded random positions; every opening is played
-twice with colours swapped, so neither side profits from a lucky opening.
+twice with colours swapped (a *game pair*), so neither side profits from a lucky opening, and
+the pair is the unit of the pentanomial analysis (searchlab.analysis.stats).
+
+Searches run with ``engine="auto"``: the compiled engine wherever the game has primitives for
+the player's configuration (the reference engine otherwise; both give the same move, node for
+node). A position that occurs for the third time in a game ends it as a draw (threefold
+repetition: chess states carry no history, so the game loop keeps it, and the searches do not
+see it); a game still running after ``max_plies`` plies is adjudicated a draw.
+
+Repetition at the root (``avoid_repetition``): the searches know nothing of the game's
+history, so a player that is ahead would walk into a repetition draw. So when the chosen move
+would make a position's third occurrence and the player's own search scores its position
+above 0 (better than a draw, from its side), it plays instead the best of its other moves,
+each child searched to one ply less than the depth reached (at least 1); those extra nodes
+are counted in ``MoveChoice.nodes``. Both players follow the rule, so the match stays fair; it
+cannot fire in games without repetitions (Connect Four, Othello).
 """
 
 from __future__ import annotations
@@ -38,40 +53,82 @@ class Player:
 
 @dataclass(frozen=True)
 class MoveChoice:
+    """The move played, the depth its search completed, the nodes spent (quiescence incl.) and
+    the search's value (from the game's MAX side; None where no depth fit the budget)."""
+
     move: Hashable
     depth: int
     nodes: int
+    value: float | None = None
 
 
-def choose_move(game: Any, state: Any, player: Player) -> MoveChoice:
+def choose_move(game: Any, state: Any, player: Player, engine: str = "auto") -> MoveChoice:
     """The move ``player`` plays in ``state`` (see the module docstring); the first legal
-    move if not even depth 1 fits the budget."""
+    move if not even depth 1 fits the budget. ``nodes`` counts quiescence nodes too."""
     view = FromState(game, state)
-    used, best, reached = 0, None, 0
+    used, best, reached, value = 0, None, 0, None
     for depth in range(1, player.max_depth + 1):
         if used >= player.budget:
             break
-        r = search(view, player.algorithm, player.ordering, depth=depth, engine="reference",
+        r = search(view, player.algorithm, player.ordering, depth=depth, engine=engine,
                    max_nodes=player.budget - used, pruning=player.pruning)
         if r.status != "ok":
             break
         used += r.nodes + r.q_nodes          # quiescence nodes are work too
-        best, reached = r.best_move, depth
+        best, reached, value = r.best_move, depth, float(r.value)
         if used >= player.budget or r.per_ply[-1] == 0:     # nothing left to deepen into
             break
     if best is None:
         best = list(game.legal_moves(state))[0]
-    return MoveChoice(best, reached, used)
+    return MoveChoice(best, reached, used, value)
+
+
+def avoid_repetition(game: Any, state: Any, choice: MoveChoice, player: Player,
+                     third: set, engine: str = "auto") -> MoveChoice:
+    """``choice``, or the best other move when ``choice`` would make a position's third
+    occurrence (its key in ``third``) while the player's search scores the position above 0
+    for the player (the module docstring); unchanged when every other move repeats too."""
+    mover_is_max = game.max_to_move(state)
+    if choice.value is None or game.hash_key(game.play(state, choice.move)) not in third:
+        return choice
+    if (choice.value if mover_is_max else -choice.value) <= 0:
+        return choice
+    depth, nodes, best, best_v = max(choice.depth - 1, 1), choice.nodes, None, None
+    for m in game.legal_moves(state):
+        child = game.play(state, m)
+        if m == choice.move or game.hash_key(child) in third:
+            continue
+        if game.is_terminal(child):
+            v = float(game.utility(child))
+        else:
+            r = search(FromState(game, child), player.algorithm, player.ordering, depth=depth,
+                       engine=engine, pruning=player.pruning)
+            nodes += r.nodes + r.q_nodes
+            v = float(r.value)
+        v = v if mover_is_max else -v
+        if best_v is None or v > best_v:
+            best, best_v = m, v
+    if best is None:
+        return choice
+    return MoveChoice(best, choice.depth, nodes, best_v if mover_is_max else -best_v)
 
 
 @dataclass
 class GameRecord:
+    """One game: ``opening`` its index (the pair id: the two games of an opening form a pair),
+    ``a_is_max`` whether A played the game's MAX side (the side to move at the game's start),
+    ``result`` for A (1 win, ½ draw, 0 loss), ``ending`` how it ended ("terminal",
+    "repetition" or "max_plies"); per move of each player the depth reached and nodes spent."""
+
     opening: int
     a_is_max: bool
     result: float          # for A: 1 win, 0.5 draw, 0 loss
     plies: int
     a_depths: list[int] = field(default_factory=list)
     b_depths: list[int] = field(default_factory=list)
+    ending: str = "terminal"
+    a_nodes: list[int] = field(default_factory=list)
+    b_nodes: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -102,37 +159,63 @@ def elo_from_score(score: float) -> float:
 
 
 def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
-              max_plies: int = 400) -> tuple[float, int, list[int], list[int]]:
+              max_plies: int = 400, engine: str = "auto", pair: int = 0) -> GameRecord:
+    """One game from ``opening``, A playing MAX if ``a_is_max`` (the module docstring: draws by
+    threefold repetition and at ``max_plies``); the record's ``opening`` is ``pair``."""
     state, plies = opening, 0
-    da, db = [], []
-    while not game.is_terminal(state) and plies < max_plies:
+    rec = GameRecord(pair, a_is_max, 0.5, 0)
+    seen = {game.hash_key(state): 1}
+    ending = "max_plies"
+    while plies < max_plies:
+        if game.is_terminal(state):
+            ending = "terminal"
+            break
         a_moves = game.max_to_move(state) == a_is_max
-        choice = choose_move(game, state, a if a_moves else b)
-        (da if a_moves else db).append(choice.depth)
+        player = a if a_moves else b
+        choice = choose_move(game, state, player, engine)
+        third = {k for k, c in seen.items() if c >= 2}
+        if third:
+            choice = avoid_repetition(game, state, choice, player, third, engine)
+        (rec.a_depths if a_moves else rec.b_depths).append(choice.depth)
+        (rec.a_nodes if a_moves else rec.b_nodes).append(choice.nodes)
         state = game.play(state, choice.move)
         plies += 1
-    u = game.utility(state) if game.is_terminal(state) else 0.0
+        key = game.hash_key(state)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] >= 3:
+            ending = "repetition"
+            break
+    if ending == "max_plies" and game.is_terminal(state):
+        ending = "terminal"
+    u = game.utility(state) if ending == "terminal" else 0.0
     a_util = u if a_is_max else -u
-    return (1.0 if a_util > 0 else 0.0 if a_util < 0 else 0.5), plies, da, db
+    rec.result = 1.0 if a_util > 0 else 0.0 if a_util < 0 else 0.5
+    rec.plies, rec.ending = plies, ending
+    return rec
+
+
+def play_pairs(game: Any, a: Player, b: Player, openings: list, first_pair: int = 0,
+               max_plies: int = 400, engine: str = "auto", progress: bool = False
+               ) -> list[GameRecord]:
+    """Every opening played twice, A as MAX then A as MIN; pair ids ``first_pair + i``."""
+    if not openings:
+        raise InvalidParameterError("a match needs at least one opening")
+    for p in (a, b):
+        if p.budget < 1:
+            raise InvalidParameterError(f"player {p.name}: budget must be >= 1; got {p.budget}")
+    it = [(first_pair + i, o, side) for i, o in enumerate(openings) for side in (True, False)]
+    return [play_game(game, o, a, b, side, max_plies, engine, pair)
+            for pair, o, side in tqdm(it, disable=not progress, desc=f"{a.name} vs {b.name}")]
 
 
 def run_match(game: Any, a: Player, b: Player, openings: list, seed: int = 0,
-              progress: bool = False) -> MatchResult:
+              progress: bool = False, engine: str = "auto") -> MatchResult:
     """Play every opening twice (A as MAX, then A as MIN); return the MatchResult.
 
     The Elo CI is a 95 % bootstrap (scipy.stats.bootstrap, percentile) over openings, each
     opening's pair of games resampled together.
     """
-    if not openings:
-        raise InvalidParameterError("run_match needs at least one opening")
-    for p in (a, b):
-        if p.budget < 1:
-            raise InvalidParameterError(f"player {p.name}: budget must be >= 1; got {p.budget}")
-    records = []
-    it = [(i, o, side) for i, o in enumerate(openings) for side in (True, False)]
-    for i, opening, a_is_max in tqdm(it, disable=not progress, desc=f"{a.name} vs {b.name}"):
-        res, plies, da, db = play_game(game, opening, a, b, a_is_max)
-        records.append(GameRecord(i, a_is_max, res, plies, da, db))
+    records = play_pairs(game, a, b, openings, engine=engine, progress=progress)
     pair = np.array([[r.result for r in records if r.opening == i] for i in range(len(openings))])
     per_opening = pair.mean(axis=1)
     score = float(per_opening.mean())

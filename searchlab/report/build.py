@@ -32,8 +32,10 @@ from searchlab.experiment.run_status import (NotARunError, RunStatus, damaged_pa
                                              planned_tasks, runs_below)
 from searchlab.experiment.store import load
 from searchlab.experiment.claimstudy import is_claim_study_run
+from searchlab.experiment.parallel_study import is_parallel_run
 from searchlab.experiment.tradeoff.tasks import is_tradeoff_run
 from searchlab.report.claimstudy import write_report as write_claim_study_report
+from searchlab.report.parallel import write_report as write_parallel_report
 from searchlab.report.tradeoff import write_report as write_tradeoff_report
 
 __all__ = ["write_report", "build_report", "load_run", "find_tables", "NO_DATA", "md_table",
@@ -542,6 +544,8 @@ def write_report(run_dir: Path, *, fmt: str = "png", exact: bool = True, n_resam
     run_dir = Path(run_dir)
     if is_tradeoff_run(run_dir):                # the trade-off study's run: its own report
         return write_tradeoff_report(run_dir)
+    if is_parallel_run(run_dir):                # so is the parallel study's
+        return write_parallel_report(run_dir)
     if is_claim_study_run(run_dir):             # a claim study's run (experiment=chance, ...)
         return write_claim_study_report(run_dir)
     df = load_run(run_dir, partial=partial)

@@ -19,6 +19,8 @@ import yaml
 
 from searchlab.experiment.tradeoff.config import DOMAINS, FAMILIES
 from searchlab.experiment.tradeoff.tables import load_table
+from searchlab.report.matches import (has_games, match_verdict, opening_sets, pairing_table,
+                                      pairings, write_matches_report)
 
 # Okabe-Ito colour-blind-safe palette, one colour and marker per family
 PALETTE = {"sound": "#000000", "null_move": "#E69F00", "lmr": "#56B4E9", "futility": "#009E73",
@@ -176,19 +178,16 @@ def paired_budget_effect(df: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def verdict(df: pd.DataFrame, summary: pd.DataFrame, m: pd.DataFrame) -> tuple[str, list[str]]:
+def verdict(df: pd.DataFrame, summary: pd.DataFrame, m: pd.DataFrame,
+            paired: pd.DataFrame | None = None) -> tuple[str, list[str]]:
     """(one-line headline, bullet lines): part (a) from the decision errors, part (b) from the
-    matches (and, for the incremental tree, the budget-move errors)."""
-    uns = summary[summary["family"] != "sound"]
-    by_tech = uns.groupby("technique")["decision_error"].max()
-    erring = sorted(t for t, e in by_tech.items() if e > 0)
-    clean = sorted(t for t, e in by_tech.items() if e == 0)
-    sound_err = summary[summary["family"] == "sound"]["decision_error"].max()
-    lines = [f"**(a) “they can prune the best move”.** {len(erring)} of {len(by_tech)} unsound "
-             f"configurations chose a move that is not an exact best move in at least one "
-             f"position (worst rate {pct(uns['decision_error'].max())}); sound alpha-beta never "
-             f"did (max {pct(sound_err)})."
-             + (f" Never wrong on this sample: {', '.join(clean)}." if clean else "")]
+    matches (and, for the incremental tree, the budget-move errors). ``paired``: pairings
+    played in stored game pairs (report.matches.pairings); when given, part (b) is judged from
+    them (pentanomial, Holm: report.matches.match_verdict), not from ``m``'s game totals."""
+    if paired is not None and len(paired):
+        return _paired_verdict(df, summary, paired)
+    erring, techs, line_a = _part_a(summary)
+    lines = [line_a]
     wins = losses = ties = 0
     mline = []
     for _, r in m.iterrows():
@@ -235,26 +234,73 @@ def verdict(df: pd.DataFrame, summary: pd.DataFrame, m: pd.DataFrame) -> tuple[s
     else:
         b = "supported" if wins > losses and wins >= ties else \
             "refuted" if losses > wins and losses >= ties else "not supported at this sample size"
-        head = (f"(a) {'supported' if erring else 'not observed'}: {len(erring)}/{len(by_tech)} "
+        head = (f"(a) {'supported' if erring else 'not observed'}: {len(erring)}/{len(techs)} "
                 f"unsound configurations erred; (b) {b}: {wins} win, {ties} no significant "
                 f"difference, {losses} lose of {len(m)} matches at equal node budget.")
     return head, lines
 
 
-def _sections(run_dir: Path) -> dict:
+def _part_a(summary: pd.DataFrame) -> tuple[list[str], list[str], str]:
+    uns = summary[summary["family"] != "sound"]
+    by_tech = uns.groupby("technique")["decision_error"].max()
+    erring = sorted(t for t, e in by_tech.items() if e > 0)
+    clean = sorted(t for t, e in by_tech.items() if e == 0)
+    sound_err = summary[summary["family"] == "sound"]["decision_error"].max()
+    line = (f"**(a) “they can prune the best move”.** {len(erring)} of {len(by_tech)} unsound "
+            f"configurations chose a move that is not an exact best move in at least one "
+            f"position (worst rate {pct(uns['decision_error'].max())}); sound alpha-beta never "
+            f"did (max {pct(sound_err)})."
+            + (f" Never wrong on this sample: {', '.join(clean)}." if clean else ""))
+    return erring, list(by_tech.index), line
+
+
+def _paired_verdict(df: pd.DataFrame, summary: pd.DataFrame, paired: pd.DataFrame
+                    ) -> tuple[str, list[str]]:
+    erring, techs, line_a = _part_a(summary)
+    cat, det, verdicts = match_verdict(paired)
+    lines = [line_a, f"**(b) “the depth bought is worth more than the error”, at equal node "
+                     f"budget, in game pairs.** {cat}: {det}."]
+    head = (f"(a) {'supported' if erring else 'not observed'}: {len(erring)}/{len(techs)} "
+            f"unsound configurations erred; (b) {cat}: {len(verdicts)} pairings in game pairs, "
+            f"{sum(v.kind == 'A stronger' for v in verdicts)} stronger, "
+            f"{sum(v.kind == 'A weaker' for v in verdicts)} weaker, "
+            f"{sum(v.kind not in ('A stronger', 'A weaker') for v in verdicts)} undecided "
+            f"(Holm).")
+    return head, lines
+
+
+def datasets(df: pd.DataFrame) -> list[str]:
+    """The exact positions of the run, named per domain (issue 14: per claim the data set)."""
+    out = []
+    for (d, v), g in df.groupby(["domain", "variant"], sort=False):
+        ids = sorted(g["position"].unique(), key=lambda x: (len(x), x))
+        what = {"incremental": f"IncrementalTree {v}, tree seeds derived from the study seed",
+                "connect4": "lines of the Connect Four benchmark file",
+                "othello": "random_position(ply) positions, seeds derived from the study seed",
+                "chess": "Bratko-Kopec positions"}.get(d, d)
+        out.append(f"{d} ({what}): {len(ids)}: {', '.join(ids)}")
+    return out
+
+
+def _sections(run_dir: Path, match_dirs: tuple = ()) -> dict:
     df = load_table(run_dir, "table")
     m = load_table(run_dir, "matches")
     if len(df) == 0:
         raise ValueError(f"{run_dir}: no rows (table/part-*.parquet)")
     summary = summarise(df)
-    head, lines = verdict(df, summary, m)
-    return dict(df=df, m=m, summary=summary, head=head, lines=lines)
+    dirs = [d for d in (run_dir, *match_dirs) if has_games(d)]
+    paired = pairings(dirs)
+    head, lines = verdict(df, summary, m, paired)
+    return dict(df=df, m=m, summary=summary, head=head, lines=lines, paired=paired,
+                match_dirs=dirs)
 
 
-def claim_counts(run_dir: str | Path) -> dict:
+def claim_counts(run_dir: str | Path, match_dirs: tuple = ()) -> dict:
     """The numbers behind the verdict on claim 000-n/001-l, as plain values (for the claims
-    registry): unsound configurations that erred, matches won / lost / undecided."""
-    s = _sections(Path(run_dir))
+    registry): unsound configurations that erred, matches won / lost / undecided; with runs
+    that stored game pairs (``run_dir`` itself or ``match_dirs``), the part-(b) verdict from
+    their pairings (``paired``: category, detail, pairings, games) and the data sets named."""
+    s = _sections(Path(run_dir), tuple(match_dirs))
     uns = s["summary"][s["summary"]["family"] != "sound"]
     by_tech = uns.groupby("technique")["decision_error"].max()
     m = s["m"]
@@ -267,14 +313,27 @@ def claim_counts(run_dir: str | Path) -> dict:
                 undecided=int(len(m)) - wins - losses,
                 games=int(m["games"].sum()) if len(m) else 0,
                 match_rows=[{k: r[k] for k in ("domain", "technique", "a_wins", "draws", "b_wins", "games")
-                             if k in r} for r in m.to_dict("records")] if len(m) else [])
+                             if k in r} for r in m.to_dict("records")] if len(m) else [],
+                paired=_paired_counts(s["paired"]),
+                datasets=datasets(s["df"]) + opening_sets(s["match_dirs"]))
 
 
-def tradeoff_section(run_dir: str | Path) -> str:
+def _paired_counts(paired: pd.DataFrame) -> dict | None:
+    if not len(paired):
+        return None
+    cat, det, verdicts = match_verdict(paired)
+    return dict(category=cat, detail=det, pairings=len(verdicts),
+                games=int(paired["games"].sum()), pairs=int(paired["pairs"].sum()),
+                stronger=sum(v.kind == "A stronger" for v in verdicts),
+                weaker=sum(v.kind == "A weaker" for v in verdicts))
+
+
+def tradeoff_section(run_dir: str | Path, match_dirs: tuple = ()) -> str:
     """Markdown for the project's top-level report: the verdict, the headline numbers per
-    technique family and domain, the matches; figures linked from the run directory."""
+    technique family and domain, the matches (with ``match_dirs``' game pairs), the data sets
+    named; figures linked from the run directory."""
     run_dir = Path(run_dir)
-    s = _sections(run_dir)
+    s = _sections(run_dir, tuple(match_dirs))
     summary = s["summary"]
     fam = summary.groupby(["domain", "family"], sort=False).agg(
         configs=("technique", "nunique"), best_ratio=("node_ratio", "min"),
@@ -287,8 +346,15 @@ def tradeoff_section(run_dir: str | Path) -> str:
     for _, r in fam.iterrows():
         out.append(f"| {r['domain']} | {r['family']} | {r['configs']} | {fmt(r['best_ratio'])} | "
                    f"{pct(r['max_err'])} |")
-    if len(s["m"]):
+    if len(s["paired"]):
+        cat, det, verdicts = match_verdict(s["paired"])
+        out += ["", "Matches in game pairs (pentanomial; Holm over all pairings):", "",
+                pairing_table(s["paired"], verdicts), "", "Opening sets:", ""]
+        out += [f"- {x}" for x in opening_sets(s["match_dirs"])]
+    elif len(s["m"]):
         out += ["", match_table(s["m"])]
+    out += ["", "Positions of the trade-off table (the exact data set):", ""]
+    out += [f"- {x}" for x in datasets(s["df"])]
     figs = sorted((run_dir / "figures").glob("pareto_*.png"))
     if figs:
         out += [""] + [f"![{f.stem}]({f})" for f in figs]
@@ -314,7 +380,10 @@ def _domains_in_order(summary: pd.DataFrame) -> list[str]:
 
 
 def write_report(run_dir: str | Path) -> Path:
+    """report.md of a trade-off run (a matches-only run: report.matches.write_matches_report)."""
     run_dir = Path(run_dir)
+    if len(load_table(run_dir, "table")) == 0 and has_games(run_dir):
+        return write_matches_report(run_dir)
     s = _sections(run_dir)
     df, m, summary = s["df"], s["m"], s["summary"]
     try:
@@ -380,7 +449,14 @@ def write_report(run_dir: str | Path) -> Path:
                        f"{fmt(r['diff'])} | [{fmt(r['lo'])}, {fmt(r['hi'])}] |")
         out.append("")
     out += ["## Matches at equal node budget", ""]
-    if len(m):
+    if len(s["paired"]):
+        cat, det, verdicts = match_verdict(s["paired"])
+        out += ["Each technique (A) plays sound alpha-beta (B) with the same ordering; each side "
+                "deepens iteratively until its node budget per move is spent; every opening is "
+                "played twice, colours swapped (a game pair; pentanomial statistics, Holm over "
+                "the pairings).", "", pairing_table(s["paired"], verdicts), "", "Openings:", ""]
+        out += [f"- {x}" for x in opening_sets(s["match_dirs"])] + [""]
+    elif len(m):
         out += ["Each technique (A) plays sound alpha-beta (B) with the same ordering; each side "
                 "deepens iteratively until its node budget per move is spent; every seeded "
                 "random opening is played twice, colours swapped. The number of openings is "

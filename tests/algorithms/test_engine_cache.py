@@ -1,23 +1,28 @@
 """The compiled engine's per-game copies (searchlab.algorithms.compiled.specialise): their key
 follows every source the compiled code depends on, the directory honours NUMBA_CACHE_DIR and
 falls back when it cannot be written, and processes load the compiled engine from disk (two
-compiling at once on an empty cache: slow)."""
+compiling at once on an empty cache: slow), and threads search at once."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import os
 import subprocess
 import sys
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from numba import njit
 
+from searchlab import search
 from searchlab.algorithms.compiled import Primitives, specialise
 from searchlab.errors import UnsupportedError
 from searchlab.games.connect4_compiled import PRIMITIVES as C4
 from searchlab.games.tictactoe_compiled import PRIMITIVES as TTT
+from tests.algorithms.compiled_cases import positions
 
 ROOT = Path(__file__).resolve().parents[2]
 HELPER = """
@@ -72,9 +77,7 @@ def test_the_key_follows_every_source_the_compiled_code_depends_on(tmp_path, mon
 
 
 def test_a_primitive_must_be_importable_by_name():
-    from numba import njit                         # a closure-made dispatcher, not importable
-
-    def make():
+    def make():                                    # a closure-made dispatcher, not importable
         @njit
         def evaluate(s):
             return 0.0
@@ -95,20 +98,38 @@ def test_cache_dir_honours_numba_cache_dir_and_falls_back(tmp_path, monkeypatch)
     assert got.name.startswith("searchlab-engine-") and got.is_dir()
 
 
+def test_the_template_has_no_recursive_function():
+    """numba crashed loading a recursive function from its on-disk cache (numba #6061, #6713:
+    the chess engine, whose quiescence recursed, segfaulted in every warm process)."""
+    tree = ast.parse(specialise._TEMPLATE.read_text())
+    for fn in [n for n in tree.body if isinstance(n, ast.FunctionDef)]:
+        called = {c.func.id for c in ast.walk(fn)
+                  if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)}
+        assert fn.name not in called, fn.name
+
+
 _RUN = """
 import sys
 from searchlab import search
 from searchlab.algorithms.compiled.specialise import engine
 from searchlab.games.tictactoe import TicTacToe
 from searchlab.games.tictactoe_compiled import PRIMITIVES
+from searchlab.algorithms.pruning import Pruning, Quiescence
+from searchlab.games.chess_game import Chess
+from searchlab.games.chess_compiled import PRIMITIVES as CHESS
 r = search(TicTacToe(), "alphabeta", "id+tt+killer+history", depth=9, engine="compiled")
-stats = engine(PRIMITIVES).search.stats
-print(r.value, r.nodes, r.tt_hits, len(stats.cache_hits), len(stats.cache_misses))
+q = search(Chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+           "alphabeta", "captures", depth=2, engine="compiled",
+           pruning=Pruning(quiescence=Quiescence(4)))
+stats = [engine(p).search.stats for p in (PRIMITIVES, CHESS)]
+print(r.value, r.nodes, r.tt_hits, q.nodes, q.q_nodes, sum(len(s.cache_hits) for s in stats),
+      sum(len(s.cache_misses) for s in stats))
 """
 
 
 @pytest.mark.slow
 def test_two_processes_compile_at_once_and_a_third_loads_from_disk(tmp_path):
+    """Tic-tac-toe and chess with quiescence (the engine's every function in use)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path),
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("NUMBA_DISABLE_JIT", None)
@@ -119,6 +140,21 @@ def test_two_processes_compile_at_once_and_a_third_loads_from_disk(tmp_path):
     assert all(p.returncode == 0 for p in both)
     third = subprocess.run(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True,
                            timeout=900, check=True).stdout.split()
-    assert outs[0][:3] == outs[1][:3] == third[:3]
-    assert third[3:] == ["1", "0"]                  # search loaded from disk, not compiled
-    assert len(list((tmp_path / "searchlab_engine").glob("searchlab_engine_*.py"))) == 1
+    assert outs[0][:5] == outs[1][:5] == third[:5] and int(third[4]) > 0
+    assert third[5:] == ["2", "0"]                  # both engines loaded from disk, not compiled
+    assert len(list((tmp_path / "searchlab_engine").glob("searchlab_engine_*.py"))) == 2
+
+
+def test_threads_search_at_once_with_their_own_buffers():
+    """The search runs without the GIL and each thread keeps its own buffers and table: two
+    threads searching different games at once get the counts of one thread alone."""
+    jobs = [(g, "id+tt+killer+history+centre", 6) for g in positions("connect4", 3, seed=8)]
+    jobs += [(g, "tt+history+corners", 3) for g in positions("othello", 3, seed=8)]
+
+    def run(job):
+        g, ordering, depth = job
+        return search(g, "pvs", ordering, depth=depth, engine="compiled").counts()
+    alone = [run(j) for j in jobs]
+    with ThreadPoolExecutor(2) as pool:
+        together = list(pool.map(run, jobs * 2))
+    assert together == alone * 2

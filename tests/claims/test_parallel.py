@@ -1,4 +1,5 @@
-"""Claim 002-b gets a verdict computed from the parallel simulator's sweeps, and its section."""
+"""Claim 002-b gets a verdict computed from the parallel study's rows (the task bodies of
+experiment=parallel), and its section."""
 
 from __future__ import annotations
 
@@ -8,18 +9,25 @@ import pytest
 from searchlab.claims import parallel as PC
 from searchlab.claims import registry as C
 from searchlab.claims.verdict import Context
-from searchlab.parallel.study import sweep
+from searchlab.parallel import ALGORITHMS, Costs
+from searchlab.parallel.study import game_rows, tree_rows
+
+
+def _tree(table, model, b, d, op, ps):
+    return [dict(r, table=table) for seed in range(2)
+            for r in tree_rows(model, b, d, seed, op, tuple(ALGORITHMS), ps, Costs(), 2, 12)]
 
 
 @pytest.fixture(scope="module")
 def data():
-    seeds = range(2)
-    tables = {
-        "speedup": sweep([("ordered", 4, 6, 0.9), ("iid", 4, 5, None)], seeds, (1, 2, 4, 8, 16)),
-        "ordering": sweep([("ordered", 4, 6, op) for op in (0.25, 0.5, 1.0)], seeds, (4, 16)),
-        "depth": sweep([("ordered", 4, d, 0.9) for d in (4, 6)], seeds, (16,)),
-    }
-    return PC.summarise(tables, 0.0)
+    rows = (_tree("speedup", "ordered", 4, 6, 0.9, (1, 2, 4, 8, 16))
+            + _tree("speedup", "iid", 4, 5, None, (1, 2, 4, 8, 16))
+            + [r for op in (0.25, 0.5, 1.0) for r in _tree("ordering", "ordered", 4, 6, op, (4, 16))]
+            + [r for d in (4, 6) for r in _tree("depth", "ordered", 4, d, 0.9, (16,))]
+            + [dict(r, table="games") for o in ("centre", "centre+tt+killer+history")
+               for r in game_rows("connect4", 0, 0, 5, o, tuple(ALGORITHMS), (1, 2, 4),
+                                  Costs(), 2, 12, 0)])
+    return PC.summarise(pd.DataFrame(rows), 0.0, command="searchlab experiment=test")
 
 
 def _verdict(data):
@@ -31,7 +39,8 @@ def test_verdict_from_the_simulations(data):
     v = _verdict(data)
     assert v.category in ("holds", "holds only under conditions", "does not hold")
     assert "p=16" in v.measured and "ybwc" in v.measured.lower()
-    assert "python -m searchlab.parallel.study" in v.command
+    assert v.command == "searchlab experiment=test"
+    assert "games: connect4 depth 5, p = 4" in v.measured
 
 
 def test_verdict_follows_the_efficiency(data):
@@ -56,11 +65,14 @@ def test_without_simulations_the_verdict_says_so():
 
 def test_section(data, tmp_path):
     ok, n = data["same_value"]
-    assert ok == n == 2 * 4 * (2 * 5 + 3 * 2 + 2 * 1)       # seeds x algorithms x (trees x p)
+    # trees: seeds x algorithms x (trees x p); games: 2 algorithms need tt (one policy lacks it)
+    assert ok == n == 2 * 4 * (2 * 5 + 3 * 2 + 2 * 1) + 3 * (2 + 4)
     text = PC.parallel_section(data, tmp_path)
     assert f"{n:,} of the {n:,} simulated searches" in text
-    assert (tmp_path / "parallel_speedup_ordered.png").exists()
-    assert (tmp_path / "parallel_overhead_p16.png").exists()
+    for f in ("parallel_speedup_ordered_d6.png", "parallel_speedup_iid_d5.png",
+              "parallel_overhead_p16.png", "parallel_speedup_connect4_d5.png",
+              "parallel_policies_connect4_d5.png"):
+        assert (tmp_path / f).exists(), f
     for line in text.splitlines():
         if line.startswith("|"):
-            assert "| |" not in line and "n/a" not in line
+            assert "| |" not in line and ("n/a" not in line or "needs tt" in line)

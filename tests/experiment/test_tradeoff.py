@@ -41,7 +41,7 @@ def test_estimates_bound_the_tiny_runs_searches(tiny_run):
 
 
 def test_parts_are_written_by_the_engine_store(tiny_run):
-    for folder in ("table", "matches"):
+    for folder in ("table", "games"):
         names = [p.name for p in (tiny_run / folder).glob("part-*.parquet")]
         assert names and all(store.PART_RE.match(n) and n.count("-") == 2 for n in names), names
 
@@ -51,6 +51,10 @@ def test_tiny_study_end_to_end(tiny_run):
     m = load_table(tiny_run, "matches")
     assert set(df["domain"]) == {"incremental", "connect4", "othello", "chess"}
     assert set(m["domain"]) == {"connect4", "othello"}
+    g = load_table(tiny_run, "games")          # one row per game, two per opening (a pair)
+    assert (g.groupby(["domain", "technique", "pair"]).size() == 2).all()
+    assert set(g["a_color"]) == {"first", "second", "black", "white"}
+    assert m["games"].sum() == len(g) and (m["pairs"] * 2 == m["games"]).all()
     assert not df.drop(columns=["exact_best_moves"]).isna().any().any()
     assert (df[df["domain"] == "connect4"]["result_change"] >= 0).all()
     assert (df[df["domain"] == "chess"]["budget_solved"] >= 0).all()
@@ -164,7 +168,7 @@ def test_connect4_null_move_is_a_pass():
 def test_determinism_n_jobs_1_vs_2(tiny_run, tmp_path):
     two = api.run_study("unsound_tradeoff_tiny", TINY + ["runner.n_jobs=2", "runner.report=false"],
                         output_dir=tmp_path / "two", progress=False)
-    for which in ("table", "matches"):
+    for which in ("table", "games"):
         a = load_table(tiny_run, which)
         b = load_table(two, which)
         drop = [c for c in (*NONDETERMINISTIC, "wall_seconds") if c in a.columns]
@@ -192,10 +196,10 @@ def test_load_reads_a_tradeoff_run_and_refuses_mixing_kinds(tiny_run):
     rows = load(tiny_run)
     assert len(rows) == len(load_table(tiny_run)) > 1
     assert {"technique", "node_ratio", "decision_error"} <= set(rows.columns)
-    matches = load(str(tiny_run / "matches" / "*.parquet"))
-    assert len(matches) == len(load_table(tiny_run, "matches")) and "elo" in matches.columns
+    games = load(str(tiny_run / "games" / "*.parquet"))
+    assert len(games) == len(load_table(tiny_run, "games")) and "pair" in games.columns
     with pytest.raises(UnknownTableError, match="different kinds"):
-        load([tiny_run, *sorted((tiny_run / "matches").glob("*.parquet"))])
+        load([tiny_run, *sorted((tiny_run / "games").glob("*.parquet"))])
 
 
 def test_a_failing_task_is_retried_then_recorded_and_resume_completes_it(tmp_path, monkeypatch):

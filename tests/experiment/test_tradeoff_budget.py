@@ -14,7 +14,9 @@ from .test_cli_misuse import _main
 
 
 @pytest.mark.parametrize("preset", ["unsound_tradeoff", "unsound_tradeoff_small",
-                                    "unsound_tradeoff_tiny"])
+                                    "unsound_tradeoff_tiny", "unsound_matches",
+                                    "unsound_matches_1e5", "chess_matches",
+                                    "unsound_matches_small", "chess_matches_small"])
 def test_the_presets_pass_the_guard(preset):
     cfg = api.compose(preset)
     tc = api.tradeoff_config(cfg)
@@ -46,3 +48,5 @@ def test_an_oversized_study_is_refused_by_run_study_before_any_work(tmp_path):
 def test_match_work_is_games_times_plies_times_budget():
     dconf = api.tradeoff_config(api.compose("unsound_tradeoff_tiny")).domains.connect4
     assert match_work("connect4", dconf) == 2 * 1 * 42 * 150
+    chess = api.tradeoff_config(api.compose("chess_matches")).domains.chess
+    assert match_work("chess", chess) == 2 * 10 * 300 * 10_000     # a chunk of 10 pairs

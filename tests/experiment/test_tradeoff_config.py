@@ -38,6 +38,20 @@ def test_domain_selection_and_size_presets():
     assert len(small.techniques) == len(load().techniques)
 
 
+def test_match_presets_are_game_pairs_at_size():
+    for preset, domains in (("unsound_matches", ("connect4", "othello")),
+                            ("unsound_matches_1e5", ("connect4", "othello")),
+                            ("chess_matches", ("chess",))):
+        cfg = load(preset)
+        assert cfg.tasks == "matches" and selected_domains(cfg) == list(domains)
+        for d in domains:
+            m = getattr(cfg.domains, d).match
+            assert m.enabled and m.openings >= 200 and m.techniques      # >= 400 games each
+            assert m.budget == (100_000 if preset.endswith("1e5") else 10_000)
+    chess = load("chess_matches").domains.chess.match
+    assert chess.quiescence and chess.balance_margin and set(chess.techniques) == {"null R=2", "LMR after 3"}
+
+
 @pytest.mark.parametrize("override,match", [
     ("tradeoff.domain=go", "tradeoff.domain: unknown domain 'go'"),
     ("runner.n_jobs=0", "n_jobs must be"),
@@ -45,7 +59,10 @@ def test_domain_selection_and_size_presets():
     ("tradeoff.domains.incremental.correlations=[1.5]", "correlations must lie in"),
     ("tradeoff.domains.connect4.benchmark=nope.txt", "no such file"),
     ("tradeoff.domains.chess.probcut_fit.deep=1", "probcut_fit.deep must be"),
-    ("+tradeoff.domains.incremental.match={enabled: true}", "connect4 and othello only"),
+    ("+tradeoff.domains.incremental.match={enabled: true}", "connect4, othello and chess only"),
+    ("tradeoff.tasks=some", "tradeoff.tasks must be all, positions or matches"),
+    ("+tradeoff.domains.connect4.match.pairs_per_task=-1", "match.pairs_per_task must be an integer >= 0"),
+    ("+tradeoff.domains.connect4.match.balance_margin=0", "match.balance_margin must be a number > 0"),
     ("tradeoff.domains.connect4.match.techniques=[warp]", "'warp' is not a technique label"),
     ("+tradeoff.foo=1", "tradeoff.foo"),
     ("tradeoff.techniques=[]", "techniques: the list is empty"),
@@ -68,3 +85,21 @@ def test_cli_one_line_error_and_no_run_directory(tmp_path):
     assert rc == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     assert "tradeoff.domains.othello.ply must be <= 50" in err
     assert not (tmp_path / "results").exists()
+
+
+def test_a_matches_only_plan_goes_chunk_by_chunk_across_the_pairings():
+    from searchlab.experiment.tradeoff.measure import opening_text
+    from searchlab.experiment.tradeoff.tasks import plan
+
+    tasks = plan(load("unsound_matches_small"), {})
+    assert {t.kind for t in tasks} == {"match"} and len(tasks) == 11 * 2     # 2 chunks of 2 pairs
+    firsts = [t.args[5] for t in tasks]
+    assert firsts == [0] * 11 + [2] * 11                 # every pairing's first chunk first
+    assert len({t.task_id for t in tasks}) == len(tasks)
+    ops = {t.args[0]: [opening_text(t.args[0], o.moves) for o in t.args[4]]
+           for t in tasks if t.args[5] == 0}
+    assert len(ops["connect4"]) == 2 and all(len(o) == 4 and set(o) <= set("1234567")
+                                             for o in ops["connect4"])      # Pons' columns 1-7
+    assert all(len(o.split()) == 6 for o in ops["othello"])
+    positions = plan(load("unsound_tradeoff_tiny", ["tradeoff.tasks=positions"]), {})
+    assert {t.kind for t in positions} == {"position"}

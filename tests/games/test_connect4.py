@@ -69,6 +69,26 @@ def test_play_returns_new_state_and_does_not_mutate():
         g.play(s, 7)
 
 
+def test_play_accepts_numpy_columns_and_refuses_bools_and_finished_games():
+    g = ConnectFour()
+    s = g.initial_state()
+    assert g.play(s, np.int64(3)) == g.play(s, 3) and type(g.play(s, np.int8(3)).plies) is int
+    for bad in (True, 3.0, "3", None, np.int64(7), -1):
+        with pytest.raises(InvalidParameterError, match="column 0..6"):
+            g.play(s, bad)
+    won = parse_moves("1212121")
+    with pytest.raises(InvalidParameterError, match="not playable"):
+        g.play(won, 3)                       # column 4 is empty, but the game is over
+
+
+def test_legal_moves_are_a_fresh_list_each_call():
+    g = ConnectFour()
+    s = parse_moves("111111")
+    moves = g.legal_moves(s)
+    moves.reverse()                          # an ordering may reorder the list it is given
+    assert g.legal_moves(s) == [1, 2, 3, 4, 5, 6]
+
+
 def test_terminal_and_utility_follow_pons_scores():
     # First player wins vertically with its 4th stone (ply 7): worth 22 - 4 = 18 to them.
     won = parse_moves("1212121")

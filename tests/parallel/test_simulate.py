@@ -141,7 +141,7 @@ def test_bad_input():
         simulate(tree, "lazy-smp", 2, tt_bits=0)
     with pytest.raises(UnsupportedError, match="static values"):
         simulate(tree, "ybwc", 2, depth=2)
-    with pytest.raises(UnsupportedError, match="synthetic tree"):
+    with pytest.raises(InvalidParameterError, match="depth must"):     # required on games
         simulate(TicTacToe(), "ybwc", 2)
 
 

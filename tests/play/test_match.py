@@ -22,7 +22,7 @@ def test_elo_from_score():
 def test_perfect_players_draw_tic_tac_toe():
     g = TicTacToe()
     strong = Player("full", "alphabeta", "natural", budget=10**6)
-    r = run_match(g, strong, strong, [g.initial_state()])
+    r = run_match(g, strong, strong, [g.initial_state()], engine="reference")
     assert (r.games, r.draws, r.score, r.elo) == (2, 2, 0.5, 0.0)
     assert [rec.a_is_max for rec in r.records] == [True, False]
 
@@ -32,8 +32,8 @@ def test_budget_limits_depth_and_a_deeper_player_does_not_lose():
     openings = sample_states(g, ply=1, n=4, seed=3)
     deep = Player("deep", "alphabeta", "natural", budget=50_000)
     shallow = Player("shallow", "alphabeta", "natural", budget=12)
-    assert choose_move(g, g.initial_state(), shallow).nodes <= 12
-    r = run_match(g, deep, shallow, openings)
+    assert choose_move(g, g.initial_state(), shallow, engine="reference").nodes <= 12
+    r = run_match(g, deep, shallow, openings, engine="reference")
     assert r.games == 8 and r.a_wins + r.draws + r.b_wins == 8
     assert r.b_wins == 0 and r.a_mean_depth > r.b_mean_depth
     assert r.elo_ci[0] <= r.elo <= r.elo_ci[1]

@@ -6,7 +6,8 @@ PVS, the pruned alpha-beta of pruning.py) as a state machine over an explicit st
 a frame in mode 1 runs only a node's move loop (pruning.py's ``pruned_alphabeta_children``:
 null-move verification, ProbCut's shallow search). Why not recursion: numba's type inference
 of a self-recursive function of this size took minutes (it re-infers the function at every
-recursive call site), the state machine compiles in seconds. Only quiescence, small, recurses.
+recursive call site), the state machine compiles in seconds; quiescence, small, loops too (a
+recursive function crashed on reload from numba's cache).
 The game's primitives are this module's globals (the block between the markers below), called
 directly, so the search is written once and every call is a direct, inlinable call. This file is
 a *template*: ``searchlab.algorithms.compiled.specialise`` writes, per game, a copy of it whose
@@ -24,9 +25,12 @@ the search only takes views of arrays the caller owns and allocates nothing, and
 incref/decref calls that array views otherwise cost made it five times slower.
 
 Everything a search counts or consults lives in arrays the Python side allocates (``E``, the
-environment tuple: state rows, move buffers, counters, parameters, the transposition table,
-killers, history); the node budget sets ``cnt[ABORT]`` and every caller returns at once, which
-is the reference's SearchAborted. Values are float64 from MAX's point of view.
+environment tuple: 0 state rows, 1 move buffers, 2-3 sort keys (float, uint64), 4 counters, 5
+nodes per ply, 6-7 integer and float parameters, 8 the random order's salt, 9-11 the
+transposition table (three views of one buffer), 12 killers, 13 history, 14 the root's child
+values, 15 beam widths per ply, 16-18 the frames); the node budget sets ``cnt[ABORT]`` and every
+caller returns at once, which is the reference's SearchAborted. Values are float64 from MAX's
+point of view.
 """
 
 from __future__ import annotations
@@ -70,6 +74,15 @@ B_NATURAL, B_RANDOM, B_STATIC, B_OWN = 0, 1, 2, 3
 D_TABLE, D_KILLER, D_HISTORY = 1, 2, 3
 # transposition-table bounds (tt.py)
 EXACT, LOWER, UPPER = 0, 1, 2
+# A table entry is one row of 4 words, two to a cache line (a probe and a store touch one line,
+# not one per field, and the table is half the size: it is read at random, so its misses are
+# the search's main memory cost): the table is one (size, 4) buffer seen as uint64 (E[9]),
+# float64 (E[10]) and int64 (E[11]); these are the columns. T_META packs the age (the high
+# bits), the bound and the move + 1 (MOVE_BITS bits), so move ids stay below 2**MOVE_BITS - 1.
+T_KEY, T_VALUE, T_DEPTH, T_META = range(4)
+T_WORDS = 4
+MOVE_BITS = 22
+_MOVE_MASK = (1 << MOVE_BITS) - 1
 
 # counters (cnt)
 (C_NODES, C_LEAVES, C_CUTOFFS, C_FH, C_FFH, C_RE, C_PROBES, C_HITS, C_TTCUT, C_STORES,
@@ -83,8 +96,10 @@ FIRED = {"null_move": C_NULL, "razoring": C_RAZOR, "probcut": C_PROBCUT, "beam":
 (P_ALG, P_BASE, P_OWN, P_NDYN, P_DYN0, P_DYN1, P_DYN2, P_DYN3, P_TABLE, P_KILLER, P_HISTORY,
  P_MAXNODES, P_PRUNED, P_NM, P_NM_R, P_NM_ADAPT, P_NM_VERIFY, P_LMR, P_LMR_AFTER,
  P_LMR_MIN, P_LMR_RED, P_LMR_LOG, P_FUT, P_RAZOR, P_RAZOR_DEPTH, P_BEAM, P_BEAM_WIDTH,
- P_NWIDTHS, P_PC, P_PC_SHALLOW, P_PC_DEEP, P_Q, P_QMAX, P_NOISY) = range(34)
-N_IPARAMS = 34
+ P_NWIDTHS, P_PC, P_PC_SHALLOW, P_PC_DEEP, P_Q, P_QMAX, P_NOISY, P_AGE0) = range(35)
+N_IPARAMS = 35
+# The table's arrays outlive a search (compiled_engine reuses them): a slot whose age is below
+# ip[P_AGE0], the age the search started at, is empty, so no search has to clear the table.
 # float parameters (fp); fp[F_DEPTH] is the horizon, moved by reductions
 (F_DEPTH, F_FUT_MARGIN, F_RAZOR_MARGIN, F_PC_SLOPE, F_PC_INTERCEPT, F_PC_SIGMA,
  F_PC_THRESHOLD) = range(7)
@@ -108,6 +123,24 @@ def _sort(moves, keys, n, descending):
 
 
 @njit(cache=True, _nrt=False)
+def _sort_by_history(moves, hist, keys, n, descending):
+    """Stable insertion sort of moves[:n] by history (hist, uint64) descending, ties by keys
+    ascending (or descending): _sort by keys, then _sort by -history, in one pass."""
+    for i in range(1, n):
+        m, h, k = moves[i], hist[i], keys[i]
+        j = i - 1
+        while j >= 0 and (hist[j] < h or (hist[j] == h and ((keys[j] < k) if descending
+                                                             else (keys[j] > k)))):
+            moves[j + 1] = moves[j]
+            hist[j + 1] = hist[j]
+            keys[j + 1] = keys[j]
+            j -= 1
+        moves[j + 1] = m
+        hist[j + 1] = h
+        keys[j + 1] = k
+
+
+@njit(cache=True, _nrt=False)
 def _to_front(moves, n, m):
     """Move m to the front of moves[:n] if present (the rest keep their order)."""
     for i in range(n):
@@ -121,16 +154,16 @@ def _to_front(moves, n, m):
 @njit(cache=True, _nrt=False)
 def tt_probe(E, key, depth, alpha, beta):
     """TranspositionTable.probe: (True, value) when the entry settles the window."""
-    cnt, ip = E[4], E[6]
-    tkey, tdep, tval, tbound, tage = E[9], E[10], E[11], E[12], E[14]
+    cnt, ip, tu, tf, ti = E[4], E[6], E[9], E[10], E[11]
     cnt[C_PROBES] += 1
-    i = key & np.uint64(tkey.shape[0] - 1)
-    if tage[i] < 0 or tkey[i] != key:
+    i = key & np.uint64(tu.shape[0] - 1)
+    meta = ti[i, T_META]
+    if (meta >> (MOVE_BITS + 2)) < ip[P_AGE0] or tu[i, T_KEY] != key:
         return False, 0.0
     cnt[C_HITS] += 1
-    if ip[P_TABLE] != TABLE_VALUES or tdep[i] < depth:
+    if ip[P_TABLE] != TABLE_VALUES or tf[i, T_DEPTH] < depth:
         return False, 0.0
-    b, v = tbound[i], tval[i]
+    b, v = (meta >> MOVE_BITS) & 3, tf[i, T_VALUE]
     if b == EXACT or (b == LOWER and v >= beta) or (b == UPPER and v <= alpha):
         cnt[C_TTCUT] += 1
         return True, v
@@ -140,18 +173,16 @@ def tt_probe(E, key, depth, alpha, beta):
 @njit(cache=True, _nrt=False)
 def tt_store(E, key, depth, value, alpha, beta, move):
     """TranspositionTable.store: depth-preferred, aged replacement."""
-    cnt = E[4]
-    tkey, tdep, tval, tbound, tmove, tage = E[9], E[10], E[11], E[12], E[13], E[14]
+    cnt, tu, tf, ti = E[4], E[9], E[10], E[11]
     bound = UPPER if value <= alpha else (LOWER if value >= beta else EXACT)
-    i = key & np.uint64(tkey.shape[0] - 1)
+    i = key & np.uint64(tu.shape[0] - 1)
     age = cnt[C_AGE]
-    if tage[i] < 0 or tkey[i] == key or depth >= tdep[i] or tage[i] != age:
-        tkey[i] = key
-        tdep[i] = depth
-        tval[i] = value
-        tbound[i] = bound
-        tmove[i] = move
-        tage[i] = age
+    old = ti[i, T_META] >> (MOVE_BITS + 2)
+    if old < E[6][P_AGE0] or tu[i, T_KEY] == key or depth >= tf[i, T_DEPTH] or old != age:
+        tu[i, T_KEY] = key
+        tf[i, T_DEPTH] = depth
+        tf[i, T_VALUE] = value
+        ti[i, T_META] = (age << (MOVE_BITS + 2)) | (bound << MOVE_BITS) | (move + 1)
         cnt[C_STORES] += 1
 
 
@@ -160,7 +191,9 @@ def _static_of(s):
     return utility(s) if is_terminal(s) else evaluate(s)
 
 
-@njit(cache=True, _nrt=False)
+# inlined by numba: LLVM left this call in place, and a call passes every array of E as
+# separate arguments (inlining made the search ~10 % faster on Connect Four)
+@njit(cache=True, _nrt=False, inline='always')
 def order_moves(E, ply, key, has_key):
     """ctx.moves: the legal moves into MV[ply] in the policy's order; returns their number.
     ``key`` is the node's hash key when ``has_key`` (the table probe computed it)."""
@@ -169,6 +202,11 @@ def order_moves(E, ply, key, has_key):
     moves = MV[ply]
     n = gen_moves(s, moves)
     base = ip[P_BASE]
+    ndyn = ip[P_NDYN]
+    # History applied right after a float-keyed base order (the usual "...+history+centre"):
+    # one stable sort by (history, base key) gives what the two stable sorts give, in one pass.
+    merged = ndyn > 0 and ip[P_DYN0 + ndyn - 1] == D_HISTORY and base != B_NATURAL \
+        and base != B_RANDOM
     if base == B_RANDOM:
         salt = E[8][0]
         keys = KU[ply]
@@ -181,36 +219,47 @@ def order_moves(E, ply, key, has_key):
         for i in range(n):
             play(s, moves[i], S[ply + 1])
             keys[i] = _static_of(S[ply + 1])
-        _sort(moves, keys, n, max_to_move(s))
+        if not merged:
+            _sort(moves, keys, n, max_to_move(s))
     elif base == B_OWN:
         keys = KF[ply]
         code = ip[P_OWN]
         for i in range(n):
             keys[i] = order_key(s, moves[i], code)
-        _sort(moves, keys, n, False)
-    for j in range(ip[P_NDYN] - 1, -1, -1):          # lowest priority first; sorts are stable
+        if not merged:
+            _sort(moves, keys, n, False)
+    if merged:
+        hist, hkeys = E[13], KU[ply]
+        side = 1 if max_to_move(s) else 0
+        for i in range(n):
+            hkeys[i] = hist[side, moves[i]]
+        _sort_by_history(moves, hkeys, KF[ply], n, base == B_STATIC and max_to_move(s))
+        ndyn -= 1
+    for j in range(ndyn - 1, -1, -1):                # lowest priority first; sorts are stable
         part = ip[P_DYN0 + j]
         if part == D_HISTORY:
-            hist = E[16]
+            hist = E[13]
             side = 1 if max_to_move(s) else 0
             keys = KF[ply]
             for i in range(n):
                 keys[i] = -float(hist[side, moves[i]])
             _sort(moves, keys, n, False)
         elif part == D_KILLER:
-            killers = E[15]
+            killers = E[12]
             # the slots present, in slot order, go first: place the second, then the first
             for k in (1, 0):
                 m = killers[ply, k]
                 if m >= 0:
                     _to_front(moves, n, m)
         elif part == D_TABLE and ip[P_TABLE] != TABLE_NONE:
-            tkey, tmove, tage = E[9], E[13], E[14]
+            tu, ti = E[9], E[11]
             if not has_key:
                 key = hash_key(s)
-            i = key & np.uint64(tkey.shape[0] - 1)
-            if tage[i] >= 0 and tkey[i] == key and tmove[i] >= 0:
-                _to_front(moves, n, tmove[i])
+            i = key & np.uint64(tu.shape[0] - 1)
+            meta = ti[i, T_META]
+            if (meta >> (MOVE_BITS + 2)) >= ip[P_AGE0] and tu[i, T_KEY] == key \
+                    and meta & _MOVE_MASK:
+                _to_front(moves, n, (meta & _MOVE_MASK) - 1)
     return n
 
 
@@ -224,7 +273,7 @@ def cut(E, s, ply, n, i, m):
     if i < n - 1:
         cnt[C_CUTOFFS] += 1
     if ip[P_KILLER]:
-        killers = E[15]
+        killers = E[12]
         if killers[ply, 0] != m and killers[ply, 1] != m:
             killers[ply, 1] = killers[ply, 0]
             killers[ply, 0] = m
@@ -233,26 +282,76 @@ def cut(E, s, ply, n, i, m):
         if d == INF:
             d = 1.0
         side = 1 if max_to_move(s) else 0
-        E[16][side, m] += np.int64(d) ** 2
+        E[13][side, m] += np.int64(d) ** 2
+
+
+# Frame fields: integers FI[f, .], floats FF[f, .], the table key FK[f].
+FI_PLY, FI_MODE, FI_PHASE, FI_I, FI_N, FI_BEST, FI_MAXING, FI_HAS_STATIC, FI_FUTILE = range(9)
+N_FI = 9
+FF_ALPHA, FF_BETA, FF_ALPHA0, FF_BETA0, FF_V, FF_STATIC, FF_DL, FF_R, FF_BOUND, FF_C = range(10)
+N_FF = 10
 
 
 @njit(cache=True, _nrt=False)
-def quiesce(E, ply, alpha, beta, qdepth, stand_pat):
-    """pruning.quiescence: fail-soft, noisy moves only, counted in q_nodes."""
-    S, MV, cnt, ip = E[0], E[1], E[4], E[6]
-    s = S[ply]
-    maxing = max_to_move(s)
-    v = stand_pat
-    if (v >= beta) if maxing else (v <= alpha):
-        return v
-    if qdepth >= ip[P_QMAX]:
-        return v
-    if maxing:
-        alpha = max(alpha, v)
-    else:
-        beta = min(beta, v)
-    n = noisy_moves(s, MV[ply])
-    for i in range(n):
+def quiesce(E, base, ply0, alpha, beta, stand_pat):
+    """pruning.quiescence: fail-soft, noisy moves only, counted in q_nodes; from the node at
+    ``ply0`` with its static value ``stand_pat``. Iterative, not recursive: numba's on-disk
+    cache crashed reloading the recursive form (numba issues #6061, #6713); quiescence level q
+    keeps its window, value and move loop in frame ``base + q`` (frames above the search's
+    top are free). Returns 0.0 when the node budget ran out (cnt[C_ABORT] set)."""
+    S, MV, cnt, ip, FI, FF = E[0], E[1], E[4], E[6], E[16], E[17]
+    q = 0
+    FF[base, FF_ALPHA] = alpha
+    FF[base, FF_BETA] = beta
+    FF[base, FF_V] = stand_pat
+    c = 0.0
+    enter = True
+    while True:
+        f, ply = base + q, ply0 + q
+        s = S[ply]
+        if enter:                           # a node's entry: stand pat, depth bound, its moves
+            maxing = max_to_move(s)
+            v, alpha, beta = FF[f, FF_V], FF[f, FF_ALPHA], FF[f, FF_BETA]
+            if ((v >= beta) if maxing else (v <= alpha)) or q >= ip[P_QMAX]:
+                if q == 0:
+                    return v
+                q, c, enter = q - 1, v, False
+                continue
+            if maxing:
+                FF[f, FF_ALPHA] = max(alpha, v)
+            else:
+                FF[f, FF_BETA] = min(beta, v)
+            FI[f, FI_MAXING] = maxing
+            FI[f, FI_N] = noisy_moves(s, MV[ply])
+            FI[f, FI_I] = 0
+        else:                               # the last move's child returned c
+            v = FF[f, FF_V]
+            if FI[f, FI_MAXING]:
+                v = max(v, c)
+                FF[f, FF_V] = v
+                if v >= FF[f, FF_BETA]:
+                    if q == 0:
+                        return v
+                    q, c = q - 1, v
+                    continue
+                FF[f, FF_ALPHA] = max(FF[f, FF_ALPHA], v)
+            else:
+                v = min(v, c)
+                FF[f, FF_V] = v
+                if v <= FF[f, FF_ALPHA]:
+                    if q == 0:
+                        return v
+                    q, c = q - 1, v
+                    continue
+                FF[f, FF_BETA] = min(FF[f, FF_BETA], v)
+            FI[f, FI_I] += 1
+        i = FI[f, FI_I]
+        if i >= FI[f, FI_N]:
+            v = FF[f, FF_V]
+            if q == 0:
+                return v
+            q, c, enter = q - 1, v, False
+            continue
         play(s, MV[ply, i], S[ply + 1])
         cnt[C_QNODES] += 1
         if cnt[C_NODES] + cnt[C_QNODES] > ip[P_MAXNODES]:
@@ -260,30 +359,15 @@ def quiesce(E, ply, alpha, beta, qdepth, stand_pat):
             return 0.0
         child = S[ply + 1]
         if is_terminal(child):
-            c = utility(child)
-        else:
-            c = quiesce(E, ply + 1, alpha, beta, qdepth + 1, evaluate(child))
-            if cnt[C_ABORT]:
-                return 0.0
-        if maxing:
-            v = max(v, c)
-            if v >= beta:
-                return v
-            alpha = max(alpha, v)
-        else:
-            v = min(v, c)
-            if v <= alpha:
-                return v
-            beta = min(beta, v)
-    return v
+            c, enter = utility(child), False
+            continue
+        FF[f + 1, FF_ALPHA] = FF[f, FF_ALPHA]
+        FF[f + 1, FF_BETA] = FF[f, FF_BETA]
+        FF[f + 1, FF_V] = evaluate(child)
+        q, enter = q + 1, True
 
 
 # --- the search: an explicit stack of frames --------------------------------------------------
-# Frame fields: integers FI[f, .], floats FF[f, .], the table key FK[f].
-FI_PLY, FI_MODE, FI_PHASE, FI_I, FI_N, FI_BEST, FI_MAXING, FI_HAS_STATIC, FI_FUTILE = range(9)
-N_FI = 9
-FF_ALPHA, FF_BETA, FF_ALPHA0, FF_BETA0, FF_V, FF_STATIC, FF_DL, FF_R, FF_BOUND, FF_C = range(10)
-N_FF = 10
 # Phases: where a frame resumes (R_*: after a child search returned its value in ``ret``).
 (ENTER, R_NM, R_NM_VERIFY, RAZOR, PROBCUT, R_PC, LOOP_START, LOOP_NEXT, R_CHILD, R_PVS, R_LMR,
  LOOP_END, MM_NEXT, R_MM, PROCESS, EARLY) = range(16)
@@ -293,7 +377,7 @@ N_FF = 10
 def _push(E, f, resume, ply, alpha, beta, mode):
     """Suspend frame f at ``resume`` and open frame f + 1: a search of ``ply`` with the window
     (alpha, beta) (mode 1: the move loop alone). Returns the new top."""
-    FI, FF = E[19], E[20]
+    FI, FF = E[16], E[17]
     FI[f, FI_PHASE] = resume
     g = f + 1
     FI[g, FI_PLY] = ply
@@ -312,7 +396,7 @@ def search(E, root_alpha, root_beta):
     takes minutes). Each phase below is the stretch of the reference between two recursive
     calls. Returns the root value (MAX's view); 0.0 when the node budget ran out."""
     S, MV, cnt, per_ply, ip, fp = E[0], E[1], E[4], E[5], E[6], E[7]
-    FI, FF, FK = E[19], E[20], E[21]
+    FI, FF, FK = E[16], E[17], E[18]
     alg = ip[P_ALG]
     pruned = ip[P_PRUNED] != 0
     has_table = ip[P_TABLE] != TABLE_NONE and alg != MINIMAX
@@ -355,7 +439,7 @@ def search(E, root_alpha, root_beta):
                 cnt[C_LEAVES] += 1
                 ret = evaluate(s)
                 if pruned and ip[P_Q]:
-                    ret = quiesce(E, ply, alpha, beta, 0, ret)
+                    ret = quiesce(E, top + 1, ply, alpha, beta, ret)
                     if cnt[C_ABORT]:
                         return 0.0
                 top -= 1
@@ -402,7 +486,144 @@ def search(E, root_alpha, root_beta):
             continue
         maxing = FI[f, FI_MAXING] != 0
         alpha, beta = FF[f, FF_ALPHA], FF[f, FF_BETA]
-        if phase == R_NM:
+        if phase == LOOP_NEXT:
+            i = FI[f, FI_I]
+            if i >= FI[f, FI_N]:
+                FI[f, FI_PHASE] = LOOP_END
+                continue
+            m = MV[ply, i]
+            if not pruned:
+                child = S[ply + 1]
+                play(s, m, child)
+                if alg == PVS and i > 0:
+                    if maxing:
+                        top = _push(E, f, R_PVS, ply + 1, alpha, np.nextafter(alpha, INF), 0)
+                    else:
+                        top = _push(E, f, R_PVS, ply + 1, np.nextafter(beta, -INF), beta, 0)
+                elif ply + 1 >= fp[F_DEPTH]:
+                    # a child at the horizon: ENTER's visit of a leaf, done here without a frame
+                    cnt[C_PARENT_NULL] = 0
+                    cnt[C_NODES] += 1
+                    if cnt[C_NODES] > ip[P_MAXNODES]:
+                        cnt[C_ABORT] = 1
+                        return 0.0
+                    per_ply[ply + 1] += 1
+                    cnt[C_LEAVES] += 1
+                    FF[f, FF_C] = utility(child) if is_terminal(child) else evaluate(child)
+                    FI[f, FI_PHASE] = PROCESS
+                else:
+                    top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+                continue
+            quiet = ip[P_NOISY] == 0 or not is_noisy(s, m)
+            if FI[f, FI_FUTILE] and quiet and i > 0:
+                cnt[C_FUTILITY] += 1
+                margin = fp[F_FUT_MARGIN]
+                bound = FF[f, FF_STATIC] + margin if maxing else FF[f, FF_STATIC] - margin
+                if (bound > FF[f, FF_V]) if maxing else (bound < FF[f, FF_V]):
+                    FF[f, FF_V] = bound
+                FI[f, FI_I] = i + 1
+                continue
+            play(s, m, S[ply + 1])
+            depth_left = FF[f, FF_DL]
+            if ip[P_LMR] and i >= ip[P_LMR_AFTER] and depth_left >= ip[P_LMR_MIN] and quiet:
+                if ip[P_LMR_LOG]:
+                    r = float(max(1, int(math.log(depth_left) * math.log(i + 1) / 2)))
+                else:
+                    r = float(ip[P_LMR_RED])
+                r = min(r, depth_left - 1)
+                FF[f, FF_R] = r
+                fp[F_DEPTH] -= r
+                if maxing:
+                    top = _push(E, f, R_LMR, ply + 1, alpha, np.nextafter(alpha, INF), 0)
+                else:
+                    top = _push(E, f, R_LMR, ply + 1, np.nextafter(beta, -INF), beta, 0)
+            else:
+                top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+        elif phase == PROCESS:
+            c = FF[f, FF_C]
+            i = FI[f, FI_I]
+            n = FI[f, FI_N]
+            m = MV[ply, i]
+            FI[f, FI_I] = i + 1
+            FI[f, FI_PHASE] = LOOP_NEXT
+            if alg == FAILHARD:
+                if maxing:
+                    if c >= beta:
+                        cut(E, s, ply, n, i, m)
+                        FF[f, FF_ALPHA] = beta
+                        FI[f, FI_BEST] = m
+                        FI[f, FI_PHASE] = LOOP_END
+                    elif c > alpha:
+                        FF[f, FF_ALPHA] = c
+                        FI[f, FI_BEST] = m
+                else:
+                    if c <= alpha:
+                        cut(E, s, ply, n, i, m)
+                        FF[f, FF_BETA] = alpha
+                        FI[f, FI_BEST] = m
+                        FI[f, FI_PHASE] = LOOP_END
+                    elif c < beta:
+                        FF[f, FF_BETA] = c
+                        FI[f, FI_BEST] = m
+                continue
+            v = FF[f, FF_V]
+            if maxing:
+                if c > v:
+                    v = c
+                    FI[f, FI_BEST] = m
+                if v >= beta:
+                    cut(E, s, ply, n, i, m)
+                    FI[f, FI_PHASE] = LOOP_END
+                elif v > alpha:
+                    FF[f, FF_ALPHA] = v
+            else:
+                if c < v:
+                    v = c
+                    FI[f, FI_BEST] = m
+                if v <= alpha:
+                    cut(E, s, ply, n, i, m)
+                    FI[f, FI_PHASE] = LOOP_END
+                elif v < beta:
+                    FF[f, FF_BETA] = v
+            FF[f, FF_V] = v
+        elif phase == R_CHILD:
+            FF[f, FF_C] = ret
+            FI[f, FI_PHASE] = PROCESS
+        elif phase == LOOP_START:
+            n = order_moves(E, ply, FK[f], has_table and FI[f, FI_MODE] == 0)
+            FI[f, FI_BEST] = -1
+            FI[f, FI_I] = 0
+            FF[f, FF_V] = -INF if maxing else INF
+            FI[f, FI_FUTILE] = 0
+            if pruned:
+                depth_left = fp[F_DEPTH] - ply
+                FF[f, FF_DL] = depth_left
+                if ip[P_BEAM]:
+                    nw = ip[P_NWIDTHS]
+                    width = E[15][min(ply, nw - 1)] if nw else ip[P_BEAM_WIDTH]
+                    if n > width:
+                        cnt[C_BEAM] += 1
+                        keys = E[2][ply]
+                        for i in range(n):
+                            play(s, MV[ply, i], S[ply + 1])
+                            keys[i] = _static_of(S[ply + 1])
+                        _sort(MV[ply], keys, n, maxing)
+                        n = width
+                if ip[P_FUT] and depth_left == 1 and ply > 0 and FI[f, FI_HAS_STATIC]:
+                    static, margin = FF[f, FF_STATIC], fp[F_FUT_MARGIN]
+                    FI[f, FI_FUTILE] = (static + margin <= alpha) if maxing else \
+                        (static - margin >= beta)
+            FI[f, FI_N] = n
+            FI[f, FI_PHASE] = LOOP_NEXT
+        elif phase == R_PVS:
+            c = ret
+            if alpha < c < beta:
+                cnt[C_RE] += 1
+                top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+                continue
+            FF[f, FF_C] = c
+            FI[f, FI_PHASE] = PROCESS
+        elif phase == R_NM:
             c = ret
             r = FF[f, FF_R]
             fp[F_DEPTH] += r
@@ -432,7 +653,7 @@ def search(E, root_alpha, root_beta):
                 if (static + rm <= alpha) if maxing else (static - rm >= beta):
                     q = static
                     if ip[P_Q]:
-                        q = quiesce(E, ply, alpha, beta, 0, static)
+                        q = quiesce(E, top + 1, ply, alpha, beta, static)
                         if cnt[C_ABORT]:
                             return 0.0
                     if (q <= alpha) if maxing else (q >= beta):
@@ -487,87 +708,12 @@ def search(E, root_alpha, root_beta):
             i = FI[f, FI_I]
             m = MV[ply, i]
             if ply == 0:
-                E[17][m] = c
+                E[14][m] = c
             if (c > FF[f, FF_V]) if maxing else (c < FF[f, FF_V]):
                 FF[f, FF_V] = c
                 FI[f, FI_BEST] = m
             FI[f, FI_I] = i + 1
             FI[f, FI_PHASE] = MM_NEXT
-        elif phase == LOOP_START:
-            n = order_moves(E, ply, FK[f], has_table and FI[f, FI_MODE] == 0)
-            FI[f, FI_BEST] = -1
-            FI[f, FI_I] = 0
-            FF[f, FF_V] = -INF if maxing else INF
-            FI[f, FI_FUTILE] = 0
-            if pruned:
-                depth_left = fp[F_DEPTH] - ply
-                FF[f, FF_DL] = depth_left
-                if ip[P_BEAM]:
-                    nw = ip[P_NWIDTHS]
-                    width = E[18][min(ply, nw - 1)] if nw else ip[P_BEAM_WIDTH]
-                    if n > width:
-                        cnt[C_BEAM] += 1
-                        keys = E[2][ply]
-                        for i in range(n):
-                            play(s, MV[ply, i], S[ply + 1])
-                            keys[i] = _static_of(S[ply + 1])
-                        _sort(MV[ply], keys, n, maxing)
-                        n = width
-                if ip[P_FUT] and depth_left == 1 and ply > 0 and FI[f, FI_HAS_STATIC]:
-                    static, margin = FF[f, FF_STATIC], fp[F_FUT_MARGIN]
-                    FI[f, FI_FUTILE] = (static + margin <= alpha) if maxing else \
-                        (static - margin >= beta)
-            FI[f, FI_N] = n
-            FI[f, FI_PHASE] = LOOP_NEXT
-        elif phase == LOOP_NEXT:
-            i = FI[f, FI_I]
-            if i >= FI[f, FI_N]:
-                FI[f, FI_PHASE] = LOOP_END
-                continue
-            m = MV[ply, i]
-            if not pruned:
-                play(s, m, S[ply + 1])
-                if alg == PVS and i > 0:
-                    if maxing:
-                        top = _push(E, f, R_PVS, ply + 1, alpha, np.nextafter(alpha, INF), 0)
-                    else:
-                        top = _push(E, f, R_PVS, ply + 1, np.nextafter(beta, -INF), beta, 0)
-                else:
-                    top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
-                continue
-            quiet = ip[P_NOISY] == 0 or not is_noisy(s, m)
-            if FI[f, FI_FUTILE] and quiet and i > 0:
-                cnt[C_FUTILITY] += 1
-                margin = fp[F_FUT_MARGIN]
-                bound = FF[f, FF_STATIC] + margin if maxing else FF[f, FF_STATIC] - margin
-                if (bound > FF[f, FF_V]) if maxing else (bound < FF[f, FF_V]):
-                    FF[f, FF_V] = bound
-                FI[f, FI_I] = i + 1
-                continue
-            play(s, m, S[ply + 1])
-            depth_left = FF[f, FF_DL]
-            if ip[P_LMR] and i >= ip[P_LMR_AFTER] and depth_left >= ip[P_LMR_MIN] and quiet:
-                if ip[P_LMR_LOG]:
-                    r = float(max(1, int(math.log(depth_left) * math.log(i + 1) / 2)))
-                else:
-                    r = float(ip[P_LMR_RED])
-                r = min(r, depth_left - 1)
-                FF[f, FF_R] = r
-                fp[F_DEPTH] -= r
-                if maxing:
-                    top = _push(E, f, R_LMR, ply + 1, alpha, np.nextafter(alpha, INF), 0)
-                else:
-                    top = _push(E, f, R_LMR, ply + 1, np.nextafter(beta, -INF), beta, 0)
-            else:
-                top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
-        elif phase == R_PVS:
-            c = ret
-            if alpha < c < beta:
-                cnt[C_RE] += 1
-                top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
-                continue
-            FF[f, FF_C] = c
-            FI[f, FI_PHASE] = PROCESS
         elif phase == R_LMR:
             c = ret
             fp[F_DEPTH] += FF[f, FF_R]
@@ -578,56 +724,6 @@ def search(E, root_alpha, root_beta):
                 continue
             FF[f, FF_C] = c
             FI[f, FI_PHASE] = PROCESS
-        elif phase == R_CHILD:
-            FF[f, FF_C] = ret
-            FI[f, FI_PHASE] = PROCESS
-        elif phase == PROCESS:
-            c = FF[f, FF_C]
-            i = FI[f, FI_I]
-            n = FI[f, FI_N]
-            m = MV[ply, i]
-            FI[f, FI_I] = i + 1
-            FI[f, FI_PHASE] = LOOP_NEXT
-            if alg == FAILHARD:
-                if maxing:
-                    if c >= beta:
-                        cut(E, s, ply, n, i, m)
-                        FF[f, FF_ALPHA] = beta
-                        FI[f, FI_BEST] = m
-                        FI[f, FI_PHASE] = LOOP_END
-                    elif c > alpha:
-                        FF[f, FF_ALPHA] = c
-                        FI[f, FI_BEST] = m
-                else:
-                    if c <= alpha:
-                        cut(E, s, ply, n, i, m)
-                        FF[f, FF_BETA] = alpha
-                        FI[f, FI_BEST] = m
-                        FI[f, FI_PHASE] = LOOP_END
-                    elif c < beta:
-                        FF[f, FF_BETA] = c
-                        FI[f, FI_BEST] = m
-                continue
-            v = FF[f, FF_V]
-            if maxing:
-                if c > v:
-                    v = c
-                    FI[f, FI_BEST] = m
-                if v >= beta:
-                    cut(E, s, ply, n, i, m)
-                    FI[f, FI_PHASE] = LOOP_END
-                elif v > alpha:
-                    FF[f, FF_ALPHA] = v
-            else:
-                if c < v:
-                    v = c
-                    FI[f, FI_BEST] = m
-                if v <= alpha:
-                    cut(E, s, ply, n, i, m)
-                    FI[f, FI_PHASE] = LOOP_END
-                elif v < beta:
-                    FF[f, FF_BETA] = v
-            FF[f, FF_V] = v
         else:                                                   # LOOP_END
             if alg == FAILHARD:
                 v = alpha if maxing else beta

@@ -35,3 +35,9 @@ def null_move_never(s):
 @njit(cache=True)
 def no_noisy_moves(s, out):
     return 0
+
+
+@njit(cache=True)
+def null_move_always(s):
+    """A null move allowed everywhere (a game wrapper's pass, e.g. the trade-off study's)."""
+    return True

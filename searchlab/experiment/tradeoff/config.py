@@ -99,8 +99,14 @@ class ProbCutFitConf:
 @dataclass
 class MatchConf:
     """Technique (A) against sound alpha-beta (B), same ordering, equal node budget per move,
-    ``openings`` seeded random openings of ``opening_ply`` plies, each played with colours
-    swapped (2 games per opening)."""
+    ``openings`` distinct seeded random openings of ``opening_ply`` plies
+    (play/openings.py), each played with colours swapped (a game pair: 2 games per opening).
+
+    ``pairs_per_task``: openings per runner task (0 = all in one task); smaller tasks balance
+    the workers and lose less on a kill (resume is per task). ``max_plies``: a longer game is
+    adjudicated a draw. ``quiescence``: quiescence depth given to *both* players (chess; None
+    = off). ``balance_margin``: keep only openings whose sound search at ``balance_depth``
+    scores within this many ``value_scale`` units of 0 (None = every opening)."""
 
     enabled: bool = True
     openings: int = 8
@@ -108,6 +114,11 @@ class MatchConf:
     budget: int = 2000
     ordering: str = "static"
     techniques: list[str] = field(default_factory=list)   # labels; empty = none
+    pairs_per_task: int = 0
+    max_plies: int = 400
+    quiescence: Optional[int] = None
+    balance_margin: Optional[float] = None
+    balance_depth: int = 2
 
 
 @dataclass
@@ -145,6 +156,7 @@ class TradeoffSection:
 
     domain: Any = "all"             # "all", one domain name, or a list of names
     size: str = "full"              # informational: the size preset used
+    tasks: str = "all"              # all | positions | matches: which task kinds to run
     techniques: list[TechniqueConf] = field(default_factory=list)
     domains: Domains = field(default_factory=Domains)
 
@@ -161,6 +173,7 @@ class TradeoffConfig:
     progress: bool = True
     results_dir: str = "results"
     size: str = "full"              # informational: the size preset used (full, small, tiny)
+    tasks: str = "all"              # all | positions | matches
     techniques: list[TechniqueConf] = field(default_factory=list)
     domains: Domains = field(default_factory=Domains)
 
@@ -198,7 +211,7 @@ def from_engine(cfg: Any) -> TradeoffConfig:
                         seed=data.get("seed"), domain=sec.domain,
                         n_jobs=runner.get("n_jobs", 2), progress=runner.get("progress", True),
                         results_dir=data.get("results_dir") or "results", size=sec.size,
-                        techniques=sec.techniques, domains=sec.domains)
+                        tasks=sec.tasks, techniques=sec.techniques, domains=sec.domains)
     try:
         return validate(tc)
     except ConfigError as e:
@@ -240,6 +253,8 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
     names = selected_domains(cfg)
     if not names:
         _fail("domain: no enabled domain selected")
+    if cfg.tasks not in ("all", "positions", "matches"):
+        _fail(f"tasks must be all, positions or matches; got {cfg.tasks!r}")
     if not cfg.techniques:
         _fail("techniques: the list is empty (at least the sound reference is needed)")
     labels = [t.label for t in cfg.techniques]
@@ -298,11 +313,18 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
             _fail(f"{k}.probcut_fit.deep must be an integer > shallow ({f.shallow}); got {f.deep!r}")
         m = d.match
         if m.enabled:
-            if n in ("incremental", "chess"):
-                _fail(f"{k}.match.enabled: matches are played in connect4 and othello only")
+            if n == "incremental":
+                _fail(f"{k}.match.enabled: matches are played in connect4, othello and chess only")
             _int(f"{k}.match.openings", m.openings, 1)
             _int(f"{k}.match.opening_ply", m.opening_ply, 0)
             _int(f"{k}.match.budget", m.budget, 1)
+            _int(f"{k}.match.pairs_per_task", m.pairs_per_task, 0)
+            _int(f"{k}.match.max_plies", m.max_plies, 1)
+            _int(f"{k}.match.balance_depth", m.balance_depth, 1)
+            if m.quiescence is not None:
+                _int(f"{k}.match.quiescence", m.quiescence, 1)
+            if m.balance_margin is not None:
+                _pos(f"{k}.match.balance_margin", m.balance_margin)
             for lab in m.techniques:
                 if lab not in labels:
                     _fail(f"{k}.match.techniques: {lab!r} is not a technique label "

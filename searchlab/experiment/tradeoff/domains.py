@@ -22,6 +22,8 @@ import numpy as np
 
 from searchlab.algorithms.api import search
 from searchlab.algorithms.calibration import sample_states
+from searchlab.algorithms.compiled.stubs import null_move_always
+from searchlab.games import connect4_compiled as c4_compiled, othello_compiled
 from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import ConnectFour, ConnectFourState, load_benchmark
 from searchlab.games.epd import load_epd
@@ -33,7 +35,13 @@ from searchlab.trees.incremental import IncrementalTree
 
 
 class WithNullMove:
-    """``game`` plus ``null_move(state)`` (the side to move passes); everything else delegated."""
+    """``game`` plus ``null_move(state)`` (the side to move passes); everything else delegated.
+
+    ``compiled_primitives`` hands the compiled engine the game's primitives with the same pass
+    (``_COMPILED_PASS``) and a guard that always allows it, so that ``engine="auto"`` searches
+    with null move on the compiled engine node for node as the reference does (without it the
+    game's own primitives would refuse every null move).
+    """
 
     def __init__(self, game: Any, null) -> None:
         self._game, self._null = game, null
@@ -44,6 +52,12 @@ class WithNullMove:
 
     def null_move_allowed(self, state: Any) -> bool:
         return True
+
+    def compiled_primitives(self):
+        cg = self._game.compiled_primitives()
+        prims = cg.prims._replace(null_move=_COMPILED_PASS[self._null],
+                                  null_move_allowed=null_move_always)
+        return dataclasses.replace(cg, prims=prims)
 
     def __getattr__(self, item: str) -> Any:
         return getattr(self._game, item)
@@ -62,6 +76,10 @@ def _c4_pass(state):
 
 def _othello_pass(state):
     return OthelloState(state.black, state.white, not state.black_to_move)
+
+
+#: the compiled twin of each Python pass (games/*_compiled.py ``pass_turn``)
+_COMPILED_PASS = {_c4_pass: c4_compiled.pass_turn, _othello_pass: othello_compiled.pass_turn}
 
 
 def connect4_game(moves: str = ""):

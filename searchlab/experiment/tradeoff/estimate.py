@@ -10,8 +10,9 @@ domain's ``depth``, F = budget.full_tree_nodes(b, d) and T the number of techniq
   most F, QUIESCENCE_FACTOR * F for a quiescence technique: its capture searches extend the
   horizon) and one search under the node budget (at most ``budget``) each for the reference
   and every technique: ``2 F + sum over techniques of factor * F + (T + 1) * budget``;
-- match task (measure.run_match_task): 2 games per opening, each at most MAX_PLIES moves (both
-  players' moves counted), each move searched within ``match.budget`` nodes:
+- match task (measure.run_match_task): 2 games per opening of its chunk
+  (``match.pairs_per_task``), each at most MAX_PLIES moves (both players' moves counted;
+  chess: ``match.max_plies``), each move searched within ``match.budget`` nodes:
   ``2 * openings * MAX_PLIES * match.budget``.
 
 The technique factors are empirical, like budget.py's random-order bound (null-move,
@@ -49,10 +50,13 @@ def position_work(domain: str, dconf: DomainConf, techniques: list[TechniqueConf
     return min(work, MAX_COUNT)
 
 
-def match_work(domain: str, dconf: DomainConf) -> int:
-    """Upper bound of the nodes one match task of ``domain`` visits (module doc)."""
+def match_work(domain: str, dconf: DomainConf, openings: int | None = None) -> int:
+    """Upper bound of the nodes one match task of ``domain`` over ``openings`` openings
+    (default: the whole set, or one chunk of ``pairs_per_task``) visits (module doc)."""
     m = dconf.match
-    return min(2 * m.openings * MAX_PLIES[domain] * m.budget, MAX_COUNT)
+    n = openings if openings is not None else (m.pairs_per_task or m.openings)
+    plies = min(MAX_PLIES.get(domain, m.max_plies), m.max_plies)
+    return min(2 * n * plies * m.budget, MAX_COUNT)
 
 
 def check_budget(cfg: TradeoffConfig, max_nodes: int) -> None:
@@ -61,11 +65,11 @@ def check_budget(cfg: TradeoffConfig, max_nodes: int) -> None:
     over: list[tuple[str, int, int]] = []          # (what, work, tasks)
     for n in selected_domains(cfg):
         d = getattr(cfg.domains, n)
-        w = position_work(n, d, cfg.techniques)
+        w = position_work(n, d, cfg.techniques) if cfg.tasks != "matches" else 0
         if w > max_nodes:
             over.append((f"{n} positions d={d.depth}", w, d.positions
                          * (len(d.correlations) if n == "incremental" else 1)))
-        if d.match.enabled and d.match.techniques:
+        if d.match.enabled and d.match.techniques and cfg.tasks != "positions":
             w = match_work(n, d)
             if w > max_nodes:
                 over.append((f"{n} matches budget={d.match.budget}", w, len(d.match.techniques)))

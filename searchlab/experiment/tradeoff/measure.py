@@ -3,8 +3,8 @@
 - position (``run_position``): the exact truth of one position (every root move's exact value,
   ``exact_best_moves``) is computed once, then every technique that applies is searched at the
   nominal depth and under the node budget: one row per technique (TRADEOFF_SCHEMA);
-- match (``run_match_task``): ``run_match`` of one technique against sound alpha-beta: one row
-  (MATCH_SCHEMA).
+- match (``run_match_task``): game pairs of one technique against sound alpha-beta over a chunk
+  of the opening set: one row per game (MATCH_GAME_SCHEMA).
 
 ProbCut's models (``fit_models``) and the match openings are computed once per run, in the
 main process, and handed to the tasks.
@@ -24,9 +24,12 @@ from searchlab.algorithms.exact import exact_best_moves
 from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
                                           Pruning, Quiescence)
 from searchlab.errors import SearchlabError
+from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import solve
-from searchlab.games.othello import random_position
-from searchlab.play.match import Player, run_match
+from searchlab.games.othello import square_name
+from searchlab.games.position import FromState
+from searchlab.play.match import Player, play_game
+from searchlab.play.openings import Opening, random_openings
 from searchlab.experiment.tradeoff import domains as dom
 from searchlab.experiment.tradeoff.config import TechniqueConf, TradeoffConfig
 
@@ -161,31 +164,94 @@ def run_position(pos: dom.Position, dconf: Any, techniques: list[TechniqueConf],
 
 
 # --- matches --------------------------------------------------------------------------------
-def match_openings(domain: str, m: Any, study_seed: int) -> list:
-    seed = dom.seed_for(study_seed, domain, "openings")
+#: the side A plays when it is the game's MAX (the side to move at the start) / MIN
+COLOURS = {"connect4": ("first", "second"), "othello": ("black", "white"),
+           "chess": ("white", "black")}
+
+
+def match_game(domain: str):
+    """The game a domain's matches are played in (from its start position)."""
     if domain == "connect4":
-        g = dom.connect4_game("")
-        states = [s for s in sample_states(g, m.opening_ply, 4 * m.openings, seed)
-                  if not g.is_terminal(s)]
-        return states[:m.openings]
-    return [random_position(m.opening_ply, dom.seed_for(seed, i)) for i in range(m.openings)]
+        return dom.connect4_game("")
+    if domain == "othello":
+        return dom.othello_game("")
+    return Chess()
+
+
+def opening_text(domain: str, moves: tuple) -> str:
+    """An opening's moves as the domain writes them: Connect Four columns 1-7 (Pons'
+    notation), Othello squares (``pass`` for a pass), chess UCI."""
+    if domain == "connect4":
+        return "".join(str(int(m) + 1) for m in moves)
+    if domain == "othello":
+        return " ".join(square_name(int(m)) for m in moves)
+    return " ".join(map(str, moves))
+
+
+def _quiescence(m: Any) -> Pruning | None:
+    return None if m.quiescence is None else Pruning(quiescence=Quiescence(m.quiescence))
+
+
+def match_openings(domain: str, dconf: Any, study_seed: int) -> list[Opening]:
+    """The domain's opening set: ``match.openings`` distinct random openings
+    (play/openings.py), kept only if balanced when ``match.balance_margin`` is set (the sound
+    player's search at ``balance_depth`` within margin x value_scale of 0)."""
+    m = dconf.match
+    game = match_game(domain)
+    accept = None
+    if m.balance_margin is not None:
+        bound = m.balance_margin * dconf.value_scale
+
+        def accept(s):
+            # the reference engine: the same value node for node as the compiled one (the
+            # openings of the 2026-12-01 chess run were drawn with it: identical), and no
+            # compile of the chess engine in the planning process for a few hundred searches
+            r = search(FromState(game, s), "alphabeta", m.ordering, depth=m.balance_depth,
+                       pruning=_quiescence(m), engine="reference")
+            return abs(float(r.value)) <= bound
+    return random_openings(game, m.opening_ply, m.openings,
+                           dom.seed_for(study_seed, domain, "openings"), accept)
+
+
+def match_players(domain: str, dconf: Any, t: TechniqueConf, models: dict
+                  ) -> tuple[Player, Player]:
+    """(A, B): the technique against sound alpha-beta, same ordering and budget; both get the
+    match's quiescence, if any."""
+    m = dconf.match
+    pr = build_pruning(t, dconf.value_scale, models.get((domain, domain)))
+    if m.quiescence is not None:
+        pr = dataclasses.replace(pr or Pruning(), quiescence=Quiescence(m.quiescence))
+    a = Player(t.label, "alphabeta", m.ordering, pr, m.budget)
+    b = Player("alpha-beta (sound)", "alphabeta", m.ordering, _quiescence(m), m.budget)
+    return a, b
 
 
 def run_match_task(domain: str, dconf: Any, t: TechniqueConf, models: dict, openings: list,
-                   study: str, seed: int) -> dict:
+                   first_pair: int, study: str, seed: int) -> list[dict]:
+    """Every opening of ``openings`` (pair ids from ``first_pair``) played as a game pair:
+    one MATCH_GAME_SCHEMA row per game."""
     m = dconf.match
-    game = dom.connect4_game("") if domain == "connect4" else dom.othello_game("")
-    pr = build_pruning(t, dconf.value_scale, models.get((domain, domain)))
-    a = Player(t.label, "alphabeta", m.ordering, pr, m.budget)
-    b = Player("alpha-beta (sound)", "alphabeta", m.ordering, None, m.budget)
-    t0 = time.perf_counter()
-    r = run_match(game, a, b, openings, seed=seed % (2**32))
-    return dict(study=study, domain=domain, technique=t.label, family=t.family,
-                opponent=b.name, ordering=m.ordering, budget=m.budget, openings=len(openings),
-                games=r.games, a_wins=r.a_wins, draws=r.draws, b_wins=r.b_wins,
-                score=r.score, elo=r.elo, elo_lo=r.elo_ci[0], elo_hi=r.elo_ci[1],
-                a_mean_depth=r.a_mean_depth, b_mean_depth=r.b_mean_depth, seed=seed,
-                wall_seconds=time.perf_counter() - t0)
+    game = match_game(domain)
+    a, b = match_players(domain, dconf, t, models)
+    rows = []
+    for i, op in enumerate(openings):
+        for a_is_max in (True, False):
+            t0 = time.perf_counter()
+            g = play_game(game, op.state, a, b, a_is_max, m.max_plies, pair=first_pair + i)
+            rows.append(dict(
+                study=study, domain=domain, technique=t.label, family=t.family,
+                opponent=b.name, ordering=m.ordering, budget=m.budget, pair=g.opening,
+                opening=opening_text(domain, op.moves),
+                a_color=COLOURS[domain][0 if a_is_max else 1], a_is_max=a_is_max,
+                result=g.result, ending=g.ending, plies=g.plies,
+                a_mean_depth=_mean(g.a_depths), b_mean_depth=_mean(g.b_depths),
+                a_mean_nodes=_mean(g.a_nodes), b_mean_nodes=_mean(g.b_nodes), seed=seed,
+                wall_seconds=time.perf_counter() - t0))
+    return rows
+
+
+def _mean(x: list) -> float:
+    return float(np.mean(x)) if x else 0.0
 
 
 # --- ProbCut models -------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 
 - ``position``: one position of a domain; the task body is measure.run_position (the exact
   truth, then every applicable technique): rows of kind ``tradeoff`` into ``table/``;
-- ``match``: one technique against sound alpha-beta in one domain (measure.run_match_task):
-  one row of kind ``match`` into ``matches/``.
+- ``match``: one technique against sound alpha-beta in one domain over a chunk of the opening
+  set, each opening a colour-swapped game pair (measure.run_match_task): one row per game, of
+  kind ``match_game``, into ``games/`` (the per-pairing summary is computed from them:
+  tables.load_table(run, "matches")).
 
 The runner calls ``task.run(settings)`` / ``task.failed(error, attempts)`` for a task that is
 not a search task; each returns one *envelope* (a dict with ``task_id`` and ``status``, as the
@@ -33,7 +35,7 @@ from omegaconf import OmegaConf
 
 from searchlab.experiment import provenance, store
 from searchlab.experiment.runner import INFLIGHT_DIR, RunSettings, execute
-from searchlab.experiment.table_kinds import MATCH_SCHEMA, TRADEOFF_SCHEMA
+from searchlab.experiment.table_kinds import MATCH_GAME_SCHEMA, TRADEOFF_SCHEMA
 from searchlab.experiment.tradeoff import domains as dom
 from searchlab.experiment.tradeoff.config import TradeoffConfig, selected_domains
 from searchlab.experiment.tradeoff.estimate import match_work, position_work
@@ -41,7 +43,7 @@ from searchlab.experiment.tradeoff.measure import (fit_models, match_openings, r
                                                    run_position)
 
 #: task kind -> (row folder, row schema)
-FOLDERS = {"position": ("table", TRADEOFF_SCHEMA), "match": ("matches", MATCH_SCHEMA)}
+FOLDERS = {"position": ("table", TRADEOFF_SCHEMA), "match": ("games", MATCH_GAME_SCHEMA)}
 
 
 class TradeoffRunError(RuntimeError):
@@ -63,7 +65,7 @@ class TradeoffTask:
     def run(self, settings: RunSettings) -> dict:
         """Run the task body; an envelope with its rows (the body's exceptions propagate)."""
         c0 = time.process_time()
-        rows = run_position(*self.args) if self.kind == "position" else [run_match_task(*self.args)]
+        rows = run_position(*self.args) if self.kind == "position" else run_match_task(*self.args)
         for r in rows:
             r["task_id"] = self.task_id
         return {"task_id": self.task_id, "status": "ok", "kind": self.kind, "rows": rows,
@@ -90,17 +92,29 @@ def plan(cfg: TradeoffConfig, models: dict) -> list[TradeoffTask]:
     names = selected_domains(cfg)
     by_label = {t.label: t for t in cfg.techniques}
     matches = [(n, by_label[lab]) for n in names if getattr(cfg.domains, n).match.enabled
-               for lab in getattr(cfg.domains, n).match.techniques]
-    openings = {n: match_openings(n, getattr(cfg.domains, n).match, cfg.seed)
+               and cfg.tasks != "positions" for lab in getattr(cfg.domains, n).match.techniques]
+    openings = {n: match_openings(n, getattr(cfg.domains, n), cfg.seed)
                 for n in sorted({m[0] for m in matches})}
     tasks: list[TradeoffTask] = []
-    for n, t in matches:
-        w = match_work(n, getattr(cfg.domains, n))
+    # chunk by chunk across the pairings, so that a run stopped early has the same openings
+    # played in every pairing (the task ids do not depend on the order: resume is unaffected)
+    chunks = sorted(((first, k, n, t) for k, (n, t) in enumerate(matches)
+                     for first in range(0, len(openings[n]),
+                                        getattr(cfg.domains, n).match.pairs_per_task
+                                        or len(openings[n]))), key=lambda x: (x[0], x[1]))
+    for first, _, n, t in chunks:
+        d = getattr(cfg.domains, n)
+        ops = openings[n]
+        step = d.match.pairs_per_task or len(ops)
+        chunk = ops[first:first + step]
+        w = match_work(n, d, len(chunk))
+        ident = ("match", n, t.label) if step == len(ops) else ("match", n, t.label, first)
         tasks.append(TradeoffTask(
-            len(tasks), _task_id("match", n, t.label), "match", f"match {n} {t.label}",
-            (n, getattr(cfg.domains, n), t, models, openings[n], cfg.study,
+            len(tasks), _task_id(*ident), "match",
+            f"match {n} {t.label} pairs {first}-{first + len(chunk) - 1}",
+            (n, d, t, models, chunk, first, cfg.study,
              dom.seed_for(cfg.seed, n, "match", t.label)), w, w))
-    for n in names:
+    for n in names if cfg.tasks != "matches" else []:
         w = position_work(n, getattr(cfg.domains, n), cfg.techniques)
         for p in dom.positions(n, getattr(cfg.domains, n), cfg.seed):
             tasks.append(TradeoffTask(

@@ -1,0 +1,348 @@
+"""The parallel-search study as a task kind of the engine: ``searchlab experiment=parallel``.
+
+A preset with a ``parallel`` section (schema: ``ParallelSection`` below; docs/config.md,
+docs/parallel.md) runs this study instead of a sweep: one task per synthetic tree (a block of
+``parallel.trees``: model, b, depth, ordering quality order_p, tree seed) and per game position
+(a block of ``parallel.games``: game, depth, ordering policy, position), each simulating every
+algorithm at every p (searchlab/parallel/study.py: ``tree_rows``, ``game_rows``). The rows (one
+per simulation, columns: experiment/table_kinds.py ``PARALLEL_SCHEMA``) go to ``table/``
+through the engine's runner: batching, retries, crash retry, progress, provenance, resume
+(a task whose rows are in the run directory is not run again), the run lock (api.py).
+
+Seeds: tree seeds and position seeds are ``seeds.derive_seed(seed, identity)``; Lazy SMP's
+helper orders use ``seed``. Every user error is one ConfigError naming the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import pyarrow.parquet as pq
+from omegaconf import OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+
+from searchlab.algorithms.compiled import compiled_game
+from searchlab.experiment import provenance, store
+from searchlab.experiment.runner import INFLIGHT_DIR, RunSettings, execute
+from searchlab.experiment.schema import ConfigError
+from searchlab.experiment.seeds import derive_seed
+from searchlab.experiment.table_kinds import PARALLEL_SCHEMA
+from searchlab.parallel import ALGORITHMS, Costs
+from searchlab.parallel.games import policy
+from searchlab.parallel.simulate import MAX_PROCESSORS
+from searchlab.parallel.study import GAMES, game_rows, tree_rows
+
+MODELS = ("iid", "ordered", "incremental")
+
+
+@dataclass
+class CostsConf:
+    node: float = 1.0
+    split: float = 8.0
+    message: float = 2.0
+    tt: float = 0.25
+
+
+@dataclass
+class TreeBlock:
+    """Synthetic trees in natural order: ``trees`` trees per (d, order_p), every p."""
+
+    table: str = "speedup"          # a label the summaries select by (speedup, ordering, depth)
+    model: str = "ordered"
+    b: int = 8
+    d: list[int] = field(default_factory=lambda: [9])
+    order_p: list[float] = field(default_factory=lambda: [0.9])    # ordered trees only
+    trees: int = 4
+    p: list[int] = field(default_factory=lambda: [1, 2, 4, 8, 16, 32, 64, 128, 256])
+
+
+@dataclass
+class GameBlock:
+    """Game positions under ordering policies: ``positions`` positions (the first is the
+    start, the others ``opening_ply`` random moves in) per (depth, ordering), every p."""
+
+    table: str = "games"
+    game: str = "connect4"
+    depth: list[int] = field(default_factory=lambda: [8])
+    orderings: list[str] = field(default_factory=lambda: ["centre+tt+killer+history"])
+    positions: int = 2
+    opening_ply: int = 4
+    p: list[int] = field(default_factory=lambda: [1, 2, 4, 8, 16, 32, 64])
+
+
+@dataclass
+class ParallelSection:
+    algorithms: list[str] = field(default_factory=lambda: list(ALGORITHMS))
+    costs: CostsConf = field(default_factory=CostsConf)
+    min_split: int = 2
+    tt_bits: int = 20
+    size: str = "full"
+    trees: list[TreeBlock] = field(default_factory=list)
+    games: list[GameBlock] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ParallelConfig:
+    study: str
+    seed: int
+    section: ParallelSection
+
+
+def is_parallel(cfg: Any) -> bool:
+    """Whether a composed config is the parallel study's (it has a ``parallel`` section)."""
+    return cfg.get("parallel") is not None
+
+
+def _fail(msg: str) -> None:
+    raise ConfigError(msg)
+
+
+def from_engine(cfg: Any) -> ParallelConfig:
+    """The study of a composed engine config with a ``parallel`` section, validated: unknown
+    keys, wrong types and out-of-range values raise ConfigError naming the key."""
+    if not OmegaConf.is_config(cfg):
+        cfg = OmegaConf.create(cfg)
+    data = OmegaConf.to_container(cfg, resolve=True)
+    section = data.get("parallel")
+    if not isinstance(section, dict):
+        _fail(f"parallel must be a mapping (the study's section); got {section!r}")
+    blocks = {}
+    for k, cls in (("trees", TreeBlock), ("games", GameBlock)):
+        blocks[k] = []
+        for i, b in enumerate(section.pop(k, None) or []):
+            blocks[k].append(_structured(cls, b, f"parallel.{k}[{i}]"))
+    sec = _structured(ParallelSection, section, "parallel")
+    sec.trees, sec.games = blocks["trees"], blocks["games"]
+    validate(sec)
+    return ParallelConfig(data.get("name"), data.get("seed"), sec)
+
+
+def _structured(cls: type, value: Any, where: str) -> Any:
+    """``value`` merged onto the dataclass ``cls``; ConfigError naming ``where.key``."""
+    try:
+        return OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(cls), value))
+    except OmegaConfBaseException as e:
+        key = getattr(e, "full_key", None) or ""
+        _fail(f"{where}.{key}: {str(e).splitlines()[0]}" if key
+              else f"{where}: {str(e).splitlines()[0]}")
+
+
+def _ints(key: str, xs: list, low: int, high: int) -> None:
+    if not xs or any(isinstance(x, bool) or not isinstance(x, int) or not low <= x <= high
+                     for x in xs):
+        _fail(f"{key} must be a non-empty list of integers in [{low}, {high}]; got {xs!r}")
+
+
+def validate(sec: ParallelSection) -> None:
+    """Ranges and combinations of the section (ConfigError naming the key)."""
+    bad = [a for a in sec.algorithms if a not in ALGORITHMS]
+    if not sec.algorithms or bad:
+        _fail(f"parallel.algorithms must be a non-empty list of {', '.join(ALGORITHMS)}; "
+              f"got {sec.algorithms!r}")
+    try:
+        Costs(**dataclasses.asdict(sec.costs))
+    except Exception as e:  # noqa: BLE001 -- Costs names the field
+        _fail(f"parallel.{e}")
+    if not 1 <= sec.min_split <= 64:
+        _fail(f"parallel.min_split must be in [1, 64]; got {sec.min_split}")
+    if not 1 <= sec.tt_bits <= 26:
+        _fail(f"parallel.tt_bits must be in [1, 26]; got {sec.tt_bits}")
+    if not sec.trees and not sec.games:
+        _fail("parallel.trees and parallel.games are both empty: nothing to simulate")
+    for i, b in enumerate(sec.trees):
+        k = f"parallel.trees[{i}]"
+        if b.model not in MODELS:
+            _fail(f"{k}.model must be one of {', '.join(MODELS)}; got {b.model!r}")
+        _ints(f"{k}.b", [b.b], 2, 64)
+        _ints(f"{k}.d", b.d, 1, 24)
+        _ints(f"{k}.trees", [b.trees], 1, 10_000)
+        _ints(f"{k}.p", b.p, 1, MAX_PROCESSORS)
+        if b.model == "ordered" and (not b.order_p or any(not 0.0 <= x <= 1.0 for x in b.order_p)):
+            _fail(f"{k}.order_p must be a non-empty list of probabilities in [0, 1]; "
+                  f"got {b.order_p!r}")
+        if float(b.b) ** max(b.d) > 4e10:
+            _fail(f"{k}: b^d = {b.b}^{max(b.d)} is beyond the simulator's study size (4e10 "
+                  "leaves); lower d")
+    for i, g in enumerate(sec.games):
+        k = f"parallel.games[{i}]"
+        if g.game not in GAMES:
+            _fail(f"{k}.game must be one of {', '.join(GAMES)}; got {g.game!r}")
+        _ints(f"{k}.depth", g.depth, 1, 20)
+        _ints(f"{k}.positions", [g.positions], 1, 1000)
+        _ints(f"{k}.opening_ply", [g.opening_ply], 0, 30)
+        _ints(f"{k}.p", g.p, 1, MAX_PROCESSORS)
+        if not g.orderings:
+            _fail(f"{k}.orderings must be a non-empty list")
+        from_game = GAMES[g.game]()
+        for o in g.orderings:
+            try:
+                _check_ordering(from_game, o)
+            except Exception as e:  # noqa: BLE001 -- the library's one-line message
+                _fail(f"{k}.orderings: {e}")
+
+
+def _check_ordering(game: Any, ordering: str) -> None:
+    policy(game, compiled_game(game), ordering, "ybwc")
+
+
+@dataclass(frozen=True)
+class ParallelTask:
+    """One task: a tree (``kind`` tree) or a game position (game) under one configuration."""
+
+    index: int
+    task_id: str
+    label: str
+    kind: str
+    args: tuple
+    est_work: int = 1
+    est_nodes: int = 1
+
+    def run(self, settings: RunSettings) -> dict:
+        c0 = time.process_time()
+        rows = tree_rows(*self.args[1:]) if self.kind == "tree" else game_rows(*self.args[1:])
+        for r in rows:
+            r.update(study=settings.experiment, table=self.args[0], task_id=self.task_id,
+                     task_index=self.index)
+        return {"task_id": self.task_id, "status": "ok", "rows": rows, "label": self.label,
+                "cpu": time.process_time() - c0}
+
+    def failed(self, error: str, attempts: int) -> dict:
+        return {"task_id": self.task_id, "status": "failed", "rows": [], "label": self.label,
+                "error": error[:2000], "attempts": attempts, "cpu": 0.0}
+
+
+def _task_id(*identity: Any) -> str:
+    return hashlib.blake2b(repr(identity).encode(), digest_size=8).hexdigest()
+
+
+def plan(pc: ParallelConfig) -> list[ParallelTask]:
+    """The tasks, in config order: a function of the config and its seed only. ``est_work``:
+    the sequential search's leaves times the number of simulations (a batching weight)."""
+    sec, tasks = pc.section, []
+    costs = Costs(**dataclasses.asdict(sec.costs))
+    algs = tuple(sec.algorithms)
+    for b in sec.trees:
+        for d in b.d:
+            for op in (b.order_p if b.model == "ordered" else [None]):
+                for k in range(b.trees):
+                    ts = derive_seed(pc.seed, f"parallel/tree/{b.model}/{b.b}/{d}/{op}/{k}") \
+                        & 0x7FFFFFFF
+                    ident = ("tree", b.table, b.model, b.b, d, op, ts, algs, tuple(b.p))
+                    w = int(b.b ** (0.75 * d)) * len(algs) * len(b.p)
+                    tasks.append(ParallelTask(
+                        len(tasks), _task_id(*ident), f"{b.table}/{b.model} b={b.b} d={d} "
+                        f"order_p={op} #{k}", "tree",
+                        (b.table, b.model, b.b, d, ts, op, algs, tuple(b.p), costs, sec.min_split,
+                         sec.tt_bits), w, w))
+    for g in sec.games:
+        for d in g.depth:
+            for o in g.orderings:
+                for k in range(g.positions):
+                    ply = 0 if k == 0 else g.opening_ply
+                    ps = derive_seed(pc.seed, f"parallel/game/{g.game}/{ply}/{k}") & 0x7FFFFFFF
+                    ident = ("game", g.table, g.game, ply, ps, d, o, algs, tuple(g.p))
+                    w = int(6 ** (0.75 * d)) * len(algs) * len(g.p)
+                    tasks.append(ParallelTask(
+                        len(tasks), _task_id(*ident), f"{g.table}/{g.game} d={d} {o} #{k}",
+                        "game", (g.table, g.game, ply, ps, d, o, algs, tuple(g.p), costs,
+                                 sec.min_split, sec.tt_bits, pc.seed), w, w))
+    return tasks
+
+
+class Writer:
+    """The runner's writer: rows through store.PartWriter into table/; failures and CPU kept."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.part = store.PartWriter(Path(run_dir), store.TABLE_DIR, PARALLEL_SCHEMA)
+        self.failed: list[dict] = []
+        self.cpu = 0.0
+
+    def write(self, envelopes: list[dict]) -> None:
+        rows = []
+        for e in envelopes:
+            if e["status"] != "ok":
+                self.failed.append({k: e.get(k) for k in ("task_id", "label", "error", "attempts")})
+                continue
+            rows.extend(e["rows"])
+            self.cpu += e["cpu"]
+        self.part.write(rows)
+
+
+def config_hash(pc: ParallelConfig) -> str:
+    d = {"study": pc.study, "seed": pc.seed, "section": dataclasses.asdict(pc.section)}
+    d["section"].pop("size")
+    return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def done_ids(run_dir: Path) -> set[str]:
+    ids: set[str] = set()
+    for p in sorted((Path(run_dir) / store.TABLE_DIR).glob("part-*.parquet")):
+        ids.update(x for x in pq.read_table(p, columns=["task_id"]).column("task_id").to_pylist()
+                   if x)
+    return ids
+
+
+def is_parallel_run(run_dir: str | Path) -> bool:
+    """Whether run_dir holds a parallel-study run (its manifest says so)."""
+    m = Path(run_dir) / "manifest.json"
+    try:
+        return json.loads(m.read_text()).get("kind") == "parallel"
+    except (OSError, ValueError):
+        return False
+
+
+class ParallelRunError(RuntimeError):
+    """The run directory holds a run of a different config."""
+
+
+def run_parallel(pc: ParallelConfig, runner: Any, run_dir: Path, *, progress: bool = True,
+                 fault: Optional[str] = None, log: Callable[[str], None] = print) -> Path:
+    """Run (or resume) the study into run_dir with the engine's runner settings: table/,
+    config.yaml, provenance.json, manifest.json (the report: report/parallel.py)."""
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    h = config_hash(pc)
+    prov = run_dir / "provenance.json"
+    resumed = prov.exists()
+    if resumed:
+        old = json.loads(prov.read_text()).get("config_hash")
+        if old not in (None, "", h):
+            raise ParallelRunError(f"{run_dir} holds a run of a different config (hash {old}, "
+                                   f"this config {h}); choose a new directory")
+    (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.structured(
+        {"name": pc.study, "seed": pc.seed, "parallel": dataclasses.asdict(pc.section)})))
+    t0 = time.perf_counter()
+    tasks = plan(pc)
+    done = done_ids(run_dir) if resumed else set()
+    todo = [t for t in tasks if t.task_id not in done]
+    if resumed:
+        log(f"resume: {len(tasks) - len(todo)} of {len(tasks)} tasks already in {run_dir}; "
+            f"running the {len(todo)} missing")
+    provenance.add_session(run_dir, h, provenance.session_record(
+        runner.n_jobs, runner.backend, len(todo), resumed))
+    settings = RunSettings(experiment=pc.study, engine="kernel", depth=None, task_max_nodes=0,
+                           config_hash=h, version=provenance.version(),
+                           commit=provenance.commit_label(),
+                           marker_dir=str(run_dir / INFLIGHT_DIR), fault=fault)
+    manifest = {"experiment": pc.study, "kind": "parallel", "config_hash": h,
+                "tasks": len(tasks), "complete": False}
+    provenance.write_json_atomic(run_dir / "manifest.json", manifest)
+    writer = Writer(run_dir)
+    outcome = execute(todo, settings, runner, writer, progress=progress,
+                      already_done=len(tasks) - len(todo), total=len(tasks), log=log)
+    manifest.update({"failed": writer.failed, "complete": not writer.failed,
+                     "session_seconds": round(outcome.seconds, 3),
+                     "worker_crashes": outcome.crashes})
+    provenance.write_json_atomic(run_dir / "manifest.json", manifest)
+    provenance.finish_session(run_dir, {"finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                                        "seconds": time.perf_counter() - t0, "tasks": len(todo),
+                                        "cpu_seconds": writer.cpu})
+    for f in writer.failed:
+        log(f"failed: {f['label']}: {f['error']}")
+    return run_dir
