@@ -11,11 +11,13 @@ the pair is the unit of the pentanomial analysis (searchlab.analysis.stats).
 Searches run with ``engine="auto"``: the compiled engine wherever the game has primitives for
 the player's configuration (the reference engine otherwise; both give the same move, node for
 node). A position that occurs for the third time in a game ends it as a draw (threefold
-repetition: chess states carry no history, so the game loop keeps it, and the searches do not
-see it); a game still running after ``max_plies`` plies is adjudicated a draw.
+repetition, counted by the game loop); a game still running after ``max_plies`` plies is
+adjudicated a draw. A game whose states carry their history relative to a search root (chess:
+``search_root``) has every state re-rooted as it is played, so its own terminal test sees a
+threefold repetition, not a twofold one since the opening, as the game's end.
 
-Repetition at the root (``avoid_repetition``): the searches know nothing of the game's
-history, so a player that is ahead would walk into a repetition draw. So when the chosen move
+Repetition at the root (``avoid_repetition``): a search sees the game's history only where
+the game's states carry it (chess), so a player that is ahead could walk into a repetition draw. So when the chosen move
 would make a position's third occurrence and the player's own search scores its position
 above 0 (better than a draw, from its side), it plays instead the best of its other moves,
 each child searched to one ply less than the depth reached (at least 1); those extra nodes
@@ -162,7 +164,8 @@ def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
               max_plies: int = 400, engine: str = "auto", pair: int = 0) -> GameRecord:
     """One game from ``opening``, A playing MAX if ``a_is_max`` (the module docstring: draws by
     threefold repetition and at ``max_plies``); the record's ``opening`` is ``pair``."""
-    state, plies = opening, 0
+    reroot = getattr(game, "search_root", None) or (lambda s: s)
+    state, plies = reroot(opening), 0
     rec = GameRecord(pair, a_is_max, 0.5, 0)
     seen = {game.hash_key(state): 1}
     ending = "max_plies"
@@ -178,7 +181,7 @@ def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
             choice = avoid_repetition(game, state, choice, player, third, engine)
         (rec.a_depths if a_moves else rec.b_depths).append(choice.depth)
         (rec.a_nodes if a_moves else rec.b_nodes).append(choice.nodes)
-        state = game.play(state, choice.move)
+        state = reroot(game.play(state, choice.move))
         plies += 1
         key = game.hash_key(state)
         seen[key] = seen.get(key, 0) + 1

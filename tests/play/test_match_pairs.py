@@ -121,3 +121,19 @@ def test_every_match_player_of_the_presets_runs_on_the_compiled_engine(preset):
                     (d, label, p.name)
                 checked += 1
     assert checked == 2 * (11 if preset == "unsound_matches" else 2)
+
+
+def test_a_chess_game_ends_at_the_third_occurrence_not_at_a_twofold_one(monkeypatch):
+    # chess states carry their history; the game loop re-roots them as they are played, so the
+    # start position's second occurrence (ply 4) does not end the game, its third (ply 8) does
+    g = Chess()
+    script = iter(["g1f3", "g8f6", "f3g1", "f6g8"] * 2 + ["e2e4"])
+    monkeypatch.setattr("searchlab.play.match.choose_move",
+                        lambda game, state, player, engine="auto": MoveChoice(next(script), 1, 1, 0.0))
+    start = g.initial_state()
+    twice = start
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8"]:
+        twice = g.play(twice, m)
+    assert g.is_terminal(twice)                      # twofold since the (unrooted) start: a draw
+    rec = play_game(g, start, Player("a"), Player("b"), a_is_max=True)
+    assert (rec.plies, rec.ending, rec.result) == (8, "repetition", 0.5)
