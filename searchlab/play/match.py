@@ -38,7 +38,7 @@ from tqdm import tqdm
 from searchlab.algorithms.api import search
 from searchlab.algorithms.pruning import Pruning
 from searchlab.errors import InvalidParameterError
-from searchlab.games.position import FromState
+from searchlab.games.position import FromState, rooted
 
 
 @dataclass(frozen=True)
@@ -164,8 +164,7 @@ def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
               max_plies: int = 400, engine: str = "auto", pair: int = 0) -> GameRecord:
     """One game from ``opening``, A playing MAX if ``a_is_max`` (the module docstring: draws by
     threefold repetition and at ``max_plies``); the record's ``opening`` is ``pair``."""
-    reroot = getattr(game, "search_root", None) or (lambda s: s)
-    state, plies = reroot(opening), 0
+    state, plies = rooted(game, opening), 0
     rec = GameRecord(pair, a_is_max, 0.5, 0)
     seen = {game.hash_key(state): 1}
     ending = "max_plies"
@@ -181,7 +180,7 @@ def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
             choice = avoid_repetition(game, state, choice, player, third, engine)
         (rec.a_depths if a_moves else rec.b_depths).append(choice.depth)
         (rec.a_nodes if a_moves else rec.b_nodes).append(choice.nodes)
-        state = reroot(game.play(state, choice.move))
+        state = rooted(game, game.play(state, choice.move))
         plies += 1
         key = game.hash_key(state)
         seen[key] = seen.get(key, 0) + 1
