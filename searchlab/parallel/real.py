@@ -43,6 +43,28 @@ class RealResult:
     cpu_time: float
 
 
+def run_threads(target: Any, lead_args: Any, workers: int, what: str
+                ) -> tuple[list[np.ndarray], float, float, int]:
+    """Run ``workers`` threads of ``target(*lead_args(q), stop, results[q])`` (a nogil kernel in
+    MODE_THREAD sharing ``stop``, the flag the first worker to finish the root sets) and wait
+    for them: (results, wall seconds, this process's CPU seconds, the first worker that
+    completed the root). Raises RuntimeError naming ``what`` when none did."""
+    stop = np.zeros(1, np.int64)
+    results = [np.zeros(K.NR, np.float64) for _ in range(workers)]
+    threads = [threading.Thread(target=target, args=(*lead_args(q), stop, results[q]))
+               for q in range(workers)]
+    t0, c0 = time.perf_counter(), time.process_time()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    winners = [q for q in range(workers) if results[q][K.R_STATUS] == 0]
+    if not winners:
+        raise RuntimeError(f"{what}: no worker completed the root")
+    return results, wall, cpu, winners[0]
+
+
 def lazy_smp_threads(tree: Any, workers: int, *, depth: int | None = None, tt_bits: int = 20,
                      seed: int = 0) -> RealResult:
     """Search ``tree`` with ``workers`` real threads of Lazy SMP (see the module docstring).
@@ -55,21 +77,9 @@ def lazy_smp_threads(tree: Any, workers: int, *, depth: int | None = None, tt_bi
     tt_bits = _check_int("tt_bits", tt_bits, 1, 30)
     prm, depth = _tree_params(tree, depth)
     arrays = allocate(workers, depth, prm.b, tt_bits)
-    stop = np.zeros(1, np.int64)
-    results = [np.zeros(K.NR, np.float64) for _ in range(workers)]
-    threads = [threading.Thread(target=call_run, args=(
-        K.MODE_THREAD, q, K.ALG_LAZY, workers, prm, depth, Costs(), 1, seed, 2**62, arrays, stop,
-        results[q])) for q in range(workers)]
-    t0, c0 = time.perf_counter(), time.process_time()
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    winners = [q for q in range(workers) if results[q][K.R_STATUS] == 0]
-    if not winners:
-        raise RuntimeError("lazy_smp_threads: no worker completed the root")
-    w = winners[0]
+    results, wall, cpu, w = run_threads(
+        call_run, lambda q: (K.MODE_THREAD, q, K.ALG_LAZY, workers, prm, depth, Costs(), 1, seed,
+                             2**62, arrays), workers, "lazy_smp_threads")
     cnt = arrays["cnt"]
     best = int(results[w][K.R_BEST])
     return RealResult(workers=workers, tree=tree.name, depth=depth,

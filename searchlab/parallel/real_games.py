@@ -35,6 +35,7 @@ from searchlab.errors import InvalidParameterError
 from searchlab.parallel import _game_kernel as GK
 from searchlab.parallel import _kernel as K
 from searchlab.parallel import games as GS
+from searchlab.parallel.real import run_threads
 from searchlab.parallel.simulate import ALGORITHMS, Costs, _check_int
 
 REAL_ALGORITHMS = ("lazy-smp", "abdada", "ybwc")
@@ -302,22 +303,11 @@ def parallel_search(game: Any, algorithm: str, workers: int, *, depth: int,
     else:
         a = GS.allocate(cg, workers, depth, tt_bits)
         a["S"][:, 0, :] = cg.encode(game.initial_state())
-        stop = np.zeros(1, np.int64)
-        results = [np.zeros(K.NR, np.float64) for _ in range(workers)]
-        threads = [threading.Thread(target=GS.call_run, args=(
-            cg, K.MODE_THREAD, q, ALGORITHMS[algorithm], workers, depth, 0, -math.inf, math.inf,
-            pol, seed, Costs(), 1, 0, 2**62, a, stop, results[q])) for q in range(workers)]
-        t0, c0 = time.perf_counter(), time.process_time()
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
-        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-        winners = [q for q in range(workers) if results[q][K.R_STATUS] == 0]
-        if not winners:
-            raise RuntimeError(f"real {algorithm}: no worker completed the root")
-        value, best, splits = float(results[winners[0]][K.R_VALUE]), \
-            int(results[winners[0]][K.R_BEST]), 0
+        results, wall, cpu, w = run_threads(
+            GS.call_run, lambda q: (cg, K.MODE_THREAD, q, ALGORITHMS[algorithm], workers, depth, 0,
+                                    -math.inf, math.inf, pol, seed, Costs(), 1, 0, 2**62, a),
+            workers, f"real {algorithm}")
+        value, best, splits = float(results[w][K.R_VALUE]), int(results[w][K.R_BEST]), 0
         best_move = cg.move_of(best) if best >= 0 else None
     cnt = a["cnt"]
     return RealGameResult(
