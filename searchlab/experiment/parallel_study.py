@@ -29,6 +29,7 @@ from omegaconf.errors import OmegaConfBaseException
 
 from searchlab.algorithms.compiled import compiled_game
 from searchlab.experiment import provenance, store
+from searchlab.experiment.run_status import check_same_config
 from searchlab.experiment.runner import INFLIGHT_DIR, RunSettings, execute
 from searchlab.experiment.schema import ConfigError
 from searchlab.experiment.seeds import derive_seed
@@ -308,13 +309,7 @@ def run_parallel(pc: ParallelConfig, runner: Any, run_dir: Path, *, progress: bo
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     h = config_hash(pc)
-    prov = run_dir / "provenance.json"
-    resumed = prov.exists()
-    if resumed:
-        old = json.loads(prov.read_text()).get("config_hash")
-        if old not in (None, "", h):
-            raise ParallelRunError(f"{run_dir} holds a run of a different config (hash {old}, "
-                                   f"this config {h}); choose a new directory")
+    resumed = check_same_config(run_dir, h, ParallelRunError)
     (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.structured(
         {"name": pc.study, "seed": pc.seed, "parallel": dataclasses.asdict(pc.section)})))
     t0 = time.perf_counter()

@@ -10,6 +10,7 @@ import pytest
 
 from searchlab.experiment import api
 from searchlab.experiment.parallel_study import from_engine, plan
+from searchlab.experiment.run_status import check_same_config
 from searchlab.experiment.schema import ConfigError
 
 QUIET = ["runner.n_jobs=1", "runner.progress=false"]
@@ -87,3 +88,11 @@ def test_block_errors_name_the_block():
     cfg = api.compose("parallel_tiny", ["parallel.games=[]", "parallel.trees=[]"])
     with pytest.raises(ConfigError, match="nothing to simulate"):
         from_engine(cfg)
+
+
+def test_a_run_directory_of_another_config_is_refused(tmp_path):
+    assert check_same_config(tmp_path, "abc", ValueError) is False       # nothing there yet
+    (tmp_path / "provenance.json").write_text('{"config_hash": "abc"}')
+    assert check_same_config(tmp_path, "abc", ValueError) is True        # the same run resumes
+    with pytest.raises(ValueError, match="holds a run of a different config .hash abc, this config xyz"):
+        check_same_config(tmp_path, "xyz", ValueError)

@@ -35,6 +35,7 @@ from omegaconf import OmegaConf
 
 from searchlab.experiment import provenance, store
 from searchlab.experiment.runner import INFLIGHT_DIR, RunSettings, execute
+from searchlab.experiment.run_status import check_same_config
 from searchlab.experiment.table_kinds import MATCH_GAME_SCHEMA, TRADEOFF_SCHEMA
 from searchlab.experiment.tradeoff import domains as dom
 from searchlab.experiment.tradeoff.config import TradeoffConfig, selected_domains
@@ -181,13 +182,7 @@ def run_tradeoff(cfg: TradeoffConfig, runner: Any, run_dir: Path, *, progress: b
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     h = config_hash(cfg)
-    prov = run_dir / "provenance.json"
-    resumed = prov.exists()
-    if resumed:
-        old = json.loads(prov.read_text()).get("config_hash")
-        if old not in (None, "", h):
-            raise TradeoffRunError(f"{run_dir} holds a run of a different config (hash {old}, "
-                                   f"this config {h}); choose a new directory")
+    resumed = check_same_config(run_dir, h, TradeoffRunError)
     (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.structured(cfg)))
     t_start = time.perf_counter()
     names = selected_domains(cfg)
