@@ -110,7 +110,8 @@ class Quiescence:
     at MIN). As in futility pruning (and Stockfish's quiescence), the node's fail-soft value
     is raised (MAX) / lowered (MIN) to that optimistic bound where it is better than the value
     so far. Unsound: the margin must cover what a capture changes beyond material (piece-square
-    terms), and a capture that wins more than its victim (a discovered attack) is lost."""
+    terms), and a capture worth more than its victim (one that uncovers an attack) can be
+    skipped."""
 
     max_depth: int = 8
     delta: float | None = None

@@ -150,12 +150,13 @@ def test_only_quiescence_nodes_are_delta_pruned():
                          + (board.turn != root.turn))
             return super().capture_gain(state, move)
 
+    fired = 0
     for fen in POSITIONS[:6]:
         root = Chess(fen).initial_state().board()
         r = search(Spy(fen), "alphabeta", "captures", depth=depth, engine="reference",
                    pruning=DELTA)
-        assert r.extra["pruned"].get("delta", 0) <= len(plies)
-    assert plies and min(plies) >= depth
+        fired += r.extra["pruned"].get("delta", 0)
+    assert fired > 0 and min(plies) >= depth
     # at depth 1 the root's moves are all searched, captures of a pawn included
     on = _check(HAND, "natural", 1)
     assert on["per_ply"][1] == len(Chess(HAND).legal_moves(Chess(HAND).initial_state())) == 5
