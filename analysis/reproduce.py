@@ -10,7 +10,7 @@ arithmetic), the rigor studies of issue 14 (paired finite-depth convergence, the
 over all orderings, node types, Pearl's critical case and the cut rule, policy costs) and the
 parallel study (searchlab experiment=parallel; searchlab.claims.parallel), the deep chess
 ordering study chess_deep (WAC and BK at depths 1..7 on the compiled engine,
-searchlab.claims.chess_deep; about 3 hours of the full size on 2 busy cores, see its preset),
+searchlab.claims.chess_deep; ~2,500 CPU seconds at full size, hours on 2 busy cores, see its preset),
 and writes REPORT.md with a verdict
 on every claim of ../shared/CLAIMS.md. Every number in the report is computed; none is typed by
 hand. Prints its run time.
@@ -49,6 +49,7 @@ from searchlab.claims import exact_trees as X  # noqa: E402
 from searchlab.claims import multiplayer as MP  # noqa: E402
 from searchlab.claims import ordering as OC  # noqa: E402
 from searchlab.claims import parallel as PC  # noqa: E402
+from searchlab.experiment.api import node_caps  # noqa: E402
 from searchlab.report import build as R  # noqa: E402
 from searchlab.report.matches import has_games  # noqa: E402
 from searchlab.report.tradeoff import claim_counts, tradeoff_section  # noqa: E402
@@ -168,7 +169,8 @@ def tradeoff_report_section(run_dir: Path, fig_dir: Path, match_dirs: tuple = ()
 
 
 #: The deep chess ordering study (issue 13): its own table, analysed by searchlab.claims.chess_deep
-#: (not by the tree and policy sections). --small: 10 WAC positions and BK at depths 1..5.
+#: (not by the tree and policy sections), each policy's cap read from the run's config
+#: (node_caps). --small: 10 WAC positions and BK at depths 1..5.
 CHESS_DEEP = ("chess_deep", [], ["sweep.games=[{name:chess,positions:wac,sample:10},{name:chess,positions:bk}]",
                                  "sweep.d=1..5"])
 
@@ -510,7 +512,8 @@ def main(argv: list[str] | None = None) -> int:
     exact["ordering"] = OC.ordering_checks(small=args.small)
     exact.update(claim_exact)
     exact["tradeoff"] = claim_counts(tradeoff_dir, match_dirs)
-    exact["chess_deep"] = CD.measure(chess_deep, n_resamples=args.resamples)
+    exact["chess_deep"] = CD.measure(chess_deep, node_caps(runs_dir / CHESS_DEEP[0]),
+                                     n_resamples=args.resamples)
     deep_rows = df[df["experiment"].isin(DO.DEEP_STUDIES)] if "experiment" in df.columns else df.iloc[0:0]
     if len(deep_rows):
         print("deep real-game ordering studies: paired comparisons ...")

@@ -1,24 +1,30 @@
 """The deep chess ordering study (issue 13; preset ``chess_deep``): WAC and Bratko-Kopec
 positions searched at depths 1..7 with quiescence on the compiled engine, every ordering
-policy, each search capped at the preset's node budget.
+policy, each search capped at its policy's node budget (``sweep.max_nodes_by_ordering``, else
+``search.max_nodes``; the caller reads them from the run's config with
+``searchlab.experiment.api.node_caps``).
 
-``measure(table)`` turns the study's rows into plain numbers; ``section`` writes the report's
+``measure(table, caps)`` turns the study's rows into plain numbers; ``section`` writes the report's
 tables; ``close_to_minimal_tree``, ``captures_first`` and ``killer_and_history`` are the
 verdicts for claims 000-j, 001-k and 000-l/001-i from these rows (with the earlier shallow
 measurements when the study did not run).
 
 Definitions (every figure below follows them):
 - work of a search = ``nodes + q_nodes`` (main search and quiescence nodes). A search that hit
-  the per-search cap has status "aborted": it counts as unsolved at its depth.
+  its policy's per-search cap has status "aborted": it counts as unsolved at its depth.
 - solved = the best move is an EPD ``bm`` move (and no ``am`` move) (EpdPosition.is_solution).
 - solved share at a node budget N: on each position the deepest depth k the policy completes
   within N (for policies with ``id`` the row at depth k already counts every iteration; for the
   others the search restarts at every depth, so depths 1..k are summed, as plain iterative
   deepening without information kept); solved if that row solved it. ``censored`` counts
   positions where the policy's last depth run fit within N, so a deeper one might have too.
+  The share is defined only for N up to the policy's cap: above it a stopped search's work is
+  unknown (it might or might not fit within N), so those budgets are "beyond cap" (no share,
+  neither solved nor unsolved).
 - paired node ratios: policy A's work over policy B's on the same positions at one depth (the
   deepest depth where both finished on at least 90 % of the positions: deeper, the positions
-  both finish are a selection of easy ones), positions where both finished; the geometric mean of the per-position ratios with a
+  both finish are a selection of easy ones), positions where both finished (each within its
+  own cap); the geometric mean of the per-position ratios with a
   bootstrap CI over positions (searchlab.analysis.stats.paired_ratio), Holm-adjusted p-values
   over the comparisons of one claim.
 - closeness to the minimal tree: per position, the horizon nodes of the last iteration
@@ -31,7 +37,7 @@ Definitions (every figure below follows them):
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
@@ -52,8 +58,15 @@ KILLER_PAIRS = (("killer", "natural"), ("history", "natural"),
                 ("killer+history+captures", "captures"))
 
 
-def _frame(table: pd.DataFrame) -> pd.DataFrame:
+def _frame(table: pd.DataFrame, caps: Mapping[str, int]) -> pd.DataFrame:
+    """The chess rows with the columns the measures use; ``cap``: each row's per-search node
+    budget, from ``caps`` (policy -> cap). Raises ValueError naming a policy without a cap."""
     df = table[table["game"] == "chess"].copy()
+    missing = sorted(set(df["ordering"]) - set(caps))
+    if missing:
+        raise ValueError(f"chess_deep: no node cap for the policies {missing} (caps: the run's "
+                         "searchlab.experiment.api.node_caps)")
+    df["cap"] = df["ordering"].map(caps).astype(float)
     df["unit"] = df["positions"].astype(str) + ":" + df["position"].astype(str)
     df["work"] = df["nodes"].astype(float) + df["q_nodes"].astype(float)
     df["ok"] = df["status"] == "ok"
@@ -62,19 +75,28 @@ def _frame(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def solved_by_depth(df: pd.DataFrame) -> pd.DataFrame:
-    """Per suite, policy and depth: positions, solved, aborted (aborted = unsolved)."""
+    """Per suite, policy and depth: positions, solved, aborted (aborted = unsolved), and the
+    policy's cap."""
     g = df.groupby(["positions", "ordering", "d"])
-    out = g.agg(n=("unit", "size"), solved=("won", "sum"), aborted=("ok", lambda s: int((~s).sum())))
+    out = g.agg(n=("unit", "size"), solved=("won", "sum"), aborted=("ok", lambda s: int((~s).sum())),
+                cap=("cap", "first"))
     out["share"] = out["solved"] / out["n"]
     return out.reset_index()
 
 
 def solved_by_budget(df: pd.DataFrame, budgets=BUDGETS) -> pd.DataFrame:
-    """Per suite, policy and budget N: solved share, mean depth reached, censored positions."""
+    """Per suite, policy and budget N: solved share, mean depth reached, censored positions;
+    a budget above the policy's cap is ``beyond_cap`` (share, solved, mean depth None)."""
     rows = []
     for (suite, policy), g in df.groupby(["positions", "ordering"], sort=True):
         has_id = "id" in policy.split("+")
+        cap = g["cap"].iloc[0]
         for budget in budgets:
+            if budget > cap:
+                rows.append(dict(positions=suite, ordering=policy, budget=budget,
+                                 n=g["unit"].nunique(), solved=None, share=None,
+                                 mean_depth=None, censored=None, beyond_cap=True))
+                continue
             solved = censored = 0
             depths = []
             for _, pos in g.groupby("unit"):
@@ -92,7 +114,8 @@ def solved_by_budget(df: pd.DataFrame, budgets=BUDGETS) -> pd.DataFrame:
                 censored += bool(reach and reach == d.max())
             n = len(depths)
             rows.append(dict(positions=suite, ordering=policy, budget=budget, n=n, solved=solved,
-                             share=solved / n, mean_depth=float(np.mean(depths)), censored=censored))
+                             share=solved / n, mean_depth=float(np.mean(depths)), censored=censored,
+                             beyond_cap=False))
     return pd.DataFrame(rows)
 
 
@@ -159,16 +182,18 @@ def minimal_tree(df: pd.DataFrame, policy: str = BEST, n_resamples: int = 999) -
     return out
 
 
-def measure(table: pd.DataFrame, n_resamples: int = 999) -> dict[str, Any]:
-    """The study's numbers (module docstring) from its table (every status)."""
-    df = _frame(table)
+def measure(table: pd.DataFrame, caps: Mapping[str, int], n_resamples: int = 999) -> dict[str, Any]:
+    """The study's numbers (module docstring) from its table (every status); ``caps``: each
+    policy's per-search node budget in the run (searchlab.experiment.api.node_caps). Raises
+    ValueError when a policy of the table has no cap."""
+    df = _frame(table, caps)
     if df.empty:
         return {}
     depths = df.groupby("ordering")["d"].max()
     return dict(
         n={s: int(g["unit"].nunique()) for s, g in df.groupby("positions")},
         rows=len(df), aborted=int((~df["ok"]).sum()),
-        max_nodes=float(df.loc[~df["ok"], "work"].min()) if (~df["ok"]).any() else None,
+        caps={p: int(caps[p]) for p in depths.index},
         depths={p: int(v) for p, v in depths.items()},
         by_depth=solved_by_depth(df).to_dict("records"),
         by_budget=solved_by_budget(df).to_dict("records"),
@@ -243,35 +268,54 @@ def killer_and_history(ctx) -> Verdict:
 
 
 # --- the report section ------------------------------------------------------------------------
+def caps_text(caps: Mapping[str, int]) -> str:
+    """'1,000,000 nodes for natural, tt; 5,000,000 nodes for captures': the caps, smallest
+    first, each with its policies."""
+    by: dict[int, list[str]] = {}
+    for policy, cap in caps.items():
+        by.setdefault(int(cap), []).append(policy)
+    return "; ".join(f"{c:,} nodes for {', '.join(ps)}" for c, ps in sorted(by.items()))
+
+
+def _budget_cell(x: Any) -> str:
+    if x.beyond_cap:
+        return "beyond cap"
+    return f"{x.share:.2f} (d̄ {x.mean_depth:.1f}{', ' + str(int(x.censored)) + ' cens.' if x.censored else ''})"
+
+
 def section(d: dict[str, Any]) -> str:
     """Markdown: solved share by depth and by budget, paired ratios, closeness to b^(d/2)."""
     if not d:
         return "The chess_deep study did not run."
     parts = [f"Positions: {', '.join(f'{k} {v}' for k, v in d['n'].items())}; {d['rows']:,} "
-             f"searches, {d['aborted']:,} stopped at the per-search cap (counted unsolved). "
+             f"searches, {d['aborted']:,} stopped at their policy's per-search cap (counted "
+             f"unsolved). Per-search caps (search + quiescence nodes): {caps_text(d['caps'])}. "
              f"Depths per policy: " + ", ".join(f"{p} 1..{k}" for p, k in d["depths"].items())
              + f". Search time summed over tasks: {d['cpu_seconds']:.0f} s.\n"]
     bd = pd.DataFrame(d["by_depth"])
     for suite, g in bd.groupby("positions"):
         piv = g.pivot(index="ordering", columns="d", values="share")
         ab = g.pivot(index="ordering", columns="d", values="aborted")
-        rows = [[p] + [("" if math.isnan(v) else f"{v:.2f}" + (f" ({a:.0f} ab.)" if a else ""))
-                       for v, a in zip(piv.loc[p], ab.loc[p])] for p in piv.index]
-        parts.append(f"Solved share by depth, {suite} (ab.: searches stopped at the cap, counted "
-                     "unsolved):\n\n"
-                     + md_table(["policy"] + [f"d={c}" for c in piv.columns], rows))
+        rows = [[p, f"{d['caps'][p]:,}"]
+                + [("" if math.isnan(v) else f"{v:.2f}" + (f" ({a:.0f} ab.)" if a else ""))
+                   for v, a in zip(piv.loc[p], ab.loc[p])] for p in piv.index]
+        parts.append(f"Solved share by depth, {suite} (cap: the policy's per-search node "
+                     "budget; ab.: searches stopped at it, counted unsolved):\n\n"
+                     + md_table(["policy", "cap"] + [f"d={c}" for c in piv.columns], rows))
     bb = pd.DataFrame(d["by_budget"])
     for suite, g in bb.groupby("positions"):
-        rows = [[r.ordering] + [f"{x.share:.2f} (d̄ {x.mean_depth:.1f}{', ' + str(x.censored) + ' cens.' if x.censored else ''})"
-                                for x in g[g["ordering"] == r.ordering].itertuples()]
+        rows = [[r.ordering] + [_budget_cell(x) for x in g[g["ordering"] == r.ordering].itertuples()]
                 for r in g.drop_duplicates("ordering").itertuples()]
         parts.append(f"Solved share at a node budget per move, {suite} (d̄: mean depth reached; "
-                     "cens.: positions whose last depth run fit, so a deeper one might have):\n\n"
+                     "cens.: positions whose last depth run fit, so a deeper one might have; "
+                     "beyond cap: a budget above the policy's cap, where a stopped search might "
+                     "or might not have fit, so no share is given):\n\n"
                      + md_table(["policy"] + [f"N={b:,}" for b in sorted(g["budget"].unique())], rows))
     pr = d["captures"] + d["killer"]
     if pr:
         parts.append("Paired node ratios (work = nodes + quiescence nodes; geometric mean over "
-                     "positions both finished, 95 % bootstrap CI, Holm within each claim):\n\n" + md_table(
+                     "positions both finished, each within its own cap, 95 % bootstrap CI, Holm "
+                     "within each claim):\n\n" + md_table(
                          ["A / B", "depth", "n", "ratio [CI]", "Holm p", "verdict kind"],
                          [[f"{r['a']} / {r['b']}", r["d"], r["n"], _ci(r["ratio"], r["low"], r["high"]),
                            f"{r['p_holm']:.2g}", r["kind"]] for r in pr]))

@@ -174,6 +174,16 @@ def _dump_config(study: Study) -> str:
     return OmegaConf.to_yaml(OmegaConf.create(study.config))
 
 
+def node_caps(run_dir: str | Path) -> dict[str, int]:
+    """Each swept ordering's per-search node budget in a run (``Study.max_nodes_for``: its
+    ``sweep.max_nodes_by_ordering`` entry, else ``search.max_nodes``), from the run's stored
+    config (``<run_dir>/config.yaml``, validated again): how an analysis learns which cap each
+    row's search had. Raises FileNotFoundError when the run has no config, ConfigError when it
+    no longer validates."""
+    study = validate(OmegaConf.load(Path(run_dir) / "config.yaml"))
+    return {o: study.max_nodes_for(o) for o in study.orderings}
+
+
 def prepare(study: Study, run_dir: Path, log: Callable[[str], None] = print):
     """Plan and guard the study; lock and check the run directory. Returns (plan, resumed,
     the held lock); RunError (the lock released) when the directory cannot be used."""

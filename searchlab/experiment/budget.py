@@ -30,7 +30,8 @@ Estimates, per task (b = branching factor, d = search depth):
   game is a full minimax pass (nominal b^d leaves), refused above 2^20 leaves.
 
 The *work* of a task (what the guard ``runner.max_nodes`` and ``sweep.d_budget`` compare with)
-is its estimated search nodes plus its oracle's nodes.
+is its estimated search nodes plus its oracle's nodes; an ordering with its own per-search cap
+(``sweep.max_nodes_by_ordering``) counts at most the cap of search nodes (``capped``).
 """
 
 from __future__ import annotations
@@ -136,6 +137,15 @@ def estimate(model: str, b: int, d: int, algorithm: str, ordering: str,
     nodes = search_nodes(b, d, algorithm, ordering, p)
     work = nodes + (full_tree_nodes(b, d) if needs_oracle(model, ordering) else 0)
     return nodes, min(work, MAX_COUNT)
+
+
+def capped(nodes: int, work: int, cap: int | None) -> tuple[int, int]:
+    """(nodes, work) of an estimate (``estimate``/``estimate_game``) whose search is stopped
+    at ``cap`` nodes (None: not capped): the estimated nodes, kept as they are (a row's
+    ``est_nodes``), and the work with at most ``cap`` search nodes (the oracle is not capped)."""
+    if cap is None or nodes <= cap:
+        return nodes, work
+    return nodes, work - nodes + cap
 
 
 def human(n: float) -> str:

@@ -24,7 +24,7 @@ import hashlib
 import itertools
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 from searchlab.algorithms.api import search
 from searchlab.algorithms.ordering import REFERENCE_ORACLE_MAX_LEAVES as GAME_ORACLE
@@ -56,6 +56,9 @@ class Task:
     game: Any = None            # games.GameSpec (game studies; tree is None, b is None)
     position: Any = None        # games.Position
     pruning: str = "none"       # the pruning technique's name (study.prunings)
+    #: the ordering's own per-search cap (sweep.max_nodes_by_ordering); None = the study's
+    #: search.max_nodes (RunSettings.task_max_nodes)
+    max_nodes: Optional[int] = None
 
     def tree_key(self) -> tuple:
         if self.game is not None:
@@ -119,7 +122,8 @@ def _plan_game(study: Study) -> Plan:
                 if not study.keeps(ordering, d):
                     continue
                 points += 1
-                nodes, work = budget.estimate_game(nb, d, algorithm, ordering)
+                cap = study.max_nodes_by_ordering.get(ordering)
+                nodes, work = budget.capped(*budget.estimate_game(nb, d, algorithm, ordering), cap)
                 if study.d_budget is not None and work > study.d_budget:
                     trimmed.append((g, None, d, algorithm, ordering, work))
                     continue
@@ -132,7 +136,8 @@ def _plan_game(study: Study) -> Plan:
                     full = ident + f"|algorithm={algorithm}|ordering={ordering}"
                     tid = hashlib.blake2b(full.encode(), digest_size=8).hexdigest()
                     tasks.append(Task(len(tasks), tid, None, None, d, algorithm, ordering,
-                                      pos.instance, pos.seed, oseed, nodes, work, g, pos))
+                                      pos.instance, pos.seed, oseed, nodes, work, g, pos,
+                                      max_nodes=cap))
     probe(study)
     if too_big:
         raise ConfigError(
@@ -192,7 +197,9 @@ def _plan(study: Study) -> Plan:
                 if not study.keeps(ordering, d):
                     continue
                 points += 1
-                nodes, work = budget.estimate(tree.model, b, horizon, algorithm, ordering, tree.p)
+                cap = study.max_nodes_by_ordering.get(ordering)
+                nodes, work = budget.capped(
+                    *budget.estimate(tree.model, b, horizon, algorithm, ordering, tree.p), cap)
                 if study.d_budget is not None and work > study.d_budget:
                     trimmed.append((tree, b, d, algorithm, ordering, work))
                     continue
@@ -206,7 +213,7 @@ def _plan(study: Study) -> Plan:
                     full = ident + f"|algorithm={algorithm}|ordering={ordering}"
                     tid = hashlib.blake2b(full.encode(), digest_size=8).hexdigest()
                     tasks.append(Task(len(tasks), tid, tree, b, d, algorithm, ordering, instance,
-                                      seed, oseed, nodes, work))
+                                      seed, oseed, nodes, work, max_nodes=cap))
     probe(study)
     if too_big:
         raise ConfigError(

@@ -13,8 +13,9 @@
   matches, experiment/tradeoff/tasks.py) brings its own ``run(settings)`` and
   ``failed(error, attempts)``, each returning one row-like record with ``task_id`` and ``status``
   for the caller's writer, and gets the same batching, retries and crash handling.
-- Node budget: each search gets ``max_nodes`` = the per-task budget; a search that hits it
-  returns status "aborted" and its row is kept.
+- Node budget: each search gets ``max_nodes`` = the per-task budget (its ordering's own cap,
+  sweep.max_nodes_by_ordering, else search.max_nodes); a search that hits it returns status
+  "aborted" and its row is kept.
 - Faults: a task that raises is retried in the worker, then recorded as "failed" with the error.
   A worker that dies (segfault, os._exit, OOM kill) breaks the whole joblib call; every
   worker writes the id of the task it is running to ``<run_dir>/.inflight/<pid>``, so the
@@ -237,7 +238,8 @@ def run_task(task: Task, s: RunSettings, tree: Any = None) -> dict:
     else:
         depth = s.depth
     r = search(tree, algorithm=task.algorithm, ordering=task.ordering, depth=depth,
-               ordering_seed=task.ordering_seed, engine=s.engine, max_nodes=s.task_max_nodes,
+               ordering_seed=task.ordering_seed, engine=s.engine,
+               max_nodes=s.task_max_nodes if task.max_nodes is None else task.max_nodes,
                aspiration=s.aspiration, tt_size=s.tt_size, pruning=s.prunings.get(task.pruning))
     best = format_move(None if task.game is None else task.game.name, r.best_move)
     if task.position is not None and task.position.epd and r.status == "ok":

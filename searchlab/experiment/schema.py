@@ -190,6 +190,11 @@ class SweepConfig:
             that have it. Empty = just ``game``.
         d_by_ordering: depths for particular orderings, restricting ``d`` for them, e.g.
             ``{perfect: "1..3"}`` (the exact-value oracle is affordable only at small depths).
+        max_nodes_by_ordering: the per-search node budget of particular orderings, overriding
+            ``search.max_nodes`` for their tasks at every depth, e.g. ``{natural: 1000000}``
+            (a weak policy's deep searches mostly hit the cap: a lower one costs less). It
+            bounds the task's estimated work (budget guard, ``d_budget``, batching); a search
+            over it is recorded with status ``aborted``. Empty = ``search.max_nodes`` for all.
         pruning: pruning techniques to sweep: names of the ``pruning`` group's options (a list
             or one name; default ``${pruning.name}``); the chosen ``pruning`` option's overrides
             apply to its own entry. ``none`` = plain alpha-beta.
@@ -208,6 +213,7 @@ class SweepConfig:
     instances: int = 10
     trees: List[TreeConfig] = field(default_factory=list)
     d_by_ordering: Dict[str, Any] = field(default_factory=dict)
+    max_nodes_by_ordering: Dict[str, Any] = field(default_factory=dict)
     games: List[GameConfig] = field(default_factory=list)
     decay: List[float] = field(default_factory=list)
     correlation: List[float] = field(default_factory=list)

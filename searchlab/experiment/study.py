@@ -68,6 +68,7 @@ class Study:
     positions: dict = field(default_factory=dict)   # GameSpec -> its games.Position tuple
     game_orderings: dict = field(default_factory=dict)  # GameSpec -> orderings it can run
     d_by_ordering: dict = field(default_factory=dict)
+    max_nodes_by_ordering: dict = field(default_factory=dict)   # ordering -> per-search cap
     aspiration: Optional[float] = None
     tt_size: int = 65536
     #: (name, searchlab.algorithms.pruning.Pruning or None) per technique swept
@@ -85,6 +86,13 @@ class Study:
         """False when sweep.d_by_ordering restricts this ordering's depths and d is not one."""
         allowed = self.d_by_ordering.get(ordering)
         return allowed is None or d in allowed
+
+    def max_nodes_for(self, ordering: str) -> int:
+        """The per-search node budget of this ordering's tasks: its entry of
+        sweep.max_nodes_by_ordering, else search.max_nodes (runner.max_nodes when null). The
+        runner stops a search over it (status "aborted"); the analysis reads it back from a
+        run's config through experiment.api.node_caps."""
+        return self.max_nodes_by_ordering.get(ordering, self.task_max_nodes)
 
     def science(self) -> dict:
         """Everything that determines the table's content (the runner excluded). Keys added
@@ -106,6 +114,8 @@ class Study:
                              "orderings": list(self.game_orderings[g])} for g in self.games]
         if self.d_by_ordering:
             out["d_by_ordering"] = {k: list(v) for k, v in sorted(self.d_by_ordering.items())}
+        if self.max_nodes_by_ordering:
+            out["max_nodes_by_ordering"] = dict(sorted(self.max_nodes_by_ordering.items()))
         if self.aspiration is not None:
             out["aspiration"] = self.aspiration
         if self.tt_size != 65536:

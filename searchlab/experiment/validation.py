@@ -255,16 +255,11 @@ def validate(cfg: Any) -> Study:
         for o in orderings:
             if not any(o in v for v in game_orderings.values()):
                 _ordering("sweep.ordering", o, samples[games[0]])   # raises, naming what is allowed
-    d_by_ordering = {}
-    for k, v in (sweep.get("d_by_ordering") or {}).items():
-        if k not in orderings:
-            # a preset's restriction of an ordering the command line's axis choice left out
-            # (ordering=X) does not apply; a name that is no ordering at all is an error
-            if not any(_fits(k, g) for g in (None, *samples.values())):
-                raise ConfigError(f"sweep.d_by_ordering: {k!r} is not an ordering policy (the "
-                                  f"study sweeps {list(orderings)})")
-            continue
-        d_by_ordering[k] = parse_int_list(f"sweep.d_by_ordering[{k}]", v, 0)
+    d_by_ordering = {k: parse_int_list(f"sweep.d_by_ordering[{k}]", v, 0)
+                     for k, v in _by_ordering(sweep, "d_by_ordering", orderings, samples)}
+    max_nodes_by_ordering = {k: _check_int(f"sweep.max_nodes_by_ordering[{k}]", v, 1)
+                             for k, v in _by_ordering(sweep, "max_nodes_by_ordering",
+                                                      orderings, samples)}
     prunings = _prunings(sweep.get("pruning"), plain.get("pruning") or {})
     engine = _choice("search.engine", search["engine"], tuple(ENGINES))
     depth = _check_int("search.depth", search["depth"], 0, allow_none=True, maximum=MAX_DEPTH)
@@ -331,7 +326,24 @@ def validate(cfg: Any) -> Study:
         engine=engine, depth=depth, task_max_nodes=task_max,
         runner=RunnerConfig(**runner), config=plain, games=games, positions=positions,
         game_orderings=game_orderings,
-        d_by_ordering=d_by_ordering, aspiration=aspiration, tt_size=tt_size, prunings=prunings)
+        d_by_ordering=d_by_ordering, max_nodes_by_ordering=max_nodes_by_ordering,
+        aspiration=aspiration, tt_size=tt_size, prunings=prunings)
+
+
+def _by_ordering(sweep: dict, key: str, orderings: tuple[str, ...],
+                 samples: dict) -> list[tuple[str, Any]]:
+    """The (ordering, value) items of ``sweep.<key>`` (an ordering -> value map) for the
+    orderings swept. An entry for an ordering the command line's axis choice left out
+    (ordering=X) does not apply and is dropped; a name that is no ordering policy at all (of a
+    synthetic tree or of the study's games, ``samples``) is a ConfigError."""
+    items = []
+    for k, v in (sweep.get(key) or {}).items():
+        if k in orderings:
+            items.append((k, v))
+        elif not any(_fits(k, g) for g in (None, *samples.values())):
+            raise ConfigError(f"sweep.{key}: {k!r} is not an ordering policy (the study "
+                              f"sweeps {list(orderings)})")
+    return items
 
 
 #: the ``pruning`` node's fields -> the records of searchlab.algorithms.pruning
