@@ -11,8 +11,9 @@ combination is covered:
   order; perfect and worst (exact-value oracles) are not compiled;
 - iterative deepening with aspiration windows, MTD(f), node budgets ("aborted");
 - the Pruning record (null move with adaptive R and verification, LMR constant/log with
-  re-searches, futility and razoring, beam, ProbCut, quiescence) at a finite horizon
-  (quiescence is written but untested: no game with ``noisy_moves`` has primitives yet).
+  re-searches, futility and razoring, beam, ProbCut, quiescence) at a finite horizon;
+  quiescence's delta pruning only for a game whose primitives include its own
+  ``capture_gain`` (chess), not the stub.
 
 The first search of a process on a game imports the engine specialised for the game's
 primitives (searchlab.algorithms.compiled.specialise): compiled once (tens of seconds) and then
@@ -36,6 +37,7 @@ import numpy as np
 from searchlab.algorithms.compiled import CompiledGame, compiled_game
 from searchlab.algorithms.compiled import _engine as K
 from searchlab.algorithms.compiled.specialise import engine
+from searchlab.algorithms.compiled.stubs import no_capture_gain
 from searchlab.algorithms.ordering import DYNAMIC_COMPONENTS, base_order, parse_ordering
 from searchlab.algorithms.result import SearchResult
 from searchlab.hashing import random_order_salt
@@ -59,6 +61,9 @@ def supports(game: Any, algorithm: str, ordering: str, pruning: Any = None,
         if p not in DYNAMIC_COMPONENTS and p not in BASES and p not in cg.orderings:
             return False
     if pruning is not None and pruning.active() and not math.isfinite(depth):
+        return False
+    q = None if pruning is None else pruning.quiescence
+    if q is not None and q.delta is not None and cg.prims.capture_gain is no_capture_gain:
         return False
     return True
 
@@ -110,6 +115,8 @@ def _params(cg: CompiledGame, game: Any, algorithm: str, parts: tuple[str, ...],
             fp[K.F_PC_SIGMA], fp[K.F_PC_THRESHOLD] = pc.sigma, pc.threshold
         if q is not None:
             ip[K.P_Q], ip[K.P_QMAX] = 1, q.max_depth
+            if q.delta is not None:
+                ip[K.P_DELTA], fp[K.F_DELTA] = 1, q.delta
     return ip, fp, widths
 
 

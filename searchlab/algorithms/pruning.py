@@ -15,6 +15,7 @@ What the game must provide (optional Game-protocol methods):
   zugzwang is possible, ``null_move_allowed(state)`` (the guard; chess: not in check and some
   piece besides pawns and king);
 - quiescence: ``noisy_moves(state)`` (captures for chess, threats where a game defines them);
+  its delta pruning also ``capture_gain(state, move)`` (``capabilities.capture_gain``);
 - every technique but beam and quiescence: ``evaluate`` (static values), and ``is_noisy(state,
   move)`` where some moves must never be reduced or pruned (captures).
 """
@@ -100,9 +101,20 @@ class ProbCut:
 @dataclass(frozen=True)
 class Quiescence:
     """At the horizon, search noisy moves (``game.noisy_moves``) with a stand-pat rule until
-    the position is quiet or ``max_depth`` extra plies are reached (then the static value)."""
+    the position is quiet or ``max_depth`` extra plies are reached (then the static value).
+
+    ``delta`` (a margin in the game's static-value units; None = off) switches on delta
+    pruning: at a quiescence node with stand-pat value sp, a noisy move whose best-case gain
+    (``game.capture_gain``: the material it wins) cannot lift the value past the window is
+    skipped without being made: sp + gain + delta <= alpha at MAX (sp - gain - delta >= beta
+    at MIN). As in futility pruning (and Stockfish's quiescence), the node's fail-soft value
+    is raised (MAX) / lowered (MIN) to that optimistic bound where it is better than the value
+    so far. Unsound: the margin must cover what a capture changes beyond material (piece-square
+    terms), and a capture worth more than its victim (one that uncovers an attack) can be
+    skipped."""
 
     max_depth: int = 8
+    delta: float | None = None
 
 
 @dataclass(frozen=True)
@@ -168,6 +180,13 @@ def validate_pruning(pruning: Pruning, game: Any, algorithm: str, parts: tuple[s
         if not game.capabilities.noisy_moves:
             raise UnsupportedError(f"quiescence needs game.noisy_moves(); {game.name} has none")
         _positive_int("quiescence.max_depth", q.max_depth)
+        if q.delta is not None:
+            if isinstance(q.delta, bool) or not isinstance(q.delta, (int, float)) \
+                    or not (q.delta >= 0 and math.isfinite(q.delta)):
+                raise InvalidParameterError(
+                    f"quiescence.delta must be a finite number >= 0 (or None: off); got {q.delta!r}")
+            if not game.capabilities.capture_gain:
+                raise UnsupportedError(f"delta pruning needs game.capture_gain(); {game.name} has none")
 
 
 def _positive_int(name: str, v: Any) -> None:
@@ -205,9 +224,11 @@ def _reduced(ctx: SearchContext, r: int, child, ply: int, alpha: float, beta: fl
 def quiescence(state, ply: int, alpha: float, beta: float, ctx: SearchContext, qdepth: int,
                stand_pat: float) -> float:
     """Fail-soft quiescence search below the horizon: stand pat on the static value, then try
-    the noisy moves; stops ``max_depth`` plies below the horizon. Nodes it adds are counted in
-    the pruning state's ``q_nodes``, not in the search's nodes."""
+    the noisy moves (skipping those delta pruning rules out: Quiescence's docstring, counted
+    as "delta"); stops ``max_depth`` plies below the horizon. Nodes it adds are counted in
+    the pruning state's ``q_nodes``, not in the search's nodes. Values from MAX's view."""
     game, ps = ctx.game, ctx.pruning
+    delta = ps.config.quiescence.delta
     maximizing = game.max_to_move(state)
     v = stand_pat
     if (v >= beta) if maximizing else (v <= alpha):
@@ -219,6 +240,22 @@ def quiescence(state, ply: int, alpha: float, beta: float, ctx: SearchContext, q
     else:
         beta = min(beta, v)
     for m in game.noisy_moves(state):
+        if delta is not None:
+            gain = game.capture_gain(state, m)
+            if maximizing:
+                bound = stand_pat + gain + delta
+                if bound <= alpha:
+                    ps.count("delta")
+                    if bound > v:
+                        v = bound
+                    continue
+            else:
+                bound = stand_pat - gain - delta
+                if bound >= beta:
+                    ps.count("delta")
+                    if bound < v:
+                        v = bound
+                    continue
         child = game.play(state, m)
         ps.q_nodes += 1
         if ctx.nodes + ps.q_nodes > ctx.max_nodes:      # the node budget covers quiescence too

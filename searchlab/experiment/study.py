@@ -121,7 +121,7 @@ class Study:
         if self.tt_size != 65536:
             out["tt_size"] = self.tt_size
         if self.prunings != (("none", None),):
-            out["pruning"] = [[name, None if p is None else dataclasses.asdict(p)]
+            out["pruning"] = [[name, None if p is None else _pruning_science(p)]
                               for name, p in self.prunings]
         return out
 
@@ -129,6 +129,15 @@ class Study:
     def config_hash(self) -> str:
         blob = json.dumps(self.science(), sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def _pruning_science(p: Any) -> dict:
+    """A Pruning record as config_hash sees it: its fields, less quiescence's ``delta`` when
+    off, so that studies from before delta pruning existed keep their hash (and their runs)."""
+    d = dataclasses.asdict(p)
+    if d.get("quiescence") is not None and d["quiescence"].get("delta") is None:
+        del d["quiescence"]["delta"]
+    return d
 
 
 def freeze(v: Any) -> Any:

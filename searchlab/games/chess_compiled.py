@@ -18,7 +18,7 @@ from searchlab.games.chesskernel.movegen import MAX_MOVES
 
 PRIMITIVES = Primitives(cg.max_to_move, cg.gen_moves, cg.play, cg.is_terminal, cg.utility,
                         cg.evaluate, cg.hash_key, cg.order_key, cg.is_noisy, cg.null_move,
-                        cg.null_move_allowed, cg.noisy_moves)
+                        cg.null_move_allowed, cg.noisy_moves, cg.capture_gain)
 
 
 @lru_cache(maxsize=None)       # one per argument: the engine looks it up on every search

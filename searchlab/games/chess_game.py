@@ -315,7 +315,7 @@ class Chess:
     """
 
     capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True, null_move=True,
-                                              noisy_moves=True, compiled=True)
+                                              noisy_moves=True, capture_gain=True, compiled=True)
     default_depth = None
 
     def __init__(self, position: str | ChessState | chess.Board = "", name: str | None = None) -> None:
@@ -398,6 +398,21 @@ class Chess:
     def noisy_moves(self, state: ChessState) -> list[str]:
         """Quiescence moves (searchlab.algorithms.pruning): the captures, MVV-LVA."""
         return capture_moves(state)
+
+    def capture_gain(self, state: ChessState, move: str | chess.Move) -> float:
+        """The material ``move`` wins at best, in centipawns (quiescence's delta pruning): the
+        captured piece's value (a pawn for en passant), plus the promoted piece's value minus
+        a pawn's for a promotion; 0.0 for a quiet move. PIECE_VALUES, the evaluation's units."""
+        m = chess.Move.from_uci(_as_uci(move))
+        board = state._board
+        gain = 0
+        if board.is_en_passant(m):
+            gain = PIECE_VALUES[chess.PAWN]
+        elif board.color_at(m.to_square) == (not board.turn):
+            gain = PIECE_VALUES[board.piece_type_at(m.to_square)]
+        if m.promotion:
+            gain += PIECE_VALUES[m.promotion] - PIECE_VALUES[chess.PAWN]
+        return float(gain)
 
     def is_noisy(self, state: ChessState, move: str | chess.Move) -> bool:
         """Captures and promotions: never reduced or futility-pruned."""

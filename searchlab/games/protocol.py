@@ -29,6 +29,8 @@ class Capabilities:
             name (``centre``, ``corners``, ``captures``).
         null_move: ``null_move(s)`` (the side to move passes) and ``null_move_allowed(s)``.
         noisy_moves: ``noisy_moves(s)`` (captures and the like, for quiescence search).
+        capture_gain: ``capture_gain(s, m)``, the best-case material a noisy move wins in
+            static-value units (quiescence's delta pruning).
         exact_values: ``exact_value(s)``, the exact minimax value known by construction.
         node_ids: ``node_id(s)`` and ``leaf_count(depth)`` (implicit trees: the oracle memoises
             on node ids and knows its size before any work; states carry their ply at [1]).
@@ -47,6 +49,7 @@ class Capabilities:
     own_orderings: bool = False
     null_move: bool = False
     noisy_moves: bool = False
+    capture_gain: bool = False
     exact_values: bool = False
     node_ids: bool = False
     leaves_below: bool = False

@@ -49,9 +49,13 @@ value is from MAX's point of view):
   ``capabilities.null_move``).
 - ``noisy_moves(s, out) -> int``: quiescence moves in the Python ``noisy_moves`` order (only
   called when ``capabilities.noisy_moves``).
+- ``capture_gain(s, m) -> float64``: the Python ``capture_gain`` (quiescence's delta
+  pruning), bit for bit. Optional: it defaults to the stub ``no_capture_gain``, and the engine
+  runs delta pruning only for a game that supplies its own.
 
 Stubs for what a game lacks live in ``searchlab.algorithms.compiled.stubs`` (``no_order_key``,
-``never_noisy``, ``no_null_move``, ``null_move_never``, ``no_noisy_moves``). Conventions: in
+``never_noisy``, ``no_null_move``, ``null_move_never``, ``no_noisy_moves``,
+``no_capture_gain``). Conventions: in
 numba, mixing uint64 and int64 gives float64, so keep bitboard arithmetic in uint64
 (``np.uint64`` constants) and convert explicitly; every primitive must also run under
 ``NUMBA_DISABLE_JIT=1`` (numpy scalars), which the tests use. The engine is compiled without
@@ -81,6 +85,8 @@ from typing import Any, Callable, Hashable, NamedTuple
 
 import numpy as np
 
+from searchlab.algorithms.compiled.stubs import no_capture_gain
+
 
 class Primitives(NamedTuple):
     """A game's numba primitives (signatures: the module docstring)."""
@@ -97,6 +103,7 @@ class Primitives(NamedTuple):
     null_move: Any
     null_move_allowed: Any
     noisy_moves: Any
+    capture_gain: Any = no_capture_gain     # last, with a default: older games' tuples stand
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,7 @@ def mix64(z):
 # under these names (the contract: searchlab.algorithms.compiled). The template binds nothing.
 # <primitives>
 max_to_move = gen_moves = play = is_terminal = utility = evaluate = hash_key = None
-order_key = is_noisy = null_move = null_move_allowed = noisy_moves = None
+order_key = is_noisy = null_move = null_move_allowed = noisy_moves = capture_gain = None
 # </primitives>
 
 INF = np.inf
@@ -87,23 +87,23 @@ _MOVE_MASK = (1 << MOVE_BITS) - 1
 # counters (cnt)
 (C_NODES, C_LEAVES, C_CUTOFFS, C_FH, C_FFH, C_RE, C_PROBES, C_HITS, C_TTCUT, C_STORES,
  C_QNODES, C_ABORT, C_BEST, C_AGE, C_PARENT_NULL, C_NULL, C_RAZOR, C_PROBCUT, C_BEAM,
- C_FUTILITY, C_LMR) = range(21)
-N_COUNTERS = 21
+ C_FUTILITY, C_LMR, C_DELTA) = range(22)
+N_COUNTERS = 22
 FIRED = {"null_move": C_NULL, "razoring": C_RAZOR, "probcut": C_PROBCUT, "beam": C_BEAM,
-         "futility": C_FUTILITY, "lmr": C_LMR}
+         "futility": C_FUTILITY, "lmr": C_LMR, "delta": C_DELTA}
 
 # integer parameters (ip)
 (P_ALG, P_BASE, P_OWN, P_NDYN, P_DYN0, P_DYN1, P_DYN2, P_DYN3, P_TABLE, P_KILLER, P_HISTORY,
  P_MAXNODES, P_PRUNED, P_NM, P_NM_R, P_NM_ADAPT, P_NM_VERIFY, P_LMR, P_LMR_AFTER,
  P_LMR_MIN, P_LMR_RED, P_LMR_LOG, P_FUT, P_RAZOR, P_RAZOR_DEPTH, P_BEAM, P_BEAM_WIDTH,
- P_NWIDTHS, P_PC, P_PC_SHALLOW, P_PC_DEEP, P_Q, P_QMAX, P_NOISY, P_AGE0) = range(35)
-N_IPARAMS = 35
+ P_NWIDTHS, P_PC, P_PC_SHALLOW, P_PC_DEEP, P_Q, P_QMAX, P_NOISY, P_AGE0, P_DELTA) = range(36)
+N_IPARAMS = 36
 # The table's arrays outlive a search (compiled_engine reuses them): a slot whose age is below
 # ip[P_AGE0], the age the search started at, is empty, so no search has to clear the table.
 # float parameters (fp); fp[F_DEPTH] is the horizon, moved by reductions
 (F_DEPTH, F_FUT_MARGIN, F_RAZOR_MARGIN, F_PC_SLOPE, F_PC_INTERCEPT, F_PC_SIGMA,
- F_PC_THRESHOLD) = range(7)
-N_FPARAMS = 7
+ F_PC_THRESHOLD, F_DELTA) = range(8)
+N_FPARAMS = 8
 # table presence (ip[P_TABLE])
 TABLE_NONE, TABLE_MOVES, TABLE_VALUES = 0, 1, 2
 
@@ -294,12 +294,14 @@ N_FF = 10
 
 @njit(cache=True, _nrt=False)
 def quiesce(E, base, ply0, alpha, beta, stand_pat):
-    """pruning.quiescence: fail-soft, noisy moves only, counted in q_nodes; from the node at
+    """pruning.quiescence: fail-soft, noisy moves only, counted in q_nodes, with delta pruning
+    where ip[P_DELTA] (margin fp[F_DELTA], skips counted in cnt[C_DELTA]); from the node at
     ``ply0`` with its static value ``stand_pat``. Iterative, not recursive: numba's on-disk
     cache crashed reloading the recursive form (numba issues #6061, #6713); quiescence level q
-    keeps its window, value and move loop in frame ``base + q`` (frames above the search's
-    top are free). Returns 0.0 when the node budget ran out (cnt[C_ABORT] set)."""
-    S, MV, cnt, ip, FI, FF = E[0], E[1], E[4], E[6], E[16], E[17]
+    keeps its window, value, stand-pat (FF_STATIC) and move loop in frame ``base + q`` (frames
+    above the search's top are free). Returns 0.0 when the node budget ran out (cnt[C_ABORT]
+    set)."""
+    S, MV, cnt, ip, fp, FI, FF = E[0], E[1], E[4], E[6], E[7], E[16], E[17]
     q = 0
     FF[base, FF_ALPHA] = alpha
     FF[base, FF_BETA] = beta
@@ -321,6 +323,7 @@ def quiesce(E, base, ply0, alpha, beta, stand_pat):
                 FF[f, FF_ALPHA] = max(alpha, v)
             else:
                 FF[f, FF_BETA] = min(beta, v)
+            FF[f, FF_STATIC] = v
             FI[f, FI_MAXING] = maxing
             FI[f, FI_N] = noisy_moves(s, MV[ply])
             FI[f, FI_I] = 0
@@ -346,6 +349,24 @@ def quiesce(E, base, ply0, alpha, beta, stand_pat):
                 FF[f, FF_BETA] = min(FF[f, FF_BETA], v)
             FI[f, FI_I] += 1
         i = FI[f, FI_I]
+        if ip[P_DELTA]:                     # delta pruning: skip moves that cannot reach the window
+            n, sp, delta = FI[f, FI_N], FF[f, FF_STATIC], fp[F_DELTA]
+            while i < n:
+                if FI[f, FI_MAXING]:
+                    bound = sp + capture_gain(s, MV[ply, i]) + delta
+                    if bound > FF[f, FF_ALPHA]:
+                        break
+                    if bound > FF[f, FF_V]:
+                        FF[f, FF_V] = bound
+                else:
+                    bound = sp - capture_gain(s, MV[ply, i]) - delta
+                    if bound < FF[f, FF_BETA]:
+                        break
+                    if bound < FF[f, FF_V]:
+                        FF[f, FF_V] = bound
+                cnt[C_DELTA] += 1
+                i += 1
+            FI[f, FI_I] = i
         if i >= FI[f, FI_N]:
             v = FF[f, FF_V]
             if q == 0:

@@ -38,6 +38,12 @@ def no_noisy_moves(s, out):
 
 
 @njit(cache=True)
+def no_capture_gain(s, m):
+    """No capture gains: the engine refuses delta pruning for the game (compiled_engine.supports)."""
+    return 0.0
+
+
+@njit(cache=True)
 def null_move_always(s):
     """A null move allowed everywhere (a game wrapper's pass, e.g. the trade-off study's)."""
     return True

@@ -247,6 +247,17 @@ def order_key(s, m, code):
 
 
 @njit
+def capture_gain(s, m):
+    """Chess.capture_gain: the victim's value (a pawn for en passant), plus the promoted
+    piece's value minus a pawn's for a promotion, as float64 centipawns."""
+    gain = _VALUES[_captured(s, m)]
+    promo = move_promo(m)
+    if promo:
+        gain += _VALUES[promo] - _VALUES[PAWN]
+    return float(gain)
+
+
+@njit
 def is_noisy(s, m):
     return _captured(s, m) != 0 or move_promo(m) != 0
 
