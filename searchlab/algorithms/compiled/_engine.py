@@ -394,6 +394,57 @@ def quiesce(E, base, ply0, alpha, beta, stand_pat):
  LOOP_END, MM_NEXT, R_MM, PROCESS, EARLY) = range(16)
 
 
+# inlined: called per child, in the search's loop and in its loop over horizon children
+@njit(cache=True, _nrt=False, inline='always')
+def _process(E, f, s, ply, maxing, alg, c, n, i, m):
+    """The i-th of n moves, m, returned c: the node's value, window and best move take it in
+    (reference.py's alpha-beta, fail-soft or fail-hard); True when it cuts the node off."""
+    FI, FF = E[16], E[17]
+    alpha, beta = FF[f, FF_ALPHA], FF[f, FF_BETA]
+    if alg == FAILHARD:
+        if maxing:
+            if c >= beta:
+                cut(E, s, ply, n, i, m)
+                FF[f, FF_ALPHA] = beta
+                FI[f, FI_BEST] = m
+                return True
+            if c > alpha:
+                FF[f, FF_ALPHA] = c
+                FI[f, FI_BEST] = m
+        else:
+            if c <= alpha:
+                cut(E, s, ply, n, i, m)
+                FF[f, FF_BETA] = alpha
+                FI[f, FI_BEST] = m
+                return True
+            if c < beta:
+                FF[f, FF_BETA] = c
+                FI[f, FI_BEST] = m
+        return False
+    v = FF[f, FF_V]
+    cutoff = False
+    if maxing:
+        if c > v:
+            v = c
+            FI[f, FI_BEST] = m
+        if v >= beta:
+            cut(E, s, ply, n, i, m)
+            cutoff = True
+        elif v > alpha:
+            FF[f, FF_ALPHA] = v
+    else:
+        if c < v:
+            v = c
+            FI[f, FI_BEST] = m
+        if v <= alpha:
+            cut(E, s, ply, n, i, m)
+            cutoff = True
+        elif v < beta:
+            FF[f, FF_BETA] = v
+    FF[f, FF_V] = v
+    return cutoff
+
+
 @njit(cache=True, _nrt=False)
 def _push(E, f, resume, ply, alpha, beta, mode):
     """Suspend frame f at ``resume`` and open frame f + 1: a search of ``ply`` with the window
@@ -441,176 +492,80 @@ def search(E, root_alpha, root_beta):
             FI[f, FI_MAXING] = maxing
             FI[f, FI_HAS_STATIC] = 0
             if FI[f, FI_MODE] == 1:
-                FI[f, FI_PHASE] = LOOP_START
-                continue
-            parent_null = cnt[C_PARENT_NULL] != 0
-            cnt[C_PARENT_NULL] = 0
-            # ctx.visit
-            cnt[C_NODES] += 1
-            if cnt[C_NODES] > ip[P_MAXNODES]:
-                cnt[C_ABORT] = 1
-                return 0.0
-            per_ply[ply] += 1
-            if is_terminal(s):
-                cnt[C_LEAVES] += 1
-                ret = utility(s)
-                top -= 1
-                continue
-            if ply >= fp[F_DEPTH]:
-                cnt[C_LEAVES] += 1
-                ret = evaluate(s)
-                if pruned and ip[P_Q]:
-                    ret = quiesce(E, top + 1, ply, alpha, beta, ret)
-                    if cnt[C_ABORT]:
-                        return 0.0
-                top -= 1
-                continue
-            if has_table:
-                key = hash_key(s)
-                FK[f] = key
-                if ply > 0:
-                    hit, hv = tt_probe(E, key, fp[F_DEPTH] - ply, alpha, beta)
-                    if hit:
-                        ret = min(max(hv, alpha), beta) if alg == FAILHARD else hv
-                        top -= 1
-                        continue
-            if alg == MINIMAX:
-                FI[f, FI_N] = order_moves(E, ply, np.uint64(0), False)
-                FI[f, FI_I] = 0
-                FI[f, FI_BEST] = -1
-                FF[f, FF_V] = -INF if maxing else INF
-                FI[f, FI_PHASE] = MM_NEXT
-                continue
-            if not pruned:
-                FI[f, FI_PHASE] = LOOP_START
-                continue
-            # pruned alpha-beta: node-level pruning first (null move, razoring, ProbCut)
-            depth_left = fp[F_DEPTH] - ply
-            FF[f, FF_DL] = depth_left
-            if ip[P_NM] or ip[P_FUT] or ip[P_PC]:
-                FF[f, FF_STATIC] = evaluate(s)
-                FI[f, FI_HAS_STATIC] = 1
-            FI[f, FI_PHASE] = RAZOR
-            if ip[P_NM] and ply > 0 and not parent_null and null_move_allowed(s):
-                r = ip[P_NM_R]
-                if ip[P_NM_ADAPT] >= 0 and depth_left > ip[P_NM_ADAPT]:
-                    r += 1
-                if depth_left > r and ((beta < INF) if maxing else (alpha > -INF)):
-                    null_move(s, S[ply + 1])
-                    cnt[C_PARENT_NULL] = 1
-                    FF[f, FF_R] = r
-                    fp[F_DEPTH] -= r
-                    if maxing:
-                        top = _push(E, f, R_NM, ply + 1, np.nextafter(beta, -INF), beta, 0)
-                    else:
-                        top = _push(E, f, R_NM, ply + 1, alpha, np.nextafter(alpha, INF), 0)
-            continue
+                phase = LOOP_START
+            else:
+                parent_null = cnt[C_PARENT_NULL] != 0
+                cnt[C_PARENT_NULL] = 0
+                # ctx.visit
+                cnt[C_NODES] += 1
+                if cnt[C_NODES] > ip[P_MAXNODES]:
+                    cnt[C_ABORT] = 1
+                    return 0.0
+                per_ply[ply] += 1
+                if is_terminal(s):
+                    cnt[C_LEAVES] += 1
+                    ret = utility(s)
+                    top -= 1
+                    continue
+                if ply >= fp[F_DEPTH]:
+                    cnt[C_LEAVES] += 1
+                    ret = evaluate(s)
+                    if pruned and ip[P_Q]:
+                        ret = quiesce(E, top + 1, ply, alpha, beta, ret)
+                        if cnt[C_ABORT]:
+                            return 0.0
+                    top -= 1
+                    continue
+                if has_table:
+                    key = hash_key(s)
+                    FK[f] = key
+                    if ply > 0:
+                        hit, hv = tt_probe(E, key, fp[F_DEPTH] - ply, alpha, beta)
+                        if hit:
+                            ret = min(max(hv, alpha), beta) if alg == FAILHARD else hv
+                            top -= 1
+                            continue
+                if alg == MINIMAX:
+                    FI[f, FI_N] = order_moves(E, ply, np.uint64(0), False)
+                    FI[f, FI_I] = 0
+                    FI[f, FI_BEST] = -1
+                    FF[f, FF_V] = -INF if maxing else INF
+                    FI[f, FI_PHASE] = MM_NEXT
+                    continue
+                if not pruned:
+                    phase = LOOP_START
+                else:
+                    # pruned alpha-beta: node-level pruning first (null move, razoring, ProbCut)
+                    depth_left = fp[F_DEPTH] - ply
+                    FF[f, FF_DL] = depth_left
+                    if ip[P_NM] or ip[P_FUT] or ip[P_PC]:
+                        FF[f, FF_STATIC] = evaluate(s)
+                        FI[f, FI_HAS_STATIC] = 1
+                    FI[f, FI_PHASE] = RAZOR
+                    if ip[P_NM] and ply > 0 and not parent_null and null_move_allowed(s):
+                        r = ip[P_NM_R]
+                        if ip[P_NM_ADAPT] >= 0 and depth_left > ip[P_NM_ADAPT]:
+                            r += 1
+                        if depth_left > r and ((beta < INF) if maxing else (alpha > -INF)):
+                            null_move(s, S[ply + 1])
+                            cnt[C_PARENT_NULL] = 1
+                            FF[f, FF_R] = r
+                            fp[F_DEPTH] -= r
+                            if maxing:
+                                top = _push(E, f, R_NM, ply + 1, np.nextafter(beta, -INF),
+                                            beta, 0)
+                            else:
+                                top = _push(E, f, R_NM, ply + 1, alpha,
+                                            np.nextafter(alpha, INF), 0)
+                    continue
         maxing = FI[f, FI_MAXING] != 0
         alpha, beta = FF[f, FF_ALPHA], FF[f, FF_BETA]
-        if phase == LOOP_NEXT:
-            i = FI[f, FI_I]
-            if i >= FI[f, FI_N]:
-                FI[f, FI_PHASE] = LOOP_END
-                continue
-            m = MV[ply, i]
-            if not pruned:
-                child = S[ply + 1]
-                play(s, m, child)
-                if alg == PVS and i > 0:
-                    if maxing:
-                        top = _push(E, f, R_PVS, ply + 1, alpha, np.nextafter(alpha, INF), 0)
-                    else:
-                        top = _push(E, f, R_PVS, ply + 1, np.nextafter(beta, -INF), beta, 0)
-                elif ply + 1 >= fp[F_DEPTH]:
-                    # a child at the horizon: ENTER's visit of a leaf, done here without a frame
-                    cnt[C_PARENT_NULL] = 0
-                    cnt[C_NODES] += 1
-                    if cnt[C_NODES] > ip[P_MAXNODES]:
-                        cnt[C_ABORT] = 1
-                        return 0.0
-                    per_ply[ply + 1] += 1
-                    cnt[C_LEAVES] += 1
-                    FF[f, FF_C] = utility(child) if is_terminal(child) else evaluate(child)
-                    FI[f, FI_PHASE] = PROCESS
-                else:
-                    top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
-                continue
-            quiet = ip[P_NOISY] == 0 or not is_noisy(s, m)
-            if FI[f, FI_FUTILE] and quiet and i > 0:
-                cnt[C_FUTILITY] += 1
-                margin = fp[F_FUT_MARGIN]
-                bound = FF[f, FF_STATIC] + margin if maxing else FF[f, FF_STATIC] - margin
-                if (bound > FF[f, FF_V]) if maxing else (bound < FF[f, FF_V]):
-                    FF[f, FF_V] = bound
-                FI[f, FI_I] = i + 1
-                continue
-            play(s, m, S[ply + 1])
-            depth_left = FF[f, FF_DL]
-            if ip[P_LMR] and i >= ip[P_LMR_AFTER] and depth_left >= ip[P_LMR_MIN] and quiet:
-                if ip[P_LMR_LOG]:
-                    r = float(max(1, int(math.log(depth_left) * math.log(i + 1) / 2)))
-                else:
-                    r = float(ip[P_LMR_RED])
-                r = min(r, depth_left - 1)
-                FF[f, FF_R] = r
-                fp[F_DEPTH] -= r
-                if maxing:
-                    top = _push(E, f, R_LMR, ply + 1, alpha, np.nextafter(alpha, INF), 0)
-                else:
-                    top = _push(E, f, R_LMR, ply + 1, np.nextafter(beta, -INF), beta, 0)
-            else:
-                top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
-        elif phase == PROCESS:
-            c = FF[f, FF_C]
-            i = FI[f, FI_I]
-            n = FI[f, FI_N]
-            m = MV[ply, i]
-            FI[f, FI_I] = i + 1
-            FI[f, FI_PHASE] = LOOP_NEXT
-            if alg == FAILHARD:
-                if maxing:
-                    if c >= beta:
-                        cut(E, s, ply, n, i, m)
-                        FF[f, FF_ALPHA] = beta
-                        FI[f, FI_BEST] = m
-                        FI[f, FI_PHASE] = LOOP_END
-                    elif c > alpha:
-                        FF[f, FF_ALPHA] = c
-                        FI[f, FI_BEST] = m
-                else:
-                    if c <= alpha:
-                        cut(E, s, ply, n, i, m)
-                        FF[f, FF_BETA] = alpha
-                        FI[f, FI_BEST] = m
-                        FI[f, FI_PHASE] = LOOP_END
-                    elif c < beta:
-                        FF[f, FF_BETA] = c
-                        FI[f, FI_BEST] = m
-                continue
-            v = FF[f, FF_V]
-            if maxing:
-                if c > v:
-                    v = c
-                    FI[f, FI_BEST] = m
-                if v >= beta:
-                    cut(E, s, ply, n, i, m)
-                    FI[f, FI_PHASE] = LOOP_END
-                elif v > alpha:
-                    FF[f, FF_ALPHA] = v
-            else:
-                if c < v:
-                    v = c
-                    FI[f, FI_BEST] = m
-                if v <= alpha:
-                    cut(E, s, ply, n, i, m)
-                    FI[f, FI_PHASE] = LOOP_END
-                elif v < beta:
-                    FF[f, FF_BETA] = v
-            FF[f, FF_V] = v
-        elif phase == R_CHILD:
-            FF[f, FF_C] = ret
-            FI[f, FI_PHASE] = PROCESS
-        elif phase == LOOP_START:
+        # The phases a plain alpha-beta node passes through run in one pass of this loop where
+        # they can (ENTER -> LOOP_START -> LOOP_NEXT -> the child's push; the child's return ->
+        # PROCESS -> LOOP_NEXT -> the next push or LOOP_END): each pass costs a dispatch on the
+        # phase, a branch the processor mispredicts, so ``phase`` falls through the blocks
+        # below, and FI[f, FI_PHASE] is written only where the loop leaves the frame.
+        if phase == LOOP_START:
             n = order_moves(E, ply, FK[f], has_table and FI[f, FI_MODE] == 0)
             FI[f, FI_BEST] = -1
             FI[f, FI_I] = 0
@@ -635,7 +590,13 @@ def search(E, root_alpha, root_beta):
                     FI[f, FI_FUTILE] = (static + margin <= alpha) if maxing else \
                         (static - margin >= beta)
             FI[f, FI_N] = n
-            FI[f, FI_PHASE] = LOOP_NEXT
+            phase = LOOP_NEXT
+        elif phase == R_CHILD or phase == PROCESS:
+            c = ret if phase == R_CHILD else FF[f, FF_C]
+            i = FI[f, FI_I]
+            FI[f, FI_I] = i + 1
+            cutoff = _process(E, f, s, ply, maxing, alg, c, FI[f, FI_N], i, MV[ply, i])
+            phase = LOOP_END if cutoff else LOOP_NEXT
         elif phase == R_PVS:
             c = ret
             if alpha < c < beta:
@@ -745,9 +706,87 @@ def search(E, root_alpha, root_beta):
                 continue
             FF[f, FF_C] = c
             FI[f, FI_PHASE] = PROCESS
-        else:                                                   # LOOP_END
+        if phase == LOOP_NEXT:
+            alpha, beta = FF[f, FF_ALPHA], FF[f, FF_BETA]
+            i = FI[f, FI_I]
+            n = FI[f, FI_N]
+            if i >= n:
+                phase = LOOP_END
+            elif not pruned and alg != PVS and ply + 1 >= fp[F_DEPTH]:
+                # every child is at the horizon: ENTER's visit of a leaf and PROCESS, done in a
+                # loop here without frames
+                child = S[ply + 1]
+                cnt[C_PARENT_NULL] = 0
+                while i < n:
+                    m = MV[ply, i]
+                    play(s, m, child)
+                    cnt[C_NODES] += 1
+                    if cnt[C_NODES] > ip[P_MAXNODES]:
+                        cnt[C_ABORT] = 1
+                        return 0.0
+                    per_ply[ply + 1] += 1
+                    cnt[C_LEAVES] += 1
+                    c = utility(child) if is_terminal(child) else evaluate(child)
+                    i += 1
+                    if _process(E, f, s, ply, maxing, alg, c, n, i - 1, m):
+                        break
+                FI[f, FI_I] = i
+                phase = LOOP_END
+            elif not pruned:
+                m = MV[ply, i]
+                child = S[ply + 1]
+                play(s, m, child)
+                if alg == PVS and i > 0:
+                    if maxing:
+                        top = _push(E, f, R_PVS, ply + 1, alpha, np.nextafter(alpha, INF), 0)
+                    else:
+                        top = _push(E, f, R_PVS, ply + 1, np.nextafter(beta, -INF), beta, 0)
+                elif ply + 1 >= fp[F_DEPTH]:
+                    # PVS's first child at the horizon: ENTER's visit of a leaf, without a frame
+                    cnt[C_PARENT_NULL] = 0
+                    cnt[C_NODES] += 1
+                    if cnt[C_NODES] > ip[P_MAXNODES]:
+                        cnt[C_ABORT] = 1
+                        return 0.0
+                    per_ply[ply + 1] += 1
+                    cnt[C_LEAVES] += 1
+                    FF[f, FF_C] = utility(child) if is_terminal(child) else evaluate(child)
+                    FI[f, FI_PHASE] = PROCESS
+                else:
+                    top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+                continue
+            else:
+                m = MV[ply, i]
+                quiet = ip[P_NOISY] == 0 or not is_noisy(s, m)
+                if FI[f, FI_FUTILE] and quiet and i > 0:
+                    cnt[C_FUTILITY] += 1
+                    margin = fp[F_FUT_MARGIN]
+                    bound = FF[f, FF_STATIC] + margin if maxing else FF[f, FF_STATIC] - margin
+                    if (bound > FF[f, FF_V]) if maxing else (bound < FF[f, FF_V]):
+                        FF[f, FF_V] = bound
+                    FI[f, FI_I] = i + 1
+                    FI[f, FI_PHASE] = LOOP_NEXT
+                    continue
+                play(s, m, S[ply + 1])
+                depth_left = FF[f, FF_DL]
+                if ip[P_LMR] and i >= ip[P_LMR_AFTER] and depth_left >= ip[P_LMR_MIN] and quiet:
+                    if ip[P_LMR_LOG]:
+                        r = float(max(1, int(math.log(depth_left) * math.log(i + 1) / 2)))
+                    else:
+                        r = float(ip[P_LMR_RED])
+                    r = min(r, depth_left - 1)
+                    FF[f, FF_R] = r
+                    fp[F_DEPTH] -= r
+                    if maxing:
+                        top = _push(E, f, R_LMR, ply + 1, alpha, np.nextafter(alpha, INF), 0)
+                    else:
+                        top = _push(E, f, R_LMR, ply + 1, np.nextafter(beta, -INF), beta, 0)
+                else:
+                    top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+                continue
+        if phase == LOOP_END:
             if alg == FAILHARD:
-                v = alpha if maxing else beta
+                v = FF[f, FF_ALPHA] if maxing else FF[f, FF_BETA]
             else:
                 v = FF[f, FF_V]
             top -= 1
