@@ -152,6 +152,42 @@ def _to_front(moves, n, m):
 
 
 @njit(cache=True, _nrt=False)
+def _to_front3(moves, hist, keys, n, m):
+    """_to_front on moves[:n] carrying hist and keys along; returns m's old index, or -1."""
+    for i in range(n):
+        if moves[i] == m:
+            h, k = hist[i], keys[i]
+            for j in range(i, 0, -1):
+                moves[j] = moves[j - 1]
+                hist[j] = hist[j - 1]
+                keys[j] = keys[j - 1]
+            moves[0], hist[0], keys[0] = m, h, k
+            return i
+    return -1
+
+
+# inlined: called per move searched
+@njit(cache=True, _nrt=False, inline='always')
+def _select(moves, hist, keys, i, n, descending):
+    """One step of the lazy order (order_moves): bring to position i the first of
+    moves[i:n] by history (descending), then keys (ascending, or descending), the rest keeping
+    their order; what _sort_by_history places at i when moves[i:n] is what it left there."""
+    b = i
+    hb, kb = hist[i], keys[i]
+    for j in range(i + 1, n):
+        h, k = hist[j], keys[j]
+        if h > hb or (h == hb and ((k > kb) if descending else (k < kb))):
+            b, hb, kb = j, h, k
+    if b != i:
+        m = moves[b]
+        for j in range(b, i, -1):
+            moves[j] = moves[j - 1]
+            hist[j] = hist[j - 1]
+            keys[j] = keys[j - 1]
+        moves[i], hist[i], keys[i] = m, hb, kb
+
+
+@njit(cache=True, _nrt=False)
 def tt_probe(E, key, depth, alpha, beta):
     """TranspositionTable.probe: (True, value) when the entry settles the window."""
     cnt, ip, tu, tf, ti = E[4], E[6], E[9], E[10], E[11]
@@ -194,9 +230,16 @@ def _static_of(s):
 # inlined by numba: LLVM left this call in place, and a call passes every array of E as
 # separate arguments (inlining made the search ~10 % faster on Connect Four)
 @njit(cache=True, _nrt=False, inline='always')
-def order_moves(E, ply, key, has_key):
-    """ctx.moves: the legal moves into MV[ply] in the policy's order; returns their number.
-    ``key`` is the node's hash key when ``has_key`` (the table probe computed it)."""
+def order_moves(E, ply, key, has_key, lazy):
+    """ctx.moves: the legal moves into MV[ply] in the policy's order; returns (their number,
+    -1). ``key`` is the node's hash key when ``has_key`` (the table probe computed it).
+
+    Lazy (when ``lazy`` and the order is history merged with a float-keyed base, then table
+    and killer moves in front): the front moves are placed and the rest left in natural order
+    with their keys (history in KU[ply], base in KF[ply]); returns (n, the number of front
+    moves), and the caller brings each later move into place with _select just before it is
+    searched. Same order, but a node cut off by its first moves pays for those alone, not for
+    a sort of all n (most nodes of a well-ordered search)."""
     S, MV, KF, KU, cnt, ip = E[0], E[1], E[2], E[3], E[4], E[6]
     s = S[ply]
     moves = MV[ply]
@@ -233,8 +276,14 @@ def order_moves(E, ply, key, has_key):
         side = 1 if max_to_move(s) else 0
         for i in range(n):
             hkeys[i] = hist[side, moves[i]]
-        _sort_by_history(moves, hkeys, KF[ply], n, base == B_STATIC and max_to_move(s))
         ndyn -= 1
+        if lazy:
+            for j in range(ndyn):
+                if ip[P_DYN0 + j] == D_HISTORY:
+                    lazy = False
+        if lazy:
+            return n, _front_lazy(E, ply, key, has_key, n, ndyn)
+        _sort_by_history(moves, hkeys, KF[ply], n, base == B_STATIC and max_to_move(s))
     for j in range(ndyn - 1, -1, -1):                # lowest priority first; sorts are stable
         part = ip[P_DYN0 + j]
         if part == D_HISTORY:
@@ -260,7 +309,36 @@ def order_moves(E, ply, key, has_key):
             if (meta >> (MOVE_BITS + 2)) >= ip[P_AGE0] and tu[i, T_KEY] == key \
                     and meta & _MOVE_MASK:
                 _to_front(moves, n, (meta & _MOVE_MASK) - 1)
-    return n
+    return n, -1
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _front_lazy(E, ply, key, has_key, n, ndyn):
+    """order_moves' killer and table parts (ip[P_DYN0:][:ndyn]) on unsorted moves, carrying
+    their keys: returns the number of moves now in front."""
+    S, MV, KF, KU, ip = E[0], E[1], E[2], E[3], E[6]
+    moves, hkeys, keys = MV[ply], KU[ply], KF[ply]
+    front = 0
+    for j in range(ndyn - 1, -1, -1):
+        part = ip[P_DYN0 + j]
+        if part == D_KILLER:
+            killers = E[12]
+            for k in (1, 0):
+                m = killers[ply, k]
+                if m >= 0 and _to_front3(moves, hkeys, keys, n, m) >= front:
+                    front += 1
+            continue
+        if part == D_TABLE and ip[P_TABLE] != TABLE_NONE:
+            tu, ti = E[9], E[11]
+            if not has_key:
+                key = hash_key(S[ply])
+            i = key & np.uint64(tu.shape[0] - 1)
+            meta = ti[i, T_META]
+            if (meta >> (MOVE_BITS + 2)) >= ip[P_AGE0] and tu[i, T_KEY] == key \
+                    and meta & _MOVE_MASK:
+                if _to_front3(moves, hkeys, keys, n, (meta & _MOVE_MASK) - 1) >= front:
+                    front += 1
+    return front
 
 
 @njit(cache=True, _nrt=False)
@@ -286,8 +364,10 @@ def cut(E, s, ply, n, i, m):
 
 
 # Frame fields: integers FI[f, .], floats FF[f, .], the table key FK[f].
-FI_PLY, FI_MODE, FI_PHASE, FI_I, FI_N, FI_BEST, FI_MAXING, FI_HAS_STATIC, FI_FUTILE = range(9)
-N_FI = 9
+# FI_FRONT: the lazy order's front moves (order_moves), -1 when the moves are in order
+FI_PLY, FI_MODE, FI_PHASE, FI_I, FI_N, FI_BEST, FI_MAXING, FI_HAS_STATIC, FI_FUTILE, FI_FRONT = \
+    range(10)
+N_FI = 10
 FF_ALPHA, FF_BETA, FF_ALPHA0, FF_BETA0, FF_V, FF_STATIC, FF_DL, FF_R, FF_BOUND, FF_C = range(10)
 N_FF = 10
 
@@ -526,7 +606,7 @@ def search(E, root_alpha, root_beta):
                             top -= 1
                             continue
                 if alg == MINIMAX:
-                    FI[f, FI_N] = order_moves(E, ply, np.uint64(0), False)
+                    FI[f, FI_N] = order_moves(E, ply, np.uint64(0), False, False)[0]
                     FI[f, FI_I] = 0
                     FI[f, FI_BEST] = -1
                     FF[f, FF_V] = -INF if maxing else INF
@@ -566,7 +646,8 @@ def search(E, root_alpha, root_beta):
         # phase, a branch the processor mispredicts, so ``phase`` falls through the blocks
         # below, and FI[f, FI_PHASE] is written only where the loop leaves the frame.
         if phase == LOOP_START:
-            n = order_moves(E, ply, FK[f], has_table and FI[f, FI_MODE] == 0)
+            n, front = order_moves(E, ply, FK[f], has_table and FI[f, FI_MODE] == 0, not pruned)
+            FI[f, FI_FRONT] = front
             FI[f, FI_BEST] = -1
             FI[f, FI_I] = 0
             FF[f, FF_V] = -INF if maxing else INF
@@ -717,7 +798,11 @@ def search(E, root_alpha, root_beta):
                 # loop here without frames
                 child = S[ply + 1]
                 cnt[C_PARENT_NULL] = 0
+                front = FI[f, FI_FRONT]
                 while i < n:
+                    if front >= 0 and i >= front:
+                        _select(MV[ply], E[3][ply], E[2][ply], i, n,
+                                ip[P_BASE] == B_STATIC and maxing)
                     m = MV[ply, i]
                     play(s, m, child)
                     cnt[C_NODES] += 1
@@ -733,6 +818,9 @@ def search(E, root_alpha, root_beta):
                 FI[f, FI_I] = i
                 phase = LOOP_END
             elif not pruned:
+                front = FI[f, FI_FRONT]
+                if front >= 0 and i >= front:
+                    _select(MV[ply], E[3][ply], E[2][ply], i, n, ip[P_BASE] == B_STATIC and maxing)
                 m = MV[ply, i]
                 child = S[ply + 1]
                 play(s, m, child)
