@@ -164,6 +164,60 @@ def _distance(own_lo, own_hi, opp_lo, opp_hi, n, vertical):
     return k
 
 
+# Boards of at most 64 cells (n <= 8) fit the low word: the same functions on one word (the
+# high word is empty there and the masks' high words are zero), about half the work.
+@njit(cache=True)
+def _neighbours1(x, m, n):
+    """_neighbours for n <= 8 (``m`` = MASKS[n])."""
+    a, b = x & m[_NOT_LAST, 0], x & m[_NOT_FIRST, 0]
+    un, un1 = np.uint64(n), np.uint64(n - 1)
+    return ((a << _U1) | (b >> _U1) | (x << un) | (x >> un) | (a >> un1)
+            | (b << un1)) & m[_BOARD, 0]
+
+
+@njit(cache=True)
+def _connected1(stones, n, vertical):
+    """_connected for n <= 8."""
+    m = MASKS[n]
+    start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
+    reached = stones & m[start, 0]
+    while reached:
+        if reached & m[goal, 0]:
+            return True
+        grown = (reached | _neighbours1(reached, m, n)) & stones
+        if grown == reached:
+            return False
+        reached = grown
+    return False
+
+
+@njit(cache=True)
+def _fill1(cells, own, m, n):
+    while True:
+        grown = cells | (_neighbours1(cells, m, n) & own)
+        if grown == cells:
+            return cells
+        cells = grown
+
+
+@njit(cache=True)
+def _distance1(own, opp, n, vertical):
+    """_distance for n <= 8."""
+    m = MASKS[n]
+    start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
+    empty = m[_BOARD, 0] & ~(own | opp)
+    reached = _fill1(own & m[start, 0], own, m, n)
+    k = 0
+    while not reached & m[goal, 0]:
+        grown = _fill1(reached | ((_neighbours1(reached, m, n) | m[start, 0]) & empty), own, m,
+                       n)
+        if grown == reached:
+            return n * n
+        reached = grown
+        k += 1
+    return k
+
+
 @njit(cache=True)
 def max_to_move(s):
     return (s[5] % _U2 == _U0) == (s[6] == _U1)
@@ -206,15 +260,20 @@ def play(s, m, out):
     out[2 * side + w] |= bit
     out[5] = s[5] + _U1
     out[8] = s[8] ^ ZKEYS[side * 121 + m]
-    if _connected(out[2 * side], out[2 * side + 1], n, x_moves):
+    if _connected1(out[2 * side], n, x_moves) if n <= 8 else \
+            _connected(out[2 * side], out[2 * side + 1], n, x_moves):
         out[7] = np.uint64(side + 1)
 
 
 @njit(cache=True)
 def evaluate(s):
     n = np.int64(s[4])
-    dx = _distance(s[0], s[1], s[2], s[3], n, True)
-    do = _distance(s[2], s[3], s[0], s[1], n, False)
+    if n <= 8:
+        dx = _distance1(s[0], s[2], n, True)
+        do = _distance1(s[2], s[0], n, False)
+    else:
+        dx = _distance(s[0], s[1], s[2], s[3], n, True)
+        do = _distance(s[2], s[3], s[0], s[1], n, False)
     e = (do - dx) / (n * n + 1)
     return e if s[6] == _U1 else -e
 
