@@ -15,6 +15,7 @@ from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.pig import Pig
 from searchlab.trees.chance import ChanceTree
 from searchlab.trees.nplayer import NPlayerTree
+from tests.nojit import run_without_jit
 
 ROOT = Path(__file__).resolve().parents[2]
 ALGS = ("expectiminimax", "alphabeta-emm", "star1", "star2")
@@ -67,10 +68,7 @@ def test_kernels_without_jit_in_a_subprocess():
             "for a in ('maxn', 'maxn-shallow', 'paranoid', 'brs'):\n"
             "    assert m(u, a, engine='kernel').counts() == m(u, a).counts(), a\n"
             "print('ok')\n")
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
+    assert run_without_jit(code, timeout=300).strip() == "ok"
 
 
 def test_recursive_kernels_load_from_numba_disk_cache():

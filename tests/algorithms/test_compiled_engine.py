@@ -4,10 +4,6 @@ and pruning technique, over seeded positions (a larger sweep under -m slow)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 
 from searchlab import IIDTree, IncrementalTree, OrderedTree, UnsupportedError, search
@@ -21,6 +17,7 @@ from searchlab.games.othello import Othello
 from searchlab.games.position import FromState
 from tests.algorithms.compiled_cases import (ALGORITHMS, DEPTHS, ORDERINGS, TECHNIQUES, both,
                                              positions)
+from tests.nojit import run_without_jit
 
 
 def _check(game, algorithm, ordering, **kw):
@@ -108,12 +105,7 @@ def test_same_under_numba_disable_jit():
         "ref, com = both(g, 'alphabeta', 'static', depth=4, pruning=TECHNIQUES['all'])\n"
         "assert ref == com\n"
         "print('ok')\n")
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True,
-                         text=True, timeout=600)
-    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+    assert run_without_jit(code).strip() == "ok"
 
 
 @pytest.mark.slow

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import chess
@@ -29,6 +26,7 @@ from searchlab.games.chesskernel import game as cg
 from searchlab.games.protocol import Capabilities
 from tests.algorithms.compiled_cases import both
 from tests.games.chess_kernel_cases import random_game, suite_fens
+from tests.nojit import run_without_jit
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = ROOT / "searchlab" / "data" / "chess"
@@ -200,11 +198,7 @@ def test_pure_python_engine_matches():
         "    assert com == ref, (ref, com)\n"
         "    assert ref['extra']['pruned'].get('delta', 0) > 0\n"
         "print('ok')\n")
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", script], env=env, cwd=ROOT, capture_output=True,
-                         text=True, timeout=600)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip() == "ok"
+    assert run_without_jit(script).strip() == "ok"
 
 
 @pytest.mark.parametrize("delta", [-1.0, math.inf, math.nan, True, "200"])

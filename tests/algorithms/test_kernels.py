@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,6 +17,7 @@ from searchlab.algorithms.kernels import kernel_supports, run_kernel
 from searchlab.errors import TreeTooLargeError, UnsupportedError
 from searchlab.hashing import mix64
 from searchlab.trees import ExplicitTree, IIDTree, IncrementalTree, OrderedTree
+from tests.nojit import run_without_jit
 
 ROOT = Path(__file__).resolve().parents[2]
 ALGORITHMS = ("minimax", "alphabeta", "alphabeta-failhard")
@@ -286,11 +284,7 @@ def test_disable_jit_gives_the_same_results():
     code = ("import json, sys, warnings; warnings.simplefilter('error'); "
             "from tests.algorithms.test_kernels import _nojit_results, _NOJIT_CASES; "
             "print(json.dumps(_nojit_results(_NOJIT_CASES)))")
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    interpreted = json.loads(proc.stdout)
+    interpreted = json.loads(run_without_jit(code, timeout=120))
     compiled = json.loads(json.dumps(_nojit_results(_NOJIT_CASES)))
     assert interpreted == compiled
     assert any(c["status"] == "aborted" for c in compiled)

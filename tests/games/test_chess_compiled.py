@@ -6,9 +6,6 @@ positions, with MAX White and MAX Black."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +15,7 @@ from searchlab.algorithms.pruning import (Futility, LateMoveReductions, NullMove
 from searchlab.games.chess_game import Chess
 from tests.algorithms.compiled_cases import both
 from tests.games.chess_kernel_cases import suite_fens
+from tests.nojit import run_without_jit
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = ROOT / "searchlab" / "data" / "chess"
@@ -81,8 +79,4 @@ def test_pure_python_engine_matches():
         "                pruning=Pruning(quiescence=Quiescence(max_depth=2)))\n"
         "assert com == ref, (ref, com)\n"
         "print('ok')\n")
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", script], env=env, cwd=ROOT, capture_output=True,
-                         text=True, timeout=600)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip() == "ok"
+    assert run_without_jit(script).strip() == "ok"

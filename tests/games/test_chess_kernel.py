@@ -8,11 +8,7 @@ positions; ``-m slow`` runs every perft entry up to 10^8 leaves and thousands of
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import chess
 import chess.polyglot
@@ -27,6 +23,7 @@ from searchlab.games.chesskernel.attacks import bishop_attacks, rook_attacks
 from searchlab.games.chesskernel.movegen import MAX_MOVES, generate, has_legal_move
 from searchlab.games.chesskernel.position import ROW, make_move, row_from_board
 from tests.games.chess_kernel_cases import perft_cases, random_game, suite_fens
+from tests.nojit import run_without_jit
 
 PERFT_FAST = 3_000_000
 PERFT_SLOW = 100_000_000
@@ -317,9 +314,4 @@ def test_pure_python_kernel_matches(tmp_path):
         "        cg.play(row, cg.id_of(uci), out); row = out.copy()\n"
         "    assert cg.repetition_draw(row) and cg.is_terminal(row) and cg.utility(row) == 0.0\n"
         "print('ok')\n")
-    root = Path(__file__).resolve().parents[2]
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(root))
-    out = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", script], env=env,
-                         cwd=root, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip() == "ok"
+    assert run_without_jit(script, timeout=300, flags=("-W", "error::RuntimeWarning")).strip() == "ok"

@@ -11,9 +11,6 @@ are the two obtuse corners b1 and a2 (by hand: each touches both cells of the ot
 from __future__ import annotations
 
 import heapq
-import os
-import subprocess
-import sys
 from collections import deque
 
 import numpy as np
@@ -32,6 +29,7 @@ from searchlab.games.hex import (Hex, HexState, adjacent_first, adjacent_key, ce
                                  parse_cell, parse_text, random_position, solve, to_text)
 from searchlab.games.hex_board import ZOBRIST, connected, distance, masks, neighbours, zobrist
 from searchlab.games.protocol import Game
+from tests.nojit import run_without_jit
 
 SOUND = ("alphabeta", "alphabeta-failhard", "pvs", "mtdf")
 
@@ -449,13 +447,7 @@ def test_compiled_primitives_match_the_python_class():
 def test_compiled_primitives_match_without_jit():
     code = ("from tests.games.test_hex import check_primitives_on_random_games as c; "
             "print(c(games=1, seed=7))")
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True,
-                         text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert int(out.stdout.split()[-1]) > 100
+    assert int(run_without_jit(code, timeout=300).split()[-1]) > 100
 
 
 # --- Hex in studies -------------------------------------------------------------------------

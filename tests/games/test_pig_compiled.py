@@ -3,9 +3,6 @@ engine, node for node (and without JIT in a subprocess)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +15,7 @@ from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games import pig_compiled as PC
 from searchlab.games.pig import Pig, PigState
 from searchlab.trees.chance import ChanceTree
+from tests.nojit import run_without_jit
 
 ROOT = Path(__file__).resolve().parents[2]
 ALGS = ("expectiminimax", "alphabeta-emm", "star1", "star2")
@@ -109,7 +107,4 @@ def test_compiled_without_jit_in_a_subprocess():
             "        r = s(g, a, o, depth=3)\n"
             "        assert c.engine == 'compiled' and c.counts() == r.counts() and c.extra == r.extra, (a, o)\n"
             "print('ok')\n")
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
+    assert run_without_jit(code, timeout=300).strip() == "ok"

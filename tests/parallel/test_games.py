@@ -7,9 +7,6 @@ implementations of the same rules); same inputs, same numbers; compiled = interp
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +20,7 @@ from searchlab.games.tictactoe import TicTacToe
 from searchlab.parallel import ALGORITHMS, Costs, simulate
 from searchlab.parallel.real_games import parallel_search
 from searchlab.trees import IIDTree, OrderedTree
+from tests.nojit import run_without_jit
 
 ROOT = Path(__file__).resolve().parents[2]
 FREE = Costs(split=0.0, message=0.0, tt=0.0)
@@ -138,12 +136,8 @@ def _rows() -> list[dict]:
 
 
 def test_interpreted_equals_compiled():
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))
     code = "import json, sys; from tests.parallel.test_games import _rows; json.dump(_rows(), sys.stdout)"
-    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=600, cwd=ROOT)
-    assert res.returncode == 0, res.stderr[-2000:]
-    interpreted = json.loads(res.stdout)
+    interpreted = json.loads(run_without_jit(code))
     assert interpreted == json.loads(json.dumps(_rows()))
     assert len(interpreted) == 4 and all(r["nodes"] > 0 for r in interpreted)
 

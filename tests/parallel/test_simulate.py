@@ -5,9 +5,6 @@ numbers; the compiled run equals the interpreted one (NUMBA_DISABLE_JIT=1)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +14,7 @@ from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.tictactoe import TicTacToe
 from searchlab.parallel import ALGORITHMS, Costs, sequential_nodes, simulate
 from searchlab.trees import IIDTree, IncrementalTree, OrderedTree
+from tests.nojit import run_without_jit
 
 ROOT = Path(__file__).resolve().parents[2]
 FREE = Costs(split=0.0, message=0.0, tt=0.0)
@@ -116,12 +114,8 @@ def _rows() -> list[dict]:
 
 
 def test_interpreted_equals_compiled():
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))
     code = "import json, sys; from tests.parallel.test_simulate import _rows; json.dump(_rows(), sys.stdout)"
-    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=300, cwd=ROOT)
-    assert res.returncode == 0, res.stderr[-2000:]
-    interpreted = json.loads(res.stdout)
+    interpreted = json.loads(run_without_jit(code, timeout=300))
     assert interpreted == json.loads(json.dumps(_rows()))
     assert len(interpreted) == 12
 
