@@ -159,19 +159,25 @@ def hash_key(s):
     return key
 
 
+def _corners_keys() -> np.ndarray:
+    """"corners" by move id: 0 corner, 1 other edge square, 2 interior (and PASS), 3 X-square
+    (searchlab.games.othello's corner order)."""
+    keys = np.full(PASS + 1, 2.0)
+    for sq in range(64):
+        bit = 1 << sq
+        keys[sq] = 0.0 if bit & _CORNER_MASK else 1.0 if bit & _EDGE_MASK else \
+            3.0 if bit & _X_MASK else 2.0
+    return keys
+
+
+CORNERS_KEY = _corners_keys()
+
+
 @njit(cache=True)
 def order_key(s, m, code):
-    """"corners": 0 corner, 1 other edge square, 2 interior (and PASS), 3 X-square."""
-    if m == PASS:
-        return 2.0
-    bit = _bit(m)
-    if bit & CORNER_MASK:
-        return 0.0
-    if bit & EDGE_MASK:
-        return 1.0
-    if bit & X_MASK:
-        return 3.0
-    return 2.0
+    """"corners": a table lookup (CORNERS_KEY; the tests of a square's class were
+    mispredicted)."""
+    return CORNERS_KEY[m]
 
 
 @njit(cache=True)
