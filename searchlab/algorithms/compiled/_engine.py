@@ -277,11 +277,7 @@ def order_moves(E, ply, key, has_key, lazy):
         for i in range(n):
             hkeys[i] = hist[side, moves[i]]
         ndyn -= 1
-        if lazy:
-            for j in range(ndyn):
-                if ip[P_DYN0 + j] == D_HISTORY:
-                    lazy = False
-        if lazy:
+        if lazy:                # (the other parts are table and killer: no part comes twice)
             return n, _front_lazy(E, ply, key, has_key, n, ndyn)
         _sort_by_history(moves, hkeys, KF[ply], n, base == B_STATIC and max_to_move(s))
     for j in range(ndyn - 1, -1, -1):                # lowest priority first; sorts are stable
