@@ -521,6 +521,23 @@ def _process(E, f, s, ply, maxing, alg, c, n, i, m):
     return cutoff
 
 
+# inlined: called per leaf
+@njit(cache=True, _nrt=False, inline='always')
+def _leaf(E, ply, s):
+    """ENTER's visit of the node ``s`` at ``ply`` on the horizon, done without a frame (it is
+    counted, and has no moves to search): its static value, its utility when terminal. Sets
+    cnt[C_ABORT] (and returns 0.0) when the node budget runs out."""
+    cnt = E[4]
+    cnt[C_PARENT_NULL] = 0
+    cnt[C_NODES] += 1
+    if cnt[C_NODES] > E[6][P_MAXNODES]:
+        cnt[C_ABORT] = 1
+        return 0.0
+    E[5][ply] += 1
+    cnt[C_LEAVES] += 1
+    return utility(s) if is_terminal(s) else evaluate(s)
+
+
 @njit(cache=True, _nrt=False)
 def _push(E, f, resume, ply, alpha, beta, mode):
     """Suspend frame f at ``resume`` and open frame f + 1: a search of ``ply`` with the window
@@ -793,7 +810,6 @@ def search(E, root_alpha, root_beta):
                 # every child is at the horizon: ENTER's visit of a leaf and PROCESS, done in a
                 # loop here without frames
                 child = S[ply + 1]
-                cnt[C_PARENT_NULL] = 0
                 front = FI[f, FI_FRONT]
                 while i < n:
                     if front >= 0 and i >= front:
@@ -801,13 +817,9 @@ def search(E, root_alpha, root_beta):
                                 ip[P_BASE] == B_STATIC and maxing)
                     m = MV[ply, i]
                     play(s, m, child)
-                    cnt[C_NODES] += 1
-                    if cnt[C_NODES] > ip[P_MAXNODES]:
-                        cnt[C_ABORT] = 1
+                    c = _leaf(E, ply + 1, child)
+                    if cnt[C_ABORT]:
                         return 0.0
-                    per_ply[ply + 1] += 1
-                    cnt[C_LEAVES] += 1
-                    c = utility(child) if is_terminal(child) else evaluate(child)
                     i += 1
                     if _process(E, f, s, ply, maxing, alg, c, n, i - 1, m):
                         break
@@ -826,15 +838,10 @@ def search(E, root_alpha, root_beta):
                     else:
                         top = _push(E, f, R_PVS, ply + 1, np.nextafter(beta, -INF), beta, 0)
                 elif ply + 1 >= fp[F_DEPTH]:
-                    # PVS's first child at the horizon: ENTER's visit of a leaf, without a frame
-                    cnt[C_PARENT_NULL] = 0
-                    cnt[C_NODES] += 1
-                    if cnt[C_NODES] > ip[P_MAXNODES]:
-                        cnt[C_ABORT] = 1
+                    # PVS's first child at the horizon
+                    FF[f, FF_C] = _leaf(E, ply + 1, child)
+                    if cnt[C_ABORT]:
                         return 0.0
-                    per_ply[ply + 1] += 1
-                    cnt[C_LEAVES] += 1
-                    FF[f, FF_C] = utility(child) if is_terminal(child) else evaluate(child)
                     FI[f, FI_PHASE] = PROCESS
                 else:
                     top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
