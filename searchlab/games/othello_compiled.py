@@ -33,8 +33,7 @@ _EDGE_MASK = 0xFF000000000000FF | 0x8181818181818181
 _X_MASK = sum(1 << i for i in X_SQUARES)
 MAX_PLIES = 128                 # 60 discs, each at most preceded by a pass
 ZERO, ONE = np.uint64(0), np.uint64(1)
-CORNER_MASK, EDGE_MASK, X_MASK = (np.uint64(_CORNER_MASK), np.uint64(_EDGE_MASK),
-                                  np.uint64(_X_MASK))
+CORNER_MASK = np.uint64(_CORNER_MASK)
 KEYS = np.array(ZOBRIST_KEYS, dtype=np.uint64)
 SIDE_KEY = KEYS[128]
 ORDER_CORNERS = 0
