@@ -376,10 +376,10 @@ def _bad_arguments(args: argparse.Namespace, runs_dir: Path) -> str | None:
         return f"--jobs must be in [1, 4096]; got {args.jobs}"
     if not 1 <= args.resamples <= 1_000_000:
         return f"--resamples must be in [1, 1000000]; got {args.resamples}"
-    names = [n for n, _, _ in STUDIES]
+    names = [n for n, _, _ in STUDIES + [CHESS_DEEP]]
     unknown = [x for x in args.only.split(",") if x.strip() and x.strip() not in names]
     if unknown:
-        return f"--only: {', '.join(unknown)} is not a study of STUDIES ({', '.join(names)})"
+        return f"--only: {', '.join(unknown)} is not a study of STUDIES or CHESS_DEEP ({', '.join(names)})"
     for flag, d in (("--runs", runs_dir), ("--out", Path(args.out).absolute())):
         try:
             d.mkdir(parents=True, exist_ok=True)
@@ -461,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--matches", action="store_true",
                     help="also run (or resume) the match presets unsound_matches[_1e5] and chess_matches "
                          "(hours of CPU at full size); without it, match runs already under --runs are read")
-    ap.add_argument("--only", default="", help="comma-separated studies of STUDIES: run just those into "
+    ap.add_argument("--only", default="", help="comma-separated studies of STUDIES or chess_deep: run just those into "
                     "--runs and stop (no report); e.g. ordering_hex_deep")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
@@ -474,7 +474,8 @@ def main(argv: list[str] | None = None) -> int:
     rel_runs = _rel(runs_dir)
     if args.only:
         only = tuple(x.strip() for x in args.only.split(",") if x.strip())
-        _, info = run_studies(args.small, args.jobs, runs_dir, args.resume, only=only)
+        _, info = run_studies(args.small, args.jobs, runs_dir, args.resume, only=only,
+                              studies=STUDIES + [CHESS_DEEP])
         for name, _, rows, ok, secs, where in info:
             print(f"{name}: {rows} rows ({ok} ok) in {secs:.0f} s; table under {where}")
         return 0
