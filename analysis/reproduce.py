@@ -126,6 +126,17 @@ def run_matches(small: bool, jobs: int, runs_dir: Path, run: bool, log=print) ->
     return dirs
 
 
+def _recorded_seconds(out: Path, secs: float, resume: bool) -> float:
+    """The seconds a study's tables took: with ``resume``, the time recorded in
+    out/reproduce_seconds.txt when it is longer than this invocation's (the tables were produced
+    earlier, and a resumed run only reads them); otherwise ``secs``, which is recorded."""
+    timing = out / "reproduce_seconds.txt"
+    if resume and timing.exists() and float(timing.read_text()) > secs:
+        return float(timing.read_text())
+    timing.write_text(f"{secs:.1f}")
+    return secs
+
+
 def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[dict, list]:
     """The chance-node and n-player studies (the engine's presets experiment=chance and
     experiment=multiplayer, size small or full; issue 15): their results computed from the
@@ -144,9 +155,10 @@ def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=
         log(f"== {name}: {' '.join(ov)}")
         t0 = time.perf_counter()
         run_study(name, ov, output_dir=out, progress=False)
+        secs = _recorded_seconds(out, time.perf_counter() - t0, resume)
         exact[name] = results(out)[name]
         info.append((name, f"searchlab experiment={name} claim_study.size={size}", "see its section",
-                     "see its section", time.perf_counter() - t0, _rel(out)))
+                     "see its section", secs, _rel(out)))
     return exact, info
 
 
@@ -198,12 +210,7 @@ def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print,
             log(f"{name}: cannot resume ({e}); running it afresh")
             shutil.rmtree(out)
             run_dir = run_study(name, ov, output_dir=out)
-        secs = time.perf_counter() - t0
-        timing = out / "reproduce_seconds.txt"
-        if resume and timing.exists() and float(timing.read_text()) > secs:
-            secs = float(timing.read_text())  # the tables were produced earlier: report that time
-        else:
-            timing.write_text(f"{secs:.1f}")
+        secs = _recorded_seconds(out, time.perf_counter() - t0, resume)
         df = R.load_run(run_dir)
         frames.append(df)
         ok = int((df["status"] == "ok").sum()) if "status" in df.columns else len(df)
