@@ -126,6 +126,17 @@ def run_matches(small: bool, jobs: int, runs_dir: Path, run: bool, log=print) ->
     return dirs
 
 
+def _recorded_seconds(out: Path, secs: float, resume: bool) -> float:
+    """The seconds a study's tables took: with ``resume``, the time recorded in
+    out/reproduce_seconds.txt when it is longer than this invocation's (the tables were produced
+    earlier, and a resumed run only reads them); otherwise ``secs``, which is recorded."""
+    timing = out / "reproduce_seconds.txt"
+    if resume and timing.exists() and float(timing.read_text()) > secs:
+        return float(timing.read_text())
+    timing.write_text(f"{secs:.1f}")
+    return secs
+
+
 def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[dict, list]:
     """The chance-node and n-player studies (the engine's presets experiment=chance and
     experiment=multiplayer, size small or full; issue 15): their results computed from the
@@ -144,9 +155,10 @@ def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=
         log(f"== {name}: {' '.join(ov)}")
         t0 = time.perf_counter()
         run_study(name, ov, output_dir=out, progress=False)
+        secs = _recorded_seconds(out, time.perf_counter() - t0, resume)
         exact[name] = results(out)[name]
         info.append((name, f"searchlab experiment={name} claim_study.size={size}", "see its section",
-                     "see its section", time.perf_counter() - t0, _rel(out)))
+                     "see its section", secs, _rel(out)))
     return exact, info
 
 
@@ -198,12 +210,7 @@ def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print,
             log(f"{name}: cannot resume ({e}); running it afresh")
             shutil.rmtree(out)
             run_dir = run_study(name, ov, output_dir=out)
-        secs = time.perf_counter() - t0
-        timing = out / "reproduce_seconds.txt"
-        if resume and timing.exists() and float(timing.read_text()) > secs:
-            secs = float(timing.read_text())  # the tables were produced earlier: report that time
-        else:
-            timing.write_text(f"{secs:.1f}")
+        secs = _recorded_seconds(out, time.perf_counter() - t0, resume)
         df = R.load_run(run_dir)
         frames.append(df)
         ok = int((df["status"] == "ok").sum()) if "status" in df.columns else len(df)
@@ -376,10 +383,10 @@ def _bad_arguments(args: argparse.Namespace, runs_dir: Path) -> str | None:
         return f"--jobs must be in [1, 4096]; got {args.jobs}"
     if not 1 <= args.resamples <= 1_000_000:
         return f"--resamples must be in [1, 1000000]; got {args.resamples}"
-    names = [n for n, _, _ in STUDIES]
+    names = [n for n, _, _ in STUDIES + [CHESS_DEEP]]
     unknown = [x for x in args.only.split(",") if x.strip() and x.strip() not in names]
     if unknown:
-        return f"--only: {', '.join(unknown)} is not a study of STUDIES ({', '.join(names)})"
+        return f"--only: {', '.join(unknown)} is not a study of STUDIES or CHESS_DEEP ({', '.join(names)})"
     for flag, d in (("--runs", runs_dir), ("--out", Path(args.out).absolute())):
         try:
             d.mkdir(parents=True, exist_ok=True)
@@ -461,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--matches", action="store_true",
                     help="also run (or resume) the match presets unsound_matches[_1e5] and chess_matches "
                          "(hours of CPU at full size); without it, match runs already under --runs are read")
-    ap.add_argument("--only", default="", help="comma-separated studies of STUDIES: run just those into "
+    ap.add_argument("--only", default="", help="comma-separated studies of STUDIES or chess_deep: run just those into "
                     "--runs and stop (no report); e.g. ordering_hex_deep")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
@@ -474,7 +481,8 @@ def main(argv: list[str] | None = None) -> int:
     rel_runs = _rel(runs_dir)
     if args.only:
         only = tuple(x.strip() for x in args.only.split(",") if x.strip())
-        _, info = run_studies(args.small, args.jobs, runs_dir, args.resume, only=only)
+        _, info = run_studies(args.small, args.jobs, runs_dir, args.resume, only=only,
+                              studies=STUDIES + [CHESS_DEEP])
         for name, _, rows, ok, secs, where in info:
             print(f"{name}: {rows} rows ({ok} ok) in {secs:.0f} s; table under {where}")
         return 0

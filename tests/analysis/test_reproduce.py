@@ -83,6 +83,15 @@ def test_only_names_studies_of_the_list(reproduce, tmp_path, capsys):
     assert "--only: go is not a study of STUDIES" in capsys.readouterr().err
 
 
+def test_only_takes_chess_deep_too(reproduce, tmp_path, monkeypatch):
+    """chess_deep runs apart from STUDIES; --only must reach it (and nothing else)."""
+    ran = []
+    monkeypatch.setattr(reproduce, "run_studies",
+                        lambda *a, only=(), studies=(), **k: (ran.append((only, [n for n, *_ in studies])), (None, []))[1])
+    assert reproduce.main(["--small", "--runs", str(tmp_path), "--only", "chess_deep"]) == 0
+    assert ran == [(("chess_deep",), [n for n, *_ in reproduce.STUDIES] + ["chess_deep"])]
+
+
 def test_a_search_two_studies_ran_counts_once(reproduce):
     row = dict(game="othello", positions="random", position="ply20#0", algorithm="alphabeta",
                ordering="id", d=3, pruning="none", nodes=10)
