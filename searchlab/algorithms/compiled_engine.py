@@ -143,7 +143,8 @@ def run(game: Any, algorithm: str, ordering: str, horizon: float, ordering_seed:
     E = _workspace(cg, int(plies) + qmax + 2, tt_size if table != K.TABLE_NONE else None, ages,
                    ip, fp, widths, random_order_salt(ordering_seed))
     E[0][0] = cg.encode(root)
-    search = engine(cg.prims).search
+    compiled = engine(cg.prims)
+    search = compiled.search
     cnt = E[4]
     cnt[K.C_BEST] = -1                  # ctx.best_move starts as None
     cnt[K.C_AGE] = ip[K.P_AGE0]
@@ -180,7 +181,17 @@ def run(game: Any, algorithm: str, ordering: str, horizon: float, ordering_seed:
 
     t0 = time.perf_counter()
     value: float | None = None
-    if "id" in parts:                                                   # drivers.iterative_deepening
+    if "id" in parts and aspiration is None and algorithm != "mtdf":   # the same, in numba
+        done = np.zeros(int(horizon), np.int64)
+        if _PLAIN_PYTHON:
+            with np.errstate(over="ignore"):
+                value, n = compiled.deepen(E, int(horizon), table != K.TABLE_NONE, done)
+        else:
+            value, n = compiled.deepen(E, int(horizon), table != K.TABLE_NONE, done)
+        value = float(value)
+        best = int(cnt[K.C_BEST])
+        iterations = done[:n].tolist()
+    elif "id" in parts:                                                 # drivers.iterative_deepening
         v = 0.0
         for k in range(1, int(horizon) + 1):
             fp[K.F_DEPTH] = k

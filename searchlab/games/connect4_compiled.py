@@ -92,21 +92,20 @@ def _count(x):
 def evaluate(s):
     """(4 * threats + windows) / 240 for MAX, as ConnectFour.evaluate. The windows term counts,
     per direction, the window starts whose four cells hold no opponent stone and at least one
-    own stone, with shifts instead of a loop over the 69 windows (the same integer)."""
+    own stone, with shifts instead of a loop over the 69 windows (the same integer): ``any_c``
+    marks the starts whose window holds a stone of ``cur`` (its shifts or-ed together, two
+    cells at a time), so ``~any_o & any_c`` are cur's windows."""
     cur, mask = np.int64(s[0]), np.int64(s[1])
     opp = cur ^ mask
     t = _count(_winning_cells(cur, mask)) - _count(_winning_cells(opp, mask))
     w = 0
     for k in range(4):
         d = _SHIFTS[k]
-        free_c, free_o = ~opp, ~cur
-        any_c, any_o = cur, opp
-        for j in range(1, 4):
-            free_c &= ~opp >> (j * d)
-            free_o &= ~cur >> (j * d)
-            any_c |= cur >> (j * d)
-            any_o |= opp >> (j * d)
-        w += _count(free_c & any_c & _STARTS[k]) - _count(free_o & any_o & _STARTS[k])
+        any_c = cur | (cur >> d)
+        any_o = opp | (opp >> d)
+        any_c |= any_c >> (2 * d)
+        any_o |= any_o >> (2 * d)
+        w += _count(~any_o & any_c & _STARTS[k]) - _count(~any_c & any_o & _STARTS[k])
     v = (4 * t + w) / 240
     return v if max_to_move(s) else -v
 

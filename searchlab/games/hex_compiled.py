@@ -32,6 +32,7 @@ from numba import njit
 from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
                                                  null_move_never)
+from searchlab.algorithms.kernels.othello import popcount
 from searchlab.games.hex_board import MAX_CELLS, MAX_SIZE, ZOBRIST, connected, masks, zobrist
 
 STATE_SIZE = 9
@@ -65,8 +66,18 @@ def _neighbour_table() -> np.ndarray:
     return table
 
 
+def _neighbour_masks(nbr: np.ndarray) -> np.ndarray:
+    """NBR_MASK[n, cell, word]: the neighbours of cell (NBR) as a two-word cell set."""
+    table = np.zeros((MAX_SIZE + 1, MAX_CELLS, 2), dtype=np.uint64)
+    for n, cell, j in zip(*np.nonzero(nbr >= 0)):
+        c = int(nbr[n, cell, j])
+        table[n, cell, c >> 6] |= np.uint64(1 << (c & 63))
+    return table
+
+
 MASKS = _mask_table()
 NBR = _neighbour_table()
+NBR_MASK = _neighbour_masks(NBR)
 ZKEYS = np.array(ZOBRIST, dtype=np.uint64)
 
 
@@ -153,11 +164,58 @@ def _distance(own_lo, own_hi, opp_lo, opp_hi, n, vertical):
     return k
 
 
+# Boards of at most 64 cells (n <= 8) fit the low word: the same functions on one word (the
+# high word is empty there and the masks' high words are zero), about half the work.
 @njit(cache=True)
-def _occupied(s, cell):
-    w = cell >> 6
-    b = np.uint64(cell & 63)
-    return (((s[w] | s[2 + w]) >> b) & _U1) == _U1
+def _neighbours1(x, m, n):
+    """_neighbours for n <= 8 (``m`` = MASKS[n])."""
+    a, b = x & m[_NOT_LAST, 0], x & m[_NOT_FIRST, 0]
+    un, un1 = np.uint64(n), np.uint64(n - 1)
+    return ((a << _U1) | (b >> _U1) | (x << un) | (x >> un) | (a >> un1)
+            | (b << un1)) & m[_BOARD, 0]
+
+
+@njit(cache=True)
+def _connected1(stones, n, vertical):
+    """_connected for n <= 8."""
+    m = MASKS[n]
+    start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
+    reached = stones & m[start, 0]
+    while reached:
+        if reached & m[goal, 0]:
+            return True
+        grown = (reached | _neighbours1(reached, m, n)) & stones
+        if grown == reached:
+            return False
+        reached = grown
+    return False
+
+
+@njit(cache=True)
+def _fill1(cells, own, m, n):
+    while True:
+        grown = cells | (_neighbours1(cells, m, n) & own)
+        if grown == cells:
+            return cells
+        cells = grown
+
+
+@njit(cache=True)
+def _distance1(own, opp, n, vertical):
+    """_distance for n <= 8."""
+    m = MASKS[n]
+    start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
+    empty = m[_BOARD, 0] & ~(own | opp)
+    reached = _fill1(own & m[start, 0], own, m, n)
+    k = 0
+    while not reached & m[goal, 0]:
+        grown = _fill1(reached | ((_neighbours1(reached, m, n) | m[start, 0]) & empty), own, m,
+                       n)
+        if grown == reached:
+            return n * n
+        reached = grown
+        k += 1
+    return k
 
 
 @njit(cache=True)
@@ -177,11 +235,15 @@ def utility(s):
 
 @njit(cache=True)
 def gen_moves(s, out):
-    cells = np.int64(s[4]) * np.int64(s[4])
+    """The empty cells in ascending order, read off the empty set's bits (a test per cell
+    mispredicted about every other cell)."""
+    board = MASKS[np.int64(s[4]), _BOARD]
     k = 0
-    for c in range(cells):
-        if not _occupied(s, c):
-            out[k] = c
+    for w in range(2):
+        e = board[w] & ~(s[w] | s[2 + w])
+        while e != _U0:
+            out[k] = 64 * w + popcount((e & (~e + _U1)) - _U1)
+            e &= e - _U1
             k += 1
     return k
 
@@ -198,15 +260,20 @@ def play(s, m, out):
     out[2 * side + w] |= bit
     out[5] = s[5] + _U1
     out[8] = s[8] ^ ZKEYS[side * 121 + m]
-    if _connected(out[2 * side], out[2 * side + 1], n, x_moves):
+    if _connected1(out[2 * side], n, x_moves) if n <= 8 else \
+            _connected(out[2 * side], out[2 * side + 1], n, x_moves):
         out[7] = np.uint64(side + 1)
 
 
 @njit(cache=True)
 def evaluate(s):
     n = np.int64(s[4])
-    dx = _distance(s[0], s[1], s[2], s[3], n, True)
-    do = _distance(s[2], s[3], s[0], s[1], n, False)
+    if n <= 8:
+        dx = _distance1(s[0], s[2], n, True)
+        do = _distance1(s[2], s[0], n, False)
+    else:
+        dx = _distance(s[0], s[1], s[2], s[3], n, True)
+        do = _distance(s[2], s[3], s[0], s[1], n, False)
     e = (do - dx) / (n * n + 1)
     return e if s[6] == _U1 else -e
 
@@ -219,12 +286,8 @@ def hash_key(s):
 @njit(cache=True)
 def order_key(s, m, code):
     """"adjacent" (code 0): searchlab.games.hex.adjacent_key."""
-    n = np.int64(s[4])
-    touching = 0
-    for j in range(6):
-        c = NBR[n, m, j]
-        if c >= 0 and _occupied(s, c):
-            touching += 1
+    nbr = NBR_MASK[np.int64(s[4]), m]
+    touching = popcount(nbr[0] & (s[0] | s[2])) + popcount(nbr[1] & (s[1] | s[3]))
     return float(6 - touching) if touching else 6.0
 
 

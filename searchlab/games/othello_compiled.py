@@ -33,8 +33,7 @@ _EDGE_MASK = 0xFF000000000000FF | 0x8181818181818181
 _X_MASK = sum(1 << i for i in X_SQUARES)
 MAX_PLIES = 128                 # 60 discs, each at most preceded by a pass
 ZERO, ONE = np.uint64(0), np.uint64(1)
-CORNER_MASK, EDGE_MASK, X_MASK = (np.uint64(_CORNER_MASK), np.uint64(_EDGE_MASK),
-                                  np.uint64(_X_MASK))
+CORNER_MASK = np.uint64(_CORNER_MASK)
 KEYS = np.array(ZOBRIST_KEYS, dtype=np.uint64)
 SIDE_KEY = KEYS[128]
 ORDER_CORNERS = 0
@@ -159,19 +158,25 @@ def hash_key(s):
     return key
 
 
+def _corners_keys() -> np.ndarray:
+    """"corners" by move id: 0 corner, 1 other edge square, 2 interior (and PASS), 3 X-square
+    (searchlab.games.othello's corner order)."""
+    keys = np.full(PASS + 1, 2.0)
+    for sq in range(64):
+        bit = 1 << sq
+        keys[sq] = 0.0 if bit & _CORNER_MASK else 1.0 if bit & _EDGE_MASK else \
+            3.0 if bit & _X_MASK else 2.0
+    return keys
+
+
+CORNERS_KEY = _corners_keys()
+
+
 @njit(cache=True)
 def order_key(s, m, code):
-    """"corners": 0 corner, 1 other edge square, 2 interior (and PASS), 3 X-square."""
-    if m == PASS:
-        return 2.0
-    bit = _bit(m)
-    if bit & CORNER_MASK:
-        return 0.0
-    if bit & EDGE_MASK:
-        return 1.0
-    if bit & X_MASK:
-        return 3.0
-    return 2.0
+    """"corners": a table lookup (CORNERS_KEY; the tests of a square's class were
+    mispredicted)."""
+    return CORNERS_KEY[m]
 
 
 @njit(cache=True)

@@ -152,6 +152,42 @@ def _to_front(moves, n, m):
 
 
 @njit(cache=True, _nrt=False)
+def _to_front3(moves, hist, keys, n, m):
+    """_to_front on moves[:n] carrying hist and keys along; returns m's old index, or -1."""
+    for i in range(n):
+        if moves[i] == m:
+            h, k = hist[i], keys[i]
+            for j in range(i, 0, -1):
+                moves[j] = moves[j - 1]
+                hist[j] = hist[j - 1]
+                keys[j] = keys[j - 1]
+            moves[0], hist[0], keys[0] = m, h, k
+            return i
+    return -1
+
+
+# inlined: called per move searched
+@njit(cache=True, _nrt=False, inline='always')
+def _select(moves, hist, keys, i, n, descending):
+    """One step of the lazy order (order_moves): bring to position i the first of
+    moves[i:n] by history (descending), then keys (ascending, or descending), the rest keeping
+    their order; what _sort_by_history places at i when moves[i:n] is what it left there."""
+    b = i
+    hb, kb = hist[i], keys[i]
+    for j in range(i + 1, n):
+        h, k = hist[j], keys[j]
+        if h > hb or (h == hb and ((k > kb) if descending else (k < kb))):
+            b, hb, kb = j, h, k
+    if b != i:
+        m = moves[b]
+        for j in range(b, i, -1):
+            moves[j] = moves[j - 1]
+            hist[j] = hist[j - 1]
+            keys[j] = keys[j - 1]
+        moves[i], hist[i], keys[i] = m, hb, kb
+
+
+@njit(cache=True, _nrt=False)
 def tt_probe(E, key, depth, alpha, beta):
     """TranspositionTable.probe: (True, value) when the entry settles the window."""
     cnt, ip, tu, tf, ti = E[4], E[6], E[9], E[10], E[11]
@@ -194,9 +230,16 @@ def _static_of(s):
 # inlined by numba: LLVM left this call in place, and a call passes every array of E as
 # separate arguments (inlining made the search ~10 % faster on Connect Four)
 @njit(cache=True, _nrt=False, inline='always')
-def order_moves(E, ply, key, has_key):
-    """ctx.moves: the legal moves into MV[ply] in the policy's order; returns their number.
-    ``key`` is the node's hash key when ``has_key`` (the table probe computed it)."""
+def order_moves(E, ply, key, has_key, lazy):
+    """ctx.moves: the legal moves into MV[ply] in the policy's order; returns (their number,
+    -1). ``key`` is the node's hash key when ``has_key`` (the table probe computed it).
+
+    Lazy (when ``lazy`` and the order is history merged with a float-keyed base, then table
+    and killer moves in front): the front moves are placed and the rest left in natural order
+    with their keys (history in KU[ply], base in KF[ply]); returns (n, the number of front
+    moves), and the caller brings each later move into place with _select just before it is
+    searched. Same order, but a node cut off by its first moves pays for those alone, not for
+    a sort of all n (most nodes of a well-ordered search)."""
     S, MV, KF, KU, cnt, ip = E[0], E[1], E[2], E[3], E[4], E[6]
     s = S[ply]
     moves = MV[ply]
@@ -233,8 +276,10 @@ def order_moves(E, ply, key, has_key):
         side = 1 if max_to_move(s) else 0
         for i in range(n):
             hkeys[i] = hist[side, moves[i]]
-        _sort_by_history(moves, hkeys, KF[ply], n, base == B_STATIC and max_to_move(s))
         ndyn -= 1
+        if lazy:                # (the other parts are table and killer: no part comes twice)
+            return n, _front_lazy(E, ply, key, has_key, n, ndyn)
+        _sort_by_history(moves, hkeys, KF[ply], n, base == B_STATIC and max_to_move(s))
     for j in range(ndyn - 1, -1, -1):                # lowest priority first; sorts are stable
         part = ip[P_DYN0 + j]
         if part == D_HISTORY:
@@ -260,7 +305,36 @@ def order_moves(E, ply, key, has_key):
             if (meta >> (MOVE_BITS + 2)) >= ip[P_AGE0] and tu[i, T_KEY] == key \
                     and meta & _MOVE_MASK:
                 _to_front(moves, n, (meta & _MOVE_MASK) - 1)
-    return n
+    return n, -1
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _front_lazy(E, ply, key, has_key, n, ndyn):
+    """order_moves' killer and table parts (ip[P_DYN0:][:ndyn]) on unsorted moves, carrying
+    their keys: returns the number of moves now in front."""
+    S, MV, KF, KU, ip = E[0], E[1], E[2], E[3], E[6]
+    moves, hkeys, keys = MV[ply], KU[ply], KF[ply]
+    front = 0
+    for j in range(ndyn - 1, -1, -1):
+        part = ip[P_DYN0 + j]
+        if part == D_KILLER:
+            killers = E[12]
+            for k in (1, 0):
+                m = killers[ply, k]
+                if m >= 0 and _to_front3(moves, hkeys, keys, n, m) >= front:
+                    front += 1
+            continue
+        if part == D_TABLE and ip[P_TABLE] != TABLE_NONE:
+            tu, ti = E[9], E[11]
+            if not has_key:
+                key = hash_key(S[ply])
+            i = key & np.uint64(tu.shape[0] - 1)
+            meta = ti[i, T_META]
+            if (meta >> (MOVE_BITS + 2)) >= ip[P_AGE0] and tu[i, T_KEY] == key \
+                    and meta & _MOVE_MASK:
+                if _to_front3(moves, hkeys, keys, n, (meta & _MOVE_MASK) - 1) >= front:
+                    front += 1
+    return front
 
 
 @njit(cache=True, _nrt=False)
@@ -286,8 +360,10 @@ def cut(E, s, ply, n, i, m):
 
 
 # Frame fields: integers FI[f, .], floats FF[f, .], the table key FK[f].
-FI_PLY, FI_MODE, FI_PHASE, FI_I, FI_N, FI_BEST, FI_MAXING, FI_HAS_STATIC, FI_FUTILE = range(9)
-N_FI = 9
+# FI_FRONT: the lazy order's front moves (order_moves), -1 when the moves are in order
+FI_PLY, FI_MODE, FI_PHASE, FI_I, FI_N, FI_BEST, FI_MAXING, FI_HAS_STATIC, FI_FUTILE, FI_FRONT = \
+    range(10)
+N_FI = 10
 FF_ALPHA, FF_BETA, FF_ALPHA0, FF_BETA0, FF_V, FF_STATIC, FF_DL, FF_R, FF_BOUND, FF_C = range(10)
 N_FF = 10
 
@@ -394,6 +470,74 @@ def quiesce(E, base, ply0, alpha, beta, stand_pat):
  LOOP_END, MM_NEXT, R_MM, PROCESS, EARLY) = range(16)
 
 
+# inlined: called per child, in the search's loop and in its loop over horizon children
+@njit(cache=True, _nrt=False, inline='always')
+def _process(E, f, s, ply, maxing, alg, c, n, i, m):
+    """The i-th of n moves, m, returned c: the node's value, window and best move take it in
+    (reference.py's alpha-beta, fail-soft or fail-hard); True when it cuts the node off."""
+    FI, FF = E[16], E[17]
+    alpha, beta = FF[f, FF_ALPHA], FF[f, FF_BETA]
+    if alg == FAILHARD:
+        if maxing:
+            if c >= beta:
+                cut(E, s, ply, n, i, m)
+                FF[f, FF_ALPHA] = beta
+                FI[f, FI_BEST] = m
+                return True
+            if c > alpha:
+                FF[f, FF_ALPHA] = c
+                FI[f, FI_BEST] = m
+        else:
+            if c <= alpha:
+                cut(E, s, ply, n, i, m)
+                FF[f, FF_BETA] = alpha
+                FI[f, FI_BEST] = m
+                return True
+            if c < beta:
+                FF[f, FF_BETA] = c
+                FI[f, FI_BEST] = m
+        return False
+    v = FF[f, FF_V]
+    cutoff = False
+    if maxing:
+        if c > v:
+            v = c
+            FI[f, FI_BEST] = m
+        if v >= beta:
+            cut(E, s, ply, n, i, m)
+            cutoff = True
+        elif v > alpha:
+            FF[f, FF_ALPHA] = v
+    else:
+        if c < v:
+            v = c
+            FI[f, FI_BEST] = m
+        if v <= alpha:
+            cut(E, s, ply, n, i, m)
+            cutoff = True
+        elif v < beta:
+            FF[f, FF_BETA] = v
+    FF[f, FF_V] = v
+    return cutoff
+
+
+# inlined: called per leaf
+@njit(cache=True, _nrt=False, inline='always')
+def _leaf(E, ply, s):
+    """ENTER's visit of the node ``s`` at ``ply`` on the horizon, done without a frame (it is
+    counted, and has no moves to search): its static value, its utility when terminal. Sets
+    cnt[C_ABORT] (and returns 0.0) when the node budget runs out."""
+    cnt = E[4]
+    cnt[C_PARENT_NULL] = 0
+    cnt[C_NODES] += 1
+    if cnt[C_NODES] > E[6][P_MAXNODES]:
+        cnt[C_ABORT] = 1
+        return 0.0
+    E[5][ply] += 1
+    cnt[C_LEAVES] += 1
+    return utility(s) if is_terminal(s) else evaluate(s)
+
+
 @njit(cache=True, _nrt=False)
 def _push(E, f, resume, ply, alpha, beta, mode):
     """Suspend frame f at ``resume`` and open frame f + 1: a search of ``ply`` with the window
@@ -441,177 +585,82 @@ def search(E, root_alpha, root_beta):
             FI[f, FI_MAXING] = maxing
             FI[f, FI_HAS_STATIC] = 0
             if FI[f, FI_MODE] == 1:
-                FI[f, FI_PHASE] = LOOP_START
-                continue
-            parent_null = cnt[C_PARENT_NULL] != 0
-            cnt[C_PARENT_NULL] = 0
-            # ctx.visit
-            cnt[C_NODES] += 1
-            if cnt[C_NODES] > ip[P_MAXNODES]:
-                cnt[C_ABORT] = 1
-                return 0.0
-            per_ply[ply] += 1
-            if is_terminal(s):
-                cnt[C_LEAVES] += 1
-                ret = utility(s)
-                top -= 1
-                continue
-            if ply >= fp[F_DEPTH]:
-                cnt[C_LEAVES] += 1
-                ret = evaluate(s)
-                if pruned and ip[P_Q]:
-                    ret = quiesce(E, top + 1, ply, alpha, beta, ret)
-                    if cnt[C_ABORT]:
-                        return 0.0
-                top -= 1
-                continue
-            if has_table:
-                key = hash_key(s)
-                FK[f] = key
-                if ply > 0:
-                    hit, hv = tt_probe(E, key, fp[F_DEPTH] - ply, alpha, beta)
-                    if hit:
-                        ret = min(max(hv, alpha), beta) if alg == FAILHARD else hv
-                        top -= 1
-                        continue
-            if alg == MINIMAX:
-                FI[f, FI_N] = order_moves(E, ply, np.uint64(0), False)
-                FI[f, FI_I] = 0
-                FI[f, FI_BEST] = -1
-                FF[f, FF_V] = -INF if maxing else INF
-                FI[f, FI_PHASE] = MM_NEXT
-                continue
-            if not pruned:
-                FI[f, FI_PHASE] = LOOP_START
-                continue
-            # pruned alpha-beta: node-level pruning first (null move, razoring, ProbCut)
-            depth_left = fp[F_DEPTH] - ply
-            FF[f, FF_DL] = depth_left
-            if ip[P_NM] or ip[P_FUT] or ip[P_PC]:
-                FF[f, FF_STATIC] = evaluate(s)
-                FI[f, FI_HAS_STATIC] = 1
-            FI[f, FI_PHASE] = RAZOR
-            if ip[P_NM] and ply > 0 and not parent_null and null_move_allowed(s):
-                r = ip[P_NM_R]
-                if ip[P_NM_ADAPT] >= 0 and depth_left > ip[P_NM_ADAPT]:
-                    r += 1
-                if depth_left > r and ((beta < INF) if maxing else (alpha > -INF)):
-                    null_move(s, S[ply + 1])
-                    cnt[C_PARENT_NULL] = 1
-                    FF[f, FF_R] = r
-                    fp[F_DEPTH] -= r
-                    if maxing:
-                        top = _push(E, f, R_NM, ply + 1, np.nextafter(beta, -INF), beta, 0)
-                    else:
-                        top = _push(E, f, R_NM, ply + 1, alpha, np.nextafter(alpha, INF), 0)
-            continue
+                phase = LOOP_START
+            else:
+                parent_null = cnt[C_PARENT_NULL] != 0
+                cnt[C_PARENT_NULL] = 0
+                # ctx.visit
+                cnt[C_NODES] += 1
+                if cnt[C_NODES] > ip[P_MAXNODES]:
+                    cnt[C_ABORT] = 1
+                    return 0.0
+                per_ply[ply] += 1
+                if is_terminal(s):
+                    cnt[C_LEAVES] += 1
+                    ret = utility(s)
+                    top -= 1
+                    continue
+                if ply >= fp[F_DEPTH]:
+                    cnt[C_LEAVES] += 1
+                    ret = evaluate(s)
+                    if pruned and ip[P_Q]:
+                        ret = quiesce(E, top + 1, ply, alpha, beta, ret)
+                        if cnt[C_ABORT]:
+                            return 0.0
+                    top -= 1
+                    continue
+                if has_table:
+                    key = hash_key(s)
+                    FK[f] = key
+                    if ply > 0:
+                        hit, hv = tt_probe(E, key, fp[F_DEPTH] - ply, alpha, beta)
+                        if hit:
+                            ret = min(max(hv, alpha), beta) if alg == FAILHARD else hv
+                            top -= 1
+                            continue
+                if alg == MINIMAX:
+                    FI[f, FI_N] = order_moves(E, ply, np.uint64(0), False, False)[0]
+                    FI[f, FI_I] = 0
+                    FI[f, FI_BEST] = -1
+                    FF[f, FF_V] = -INF if maxing else INF
+                    FI[f, FI_PHASE] = MM_NEXT
+                    continue
+                if not pruned:
+                    phase = LOOP_START
+                else:
+                    # pruned alpha-beta: node-level pruning first (null move, razoring, ProbCut)
+                    depth_left = fp[F_DEPTH] - ply
+                    FF[f, FF_DL] = depth_left
+                    if ip[P_NM] or ip[P_FUT] or ip[P_PC]:
+                        FF[f, FF_STATIC] = evaluate(s)
+                        FI[f, FI_HAS_STATIC] = 1
+                    FI[f, FI_PHASE] = RAZOR
+                    if ip[P_NM] and ply > 0 and not parent_null and null_move_allowed(s):
+                        r = ip[P_NM_R]
+                        if ip[P_NM_ADAPT] >= 0 and depth_left > ip[P_NM_ADAPT]:
+                            r += 1
+                        if depth_left > r and ((beta < INF) if maxing else (alpha > -INF)):
+                            null_move(s, S[ply + 1])
+                            cnt[C_PARENT_NULL] = 1
+                            FF[f, FF_R] = r
+                            fp[F_DEPTH] -= r
+                            if maxing:
+                                top = _push(E, f, R_NM, ply + 1, np.nextafter(beta, -INF),
+                                            beta, 0)
+                            else:
+                                top = _push(E, f, R_NM, ply + 1, alpha,
+                                            np.nextafter(alpha, INF), 0)
+                    continue
         maxing = FI[f, FI_MAXING] != 0
         alpha, beta = FF[f, FF_ALPHA], FF[f, FF_BETA]
-        if phase == LOOP_NEXT:
-            i = FI[f, FI_I]
-            if i >= FI[f, FI_N]:
-                FI[f, FI_PHASE] = LOOP_END
-                continue
-            m = MV[ply, i]
-            if not pruned:
-                child = S[ply + 1]
-                play(s, m, child)
-                if alg == PVS and i > 0:
-                    if maxing:
-                        top = _push(E, f, R_PVS, ply + 1, alpha, np.nextafter(alpha, INF), 0)
-                    else:
-                        top = _push(E, f, R_PVS, ply + 1, np.nextafter(beta, -INF), beta, 0)
-                elif ply + 1 >= fp[F_DEPTH]:
-                    # a child at the horizon: ENTER's visit of a leaf, done here without a frame
-                    cnt[C_PARENT_NULL] = 0
-                    cnt[C_NODES] += 1
-                    if cnt[C_NODES] > ip[P_MAXNODES]:
-                        cnt[C_ABORT] = 1
-                        return 0.0
-                    per_ply[ply + 1] += 1
-                    cnt[C_LEAVES] += 1
-                    FF[f, FF_C] = utility(child) if is_terminal(child) else evaluate(child)
-                    FI[f, FI_PHASE] = PROCESS
-                else:
-                    top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
-                continue
-            quiet = ip[P_NOISY] == 0 or not is_noisy(s, m)
-            if FI[f, FI_FUTILE] and quiet and i > 0:
-                cnt[C_FUTILITY] += 1
-                margin = fp[F_FUT_MARGIN]
-                bound = FF[f, FF_STATIC] + margin if maxing else FF[f, FF_STATIC] - margin
-                if (bound > FF[f, FF_V]) if maxing else (bound < FF[f, FF_V]):
-                    FF[f, FF_V] = bound
-                FI[f, FI_I] = i + 1
-                continue
-            play(s, m, S[ply + 1])
-            depth_left = FF[f, FF_DL]
-            if ip[P_LMR] and i >= ip[P_LMR_AFTER] and depth_left >= ip[P_LMR_MIN] and quiet:
-                if ip[P_LMR_LOG]:
-                    r = float(max(1, int(math.log(depth_left) * math.log(i + 1) / 2)))
-                else:
-                    r = float(ip[P_LMR_RED])
-                r = min(r, depth_left - 1)
-                FF[f, FF_R] = r
-                fp[F_DEPTH] -= r
-                if maxing:
-                    top = _push(E, f, R_LMR, ply + 1, alpha, np.nextafter(alpha, INF), 0)
-                else:
-                    top = _push(E, f, R_LMR, ply + 1, np.nextafter(beta, -INF), beta, 0)
-            else:
-                top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
-        elif phase == PROCESS:
-            c = FF[f, FF_C]
-            i = FI[f, FI_I]
-            n = FI[f, FI_N]
-            m = MV[ply, i]
-            FI[f, FI_I] = i + 1
-            FI[f, FI_PHASE] = LOOP_NEXT
-            if alg == FAILHARD:
-                if maxing:
-                    if c >= beta:
-                        cut(E, s, ply, n, i, m)
-                        FF[f, FF_ALPHA] = beta
-                        FI[f, FI_BEST] = m
-                        FI[f, FI_PHASE] = LOOP_END
-                    elif c > alpha:
-                        FF[f, FF_ALPHA] = c
-                        FI[f, FI_BEST] = m
-                else:
-                    if c <= alpha:
-                        cut(E, s, ply, n, i, m)
-                        FF[f, FF_BETA] = alpha
-                        FI[f, FI_BEST] = m
-                        FI[f, FI_PHASE] = LOOP_END
-                    elif c < beta:
-                        FF[f, FF_BETA] = c
-                        FI[f, FI_BEST] = m
-                continue
-            v = FF[f, FF_V]
-            if maxing:
-                if c > v:
-                    v = c
-                    FI[f, FI_BEST] = m
-                if v >= beta:
-                    cut(E, s, ply, n, i, m)
-                    FI[f, FI_PHASE] = LOOP_END
-                elif v > alpha:
-                    FF[f, FF_ALPHA] = v
-            else:
-                if c < v:
-                    v = c
-                    FI[f, FI_BEST] = m
-                if v <= alpha:
-                    cut(E, s, ply, n, i, m)
-                    FI[f, FI_PHASE] = LOOP_END
-                elif v < beta:
-                    FF[f, FF_BETA] = v
-            FF[f, FF_V] = v
-        elif phase == R_CHILD:
-            FF[f, FF_C] = ret
-            FI[f, FI_PHASE] = PROCESS
-        elif phase == LOOP_START:
-            n = order_moves(E, ply, FK[f], has_table and FI[f, FI_MODE] == 0)
+        # The phases a plain alpha-beta node passes through run in one pass of this loop where
+        # they can (ENTER -> LOOP_START -> LOOP_NEXT -> the child's push; the child's return ->
+        # PROCESS -> LOOP_NEXT -> the next push or LOOP_END): each pass costs a dispatch on the
+        # phase, a branch the processor mispredicts, so ``phase`` falls through the blocks
+        # below, and FI[f, FI_PHASE] is written only where the loop leaves the frame.
+        if phase == LOOP_START:
+            n, front = order_moves(E, ply, FK[f], has_table and FI[f, FI_MODE] == 0, not pruned)
+            FI[f, FI_FRONT] = front
             FI[f, FI_BEST] = -1
             FI[f, FI_I] = 0
             FF[f, FF_V] = -INF if maxing else INF
@@ -635,7 +684,13 @@ def search(E, root_alpha, root_beta):
                     FI[f, FI_FUTILE] = (static + margin <= alpha) if maxing else \
                         (static - margin >= beta)
             FI[f, FI_N] = n
-            FI[f, FI_PHASE] = LOOP_NEXT
+            phase = LOOP_NEXT
+        elif phase == R_CHILD or phase == PROCESS:
+            c = ret if phase == R_CHILD else FF[f, FF_C]
+            i = FI[f, FI_I]
+            FI[f, FI_I] = i + 1
+            cutoff = _process(E, f, s, ply, maxing, alg, c, FI[f, FI_N], i, MV[ply, i])
+            phase = LOOP_END if cutoff else LOOP_NEXT
         elif phase == R_PVS:
             c = ret
             if alpha < c < beta:
@@ -745,9 +800,84 @@ def search(E, root_alpha, root_beta):
                 continue
             FF[f, FF_C] = c
             FI[f, FI_PHASE] = PROCESS
-        else:                                                   # LOOP_END
+        if phase == LOOP_NEXT:
+            alpha, beta = FF[f, FF_ALPHA], FF[f, FF_BETA]
+            i = FI[f, FI_I]
+            n = FI[f, FI_N]
+            if i >= n:
+                phase = LOOP_END
+            elif not pruned and alg != PVS and ply + 1 >= fp[F_DEPTH]:
+                # every child is at the horizon: ENTER's visit of a leaf and PROCESS, done in a
+                # loop here without frames
+                child = S[ply + 1]
+                front = FI[f, FI_FRONT]
+                while i < n:
+                    if front >= 0 and i >= front:
+                        _select(MV[ply], E[3][ply], E[2][ply], i, n,
+                                ip[P_BASE] == B_STATIC and maxing)
+                    m = MV[ply, i]
+                    play(s, m, child)
+                    c = _leaf(E, ply + 1, child)
+                    if cnt[C_ABORT]:
+                        return 0.0
+                    i += 1
+                    if _process(E, f, s, ply, maxing, alg, c, n, i - 1, m):
+                        break
+                FI[f, FI_I] = i
+                phase = LOOP_END
+            elif not pruned:
+                front = FI[f, FI_FRONT]
+                if front >= 0 and i >= front:
+                    _select(MV[ply], E[3][ply], E[2][ply], i, n, ip[P_BASE] == B_STATIC and maxing)
+                m = MV[ply, i]
+                child = S[ply + 1]
+                play(s, m, child)
+                if alg == PVS and i > 0:
+                    if maxing:
+                        top = _push(E, f, R_PVS, ply + 1, alpha, np.nextafter(alpha, INF), 0)
+                    else:
+                        top = _push(E, f, R_PVS, ply + 1, np.nextafter(beta, -INF), beta, 0)
+                elif ply + 1 >= fp[F_DEPTH]:
+                    # PVS's first child at the horizon
+                    FF[f, FF_C] = _leaf(E, ply + 1, child)
+                    if cnt[C_ABORT]:
+                        return 0.0
+                    FI[f, FI_PHASE] = PROCESS
+                else:
+                    top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+                continue
+            else:
+                m = MV[ply, i]
+                quiet = ip[P_NOISY] == 0 or not is_noisy(s, m)
+                if FI[f, FI_FUTILE] and quiet and i > 0:
+                    cnt[C_FUTILITY] += 1
+                    margin = fp[F_FUT_MARGIN]
+                    bound = FF[f, FF_STATIC] + margin if maxing else FF[f, FF_STATIC] - margin
+                    if (bound > FF[f, FF_V]) if maxing else (bound < FF[f, FF_V]):
+                        FF[f, FF_V] = bound
+                    FI[f, FI_I] = i + 1
+                    FI[f, FI_PHASE] = LOOP_NEXT
+                    continue
+                play(s, m, S[ply + 1])
+                depth_left = FF[f, FF_DL]
+                if ip[P_LMR] and i >= ip[P_LMR_AFTER] and depth_left >= ip[P_LMR_MIN] and quiet:
+                    if ip[P_LMR_LOG]:
+                        r = float(max(1, int(math.log(depth_left) * math.log(i + 1) / 2)))
+                    else:
+                        r = float(ip[P_LMR_RED])
+                    r = min(r, depth_left - 1)
+                    FF[f, FF_R] = r
+                    fp[F_DEPTH] -= r
+                    if maxing:
+                        top = _push(E, f, R_LMR, ply + 1, alpha, np.nextafter(alpha, INF), 0)
+                    else:
+                        top = _push(E, f, R_LMR, ply + 1, np.nextafter(beta, -INF), beta, 0)
+                else:
+                    top = _push(E, f, R_CHILD, ply + 1, alpha, beta, 0)
+                continue
+        if phase == LOOP_END:
             if alg == FAILHARD:
-                v = alpha if maxing else beta
+                v = FF[f, FF_ALPHA] if maxing else FF[f, FF_BETA]
             else:
                 v = FF[f, FF_V]
             top -= 1
@@ -760,3 +890,27 @@ def search(E, root_alpha, root_beta):
                 tt_store(E, FK[f], fp[F_DEPTH] - ply, v, FF[f, FF_ALPHA0], FF[f, FF_BETA0],
                          FI[f, FI_BEST])
     return ret
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def deepen(E, horizon, aged, iterations):
+    """drivers.iterative_deepening without aspiration windows, in numba (a Python loop cost a
+    few microseconds an iteration, a tenth of a small search): ``search(E, -inf, inf)`` to
+    horizons 1 .. ``horizon``, a new table age each (``aged``), until the node budget runs
+    out. Writes each finished iteration's nodes into ``iterations``; returns (the last
+    finished iteration's value, 0.0 when none finished, and how many finished)."""
+    cnt, fp = E[4], E[7]
+    v = 0.0
+    done = 0
+    for k in range(1, horizon + 1):
+        fp[F_DEPTH] = k
+        if aged:
+            cnt[C_AGE] += 1
+        start = cnt[C_NODES]
+        r = search(E, -INF, INF)
+        if cnt[C_ABORT]:
+            break
+        v = r
+        iterations[done] = cnt[C_NODES] - start
+        done += 1
+    return v, done
