@@ -1,6 +1,6 @@
 """Reproduce the background's claims from scratch: analysis/REPORT.md and analysis/figures/.
 
-    .venv/bin/python analysis/reproduce.py            # full size (51 minutes measured on 2 busy cores)
+    .venv/bin/python analysis/reproduce.py            # full size (50 minutes measured on 2 cores, analysis/README.md)
     .venv/bin/python analysis/reproduce.py --small    # a quick check (a few minutes)
 
 Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p through
@@ -10,7 +10,7 @@ arithmetic), the rigor studies of issue 14 (paired finite-depth convergence, the
 over all orderings, node types, Pearl's critical case and the cut rule, policy costs) and the
 parallel study (searchlab experiment=parallel; searchlab.claims.parallel), the deep chess
 ordering study chess_deep (WAC and BK at depths 1..7 on the compiled engine,
-searchlab.claims.chess_deep; ~2,500 CPU seconds at full size, hours on 2 busy cores, see its preset),
+searchlab.claims.chess_deep; 750 s at full size on 2 cores, see its preset),
 and writes REPORT.md with a verdict
 on every claim of ../shared/CLAIMS.md. Every number in the report is computed; none is typed by
 hand. Prints its run time.

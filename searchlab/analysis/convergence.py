@@ -52,9 +52,10 @@ __all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "ORDERING", "tree_seeds", "count_leave
            "ConvergenceResult", "analyse", "run", "plot_growth", "MODELS", "convergence_facts",
            "section", "fmt_ci", "exponent_stability", "stability_section"]
 
-#: depths measured per b at full size and with --small. Full size: about 1,700 CPU-seconds of
-#: kernel work with 200 trees (b = 2 to d = 30 took 150 of them, b = 32 to d = 7 takes about
-#: 1,100: each further ply multiplies the work by about R_b); b = 4 and 16 are cheap extra points.
+#: depths measured per b at full size and with --small: the issue's minimum depths (b = 2 to
+#: d >= 30, 8 to d >= 11, 32 to d >= 7). Full size, 200 trees in ORDERING: 162 s wall with 2
+#: workers in the full reproduction of 2026-12-01 (1,316 s before, with the shuffled order);
+#: each further ply multiplies the work by about R_b; b = 4 and 16 are cheap extra points.
 FULL_DEPTHS = {2: range(2, 31), 4: range(2, 15), 8: range(2, 12), 16: range(2, 8), 32: range(2, 8)}
 SMALL_DEPTHS = {2: range(2, 15), 8: range(2, 8)}
 #: the smallest depth entering the convergence fit (g(3) = sqrt(N(3)/N(1)) is mostly the root)
