@@ -102,28 +102,39 @@ def run_preset(preset: str, small: bool, jobs: int, runs_dir: Path, resume: bool
     return out, secs
 
 
-#: the match presets (game pairs at size, issues 12-14): hours of CPU at full size, so they run
-#: only with --matches; otherwise the runs already under --runs are read, if any
-MATCH_PRESETS = {"full": ("unsound_matches", "unsound_matches_1e5", "chess_matches"),
+#: the match presets (game pairs, issues 12-14): the 10^4-node ones are part of every
+#: reproduction (000-n's verdict rests on them; a few minutes at full size); the 10^5-node one
+#: runs only with --matches (about 16 minutes on 2 cores), otherwise a run already under --runs
+#: is read, if any
+MATCH_PRESETS = {"full": ("unsound_matches", "chess_matches"),
                  "small": ("unsound_matches_small", "chess_matches_small")}
+EXTRA_MATCH_PRESETS = {"full": ("unsound_matches_1e5",), "small": ()}
 
 
-def run_matches(small: bool, jobs: int, runs_dir: Path, run: bool, log=print) -> list[Path]:
-    """The match runs under runs_dir: with ``run``, each preset of MATCH_PRESETS is run or
-    resumed (finished tasks are kept: the trade-off runner resumes a run directory of the same
-    config); without, the existing runs that stored game pairs are returned as they are."""
+def run_matches(small: bool, jobs: int, runs_dir: Path, resume: bool, extra: bool,
+                log=print) -> tuple[list[Path], list]:
+    """The match runs under runs_dir and their rows of the "Studies run" table: each preset of
+    MATCH_PRESETS is run (with ``resume``, its finished tasks are kept: the trade-off runner
+    resumes a run directory of the same config); those of EXTRA_MATCH_PRESETS only with
+    ``extra``, else an existing run of one that stored game pairs is read as it is."""
     from searchlab.experiment.api import run_study
 
-    dirs = []
-    for preset in MATCH_PRESETS["small" if small else "full"]:
+    size = "small" if small else "full"
+    dirs, info = [], []
+    for preset in MATCH_PRESETS[size] + EXTRA_MATCH_PRESETS[size]:
         out = runs_dir / preset
-        if run:
-            log(f"== {preset}: runner.n_jobs={jobs} (resuming finished tasks in {out})")
+        if preset in MATCH_PRESETS[size] or extra:
+            if out.exists() and not resume:
+                shutil.rmtree(out)
+            log(f"== {preset}: runner.n_jobs={jobs}")
+            t0 = time.perf_counter()
             run_study(preset, [f"runner.n_jobs={jobs}", "runner.progress=false"], output_dir=out,
                       progress=False)
+            info.append((preset, f"searchlab experiment={preset}", "see its section", "see its section",
+                         _recorded_seconds(out, time.perf_counter() - t0, resume), _rel(out)))
         if has_games(out):
             dirs.append(out)
-    return dirs
+    return dirs, info
 
 
 def _recorded_seconds(out: Path, secs: float, resume: bool) -> float:
@@ -466,13 +477,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resume", action="store_true", help="reuse finished tasks of earlier runs instead of starting fresh")
     ap.add_argument("--resamples", type=int, default=999, help="bootstrap resamples (default 999)")
     ap.add_argument("--matches", action="store_true",
-                    help="also run (or resume) the match presets unsound_matches[_1e5] and chess_matches "
-                         "(hours of CPU at full size); without it, match runs already under --runs are read")
+                    help="also run (or resume) the 10^5-node match preset unsound_matches_1e5 (about 16 "
+                         "minutes on 2 cores); without it, a run of it already under --runs is read")
     ap.add_argument("--only", default="", help="comma-separated studies of STUDIES or chess_deep: run just those into "
                     "--runs and stop (no report); e.g. ordering_hex_deep")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    cmd = ".venv/bin/python analysis/reproduce.py" + (" --small" if args.small else "")
+    cmd = ".venv/bin/python analysis/reproduce.py" + (" --small" if args.small else "") + (" --matches" if args.matches else "")
     runs_dir = (args.runs / ("small" if args.small else "full")).absolute()
     problem = _bad_arguments(args, runs_dir)
     if problem:                                  # before any study runs, not after all of them
@@ -495,7 +506,9 @@ def main(argv: list[str] | None = None) -> int:
     info.append(("unsound_tradeoff", "searchlab experiment=unsound_tradeoff" + ("_small" if args.small else ""),
                  "see its section", "see its section", tradeoff_secs,
                  _rel(tradeoff_dir)))
-    match_dirs = tuple(run_matches(args.small, args.jobs, runs_dir, args.matches))
+    match_dirs, match_info = run_matches(args.small, args.jobs, runs_dir, args.resume, args.matches)
+    match_dirs = tuple(match_dirs)
+    info += match_info
     parallel_dir, parallel_secs = run_preset("parallel", args.small, args.jobs, runs_dir,
                                              args.resume)
     info.append(("parallel", "searchlab experiment=parallel" + ("_small" if args.small else ""),
@@ -506,6 +519,8 @@ def main(argv: list[str] | None = None) -> int:
     info += claim_info
     t_run = time.perf_counter() - t0
     t_studies = sum(i[4] for i in info)  # on --resume: the time the tables took when produced
+    extra = set(EXTRA_MATCH_PRESETS["small" if args.small else "full"])
+    t_extra = sum(i[4] for i in info if i[0] in extra)
     print(f"studies done in {t_run:.0f} s; analysing {len(df)} rows")
     t_analysis0 = time.perf_counter()
     out = args.out
@@ -557,7 +572,9 @@ def main(argv: list[str] | None = None) -> int:
     size = "small (--small: a quick check; figures are noisier)" if args.small else "full"
     preamble = (f"This is searchlab's own reproduction of the claims in ../shared/CLAIMS.md ({size} size). "
                 f"Regenerate it from scratch with `{cmd}` (from the repository root): the studies took "
-                f"{t_studies:.0f} s ({t_studies / 60:.1f} min) on this machine with {args.jobs} worker processes, "
+                f"{t_studies:.0f} s ({t_studies / 60:.1f} min) on this machine with {args.jobs} worker processes"
+                + (f" ({t_extra:.0f} s of it for {', '.join(sorted(extra & {i[0] for i in info}))}, which runs only "
+                   f"with --matches: {(t_studies - t_extra) / 60:.1f} min without)" if t_extra else "") + ", "
                 f"and the analysis and report (exact checks, fits with bootstrap CIs, figures) about "
                 f"{{ANALYSIS}} s more. The studies' tables are under `{rel_runs}` "
                 f"(not committed); each row's provenance (config hash, version, commit) is in them.\n\n"

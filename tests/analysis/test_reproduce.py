@@ -100,3 +100,24 @@ def test_a_search_two_studies_ran_counts_once(reproduce):
                        {**row, "game": None, "experiment": "pearl"}, {**row, "game": None, "experiment": "pearl"}])
     out = reproduce._one_row_per_search(df)
     assert list(out["experiment"]) == ["ordering_othello_deep", "ordering_othello_deep", "pearl", "pearl"]
+
+
+def test_matches_at_1e4_always_run_1e5_only_with_the_flag(reproduce, tmp_path, monkeypatch):
+    """000-n rests on the 10^4-node match presets, so every reproduction runs them; the
+    10^5-node one runs only with --matches, and an existing run of it is read otherwise."""
+    import searchlab.experiment.api as api
+    ran = []
+    monkeypatch.setattr(api, "run_study", lambda preset, ov, output_dir, progress: (
+        ran.append(preset), Path(output_dir).mkdir(parents=True, exist_ok=True)))
+    monkeypatch.setattr(reproduce, "has_games", lambda out: Path(out).exists())
+    dirs, info = reproduce.run_matches(False, 2, tmp_path, False, False, log=lambda *_: None)
+    assert ran == ["unsound_matches", "chess_matches"]
+    assert [d.name for d in dirs] == ["unsound_matches", "chess_matches"]
+    assert [i[0] for i in info] == ["unsound_matches", "chess_matches"]
+    assert all((tmp_path / n / "reproduce_seconds.txt").exists() for n in ("unsound_matches", "chess_matches"))
+    (tmp_path / "unsound_matches_1e5").mkdir()                       # an earlier --matches run: read
+    dirs, _ = reproduce.run_matches(False, 2, tmp_path, True, False, log=lambda *_: None)
+    assert [d.name for d in dirs][-1] == "unsound_matches_1e5" and "unsound_matches_1e5" not in ran
+    ran.clear()
+    _, info = reproduce.run_matches(False, 2, tmp_path, True, True, log=lambda *_: None)
+    assert ran == ["unsound_matches", "chess_matches", "unsound_matches_1e5"]
