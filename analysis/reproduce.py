@@ -519,8 +519,8 @@ def main(argv: list[str] | None = None) -> int:
     info += claim_info
     t_run = time.perf_counter() - t0
     t_studies = sum(i[4] for i in info)  # on --resume: the time the tables took when produced
-    extra = set(EXTRA_MATCH_PRESETS["small" if args.small else "full"])
-    t_extra = sum(i[4] for i in info if i[0] in extra)
+    extra_presets = set(EXTRA_MATCH_PRESETS["small" if args.small else "full"])
+    t_extra = sum(i[4] for i in info if i[0] in extra_presets)
     print(f"studies done in {t_run:.0f} s; analysing {len(df)} rows")
     t_analysis0 = time.perf_counter()
     out = args.out
@@ -573,7 +573,7 @@ def main(argv: list[str] | None = None) -> int:
     preamble = (f"This is searchlab's own reproduction of the claims in ../shared/CLAIMS.md ({size} size). "
                 f"Regenerate it from scratch with `{cmd}` (from the repository root): the studies took "
                 f"{t_studies:.0f} s ({t_studies / 60:.1f} min) on this machine with {args.jobs} worker processes"
-                + (f" ({t_extra:.0f} s of it for {', '.join(sorted(extra & {i[0] for i in info}))}, which runs only "
+                + (f" ({t_extra:.0f} s of it for {', '.join(sorted(extra_presets & {i[0] for i in info}))}, which runs only "
                    f"with --matches: {(t_studies - t_extra) / 60:.1f} min without)" if t_extra else "") + ", "
                 f"and the analysis and report (exact checks, fits with bootstrap CIs, figures) about "
                 f"{{ANALYSIS}} s more. The studies' tables are under `{rel_runs}` "
