@@ -1,6 +1,6 @@
 """Reproduce the background's claims from scratch: analysis/REPORT.md and analysis/figures/.
 
-    .venv/bin/python analysis/reproduce.py            # full size (50 minutes measured on 2 cores, analysis/README.md)
+    .venv/bin/python analysis/reproduce.py            # full size (54 minutes measured on 2 cores, analysis/README.md)
     .venv/bin/python analysis/reproduce.py --small    # a quick check (a few minutes)
 
 Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p through
