@@ -104,7 +104,7 @@ def run_preset(preset: str, small: bool, jobs: int, runs_dir: Path, resume: bool
 
 #: the match presets (game pairs, issues 12-14): the 10^4-node ones are part of every
 #: reproduction (000-n's verdict rests on them; a few minutes at full size); the 10^5-node one
-#: runs only with --matches (about 16 minutes on 2 cores), otherwise a run already under --runs
+#: runs only with --matches (699 s measured on 2 cores, analysis/README.md), otherwise a run already under --runs
 #: is read, if any
 MATCH_PRESETS = {"full": ("unsound_matches", "chess_matches"),
                  "small": ("unsound_matches_small", "chess_matches_small")}
@@ -477,8 +477,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resume", action="store_true", help="reuse finished tasks of earlier runs instead of starting fresh")
     ap.add_argument("--resamples", type=int, default=999, help="bootstrap resamples (default 999)")
     ap.add_argument("--matches", action="store_true",
-                    help="also run (or resume) the 10^5-node match preset unsound_matches_1e5 (about 16 "
-                         "minutes on 2 cores); without it, a run of it already under --runs is read")
+                    help="also run (or resume) the 10^5-node match preset unsound_matches_1e5 (699 s "
+                         "measured on 2 cores); without it, a run of it already under --runs is read")
     ap.add_argument("--only", default="", help="comma-separated studies of STUDIES or chess_deep: run just those into "
                     "--runs and stop (no report); e.g. ordering_hex_deep")
     args = ap.parse_args(argv)
