@@ -21,6 +21,7 @@ from searchlab.parallel import ALGORITHMS, Costs, simulate
 from searchlab.parallel.real_games import parallel_search
 from searchlab.trees import IIDTree, OrderedTree
 from tests.nojit import run_without_jit
+from tests.parallel.rows import plain_row
 
 ROOT = Path(__file__).resolve().parents[2]
 FREE = Costs(split=0.0, message=0.0, tt=0.0)
@@ -126,12 +127,8 @@ def _rows() -> list[dict]:
     out = []
     g = TicTacToe()
     for alg in ALGORITHMS:
-        r = simulate(g, alg, 3, depth=4, ordering="tt+killer+history", tt_bits=5, min_split=1,
-                     costs=Costs(split=3.0, message=1.0))
-        d = r.row()
-        d.pop("wall_time")
-        d["per"] = list(r.per_processor_nodes)
-        out.append(d)
+        out.append(plain_row(simulate(g, alg, 3, depth=4, ordering="tt+killer+history", tt_bits=5,
+                                      min_split=1, costs=Costs(split=3.0, message=1.0))))
     return out
 
 

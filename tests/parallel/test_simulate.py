@@ -15,6 +15,7 @@ from searchlab.games.tictactoe import TicTacToe
 from searchlab.parallel import ALGORITHMS, Costs, sequential_nodes, simulate
 from searchlab.trees import IIDTree, IncrementalTree, OrderedTree
 from tests.nojit import run_without_jit
+from tests.parallel.rows import plain_row
 
 ROOT = Path(__file__).resolve().parents[2]
 FREE = Costs(split=0.0, message=0.0, tt=0.0)
@@ -104,12 +105,8 @@ def _rows() -> list[dict]:
     out = []
     for tree, depth in cases:
         for alg in ALGORITHMS:
-            r = simulate(tree, alg, 3, depth=depth, tt_bits=3, min_split=1,
-                         costs=Costs(split=3.0, message=1.0))
-            d = r.row()
-            d.pop("wall_time")
-            d["per"] = list(r.per_processor_nodes)
-            out.append(d)
+            out.append(plain_row(simulate(tree, alg, 3, depth=depth, tt_bits=3, min_split=1,
+                                          costs=Costs(split=3.0, message=1.0))))
     return out
 
 
