@@ -4,9 +4,13 @@
 and noisy moves, ``state_size`` = STATE_SIZE, ``max_moves`` = ``n_move_ids`` = ``max_plies`` =
 n*n, ``orderings`` = {"adjacent": ORDER_ADJACENT}).
 
-Every function repeats searchlab.games.hex exactly: the same natural move order, the same
-flood-fill win test, the same shortest-path ``distance`` (so ``evaluate`` is equal bit for bit:
-the same two small integers divided once), the same Zobrist keys, the same "adjacent" key.
+Every function gives what searchlab.games.hex gives, exactly: the same natural move order,
+the same winner, the same shortest-path ``distance`` integers (so ``evaluate`` is equal bit for
+bit: the same two small integers divided once), the same Zobrist keys, the same "adjacent"
+key. Two are computed differently, for speed (tests/games/test_hex.py compares them with the
+Python functions on every size): ``play`` floods only the new stone's group, and only when the
+mover has at least n stones; ``distance`` takes one neighbour step per loop, not the
+reference's fill-to-a-fixpoint per layer.
 
 State row (uint64, ``STATE_SIZE`` = 9 words):
     0, 1  X's cells, bits 0..63 and 64..127 (bit i = cell i = r * n + c, as HexState.x)
@@ -117,51 +121,52 @@ def _neighbours(lo, hi, n):
 
 
 @njit(cache=True)
-def _connected(slo, shi, n, vertical):
-    """searchlab.games.hex.connected on two words."""
+def _wins(slo, shi, clo, chi, n, vertical):
+    """searchlab.games.hex.connected on two words, for ``stones`` (slo, shi) that were not
+    connected before their new stone ``cell`` (clo, chi): only the new stone's group can join
+    the two sides now, so only it is flooded, and it stops once it touches both."""
     m = MASKS[n]
     start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
-    rlo, rhi = slo & m[start, 0], shi & m[start, 1]
-    while rlo | rhi:
-        if (rlo & m[goal, 0]) | (rhi & m[goal, 1]):
-            return True
-        nlo, nhi = _neighbours(rlo, rhi, n)
-        glo, ghi = (rlo | nlo) & slo, (rhi | nhi) & shi
-        if glo == rlo and ghi == rhi:
-            return False
-        rlo, rhi = glo, ghi
-    return False
-
-
-@njit(cache=True)
-def _fill(lo, hi, own_lo, own_hi, n):
     while True:
-        nlo, nhi = _neighbours(lo, hi, n)
-        glo, ghi = lo | (nlo & own_lo), hi | (nhi & own_hi)
-        if glo == lo and ghi == hi:
-            return lo, hi
-        lo, hi = glo, ghi
+        if ((clo & m[start, 0]) | (chi & m[start, 1])) and \
+                ((clo & m[goal, 0]) | (chi & m[goal, 1])):
+            return True
+        nlo, nhi = _neighbours(clo, chi, n)
+        glo, ghi = (clo | nlo) & slo, (chi | nhi) & shi
+        if glo == clo and ghi == chi:
+            return False
+        clo, chi = glo, ghi
 
 
 @njit(cache=True)
 def _distance(own_lo, own_hi, opp_lo, opp_hi, n, vertical):
-    """searchlab.games.hex.distance on two words (the same layers, the same integer)."""
+    """searchlab.games.hex.distance on two words: the same layers, the same integer, in one
+    neighbour step per loop (the reference takes at least two per layer: one to open it and
+    one to find that its fill has stopped growing). Own stones next to the cells reached join
+    layer k; when none do, the empty cells next to them open layer k + 1. It stops as soon as
+    a cell of the goal side is reached: the layer is already that one."""
     m = MASKS[n]
     start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
-    elo = m[_BOARD, 0] & ~(own_lo | opp_lo)
+    olo, ohi = own_lo, own_hi                       # own stones not reached yet
+    elo = m[_BOARD, 0] & ~(own_lo | opp_lo)         # empty cells not reached yet
     ehi = m[_BOARD, 1] & ~(own_hi | opp_hi)
-    rlo, rhi = _fill(own_lo & m[start, 0], own_hi & m[start, 1], own_lo, own_hi, n)
+    rlo = rhi = _U0
     k = 0
-    while not ((rlo & m[goal, 0]) | (rhi & m[goal, 1])):
+    while True:
         nlo, nhi = _neighbours(rlo, rhi, n)
-        glo = rlo | ((nlo | m[start, 0]) & elo)
-        ghi = rhi | ((nhi | m[start, 1]) & ehi)
-        glo, ghi = _fill(glo, ghi, own_lo, own_hi, n)
-        if glo == rlo and ghi == rhi:
-            return n * n
-        rlo, rhi = glo, ghi
-        k += 1
-    return k
+        nlo, nhi = nlo | m[start, 0], nhi | m[start, 1]
+        wlo, whi = nlo & olo, nhi & ohi
+        if (wlo | whi) == _U0:
+            wlo, whi = nlo & elo, nhi & ehi
+            if (wlo | whi) == _U0:
+                return n * n
+            elo, ehi = elo ^ wlo, ehi ^ whi
+            k += 1
+        else:
+            olo, ohi = olo ^ wlo, ohi ^ whi
+        if (wlo & m[goal, 0]) | (whi & m[goal, 1]):
+            return k
+        rlo, rhi = rlo | wlo, rhi | whi
 
 
 # Boards of at most 64 cells (n <= 8) fit the low word: the same functions on one word (the
@@ -176,46 +181,53 @@ def _neighbours1(x, m, n):
 
 
 @njit(cache=True)
-def _connected1(stones, n, vertical):
-    """_connected for n <= 8."""
+def _wins1(stones, cell, n, vertical):
+    """_wins for n <= 8."""
     m = MASKS[n]
-    start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
-    reached = stones & m[start, 0]
-    while reached:
-        if reached & m[goal, 0]:
+    start, goal = (m[_TOP, 0], m[_BOTTOM, 0]) if vertical else (m[_LEFT, 0], m[_RIGHT, 0])
+    while True:
+        if (cell & start) and (cell & goal):
             return True
-        grown = (reached | _neighbours1(reached, m, n)) & stones
-        if grown == reached:
+        grown = (cell | _neighbours1(cell, m, n)) & stones
+        if grown == cell:
             return False
-        reached = grown
-    return False
+        cell = grown
 
 
 @njit(cache=True)
-def _fill1(cells, own, m, n):
-    while True:
-        grown = cells | (_neighbours1(cells, m, n) & own)
-        if grown == cells:
-            return cells
-        cells = grown
+def _near1(reached, not_last, not_first, un, un1, start):
+    """The cells touching ``reached`` or on the start side (n <= 8; not clipped to the board:
+    the callers mask it with board cells)."""
+    a, b = reached & not_last, reached & not_first
+    return (a << _U1) | (b >> _U1) | (reached << un) | (reached >> un) | (a >> un1) \
+        | (b << un1) | start
 
 
 @njit(cache=True)
 def _distance1(own, opp, n, vertical):
     """_distance for n <= 8."""
     m = MASKS[n]
-    start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
-    empty = m[_BOARD, 0] & ~(own | opp)
-    reached = _fill1(own & m[start, 0], own, m, n)
+    start, goal = (m[_TOP, 0], m[_BOTTOM, 0]) if vertical else (m[_LEFT, 0], m[_RIGHT, 0])
+    not_last, not_first = m[_NOT_LAST, 0], m[_NOT_FIRST, 0]
+    un, un1 = np.uint64(n), np.uint64(n - 1)
+    own_left = own
+    empty_left = m[_BOARD, 0] & ~(own | opp)
+    reached = _U0
     k = 0
-    while not reached & m[goal, 0]:
-        grown = _fill1(reached | ((_neighbours1(reached, m, n) | m[start, 0]) & empty), own, m,
-                       n)
-        if grown == reached:
-            return n * n
-        reached = grown
-        k += 1
-    return k
+    while True:
+        near = _near1(reached, not_last, not_first, un, un1, start)
+        new = near & own_left
+        if new == _U0:
+            new = near & empty_left
+            if new == _U0:
+                return n * n
+            empty_left ^= new
+            k += 1
+        else:
+            own_left ^= new
+        if new & goal:
+            return k
+        reached |= new
 
 
 @njit(cache=True)
@@ -260,8 +272,12 @@ def play(s, m, out):
     out[2 * side + w] |= bit
     out[5] = s[5] + _U1
     out[8] = s[8] ^ ZKEYS[side * 121 + m]
-    if _connected1(out[2 * side], n, x_moves) if n <= 8 else \
-            _connected(out[2 * side], out[2 * side + 1], n, x_moves):
+    # A chain from side to side has a stone on each of the n rows (columns) it crosses, and s
+    # is not terminal (the engine plays only there): the mover wins only through m's group.
+    own_lo, own_hi = out[2 * side], out[2 * side + 1]
+    if popcount(own_lo) + popcount(own_hi) >= n and (
+            _wins1(own_lo, bit, n, x_moves) if n <= 8 else
+            _wins(own_lo, own_hi, bit if w == 0 else _U0, _U0 if w == 0 else bit, n, x_moves)):
         out[7] = np.uint64(side + 1)
 
 
