@@ -141,20 +141,21 @@ def _wins(slo, shi, clo, chi, n, vertical):
 @njit(cache=True)
 def _distance(own_lo, own_hi, opp_lo, opp_hi, n, vertical):
     """searchlab.games.hex.distance on two words: the same layers, the same integer, in one
-    neighbour step per loop (the reference takes at least two per layer: one to open it and
-    one to find that its fill has stopped growing). Own stones next to the cells reached join
-    layer k; when none do, the empty cells next to them open layer k + 1. It stops as soon as
-    a cell of the goal side is reached: the layer is already that one."""
+    neighbour step per loop where the reference takes at least two per layer (one to open it,
+    one to find that its fill through own stones has stopped growing). Each step takes the
+    own stones touching the cells reached (they join layer k) or, when there are none, the
+    empty cells touching them (they open layer k + 1), and ORs the neighbours of the cells it
+    took into ``near`` (the cells touching those reached, and the start side). It returns k
+    at the first cell of the goal side (its layer is already k), n*n when nothing is left to
+    take."""
     m = MASKS[n]
     start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
     olo, ohi = own_lo, own_hi                       # own stones not reached yet
     elo = m[_BOARD, 0] & ~(own_lo | opp_lo)         # empty cells not reached yet
     ehi = m[_BOARD, 1] & ~(own_hi | opp_hi)
-    rlo = rhi = _U0
+    nlo, nhi = m[start, 0], m[start, 1]
     k = 0
     while True:
-        nlo, nhi = _neighbours(rlo, rhi, n)
-        nlo, nhi = nlo | m[start, 0], nhi | m[start, 1]
         wlo, whi = nlo & olo, nhi & ohi
         if (wlo | whi) == _U0:
             wlo, whi = nlo & elo, nhi & ehi
@@ -166,7 +167,8 @@ def _distance(own_lo, own_hi, opp_lo, opp_hi, n, vertical):
             olo, ohi = olo ^ wlo, ohi ^ whi
         if (wlo & m[goal, 0]) | (whi & m[goal, 1]):
             return k
-        rlo, rhi = rlo | wlo, rhi | whi
+        alo, ahi = _neighbours(wlo, whi, n)
+        nlo, nhi = nlo | alo, nhi | ahi
 
 
 # Boards of at most 64 cells (n <= 8) fit the low word: the same functions on one word (the
@@ -195,27 +197,21 @@ def _wins1(stones, cell, n, vertical):
 
 
 @njit(cache=True)
-def _near1(reached, not_last, not_first, un, un1, start):
-    """The cells touching ``reached`` or on the start side (n <= 8; not clipped to the board:
-    the callers mask it with board cells)."""
-    a, b = reached & not_last, reached & not_first
-    return (a << _U1) | (b >> _U1) | (reached << un) | (reached >> un) | (a >> un1) \
-        | (b << un1) | start
+def _near1(cells, not_last, not_first, un, un1, near):
+    """``near`` and the cells touching ``cells`` (n <= 8; not clipped to the board: the
+    callers mask it with cells of the board)."""
+    a, b = cells & not_last, cells & not_first
+    return (a << _U1) | (b >> _U1) | (cells << un) | (cells >> un) | (a >> un1) \
+        | (b << un1) | near
 
 
 @njit(cache=True)
-def _distance1(own, opp, n, vertical):
-    """_distance for n <= 8."""
-    m = MASKS[n]
-    start, goal = (m[_TOP, 0], m[_BOTTOM, 0]) if vertical else (m[_LEFT, 0], m[_RIGHT, 0])
-    not_last, not_first = m[_NOT_LAST, 0], m[_NOT_FIRST, 0]
-    un, un1 = np.uint64(n), np.uint64(n - 1)
-    own_left = own
-    empty_left = m[_BOARD, 0] & ~(own | opp)
-    reached = _U0
-    k = 0
+def _layers1(near, own_left, empty_left, k, goal, not_last, not_first, un, un1, n):
+    """_distance's steps for n <= 8, from a search under way: the cells reached so far lie in
+    layers <= k, none on the ``goal`` side; ``near`` holds the start side and the cells
+    touching them; ``own_left`` and ``empty_left`` the own stones and empty cells not reached
+    yet."""
     while True:
-        near = _near1(reached, not_last, not_first, un, un1, start)
         new = near & own_left
         if new == _U0:
             new = near & empty_left
@@ -227,7 +223,47 @@ def _distance1(own, opp, n, vertical):
             own_left ^= new
         if new & goal:
             return k
-        reached |= new
+        near = _near1(new, not_last, not_first, un, un1, near)
+
+
+@njit(cache=True)
+def _distances1(x, o, n):
+    """(_distance of X, _distance of O) for n <= 8: _layers1's two searches from their start
+    sides advanced together, step for step (the steps are independent, so the processor
+    overlaps them), until one ends; then the other alone."""
+    m = MASKS[n]
+    not_last, not_first = m[_NOT_LAST, 0], m[_NOT_FIRST, 0]
+    bottom, right = m[_BOTTOM, 0], m[_RIGHT, 0]
+    un, un1 = np.uint64(n), np.uint64(n - 1)
+    empty = m[_BOARD, 0] & ~(x | o)
+    nx, no = m[_TOP, 0], m[_LEFT, 0]
+    xl, ol, xe, oe = x, o, empty, empty
+    kx = ko = 0
+    while True:
+        new = nx & xl
+        if new == _U0:
+            new = nx & xe
+            if new == _U0:
+                return n * n, _layers1(no, ol, oe, ko, right, not_last, not_first, un, un1, n)
+            xe ^= new
+            kx += 1
+        else:
+            xl ^= new
+        if new & bottom:
+            return kx, _layers1(no, ol, oe, ko, right, not_last, not_first, un, un1, n)
+        nx = _near1(new, not_last, not_first, un, un1, nx)
+        new = no & ol
+        if new == _U0:
+            new = no & oe
+            if new == _U0:
+                return _layers1(nx, xl, xe, kx, bottom, not_last, not_first, un, un1, n), n * n
+            oe ^= new
+            ko += 1
+        else:
+            ol ^= new
+        if new & right:
+            return _layers1(nx, xl, xe, kx, bottom, not_last, not_first, un, un1, n), ko
+        no = _near1(new, not_last, not_first, un, un1, no)
 
 
 @njit(cache=True)
@@ -285,8 +321,7 @@ def play(s, m, out):
 def evaluate(s):
     n = np.int64(s[4])
     if n <= 8:
-        dx = _distance1(s[0], s[2], n, True)
-        do = _distance1(s[2], s[0], n, False)
+        dx, do = _distances1(s[0], s[2], n)
     else:
         dx = _distance(s[0], s[1], s[2], s[3], n, True)
         do = _distance(s[2], s[3], s[0], s[1], n, False)

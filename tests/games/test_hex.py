@@ -444,6 +444,28 @@ def test_compiled_primitives_match_the_python_class():
     assert check_primitives_on_random_games(games=6, seed=12) > 1000
 
 
+def test_compiled_evaluate_matches_distance_on_random_stone_sets():
+    """evaluate's distances (computed otherwise than hex_board.distance: module docstring of
+    hex_compiled) on stone sets of every density, reachable or not, one-word (n <= 8) and
+    two-word boards, both sides walled off now and then (distance n*n)."""
+    rng = np.random.default_rng(12)
+    walled = 0
+    for n in range(1, 12):
+        for _ in range(150):
+            p, (px, po) = rng.random(n * n), rng.random(2) * 0.6
+            x = sum(1 << i for i in range(n * n) if p[i] < px)
+            o = sum(1 << i for i in range(n * n) if px <= p[i] < px + po)
+            dx, do = distance(x, o, n, True), distance(o, x, n, False)
+            walled += n * n in (dx, do)
+            for max_is_x in (True, False):
+                row = np.array([x & (1 << 64) - 1, x >> 64, o & (1 << 64) - 1, o >> 64, n, 0,
+                                int(max_is_x), 0, 0], dtype=np.uint64)
+                want = (do - dx) / (n * n + 1) * (1 if max_is_x else -1)
+                e = hc.evaluate(row)
+                assert e == want and np.signbit(e) == np.signbit(want), (n, x, o)
+    assert walled > 100
+
+
 def test_compiled_primitives_match_without_jit():
     code = ("from tests.games.test_hex import check_primitives_on_random_games as c; "
             "print(c(games=1, seed=7))")
