@@ -7,10 +7,10 @@ n*n, ``orderings`` = {"adjacent": ORDER_ADJACENT}).
 Every function gives what searchlab.games.hex gives, exactly: the same natural move order,
 the same winner, the same shortest-path ``distance`` integers (so ``evaluate`` is equal bit for
 bit: the same two small integers divided once), the same Zobrist keys, the same "adjacent"
-key. Two are computed differently, for speed (tests/games/test_hex.py compares them with the
-Python functions on every size): ``play`` floods only the new stone's group, and only when the
-mover has at least n stones; ``distance`` takes one neighbour step per loop, not the
-reference's fill-to-a-fixpoint per layer.
+key. ``play`` runs the win test's flood fill only once the mover has at least n stones (no
+chain joins two sides with fewer); ``distance`` takes one neighbour step per loop instead of
+the reference's fill to a fixpoint per layer (tests/games/test_hex.py compares ``evaluate``
+with the Python functions on every size).
 
 State row (uint64, ``STATE_SIZE`` = 9 words):
     0, 1  X's cells, bits 0..63 and 64..127 (bit i = cell i = r * n + c, as HexState.x)
@@ -121,21 +121,20 @@ def _neighbours(lo, hi, n):
 
 
 @njit(cache=True)
-def _wins(slo, shi, clo, chi, n, vertical):
-    """searchlab.games.hex.connected on two words, for ``stones`` (slo, shi) that were not
-    connected before their new stone ``cell`` (clo, chi): only the new stone's group can join
-    the two sides now, so only it is flooded, and it stops once it touches both."""
+def _connected(slo, shi, n, vertical):
+    """searchlab.games.hex.connected on two words."""
     m = MASKS[n]
     start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
-    while True:
-        if ((clo & m[start, 0]) | (chi & m[start, 1])) and \
-                ((clo & m[goal, 0]) | (chi & m[goal, 1])):
+    rlo, rhi = slo & m[start, 0], shi & m[start, 1]
+    while rlo | rhi:
+        if (rlo & m[goal, 0]) | (rhi & m[goal, 1]):
             return True
-        nlo, nhi = _neighbours(clo, chi, n)
-        glo, ghi = (clo | nlo) & slo, (chi | nhi) & shi
-        if glo == clo and ghi == chi:
+        nlo, nhi = _neighbours(rlo, rhi, n)
+        glo, ghi = (rlo | nlo) & slo, (rhi | nhi) & shi
+        if glo == rlo and ghi == rhi:
             return False
-        clo, chi = glo, ghi
+        rlo, rhi = glo, ghi
+    return False
 
 
 @njit(cache=True)
@@ -183,17 +182,19 @@ def _neighbours1(x, m, n):
 
 
 @njit(cache=True)
-def _wins1(stones, cell, n, vertical):
-    """_wins for n <= 8."""
+def _connected1(stones, n, vertical):
+    """_connected for n <= 8."""
     m = MASKS[n]
-    start, goal = (m[_TOP, 0], m[_BOTTOM, 0]) if vertical else (m[_LEFT, 0], m[_RIGHT, 0])
-    while True:
-        if (cell & start) and (cell & goal):
+    start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
+    reached = stones & m[start, 0]
+    while reached:
+        if reached & m[goal, 0]:
             return True
-        grown = (cell | _neighbours1(cell, m, n)) & stones
-        if grown == cell:
+        grown = (reached | _neighbours1(reached, m, n)) & stones
+        if grown == reached:
             return False
-        cell = grown
+        reached = grown
+    return False
 
 
 @njit(cache=True)
@@ -308,12 +309,12 @@ def play(s, m, out):
     out[2 * side + w] |= bit
     out[5] = s[5] + _U1
     out[8] = s[8] ^ ZKEYS[side * 121 + m]
-    # A chain from side to side has a stone on each of the n rows (columns) it crosses, and s
-    # is not terminal (the engine plays only there): the mover wins only through m's group.
+    # a chain from side to side has a stone on each of the n rows (columns) it crosses: the
+    # flood only runs once the mover has n stones
     own_lo, own_hi = out[2 * side], out[2 * side + 1]
     if popcount(own_lo) + popcount(own_hi) >= n and (
-            _wins1(own_lo, bit, n, x_moves) if n <= 8 else
-            _wins(own_lo, own_hi, bit if w == 0 else _U0, _U0 if w == 0 else bit, n, x_moves)):
+            _connected1(own_lo, n, x_moves) if n <= 8 else
+            _connected(own_lo, own_hi, n, x_moves)):
         out[7] = np.uint64(side + 1)
 
 
