@@ -207,31 +207,33 @@ def _near1(cells, not_last, not_first, un, un1, near):
 
 
 @njit(cache=True)
+def _step1(near, own_left, empty_left, k):
+    """One step of _distance for n <= 8: (the cells it takes, own_left, empty_left, k after
+    it); it takes nothing when nothing is left to take."""
+    new = near & own_left
+    if new == _U0:
+        new = near & empty_left
+        return new, own_left, empty_left ^ new, k + 1
+    return new, own_left ^ new, empty_left, k
+
+
+@njit(cache=True)
 def _layers1(near, own_left, empty_left, k, goal, not_last, not_first, un, un1, n):
-    """_distance's steps for n <= 8, from a search under way: the cells reached so far lie in
-    layers <= k, none on the ``goal`` side; ``near`` holds the start side and the cells
-    touching them; ``own_left`` and ``empty_left`` the own stones and empty cells not reached
-    yet."""
+    """_distance for n <= 8 from a search under way: the cells reached so far lie in layers
+    <= k, none on the ``goal`` side; ``near`` holds the start side and the cells touching
+    them; ``own_left`` and ``empty_left`` the own stones and empty cells not reached yet."""
     while True:
-        new = near & own_left
-        if new == _U0:
-            new = near & empty_left
-            if new == _U0:
-                return n * n
-            empty_left ^= new
-            k += 1
-        else:
-            own_left ^= new
-        if new & goal:
-            return k
+        new, own_left, empty_left, k = _step1(near, own_left, empty_left, k)
+        if new == _U0 or new & goal:
+            return k if new else n * n
         near = _near1(new, not_last, not_first, un, un1, near)
 
 
 @njit(cache=True)
 def _distances1(x, o, n):
-    """(_distance of X, _distance of O) for n <= 8: _layers1's two searches from their start
-    sides advanced together, step for step (the steps are independent, so the processor
-    overlaps them), until one ends; then the other alone."""
+    """(_distance of X, _distance of O) for n <= 8: the two searches from their start sides
+    advanced together, step for step (the steps are independent, so the processor overlaps
+    them), until one ends; then the other alone (_layers1)."""
     m = MASKS[n]
     not_last, not_first = m[_NOT_LAST, 0], m[_NOT_FIRST, 0]
     bottom, right = m[_BOTTOM, 0], m[_RIGHT, 0]
@@ -241,29 +243,15 @@ def _distances1(x, o, n):
     xl, ol, xe, oe = x, o, empty, empty
     kx = ko = 0
     while True:
-        new = nx & xl
-        if new == _U0:
-            new = nx & xe
-            if new == _U0:
-                return n * n, _layers1(no, ol, oe, ko, right, not_last, not_first, un, un1, n)
-            xe ^= new
-            kx += 1
-        else:
-            xl ^= new
-        if new & bottom:
-            return kx, _layers1(no, ol, oe, ko, right, not_last, not_first, un, un1, n)
+        new, xl, xe, kx = _step1(nx, xl, xe, kx)
+        if new == _U0 or new & bottom:
+            return (kx if new else n * n,
+                    _layers1(no, ol, oe, ko, right, not_last, not_first, un, un1, n))
         nx = _near1(new, not_last, not_first, un, un1, nx)
-        new = no & ol
-        if new == _U0:
-            new = no & oe
-            if new == _U0:
-                return _layers1(nx, xl, xe, kx, bottom, not_last, not_first, un, un1, n), n * n
-            oe ^= new
-            ko += 1
-        else:
-            ol ^= new
-        if new & right:
-            return _layers1(nx, xl, xe, kx, bottom, not_last, not_first, un, un1, n), ko
+        new, ol, oe, ko = _step1(no, ol, oe, ko)
+        if new == _U0 or new & right:
+            return (_layers1(nx, xl, xe, kx, bottom, not_last, not_first, un, un1, n),
+                    ko if new else n * n)
         no = _near1(new, not_last, not_first, un, un1, no)
 
 
