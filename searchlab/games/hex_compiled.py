@@ -173,12 +173,13 @@ def _distance(own_lo, own_hi, opp_lo, opp_hi, n, vertical):
 # Boards of at most 64 cells (n <= 8) fit the low word: the same functions on one word (the
 # high word is empty there and the masks' high words are zero), about half the work.
 @njit(cache=True)
-def _neighbours1(x, m, n):
-    """_neighbours for n <= 8 (``m`` = MASKS[n])."""
-    a, b = x & m[_NOT_LAST, 0], x & m[_NOT_FIRST, 0]
-    un, un1 = np.uint64(n), np.uint64(n - 1)
-    return ((a << _U1) | (b >> _U1) | (x << un) | (x >> un) | (a >> un1)
-            | (b << un1)) & m[_BOARD, 0]
+def _near1(cells, not_last, not_first, un, near):
+    """``near`` and the cells touching ``cells`` (n <= 8; not clipped to the board: the
+    callers mask it with cells of the board). Fewer operations than _neighbours: (r, c)
+    touches (r-1, c) and (r-1, c+1), a cell and its right-hand neighbour one row up, and
+    (r+1, c-1) and (r+1, c), its left-hand neighbour and itself one row down."""
+    right, left = (cells & not_last) << _U1, (cells & not_first) >> _U1
+    return right | left | ((cells | right) >> un) | ((cells | left) << un) | near
 
 
 @njit(cache=True)
@@ -186,24 +187,16 @@ def _connected1(stones, n, vertical):
     """_connected for n <= 8."""
     m = MASKS[n]
     start, goal = (_TOP, _BOTTOM) if vertical else (_LEFT, _RIGHT)
+    un = np.uint64(n)
     reached = stones & m[start, 0]
     while reached:
         if reached & m[goal, 0]:
             return True
-        grown = (reached | _neighbours1(reached, m, n)) & stones
+        grown = _near1(reached, m[_NOT_LAST, 0], m[_NOT_FIRST, 0], un, reached) & stones
         if grown == reached:
             return False
         reached = grown
     return False
-
-
-@njit(cache=True)
-def _near1(cells, not_last, not_first, un, un1, near):
-    """``near`` and the cells touching ``cells`` (n <= 8; not clipped to the board: the
-    callers mask it with cells of the board)."""
-    a, b = cells & not_last, cells & not_first
-    return (a << _U1) | (b >> _U1) | (cells << un) | (cells >> un) | (a >> un1) \
-        | (b << un1) | near
 
 
 @njit(cache=True)
@@ -218,7 +211,7 @@ def _step1(near, own_left, empty_left, k):
 
 
 @njit(cache=True)
-def _layers1(near, own_left, empty_left, k, goal, not_last, not_first, un, un1, n):
+def _layers1(near, own_left, empty_left, k, goal, not_last, not_first, un, n):
     """_distance for n <= 8 from a search under way: the cells reached so far lie in layers
     <= k, none on the ``goal`` side; ``near`` holds the start side and the cells touching
     them; ``own_left`` and ``empty_left`` the own stones and empty cells not reached yet."""
@@ -226,7 +219,7 @@ def _layers1(near, own_left, empty_left, k, goal, not_last, not_first, un, un1, 
         new, own_left, empty_left, k = _step1(near, own_left, empty_left, k)
         if new == _U0 or new & goal:
             return k if new else n * n
-        near = _near1(new, not_last, not_first, un, un1, near)
+        near = _near1(new, not_last, not_first, un, near)
 
 
 @njit(cache=True)
@@ -237,7 +230,7 @@ def _distances1(x, o, n):
     m = MASKS[n]
     not_last, not_first = m[_NOT_LAST, 0], m[_NOT_FIRST, 0]
     bottom, right = m[_BOTTOM, 0], m[_RIGHT, 0]
-    un, un1 = np.uint64(n), np.uint64(n - 1)
+    un = np.uint64(n)
     empty = m[_BOARD, 0] & ~(x | o)
     nx, no = m[_TOP, 0], m[_LEFT, 0]
     xl, ol, xe, oe = x, o, empty, empty
@@ -246,13 +239,13 @@ def _distances1(x, o, n):
         new, xl, xe, kx = _step1(nx, xl, xe, kx)
         if new == _U0 or new & bottom:
             return (kx if new else n * n,
-                    _layers1(no, ol, oe, ko, right, not_last, not_first, un, un1, n))
-        nx = _near1(new, not_last, not_first, un, un1, nx)
+                    _layers1(no, ol, oe, ko, right, not_last, not_first, un, n))
+        nx = _near1(new, not_last, not_first, un, nx)
         new, ol, oe, ko = _step1(no, ol, oe, ko)
         if new == _U0 or new & right:
-            return (_layers1(nx, xl, xe, kx, bottom, not_last, not_first, un, un1, n),
+            return (_layers1(nx, xl, xe, kx, bottom, not_last, not_first, un, n),
                     ko if new else n * n)
-        no = _near1(new, not_last, not_first, un, un1, no)
+        no = _near1(new, not_last, not_first, un, no)
 
 
 @njit(cache=True)
