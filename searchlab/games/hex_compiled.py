@@ -101,23 +101,15 @@ def _shr(lo, hi, k):
 
 @njit(cache=True)
 def _neighbours(lo, hi, n):
-    """The cells touching (lo, hi): searchlab.games.hex.neighbours on two words."""
+    """The cells touching (lo, hi): searchlab.games.hex.neighbours on two words, in _near1's
+    four shifts."""
     m = MASKS[n]
-    alo, ahi = lo & m[_NOT_LAST, 0], hi & m[_NOT_LAST, 1]
-    blo, bhi = lo & m[_NOT_FIRST, 0], hi & m[_NOT_FIRST, 1]
-    un, un1 = np.uint64(n), np.uint64(n - 1)
-    rlo, rhi = _shl(alo, ahi, _U1)
-    tlo, thi = _shr(blo, bhi, _U1)
-    rlo, rhi = rlo | tlo, rhi | thi
-    tlo, thi = _shl(lo, hi, un)
-    rlo, rhi = rlo | tlo, rhi | thi
-    tlo, thi = _shr(lo, hi, un)
-    rlo, rhi = rlo | tlo, rhi | thi
-    tlo, thi = _shr(alo, ahi, un1)
-    rlo, rhi = rlo | tlo, rhi | thi
-    tlo, thi = _shl(blo, bhi, un1)
-    rlo, rhi = rlo | tlo, rhi | thi
-    return rlo & m[_BOARD, 0], rhi & m[_BOARD, 1]
+    un = np.uint64(n)
+    rlo, rhi = _shl(lo & m[_NOT_LAST, 0], hi & m[_NOT_LAST, 1], _U1)      # right-hand
+    llo, lhi = _shr(lo & m[_NOT_FIRST, 0], hi & m[_NOT_FIRST, 1], _U1)    # left-hand
+    ulo, uhi = _shr(lo | rlo, hi | rhi, un)                                # one row up
+    dlo, dhi = _shl(lo | llo, hi | lhi, un)                                # one row down
+    return (rlo | llo | ulo | dlo) & m[_BOARD, 0], (rhi | lhi | uhi | dhi) & m[_BOARD, 1]
 
 
 @njit(cache=True)
