@@ -167,9 +167,9 @@ def _distance(own_lo, own_hi, opp_lo, opp_hi, n, vertical):
 @njit(cache=True)
 def _near1(cells, not_last, not_first, un, near):
     """``near`` and the cells touching ``cells`` (n <= 8; not clipped to the board: the
-    callers mask it with cells of the board). Fewer operations than _neighbours: (r, c)
-    touches (r-1, c) and (r-1, c+1), a cell and its right-hand neighbour one row up, and
-    (r+1, c-1) and (r+1, c), its left-hand neighbour and itself one row down."""
+    callers mask it with cells of the board). Four shifts, not one per direction: (r, c)
+    touches (r-1, c) and (r-1, c+1), the cell and its right-hand neighbour one row up, and
+    (r+1, c-1) and (r+1, c), its left-hand neighbour and the cell one row down."""
     right, left = (cells & not_last) << _U1, (cells & not_first) >> _U1
     return right | left | ((cells | right) >> un) | ((cells | left) << un) | near
 
