@@ -104,9 +104,8 @@ def play(s, m, out):
         out[0], out[1], out[4], out[5] = s[0], s[1], s[4], s[5]
     else:
         p, o = _mover(s)
-        bit = _bit(m)
-        f = flips(p, o, bit)
-        p = p | f | bit
+        f = flips(p, o, m)
+        p = p | f | _bit(m)
         o = o ^ f
         if s[2]:
             out[0], out[1] = p, o

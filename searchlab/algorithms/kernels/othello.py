@@ -22,16 +22,14 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.extending import overload
 
 FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
+TOP = np.uint64(1 << 63)
 INNER = np.uint64(0x7E7E7E7E7E7E7E7E)       # files b..g: stops wrap-around of east/west rays
-# The four shift amounts: 1 (east/west), 8 (north/south), 9 and 7 (diagonals). For each, the
-# mask applied to the opponent's discs along that ray.
-SHIFTS = np.array([1, 8, 9, 7], dtype=np.uint64)
-OMASKS = np.array([0x7E7E7E7E7E7E7E7E, 0xFFFFFFFFFFFFFFFF,
-                   0x7E7E7E7E7E7E7E7E, 0x7E7E7E7E7E7E7E7E], dtype=np.uint64)
 
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
@@ -40,7 +38,49 @@ _H01 = np.uint64(0x0101010101010101)
 _S1 = np.uint64(1)
 _S2 = np.uint64(2)
 _S4 = np.uint64(4)
+_S7, _S8, _S9 = np.uint64(7), np.uint64(8), np.uint64(9)
+_S14, _S16, _S18 = np.uint64(14), np.uint64(16), np.uint64(18)
 _S56 = np.uint64(56)
+
+
+def _rays() -> np.ndarray:
+    """RAYS[sq, k]: the squares from sq (excluded) to the board's edge in direction k; k = 0..3
+    towards higher squares (east, north, north-east, north-west), 4..7 towards lower ones (west,
+    south, south-west, south-east). One square's eight rays fill one 64-byte cache line."""
+    steps = ((1, 0), (0, 1), (1, 1), (-1, 1), (-1, 0), (0, -1), (-1, -1), (1, -1))
+    rays = np.zeros((64, 8), dtype=np.uint64)
+    for sq in range(64):
+        for k, (dc, dr) in enumerate(steps):
+            c, r, ray = sq % 8 + dc, sq // 8 + dr, 0
+            while 0 <= c < 8 and 0 <= r < 8:
+                ray |= 1 << (8 * r + c)
+                c, r = c + dc, r + dr
+            rays[sq, k] = ray
+    return rays
+
+
+RAYS = _rays()
+
+
+def lowest_square(x):
+    """Index of the lowest set bit of a non-zero uint64 (as int64); compiled: one tzcnt."""
+    return np.int64((int(x) & -int(x)).bit_length() - 1)
+
+
+def highest_bit(x):
+    """The highest set bit of a non-zero uint64, as a one-bit uint64; compiled: one lzcnt."""
+    return ONE << np.uint64(int(x).bit_length() - 1)
+
+
+# Under NUMBA_DISABLE_JIT the two plain functions above run; compiled code gets these.
+@overload(lowest_square)
+def _lowest_square_compiled(x):
+    return lambda x: np.int64(trailing_zeros(x))
+
+
+@overload(highest_bit)
+def _highest_bit_compiled(x):
+    return lambda x: TOP >> leading_zeros(x)
 
 
 @njit("int64(uint64)", cache=True)
@@ -52,57 +92,58 @@ def popcount(x):
     return np.int64((x * _H01) >> _S56)
 
 
+@njit(cache=True)
+def _line_moves(p, om, s, s2):
+    """Squares one step beyond a run of discs of ``om`` that starts next to a disc of p, in
+    both directions of shift ``s`` (= ``s2`` / 2): parallel-prefix (Kogge-Stone) fills, runs of
+    up to 6 in four steps (dumb7fill takes six)."""
+    up = om & (p << s)
+    down = om & (p >> s)
+    up |= om & (up << s)
+    down |= om & (down >> s)
+    pairs_up = om & (om << s)                # run squares whose neighbour below is in om too
+    pairs_down = pairs_up >> s
+    up |= pairs_up & (up << s2)
+    down |= pairs_down & (down >> s2)
+    up |= pairs_up & (up << s2)
+    down |= pairs_down & (down >> s2)
+    return (up << s) | (down >> s)
+
+
 @njit("uint64(uint64, uint64)", cache=True)
 def legal_moves(p, o):
     """Set of the squares where the side to move (discs p) can play against discs o."""
-    empty = ~(p | o)
-    moves = ZERO
-    for k in range(4):
-        s = SHIFTS[k]
-        om = o & OMASKS[k]
-        # towards higher squares
-        x = (p << s) & om
-        x |= (x << s) & om
-        x |= (x << s) & om
-        x |= (x << s) & om
-        x |= (x << s) & om
-        x |= (x << s) & om
-        moves |= (x << s) & empty
-        # towards lower squares
-        x = (p >> s) & om
-        x |= (x >> s) & om
-        x |= (x >> s) & om
-        x |= (x >> s) & om
-        x |= (x >> s) & om
-        x |= (x >> s) & om
-        moves |= (x >> s) & empty
-    return moves
+    oi = o & INNER
+    moves = (_line_moves(p, oi, _S1, _S2) | _line_moves(p, o, _S8, _S16)
+             | _line_moves(p, oi, _S9, _S18) | _line_moves(p, oi, _S7, _S14))
+    return moves & ~(p | o)
 
 
-@njit("uint64(uint64, uint64, uint64)", cache=True)
-def flips(p, o, bit):
-    """Discs of o turned over when the side to move (p) plays on the one-bit set ``bit``."""
-    f = ZERO
-    for k in range(4):
-        s = SHIFTS[k]
-        om = o & OMASKS[k]
-        x = (bit << s) & om
-        x |= (x << s) & om
-        x |= (x << s) & om
-        x |= (x << s) & om
-        x |= (x << s) & om
-        x |= (x << s) & om
-        if (x << s) & p:
-            f |= x
-        x = (bit >> s) & om
-        x |= (x >> s) & om
-        x |= (x >> s) & om
-        x |= (x >> s) & om
-        x |= (x >> s) & om
-        x |= (x >> s) & om
-        if (x >> s) & p:
-            f |= x
-    return f
+@njit(cache=True)
+def _flips_up(p, not_o, ray):
+    """Flips along a ray towards higher squares: the discs of o below the ray's first square
+    that is not o's, if that square is p's."""
+    x = ray & not_o
+    end = (x & (~x + ONE)) & p
+    return (end - np.uint64(end != ZERO)) & ray
+
+
+@njit(cache=True)
+def _flips_down(p, not_o, ray):
+    """Flips along a ray towards lower squares (its first square is its highest). ``| ONE``
+    keeps highest_bit's argument non-zero; square 0 then counts only if it is on the ray."""
+    end = highest_bit((ray & not_o) | ONE) & p & ray
+    return ray & (~(end << ONE) + ONE)
+
+
+@njit("uint64(uint64, uint64, int64)", cache=True)
+def flips(p, o, sq):
+    """Discs of o turned over when the side to move (p) plays on the empty square ``sq``."""
+    r = RAYS[sq]
+    no = ~o
+    return (_flips_up(p, no, r[0]) | _flips_up(p, no, r[1]) | _flips_up(p, no, r[2])
+            | _flips_up(p, no, r[3]) | _flips_down(p, no, r[4]) | _flips_down(p, no, r[5])
+            | _flips_down(p, no, r[6]) | _flips_down(p, no, r[7]))
 
 
 # Iterative (an explicit stack), not recursive: numba's on-disk cache of a recursive function
@@ -160,7 +201,7 @@ def perft(p0, o0, depth, bulk):
         MV[level] = mv ^ bit
         p = P[level]
         o = O[level]
-        f = flips(p, o, bit)
+        f = flips(p, o, lowest_square(bit))
         P[level + 1] = o ^ f
         O[level + 1] = p | bit | f
         PS[level + 1] = False
