@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numba
@@ -53,24 +54,77 @@ _PLAIN_PYTHON = bool(numba.config.DISABLE_JIT)
 def supports(game: Any, algorithm: str, ordering: str, pruning: Any = None,
              depth: float = math.inf) -> bool:
     """True when the compiled engine runs this combination (the module docstring)."""
+    return _plan(game, algorithm, ordering, pruning, math.isfinite(depth)) is not None
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What a search on the compiled engine needs beyond its root, its depth and its budget,
+    the same for every search of one game, algorithm, ordering and pruning record: built once
+    and kept (``_plan``), because building it (parsing the ordering, filling the parameter
+    arrays, finding the engine module) cost as much as a small search."""
+
+    cg: CompiledGame
+    parts: tuple[str, ...]
+    table: int                  # K.TABLE_NONE, TABLE_MOVES or TABLE_VALUES
+    ip: np.ndarray              # templates, copied per search (the engine writes into them)
+    fp: np.ndarray
+    widths: np.ndarray
+    qmax: int                   # quiescence's extra plies (0 without)
+    module: Any                 # the engine specialised for cg.prims
+
+
+_plans: dict[tuple, tuple[CompiledGame, _Plan | None]] = {}
+
+
+def _plan(game: Any, algorithm: str, ordering: str, pruning: Any,
+          finite: bool) -> _Plan | None:
+    """The plan of a combination the compiled engine runs, else None; kept per key. The key
+    holds the CompiledGame's id and the entry the object itself, checked: a game whose
+    ``compiled_primitives`` builds a new one per call (the trade-off study's domains) may get
+    the id of a collected one, and must not get its plan. Raises what parse_ordering raises."""
     cg = compiled_game(game)
-    if cg is None or algorithm not in ALGORITHMS or cg.n_move_ids >= 1 << K.MOVE_BITS:
-        return False            # (the table packs a move id + 1 into MOVE_BITS bits)
+    if cg is None:
+        return None
+    key = (id(cg), algorithm, ordering, pruning, finite)
+    entry = _plans.get(key)
+    if entry is not None and entry[0] is cg:
+        return entry[1]
+    plan = _build_plan(cg, game, algorithm, ordering, pruning, finite)
+    if len(_plans) > 4096:          # synthetic trees give a CompiledGame per tree
+        _plans.clear()
+    _plans[key] = (cg, plan)
+    return plan
+
+
+def _build_plan(cg: CompiledGame, game: Any, algorithm: str, ordering: str, pruning: Any,
+                finite: bool) -> _Plan | None:
+    if algorithm not in ALGORITHMS or cg.n_move_ids >= 1 << K.MOVE_BITS:
+        return None             # (the table packs a move id + 1 into MOVE_BITS bits)
     parts = parse_ordering(ordering, game)
     for p in parts:
         if p not in DYNAMIC_COMPONENTS and p not in BASES and p not in cg.orderings:
-            return False
-    if pruning is not None and pruning.active() and not math.isfinite(depth):
-        return False
+            return None
+    if pruning is not None and pruning.active() and not finite:
+        return None
     q = None if pruning is None else pruning.quiescence
     if q is not None and q.delta is not None and cg.prims.capture_gain is no_capture_gain:
-        return False
-    return True
+        return None
+    if "tt" in parts or algorithm == "mtdf":
+        table = K.TABLE_VALUES
+    elif "id" in parts:
+        table = K.TABLE_MOVES
+    else:
+        table = K.TABLE_NONE
+    ip, fp, widths = _params(cg, game, algorithm, parts, pruning, table)
+    return _Plan(cg, parts, table, ip, fp, widths, int(ip[K.P_QMAX]) if ip[K.P_Q] else 0,
+                 engine(cg.prims))
 
 
 def _params(cg: CompiledGame, game: Any, algorithm: str, parts: tuple[str, ...],
-            max_nodes: int | None, pruning: Any, table: int) -> tuple[np.ndarray, np.ndarray,
-                                                                        np.ndarray]:
+            pruning: Any, table: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The engine's integer and float parameters and beam widths (P_MAXNODES, P_AGE0 and
+    F_DEPTH are set per search)."""
     ip = np.zeros(K.N_IPARAMS, np.int64)
     fp = np.zeros(K.N_FPARAMS, np.float64)
     ip[K.P_ALG] = ALGORITHMS[algorithm]
@@ -86,7 +140,6 @@ def _params(cg: CompiledGame, game: Any, algorithm: str, parts: tuple[str, ...],
     ip[K.P_TABLE] = table
     ip[K.P_KILLER] = "killer" in dyn
     ip[K.P_HISTORY] = "history" in dyn
-    ip[K.P_MAXNODES] = _NO_LIMIT if max_nodes is None else min(int(max_nodes), _NO_LIMIT)
     widths = np.zeros(1, np.int64)
     if pruning is not None and pruning.active():
         ip[K.P_PRUNED] = 1
@@ -124,26 +177,19 @@ def run(game: Any, algorithm: str, ordering: str, horizon: float, ordering_seed:
         max_nodes: int | None = None, aspiration: float | None = None, tt_size: int = 1 << 16,
         pruning: Any = None) -> SearchResult:
     """The search of api.search on the compiled engine (arguments already validated)."""
-    cg = compiled_game(game)
-    parts = parse_ordering(ordering, game)
+    plan = _plan(game, algorithm, ordering, pruning, math.isfinite(horizon))
+    cg, parts, table, compiled = plan.cg, plan.parts, plan.table, plan.module
     bases = [p for p in parts if p not in DYNAMIC_COMPONENTS]
-    if bases:       # the reference's own checks of its base order (static needs static values)
+    if bases and bases[0] == "static":  # the reference's own check (static needs static values)
         base_order(bases[0], game, horizon, ordering_seed)
-    if "tt" in parts or algorithm == "mtdf":
-        table = K.TABLE_VALUES
-    elif "id" in parts:
-        table = K.TABLE_MOVES
-    else:
-        table = K.TABLE_NONE
-    ip, fp, widths = _params(cg, game, algorithm, parts, max_nodes, pruning, table)
-    qmax = int(ip[K.P_QMAX]) if ip[K.P_Q] else 0
+    ip, fp, widths = plan.ip.copy(), plan.fp.copy(), plan.widths
+    ip[K.P_MAXNODES] = _NO_LIMIT if max_nodes is None else min(int(max_nodes), _NO_LIMIT)
     plies = min(horizon, cg.max_plies) if math.isfinite(horizon) else cg.max_plies
     root = game.initial_state()
     ages = int(horizon) if "id" in parts and table != K.TABLE_NONE else 0
-    E = _workspace(cg, int(plies) + qmax + 2, tt_size if table != K.TABLE_NONE else None, ages,
+    E = _workspace(cg, int(plies) + plan.qmax + 2, tt_size if table != K.TABLE_NONE else None, ages,
                    ip, fp, widths, random_order_salt(ordering_seed))
     E[0][0] = cg.encode(root)
-    compiled = engine(cg.prims)
     search = compiled.search
     cnt = E[4]
     cnt[K.C_BEST] = -1                  # ctx.best_move starts as None
@@ -290,8 +336,9 @@ def _result(game, cg, E, root, value, best, status, wall, algorithm, ordering, h
     else:
         best_moves = (best_move,) if best_move is not None else ()
         complete = False
-    top = max((k for k, n in enumerate(per) if n), default=0)
-    length = int(horizon) + 1 if math.isfinite(horizon) else top + 1
+    finite = math.isfinite(horizon)
+    top = 0 if finite else max((k for k, n in enumerate(per) if n), default=0)
+    length = int(horizon) + 1 if finite else top + 1
     per_ply = tuple(per[:length]) + (0,) * max(0, length - len(per))
     pruned = pruning is not None and pruning.active()
     extra = {}
@@ -303,7 +350,7 @@ def _result(game, cg, E, root, value, best, status, wall, algorithm, ordering, h
         cutoffs=cnt[K.C_CUTOFFS], per_ply=per_ply,
         iterations=tuple(iterations) or (nodes,), wall_time=wall, algorithm=algorithm,
         ordering=ordering, engine="compiled",
-        depth=int(horizon) if math.isfinite(horizon) else top, status=status,
+        depth=int(horizon) if finite else top, status=status,
         fail_highs=cnt[K.C_FH], first_move_fail_highs=cnt[K.C_FFH], re_searches=cnt[K.C_RE],
         tt_probes=cnt[K.C_PROBES] if table != K.TABLE_NONE else 0,
         tt_hits=cnt[K.C_HITS] if table != K.TABLE_NONE else 0,
