@@ -19,7 +19,7 @@ from numba import njit
 from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
                                                  null_move_never)
-from searchlab.algorithms.kernels.othello import flips, legal_moves, popcount
+from searchlab.algorithms.kernels.othello import flips, legal_moves, legal_moves_both, popcount
 from searchlab.hashing import GOLDEN, MASK64, mix64
 
 STATE_SIZE = 6
@@ -111,8 +111,7 @@ def play(s, m, out):
             out[0], out[1] = p, o
         else:
             out[0], out[1] = o, p
-        out[4] = legal_moves(out[0], out[1])
-        out[5] = legal_moves(out[1], out[0])
+        out[4], out[5] = legal_moves_both(out[0], out[1])
     out[2] = ONE - s[2]
 
 

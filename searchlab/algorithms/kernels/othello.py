@@ -10,6 +10,12 @@ a2 = 8, ..., h8 = 63 (the same numbering as searchlab.games.othello).
 Every constant is a numpy uint64 and every operand stays uint64: in numba (and numpy) uint64
 combined with int64 silently becomes float64.
 
+How (each chosen by measurement, gen+play per move in the compiled Othello search): legal moves
+by parallel-prefix (Kogge-Stone) fills; both sides' move sets at once as one 8-lane LLVM vector
+(``legal_moves_both``: the compiled search keeps both in its state); flips from a table of the
+eight rays out of each square, the first square of a ray that is not the opponent's found by a
+bit scan (lsb/msb), no fill at all.
+
 Perft follows Aart Bik's pass convention (tests/data/othello/README.md): a pass is a ply
 and uses one unit of depth; a position where neither side can move is one leaf at the depth
 where it happens. Works unchanged (slowly) under NUMBA_DISABLE_JIT=1, on numpy uint64 scalars
@@ -21,14 +27,15 @@ of visiting each child (same count, fewer make-moves).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-from numba.extending import overload
+from llvmlite import ir
+from numba import njit, types
+from numba.core.extending import intrinsic, overload
+
+from searchlab.algorithms.kernels.bits import lsb, msb
 
 FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
-TOP = np.uint64(1 << 63)
 INNER = np.uint64(0x7E7E7E7E7E7E7E7E)       # files b..g: stops wrap-around of east/west rays
 
 _M1 = np.uint64(0x5555555555555555)
@@ -60,27 +67,6 @@ def _rays() -> np.ndarray:
 
 
 RAYS = _rays()
-
-
-def lowest_square(x):
-    """Index of the lowest set bit of a non-zero uint64 (as int64); compiled: one tzcnt."""
-    return np.int64((int(x) & -int(x)).bit_length() - 1)
-
-
-def highest_bit(x):
-    """The highest set bit of a non-zero uint64, as a one-bit uint64; compiled: one lzcnt."""
-    return ONE << np.uint64(int(x).bit_length() - 1)
-
-
-# Under NUMBA_DISABLE_JIT the two plain functions above run; compiled code gets these.
-@overload(lowest_square)
-def _lowest_square_compiled(x):
-    return lambda x: np.int64(trailing_zeros(x))
-
-
-@overload(highest_bit)
-def _highest_bit_compiled(x):
-    return lambda x: TOP >> leading_zeros(x)
 
 
 @njit("int64(uint64)", cache=True)
@@ -119,6 +105,71 @@ def legal_moves(p, o):
     return moves & ~(p | o)
 
 
+def legal_moves_both(b, w):
+    """(legal_moves(b, w), legal_moves(w, b)): the move sets of both sides of a position.
+
+    Compiled, one pass of ``_legal_moves_both_vector``; plain Python (NUMBA_DISABLE_JIT), the
+    two calls.
+    """
+    return legal_moves(b, w), legal_moves(w, b)
+
+
+_I32, _I64 = ir.IntType(32), ir.IntType(64)
+_LANES = ir.VectorType(_I64, 8)
+
+
+def _words(values) -> ir.Constant:
+    return ir.Constant(_LANES, [ir.Constant(_I64, v) for v in values])
+
+
+def _pick(lanes) -> ir.Constant:
+    return ir.Constant(ir.VectorType(_I32, 8), [ir.Constant(_I32, k) for k in lanes])
+
+
+@intrinsic
+def _legal_moves_both_vector(typingctx, b, w):
+    """legal_moves_both in LLVM vector code: the 4 directions x 2 sides of _line_moves are the
+    8 lanes of one vector of uint64 (one AVX-512 register; LLVM splits it where the CPU has
+    narrower vectors), so the 8 fills run at once instead of one after another (numba does
+    not vectorize straight-line code: its SLP vectorizer is off). Lanes 0-3 are b's moves
+    (shifts 1, 8, 9, 7), lanes 4-7 w's; the lanes are OR-ed together per side at the end."""
+    if b != types.uint64 or w != types.uint64:
+        return None
+    sig = types.UniTuple(types.uint64, 2)(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        b, w = args
+        both, _and, _or = ir.Constant(_LANES, ir.Undefined), builder.and_, builder.or_
+        both = builder.insert_element(both, b, ir.Constant(_I32, 0))
+        both = builder.insert_element(both, w, ir.Constant(_I32, 4))
+        p = builder.shuffle_vector(both, both, _pick([0, 0, 0, 0, 4, 4, 4, 4]))
+        o = builder.shuffle_vector(both, both, _pick([4, 4, 4, 4, 0, 0, 0, 0]))
+        s, s2 = _words([1, 8, 9, 7] * 2), _words([2, 16, 18, 14] * 2)
+        om = _and(o, _words([int(INNER), int(FULL), int(INNER), int(INNER)] * 2))
+        up = _and(om, builder.shl(p, s))
+        down = _and(om, builder.lshr(p, s))
+        up = _or(up, _and(om, builder.shl(up, s)))
+        down = _or(down, _and(om, builder.lshr(down, s)))
+        pairs_up = _and(om, builder.shl(om, s))
+        pairs_down = builder.lshr(pairs_up, s)
+        for _ in range(2):
+            up = _or(up, _and(pairs_up, builder.shl(up, s2)))
+            down = _or(down, _and(pairs_down, builder.lshr(down, s2)))
+        m = _or(builder.shl(up, s), builder.lshr(down, s))
+        m = _or(m, builder.shuffle_vector(m, m, _pick([2, 3, 0, 1, 6, 7, 4, 5])))
+        m = _or(m, builder.shuffle_vector(m, m, _pick([1, 0, 3, 2, 5, 4, 7, 6])))
+        empty = builder.not_(_or(b, w))
+        moves_b = _and(builder.extract_element(m, ir.Constant(_I32, 0)), empty)
+        moves_w = _and(builder.extract_element(m, ir.Constant(_I32, 4)), empty)
+        return context.make_tuple(builder, signature.return_type, [moves_b, moves_w])
+    return sig, codegen
+
+
+@overload(legal_moves_both)
+def _legal_moves_both_compiled(b, w):
+    return lambda b, w: _legal_moves_both_vector(b, w)
+
+
 @njit(cache=True)
 def _flips_up(p, not_o, ray):
     """Flips along a ray towards higher squares: the discs of o below the ray's first square
@@ -131,8 +182,8 @@ def _flips_up(p, not_o, ray):
 @njit(cache=True)
 def _flips_down(p, not_o, ray):
     """Flips along a ray towards lower squares (its first square is its highest). ``| ONE``
-    keeps highest_bit's argument non-zero; square 0 then counts only if it is on the ray."""
-    end = highest_bit((ray & not_o) | ONE) & p & ray
+    keeps msb's argument non-zero; square 0 then counts only if it is on the ray."""
+    end = (ONE << np.uint64(msb((ray & not_o) | ONE))) & p & ray
     return ray & (~(end << ONE) + ONE)
 
 
@@ -201,7 +252,7 @@ def perft(p0, o0, depth, bulk):
         MV[level] = mv ^ bit
         p = P[level]
         o = O[level]
-        f = flips(p, o, lowest_square(bit))
+        f = flips(p, o, lsb(bit))
         P[level + 1] = o ^ f
         O[level + 1] = p | bit | f
         PS[level + 1] = False
