@@ -172,11 +172,14 @@ def order_key(s, m, code):
 @njit(cache=True)
 def pass_turn(s, out):
     """The side to move passes: OthelloState(black, white, not black_to_move), as the trade-off
-    study's null move (experiment/tradeoff/domains.py); Othello has none of its own."""
+    study's null move (experiment/tradeoff/domains.py); Othello has none of its own. Both
+    sides' move sets do not depend on whose turn it is: copied (``out`` holds another state)."""
     out[0] = s[0]
     out[1] = s[1]
     out[2] = ONE - s[2]
     out[3] = s[3]
+    out[4] = s[4]
+    out[5] = s[5]
 
 
 PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, evaluate, hash_key,

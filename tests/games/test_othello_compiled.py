@@ -1,5 +1,6 @@
 """Othello's compiled primitives against the Python game on random positions: legal moves,
-terminal test, evaluation bit for bit, Zobrist key, and the table-driven edge stability."""
+terminal test, evaluation bit for bit, Zobrist key, the table-driven edge stability, and the
+trade-off study's pass (null move) on its own and in a search."""
 
 from __future__ import annotations
 
@@ -7,9 +8,14 @@ import random
 
 import numpy as np
 
+from searchlab.algorithms.api import search
+from searchlab.algorithms.calibration import sample_states
+from searchlab.algorithms.pruning import NullMove, Pruning
+from searchlab.experiment.tradeoff.domains import othello_game
 from searchlab.games import othello as O
 from searchlab.games import othello_compiled as C
 from searchlab.games.othello import Othello
+from searchlab.games.position import FromState
 
 
 def test_edge_stability_by_table_equals_the_python_walk():
@@ -52,3 +58,26 @@ def test_primitives_equal_the_python_game_along_random_games():
                 row = out.copy()
                 checked += 1
     assert checked > 1000 and passes > 0
+
+
+def test_pass_turn_is_the_python_pass_into_a_used_row():
+    """The trade-off study's null move: the whole row of the passed state, whatever ``out``
+    held before (the engine passes into a row of its stack that another state used)."""
+    game = othello_game()
+    cg = game.compiled_primitives()
+    for s in sample_states(Othello(), 10, 20, seed=4):
+        out = np.full(C.STATE_SIZE, 0x5A5A5A5A5A5A5A5A, dtype=np.uint64)
+        cg.prims.null_move(cg.encode(s), out)
+        assert np.array_equal(out, cg.encode(game.null_move(s)))
+
+
+def test_null_move_search_equals_the_reference():
+    """Null-move pruning with the pass as the null move, compiled against reference, counts."""
+    game = othello_game()
+    pruning = Pruning(null_move=NullMove())
+    for s in sample_states(Othello(), 8, 3, seed=2):
+        v = FromState(game, s)
+        ref, com = (search(v, "alphabeta", "id+tt+killer+history+corners", depth=5,
+                           pruning=pruning, engine=e) for e in ("reference", "compiled"))
+        assert com.engine == "compiled" and com.counts() == ref.counts()
+        assert (com.value, com.best_move) == (ref.value, ref.best_move)
