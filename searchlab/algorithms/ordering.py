@@ -90,6 +90,23 @@ def parse_ordering(spec: Any, game: Any) -> tuple[str, ...]:
     ``game`` None: the generic components only (a synthetic tree)."""
     own = tuple(game.move_orderings()) if game is not None and game.capabilities.own_orderings \
         else ()
+    if isinstance(spec, str):
+        parts = _parsed.get((spec, own))
+        if parts is not None:
+            return parts
+    parts = _parse(spec, own)
+    if len(_parsed) > 4096:
+        _parsed.clear()
+    _parsed[(spec, own)] = parts
+    return parts
+
+
+# (spec, the game's own orderings) -> parts: a search parses its ordering once or twice, which
+# cost as much as a small compiled search
+_parsed: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
+
+
+def _parse(spec: Any, own: tuple[str, ...]) -> tuple[str, ...]:
     allowed = ORDERINGS + own
     if not isinstance(spec, str) or not spec:
         raise InvalidParameterError(f"ordering must be a non-empty string; got {excerpt(spec)}")

@@ -178,5 +178,6 @@ def test_hex_through_the_same_interface():
     g = Hex(4)
     for s in sample_states(g, 2, 2, seed=4):
         for algorithm in ALGORITHMS:
-            for ordering in ("adjacent", "id+tt+killer+history+adjacent", "random"):
+            for ordering in ("adjacent", "id+tt+killer+history+adjacent", "random",
+                             "id+tt+killer+history+static", "killer+history+static"):
                 _check(FromState(g, s), algorithm, ordering, depth=4)

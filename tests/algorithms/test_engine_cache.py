@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -158,3 +159,42 @@ def test_threads_search_at_once_with_their_own_buffers():
     with ThreadPoolExecutor(2) as pool:
         together = list(pool.map(run, jobs * 2))
     assert together == alone * 2
+
+
+def test_prune_deletes_idle_copies_and_their_compiled_files(tmp_path):
+    """Copies nobody loaded for IDLE_DAYS go, with numba's files of them; a copy loaded since
+    stays, whatever its age (its modification time, which numba keys on, never changes)."""
+    old = time.time() - (specialise.IDLE_DAYS + 1) * 86400
+    (tmp_path / "__pycache__").mkdir()
+    for stem in ("searchlab_engine_idle", "searchlab_engine_used"):
+        copy = tmp_path / f"{stem}.py"
+        copy.write_text("x = 1\n")
+        os.utime(copy, (old, old))
+        (tmp_path / "__pycache__" / f"{stem}.search-556.py311.nbi").write_text("")
+        (tmp_path / "__pycache__" / f"{stem}.search-556.py311.1.nbc").write_text("")
+    specialise._mark_used(tmp_path / "searchlab_engine_used.py")
+    assert (tmp_path / "searchlab_engine_used.py").stat().st_mtime == pytest.approx(old)
+    other = tmp_path / "notes.py"
+    other.write_text("")
+    os.utime(other, (old, old))
+    assert specialise.prune(tmp_path) == [tmp_path / "searchlab_engine_idle.py"]
+    left = sorted(p.name for p in tmp_path.rglob("*") if p.is_file())
+    assert left == ["notes.py", "searchlab_engine_used.py",
+                    "searchlab_engine_used.search-556.py311.1.nbc",
+                    "searchlab_engine_used.search-556.py311.nbi"]
+
+
+def test_a_new_copy_prunes_idle_ones(tmp_path, monkeypatch):
+    """Writing a copy (what an edit of the engine or a primitive causes) prunes the directory;
+    the loaded copy is marked used."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    d = specialise.cache_dir()
+    idle = d / "searchlab_engine_000000000000000000000000.py"
+    idle.write_text("x = 1\n")
+    old = time.time() - (specialise.IDLE_DAYS + 1) * 86400
+    os.utime(idle, (old, old))
+    name = "searchlab_engine_" + specialise.source(TTT)[1][:24]
+    monkeypatch.setitem(sys.modules, name, sys.modules.get(name))   # restored afterwards
+    mod = specialise._load(TTT)
+    assert not idle.exists()
+    assert Path(mod.__file__).stat().st_atime > old + 86400

@@ -187,6 +187,26 @@ def _select(moves, hist, keys, i, n, descending):
         moves[i], hist[i], keys[i] = m, hb, kb
 
 
+@njit(cache=True, _nrt=False, inline='always')
+def _next(E, ply, i, n, front, maxing):
+    """The lazy order's step before the i-th move is searched (order_moves): when i is the
+    first move behind the front ones, the base keys of moves[front:n] (functions of the position
+    and the move alone, so the keys order_moves would have computed), then _select."""
+    S, moves, keys, ip = E[0], E[1][ply], E[2][ply], E[6]
+    static = ip[P_BASE] == B_STATIC
+    if i == front:
+        s = S[ply]
+        if static:
+            for j in range(front, n):
+                play(s, moves[j], S[ply + 1])
+                keys[j] = _static_of(S[ply + 1])
+        else:
+            code = ip[P_OWN]
+            for j in range(front, n):
+                keys[j] = order_key(s, moves[j], code)
+    _select(moves, E[3][ply], keys, i, n, static and maxing)
+
+
 @njit(cache=True, _nrt=False)
 def tt_probe(E, key, depth, alpha, beta):
     """TranspositionTable.probe: (True, value) when the entry settles the window."""
@@ -236,10 +256,11 @@ def order_moves(E, ply, key, has_key, lazy):
 
     Lazy (when ``lazy`` and the order is history merged with a float-keyed base, then table
     and killer moves in front): the front moves are placed and the rest left in natural order
-    with their keys (history in KU[ply], base in KF[ply]); returns (n, the number of front
-    moves), and the caller brings each later move into place with _select just before it is
-    searched. Same order, but a node cut off by its first moves pays for those alone, not for
-    a sort of all n (most nodes of a well-ordered search)."""
+    with their history (KU[ply], read now: the search below changes it); returns (n, the
+    number of front moves), and the caller brings each later move into place with _next just
+    before it is searched, which computes the base keys (KF[ply]) when the first of them is
+    reached. Same order, but a node cut off by its first moves pays for those alone, not for
+    the base keys and a sort of all n (most nodes of a well-ordered search)."""
     S, MV, KF, KU, cnt, ip = E[0], E[1], E[2], E[3], E[4], E[6]
     s = S[ply]
     moves = MV[ply]
@@ -257,14 +278,14 @@ def order_moves(E, ply, key, has_key, lazy):
             play(s, moves[i], S[ply + 1])
             keys[i] = mix64(hash_key(S[ply + 1]) ^ salt)
         _sort(moves, keys, n, False)
-    elif base == B_STATIC:
+    elif base == B_STATIC and not (merged and lazy):    # lazy: the keys come later (_next)
         keys = KF[ply]
         for i in range(n):
             play(s, moves[i], S[ply + 1])
             keys[i] = _static_of(S[ply + 1])
         if not merged:
             _sort(moves, keys, n, max_to_move(s))
-    elif base == B_OWN:
+    elif base == B_OWN and not (merged and lazy):
         keys = KF[ply]
         code = ip[P_OWN]
         for i in range(n):
@@ -813,8 +834,7 @@ def search(E, root_alpha, root_beta):
                 front = FI[f, FI_FRONT]
                 while i < n:
                     if front >= 0 and i >= front:
-                        _select(MV[ply], E[3][ply], E[2][ply], i, n,
-                                ip[P_BASE] == B_STATIC and maxing)
+                        _next(E, ply, i, n, front, maxing)
                     m = MV[ply, i]
                     play(s, m, child)
                     c = _leaf(E, ply + 1, child)
@@ -828,7 +848,7 @@ def search(E, root_alpha, root_beta):
             elif not pruned:
                 front = FI[f, FI_FRONT]
                 if front >= 0 and i >= front:
-                    _select(MV[ply], E[3][ply], E[2][ply], i, n, ip[P_BASE] == B_STATIC and maxing)
+                    _next(E, ply, i, n, front, maxing)
                 m = MV[ply, i]
                 child = S[ply + 1]
                 play(s, m, child)

@@ -21,8 +21,12 @@ and, for every jitted function reachable from a primitive (following the globals
 names), the text of the file that defines it and the value of every other global it names
 (arrays by dtype, shape and bytes; numbers and tuples by repr; searchlab modules used as
 namespaces by their file). An edit to the engine or to a game's primitives gives a new name, so
-a new module that numba compiles afresh; stale copies stay behind unused (delete the directory
-to reclaim them).
+a new module that numba compiles afresh.
+
+Stale copies. Each load sets its copy's access time (never its modification time, which
+numba's cache index keys on); whenever a process writes a new copy (after an edit, or on a
+new version), ``prune`` deletes the copies no process has loaded for ``IDLE_DAYS`` days, with
+numba's compiled files of them, so that the directory does not grow with every version.
 
 Where. ``$NUMBA_CACHE_DIR/searchlab_engine`` when NUMBA_CACHE_DIR is set (numba then keeps the
 compiled code under NUMBA_CACHE_DIR too), else ``$XDG_CACHE_HOME/searchlab/engine`` (default
@@ -47,6 +51,7 @@ import os
 import sys
 import tempfile
 import threading
+import time
 import types
 from pathlib import Path
 from typing import Any
@@ -57,6 +62,8 @@ from searchlab.algorithms.compiled import Primitives
 from searchlab.errors import UnsupportedError
 
 _TEMPLATE = Path(__file__).with_name("_engine.py")
+_PREFIX = "searchlab_engine_"
+IDLE_DAYS = 30
 _BEGIN, _END = "# <primitives>\n", "# </primitives>\n"
 _loaded: dict[tuple, types.ModuleType] = {}
 _lock = threading.Lock()
@@ -107,24 +114,75 @@ def source(prims: Primitives) -> tuple[str, str]:
 
 def _load(prims: Primitives) -> types.ModuleType:
     text, digest = source(prims)
-    name = f"searchlab_engine_{digest[:24]}"
+    name = f"{_PREFIX}{digest[:24]}"
     path = cache_dir() / f"{name}.py"
-    if not path.exists():
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{name}.", suffix=".tmp")
+    for attempt in range(2):        # another process's prune may remove it in between
+        if not path.exists():
+            _write(path, text)
+            prune(path.parent)
+        _mark_used(path)
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
         try:
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-            try:
-                os.link(tmp, path)          # atomic, and never replaces another process's copy
-            except FileExistsError:
-                pass
-        finally:
-            os.unlink(tmp)
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+            spec.loader.exec_module(mod)
+        except FileNotFoundError:
+            del sys.modules[name]
+            if attempt:
+                raise
+            continue
+        return mod
+    raise AssertionError("unreachable")
+
+
+def _write(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        try:
+            os.link(tmp, path)              # atomic, and never replaces another process's copy
+        except FileExistsError:
+            pass
+    finally:
+        os.unlink(tmp)
+
+
+def _mark_used(path: Path) -> None:
+    """Set the copy's access time to now, keeping its modification time (numba's cache index
+    keys on it); a read-only directory is left as it is."""
+    try:
+        os.utime(path, ns=(time.time_ns(), path.stat().st_mtime_ns))
+    except OSError:
+        pass
+
+
+def prune(directory: Path | None = None, idle_days: float = IDLE_DAYS) -> list[Path]:
+    """Delete the engine copies in ``directory`` (default: cache_dir()) that no process has
+    loaded for ``idle_days`` days, and numba's compiled files of them (``__pycache__`` beside
+    them, or anywhere under NUMBA_CACHE_DIR); returns the copies deleted. A copy in use is
+    never idle: every load marks it."""
+    directory = cache_dir() if directory is None else Path(directory)
+    cutoff = time.time() - idle_days * 86400
+    stale = []
+    for path in directory.glob(f"{_PREFIX}*.py"):
+        try:
+            if path.stat().st_atime < cutoff:
+                path.unlink()
+                stale.append(path)
+        except OSError:
+            continue                        # gone already, or not ours to delete
+    if stale:
+        numba_dir = os.environ.get("NUMBA_CACHE_DIR")
+        roots = [directory / "__pycache__"] + ([Path(numba_dir)] if numba_dir else [])
+        for root in roots:
+            for path in stale:
+                for f in root.rglob(f"{path.stem}.*"):
+                    try:
+                        f.unlink()
+                    except OSError:
+                        pass
+    return stale
 
 
 def _py(f: Any) -> Any:
