@@ -45,6 +45,11 @@ ORDER_CORNERS = 0
 RUN_COUNT = np.array([bin(sum(1 << k for k in range(8) if all(x >> j & 1 for j in range(k + 1)))
                           | sum(1 << k for k in range(8) if all(x >> j & 1 for j in range(k, 8)))
                           ).count("1") for x in range(256)], dtype=np.int64)
+# Quotients of evaluate, as Python computes them (int / int is the correctly rounded quotient,
+# as numba's float division of the same small integers): RATIO[65 * a + c] = (a - c) / (a + c)
+# (0.0 for a + c = 0) for the mobility and disc terms (counts 0..64), STABLE[k + 28] = k / 28.
+RATIO = np.array([(a - c) / (a + c) if a + c else 0.0 for a in range(65) for c in range(65)])
+STABLE = np.array([k / 28.0 for k in range(-28, 29)])
 FILE_A, GATHER = np.uint64(0x0101010101010101), np.uint64(0x0102040810204080)
 BYTE, S7, S56 = np.uint64(0xFF), np.uint64(7), np.uint64(56)
 
@@ -122,16 +127,16 @@ def _edge_runs(own):
 @njit(cache=True)
 def evaluate(s):
     """Othello's evaluate, bit for bit (_evaluate_black's terms in its order, from both sides'
-    legal-move sets in the row); one function: calls cost here (measured, 2026-12-01)."""
+    legal-move sets in the row); one function: calls cost here (measured, 2026-12-01). Its
+    three divisions of small integers are table lookups (RATIO, STABLE: the same quotients)."""
     b, w = s[0], s[1]
-    t = popcount(b | w) / 64.0
-    mb, mw = popcount(s[4]), popcount(s[5])
-    mob = (mb - mw) / (mb + mw) if mb + mw else 0.0
+    db, dw = popcount(b), popcount(w)
+    t = (db + dw) / 64.0
+    mob = RATIO[popcount(s[4]) * 65 + popcount(s[5])]
     corner_diff = popcount(b & CORNER_MASK) - popcount(w & CORNER_MASK)
     corners = corner_diff / 4.0
-    stable = (_edge_runs(b) - _edge_runs(w) - corner_diff) / 28.0
-    db, dw = popcount(b), popcount(w)
-    discs = (db - dw) / (db + dw) if db + dw else 0.0
+    stable = STABLE[_edge_runs(b) - _edge_runs(w) - corner_diff + 28]
+    discs = RATIO[db * 65 + dw]
     e = (0.30 * (1.0 - t) * mob + 0.35 * corners + 0.15 * stable
          + (0.05 + 0.45 * t) * discs)
     return 0.99 * (e if s[3] else -e)
