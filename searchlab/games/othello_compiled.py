@@ -124,11 +124,13 @@ def _edge_runs(own):
     return RUN_COUNT[own & BYTE] + RUN_COUNT[own >> S56] + RUN_COUNT[left] + RUN_COUNT[right]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def evaluate(s):
     """Othello's evaluate, bit for bit (_evaluate_black's terms in its order, from both sides'
-    legal-move sets in the row); one function: calls cost here (measured, 2026-12-01). Its
-    three divisions of small integers are table lookups (RATIO, STABLE: the same quotients)."""
+    legal-move sets in the row). Its three divisions of small integers are table lookups
+    (RATIO, STABLE: the same quotients). One function, inlined into the engine by numba
+    (``inline='always'``): LLVM left it a call at every call site (measured 2026-12-01, 2-3 %
+    of an Othello search)."""
     b, w = s[0], s[1]
     db, dw = popcount(b), popcount(w)
     t = (db + dw) / 64.0
