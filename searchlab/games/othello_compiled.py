@@ -82,8 +82,8 @@ def utility(s):
 
 @njit(cache=True)
 def gen_moves(s, out):
-    """A counted loop (popcount, then one bit scan per move): three times faster than looping
-    until the set is empty (measured, 2026-12-01)."""
+    """A counted loop (popcount, then one bit scan per move): 6.9 -> 2.8 ns per call against
+    looping until the set is empty (a microbenchmark without reference counting, 2026-12-01)."""
     sq, other = (s[4], s[5]) if s[2] else (s[5], s[4])
     if sq == ZERO:
         if other != ZERO:
