@@ -19,7 +19,8 @@ from numba import njit
 from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
                                                  null_move_never)
-from searchlab.algorithms.kernels.othello import flips, legal_moves, popcount
+from searchlab.algorithms.kernels.bits import lsb
+from searchlab.algorithms.kernels.othello import flips, legal_moves, legal_moves_both, popcount
 from searchlab.hashing import GOLDEN, MASK64, mix64
 
 STATE_SIZE = 6
@@ -37,14 +38,18 @@ CORNER_MASK = np.uint64(_CORNER_MASK)
 KEYS = np.array(ZOBRIST_KEYS, dtype=np.uint64)
 SIDE_KEY = KEYS[128]
 ORDER_CORNERS = 0
-# Stability-lite by table: RUN[byte] = the unbroken run of ones from bit 0 and the one from bit
-# 7 of an edge's 8 squares; an edge column is gathered into a byte (bit k = its k-th square
-# upwards) by a multiplication and spread back by COLUMN[byte].
-RUN = np.array([sum(1 << k for k in range(8) if all(x >> j & 1 for j in range(k + 1)))
-                | sum(1 << k for k in range(8) if all(x >> j & 1 for j in range(k, 8)))
-                for x in range(256)], dtype=np.uint64)
-COLUMN = np.array([sum(1 << (8 * k) for k in range(8) if x >> k & 1) for x in range(256)],
-                  dtype=np.uint64)
+# Stability-lite by table: RUN_COUNT[byte] = the number of squares in the unbroken run of ones
+# from bit 0 and the one from bit 7 (their union) of an edge's 8 squares; an edge column is
+# gathered into a byte (bit k = its k-th square upwards) by a multiplication. Every square of
+# an edge but the corners is on one edge; an owned corner is in the runs of both its edges.
+RUN_COUNT = np.array([bin(sum(1 << k for k in range(8) if all(x >> j & 1 for j in range(k + 1)))
+                          | sum(1 << k for k in range(8) if all(x >> j & 1 for j in range(k, 8)))
+                          ).count("1") for x in range(256)], dtype=np.int64)
+# Quotients of evaluate, as Python computes them (int / int is the correctly rounded quotient,
+# as numba's float division of the same small integers): RATIO[65 * a + c] = (a - c) / (a + c)
+# (0.0 for a + c = 0) for the mobility and disc terms (counts 0..64), STABLE[k + 28] = k / 28.
+RATIO = np.array([(a - c) / (a + c) if a + c else 0.0 for a in range(65) for c in range(65)])
+STABLE = np.array([k / 28.0 for k in range(-28, 29)])
 FILE_A, GATHER = np.uint64(0x0101010101010101), np.uint64(0x0102040810204080)
 BYTE, S7, S56 = np.uint64(0xFF), np.uint64(7), np.uint64(56)
 
@@ -52,12 +57,6 @@ BYTE, S7, S56 = np.uint64(0xFF), np.uint64(7), np.uint64(56)
 @njit(cache=True)
 def _bit(sq):
     return ONE << np.uint64(sq)
-
-
-@njit(cache=True)
-def _low_index(x):
-    """Index of the lowest set bit of a non-zero uint64."""
-    return popcount((x & (~x + ONE)) - ONE)
 
 
 @njit(cache=True)
@@ -83,17 +82,18 @@ def utility(s):
 
 @njit(cache=True)
 def gen_moves(s, out):
+    """A counted loop (popcount, then one bit scan per move): 6.9 -> 2.8 ns per call against
+    looping until the set is empty (a microbenchmark without reference counting, 2026-12-01)."""
     sq, other = (s[4], s[5]) if s[2] else (s[5], s[4])
-    n = 0
     if sq == ZERO:
         if other != ZERO:
             out[0] = PASS
-            n = 1
-        return n
-    while sq != ZERO:
-        out[n] = _low_index(sq)
+            return 1
+        return 0
+    n = popcount(sq)
+    for k in range(n):
+        out[k] = lsb(sq)
         sq &= sq - ONE
-        n += 1
     return n
 
 
@@ -104,46 +104,43 @@ def play(s, m, out):
         out[0], out[1], out[4], out[5] = s[0], s[1], s[4], s[5]
     else:
         p, o = _mover(s)
-        bit = _bit(m)
-        f = flips(p, o, bit)
-        p = p | f | bit
+        f = flips(p, o, m)
+        p = p | f | _bit(m)
         o = o ^ f
         if s[2]:
             out[0], out[1] = p, o
         else:
             out[0], out[1] = o, p
-        out[4] = legal_moves(out[0], out[1])
-        out[5] = legal_moves(out[1], out[0])
+        out[4], out[5] = legal_moves_both(out[0], out[1])
     out[2] = ONE - s[2]
 
 
 @njit(cache=True)
-def _edge_stable(own):
-    """Othello's _edge_stable (the same squares), by table lookups."""
+def _edge_runs(own):
+    """The squares of Othello's _edge_stable(own), but each owned corner counted twice: the run
+    lengths of the four edges, by table lookups."""
     left = ((own & FILE_A) * GATHER) >> S56
     right = (((own >> S7) & FILE_A) * GATHER) >> S56
-    return (RUN[np.int64(own & BYTE)] | (RUN[np.int64(own >> S56)] << S56)
-            | COLUMN[np.int64(RUN[np.int64(left)])]
-            | (COLUMN[np.int64(RUN[np.int64(right)])] << S7))
+    return RUN_COUNT[own & BYTE] + RUN_COUNT[own >> S56] + RUN_COUNT[left] + RUN_COUNT[right]
 
 
-@njit(cache=True)
-def _evaluate_black(b, w, moves_b, moves_w):
-    """Othello's _evaluate_black, given both sides' legal-move sets."""
-    t = popcount(b | w) / 64.0
-    mb, mw = popcount(moves_b), popcount(moves_w)
-    mob = (mb - mw) / (mb + mw) if mb + mw else 0.0
-    corners = (popcount(b & CORNER_MASK) - popcount(w & CORNER_MASK)) / 4.0
-    stable = (popcount(_edge_stable(b)) - popcount(_edge_stable(w))) / 28.0
-    db, dw = popcount(b), popcount(w)
-    discs = (db - dw) / (db + dw) if db + dw else 0.0
-    return (0.30 * (1.0 - t) * mob + 0.35 * corners + 0.15 * stable
-            + (0.05 + 0.45 * t) * discs)
-
-
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def evaluate(s):
-    e = _evaluate_black(s[0], s[1], s[4], s[5])
+    """Othello's evaluate, bit for bit (_evaluate_black's terms in its order, from both sides'
+    legal-move sets in the row). Its three divisions of small integers are table lookups
+    (RATIO, STABLE: the same quotients). One function, inlined into the engine by numba
+    (``inline='always'``): LLVM left it a call at every call site (measured 2026-12-01, 2-3 %
+    of an Othello search)."""
+    b, w = s[0], s[1]
+    db, dw = popcount(b), popcount(w)
+    t = (db + dw) / 64.0
+    mob = RATIO[popcount(s[4]) * 65 + popcount(s[5])]
+    corner_diff = popcount(b & CORNER_MASK) - popcount(w & CORNER_MASK)
+    corners = corner_diff / 4.0
+    stable = STABLE[_edge_runs(b) - _edge_runs(w) - corner_diff + 28]
+    discs = RATIO[db * 65 + dw]
+    e = (0.30 * (1.0 - t) * mob + 0.35 * corners + 0.15 * stable
+         + (0.05 + 0.45 * t) * discs)
     return 0.99 * (e if s[3] else -e)
 
 
@@ -153,7 +150,7 @@ def hash_key(s):
     for colour in range(2):
         x = s[colour]
         while x != ZERO:
-            key ^= KEYS[64 * colour + _low_index(x)]
+            key ^= KEYS[64 * colour + lsb(x)]
             x &= x - ONE
     return key
 

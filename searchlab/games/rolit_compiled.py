@@ -71,7 +71,7 @@ def play_for(s, mover, m, n_players, out):
     own = s[mover]
     occ = occupied(s)
     bit = ONE << np.uint64(m)
-    f = flips(own, occ & ~own, bit)
+    f = flips(own, occ & ~own, m)
     for c in range(4):
         if c == mover:
             out[c] = s[c] | f | bit

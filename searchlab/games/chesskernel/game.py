@@ -32,7 +32,7 @@ from numba import njit
 
 from searchlab.games.chess_values import (MATE_VALUE, PIECE_VALUES, PST, PST_KING_END,
                                           PST_KING_MIDDLE)
-from searchlab.games.chesskernel.bits import lsb, popcount
+from searchlab.algorithms.kernels.bits import lsb, popcount
 from searchlab.games.chesskernel.board import uci
 from searchlab.games.chesskernel.movegen import generate, has_legal_move
 from searchlab.games.chesskernel.position import (EP, HALF, KEY, KIND_CASTLE, KIND_DOUBLE,

@@ -36,7 +36,7 @@ from numba import njit
 
 from searchlab.games.chesskernel.attacks import (bishop_attacks, king_attacks, knight_attacks,
                                                  pawn_attacks, rook_attacks)
-from searchlab.games.chesskernel.bits import lsb
+from searchlab.algorithms.kernels.bits import lsb
 from searchlab.games.chesskernel.tables import (BIT, CASTLE_HASH, CASTLE_KEEP, EP_HASH, PIECE_HASH,
                                                 TURN_HASH)
 
