@@ -72,6 +72,7 @@ class _Plan:
     widths: np.ndarray
     qmax: int                   # quiescence's extra plies (0 without)
     module: Any                 # the engine specialised for cg.prims
+    static: bool                # the base order is "static" (checked per search, as the reference)
 
 
 _plans: dict[tuple, tuple[CompiledGame, _Plan | None]] = {}
@@ -118,7 +119,7 @@ def _build_plan(cg: CompiledGame, game: Any, algorithm: str, ordering: str, prun
         table = K.TABLE_NONE
     ip, fp, widths = _params(cg, game, algorithm, parts, pruning, table)
     return _Plan(cg, parts, table, ip, fp, widths, int(ip[K.P_QMAX]) if ip[K.P_Q] else 0,
-                 engine(cg.prims))
+                 engine(cg.prims), "static" in parts)
 
 
 def _params(cg: CompiledGame, game: Any, algorithm: str, parts: tuple[str, ...],
@@ -179,16 +180,15 @@ def run(game: Any, algorithm: str, ordering: str, horizon: float, ordering_seed:
     """The search of api.search on the compiled engine (arguments already validated)."""
     plan = _plan(game, algorithm, ordering, pruning, math.isfinite(horizon))
     cg, parts, table, compiled = plan.cg, plan.parts, plan.table, plan.module
-    bases = [p for p in parts if p not in DYNAMIC_COMPONENTS]
-    if bases and bases[0] == "static":  # the reference's own check (static needs static values)
-        base_order(bases[0], game, horizon, ordering_seed)
+    if plan.static:                 # the reference's own check (static needs static values)
+        base_order("static", game, horizon, ordering_seed)
     ip, fp, widths = plan.ip.copy(), plan.fp.copy(), plan.widths
     ip[K.P_MAXNODES] = _NO_LIMIT if max_nodes is None else min(int(max_nodes), _NO_LIMIT)
     plies = min(horizon, cg.max_plies) if math.isfinite(horizon) else cg.max_plies
     root = game.initial_state()
     ages = int(horizon) if "id" in parts and table != K.TABLE_NONE else 0
-    E = _workspace(cg, int(plies) + plan.qmax + 2, tt_size if table != K.TABLE_NONE else None, ages,
-                   ip, fp, widths, random_order_salt(ordering_seed))
+    E = _workspace(cg, int(plies) + plan.qmax + 2, tt_size if table != K.TABLE_NONE else None,
+                   ages, ip, fp, widths, random_order_salt(ordering_seed))
     E[0][0] = cg.encode(root)
     search = compiled.search
     cnt = E[4]
