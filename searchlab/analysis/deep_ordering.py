@@ -1,7 +1,7 @@
 """Deep real-game ordering studies: per-position paired comparisons of policies at depth.
 
 The tables come from the presets ordering_connect4_deep, ordering_othello_deep and
-ordering_hex_deep (searchlab/conf/experiment/): >= 100 positions per game, every policy searched
+ordering_hex_deep (experiments/): >= 100 positions per game, every policy searched
 on every position at every depth of its sweep, on the compiled engine, with a per-search node
 budget (a search that reaches it has status "aborted").
 

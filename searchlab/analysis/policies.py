@@ -1,7 +1,7 @@
 """Move-ordering studies: how dynamic policies (id, tt, killer, history) and game orders
 (centre, corners, captures) compare with natural and perfect order, from a run's table.
 
-Studies: searchlab/conf/experiment/ordering_incremental, ordering_connect4, ordering_games, chess_suites.
+Studies: experiments/ordering_incremental, ordering_connect4, ordering_games, chess_suites.
 Every function takes the run's table (``searchlab.load(run_dir)``; rows with status ``ok`` are
 used) and returns a tidy DataFrame; ``plot_*`` draw figures; :func:`policies_section` returns
 the report's markdown section (tables with no empty cell: a missing value is "n/a").

@@ -13,7 +13,7 @@ from typing import Any, Optional, Sequence
 from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
-from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, ExperimentConfig, GameConfig,
+from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, ConfigError, ExperimentConfig, GameConfig,
                                          PruningConfig, RunnerConfig, SearchConfig, SweepConfig,
                                          TreeConfig)
 from searchlab.limits import MAX_DEPTH
@@ -24,8 +24,8 @@ _REGISTERED = False
 def register_configs() -> None:
     """Store the schema and the experiment presets in Hydra's ConfigStore (idempotent).
 
-    The presets are files of the ``experiment`` group in ``searchlab/conf/experiment/`` (each
-    headed ``# @package _global_``), so ``experiment=NAME`` works from any working directory.
+    The presets are the files of ``experiments/`` (each headed ``# @package _global_``), stored
+    as the ``experiment`` group, so ``experiment=NAME`` works from any working directory.
     """
     global _REGISTERED
     if _REGISTERED:
@@ -33,6 +33,17 @@ def register_configs() -> None:
 
     cs = ConfigStore.instance()
     cs.store(name="searchlab_schema", node=ExperimentConfig, provider="searchlab")
+    for path in sorted(EXPERIMENTS_DIR.glob("*.yaml")):
+        # the presets live in experiments/, not in conf/experiment/: stored as the
+        # ``experiment`` group (each file is ``# @package _global_``). A user's own
+        # experiment/NAME.yaml under --config-dir or hydra.searchpath comes earlier in the
+        # search path, so it can also replace a shipped preset of the same name.
+        try:
+            node = OmegaConf.load(path)
+        except Exception as e:  # noqa: BLE001 -- any YAML or OmegaConf error: one line naming the file
+            raise ConfigError(f"experiment preset {path.name}: {str(e).splitlines()[0]}") from None
+        cs.store(group="experiment", name=path.stem, node=node, package="_global_",
+                 provider="searchlab")
     _register_resolvers()
     _REGISTERED = True
 

@@ -1,6 +1,6 @@
 """The experiment schema: the structured-config dataclasses Hydra composes a run's config into.
 
-Hydra composes ``searchlab/conf/config.yaml`` + ``searchlab/conf/experiment/<study>.yaml`` +
+Hydra composes ``conf/config.yaml`` + ``experiments/<study>.yaml`` +
 command-line overrides into a config typed by :class:`ExperimentConfig` (OmegaConf checks every
 value's *type* while composing); ``validation.validate`` then checks every value's *range* and
 every name and returns a ``study.Study`` of plain values. ``docs/config.md`` is the reference of
@@ -19,9 +19,23 @@ from typing import Any, Dict, List, Optional
 
 from searchlab.errors import SearchlabError
 
-#: The config directory shipped inside the package (groups, and the presets in experiment/).
-CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
-EXPERIMENTS_DIR = CONF_DIR / "experiment"
+
+def _config_dirs() -> tuple[Path, Path]:
+    """(config groups + config.yaml, study presets): the top-level ``conf/`` and
+    ``experiments/`` of a source checkout (an editable install runs from it), or their copies
+    inside an installed wheel (``conf/`` and ``experiments/``, mapped
+    there by pyproject.toml's package-dir). One source of truth: the wheel is built from the
+    top-level folders."""
+    package = Path(__file__).resolve().parents[1]
+    shipped = package / "conf"
+    if (shipped / "config.yaml").is_file():
+        return shipped, shipped / "experiment"
+    return package.parent / "conf", package.parent / "experiments"
+
+
+#: The config directory (groups and config.yaml) and the presets' directory (the
+#: ``experiment`` group, registered by composition.register_configs).
+CONF_DIR, EXPERIMENTS_DIR = _config_dirs()
 
 TREE_PARAMS = {
     "iid": ("levels", "win_prob"),
@@ -110,7 +124,7 @@ class SearchConfig:
 @dataclass
 class PruningConfig:
     """One pruning technique (config group ``pruning``: none, null_r2, lmr_log, futility_03,
-    beam_3, quiescence_4, ... one file each in searchlab/conf/pruning/); its parameters are
+    beam_3, quiescence_4, ... one file each in conf/pruning/); its parameters are
     overrides, e.g. ``pruning=null_r2 pruning.null_move.reduction=3``.
 
     Attributes:

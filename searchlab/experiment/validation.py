@@ -374,7 +374,7 @@ def _pruning_record(key: str, node: dict) -> Optional[Pruning]:
 
 def _prunings(sweep_value: Any, chosen: dict) -> tuple[tuple[str, Optional[Pruning]], ...]:
     """sweep.pruning -> ((name, Pruning or None), ...): each name an option of the ``pruning``
-    group (searchlab/conf/pruning/<name>.yaml); the chosen option carries its overrides."""
+    group (conf/pruning/<name>.yaml); the chosen option carries its overrides."""
     names = [sweep_value] if isinstance(sweep_value, str) else list(sweep_value or [])
     if not names:
         raise ConfigError("sweep.pruning: the grid is empty (no technique listed; 'none' = "
