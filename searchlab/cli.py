@@ -27,7 +27,7 @@ from hydra.core.global_hydra import GlobalHydra
 from hydra.core.hydra_config import HydraConfig
 
 from searchlab.cli_guard import help_text, multirun_jobs, quiet_stdout
-from searchlab.experiment import api, grid, lock, store
+from searchlab.experiment import api, lock, store
 from searchlab.experiment.provenance import version
 from searchlab.experiment.composition import (_register_resolvers, axis_overrides, config_error_message,
                                               register_configs)
@@ -98,14 +98,7 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str) -> None:
     GlobalHydra.instance().clear()
     try:
         study = api.validate(cfg)
-        if api.is_tradeoff(cfg):
-            api.check_tradeoff_budget(api.tradeoff_config(cfg), study.runner.max_nodes)
-        elif api.is_parallel(cfg):
-            api.parallel_config(cfg)
-        elif api.is_claim_study(cfg):
-            api.claim_study_config(cfg)
-        else:
-            grid.check_budget(grid.plan(study), study.runner.max_nodes)
+        api.kind_of(cfg).check(cfg, study)
     except ConfigError as e:
         fail(str(e))
     run_dir = study.runner.resume or study.results_dir
@@ -149,14 +142,7 @@ def _task(cfg: Any) -> None:
     try:
         study = api.validate(cfg)
         run_dir = HydraConfig.get().runtime.output_dir
-        if api.is_tradeoff(cfg):
-            api.run_tradeoff(cfg, study, Path(run_dir), progress=study.runner.progress)
-        elif api.is_parallel(cfg):
-            api.run_parallel(cfg, study, Path(run_dir), progress=study.runner.progress)
-        elif api.is_claim_study(cfg):
-            api.run_claim_study(cfg, study, Path(run_dir), progress=study.runner.progress)
-        else:
-            api.run(study, run_dir, progress=study.runner.progress)
+        api.kind_of(cfg).run(cfg, study, Path(run_dir), progress=study.runner.progress)
     except (ConfigError, api.RunError) as e:
         _error(str(e))
     except KeyboardInterrupt:

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
@@ -82,13 +83,7 @@ def run_study(experiment: str, overrides: list[str] = [], output_dir: str | Path
     study = validate(cfg)
     if output_dir is None:
         output_dir = study.runner.resume or new_run_dir(study)
-    if is_tradeoff(cfg):
-        return run_tradeoff(cfg, study, Path(output_dir), progress=progress)
-    if is_parallel(cfg):
-        return run_parallel(cfg, study, Path(output_dir), progress=progress)
-    if is_claim_study(cfg):
-        return run_claim_study(cfg, study, Path(output_dir), progress=progress)
-    return run(study, Path(output_dir), progress=progress)
+    return kind_of(cfg).run(cfg, study, Path(output_dir), progress=progress)
 
 
 is_parallel = parallel_study.is_parallel
@@ -168,6 +163,60 @@ def run_tradeoff(cfg: Any, study: Study, run_dir: Path, progress: bool = True,
     log(f"tables:  {Path(run_dir) / 'table'}, {Path(run_dir) / 'games'}  "
         f"(searchlab.load({str(run_dir)!r}))")
     return Path(run_dir)
+
+
+@dataclass(frozen=True)
+class StudyKind:
+    """One kind of study, as the CLI, the Python API and the report see it.
+
+    ``section``: the config section that selects the kind (None: the sweep, the default);
+    ``check(cfg, study)``: the pre-run check (ConfigError, nothing created; its return value is unused); ``run(cfg, study,
+    run_dir, progress=)``: run or resume into run_dir, then its report; ``is_run(run_dir)``:
+    whether a run directory holds a run of this kind (its report then is not the sweep's
+    policies section)."""
+
+    name: str
+    section: Optional[str]
+    check: Callable[[Any, Study], object]
+    run: Callable[..., Path]
+    is_run: Callable[[Path], bool]
+
+
+def _check_sweep(cfg: Any, study: Study) -> None:
+    _grid.check_budget(_grid.plan(study), study.runner.max_nodes)
+
+
+def _run_sweep(cfg: Any, study: Study, run_dir: Path, progress: bool = True) -> Path:
+    return run(study, run_dir, progress=progress)
+
+
+#: The registry: every kind of study, the sweep last (it has no section of its own). A new
+#: kind is one entry here; nothing else dispatches between kinds.
+KINDS: tuple[StudyKind, ...] = (
+    StudyKind("tradeoff", "tradeoff",
+              lambda cfg, study: check_tradeoff_budget(tradeoff_config(cfg), study.runner.max_nodes),
+              lambda cfg, study, run_dir, progress=True: run_tradeoff(cfg, study, run_dir, progress=progress),
+              is_tradeoff_run),
+    StudyKind("parallel", "parallel",
+              lambda cfg, study: parallel_config(cfg),
+              lambda cfg, study, run_dir, progress=True: run_parallel(cfg, study, run_dir, progress=progress),
+              parallel_study.is_parallel_run),
+    StudyKind("claim_study", "claim_study",
+              lambda cfg, study: claim_study_config(cfg),
+              lambda cfg, study, run_dir, progress=True: run_claim_study(cfg, study, run_dir, progress=progress),
+              is_claim_study_run),
+    StudyKind("sweep", None, _check_sweep, _run_sweep, lambda run_dir: False),
+)
+
+
+def kind_of(cfg: Any) -> StudyKind:
+    """The kind of a composed config: the first whose section is set, else the sweep."""
+    return next(k for k in KINDS if k.section is None or cfg.get(k.section) is not None)
+
+
+def kind_of_run(run_dir: str | Path) -> StudyKind:
+    """The kind of the run stored in run_dir (the sweep when no other kind claims it)."""
+    return next(k for k in KINDS if k.section is None or k.is_run(Path(run_dir)))
 
 
 def _dump_config(study: Study) -> str:
@@ -346,8 +395,7 @@ def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
 
 def _report(run_dir: Path, log: Callable[[str], None]) -> None:
     # the policies section is for sweeps only
-    tradeoff = is_tradeoff_run(run_dir) or is_claim_study_run(run_dir) \
-        or parallel_study.is_parallel_run(run_dir)
+    tradeoff = kind_of_run(run_dir).section is not None
     try:
         path = write_report(run_dir)
     except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus
@@ -364,6 +412,6 @@ def _report(run_dir: Path, log: Callable[[str], None]) -> None:
         log(f"figures: {figs[0].parent}")
 
 
-__all__ = ["compose", "run_study", "run", "run_tradeoff", "is_tradeoff", "run_claim_study",
+__all__ = ["compose", "run_study", "run", "StudyKind", "KINDS", "kind_of", "kind_of_run", "run_tradeoff", "is_tradeoff", "run_claim_study",
            "is_claim_study", "run_parallel", "is_parallel", "load", "ConfigError",
            "RunError"]

@@ -536,18 +536,21 @@ def _anchor(h: str) -> str:
     return keep.strip().replace(" ", "-")
 
 
+#: (is a run of this kind, its report writer) for every study kind that is not a sweep (the
+#: report side of experiment.api.KINDS; a sweep's report is build_report's)
+RUN_REPORTS = ((is_tradeoff_run, write_tradeoff_report), (is_parallel_run, write_parallel_report),
+               (is_claim_study_run, write_claim_study_report))
+
+
 def write_report(run_dir: Path, *, fmt: str = "png", exact: bool = True, n_resamples: int = 999,
                  partial: bool = False) -> Path:
     """Read the run's Parquet table; write run_dir/report.md and run_dir/figures/. Returns the path.
     An incomplete or damaged run raises IncompleteRunError unless ``partial``; then the report
     says at the top that it is partial (tasks done / planned)."""
     run_dir = Path(run_dir)
-    if is_tradeoff_run(run_dir):                # the trade-off study's run: its own report
-        return write_tradeoff_report(run_dir)
-    if is_parallel_run(run_dir):                # so is the parallel study's
-        return write_parallel_report(run_dir)
-    if is_claim_study_run(run_dir):             # a claim study's run (experiment=chance, ...)
-        return write_claim_study_report(run_dir)
+    for is_run, write in RUN_REPORTS:           # a study kind with its own report
+        if is_run(run_dir):
+            return write(run_dir)
     df = load_run(run_dir, partial=partial)
     return build_report(df, run_dir, title=f"searchlab report: {run_dir.name}", source=str(run_dir),
                         command=f"searchlab-report {'--partial ' if partial else ''}{run_dir}",
