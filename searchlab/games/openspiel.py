@@ -71,7 +71,7 @@ class OpenSpielGame:
                                         "(pyspiel.registered_names() lists them)")
         try:
             self.game = pyspiel.load_game(game_name, params)
-        except Exception as e:  # pyspiel raises its own error types on bad parameters
+        except Exception as e:  # noqa: BLE001 -- pyspiel raises its own error types on bad parameters
             raise InvalidParameterError(f"OpenSpiel game {game_name!r} refused parameters {params}: {e}") from None
         t = self.game.get_type()
         if t.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
@@ -125,7 +125,7 @@ class OpenSpielGame:
     def from_text(self, text: str) -> Any:
         try:
             return self.game.deserialize_state(text)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 -- pyspiel raises its own error types on a bad state
             raise InvalidParameterError(f"not a serialised {self.game_name} state: {e}") from None
 
     # --- the protocols ---------------------------------------------------------------

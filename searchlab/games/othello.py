@@ -67,8 +67,9 @@ import numpy as np
 
 from searchlab.algorithms.kernels import othello as kernel
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.games.othello_compiled import (_CORNER_MASK, _EDGE_MASK, _X_MASK, CORNERS, PASS,
-                                              X_SQUARES, ZOBRIST_KEYS)
+from searchlab.games.othello_compiled import (_CORNER_MASK, _EDGE_MASK, _X_MASK, PASS,
+                                              ZOBRIST_KEYS)
+from searchlab.games.othello_compiled import CORNERS  # noqa: F401 -- part of this module's API (games.rolit imports it from here)
 from searchlab.games.othello_compiled import compiled_game as _compiled_game
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import MASK64

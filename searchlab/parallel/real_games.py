@@ -257,7 +257,7 @@ class _YBWC:
         def main() -> None:
             try:
                 out[0] = self.search(0, self.root, 0, -math.inf, math.inf, None)
-            except BaseException as e:        # re-raised in the calling thread
+            except BaseException as e:  # noqa: BLE001 -- re-raised in the calling thread
                 errors.append(e)
             with self.cv:
                 self.finished = True

@@ -548,9 +548,9 @@ def write_report(run_dir: Path, *, fmt: str = "png", exact: bool = True, n_resam
     An incomplete or damaged run raises IncompleteRunError unless ``partial``; then the report
     says at the top that it is partial (tasks done / planned)."""
     run_dir = Path(run_dir)
-    for is_run, write in RUN_REPORTS:           # a study kind with its own report
-        if is_run(run_dir):
-            return write(run_dir)
+    for holds_kind, write_kind in RUN_REPORTS:   # a study kind with its own report
+        if holds_kind(run_dir):
+            return write_kind(run_dir)
     df = load_run(run_dir, partial=partial)
     return build_report(df, run_dir, title=f"searchlab report: {run_dir.name}", source=str(run_dir),
                         command=f"searchlab-report {'--partial ' if partial else ''}{run_dir}",

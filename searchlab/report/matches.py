@@ -154,7 +154,7 @@ def write_matches_report(run_dir: str | Path) -> Path:
            f"**Verdict (the depth bought is worth more than the error):** {cat}: {det}.", "",
            "Openings:", ""] + [f"- {x}" for x in opening_sets([run_dir])]
     out += ["", pairing_table(summary, verdicts), "",
-            f"Game endings per pairing: " + "; ".join(
+            "Game endings per pairing: " + "; ".join(
                 f"{r['domain']} {r['technique']}: {r['endings']}" for _, r in summary.iterrows()),
             "", f"Commit {sess.get('commit', 'unknown')}; CPU seconds per domain: "
             + (", ".join(f"{k} {v:.0f}" for k, v in cpu.items()) or "not recorded")

@@ -19,9 +19,7 @@ from searchlab.algorithms.compiled.stubs import no_null_move
 from searchlab.experiment.tradeoff import domains
 from searchlab.games.chesskernel.game import HIST0, N_HIST
 from searchlab.games.chess_game import Chess
-from searchlab.games.connect4 import ConnectFour
 from searchlab.games.hex import Hex
-from searchlab.games.othello import Othello
 from searchlab.games.tictactoe import TicTacToe
 from searchlab.trees.incremental import IncrementalTree
 from searchlab.trees.iid import IIDTree

@@ -76,7 +76,7 @@ def test_connect_four_tree_sizes_equal_searchlab_connect4_and_values_equal_pyspi
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
 def test_pig_expectiminimax_equals_pyspiel_and_searchlab_pig(depth):
     w = 12
-    ev = lambda st: evaluate_text(str(st), w, 0)  # noqa: E731
+    ev = lambda st: evaluate_text(str(st), w, 0)
     os_g = OpenSpielGame("pig", winscore=w, evaluation=ev)
     own = Pig(winscore=w)
     ref, _ = os_minimax.expectiminimax(os_g.game.new_initial_state(), depth, ev, 0)

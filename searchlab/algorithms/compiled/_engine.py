@@ -276,7 +276,7 @@ def order_moves(E, ply, key, has_key, lazy):
     before it is searched, which computes the base keys (KF[ply]) when the first of them is
     reached. Same order, but a node cut off by its first moves pays for those alone, not for
     the base keys and a sort of all n (most nodes of a well-ordered search)."""
-    S, MV, KF, KU, cnt, ip = E[0], E[1], E[2], E[3], E[4], E[6]
+    S, MV, KF, KU, ip = E[0], E[1], E[2], E[3], E[6]
     s = S[ply]
     moves = MV[ply]
     n = gen_moves(s, moves)
