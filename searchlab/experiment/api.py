@@ -28,7 +28,7 @@ from searchlab.experiment import parallel_study
 from searchlab.experiment.composition import axis_overrides, config_error_message, register_configs
 from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
 from searchlab.experiment.schema import CONF_DIR, ConfigError
-from searchlab.experiment.store import load  # noqa: F401  (re-exported)
+from searchlab.experiment.store import load  # re-exported (__all__)
 from searchlab.experiment.study import Study
 from searchlab.experiment.claimstudy import ClaimStudyRunError, is_claim_study_run
 from searchlab.experiment.claimstudy import from_engine as claim_study_config
@@ -67,7 +67,7 @@ def new_run_dir(study: Study) -> Path:
     return path
 
 
-def run_study(experiment: str, overrides: list[str] = [], output_dir: str | Path | None = None,  # noqa: B006
+def run_study(experiment: str, overrides: Sequence[str] = (), output_dir: str | Path | None = None,
               progress: bool = True) -> Path:
     """Compose ``experiment`` (+ Hydra-style overrides), validate, run; return the run dir.
 

@@ -480,7 +480,7 @@ def execute(tasks: list[Task], settings: RunSettings, runner: Any, writer: Any,
                     for rows in gen:
                         sink.add(rows)
                     pending = []
-                except Exception as e:  # noqa: BLE001
+                except Exception as e:  # noqa: BLE001 -- a dead worker surfaces as any exception type; others re-raised
                     if be.in_process or not _is_worker_death(e):
                         raise
                     outcome.crashes += 1
@@ -526,7 +526,7 @@ def _run_suspect(task: Task, settings: RunSettings, runner: Any,
             row = rows[0][0]
             row["attempts"] = row.get("attempts", 1) + 1 + k
             return row
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:  # noqa: BLE001 -- a dead worker surfaces as any exception type; others re-raised
             if not _is_worker_death(e):
                 raise
             last = f"{type(e).__name__}: {str(e).splitlines()[0][:300]}"

@@ -43,7 +43,7 @@ from searchlab.games.protocol import Capabilities
 def available() -> bool:
     """True when open-spiel (the optional extra) can be imported."""
     try:
-        import pyspiel  # noqa: F401
+        import pyspiel  # noqa: F401 -- imported only to learn whether OpenSpiel is installed
     except ImportError:
         return False
     return True
