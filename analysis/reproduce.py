@@ -6,13 +6,13 @@
 Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p through
 ``searchlab.experiment.api.run_study`` (tables under results/reproduce/<study>/, not committed),
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
-arithmetic), the rigor studies of issue 14 (paired finite-depth convergence, the worst case
+arithmetic), the rigor studies (paired finite-depth convergence, the worst case
 over all orderings, node types, Pearl's critical case and the cut rule, policy costs) and the
 parallel study (searchlab experiment=parallel; searchlab.claims.parallel), the deep chess
 ordering study chess_deep (WAC and BK at depths 1..7 on the compiled engine,
 searchlab.claims.chess_deep; 750 s at full size on 2 cores, see its preset),
 and writes REPORT.md with a verdict
-on every claim of ../shared/CLAIMS.md. Every number in the report is computed; none is typed by
+on every claim of docs/claims.md. Every number in the report is computed; none is typed by
 hand. Prints its run time.
 
 The real-game ordering verdicts rest on the deep studies ordering_connect4_deep,
@@ -65,7 +65,7 @@ STUDIES: list[tuple[str, list[str], list[str]]] = [
      ["sweep.b=[2,4,8]", "sweep.d_budget=100000", "sweep.instances=5"]),
     ("ordered_p", [], ["sweep.d_by_b={2: \"2..10\", 8: \"2..6\", 16: \"2..4\"}", "sweep.d=2..8",
                        "sweep.instances=5"]),
-    # move-ordering policies (issue 5/6): their section is added because the table has them
+    # move-ordering policies: their section is added because the table has them
     ("ordering_incremental", [], ["sweep.b=[4]", "sweep.d=2..6", "sweep.instances=3"]),
     ("ordering_games", [], ["sweep.instances=3"]),
     # the deep real-game ordering studies on the compiled engine (100 positions each; their
@@ -81,7 +81,7 @@ STUDIES: list[tuple[str, list[str], list[str]]] = [
 def run_preset(preset: str, small: bool, jobs: int, runs_dir: Path, resume: bool,
                log=print) -> tuple[Path, float]:
     """A study that is its own task kind (the engine's preset ``preset``, or ``preset``_small):
-    unsound_tradeoff (issue 7) or parallel (issue 16); its run dir and seconds. With
+    unsound_tradeoff or parallel; its run dir and seconds. With
     ``resume``, a finished run (report.md written) is reused."""
     from searchlab.experiment.api import run_study
 
@@ -102,7 +102,7 @@ def run_preset(preset: str, small: bool, jobs: int, runs_dir: Path, resume: bool
     return out, secs
 
 
-#: the match presets (game pairs, issues 12-14): the 10^4-node ones are part of every
+#: the match presets (game pairs): the 10^4-node ones are part of every
 #: reproduction (000-n's verdict rests on them; a few minutes at full size); the 10^5-node one
 #: runs only with --matches (699 s measured on 2 cores, analysis/README.md), otherwise a run already under --runs
 #: is read, if any
@@ -150,7 +150,7 @@ def _recorded_seconds(out: Path, secs: float, resume: bool) -> float:
 
 def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[dict, list]:
     """The chance-node and n-player studies (the engine's presets experiment=chance and
-    experiment=multiplayer, size small or full; issue 15): their results computed from the
+    experiment=multiplayer, size small or full): their results computed from the
     runs' tables (the same numbers as claims.chance.chance_checks / multiplayer_checks), and
     info rows. With ``resume``, a run's stored tasks are not run again."""
     from searchlab.experiment.api import run_study
@@ -191,7 +191,7 @@ def tradeoff_report_section(run_dir: Path, fig_dir: Path, match_dirs: tuple = ()
     return text.split("\n", 1)[1].lstrip()          # drop its own "## " heading
 
 
-#: The deep chess ordering study (issue 13): its own table, analysed by searchlab.claims.chess_deep
+#: The deep chess ordering study: its own table, analysed by searchlab.claims.chess_deep
 #: (not by the tree and policy sections), each policy's cap read from the run's config
 #: (node_caps). --small: 10 WAC positions and BK at depths 1..5.
 CHESS_DEEP = ("chess_deep", [], ["sweep.games=[{name:chess,positions:wac,sample:10},{name:chess,positions:bk}]",
@@ -411,7 +411,7 @@ def _bad_arguments(args: argparse.Namespace, runs_dir: Path) -> str | None:
 
 def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: int,
               log=print) -> tuple[dict, list, list]:
-    """The rigor studies (issue 14): measurements for the claims registry, the rows of the
+    """The rigor studies: measurements for the claims registry, the rows of the
     "Studies run" table, and the report sections (built later, once figures can be written).
     The convergence counts are cached under runs_dir/convergence (reused with ``resume``)."""
     from searchlab.analysis import convergence as CV
@@ -570,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
         ("Parallel alpha-beta: speedup and search overhead", PC.parallel_section(exact["parallel"], fig_dir)),
     ] + rigor_sections(rigor, fig_dir, ok)
     size = "small (--small: a quick check; figures are noisier)" if args.small else "full"
-    preamble = (f"This is searchlab's own reproduction of the claims in ../shared/CLAIMS.md ({size} size). "
+    preamble = (f"This is searchlab's own reproduction of the claims in docs/claims.md ({size} size). "
                 f"Regenerate it from scratch with `{cmd}` (from the repository root): the studies took "
                 f"{t_studies:.0f} s ({t_studies / 60:.1f} min) on this machine with {args.jobs} worker processes"
                 + (f" ({t_extra:.0f} s of it for {', '.join(sorted(extra_presets & {i[0] for i in info}))}, which runs only "

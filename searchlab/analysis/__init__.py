@@ -9,7 +9,7 @@
 - ``tables``: markdown tables; ``format``: the one number formatter (``number``, ``percent``).
 - ``stats``: paired ratios with bootstrap CIs, Holm's correction, pentanomial/trinomial match
   statistics with the smallest detectable Elo, verdict kinds ("not shown at this power").
-- the rigor studies of issue 14, each with its report section: ``convergence`` (paired growth
+- the rigor studies, each with its report section: ``convergence`` (paired growth
   per depth, the extrapolated limit, counts against the formulas, the exponent's sensitivity),
   ``worstcase`` (the most leaves over all orderings), ``nodetypes`` (PV/CUT/ALL against the
   minimal tree, via ``instrumented``: alpha-beta counting node types, tie cuts and the strict

@@ -132,7 +132,7 @@ class Relabelled:
         return self._f(self._game.utility(state))
 
 
-RELABEL = {0.0: 1.0, 1.0: 20.0, 2.0: 30.0, 3.0: 400.0}      # background/003's map on values 1..4
+RELABEL = {0.0: 1.0, 1.0: 20.0, 2.0: 30.0, 3.0: 400.0}      # note 003's map on values 1..4 (claim 003-c)
 
 
 def relabel_experiment(trials: int, b: int = 3, n: int = 2, d: int = 2, seed: int = 0,

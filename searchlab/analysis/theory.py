@@ -6,7 +6,7 @@ depth a node budget buys under each regime, and the chess/Go arithmetic of the b
 
 Sources: Knuth & Moore (1975), "An analysis of alpha-beta pruning"; Pearl (1982), "The solution
 for the branching factor of the alpha-beta pruning algorithm and its optimality"; the course
-notes in ../shared/background/ (claim IDs refer to ../shared/CLAIMS.md).
+course notes (claim IDs refer to docs/claims.md).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 "Worst ordering" in the notes means the ordering that makes alpha-beta examine the most leaves.
 The ordering the experiments call "worst" is something else: *worst-first by exact value*
 (every node's children sorted worst-first for the side to move), which still prunes beyond
-d = 2 because windows inherited from ancestors cut (../shared/spec/synthetic-trees.md). Here:
+d = 2 because windows inherited from ancestors cut (docs/trees.md). Here:
 
 - ``max_leaves_exact``: the maximum over every assignment of a permutation to every interior
   node, computed exactly by recursion over the set of achievable (leaves, returned value)

@@ -1,4 +1,4 @@
-"""The reproduction's claims: the registry of every claim in ../shared/CLAIMS.md and the
+"""The reproduction's claims: the registry of every claim in docs/claims.md and the
 functions computing their verdicts, one module per family of claims.
 
 - ``verdict``: ``Verdict``, ``Claim``, ``Context`` (what verdicts are computed from);

@@ -46,7 +46,7 @@ def chess_perfect_branching(ctx: Context) -> Verdict:
 def depth_within_budget(ctx: Context) -> Verdict:
     figs = _arith("003-g")
     return Verdict("holds", "computed (the note asks the question): depth = log(10^9) / log(b_eff)",
-                   _arith_table(figs), "minimax ≈ 5.8, random ≈ 7.8, perfect ≈ 11.7 (issue's worked example)",
+                   _arith_table(figs), "minimax ≈ 5.8, random ≈ 7.8, perfect ≈ 11.7 (the worked example in note 003)",
                    "theory.depth_reachable(1e9, 35, regime)")
 
 

@@ -1,4 +1,4 @@
-"""The deep chess ordering study (issue 13; preset ``chess_deep``): WAC and Bratko-Kopec
+"""The deep chess ordering study (preset ``chess_deep``): WAC and Bratko-Kopec
 positions searched at depths 1..7 with quiescence on the compiled engine, every ordering
 policy, each search capped at its policy's node budget (``sweep.max_nodes_by_ordering``, else
 ``search.max_nodes``; the caller reads them from the run's config with

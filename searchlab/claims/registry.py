@@ -1,4 +1,4 @@
-"""The registry of the claims in ../shared/CLAIMS.md: each claim with the function computing its
+"""The registry of the claims searchlab checks (docs/claims.md, written by ``claims_document``): each claim with the function computing its
 verdict (one module per family: exact_trees, complexity, arithmetic, ordering, unsound).
 
 A verdict is computed from what is available: the run's table (ok rows, summarised by
@@ -19,7 +19,7 @@ from searchlab.claims import multiplayer as MP
 from searchlab.claims import ordering as O
 from searchlab.claims import parallel as P
 from searchlab.claims import unsound as U
-from searchlab.claims.verdict import Claim, Context, Verdict
+from searchlab.claims.verdict import SOURCES, Claim, Context, Verdict
 
 
 CLAIMS: list[Claim] = [
@@ -100,3 +100,27 @@ def evaluate_all(ctx: Context) -> list[tuple[Claim, Verdict]]:
                         "not computed", "see the claim")
         out.append((c, v))
     return out
+
+
+def claims_document() -> str:
+    """docs/claims.md: every claim of CLAIMS in the registry's words, grouped by topic, each with
+    its ids and the course notes it comes from named by title (tests/claims keep the file equal
+    to this text: ``python -m searchlab.claims.registry > docs/claims.md`` rewrites it)."""
+    lines = ["# The claims searchlab checks", "",
+             "Every claim below comes from one of four course notes on alpha-beta search; a claim's id is "
+             "the note's number and a letter. `analysis/reproduce.py` gives each claim a verdict in "
+             "`analysis/REPORT.md` (holds, holds only under conditions, does not hold, not shown at this "
+             "power), computed from the measurement or exact computation named there.", "",
+             "The notes:", ""]
+    lines += [f"- **{k}**: {v.split(', ', 1)[1]}" for k, v in SOURCES.items()]
+    for topic in dict.fromkeys(c.topic for c in CLAIMS):
+        lines += ["", f"## {topic[:1].upper()}{topic[1:]}", ""]
+        for c in CLAIMS:
+            if c.topic == topic:
+                notes = ", ".join(dict.fromkeys(i.split("-")[0] for i in c.ids))
+                lines.append(f"- **{', '.join(c.ids)}** ({'note' if ',' not in notes else 'notes'} {notes}): {c.text}.")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(claims_document(), end="")

@@ -3,7 +3,7 @@
 A verdict's category is one of "holds", "holds only under conditions", "does not hold",
 "not shown at this power" (the test could not tell: its CI contains the null value and the run
 is too small to rule out the effect; searchlab.analysis.stats.classify), "pending" (needs a
-later issue, named) and "no data" (this run has no rows the claim needs; the verdict says which
+study this run did not include, named) and "no data" (this run has no rows the claim needs; the verdict says which
 study provides them). No figure in a verdict is typed by hand: every number
 is formatted (``searchlab.analysis.format.number``) from a measurement or a computation.
 """
@@ -17,19 +17,21 @@ from typing import Any, Callable
 
 import pandas as pd
 
-#: later issues a pending claim needs (the project's issue numbers)
-LATER_ISSUES: dict[str, str] = {
-    "games": "issues 5 and 6 (real games: Connect Four, Othello, chess)",
-    "ordering": "issue 5 (iterative deepening, killer, history, transposition table, aspiration)",
-    "unsound": "issue 7 (null move, LMR, futility, forward pruning, quiescence)",
+#: the studies a pending claim needs (what is run to measure it)
+NEEDED_STUDIES: dict[str, str] = {
+    "games": "the real-game studies (Connect Four, Othello, chess)",
+    "ordering": "the ordering studies (iterative deepening, killer, history, transposition table, aspiration)",
+    "unsound": "the trade-off study (null move, LMR, futility, forward pruning, quiescence)",
 }
 
 
+#: the four course notes the claims come from, by title (a claim's id starts with its note's
+#: number; docs/claims.md lists every claim)
 SOURCES = {
-    "000": "background/000 (lecture notes on alpha-beta)",
-    "001": "background/001 (slides 'Alpha-Beta Pruning')",
-    "002": "background/002 (demo page 'Alpha-beta pruning')",
-    "003": "background/003 (class CSE 4355 W5: minimax and alpha-beta)",
+    "000": "note 000, the lecture notes on alpha-beta pruning (the standard tree A, B, C)",
+    "001": "note 001, the slides \"Alpha-Beta Pruning Algorithm: Optimization Strategy for Adversarial Search & Game Trees\"",
+    "002": "note 002, the demo page \"Alpha-beta pruning: which branches can I skip without changing the answer?\"",
+    "003": "note 003, the class \"CSE 4355 W5 C1: Minimax and alpha-beta\"",
 }
 
 
@@ -96,7 +98,7 @@ def no_data(what: str, study: str) -> Verdict:
 
 
 def pending(key: str, extra: str = "") -> Verdict:
-    need = LATER_ISSUES[key]
+    need = NEEDED_STUDIES[key]
     return Verdict("pending", f"needs {need}" + (f"; {extra}" if extra else ""),
                    "not measured: needs " + need.split(" (")[0], "not computed yet")
 

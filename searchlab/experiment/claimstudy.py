@@ -1,4 +1,4 @@
-"""The chance-node and n-player studies as presets of the engine (issue 15):
+"""The chance-node and n-player studies as presets of the engine (docs/chance-and-multiplayer.md):
 ``searchlab experiment=chance`` and ``searchlab experiment=multiplayer``.
 
 A preset with a ``claim_study`` section (docs/chance-and-multiplayer.md) runs one family's steps

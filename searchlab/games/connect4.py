@@ -12,7 +12,7 @@ number of stones played (as Pons stores a position).
   board. Surrounding whitespace is ignored. A bad digit, a full column or a move after four in
   a row raises InvalidParameterError (a ValueError) naming the move's position and character.
   A string may end in a won position (the state is then terminal).
-- Values follow ../shared/data/connect4/README.md: a win with one's k-th stone is worth
+- Values follow the benchmark files (searchlab/data/README.md): a win with one's k-th stone is worth
   22 - k, a draw 0. The protocol wants MAX's view, and MAX is the side to move in the game's
   initial state (the loaded position), so ``utility`` of a terminal state is +(22 - k) when
   MAX won, -(22 - k) when MIN won, 0 for a draw; a full minimax from the root therefore

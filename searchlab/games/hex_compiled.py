@@ -1,4 +1,4 @@
-"""Hex's compiled primitives (the contract: searchlab.algorithms.compiled, issue 12).
+"""Hex's compiled primitives (the contract: searchlab.algorithms.compiled).
 
 ``compiled_game(n, max_is_x)`` hands them to the engine (with the engine's stubs for null move
 and noisy moves, ``state_size`` = STATE_SIZE, ``max_moves`` = ``n_move_ids`` = ``max_plies`` =

@@ -1,5 +1,5 @@
 """report.md for a run: fitted effective branching factors with CIs, figures against theory, and a
-claims table with a verdict on every claim of ../shared/CLAIMS.md.
+claims table with a verdict on every claim of docs/claims.md.
 
 ``write_report(run_dir)`` reads the run's Parquet table and writes ``run_dir/report.md`` and
 ``run_dir/figures/*.png``. It works on whatever the run holds: a section it cannot fill says so in

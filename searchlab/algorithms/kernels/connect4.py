@@ -7,7 +7,7 @@ Bitboards in Pascal Pons' layout, held in int64 (49 bits used, so never negative
 (0 = leftmost) is bits 7c .. 7c+5 from the bottom up, bit 7c+6 a sentinel that stays empty.
 A position is ``cur`` (stones of the side to move), ``mask`` (all stones) and ``n`` (stones
 played). Playing the stone ``m`` (one bit) gives ``(cur ^ mask, mask | m, n + 1)``.
-Scores follow ../shared/data/connect4/README.md: relative to the side to move, a win with
+Scores follow the benchmark files (searchlab/data/README.md): relative to the side to move, a win with
 one's k-th stone scores 22 - k.
 
 Integer division: every ``//`` below has a non-negative numerator, except where ``_div2``
@@ -98,7 +98,7 @@ def _div2(x):
 
 
 # --------------------------------------------------------------------------------------------
-# Pons' tutorial solvers, exactly as ../shared/data/connect4/README.md spells them out.
+# Pons' tutorial solvers, exactly as Pons' tutorial spells them out.
 # Each call returns (score, nodes in its subtree): every call counts, the root included.
 # The column order is packed in an int, 4 bits per slot (slot i holds the i-th column).
 

@@ -1,5 +1,4 @@
-"""The unsound-pruning trade-off study as task kinds of the engine (issue 7, folded in by
-issue 10).
+"""The unsound-pruning trade-off study as task kinds of the engine (docs/tradeoff.md).
 
 ``searchlab experiment=unsound_tradeoff`` runs it: config.py (the preset's ``tradeoff``
 section -> TradeoffConfig), domains.py (positions and their games), measure.py (the task

@@ -4,7 +4,7 @@
 plies from row ``ply`` of ``stack`` with *bulk counting* (at depth 1 it returns the number of
 legal moves without making them); ``moves`` is an int64 scratch array of shape
 (>= ply + depth, MAX_MOVES). Checkmate or stalemate before full depth adds nothing (the standard
-definition, as in ../shared/data/chess/perft.csv).
+definition, as in the published perft tables).
 """
 
 from __future__ import annotations
