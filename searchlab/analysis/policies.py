@@ -481,14 +481,6 @@ def _md(header: list[str], rows: Iterable[Iterable]) -> str:
     return md_table(header, [[number(v) for v in r] for r in rows])
 
 
-def _deepest(frame: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
-    """The rows at each group's deepest depth."""
-    if frame.empty:
-        return frame
-    dmax = frame.groupby(list(by))["d"].transform("max")
-    return frame[frame["d"] == dmax]
-
-
 def _link(path: Optional[Path], rel_to: Path, caption: str) -> str:
     if path is None:
         return ""

@@ -309,16 +309,6 @@ def check_budget(p: Plan, max_nodes: int) -> None:
             f"{listed}{more} — raise runner.max_nodes, or shrink the sweep / set sweep.d_budget")
 
 
-def depth_table(p: Plan) -> dict[tuple, tuple[int, int]]:
-    """(tree model, algorithm, ordering, b) -> (smallest d, largest d) kept, for the plan summary."""
-    out: dict[tuple, tuple[int, int]] = {}
-    for t in p.tasks:
-        k = (t.model, t.algorithm, t.ordering, t.b)
-        lo, hi = out.get(k, (t.d, t.d))
-        out[k] = (min(lo, t.d), max(hi, t.d))
-    return out
-
-
 def summary(p: Plan, study: Study) -> str:
     """One line describing the plan; its counts add up (tasks = kept grid points x instances,
     or the sum over games of points x positions)."""

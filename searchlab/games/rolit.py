@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
-from searchlab.games.othello import CORNERS, _squares, flips, legal_squares, square_name
+from searchlab.games.othello import CORNERS, _squares, flips, legal_squares
 from searchlab.hashing import MASK64
 
 FULL = MASK64
@@ -156,9 +156,6 @@ class Rolit:
                 row += next((str(i) for i in range(4) if state.discs[i] >> sq & 1), ".")
             rows.append(row)
         return "\n".join(rows) + f"\nplayer {state.mover} to move"
-
-    def move_name(self, move: int) -> str:
-        return square_name(move)
 
     def __repr__(self) -> str:
         return self.name

@@ -27,12 +27,10 @@ cannot fire in games without repetitions (Connect Four, Othello).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any, Hashable
 
 import numpy as np
-from scipy.stats import bootstrap
 from tqdm import tqdm
 
 from searchlab.algorithms.api import search
@@ -135,7 +133,9 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class MatchResult:
-    """Games, A's score, draws and the Elo difference (A minus B) with a bootstrap CI."""
+    """Games, A's score and draws; ``pairs`` the per-opening game pairs (A's result with each
+    colour), the unit the Elo analysis takes (searchlab.analysis.stats.pentanomial_from_pairs:
+    the project's one Elo and interval)."""
 
     a: str
     b: str
@@ -144,20 +144,10 @@ class MatchResult:
     draws: int
     b_wins: int
     score: float
-    elo: float
-    elo_ci: tuple[float, float]
+    pairs: tuple[tuple[float, float], ...]
     a_mean_depth: float
     b_mean_depth: float
     records: tuple = ()
-
-
-def elo_from_score(score: float) -> float:
-    """Elo difference implied by an expected score in (0, 1); ±inf at 0 and 1."""
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
 
 
 def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
@@ -210,30 +200,18 @@ def play_pairs(game: Any, a: Player, b: Player, openings: list, first_pair: int 
             for pair, o, side in tqdm(it, disable=not progress, desc=f"{a.name} vs {b.name}")]
 
 
-def run_match(game: Any, a: Player, b: Player, openings: list, seed: int = 0,
+def run_match(game: Any, a: Player, b: Player, openings: list,
               progress: bool = False, engine: str = "auto") -> MatchResult:
-    """Play every opening twice (A as MAX, then A as MIN); return the MatchResult.
-
-    The Elo CI is a 95 % bootstrap (scipy.stats.bootstrap, percentile) over openings, each
-    opening's pair of games resampled together.
-    """
+    """Play every opening twice (A as MAX, then A as MIN); return the MatchResult (its Elo:
+    ``searchlab.analysis.stats.pentanomial_from_pairs(result.pairs)``)."""
     records = play_pairs(game, a, b, openings, engine=engine, progress=progress)
-    pair = np.array([[r.result for r in records if r.opening == i] for i in range(len(openings))])
-    per_opening = pair.mean(axis=1)
-    score = float(per_opening.mean())
-    if len(per_opening) >= 2 and np.ptp(per_opening) > 0:
-        boot = bootstrap((per_opening,), np.mean, confidence_level=0.95, method="percentile",
-                         n_resamples=2000, random_state=np.random.default_rng(seed))
-        lo, hi = boot.confidence_interval
-        ci = (elo_from_score(float(lo)), elo_from_score(float(hi)))
-    else:
-        ci = (elo_from_score(score), elo_from_score(score))
+    pairs = tuple(tuple(r.result for r in records if r.opening == i) for i in range(len(openings)))
+    score = float(np.mean([x for p in pairs for x in p]))
     results = [r.result for r in records]
     depth_a = [d for r in records for d in r.a_depths]
     depth_b = [d for r in records for d in r.b_depths]
     return MatchResult(
         a=a.name, b=b.name, games=len(records), a_wins=results.count(1.0),
-        draws=results.count(0.5), b_wins=results.count(0.0), score=score,
-        elo=elo_from_score(score), elo_ci=ci,
+        draws=results.count(0.5), b_wins=results.count(0.0), score=score, pairs=pairs,
         a_mean_depth=float(np.mean(depth_a)) if depth_a else 0.0,
         b_mean_depth=float(np.mean(depth_b)) if depth_b else 0.0, records=tuple(records))

@@ -9,21 +9,23 @@ import pytest
 from searchlab import InvalidParameterError
 from searchlab.algorithms.calibration import sample_states
 from searchlab.games.tictactoe import TicTacToe
-from searchlab.play.match import Player, choose_move, elo_from_score, run_match
+from searchlab.analysis.stats import elo, pentanomial_from_pairs
+from searchlab.play.match import Player, choose_move, run_match
 
 
 def test_elo_from_score():
-    assert elo_from_score(0.5) == 0.0
-    assert elo_from_score(0.75) == pytest.approx(190.848, abs=1e-3)
-    assert elo_from_score(0.25) == pytest.approx(-190.848, abs=1e-3)
-    assert elo_from_score(1.0) == math.inf and elo_from_score(0.0) == -math.inf
+    assert elo(0.5) == 0.0
+    assert elo(0.75) == pytest.approx(190.848, abs=1e-3)
+    assert elo(0.25) == pytest.approx(-190.848, abs=1e-3)
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
 
 
 def test_perfect_players_draw_tic_tac_toe():
     g = TicTacToe()
     strong = Player("full", "alphabeta", "natural", budget=10**6)
     r = run_match(g, strong, strong, [g.initial_state()], engine="reference")
-    assert (r.games, r.draws, r.score, r.elo) == (2, 2, 0.5, 0.0)
+    assert (r.games, r.draws, r.score, r.pairs) == (2, 2, 0.5, ((0.5, 0.5),))
+    assert pentanomial_from_pairs(r.pairs).elo == 0.0
     assert [rec.a_is_max for rec in r.records] == [True, False]
 
 
@@ -36,7 +38,8 @@ def test_budget_limits_depth_and_a_deeper_player_does_not_lose():
     r = run_match(g, deep, shallow, openings, engine="reference")
     assert r.games == 8 and r.a_wins + r.draws + r.b_wins == 8
     assert r.b_wins == 0 and r.a_mean_depth > r.b_mean_depth
-    assert r.elo_ci[0] <= r.elo <= r.elo_ci[1]
+    p = pentanomial_from_pairs(r.pairs)
+    assert p.pairs == 4 and p.score == r.score and p.elo_low <= p.elo <= p.elo_high
 
 
 def test_bad_match_input():
