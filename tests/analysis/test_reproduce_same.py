@@ -1,13 +1,14 @@
-"""analysis/reproduce.py --small gives the same numbers as before issue 10's re-layout.
+"""analysis/reproduce.py --small gives the same numbers before and after a re-layout.
 
-``tests/data/reproduce_small_digests.json`` holds, per study of the reproduction at --small
-size, a digest of its table computed from the code before the change (commit dc4513d): every
-deterministic column (timings, versions and the run directory left out), rows in task order.
-The trade-off study's matches are digested as their games (``games/``, since its matches are
-played in stored game pairs from distinct openings: new games by design, digest recorded by
-match14 from the small run); its ``table/`` digest is still dc4513d's.
-The test runs the same studies with today's code and compares. Slow (the studies take minutes):
-``pytest -m slow tests/analysis/test_reproduce_same.py``.
+``tests/data/reproduce_small_digests.json`` holds, per table of the reproduction at --small size
+(every study's ``table/``, the matches' ``games/``, the chance and n-player studies' tables), a
+digest of its deterministic columns computed from the code before the change (commit f7adbf8,
+before the layout of top-level conf/ and experiments/ and the study-kind registry): timings,
+versions, run directories and the columns that differ between two identical runs (the real
+threads of the parallel study) are left out; rows sorted by every kept column. The test runs
+the same studies with today's code and compares. Slow (about six minutes on 2 cores):
+``pytest -m slow tests/analysis/test_reproduce_same.py``; ``python
+tests/analysis/test_reproduce_same.py RUNS_DIR`` prints the digests of a --small run's tables.
 """
 
 from __future__ import annotations
@@ -42,13 +43,12 @@ def table_digest(folder: Path, cols: list[str] | None = None) -> dict:
 
 
 def digests(runs: Path, columns: dict | None = None) -> dict:
-    """Digest of every study's tables under ``runs`` ({study}/table, {study}/games)."""
+    """Digest of every table under ``runs``: each {study}/{folder} holding Parquet parts."""
     out = {}
-    for study in sorted(p for p in runs.iterdir() if p.is_dir()):
-        for sub in ("table", "games"):
-            key = f"{study.name}/{sub}"
-            if (study / sub).is_dir():
-                out[key] = table_digest(study / sub, (columns or {}).get(key))
+    for folder in sorted(p for p in runs.glob("*/*") if p.is_dir()):
+        if any(folder.glob("part-*.parquet")):
+            key = f"{folder.parent.name}/{folder.name}"
+            out[key] = table_digest(folder, (columns or {}).get(key))
     return out
 
 
@@ -59,10 +59,21 @@ def test_small_reproduction_tables_are_unchanged(tmp_path):
 
     runs = tmp_path / "small"
     runs.mkdir()
-    reproduce.run_studies(True, 2, runs, False, log=lambda *_: None)
-    reproduce.run_preset("unsound_tradeoff", True, 2, runs, False, log=lambda *_: None)
+
+    def quiet(*_):
+        return None
+
+    reproduce.run_studies(True, 2, runs, False, log=quiet, studies=reproduce.STUDIES + [reproduce.CHESS_DEEP])
+    for preset in ("unsound_tradeoff", "parallel"):
+        reproduce.run_preset(preset, True, 2, runs, False, log=quiet)
+    reproduce.run_matches(True, 2, runs, False, False, log=quiet)
+    reproduce.run_claim_studies(True, 2, runs, False, log=quiet)
     expected = json.loads(DIGESTS.read_text())
     got = digests(runs, {k: v["columns"] for k, v in expected.items()})
     assert set(got) == set(expected)
     for key in expected:
         assert got[key] == expected[key], key
+
+
+if __name__ == "__main__":
+    print(json.dumps(digests(Path(sys.argv[1])), indent=1, sort_keys=True))
