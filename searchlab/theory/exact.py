@@ -39,8 +39,8 @@ discrete models this DP solves exactly, so
 
 rigorously (up to floating point), node by node and hence in expectation, for any partition.
 The partition follows the mass: it holds the points where the value cdf of *every* height
-(of the tree being solved) passes through j / M, j = 1..M-1, computed in 40-digit decimal
-arithmetic (a deep height's values crowd into an interval far narrower than 2^-53 of the leaf
+(of the tree being solved) passes through j / M, j = 1..M-1, computed in decimal
+arithmetic of ``partition_digits`` digits (a deep height's values crowd into an interval far narrower than 2^-53 of the leaf
 scale; the points are kept as every height's cdf value, not as a leaf value). The bracket's width
 is the stated, computed error bound; it falls as M grows.
 """
@@ -61,8 +61,15 @@ __all__ = ["ExactSequence", "uniform_pmf", "win_loss_pmf", "expected_counts", "C
            "continuous_bounds", "partition_cdfs", "perfect_order_counts", "CUT_RULES"]
 
 CUT_RULES = (">=", ">")
-#: decimal digits for the continuous model's partition (see the module docstring)
-PARTITION_DIGITS = 40
+#: decimal digits for the continuous model's partition (module docstring): a height's values
+#: crowd into an interval that shrinks by up to about b^2 per height in the leaf scale (measured:
+#: 40 digits no longer separate the points of b = 8 above height 22), so the digits grow with
+#: dmax log10(b^2), over a margin of 30
+PARTITION_MARGIN = 4
+
+
+def partition_digits(b: int, dmax: int) -> int:
+    return 30 + math.ceil(2 * dmax * math.log10(b))
 
 
 @dataclass(frozen=True)
@@ -224,10 +231,14 @@ def partition_cdfs(b: int, dmax: int, per_height: int, parity: int) -> list[np.n
     float array F_h(x_j), j = 0..K, of height h's value cdf at the K + 1 cell boundaries
     (x_0 = 0, x_K = 1). Boundaries: where some height's cdf is i / per_height."""
     b, dmax, M = _int("b", b, 2), _int("dmax", dmax, 1), _int("per_height", per_height, 2)
-    heights = range(dmax)
+    # quantile points of PARTITION_MARGIN heights above the tree too: a height's resolution also
+    # comes from its neighbours' points (measured: without them the top heights' bracket widens
+    # 1.5x and their midpoint moves by the estimated error)
+    top = dmax + PARTITION_MARGIN
+    heights = range(top)
     is_max = [h % 2 == parity for h in heights]            # is_max[h]: F_h = F_{h-1}^b
     with localcontext() as ctx:
-        ctx.prec = PARTITION_DIGITS
+        ctx.prec = partition_digits(b, top)
         one, inv_b = Decimal(1), Decimal(1) / Decimal(b)
         root = (lambda x: x.sqrt()) if b == 2 else (lambda x: x ** inv_b)
         down = lambda p, mx: root(p) if mx else one - root(one - p)
@@ -235,16 +246,16 @@ def partition_cdfs(b: int, dmax: int, per_height: int, parity: int) -> list[np.n
         points = set()
         for h in heights:
             for i in range(1, M):
-                v = [None] * dmax
+                v = [None] * top
                 v[h] = Decimal(i) / Decimal(M)
                 for g in range(h, 0, -1):
                     v[g - 1] = down(v[g], is_max[g])
-                for g in range(h + 1, dmax):
+                for g in range(h + 1, top):
                     v[g] = up(v[g - 1], is_max[g])
                 points.add(tuple(v))
         # distinct leaf values, ascending; two points with one leaf value are one boundary
         pts = sorted({p[0]: p for p in points}.values(), key=lambda p: p[0])
-        cols = [[0.0] + [float(p[h]) for p in pts] + [1.0] for h in heights]
+        cols = [[0.0] + [float(p[h]) for p in pts] + [1.0] for h in range(dmax)]
     return [np.maximum.accumulate(np.array(c)) for c in cols]   # monotone after rounding
 
 
