@@ -468,7 +468,7 @@ def rigor_sections(rig: dict, fig_dir: Path, tree_rows: pd.DataFrame) -> list[tu
 
     return [
         ("Random-order alpha-beta from exact expectations (DP over the search window)",
-         EC.section(rig["exact_counts"], fig_dir)),
+         EC.section(rig["exact_counts"], fig_dir, tree_rows)),
         ("Finite-depth convergence to Pearl's R_b (paired trees)", CV.section(rig["convergence"], fig_dir)),
         ("Sensitivity of every fitted exponent", CV.stability_section(tree_rows)),
         ("The worst case over all orderings", W.section(rig["worstcase"])),

@@ -39,3 +39,26 @@ def test_critical_case_growth_near_rb_and_off_critical_near_sqrt_b():
     at = {(round(r.w - xi, 2), r.d): r.growth for r in rows}
     assert abs(at[(0.0, 40)] - T.pearl_rb(2)) < 0.05
     assert abs(at[(0.15, 40)] - math.sqrt(2)) < 0.05
+
+
+def test_study_rows_check_dedupes_shared_trees_and_agrees():
+    import pandas as pd
+
+    from searchlab.algorithms.kernels import run_kernel
+    from searchlab.trees import IIDTree
+
+    rows = []
+    for levels in (0, 3):
+        for seed in range(400):
+            r = run_kernel(IIDTree(2, 6, seed, levels=levels), "alphabeta", "natural")
+            row = dict(tree="iid", algorithm="alphabeta", ordering="natural", b=2, d=6, levels=levels,
+                       win_prob=float("nan"), seed=seed, ordering_seed=0, status="ok",
+                       nodes=r.nodes, leaves=r.leaves)
+            rows.append(row)
+            rows.append(dict(row, algorithm="alphabeta-failhard"))     # the same tree again
+    st = EC.ExactStudy(True, {}, [], [], [])
+    cells = EC.study_rows_check(st, pd.DataFrame(rows))
+    assert {(c.leaves_model, c.count) for c in cells} == {(m, c) for m in ("continuous", "K=3")
+                                                         for c in ("nodes", "leaves")}
+    assert all(c.n == 400 for c in cells)                 # duplicates counted once
+    assert all(abs(c.z) < 4 for c in cells)
