@@ -198,8 +198,9 @@ CHECK_SMALL = [(2, 8, "continuous"), (4, 5, "continuous"), (2, 8, "K=3"), (4, 5,
 
 
 def simulation_check(cells, n: int, base_seed: int = 25, per_height: int = 32,
-                     n_jobs: int = 1) -> list[CheckCell]:
-    """The kernel's mean nodes and leaves over ``n`` independent trees per cell against the DP."""
+                     n_jobs: int = 1, conv: dict[int, ExactB] | None = None) -> list[CheckCell]:
+    """The kernel's mean nodes and leaves over ``n`` independent trees per cell against the DP
+    (continuous cells: the bracket of ``conv[b]`` where it reaches d, else computed)."""
     out = []
     for key, (b, d, model) in enumerate(cells):
         seeds = _seeds(base_seed, key, n)
@@ -213,7 +214,8 @@ def simulation_check(cells, n: int, base_seed: int = 25, per_height: int = 32,
             seq = expected_counts(b, d, win_loss_pmf(win_prob))
             exact = {c: (getattr(seq, c)[d],) * 2 for c in ("nodes", "leaves")}
         else:
-            cb = continuous_bounds(b, d, per_height)
+            e = (conv or {}).get(b)
+            cb = e.bounds if e is not None and d <= e.bounds.low.dmax else continuous_bounds(b, d, per_height)
             exact = {c: (getattr(cb.low, c)[d], getattr(cb.high, c)[d]) for c in ("nodes", "leaves")}
         chunks = [seeds[i::max(n_jobs, 1)] for i in range(max(n_jobs, 1))]
         sims = np.vstack(Parallel(n_jobs=n_jobs)(delayed(_simulate)(b, d, c, levels, win_prob)
@@ -225,10 +227,11 @@ def simulation_check(cells, n: int, base_seed: int = 25, per_height: int = 32,
     return out
 
 
-def chi_square(cells: list[CheckCell]) -> tuple[float, int, float]:
+def chi_square(cells: list[CheckCell], midpoint: bool = False) -> tuple[float, int, float]:
     """(sum z^2, cells, p) over the leaves cells (nodes and leaves of one tree are dependent;
-    the leaves are the count the section reports)."""
-    zs = [c.z for c in cells if c.count == "leaves"]
+    the leaves are the count the section reports); ``midpoint``: z against the bracket's
+    midpoint (the sharper test where the bracket is wider than the CI)."""
+    zs = [(c.z_mid if midpoint else c.z) for c in cells if c.count == "leaves"]
     x2 = float(sum(z * z for z in zs))
     return x2, len(zs), float(stats.chi2.sf(x2, len(zs)))
 
@@ -300,6 +303,10 @@ def study_rows_check(st: "ExactStudy", rows) -> list[CheckCell]:
     return out
 
 
+#: alpha-beta without deep cutoffs: deepest d per b, cells per height
+B2_DEPTHS, B2_SMALL, B2_PER_HEIGHT = {2: 30, 4: 20, 8: 14}, {2: 12, 8: 6}, 16
+
+
 @dataclass
 class ExactStudy:
     small: bool
@@ -308,6 +315,7 @@ class ExactStudy:
     crit: list[CriticalRow]
     check: list[CheckCell]
     seconds: dict[str, float] = field(default_factory=dict)
+    no_deep: dict[int, ContinuousBounds] = field(default_factory=dict)
     sampled: dict | None = None         # analysis.convergence's results, for the paired comparison
 
 
@@ -327,11 +335,16 @@ def study(small: bool = False, n_jobs: int = 1, log=print) -> ExactStudy:
     crit = [r for b, dmax in ({2: 24} if small else {2: 60, 4: 40, 8: 24}).items() for r in critical(b, dmax)]
     secs["critical"] = time.perf_counter() - t0
     t0 = time.perf_counter()
+    no_deep = {b: continuous_bounds(b, d, B2_PER_HEIGHT, "no-deep-cutoffs")
+               for b, d in (B2_SMALL if small else B2_DEPTHS).items()}
+    secs["no deep cutoffs"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
     log("== exact expectations: simulation check")
-    check = simulation_check(CHECK_SMALL if small else CHECK_FULL, 300 if small else 3000,
-                             per_height=SMALL_PER_HEIGHT if small else FULL_PER_HEIGHT, n_jobs=n_jobs)
+    check = simulation_check(CHECK_SMALL if small else CHECK_FULL, 300 if small else 2000,
+                             per_height=SMALL_PER_HEIGHT if small else FULL_PER_HEIGHT, n_jobs=n_jobs,
+                             conv=conv)
     secs["simulation check"] = time.perf_counter() - t0
-    return ExactStudy(small, conv, cross, crit, check, secs)
+    return ExactStudy(small, conv, cross, crit, check, secs, no_deep)
 
 
 # --------------------------------------------------------------------------- facts and report
@@ -441,8 +454,8 @@ def _sampled_rows(st: ExactStudy) -> list[list]:
     return rows
 
 
-def section(st: ExactStudy, fig_dir: Path, rows=None) -> str:
-    """The report section; ``rows``: the studies' tree rows for the every-cell check."""
+def section(st: ExactStudy, fig_dir: Path, tree_rows=None) -> str:
+    """The report section; ``tree_rows``: the studies' tree rows for the every-cell check."""
     f = facts(st)
     rows = []
     for b, v in f["b"].items():
@@ -478,6 +491,7 @@ def section(st: ExactStudy, fig_dir: Path, rows=None) -> str:
             f"{c.exact_low:.6g}" if c.exact_low == c.exact_high else f"[{c.exact_low:.6g}, {c.exact_high:.6g}]",
             f"{c.z:+.2f}", f"{c.z_mid:+.2f}"] for c in st.check]
     x2, k, p = f["chi2"]
+    x2m, _, pm = chi_square(st.check, midpoint=True)
     fig = plot_gap(st, fig_dir / "exact_growth_gap.png")
     sampled = _sampled_rows(st)
     n_cells_total = sum(v["cells"][0] + v["cells"][1] for v in f["b"].values())
@@ -517,10 +531,28 @@ def section(st: ExactStudy, fig_dir: Path, rows=None) -> str:
         md_table(["b", "w", "d", "E[leaves]", "sqrt(N(d)/N(d-2))", "R_b", "sqrt(b)"], crit),
         f"**Check by simulation** (the kernel, n independent trees per cell, seeds derived from 25 and the cell; "
         f"continuous cells against the rigorous bracket, z = 0 inside it): χ² = {x2:.1f} over {k} leaves cells, "
-        f"p = {p:.3f}; largest |z| over nodes and leaves {f['max_abs_z']:.2f}.",
+        f"p = {p:.3f}; largest |z| over nodes and leaves {f['max_abs_z']:.2f}. Against the bracket's midpoint "
+        f"(the value the tables use; sharper, since the bracket is wider than the CI at this n): χ² = {x2m:.1f}, "
+        f"p = {pm:.3f}.",
         md_table(["b", "d", "leaves", "count", "n", "mean ± 95 %", "exact", "z", "z against the midpoint"], chk),
     ]
-    every = study_rows_check(st, rows)
+    if st.no_deep:
+        nd = []
+        for b, cb in st.no_deep.items():
+            e = st.conv.get(b)
+            dm = cb.low.dmax
+            for d in sorted({dm // 2, dm - 1, dm}):
+                ab = e.value("leaves", d) if e is not None and d <= e.bounds.low.dmax else math.nan
+                nd.append([b, d, f"{cb.leaves(d):.6g} ± {cb.leaves_error(d) / cb.leaves(d):.1%}", f"{ab:.6g}",
+                           f"{cb.leaves(d) / ab:.3f}", f"{math.sqrt(cb.leaves(d) / cb.leaves(d - 2)):.4f}",
+                           f"{e.growth2('leaves', d):.4f}" if e is not None and d <= e.bounds.low.dmax else "n/a"])
+        parts += ["**Alpha-beta without deep cutoffs** (Knuth & Moore's F1: a node's only bound is its parent's "
+                  "value so far; searchlab.theory.exact.expected_counts_no_deep_cutoffs, equal to brute force over "
+                  f"every leaf assignment in tests/theory/test_exact.py), continuous leaves, bracket at "
+                  f"{B2_PER_HEIGHT} cells per height (± its relative half-width, a rigorous bound):",
+                  md_table(["b", "d", "E[leaves], no deep cutoffs", "E[leaves], alpha-beta", "ratio",
+                            "growth sqrt(N(d)/N(d-2)), no deep cutoffs", "same, alpha-beta"], nd)]
+    every = study_rows_check(st, tree_rows)
     if every:
         x2e, ke, pe = chi_square(every)
         worst = sorted(every, key=lambda c: -abs(c.z))[:5]

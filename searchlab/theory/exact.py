@@ -58,7 +58,8 @@ import numpy as np
 from searchlab.errors import InvalidParameterError
 
 __all__ = ["ExactSequence", "uniform_pmf", "win_loss_pmf", "expected_counts", "ContinuousBounds",
-           "continuous_bounds", "partition_cdfs", "perfect_order_counts", "CUT_RULES"]
+           "continuous_bounds", "partition_cdfs", "perfect_order_counts", "expected_counts_no_deep_cutoffs",
+           "CUT_RULES"]
 
 CUT_RULES = (">=", ">")
 #: decimal digits for the continuous model's partition (module docstring): a height's values
@@ -285,10 +286,16 @@ class ContinuousBounds:
         return 0.5 * (self.high.leaves[d] - self.low.leaves[d])
 
 
-def continuous_bounds(b: int, dmax: int, per_height: int = 64) -> ContinuousBounds:
+def continuous_bounds(b: int, dmax: int, per_height: int = 64,
+                      algorithm: str = "alphabeta") -> ContinuousBounds:
     """Rigorous bounds on the expected nodes and leaves of alpha-beta on IIDTree(b, d) with
     continuous leaves (levels = 0), d = 0..dmax, from a partition with ``per_height`` cells of
-    equal mass at every height (module docstring). Cost O(dmax^3 per_height^2)."""
+    equal mass at every height (module docstring). Cost O(dmax^3 per_height^2).
+    ``algorithm="no-deep-cutoffs"``: the same for ``expected_counts_no_deep_cutoffs`` (the
+    bracket's argument holds for it too: its one bound per node nests the same way)."""
+    if algorithm not in ("alphabeta", "no-deep-cutoffs"):
+        raise InvalidParameterError(f"algorithm must be 'alphabeta' or 'no-deep-cutoffs'; got {algorithm!r}")
+    chain = _chain if algorithm == "alphabeta" else _chain_b2
     b = _int("b", b, 2)
     dmax = _int("dmax", dmax, 1, 10_000)
     per_height = _int("per_height", per_height, 2)
@@ -298,7 +305,7 @@ def continuous_bounds(b: int, dmax: int, per_height: int = 64) -> ContinuousBoun
         nodes, leaves = [1.0] * (dmax + 1), [1.0] * (dmax + 1)
         for parity in (0, 1):
             pmf = np.diff(cdfs[parity][0])
-            for h, (n, l) in _chain(b, pmf, dmax, strict, parity, cdfs[parity]).items():
+            for h, (n, l) in chain(b, pmf, dmax, strict, parity, cdfs[parity]).items():
                 nodes[h], leaves[h] = float(n), float(l)
         seqs.append(ExactSequence(b, (), ">" if strict else ">=", tuple(nodes), tuple(leaves)))
     return ContinuousBounds(b, per_height, seqs[0], seqs[1],
@@ -321,3 +328,71 @@ def perfect_order_counts(b: int, d: int) -> tuple[int, int]:
                          (1 + all_[0], all_[1]),
                          (1 + b * cut[0], b * cut[1]))
     return pv
+
+
+# --------------------------------------------------------------------------- no deep cutoffs
+
+def _level_b2(b: int, is_max: bool, child_cdf: np.ndarray, C: np.ndarray, add_one: bool,
+              strict: bool) -> np.ndarray:
+    """One height of the shallow-cutoff DP. A MAX node holds only its parent's bound beta
+    (index ib = beta, 0..K), a MIN node only alpha (index ia = alpha + 1, 0..K); ``C`` is the
+    children's E by their own bound index (a MIN child's alpha is the running max)."""
+    K = C.shape[0] - 1
+    if is_max:
+        Sx = _power_sum(child_cdf, b)
+        w = np.zeros_like(Sx)
+        w[0] = Sx[0]                                   # the first child: alpha = -inf
+        w[1:] = Sx[1:] - Sx[:-1]
+        terms = np.cumsum(w * C)                       # sum over j' <= j
+        # reached with running max a' = j - 1: j <= ib (ties cut), j <= ib + 1 (strict)
+        E = terms.copy() if not strict else np.concatenate([terms[1:], terms[-1:]])
+    else:
+        surv = 1 - child_cdf
+        Tx = _power_sum(surv, b)
+        u = np.zeros_like(Tx)
+        u[-1] = Tx[-1]                                 # the first child: beta = +inf (index K)
+        u[:-1] = Tx[:-1] - Tx[1:]
+        terms = np.cumsum((u * C)[::-1])[::-1]         # sum over y' >= y
+        # reached with running min y > alpha = ia - 1 (ties cut: y >= ia), y >= ia - 1 (strict)
+        E = terms.copy() if not strict else np.concatenate([terms[:1], terms[:-1]])
+    return E + 1 if add_one else E
+
+
+def _chain_b2(b: int, pmf: np.ndarray, dmax: int, strict: bool, parity: int,
+              cdfs: list | None = None) -> dict[int, tuple]:
+    """``_chain`` for the shallow-cutoff search: root counts at the heights with h % 2 == parity."""
+    K = len(pmf)
+    cdf = np.concatenate([np.zeros(1, dtype=pmf.dtype), np.cumsum(pmf)])
+    cdf[-1] = 1 if pmf.dtype == object else 1.0
+    N = L = np.ones(K + 1, dtype=pmf.dtype)
+    out = {}
+    for h in range(1, dmax + 1):
+        is_max = (h % 2) == parity
+        if cdfs is not None:
+            cdf = cdfs[h - 1]
+        N = _level_b2(b, is_max, cdf, N, True, strict)
+        L = _level_b2(b, is_max, cdf, L, False, strict)
+        if cdfs is None:
+            cdf = cdf ** b if is_max else 1 - (1 - cdf) ** b
+        if is_max:
+            out[h] = (N[K], L[K])                      # the root: no bound (beta = +inf)
+    return out
+
+
+def expected_counts_no_deep_cutoffs(b: int, dmax: int, pmf: Sequence, cut_rule: str = ">=",
+                                    exact: bool = False) -> ExactSequence:
+    """E[nodes], E[leaves] of alpha-beta *without deep cutoffs* (Knuth & Moore's F1, "B2" in the
+    issue): each node gets only its parent's current value as its one bound (a MAX child of a MIN
+    node cuts when its value >= that bound, a MIN child of a MAX node when <= it); the root has
+    none. Same leaf model and counting as ``expected_counts``; O(dmax K) (one bound per node)."""
+    b = _int("b", b, 1)
+    dmax = _int("dmax", dmax, 0, 100_000)
+    if cut_rule not in CUT_RULES:
+        raise InvalidParameterError(f"cut_rule must be one of {CUT_RULES}; got {cut_rule!r}")
+    p = _check_pmf(pmf, exact)
+    nodes, leaves = [1] * (dmax + 1), [1] * (dmax + 1)
+    for parity in (0, 1):
+        for h, (n, l) in _chain_b2(b, p, dmax, cut_rule == ">", parity).items():
+            nodes[h], leaves[h] = n, l
+    conv = Fraction if exact else float
+    return ExactSequence(b, tuple(pmf), cut_rule, tuple(map(conv, nodes)), tuple(map(conv, leaves)))

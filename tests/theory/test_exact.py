@@ -14,7 +14,8 @@ from searchlab.algorithms.api import search
 from searchlab.analysis.instrumented import instrumented_alphabeta
 from searchlab.analysis.theory import knuth_moore_leaves, knuth_moore_nodes
 from searchlab.errors import InvalidParameterError
-from searchlab.theory.exact import (continuous_bounds, expected_counts, perfect_order_counts,
+from searchlab.theory.exact import (continuous_bounds, expected_counts,
+                                    expected_counts_no_deep_cutoffs, perfect_order_counts,
                                     uniform_pmf, win_loss_pmf)
 from searchlab.trees import IIDTree
 from searchlab.trees.explicit import ExplicitTree
@@ -159,3 +160,52 @@ def test_bad_input_is_refused_by_name():
         win_loss_pmf(1.5)
     with pytest.raises(InvalidParameterError, match="per_height"):
         continuous_bounds(2, 4, 1)
+    with pytest.raises(InvalidParameterError, match="algorithm"):
+        continuous_bounds(2, 4, 4, "pvs")
+
+
+def _f1(node, is_max, bound, cnt, strict):
+    """Knuth & Moore's F1 (alpha-beta without deep cutoffs) in minimax form, counting calls and
+    leaves: a node's one bound is its parent's value so far."""
+    cnt[0] += 1
+    if not isinstance(node, list):
+        cnt[1] += 1
+        return node
+    v = -math.inf if is_max else math.inf
+    for c in node:
+        x = _f1(c, not is_max, v, cnt, strict)
+        if is_max:
+            v = max(v, x)
+            if (v > bound) if strict else (v >= bound):
+                break
+        else:
+            v = min(v, x)
+            if (v < bound) if strict else (v <= bound):
+                break
+    return v
+
+
+@pytest.mark.parametrize("b,d,K", [(2, 2, 2), (2, 3, 3), (2, 4, 2), (3, 2, 3)])
+def test_no_deep_cutoffs_equals_brute_force(b, d, K):
+    pmf = uniform_pmf(K, exact=True)
+    for rule in (">=", ">"):
+        tn = tl = Fraction(0)
+        for vals in itertools.product(range(K), repeat=b ** d):
+            cnt = [0, 0]
+            _f1(_nest(list(vals), b, d), True, math.inf, cnt, rule == ">")
+            tn, tl = tn + cnt[0], tl + cnt[1]
+        seq = expected_counts_no_deep_cutoffs(b, d, pmf, rule, exact=True)
+        assert (seq.nodes[d], seq.leaves[d]) == (tn / K ** (b ** d), tl / K ** (b ** d))
+
+
+def test_no_deep_cutoffs_only_differs_from_four_plies():
+    # deep cutoffs need a bound from two plies up: to depth 3 the two searches are the same
+    for d in range(4):
+        a = expected_counts(2, d, uniform_pmf(3, exact=True), exact=True)
+        n = expected_counts_no_deep_cutoffs(2, d, uniform_pmf(3, exact=True), exact=True)
+        assert (a.nodes[d], a.leaves[d]) == (n.nodes[d], n.leaves[d])
+    a = expected_counts(2, 4, uniform_pmf(3))
+    n = expected_counts_no_deep_cutoffs(2, 4, uniform_pmf(3))
+    assert n.leaves[4] > a.leaves[4]
+    cb = continuous_bounds(2, 8, 8, "no-deep-cutoffs")
+    assert all(cb.low.leaves[k] <= cb.high.leaves[k] for k in range(9))
