@@ -494,7 +494,6 @@ def section(st: ExactStudy, fig_dir: Path, tree_rows=None) -> str:
     x2m, _, pm = chi_square(st.check, midpoint=True)
     fig = plot_gap(st, fig_dir / "exact_growth_gap.png")
     sampled = _sampled_rows(st)
-    n_cells_total = sum(v["cells"][0] + v["cells"][1] for v in f["b"].values())
     secs = ", ".join(f"{k} {v:.0f} s" for k, v in st.seconds.items())
     parts = [
         "Expected counts of random-order alpha-beta (the trees' natural order on i.i.d. trees) computed, not "

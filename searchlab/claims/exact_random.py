@@ -50,5 +50,5 @@ def random_order_three_quarters_exact(study: EC.ExactStudy, count_factor: float)
                f"(within {count_factor:g}×) only at the depths {where}. " + EC.verdict_words(f))
     else:
         cat = "does not hold"
-        det = f"the exact growth does not stay below b^(3/4). " + EC.verdict_words(f)
+        det = "the exact growth does not stay below b^(3/4). " + EC.verdict_words(f)
     return Verdict(cat, det, measured, "N ≈ b^(3d/4); Pearl: growth → R_b", EXACT_COMMAND)

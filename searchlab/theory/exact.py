@@ -337,7 +337,6 @@ def _level_b2(b: int, is_max: bool, child_cdf: np.ndarray, C: np.ndarray, add_on
     """One height of the shallow-cutoff DP. A MAX node holds only its parent's bound beta
     (index ib = beta, 0..K), a MIN node only alpha (index ia = alpha + 1, 0..K); ``C`` is the
     children's E by their own bound index (a MIN child's alpha is the running max)."""
-    K = C.shape[0] - 1
     if is_max:
         Sx = _power_sum(child_cdf, b)
         w = np.zeros_like(Sx)
