@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from searchlab.algorithms import compiled_engine
+from searchlab.algorithms.api import search
 from searchlab.algorithms.ordering import parse_ordering
 from searchlab.errors import InvalidParameterError
 from searchlab.games.position import FromState
@@ -84,7 +85,6 @@ def minimal_tree(game: Any, depth: int, value_ordering: str | None = None) -> Mi
             vals = [exact(game.play(state, m), left - 1) for m in game.legal_moves(state)]
             v = memo[key] = max(vals) if game.max_to_move(state) else min(vals)
         if v is None:
-            from searchlab import search
             stats["oracle"] += 1
             r = search(FromState(game, state), "alphabeta", value_ordering, depth=left,
                        engine="compiled" if compiled else "reference")
