@@ -7,6 +7,7 @@
     searchlab --help                            the config groups and options
     searchlab --version                         searchlab's version
     searchlab -m experiment=pearl,discrete_values    Hydra multirun (one run dir per study)
+    searchlab lab [--port 8765]                 the lab in the browser (docs/lab.md)
 
 User errors (unknown group option or key, wrong type, value out of range, empty grid, budget
 exceeded, unwritable output, a run directory in use by another process), in a single run or in
@@ -168,6 +169,9 @@ def main() -> None:
     """Console-script entry point (pyproject: searchlab = searchlab.cli:main)."""
     quiet_stdout()               # `searchlab ... | head -1`: no BrokenPipeError traceback
     argv = sys.argv[1:]
+    if argv[:1] == ["lab"]:      # the web lab: its own argparse, no Hydra (searchlab/lab/cli.py)
+        from searchlab.lab.cli import main as lab_main
+        sys.exit(lab_main(argv[1:]))
     if "--version" in argv:
         print(f"searchlab {version()}")
         return
