@@ -9,6 +9,8 @@
     return data;
   }
   let META = null;
+  // values as search() returned them, shown to 4 significant digits where they are long
+  const num = v => typeof v === "number" && !Number.isInteger(v) ? String(+v.toPrecision(4)) : String(v);
   // ---------------------------------------------------------------- trace view
   const player = new SearchlabTrace.Player($("player"));
   function treeSpec() {
@@ -114,15 +116,16 @@
     $("game-error").textContent = ""; $("engine-info").textContent = "engine thinking…";
     try {
       const r = await api("/api/search", engineBody());
-      const v = r.value === null ? "" : `value ${r.value} for ${G.desc.to_move}, `;
-      $("engine-info").innerHTML = r.status === "ok" ?
+      const v = r.value === null ? "" : `value ${num(r.value)} for ${G.desc.to_move}, `;
+      const info = r.status === "ok" ?
         `engine (${r.algorithm}, ${r.ordering}, depth ${r.depth}, ${r.engine}): move <b id="engine-move-name">${r.best_move_name}</b>, ${v}` +
         `nodes <b>${r.nodes.toLocaleString()}</b>, leaves ${r.leaves.toLocaleString()}, ${(r.wall_time * 1000).toFixed(1)} ms; PV ${r.pv.map(m => m.name).join(" ")}` :
         `the search ran out of its node budget (${r.nodes.toLocaleString()} nodes): no move; raise the budget or lower the depth`;
-      if (r.status !== "ok") return;
-      const pv = r.pv;
-      show(await api("/api/move", {game: G.desc.game, position: G.desc.position, move: r.best_move}));
-      G.pv = pv.slice(1); drawBoard();
+      if (r.status === "ok") {
+        show(await api("/api/move", {game: G.desc.game, position: G.desc.position, move: r.best_move}));
+        G.pv = r.pv.slice(1); drawBoard();
+      }
+      $("engine-info").innerHTML = info;      // after the move: the page is settled when it shows
     } catch (e) { $("game-error").textContent = e.message; $("engine-info").textContent = ""; }
   }
   async function human(m) {
@@ -150,7 +153,7 @@
     try {
       const c = await api("/api/compare", {game: G.desc.game, position: G.desc.position, depth: +$("depth").value});
       const rows = c.rows.map((r, k) => `<tr data-row="${k}"><td>${r.algorithm}</td><td>${r.ordering}</td>` + (r.status === "ok" ?
-        `<td class="c-move">${r.best_move_name}</td><td class="c-value">${r.value}</td><td class="c-nodes">${r.nodes.toLocaleString("en")}</td><td class="c-leaves">${r.leaves.toLocaleString("en")}</td>` +
+        `<td class="c-move">${r.best_move_name}</td><td class="c-value">${num(r.value)}</td><td class="c-nodes">${r.nodes.toLocaleString("en")}</td><td class="c-leaves">${r.leaves.toLocaleString("en")}</td>` +
         `<td>${(r.wall_time * 1000).toFixed(1)}</td><td>${r.ebf == null ? "" : r.ebf.toFixed(2)}</td><td>${r.engine}</td><td class="note"></td>` :
         `<td colspan="7" class="note">${r.status}: ${r.note}</td><td></td>`) + "</tr>").join("");
       const ok = c.rows.filter(r => r.status === "ok"), maxLog = Math.log10(Math.max(...ok.map(r => r.nodes), 10));
@@ -158,10 +161,10 @@
         return `<text x="0" y="${k * 26 + 17}" font-size="13">${r.algorithm === "minimax" ? "minimax" : r.ordering}</text>` +
           `<rect x="230" y="${k * 26 + 4}" width="${w}" height="18" fill="${r.algorithm === "minimax" ? "#D55E00" : "#0072B2"}"/>` +
           `<text x="${236 + w}" y="${k * 26 + 17}" font-size="12">${r.nodes.toLocaleString("en")}</text>`; }).join("");
-      const moves = c.moves.map(m => `${m.name} (value ${m.value})`).join(", ");
+      const moves = c.moves.map(m => `${m.name} (value ${num(m.value)})`).join(", ");
       const agree = !c.agree_value ? "The searches DISAGREE on the value: " + c.values.join(", ") :
-        c.agree_move ? `Every finished search chose the same move ${c.moves[0].name} with the same value ${c.values[0]} (for ${G.desc.to_move}).` :
-        `Every finished search found the value ${c.values[0]} (for ${G.desc.to_move}); they chose different moves, ${moves}: ` +
+        c.agree_move ? `Every finished search chose the same move ${c.moves[0].name} with the same value ${num(c.values[0])} (for ${G.desc.to_move}).` :
+        `Every finished search found the value ${num(c.values[0])} (for ${G.desc.to_move}); they chose different moves, ${moves}: ` +
         (c.moves.every(m => m.value === c.values[0]) ? "each of equal value (checked by a search of the position after it), so all are best moves." : "not all checked to be of equal value.");
       $("compare-out").innerHTML = `<h3>Compare at depth ${c.depth}: ${G.desc.label}, position “${c.position}”</h3>
         <p class="agree" id="agree">${agree}</p>

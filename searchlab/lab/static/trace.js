@@ -45,25 +45,30 @@ const SearchlabTrace = (() => {
     walk(trace.tree, []);
     return {nodes, edges, width: x, depth: trace.depth};
   }
-  // the state after the first i events
-  function stateAt(trace, i) {
-    const s = {entered: new Set(), value: new Map(), bound: new Map(), pruned: new Set(),
-               best: new Map(), window: new Map(), cut: new Map(), stack: []};
-    for (let j = 0; j < i; j++) {
-      const e = trace.events[j], k = key(e.p);
-      if (e.k === "enter") { s.entered.add(k); s.window.set(k, e.w); s.best.delete(k); s.stack.push(e.p); }
-      else if (e.k === "leaf" || e.k === "return") {
-        s.value.set(k, e.v); s.bound.set(k, e.b); s.stack.pop();
-        if (e.p.length) {
-          const pk = key(e.p.slice(0, -1)), max = (e.p.length - 1) % 2 === 0, old = s.best.get(pk);
-          const num = v => v === "inf" ? Infinity : v === "-inf" ? -Infinity : v;
-          s.best.set(pk, old === undefined ? e.v : ((max ? num(e.v) > num(old) : num(e.v) < num(old)) ? e.v : old));
-        }
-      } else if (e.k === "cutoff") {
-        s.cut.set(k, e.ab);
-        for (const [p] of e.pr) for (let d = e.p.length + 1; d <= p.length; d++) s.pruned.add(key(p.slice(0, d)));
+  // the state after the first i events (apply() adds one event: forward steps are incremental)
+  const num = v => v === "inf" ? Infinity : v === "-inf" ? -Infinity : v;
+  function fresh() {
+    return {i: 0, entered: new Set(), value: new Map(), bound: new Map(), pruned: new Set(),
+            best: new Map(), window: new Map(), cut: new Map(), stack: []};
+  }
+  function apply(s, e) {
+    const k = key(e.p);
+    if (e.k === "enter") { s.entered.add(k); s.window.set(k, e.w); s.best.delete(k); s.stack.push(e.p); }
+    else if (e.k === "leaf" || e.k === "return") {
+      s.value.set(k, e.v); s.bound.set(k, e.b); s.stack.pop();
+      if (e.p.length) {
+        const pk = key(e.p.slice(0, -1)), max = (e.p.length - 1) % 2 === 0, old = s.best.get(pk);
+        s.best.set(pk, old === undefined ? e.v : ((max ? num(e.v) > num(old) : num(e.v) < num(old)) ? e.v : old));
       }
+    } else if (e.k === "cutoff") {
+      s.cut.set(k, e.ab);
+      for (const [p] of e.pr) for (let d = e.p.length + 1; d <= p.length; d++) s.pruned.add(key(p.slice(0, d)));
     }
+    s.i++;
+  }
+  function stateAt(trace, i, from) {
+    const s = from && from.i <= i ? from : fresh();
+    while (s.i < i) apply(s, trace.events[s.i]);
     return s;
   }
   function describe(trace, i) {
@@ -113,31 +118,33 @@ const SearchlabTrace = (() => {
     get length() { return this.trace.events.length; }
     show(i) {
       this.i = Math.max(0, Math.min(i, this.length));
-      const t = this.trace, s = stateAt(t, this.i), done = this.i === this.length;
+      const t = this.trace, done = this.i === this.length;
+      const s = this.state = stateAt(t, this.i, this.state);
       const pv = new Set(done ? t.pv.map(key) : []);
       const active = this.i > 0 ? key(t.events[this.i - 1].p) : null;
       const onStack = new Set(s.stack.map(key));
+      const set = (o, node, attr, v) => { const c = o.cache || (o.cache = {}), id = node + attr;
+        if (c[id] !== v) { c[id] = v; attr === "text" ? (o[node].textContent = v) : o[node].setAttribute(attr, v); } };
       for (const [k, o] of this.els) {
         const seen = s.entered.has(k), pr = s.pruned.has(k);
-        o.shape.setAttribute("class", "node" + (seen ? " visited" : pr ? " pruned" : " unseen") +
+        set(o, "shape", "class", "node" + (seen ? " visited" : pr ? " pruned" : " unseen") +
           (k === active ? " active" : "") + (pv.has(k) ? " pv" : ""));
-        if (o.n.leaf) o.val.setAttribute("class", "val" + (pr ? " pruned" : ""));
+        if (o.n.leaf) set(o, "val", "class", "val" + (pr ? " pruned" : ""));
         else {
           const v = s.value.get(k), b = s.bound.get(k);
-          if (v !== undefined && !onStack.has(k)) o.val.textContent = (b === "upper" ? "≤" : b === "lower" ? "≥" : "") + fmt(v);
-          else if (onStack.has(k) && s.best.has(k)) o.val.textContent = (o.n.path.length % 2 === 0 ? "≥" : "≤") + fmt(s.best.get(k));
-          else o.val.textContent = "";
+          if (v !== undefined && !onStack.has(k)) set(o, "val", "text", (b === "upper" ? "≤" : b === "lower" ? "≥" : "") + fmt(v));
+          else if (onStack.has(k) && s.best.has(k)) set(o, "val", "text", (o.n.path.length % 2 === 0 ? "≥" : "≤") + fmt(s.best.get(k)));
+          else set(o, "val", "text", "");
         }
         // the (alpha, beta) window of the nodes being searched (the active path)
         const w = s.window.get(k);
-        o.win.textContent = onStack.has(k) && w ? `(${fmt(w[0])}, ${fmt(w[1])})` : "";
+        set(o, "win", "text", onStack.has(k) && w ? `(${fmt(w[0])}, ${fmt(w[1])})` : "");
         const c = s.cut.get(k);
-        o.cut.textContent = c ? `cut: ${fmt(c[0])} ≥ ${fmt(c[1])}` : "";
-        o.shape.dataset.bound = s.bound.get(k) || "";
+        set(o, "cut", "text", c ? `cut: ${fmt(c[0])} ≥ ${fmt(c[1])}` : "");
       }
-      for (const {b, e} of this.edges) {
-        const k = b.key;
-        e.setAttribute("class", "edge" + (pv.has(k) ? " pv" : s.entered.has(k) ? "" : s.pruned.has(k) ? " pruned" : " unseen"));
+      for (const edge of this.edges) {
+        const k = edge.b.key, cls =  "edge" + (pv.has(k) ? " pv" : s.entered.has(k) ? "" : s.pruned.has(k) ? " pruned" : " unseen");
+        if (edge.cls !== cls) { edge.cls = cls; edge.e.setAttribute("class", cls); }
       }
       this.info.textContent = `step ${this.i} of ${this.length}: ` + describe(t, this.i);
       const last = this.i ? t.events[this.i - 1] : {n: 0, l: 0, pl: 0, c: 0};
@@ -158,8 +165,8 @@ const SearchlabTrace = (() => {
     constructor(root) {
       this.root = root; this.panels = []; this.timer = null;
       root.innerHTML = `<div class="controls">
-        <button data-act="reset">⏮ Reset</button><button data-act="back">◀ Back</button>
-        <button data-act="step">Step ▶</button><button data-act="play">Play ⏵</button>
+        <button data-act="reset">Reset</button><button data-act="back">&lt; Back</button>
+        <button data-act="step">Step &gt;</button><button data-act="play">Play</button>
         <label>speed <select data-act="speed"><option value="700">slow</option><option value="300" selected>normal</option><option value="60">fast</option></select></label>
         <button data-act="svg">Export SVG</button><button data-act="png">Export PNG</button>
         <button data-act="frames">Frames (SVG, one file)</button></div>
