@@ -13,7 +13,14 @@ import argparse
 import ipaddress
 import sys
 
+from searchlab.lab.export import export_trace_html
 from searchlab.lab.requests import LabError
+
+try:                            # the optional extra "web"; `searchlab lab export` needs neither
+    import uvicorn
+    from searchlab.lab.app import create_app
+except ImportError:             # pragma: no cover - exercised only without the extra
+    uvicorn = None
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -48,7 +55,6 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
     if args.command == "export":
-        from searchlab.lab.export import export_trace_html
         tree = args.preset if args.preset else {"kind": "nested", "text": args.tree}
         try:
             export_trace_html(tree, args.out, title=args.title)
@@ -65,8 +71,10 @@ def main(argv: list[str] | None = None) -> int:
               "no authentication: add --allow-remote to serve it to the network anyway",
               file=sys.stderr)
         return 2
-    import uvicorn
-    from searchlab.lab.app import create_app
+    if uvicorn is None:
+        print("searchlab lab: error: the lab's web app needs the optional extra 'web' "
+              "(pip install 'searchlab[web]': starlette, uvicorn)", file=sys.stderr)
+        return 2
     config = uvicorn.Config(create_app(), host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)
     if not _is_loopback(args.host):
