@@ -56,6 +56,7 @@
       s = svg("svg", {width: w * n * 1.5 + 2 * w, height: 1.5 * r * n + 2 * r}, host);
       cellXY = (i, j) => [w + j * w + i * w / 2, r + 6 + i * 1.5 * r];
       svg("rect", {x: 0, y: 0, width: 8, height: 1.5 * r * n + 2 * r, fill: col[2]}, s);
+      svg("rect", {x: w * n * 1.5 + 2 * w - 8, y: 0, width: 8, height: 1.5 * r * n + 2 * r, fill: col[2]}, s);
       svg("rect", {x: 0, y: 0, width: w * n * 1.5 + 2 * w, height: 5, fill: col[1]}, s);
       svg("rect", {x: 0, y: 1.5 * r * n + 2 * r - 5, width: w * n * 1.5 + 2 * w, height: 5, fill: col[1]}, s);
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {

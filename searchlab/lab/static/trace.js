@@ -91,7 +91,7 @@ const SearchlabTrace = (() => {
       const h = document.createElement("h3"); h.textContent = `${trace.algorithm}, ${trace.ordering} order`;
       this.box.appendChild(h);
       const sx = 56, sy = 92, W = Math.max(4, this.lay.width) * sx + 60, H = (this.lay.depth + 1) * sy + 30;
-      this.svg = el("svg", {xmlns: SVGNS, viewBox: `0 0 ${W} ${H}`, width: Math.min(W, 1400), class: "tree"}, this.box);
+      this.svg = el("svg", {xmlns: SVGNS, viewBox: `0 0 ${W} ${H}`, width: Math.min(W, 1300), class: "tree"}, this.box);
       el("style", {}, this.svg).textContent = SVG_CSS;
       el("rect", {x: 0, y: 0, width: W, height: H, fill: "#fff"}, this.svg);
       const X = n => 30 + n.x * sx + sx / 2, Y = n => 40 + n.y * sy;
