@@ -8,7 +8,7 @@ from searchlab.analysis import convergence as CV
 from searchlab.analysis import theory as T
 from searchlab.analysis.costs import PolicyCost
 from searchlab.analysis.estimators import Estimate
-from searchlab.analysis.worstcase import WorstCase
+from searchlab.analysis.worstcase import Attained, WorstCase
 from searchlab.claims import complexity as X
 from searchlab.claims import ordering as O
 from searchlab.claims import unsound as U
@@ -47,12 +47,21 @@ def test_000g_from_the_worst_case_study():
              WorstCase(2, 9, "hill climb", (400, 410), (420, 415))]
     df = pd.DataFrame({"algorithm": ["alphabeta"] * 3, "ordering": ["worst", "natural", "id+tt"],
                        "b": [2.0, 2.0, 2.0], "d": [3, 3, 3], "leaves": [8, 5, 9], "tree": ["iid"] * 3})
+    # random trees only: the worst case over trees is not shown
     v = X.worst_order_prunes_nothing(_ctx(df, worstcase=cells))
-    assert v.category == "holds only under conditions"
+    assert v.category == "holds only under conditions" and "not constructed" in v.detail
     assert "b=3, d=4" in v.detail and "'no worse than minimax' holds" in v.detail
     assert "max leaves / b^d = 1" in v.measured and "1.12 × b^d" in v.measured      # ID apart
-    v2 = X.worst_order_prunes_nothing(_ctx(df, worstcase=cells[:1]))
-    assert v2.category == "holds"
+    # the constructed trees attain b^d: holds, with the random-tree statement kept beside it
+    att = [Attained(2, 3, "alphabeta", 8, 15, 0, 5.0, 5.0), Attained(3, 2, "alphabeta", 9, 13, 0, 2.0, 2.0)]
+    v2 = X.worst_order_prunes_nothing(_ctx(df, worstcase=cells, worst_attained=att))
+    assert v2.category == "holds" and v2.detail.startswith("holds, the worst case is attained")
+    assert "Separately, on random i.i.d. trees" in v2.detail and "b=3, d=4" in v2.detail
+    assert "2/2 searches" in v2.measured and "b^d = 8 to 9" in v2.measured
+    # one constructed tree that cut: the verdict follows the data
+    bad = att + [Attained(2, 4, "alphabeta", 15, 30, 1, 7.0, 7.0)]
+    v3 = X.worst_order_prunes_nothing(_ctx(df, worstcase=cells, worst_attained=bad))
+    assert v3.category == "does not hold" and "2/3 searches" in v3.measured
 
 
 def _pc(dom, pol, cost, lo, hi, p, nodes=None):
