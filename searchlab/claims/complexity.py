@@ -74,6 +74,30 @@ def _measured_alpha(rows: pd.DataFrame, what: str) -> str:
         _alpha_line(r) for r in rows.itertuples())
 
 
+def _odd_depth_constant(sub: pd.DataFrame) -> tuple[str, bool | None]:
+    """At odd d the minimal tree is b^((d+1)/2) + b^((d-1)/2) − 1 = (√b + 1/√b)·b^(d/2) − 1 leaves:
+    the constant of b^(d/2) is √b + 1/√b, not 2. Checked on the run's odd-depth perfect-order rows
+    (measured leaves / b^(d/2) against the constant, and the exact identity per (b, d))."""
+    odd = sub[sub["d"] % 2 == 1]
+    if odd.empty:
+        return "no odd-depth perfect-order rows", None
+    parts = []
+    lv = odd["leaves"].to_numpy(float)
+    pred = np.array([(math.sqrt(b) + 1 / math.sqrt(b)) * float(b) ** (d / 2) - 1
+                     for b, d in zip(odd["b"].astype(int), odd["d"].astype(int))])
+    exact_ok = int((np.abs(lv - pred) <= 1e-9 * pred).sum())
+    for (b, d), g in odd.groupby(["b", "d"]):
+        b, d = int(b), int(d)
+        parts.append((b, d, math.sqrt(b) + 1 / math.sqrt(b), float(g["leaves"].mean()) / float(b) ** (d / 2)))
+    deep = {}
+    for b, d, c, r in parts:
+        deep[b] = (d, c, r)
+    return (f"at odd d, measured leaves = (√b + 1/√b)·b^(d/2) − 1 (= Knuth–Moore's b^((d+1)/2) + b^((d−1)/2) − 1, "
+            f"to 1e-9 relative) in {exact_ok}/{len(odd)} searches; measured leaves / b^(d/2) at the deepest odd d per b: " + ", ".join(
+                f"b={b}, d={d}: {number(r)} vs √b + 1/√b = {number(c)}" for b, (d, c, r) in sorted(deep.items())),
+            exact_ok == len(odd))
+
+
 def perfect_order_minimal_tree(ctx: Context) -> Verdict:
     sub = ctx.iid()
     sub = sub[(sub["ordering"] == "perfect") & (sub["algorithm"] != "minimax")] if not sub.empty else sub
@@ -87,6 +111,8 @@ def perfect_order_minimal_tree(ctx: Context) -> Verdict:
     if len(even):
         ratio = even["leaves"].to_numpy() / np.array([float(b) ** (d // 2) for b, d in zip(even["b"], even["d"])])
         measured += f"; at even d, leaves / b^(d/2) = {number(ratio.min())}..{number(ratio.max())} (001's '2·b^(d/2)')"
+    odd_line, odd_ok = _odd_depth_constant(sub)
+    measured += "; " + odd_line
     if len(rows):
         measured += "; " + _measured_alpha(rows, "perfect order")
         bias = ", ".join(f"b={int(r.b)}: {r.alpha_fit - 0.5:+.3f}" for r in rows.itertuples())
@@ -94,9 +120,13 @@ def perfect_order_minimal_tree(ctx: Context) -> Verdict:
         bias = "n/a (fewer than two depths)"
     cat = "holds" if exact == len(sub) else "does not hold"
     detail = ("holds exactly: every count is the Knuth–Moore minimal tree, whose growth per ply tends to √b "
-              f"(finite-depth fitted α − 1/2: {bias}; the constant 2 and the −1 bias short fits)") if cat == "holds" \
+              f"(finite-depth fitted α − 1/2: {bias}; the constant 2 and the −1 bias short fits)"
+              + (". The constant of b^(d/2) is 2 at even d (2·b^(d/2) − 1) and √b + 1/√b at odd d ((√b + 1/√b)·b^(d/2) "
+                 "− 1, every odd-depth count), so 001's '2·b^(d/2)' holds at even d only" if odd_ok else "")) \
+        if cat == "holds" \
         else f"only {exact}/{len(sub)} counts are Knuth–Moore's"
-    return Verdict(cat, detail, measured, "b^⌈d/2⌉+b^⌊d/2⌋−1 leaves; b_eff → √b, α → 1/2; twice the depth",
+    return Verdict(cat, detail, measured, "b^⌈d/2⌉+b^⌊d/2⌋−1 leaves = 2·b^(d/2) − 1 (even d), (√b + 1/√b)·b^(d/2) − 1 "
+                   "(odd d); b_eff → √b, α → 1/2; twice the depth",
                    f"{ctx.command} (study ordering_ebf / knuth_moore)")
 
 
