@@ -212,7 +212,30 @@ def random_order_three_quarters(ctx: Context) -> Verdict:
     return Verdict(cat, det, measured, "N ≈ b^(3d/4); Pearl: growth → R_b", RIGOR_COMMAND)
 
 
+#: 001-e: a (b, d) cell's pruned fraction is judged only with at least this many trees (a bootstrap
+#: CI over fewer is not an interval one can read)
+MIN_TREES_PER_CELL = 10
+
+
+def pruned_fraction_cells(sub: pd.DataFrame, n_resamples: int = 999) -> pd.DataFrame:
+    """Per (b, d): the trees (n), the mean fraction of the b^d leaves pruned, and its 95 %
+    bootstrap CI over the trees (NaN with one tree)."""
+    from searchlab.analysis.stats import mean_ci
+
+    rows = []
+    for (b, d), g in sub.groupby(["b", "d"]):
+        frac = 1 - g["leaves"].to_numpy(float) / float(b) ** float(d)
+        e = mean_ci(frac, n_resamples=n_resamples, seed=int(b) * 1000 + int(d)) if len(frac) > 1 else None
+        rows.append(dict(b=int(b), d=int(d), n=len(frac), pruned=float(frac.mean()),
+                         lo=e.low if e else float("nan"), hi=e.high if e else float("nan")))
+    return pd.DataFrame(rows, columns=["b", "d", "n", "pruned", "lo", "hi"])
+
+
 def random_order_prunes_half(ctx: Context) -> Verdict:
+    """001-e "random order typically prunes ~50 % of leaves": per (b, d) cell the mean pruned
+    fraction with a 95 % bootstrap CI over the trees; a cell shows "about 50 %" when its CI lies
+    inside 40–60 %, shows otherwise when its CI lies outside, and is "not shown" when the CI
+    straddles 40 % or 60 % (or there is one tree)."""
     sub = ctx.iid()
     if sub.empty:
         return no_data("continuous i.i.d. rows", "ordering_ebf")
@@ -220,18 +243,28 @@ def random_order_prunes_half(ctx: Context) -> Verdict:
     sub = sub[(sub["ordering"] == o) & (sub["algorithm"] != "minimax")]
     if sub.empty:
         return no_data("random- or natural-order rows", "ordering_ebf")
-    g = sub.groupby(["b", "d"])["leaves"].mean().reset_index()
-    g["pruned"] = 1 - g["leaves"] / (g["b"].astype(float) ** g["d"].astype(float))
-    near = g[(g["pruned"] >= 0.4) & (g["pruned"] <= 0.6)]
+    g = pruned_fraction_cells(sub)
+    judged = g[g["n"] >= MIN_TREES_PER_CELL]
+    inside = judged[(judged["lo"] >= 0.4) & (judged["hi"] <= 0.6)]
+    outside = judged[(judged["hi"] < 0.4) | (judged["lo"] > 0.6)]
+    unclear = g.drop(index=inside.index.union(outside.index))
     lo, hi = g.loc[g["pruned"].idxmin()], g.loc[g["pruned"].idxmax()]
-    measured = (f"{o} order, fraction of the b^d leaves pruned (mean over instances): from {percent(lo.pruned)} "
-                f"(b={int(lo.b)}, d={int(lo.d)}) to {percent(hi.pruned)} (b={int(hi.b)}, d={int(hi.d)}); "
-                f"{len(near)} of {len(g)} (b, d) cells within 40–60 %")
-    where = ", ".join(f"(b={int(r.b)}, d={int(r.d)}: {percent(r.pruned)})" for r in near.itertuples()) or "none"
-    cat = "holds only under conditions" if len(near) else "does not hold"
-    return Verdict(cat, f"≈50 % only at shallow depth: {where}; the pruned fraction grows toward 100 % with d "
-                   "(random order examines about b^(3d/4) of the b^d leaves, a vanishing fraction b^(−d/4))",
-                   measured, "≈ 50 % of leaves pruned", ctx.command)
+
+    def cell(r):
+        ci = f" [{percent(r.lo)}, {percent(r.hi)}]" if r.n >= MIN_TREES_PER_CELL else \
+            f" (no CI: fewer than {MIN_TREES_PER_CELL} trees)"
+        return f"(b={r.b}, d={r.d}: {percent(r.pruned)}{ci}, n={r.n})"
+    measured = (f"{o} order on continuous i.i.d. trees, fraction of the b^d leaves pruned, mean with 95 % bootstrap "
+                f"CI over trees per (b, d), n = {int(g['n'].min())}–{int(g['n'].max())} trees per cell: from "
+                f"{percent(lo.pruned)} (b={int(lo.b)}, d={int(lo.d)}) to {percent(hi.pruned)} (b={int(hi.b)}, d={int(hi.d)}); "
+                f"{len(inside)} of {len(g)} cells have their CI inside 40–60 %, {len(outside)} outside, "
+                f"{len(unclear)} not shown (CI straddles 40 % or 60 %, or fewer than {MIN_TREES_PER_CELL} trees)"
+                + (": " + ", ".join(cell(r) for r in unclear.itertuples()) if len(unclear) else ""))
+    where = ", ".join(cell(r) for r in inside.itertuples()) or "no cell"
+    cat = "holds only under conditions" if len(inside) else "does not hold"
+    return Verdict(cat, f"≈50 % only at shallow depth, CI inside 40–60 % at {where}; the pruned fraction grows "
+                   "toward 100 % with d (random order examines about b^(3d/4) of the b^d leaves, a vanishing "
+                   "fraction b^(−d/4))", measured, "≈ 50 % of leaves pruned", ctx.command)
 
 
 def _worst_first_only(ctx: Context) -> Verdict:

@@ -98,3 +98,34 @@ def test_000n_power_statement():
     t2 = dict(t, match_rows=[dict(domain="c4", technique="x", a_wins=0, draws=0, b_wins=2, games=2)])
     v2 = U.unsound_pruning_worth_it(_ctx(tradeoff=t2))
     assert "0 lost" in v2.measured and "1 not testable" in v2.measured
+
+
+def _iid_rows(cells, ordering="random", seed=0):
+    """Rows of continuous i.i.d. searches: (b, d, fraction pruned, trees) per cell."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame([dict(tree="iid", b=b, d=d, ordering=ordering, algorithm="alphabeta", levels=0,
+                              leaves=round(b ** d * (1 - f + rng.normal(0, 0.01))))
+                         for b, d, f, n in cells for _ in range(n)])
+
+
+def test_001e_pruned_fraction_with_cis_and_n():
+    df = _iid_rows([(2, 3, 0.5, 20), (2, 8, 0.9, 20), (4, 2, 0.45, 2), (4, 5, 0.6, 30)])
+    v = X.random_order_prunes_half(_ctx(df))
+    assert v.category == "holds only under conditions"
+    assert "(b=2, d=3: 50.0 %" in v.detail and "n=20" in v.detail
+    assert "n = 2–30 trees per cell" in v.measured
+    # b=4, d=2 has 2 trees (not judged); b=4, d=5 straddles 60 %: both "not shown"
+    assert "1 of 4 cells have their CI inside 40–60 %, 1 outside, 2 not shown" in v.measured
+    far = X.random_order_prunes_half(_ctx(_iid_rows([(2, 8, 0.9, 20)])))
+    assert far.category == "does not hold" and "no cell" in far.detail
+
+
+def test_000e_odd_depth_constant_from_the_counts():
+    rows = [dict(tree="iid", b=b, d=d, ordering="perfect", algorithm="alphabeta", levels=0,
+                 leaves=T.knuth_moore_leaves(b, d)) for b in (2, 4) for d in (2, 3, 5)]
+    v = X.perfect_order_minimal_tree(_ctx(pd.DataFrame(rows)))
+    assert v.category == "holds" and "√b + 1/√b at odd d" in v.detail
+    assert "in 4/4 searches" in v.measured and "b=4, d=5: 2.47 vs √b + 1/√b = 2.5" in v.measured
+    rows[1]["leaves"] += 1                       # one odd-depth count off the minimal tree
+    v2 = X.perfect_order_minimal_tree(_ctx(pd.DataFrame(rows)))
+    assert v2.category == "does not hold" and "in 3/4 searches" in v2.measured
