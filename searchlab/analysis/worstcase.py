@@ -29,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
+from searchlab.algorithms.api import search
 from searchlab.errors import InvalidParameterError
-from searchlab.trees import IIDTree
+from searchlab.trees import ExplicitTree, IIDTree
 
 from .tables import md_table
 
@@ -223,9 +224,6 @@ DEFAULT_ATTAINED = ((2, 1), (2, 2), (2, 3), (2, 4), (2, 5), (2, 8), (2, 12), (2,
 def attained_study(cells=DEFAULT_ATTAINED, algorithms=("alphabeta", "alphabeta-failhard")) -> list[Attained]:
     """search() (reference engine) on ``no_cutoff_tree(b, d)`` for every cell and algorithm,
     with minimax's value beside it: the measurement behind "the worst case is attained"."""
-    from searchlab.algorithms.api import search
-    from searchlab.trees import ExplicitTree
-
     out = []
     for b, d in cells:
         tree = ExplicitTree(no_cutoff_tree(b, d))

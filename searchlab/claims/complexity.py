@@ -14,6 +14,7 @@ import pandas as pd
 from searchlab.analysis import theory as T
 from searchlab.analysis.convergence import convergence_facts, fmt_ci
 from searchlab.analysis.format import number, percent
+from searchlab.analysis.stats import mean_ci
 from searchlab.claims.ordering import chess_near_minimal_tree, measurements
 from searchlab.claims.verdict import Context, Verdict, no_data, pending
 
@@ -220,8 +221,6 @@ MIN_TREES_PER_CELL = 10
 def pruned_fraction_cells(sub: pd.DataFrame, n_resamples: int = 999) -> pd.DataFrame:
     """Per (b, d): the trees (n), the mean fraction of the b^d leaves pruned, and its 95 %
     bootstrap CI over the trees (NaN with one tree)."""
-    from searchlab.analysis.stats import mean_ci
-
     rows = []
     for (b, d), g in sub.groupby(["b", "d"]):
         frac = 1 - g["leaves"].to_numpy(float) / float(b) ** float(d)
