@@ -173,6 +173,43 @@ def _count_ratio_34(ctx: Context, rows: pd.DataFrame) -> str:
     return ", ".join(out) or "n/a"
 
 
+#: 000-f on nodes: a b's deepest depth is used only with at least this many trees
+MIN_TREES_NODES = 10
+
+
+def nodes_ratio_34(ctx: Context, n_resamples: int = 999) -> dict[int, dict]:
+    """000-f on the count the claim names (nodes): per b, at the deepest depth with at least
+    MIN_TREES_NODES random-order (else natural-order) alpha-beta searches of continuous i.i.d.
+    trees in the run's table, mean nodes / b^(3d/4) and mean leaves / b^(3d/4), each with a 95 %
+    bootstrap CI over the trees, and n."""
+    sub = ctx.iid()
+    if sub.empty or "nodes" not in sub.columns:
+        return {}
+    o = "random" if (sub["ordering"] == "random").any() else "natural"
+    sub = sub[(sub["ordering"] == o) & (sub["algorithm"] == "alphabeta")].dropna(subset=["nodes", "leaves"])
+    out = {}
+    for b, g in sub.groupby("b"):
+        counts = g.groupby("d").size()
+        ok = counts[counts >= MIN_TREES_NODES]
+        if ok.empty:
+            continue
+        d = int(ok.index.max())
+        cell = g[g["d"] == d]
+        scale = float(b) ** (0.75 * d)
+        nodes = mean_ci(cell["nodes"].to_numpy(float) / scale, n_resamples=n_resamples, seed=int(b))
+        leaves = mean_ci(cell["leaves"].to_numpy(float) / scale, n_resamples=n_resamples, seed=int(b))
+        out[int(b)] = dict(d=d, n=len(cell), nodes=nodes, leaves=leaves, ordering=o)
+    return out
+
+
+def _nodes_line(nr: dict[int, dict]) -> str:
+    o = next(iter(nr.values()))["ordering"]
+    return (f"on nodes ({o} order, the run's table, deepest d with ≥ {MIN_TREES_NODES} trees per b, 95 % bootstrap CI "
+            "over trees): " + "; ".join(
+                f"b={b}, d={v['d']}, n={v['n']}: nodes / b^(3d/4) = {fmt_ci(v['nodes'])} (leaves / b^(3d/4) = "
+                f"{fmt_ci(v['leaves'])})" for b, v in sorted(nr.items())))
+
+
 def random_order_three_quarters(ctx: Context) -> Verdict:
     """000-f/001-d/003-e "random ordering examines about O(b^(3d/4)) nodes", from the paired
     convergence study: the count scale at feasible depths and the extrapolated growth."""
@@ -189,6 +226,18 @@ def random_order_three_quarters(ctx: Context) -> Verdict:
     measured += f" (n = {min(r.n for r in res.values())} paired trees per b)"
     b_ls, s_ls = f["least_stable"]
     growth_not_b34 = len(f["b34_above_limit_ci"]) == len(f["b"])
+    nr = nodes_ratio_34(ctx)
+    count = "leaves (the convergence study counts leaves; no node counts in this run)"
+    if nr:
+        # the claim counts nodes: the count scale is judged on nodes, leaves beside it
+        measured = _nodes_line(nr) + ". Leaves, paired convergence study: " + measured
+        lo = min(v["nodes"].value for v in nr.values())
+        hi = max(v["nodes"].value for v in nr.values())
+        clo = min(v["nodes"].low for v in nr.values())
+        chi = max(v["nodes"].high for v in nr.values())
+        count = (f"nodes, as the claim says (n = {min(v['n'] for v in nr.values())}–{max(v['n'] for v in nr.values())} "
+                 f"trees per b; leaves are {min(v['leaves'].value for v in nr.values()):.2f}–"
+                 f"{max(v['leaves'].value for v in nr.values()):.2f}× b^(3d/4) at the same depths)")
     within = clo >= 1 / COUNT_FACTOR and chi <= COUNT_FACTOR
     side = "above it" if clo > 1 else "below it" if chi < 1 else "on both sides of it"
     stable = (f"Least stable number: the fitted exponent at b = {b_ls} moves by {s_ls:.3f} with the depth window "
@@ -197,18 +246,19 @@ def random_order_three_quarters(ctx: Context) -> Verdict:
         cat = "holds only under conditions"
         above = (f"; at the deepest depth the growth still lies above R_b (b = {', '.join(map(str, f['growth_above_rb']))})"
                  if f["growth_above_rb"] else "")
-        det = (f"as a count at feasible depths: N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d per b (CIs "
-               f"{clo:.2f}–{chi:.2f}, {side}); not as a growth rate: the extrapolated limit of the growth per ply "
+        det = (f"as a count at feasible depths, counting {count}: N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d "
+               f"per b (CIs {clo:.2f}–{chi:.2f}, {side}); not as a growth rate (leaves): the extrapolated limit of the growth per ply "
                f"lies below b^(3/4) at every b (its CI contains Pearl's R_b at {len(f['rb_in_limit_ci'])} of "
                f"{len(f['b'])}){above}, so the ratio N / b^(3d/4) falls geometrically beyond the depths measured. "
                + stable)
     elif within:
         cat = "holds"
-        det = (f"N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d per b (CIs {clo:.2f}–{chi:.2f}), and b^(3/4) is not "
+        det = (f"counting {count}: N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d per b (CIs {clo:.2f}–{chi:.2f}), "
+               f"and b^(3/4) is not "
                f"excluded by every extrapolated limit's CI. " + stable)
     else:
         cat = "does not hold"
-        det = (f"on the count scale N / b^(3d/4) = {lo:.2f}–{hi:.2f} (CIs {clo:.2f}–{chi:.2f}) at the deepest "
+        det = (f"counting {count}, N / b^(3d/4) = {lo:.2f}–{hi:.2f} (CIs {clo:.2f}–{chi:.2f}) at the deepest "
                f"depths: not within a factor {COUNT_FACTOR:g}. " + stable)
     return Verdict(cat, det, measured, "N ≈ b^(3d/4); Pearl: growth → R_b", RIGOR_COMMAND)
 
