@@ -147,3 +147,32 @@ def test_000f_judged_on_nodes_with_leaves_beside():
     assert "b=4, d=6, n=12: nodes / b^(3d/4) = 2.5" in v.measured and "(leaves / b^(3d/4) = 1.5" in v.measured
     v2 = X.random_order_three_quarters(_ctx(convergence=res))                 # no node counts: leaves
     assert v2.category == "holds only under conditions" and "no node counts in this run" in v2.detail
+
+
+def _q(plain, quiet, depth=3):
+    sw = {"plain": list(map(float, plain)), "quiescence": list(map(float, quiet))}
+    return {"ordering": {"quiescence": dict(
+        depth=depth, n=len(plain), swings=sw, swing={k: float(np.median(v)) for k, v in sw.items()},
+        swing_mean={k: float(np.mean(v)) for k, v in sw.items()}, solved={"plain": 1, "quiescence": 2})}}
+
+
+def test_001m_from_per_position_swings():
+    v = U.quiescence_horizon(_ctx(**_q([500, 300, 400, 700, 200, 600] * 5, [0, 10, 0, 20, 0, 5] * 5)))
+    assert v.category == "holds only under conditions" and "n = 30 WAC positions" in v.detail
+    assert "smaller with quiescence at 30, larger at 0, equal at 0 of 30 positions" in v.measured
+    assert "lies above 0" in v.detail
+    cured = U.quiescence_horizon(_ctx(**_q([500, 300, 400] * 4, [0] * 12)))
+    assert cured.category == "holds"
+    unclear = U.quiescence_horizon(_ctx(**_q([50, 0, 40, 0, 10], [0, 30, 0, 20, 5])))
+    assert unclear.category == "not shown at this power" and "not shown at n = 5" in unclear.detail
+
+
+def test_quiescence_swings_measures_each_position():
+    from searchlab import data as shipped
+    from searchlab.claims.ordering import quiescence_swings
+    from searchlab.games.epd import load_epd
+
+    wac = load_epd(shipped.path("chess", "wac.epd"))[:2]
+    q = quiescence_swings(wac, 2)
+    assert q["n"] == 2 and len(q["swings"]["plain"]) == len(q["swings"]["quiescence"]) == 2
+    assert q["swing"]["plain"] == float(np.median(q["swings"]["plain"]))
