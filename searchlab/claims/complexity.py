@@ -15,6 +15,7 @@ from searchlab.analysis import theory as T
 from searchlab.analysis.convergence import convergence_facts, fmt_ci
 from searchlab.analysis.format import number, percent
 from searchlab.analysis.stats import mean_ci
+from searchlab.claims.exact_random import random_order_three_quarters_exact
 from searchlab.claims.ordering import chess_near_minimal_tree, measurements
 from searchlab.claims.verdict import Context, Verdict, no_data, pending
 
@@ -213,6 +214,9 @@ def _nodes_line(nr: dict[int, dict]) -> str:
 def random_order_three_quarters(ctx: Context) -> Verdict:
     """000-f/001-d/003-e "random ordering examines about O(b^(3d/4)) nodes", from the paired
     convergence study: the count scale at feasible depths and the extrapolated growth."""
+    exact = (ctx.exact or {}).get("exact_counts")
+    if exact is not None:                        # exact expectations first; the sampled study checks them
+        return random_order_three_quarters_exact(exact, COUNT_FACTOR)
     res = (ctx.exact or {}).get("convergence")
     if not res:
         return _random_order_by_fit(ctx)
