@@ -32,6 +32,7 @@ from searchlab.analysis import chance_study as CS
 from searchlab.analysis import multiplayer_study as MS
 from searchlab.analysis.steps import Step
 from searchlab.experiment import provenance, store
+from searchlab.experiment.run_status import check_not_all_failed
 from searchlab.experiment.runner import INFLIGHT_DIR, RunSettings, execute
 from searchlab.experiment.schema import ConfigError
 
@@ -258,6 +259,7 @@ def run_claim_study(cfg: ClaimStudyConfig, runner: Any, run_dir: Path, *, progre
                                         "cpu_seconds": writer.cpu})
     for f in writer.failed:
         log(f"failed: {f['label']}: {f['error']}")
+    check_not_all_failed(writer.failed, len(todo), run_dir, ClaimStudyRunError)
     return run_dir
 
 

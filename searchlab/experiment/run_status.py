@@ -112,6 +112,23 @@ def recorded_complete(run_dir: Path) -> bool:
         return False
 
 
+def check_not_all_failed(failed: list[dict], ran: int, run_dir: Path,
+                         error: type[Exception]) -> None:
+    """Raise ``error`` (its message the first failure's) when every one of the ``ran`` tasks of
+    a session failed (``failed``: the failures' records, each with ``label``/``task_id`` and
+    ``error``): a run whose every task failed measured nothing and must not exit 0. Some
+    failures among successes are recorded in the table and the manifest, and the run goes on."""
+    if ran <= 0 or len(failed) < ran:
+        return
+    first = failed[0]
+    what = first.get("label") or first.get("task_id") or "the first task"
+    # a row's error is "Type: message | traceback" (runner.py); the message is the first part
+    msg = str(first.get("error") or "unknown error").split(" | ")[0].strip().splitlines()
+    raise error(f"every task failed ({len(failed)} of {ran}); the first, {what}: "
+                f"{msg[0] if msg else 'unknown error'} (the failures are listed in "
+                f"{Path(run_dir) / MANIFEST})")
+
+
 def refusal(status: RunStatus, how: str) -> str:
     """The one-line error for an incomplete or damaged run; ``how`` names the opt-in."""
     return (f"{status.problem()}; resume it with runner.resume={status.run_dir}, or accept the "

@@ -372,9 +372,41 @@ def _pruning_record(key: str, node: dict) -> Optional[Pruning]:
     return Pruning(**records) if records else None
 
 
+def _option_node(name: Any) -> dict:
+    """The ``pruning`` group's option ``name`` (its file), as a plain PruningConfig node."""
+    path = CONF_DIR / "pruning" / f"{name}.yaml" if isinstance(name, str) else None
+    if path is None or not path.is_file():
+        raise ConfigError(f"sweep.pruning: unknown technique {name!r}; allowed: "
+                          f"{', '.join(available_options('pruning'))}")
+    return OmegaConf.to_container(OmegaConf.merge(OmegaConf.structured(PruningConfig),
+                                                  OmegaConf.load(path)))
+
+
+def _label(name: str, record: Optional[Pruning], option: Optional[Pruning]) -> str:
+    """The ``pruning`` column of a technique that ran as ``record``: its option's name when it
+    runs that option's parameters, the name with the changed parameters when its overrides
+    changed them (``null_r2(null_move.reduction=3)``); ConfigError when the name says another
+    technique than the parameters run (a label is a fact about the search, not a name)."""
+    on = {f for f in PRUNING_RECORDS if getattr(record, f, None) is not None}
+    want = {f for f in PRUNING_RECORDS if getattr(option, f, None) is not None}
+    if on != want:
+        ran = ", ".join(sorted(on)) or "no technique (plain alpha-beta)"
+        said = ", ".join(sorted(want)) or "no technique"
+        raise ConfigError(
+            f"pruning.name={name} names {said}, but the pruning parameters set run {ran}: a "
+            f"row's pruning label must say what ran; choose the technique with pruning=NAME "
+            f"(allowed: {', '.join(available_options('pruning'))}) and leave pruning.name alone")
+    changed = []
+    for f in sorted(on):
+        mine, theirs = dataclasses.asdict(getattr(record, f)), dataclasses.asdict(getattr(option, f))
+        changed += [f"{f}.{k}={mine[k]}" for k in mine if mine[k] != theirs[k]]
+    return f"{name}({','.join(changed)})" if changed else name
+
+
 def _prunings(sweep_value: Any, chosen: dict) -> tuple[tuple[str, Optional[Pruning]], ...]:
-    """sweep.pruning -> ((name, Pruning or None), ...): each name an option of the ``pruning``
-    group (searchlab/conf/pruning/<name>.yaml); the chosen option carries its overrides."""
+    """sweep.pruning -> ((label, Pruning or None), ...): each name an option of the ``pruning``
+    group (searchlab/conf/pruning/<name>.yaml); the chosen option carries its overrides, and
+    its label says which of its parameters they changed (``_label``)."""
     names = [sweep_value] if isinstance(sweep_value, str) else list(sweep_value or [])
     if not names:
         raise ConfigError("sweep.pruning: the grid is empty (no technique listed; 'none' = "
@@ -383,16 +415,12 @@ def _prunings(sweep_value: Any, chosen: dict) -> tuple[tuple[str, Optional[Pruni
         raise ConfigError(f"sweep.pruning: a technique is listed twice: {names}")
     out = []
     for name in names:
+        option = _pruning_record(f"pruning {name}", _option_node(name))
         if name == chosen.get("name"):
-            node = chosen
+            record = _pruning_record(f"pruning {name}", chosen)
+            out.append((_label(name, record, option), record))
         else:
-            path = CONF_DIR / "pruning" / f"{name}.yaml"
-            if not isinstance(name, str) or not path.is_file():
-                raise ConfigError(f"sweep.pruning: unknown technique {name!r}; allowed: "
-                                  f"{', '.join(available_options('pruning'))}")
-            node = OmegaConf.to_container(OmegaConf.merge(OmegaConf.structured(PruningConfig),
-                                                          OmegaConf.load(path)))
-        out.append((name, _pruning_record(f"pruning {name}", node)))
+            out.append((name, option))
     return tuple(out)
 
 

@@ -23,7 +23,11 @@ from typing import Any, Optional
 from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from searchlab.algorithms.ordering import parse_ordering
+from searchlab.experiment.games import sample_game
 from searchlab.experiment.schema import ConfigError
+from searchlab.games.connect4 import ConnectFour, load_benchmark
+from searchlab.games.epd import load_epd
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"      # searchlab/data: shipped inputs
 DOMAINS = ("incremental", "connect4", "othello", "chess")
@@ -338,13 +342,49 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
             for c in d.correlations:
                 if not 0 <= c <= 1:
                     _fail(f"{k}.correlations must lie in [0, 1]; got {c}")
+        _check_orderings(k, n, d)
         if n == "connect4":
             if not d.benchmark or not data_path(d.benchmark).is_file():
                 _fail(f"{k}.benchmark: no such file {d.benchmark!r}")
+            _check_file(f"{k}.benchmark", n, data_path(d.benchmark))
         if n == "othello":
             _int(f"{k}.ply", d.ply, 0)
             if d.ply > 50:
                 _fail(f"{k}.ply must be <= 50 (positions with moves left); got {d.ply}")
-        if n == "chess" and (not d.epd or not data_path(d.epd).is_file()):
-            _fail(f"{k}.epd: no such file {d.epd!r}")
+        if n == "chess":
+            if not d.epd or not data_path(d.epd).is_file():
+                _fail(f"{k}.epd: no such file {d.epd!r}")
+            _check_file(f"{k}.epd", n, data_path(d.epd))
     return cfg
+
+
+def _check_orderings(key: str, domain: str, d: DomainConf) -> None:
+    """The domain's search and match orderings must be orderings of its game (a tree for
+    incremental): otherwise every task would fail after the run started."""
+    game = None if domain == "incremental" else sample_game(domain)
+    for where, o in ((f"{key}.ordering", d.ordering), (f"{key}.match.ordering", d.match.ordering)):
+        if where.endswith("match.ordering") and not d.match.enabled:
+            continue
+        try:
+            parse_ordering(o, game)
+        except ValueError as e:
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            _fail(f"{where}: {first}")
+
+
+def _check_file(key: str, domain: str, path: Path) -> None:
+    """Read the domain's position file through its loader before any work: a binary, empty or
+    malformed file (or a Connect Four line that is not a legal game) is a ConfigError naming
+    the file and line."""
+    try:
+        if domain == "chess":
+            load_epd(path)
+            return
+        for lineno, (moves, _) in enumerate(load_benchmark(path), 1):
+            try:
+                ConnectFour(moves)
+            except ValueError as e:
+                raise ValueError(f"{path}: position {lineno} ({moves[:40]!r}): {e}") from None
+    except (OSError, ValueError) as e:
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        _fail(f"{key}: {first}")
