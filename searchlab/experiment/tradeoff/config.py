@@ -28,6 +28,7 @@ from searchlab.experiment.games import sample_game
 from searchlab.experiment.schema import ConfigError
 from searchlab.games.connect4 import ConnectFour, load_benchmark
 from searchlab.games.epd import load_epd
+from searchlab.limits import MAX_COUNT, check_int, check_number
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"      # searchlab/data: shipped inputs
 DOMAINS = ("incremental", "connect4", "othello", "chess")
@@ -237,12 +238,13 @@ def selected_domains(cfg: TradeoffConfig) -> list[str]:
 
 
 def _int(key: str, v: Any, lo: int) -> None:
-    if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-        _fail(f"{key} must be an integer >= {lo}; got {v!r}")
+    """v an integer in [lo, MAX_COUNT] (every count, depth and budget is bounded:
+    searchlab.limits; depths are bounded again by the search itself)."""
+    check_int(key, v, lo, MAX_COUNT, error=ConfigError)
 
 
 def _pos(key: str, v: Any) -> None:
-    if not isinstance(v, (int, float)) or isinstance(v, bool) or not v > 0:
+    if not check_number(key, v, error=ConfigError) > 0:
         _fail(f"{key} must be a number > 0; got {v!r}")
 
 
@@ -287,18 +289,18 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
             if t.lmr.schedule not in ("constant", "log"):
                 _fail(f"{k}.lmr.schedule must be constant or log; got {t.lmr.schedule!r}")
         if t.futility is not None:
-            if t.futility.margin < 0:
-                _fail(f"{k}.futility.margin must be >= 0; got {t.futility.margin}")
+            check_number(f"{k}.futility.margin", t.futility.margin, 0.0, error=ConfigError)
             if (t.family == "razoring") != (t.futility.razor_margin is not None):
                 _fail(f"{k}: family 'razoring' goes with futility.razor_margin set, "
                       f"'futility' without it")
-            if t.futility.razor_margin is not None and t.futility.razor_margin < 0:
-                _fail(f"{k}.futility.razor_margin must be >= 0; got {t.futility.razor_margin}")
+            if t.futility.razor_margin is not None:
+                check_number(f"{k}.futility.razor_margin", t.futility.razor_margin, 0.0,
+                             error=ConfigError)
         if t.beam is not None:
             for w in [t.beam.width, *t.beam.widths]:
                 _int(f"{k}.beam.width", w, 1)
-        if t.probcut is not None and not t.probcut.threshold >= 0:
-            _fail(f"{k}.probcut.threshold must be >= 0; got {t.probcut.threshold}")
+        if t.probcut is not None:
+            check_number(f"{k}.probcut.threshold", t.probcut.threshold, 0.0, error=ConfigError)
         if t.quiescence is not None:
             _int(f"{k}.quiescence.max_depth", t.quiescence.max_depth, 1)
     for n in names:
