@@ -70,8 +70,16 @@ def precheck(argv: list[str]) -> None:
     multirun = "-m" in argv or "--multirun" in argv
     ov = [o for o in _overrides(argv) if not o.lstrip("+~").startswith("hydra")
           or o.startswith("hydra.searchpath=")]
+    # --config-dir/-cd DIR adds DIR to Hydra's search path (its presets: DIR/experiment/NAME.yaml)
+    dirs = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a in ("--config-dir", "-cd")]
+    for d in dirs:
+        if not Path(d).is_dir():
+            _error(f"--config-dir: no such directory {d}")
+    if dirs and not any(o.startswith("hydra.searchpath=") for o in ov):
+        ov.append("hydra.searchpath=[" + ",".join(f"file://{Path(d).resolve()}" for d in dirs) + "]")
     if not multirun:
-        _check_job(ov, _overrides(argv), "")
+        # --cfg prints the composed config and runs nothing: validated, never compiled
+        _check_job(ov, _overrides(argv), "", run=not any(a in ("--cfg", "-c") for a in argv))
         return
     clash = [a for a in argv if a in ("--cfg", "-c", "--run", "-r", "--info", "-i")]
     if clash:
@@ -85,7 +93,7 @@ def precheck(argv: list[str]) -> None:
         _check_job(job, [], f"multirun job #{k} ({' '.join(job) or 'no override'}): ")
 
 
-def _check_job(ov: list[str], all_overrides: list[str], prefix: str) -> None:
+def _check_job(ov: list[str], all_overrides: list[str], prefix: str, run: bool = True) -> None:
     """The pre-run check of one job (its overrides without hydra.*); _error on a problem."""
     def fail(msg: str) -> None:
         _error(prefix + msg)
@@ -105,7 +113,7 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str) -> None:
         elif api.is_claim_study(cfg):
             api.claim_study_config(cfg)
         else:
-            grid.check_budget(grid.plan(study), study.runner.max_nodes)
+            grid.check_budget(grid.plan(study, check_support=run), study.runner.max_nodes)
     except ConfigError as e:
         fail(str(e))
     run_dir = study.runner.resume or study.results_dir
@@ -174,6 +182,13 @@ def main() -> None:
     if "--help" in argv or "-h" in argv:
         print(help_text())
         return
+    for flag in ("--shell-completion", "-sc"):
+        if flag in argv:
+            value = argv[argv.index(flag) + 1] if argv.index(flag) + 1 < len(argv) else ""
+            if value.split("=", 1)[0] not in ("install", "uninstall", "query"):
+                _error(f"{flag} needs one of install=SHELL, uninstall=SHELL or query=SHELL "
+                       f"(SHELL: bash, zsh, fish), e.g. eval \"$(searchlab {flag} install=bash)\"; "
+                       f"got {value or 'nothing'} (docs/running.md, Shell completion)")
     try:
         register_configs()
     except ConfigError as e:

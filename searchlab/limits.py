@@ -41,6 +41,9 @@ MAX_VALUE = float(1 << 53)
 #: Tree instances (or positions) per grid point, and tasks of one study.
 MAX_INSTANCES = 1_000_000
 MAX_TASKS = 50_000_000
+#: Grid points (tree x b x d x algorithm x ordering x pruning) of one study: each is estimated
+#: when the grid is planned, so the count is checked from the sweep's sizes first.
+MAX_GRID_POINTS = 200_000
 #: Longest experiment name (it names a folder); most workers of a run.
 MAX_NAME = 100
 MAX_WORKERS = 4096

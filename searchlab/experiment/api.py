@@ -48,7 +48,7 @@ class RunError(RuntimeError):
 def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
     """The composed config (DictConfig) of ``experiment`` (None = the defaults) + overrides."""
     register_configs()
-    ov = axis_overrides(list(overrides))
+    ov = axis_overrides(list(overrides), experiment)
     if experiment:
         ov = [f"experiment={experiment}"] + ov
     if GlobalHydra.instance().is_initialized():
