@@ -153,8 +153,34 @@ def _unwritable(path: str) -> str | None:
     return None
 
 
+def _nested_jobs(cfg: Any) -> None:
+    """Under Hydra's joblib launcher (hydra/launcher=joblib), each job's runner pool is nested
+    in the launcher's: runner.n_jobs=-1 (all cores, the default) becomes the cores divided
+    among the launcher's jobs, and a product launcher n_jobs x runner.n_jobs above the cores
+    is reported in one warning line (docs/running.md, "Hydra's joblib launcher")."""
+    try:
+        launcher = HydraConfig.get().launcher
+    except ValueError:
+        return
+    if "JoblibLauncher" not in str(launcher.get("_target_", "")):
+        return
+    cores = os.cpu_count() or 1
+    outer = int(launcher.get("n_jobs") or -1)
+    outer = cores if outer < 1 else outer
+    inner = int(cfg.runner.n_jobs)
+    if inner == -1:
+        cfg.runner.n_jobs = max(1, cores // outer)
+        print(f"searchlab: note: hydra/launcher=joblib runs {outer} jobs at once: runner.n_jobs=-1 "
+              f"becomes {cfg.runner.n_jobs} per job ({cores} cores)", file=sys.stderr)
+    elif outer * inner > cores:
+        print(f"searchlab: warning: hydra.launcher.n_jobs={outer} x runner.n_jobs={inner} = "
+              f"{outer * inner} worker processes on {cores} cores (oversubscribed: slower, same "
+              f"numbers); lower one of them", file=sys.stderr)
+
+
 def _task(cfg: Any) -> None:
     try:
+        _nested_jobs(cfg)
         study = api.validate(cfg)
         run_dir = HydraConfig.get().runtime.output_dir
         if api.is_tradeoff(cfg):

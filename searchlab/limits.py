@@ -44,6 +44,9 @@ MAX_TASKS = 50_000_000
 #: Grid points (tree x b x d x algorithm x ordering x pruning) of one study: each is estimated
 #: when the grid is planned, so the count is checked from the sweep's sizes first.
 MAX_GRID_POINTS = 200_000
+#: Empty cells up to which a Connect Four or Hex position is searched to the end without a
+#: depth or node budget (``game.solvable``); tic-tac-toe always is (549,946 minimax nodes).
+SOLVABLE_EMPTY = 12
 #: Longest experiment name (it names a folder); most workers of a run.
 MAX_NAME = 100
 MAX_WORKERS = 4096

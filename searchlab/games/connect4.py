@@ -48,6 +48,7 @@ import numpy as np
 
 from searchlab.algorithms.kernels import connect4 as kernel
 from searchlab.errors import InvalidParameterError, UnsupportedError
+from searchlab.limits import SOLVABLE_EMPTY
 from searchlab.games.connect4_compiled import CENTRE_FIRST
 from searchlab.games.connect4_compiled import compiled_game as _compiled_game
 from searchlab.games.protocol import Capabilities
@@ -207,6 +208,12 @@ class ConnectFour:
         return cls(text)
 
     # --- the Game protocol ---------------------------------------------------------------
+    @property
+    def solvable(self) -> bool:
+        """Whether the root is small enough to search to the end without a depth or a node
+        budget (algorithms.api.SOLVABLE_EMPTY empty cells at most)."""
+        return WIDTH * HEIGHT - self._root.plies <= SOLVABLE_EMPTY
+
     def initial_state(self) -> ConnectFourState:
         return self._root
 
