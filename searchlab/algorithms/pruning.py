@@ -181,11 +181,12 @@ def validate_pruning(pruning: Pruning, game: Any, algorithm: str, parts: tuple[s
         if not check_number("probcut.slope", pc.slope) > 0:
             raise InvalidParameterError(f"probcut.slope must be > 0; got {pc.slope!r}")
     if q is not None:
-        if not game.capabilities.noisy_moves:
-            raise UnsupportedError(f"quiescence needs game.noisy_moves(); {game.name} has none")
-        _positive_int("quiescence.max_depth", q.max_depth)
+        _positive_int("quiescence.max_depth", q.max_depth)      # the values first, then the game
         if q.delta is not None:
             check_number("quiescence.delta (None: off)", q.delta, 0.0)
+        if not game.capabilities.noisy_moves:
+            raise UnsupportedError(f"quiescence needs game.noisy_moves(); {game.name} has none")
+        if q.delta is not None:
             if not game.capabilities.capture_gain:
                 raise UnsupportedError(f"delta pruning needs game.capture_gain(); {game.name} has none")
 
