@@ -18,7 +18,6 @@ from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, Nu
                                           Pruning, Quiescence)
 from searchlab.errors import SearchlabError
 from searchlab.experiment import api
-from searchlab.experiment.composition import job_dir
 from searchlab.experiment.store import load
 from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import ConnectFour
@@ -151,6 +150,7 @@ def test_config_dir_finds_the_users_preset(tmp_path, monkeypatch, capsys):
 
 
 def test_multirun_folders_are_named_by_their_overrides():
+    from searchlab.experiment.composition import job_dir
     assert job_dir(0, "sweep.b=[2],sweep.ordering=${ordering}") == "0_sweep.b=[2]"
     assert job_dir(3, "") == "3"
     assert "/" not in job_dir(1, "results_dir=/tmp/x")
