@@ -28,7 +28,7 @@ from typing import Any
 
 from searchlab.algorithms.context import SearchContext
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
-from searchlab.limits import MAX_BRANCHING, MAX_DEPTH, check_int, check_number
+from searchlab.limits import MAX_BRANCHING, MAX_DEPTH, MAX_VALUE, check_int, check_number
 
 INF = math.inf
 
@@ -183,7 +183,12 @@ def validate_pruning(pruning: Pruning, game: Any, algorithm: str, parts: tuple[s
     if q is not None:
         _positive_int("quiescence.max_depth", q.max_depth)      # the values first, then the game
         if q.delta is not None:
-            check_number("quiescence.delta (None: off)", q.delta, 0.0)
+            try:
+                check_number("quiescence.delta", q.delta, 0.0)
+            except InvalidParameterError:
+                raise InvalidParameterError(
+                    f"quiescence.delta must be a finite number >= 0 and <= {MAX_VALUE:g} (or None: "
+                    f"off); got {q.delta!r}") from None
         if not game.capabilities.noisy_moves:
             raise UnsupportedError(f"quiescence needs game.noisy_moves(); {game.name} has none")
         if q.delta is not None:

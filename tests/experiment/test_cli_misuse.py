@@ -81,7 +81,7 @@ MISUSE_23 = [
     (["tree=incremental", "ordering=static", "sweep.b=[2]", "sweep.d=[3]", "pruning=lmr_log",
       "+pruning.lmr.min_depth=1000000000000000000000000000000"], "lmr.min_depth must be an integer in [1, 200]"),
     (["tree=incremental", "ordering=static", "sweep.b=[2]", "sweep.d=[3]", "pruning=quiescence_8_delta",
-      "pruning.quiescence.delta=nan"], "quiescence.delta (None: off) must be a finite number"),
+      "pruning.quiescence.delta=nan"], "quiescence.delta must be a finite number >= 0 and <= 9.0072e+15 (or None: off); got nan"),
     (["tree=incremental", "pruning=null_r2", "pruning.name=none", "ordering=static"],
      "pruning.name=none names no technique, but the pruning parameters set run null_move"),
     (["pruning=none", "pruning.name=null_r2"],
