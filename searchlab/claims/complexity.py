@@ -14,6 +14,7 @@ import pandas as pd
 from searchlab.analysis import theory as T
 from searchlab.analysis.convergence import convergence_facts, fmt_ci
 from searchlab.analysis.format import number, percent
+from searchlab.claims.exact_random import random_order_three_quarters_exact
 from searchlab.claims.ordering import chess_near_minimal_tree, measurements
 from searchlab.claims.verdict import Context, Verdict, no_data, pending
 
@@ -145,6 +146,9 @@ def _count_ratio_34(ctx: Context, rows: pd.DataFrame) -> str:
 def random_order_three_quarters(ctx: Context) -> Verdict:
     """000-f/001-d/003-e "random ordering examines about O(b^(3d/4)) nodes", from the paired
     convergence study: the count scale at feasible depths and the extrapolated growth."""
+    exact = (ctx.exact or {}).get("exact_counts")
+    if exact is not None:                        # exact expectations first; the sampled study checks them
+        return random_order_three_quarters_exact(exact, COUNT_FACTOR)
     res = (ctx.exact or {}).get("convergence")
     if not res:
         return _random_order_by_fit(ctx)
