@@ -25,6 +25,7 @@ from searchlab.experiment import grid as _grid
 from searchlab.experiment import lock, provenance, store
 from searchlab.experiment import parallel_study
 from searchlab.experiment.composition import axis_overrides, config_error_message, register_configs
+from searchlab.experiment.run_status import check_not_all_failed
 from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.experiment.store import load  # noqa: F401  (re-exported)
@@ -47,7 +48,7 @@ class RunError(RuntimeError):
 def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
     """The composed config (DictConfig) of ``experiment`` (None = the defaults) + overrides."""
     register_configs()
-    ov = axis_overrides(list(overrides))
+    ov = axis_overrides(list(overrides), experiment)
     if experiment:
         ov = [f"experiment={experiment}"] + ov
     if GlobalHydra.instance().is_initialized():
@@ -312,6 +313,12 @@ def _run_owned(study: Study, run_dir: Path, p: Any, resumed: bool, progress: boo
                                         "ran": outcome.ran, "crashes": outcome.crashes})
     log(f"{study.name}: {n_rows} rows ({', '.join(f'{k} {v}' for k, v in sorted(status_counts.items()))}) "
         f"in {outcome.seconds:.1f} s")
+    if final is not None and todo:
+        ran = {t.task_id for t in todo}
+        failed = [{"task_id": tid, "error": err, "label": f"task {tid}"} for tid, st, err in zip(
+            final.column("task_id").to_pylist(), final.column("status").to_pylist(),
+            final.column("error").to_pylist()) if tid in ran and st == "failed"]
+        check_not_all_failed(failed, len(todo), run_dir, RunError)
     if report if report is not None else r.report:
         _report(run_dir, log)
     log(f"table:   {store.table_dir(run_dir)}  (searchlab.load({str(run_dir)!r}))")

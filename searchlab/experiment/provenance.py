@@ -3,6 +3,7 @@ versions, machine; one entry per session (a resumed run has several)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
@@ -97,6 +98,25 @@ def write_json_atomic(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
+def new_run_id(config_hash: str) -> str:
+    """A new run's id: unique per creation (time, process, 8 random bytes), not a seed of any
+    measurement (every measurement's randomness derives from the config's seed)."""
+    raw = f"{config_hash}|{time.time_ns()}|{os.getpid()}|{os.urandom(8).hex()}"
+    return hashlib.blake2b(raw.encode(), digest_size=8).hexdigest()
+
+
+def run_identity(run_dir: Path) -> dict[str, str] | None:
+    """{"config_hash", "run_id"} of the run in run_dir (its provenance.json), None if it has
+    none (an older run, or not a run)."""
+    try:
+        data = json.loads((Path(run_dir) / "provenance.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not data.get("run_id"):
+        return None
+    return {"config_hash": str(data.get("config_hash")), "run_id": str(data["run_id"])}
+
+
 def add_session(run_dir: Path, config_hash: str, session: dict[str, Any]) -> None:
     path = Path(run_dir) / "provenance.json"
     data: dict[str, Any] = {}
@@ -106,6 +126,9 @@ def add_session(run_dir: Path, config_hash: str, session: dict[str, Any]) -> Non
         except (OSError, ValueError):
             data = {}
     data.setdefault("config_hash", config_hash)
+    # the run's identity, fixed when the run is created and kept by every resume: each part
+    # carries it (store.PartWriter), so load() can tell a part of another run from this run's
+    data.setdefault("run_id", new_run_id(config_hash))
     data["version"], data["commit"] = session["version"], session["commit"]
     data["dirty"] = session["dirty"]
     data["libraries"], data["machine"] = session["libraries"], session["machine"]

@@ -101,8 +101,11 @@ def test_wrong_type_in_list(capsys):
     ("tree.levels=-2", "tree.levels"), ("runner.max_nodes=0", "runner.max_nodes"),
 ])
 def test_out_of_range(capsys, override, key):
-    if key is None:          # a valid override: no error
+    if key is None:          # a valid override: no error, and the study is what it says
         cli_mod.precheck([override, "tree.p=0.5"])
+        assert capsys.readouterr().err == ""
+        study = api.validate(api.compose(None, [override, "tree.p=0.5"]))
+        assert [(t.model, t.p) for t in study.trees] == [("ordered", 0.5)]
         return
     line = _precheck_error(capsys, override)
     assert key in line
