@@ -23,12 +23,9 @@ from searchlab.analysis import theory as T  # noqa: E402
 __all__ = ["OKABE_ITO", "ORDERING_COLOURS", "plot_beff_vs_b", "plot_leaves_vs_depth", "plot_alpha",
            "plot_convergence", "plot_alpha_vs_p", "plot_alpha_vs_levels", "save"]
 
-#: Okabe & Ito (2008), colour-blind safe
-OKABE_ITO = {"orange": "#E69F00", "skyblue": "#56B4E9", "green": "#009E73", "yellow": "#F0E442",
-             "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7", "black": "#000000"}
-ORDERING_COLOURS = {"worst": OKABE_ITO["vermillion"], "natural": OKABE_ITO["orange"],
-                    "random": OKABE_ITO["blue"], "static": OKABE_ITO["purple"],
-                    "perfect": OKABE_ITO["green"]}
+# one palette for every figure (searchlab.analysis.palette): an ordering has the same colour here
+# as in the move-ordering policies' figures
+from searchlab.analysis.palette import OKABE_ITO, ORDERING_COLOURS, ordering_colour  # noqa: E402
 #: colours for series indexed by b (no yellow: too pale on white)
 SERIES_COLOURS = [OKABE_ITO[c] for c in ("blue", "orange", "green", "vermillion", "purple", "skyblue", "black")]
 ORDERING_MARKERS = {"worst": "v", "natural": "s", "random": "o", "static": "D", "perfect": "^"}
@@ -87,7 +84,7 @@ def plot_beff_vs_b(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title
         so = s[s["ordering"] == o].sort_values("b")
         x = so["b"].astype(float).to_numpy() * (1 + 0.02 * (k - 2))  # dodge
         ax.errorbar(x, so["beff_fit"], yerr=_yerr(so["beff_fit"], so["beff_fit_lo"], so["beff_fit_hi"]),
-                    fmt=ORDERING_MARKERS.get(o, "o"), color=ORDERING_COLOURS.get(o, OKABE_ITO["black"]),
+                    fmt=ORDERING_MARKERS.get(o, "o"), color=ordering_colour(o),
                     capsize=3, ms=5, label=f"{o} (measured)", zorder=3)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
@@ -133,7 +130,7 @@ def plot_leaves_vs_depth(df: pd.DataFrame, path: Path, *, b: int | None = None, 
                 lab = "minimax" if alg == "minimax" else (f"{o}" if alg == "alphabeta" else f"{o}, {alg}")
                 ax.errorbar(m.index, m.values, yerr=(1.96 * se.fillna(0)).values,
                             marker="x" if alg == "minimax" else ORDERING_MARKERS.get(o, "o"),
-                            color=ORDERING_COLOURS.get(o, OKABE_ITO["black"]) if alg != "minimax" else OKABE_ITO["skyblue"],
+                            color=ordering_colour(o) if alg != "minimax" else OKABE_ITO["skyblue"],
                             ms=4, lw=1, capsize=2, label=lab)
         ax.set_yscale("log")
         ax.set_xlabel("depth d (plies)")
@@ -163,7 +160,7 @@ def plot_alpha(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title: st
         so = s[s["ordering"] == o].sort_values("b")
         x = so["b"].astype(float).to_numpy() * (1 + 0.02 * (k - 2))
         ax.errorbar(x, so["alpha_fit"], yerr=_yerr(so["alpha_fit"], so["alpha_fit_lo"], so["alpha_fit_hi"]),
-                    fmt=ORDERING_MARKERS.get(o, "o"), color=ORDERING_COLOURS.get(o, OKABE_ITO["black"]),
+                    fmt=ORDERING_MARKERS.get(o, "o"), color=ordering_colour(o),
                     capsize=3, ms=5, label=f"{o} (measured)")
     ax.set_xscale("log", base=2)
     ax.set_ylim(0.4, 1.05)
@@ -196,11 +193,11 @@ def plot_convergence(df: pd.DataFrame, path: Path, *, b: int, ordering: str | It
             ds = np.array(sorted(pg))
             v = np.array([pg[d].value for d in ds])
             ax.errorbar(ds + 0.08 * k, v, yerr=_yerr(v, [pg[d].low for d in ds], [pg[d].high for d in ds]),
-                        marker=ORDERING_MARKERS.get(o, "o"), color=ORDERING_COLOURS.get(o), capsize=3, ms=5,
+                        marker=ORDERING_MARKERS.get(o, "o"), color=ordering_colour(o), capsize=3, ms=5,
                         label=f"{o}: √(N(d)/N(d−2))")
         pdp = E.per_depth_with_ci(depths, mat, n_resamples=n_resamples)
         ds2 = np.array(sorted(pdp))
-        ax.plot(ds2, [pdp[d].value for d in ds2], color=ORDERING_COLOURS.get(o), ls="--", lw=1, alpha=0.8,
+        ax.plot(ds2, [pdp[d].value for d in ds2], color=ordering_colour(o), ls="--", lw=1, alpha=0.8,
                 label=f"{o}: N(d)^(1/d)")
     ax.axhline(T.pearl_rb(b), color=OKABE_ITO["purple"], ls="-.", lw=1.4, label=f"Pearl R_{b} = {T.pearl_rb(b):.3f}")
     ax.axhline(b ** 0.75, color=OKABE_ITO["skyblue"], ls="--", lw=1.4, label=f"b^(3/4) = {b ** 0.75:.3f}")
