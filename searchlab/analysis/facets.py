@@ -109,18 +109,26 @@ def pruning_effect(table: pd.DataFrame, *, n_resamples: int = 999, seed: int = 0
 
 
 def pruning_ranges(effect: pd.DataFrame, *, min_depth: int = 2) -> pd.DataFrame:
-    """Per technique: the range over (setting, policy, depth >= min_depth) of the node ratio and
-    of the move-changed share, with the number of cells and searches. Columns: technique,
-    cells, searches, ratio_min, ratio_max, moved_min, moved_max, moves_changed."""
-    cols = ["technique", "cells", "searches", "ratio_min", "ratio_max", "moved_min", "moved_max",
-            "moves_changed"]
-    e = effect[effect["d"] >= min_depth] if len(effect) else effect
+    """Per technique: the range over settings and policies of the node ratio at each one's
+    deepest depth (where the saving is largest and most relevant), and the root moves changed
+    over every depth >= min_depth (pooled count and the range over (setting, policy, depth)
+    cells). Columns: technique, settings, ratio_min, ratio_max, cells, searches, moves_changed,
+    moved_share, moved_min, moved_max."""
+    cols = ["technique", "settings", "ratio_min", "ratio_max", "cells", "searches",
+            "moves_changed", "moved_share", "moved_min", "moved_max"]
+    if effect.empty:
+        return pd.DataFrame(columns=cols)
+    deep = effect[effect["d"] == effect.groupby(["technique", "setting", "policy"])["d"].transform("max")]
+    e = effect[effect["d"] >= min_depth]
     rows = []
     for tech, g in e.groupby("technique", sort=True):
-        rows.append(dict(technique=tech, cells=len(g), searches=int(g["n"].sum()),
-                         ratio_min=float(g["node_ratio"].min()), ratio_max=float(g["node_ratio"].max()),
-                         moved_min=float(g["move_changed"].min()), moved_max=float(g["move_changed"].max()),
-                         moves_changed=int(g["moves_changed"].sum())))
+        dg = deep[deep["technique"] == tech]
+        searches = int(g["n"].sum())
+        rows.append(dict(technique=tech, settings=len(dg),
+                         ratio_min=float(dg["node_ratio"].min()), ratio_max=float(dg["node_ratio"].max()),
+                         cells=len(g), searches=searches, moves_changed=int(g["moves_changed"].sum()),
+                         moved_share=float(g["moves_changed"].sum() / searches) if searches else math.nan,
+                         moved_min=float(g["move_changed"].min()), moved_max=float(g["move_changed"].max())))
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -186,11 +194,13 @@ def pruning_section(table: pd.DataFrame, *, n_resamples: int = 999, fig_dir=None
            "Move changed: share of searches whose root move differs from plain alpha-beta's (an "
            "error of the unsound technique); value changed: share whose root value differs."]
     out.append("\n" + md_table(
-        ["technique", "node ratio (range)", "move changed (range)", "moves changed", "cells (setting × policy × d ≥ 2)", "searches"],
-        [[r.technique, f"{number(r.ratio_min, 3)} – {number(r.ratio_max, 3)}",
-          f"{percent(r.moved_min)} – {percent(r.moved_max)}", f"{r.moves_changed} of {r.searches}",
-          r.cells, r.searches] for r in rng.itertuples()]))
-    deep = eff[eff["d"] == eff.groupby(["setting", "policy"])["d"].transform("max")]
+        ["technique", "node ratio at the deepest d (range over settings)",
+         "root move changed (d ≥ 2, pooled)", "move changed per (setting, d) cell (range)"],
+        [[r.technique, f"{number(r.ratio_min, 3)} – {number(r.ratio_max, 3)} ({r.settings} settings)",
+          f"{percent(r.moved_share)} ({r.moves_changed} of {r.searches} searches)",
+          f"{percent(r.moved_min)} – {percent(r.moved_max)} ({r.cells} cells)"]
+         for r in rng.itertuples()]))
+    deep = eff[eff["d"] == eff.groupby(["technique", "setting", "policy"])["d"].transform("max")]
     rows = []
     for r in deep.sort_values(["setting", "policy", "technique"]).itertuples():
         ci = (f" [{number(r.node_ratio_lo, 3)}, {number(r.node_ratio_hi, 3)}]"
