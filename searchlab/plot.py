@@ -25,6 +25,7 @@ from searchlab.analysis import estimators as E
 from searchlab.analysis import figures as F
 from searchlab.analysis import policies as P
 from searchlab.analysis.facets import figure_pruning_effect, pruning_effect
+from searchlab.report.tradeoff import pareto_figure, summarise
 
 __all__ = ["CURVES", "ebf_vs_b", "leaves_vs_depth", "alpha_vs_b", "convergence", "policies",
            "pruning", "pareto", "save"]
@@ -136,7 +137,6 @@ def pruning(table: pd.DataFrame, *, n_resamples: int = 999):
 def pareto(table: pd.DataFrame, *, domain: str | None = None):
     """The trade-off study's Pareto figure (experiment=unsound_tradeoff...): node savings
     against decision error per technique, for ``domain`` (default: the table's first)."""
-    from searchlab.report.tradeoff import pareto_figure, summarise
     if "domain" not in table.columns:
         raise ValueError("pareto needs a trade-off study's table (column 'domain')")
     s = summarise(table)

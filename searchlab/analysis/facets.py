@@ -18,11 +18,20 @@ error of the unsound technique.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Optional
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from scipy import stats
+from matplotlib.ticker import MaxNLocator
+
+from searchlab.analysis.figures import save
+from searchlab.analysis.format import number, percent
+from searchlab.analysis.palette import technique_style
+from searchlab.analysis.policies import prepare
+from searchlab.analysis.stats import gmean_ci
+from searchlab.analysis.tables import md_table
 
 __all__ = ["FACET_AXES", "swept_axes", "is_sound", "pruning_effect", "pruning_ranges",
            "figure_pruning_effect", "pruning_section"]
@@ -47,19 +56,6 @@ def is_sound(pruning: Optional[str]) -> bool:
         or str(pruning) == PLAIN
 
 
-def _gmean_ci(logs: np.ndarray, n_resamples: int, seed: int) -> tuple[float, float, float]:
-    """exp(mean(logs)) with a 95 % percentile bootstrap CI over the units (nan CI for n < 2,
-    the point itself when every log ratio is equal)."""
-    v = float(np.exp(logs.mean()))
-    if len(logs) < 2:
-        return v, math.nan, math.nan
-    if np.all(logs == logs[0]):
-        return v, v, v
-    res = stats.bootstrap((logs,), np.mean, n_resamples=n_resamples, method="percentile",
-                          confidence_level=0.95, random_state=np.random.default_rng(seed))
-    return v, float(np.exp(res.confidence_interval.low)), float(np.exp(res.confidence_interval.high))
-
-
 def pruning_effect(table: pd.DataFrame, *, n_resamples: int = 999, seed: int = 0) -> pd.DataFrame:
     """Every pruning technique against plain alpha-beta, paired, per setting, policy and depth.
 
@@ -69,7 +65,6 @@ def pruning_effect(table: pd.DataFrame, *, n_resamples: int = 999, seed: int = 0
     searches whose root move differs from plain alpha-beta's), moves_changed (their count),
     value_changed (share whose root value differs by more than 1e-9). Empty when the table has
     no plain rows or no technique."""
-    from searchlab.analysis.policies import prepare   # policies imports matplotlib: keep it lazy
 
     cols = ["technique", "setting", "policy", "d", "n", "node_ratio", "node_ratio_lo",
             "node_ratio_hi", "move_changed", "moves_changed", "value_changed"]
@@ -100,7 +95,7 @@ def pruning_effect(table: pd.DataFrame, *, n_resamples: int = 999, seed: int = 0
             "valued": np.abs(t["value"].astype(float).to_numpy() - b["value"].astype(float).to_numpy()) > 1e-9,
         }, index=common).reset_index()
         for (setting, policy, d), g in paired.groupby(["setting", "policy", "d"], sort=True):
-            v, lo, hi = _gmean_ci(g["log_ratio"].to_numpy(), n_resamples, seed)
+            v, lo, hi = gmean_ci(g["log_ratio"].to_numpy(), n_resamples, seed)
             rows.append(dict(technique=tech, setting=setting, policy=policy, d=int(d), n=len(g),
                              node_ratio=v, node_ratio_lo=lo, node_ratio_hi=hi,
                              move_changed=float(g["moved"].mean()), moves_changed=int(g["moved"].sum()),
@@ -136,9 +131,6 @@ def figure_pruning_effect(effect: pd.DataFrame):
     """Node ratio (technique / plain, 95 % CI) and move-changed share against depth, one line per
     technique (searchlab.analysis.palette's technique colours), one column of panels per setting
     and policy (up to 4). Returns the matplotlib Figure, or None for an empty ``effect``."""
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import MaxNLocator
-    from searchlab.analysis.palette import technique_style
 
     if effect.empty:
         return None
@@ -181,8 +173,6 @@ def pruning_section(table: pd.DataFrame, *, n_resamples: int = 999, fig_dir=None
     """The report's markdown on a pruning sweep ('' when the run has no technique paired with
     plain alpha-beta): a per-technique summary, the table at each setting's deepest depth and,
     with ``fig_dir``, the figure ``pruning_effect.<fmt>`` (linked relative to ``rel_to``)."""
-    from searchlab.analysis.format import number, percent
-    from searchlab.analysis.tables import md_table
 
     eff = pruning_effect(table, n_resamples=n_resamples)
     if eff.empty:
@@ -211,8 +201,6 @@ def pruning_section(table: pd.DataFrame, *, n_resamples: int = 999, fig_dir=None
         ["setting", "ordering", "d", "technique", "n", "node ratio [95 % CI]", "move changed",
          "value changed"], rows))
     if fig_dir is not None:
-        from pathlib import Path
-        from searchlab.analysis.figures import save
         fig = figure_pruning_effect(eff)
         path = save(fig, Path(fig_dir) / "pruning_effect", fmt)
         try:

@@ -14,6 +14,7 @@ line style.
 """
 
 from __future__ import annotations
+from pathlib import Path
 
 __all__ = ["OKABE_ITO", "TOL_MUTED", "TOL_BRIGHT", "ORDERING_COLOURS", "TECHNIQUE_COLOURS",
            "ordering_colour", "technique_colour", "policy_style", "technique_style", "split_policy"]
@@ -76,7 +77,6 @@ def technique_colour(technique: str) -> str:
 def technique_style(technique: str) -> dict:
     """Line keywords for a technique: its family's colour; variants of one family differ by
     line style and marker (the variant's rank in its family's sorted option names)."""
-    from pathlib import Path
     fam = _family(technique)
     names = sorted(p.stem for p in (Path(__file__).parents[1] / "conf" / "pruning").glob(f"{fam}*.yaml"))
     k = names.index(technique) if technique in names else 0

@@ -36,6 +36,7 @@ from matplotlib.ticker import MaxNLocator, NullFormatter, ScalarFormatter
 from searchlab.analysis.estimators import count_matrix, fit_growth, fit_with_ci, rn_bstar
 from searchlab.analysis.figures import save
 from searchlab.analysis.palette import policy_style, split_policy
+from searchlab.analysis.stats import gmean_ci as gci
 from searchlab.analysis.format import number, percent
 from searchlab.analysis.tables import md_table
 from searchlab.analysis.theory import knuth_moore_nodes
@@ -138,8 +139,7 @@ def _ensure(df: pd.DataFrame) -> pd.DataFrame:
 
 def _gmean_ci(x: Iterable[float]) -> tuple[float, float, float]:
     """Geometric mean of positive ratios with a 95 % percentile bootstrap CI over the units
-    (searchlab.analysis.facets._gmean_ci; nan CI for fewer than two units)."""
-    from searchlab.analysis.facets import _gmean_ci as gci
+    (searchlab.analysis.stats.gmean_ci; nan CI for fewer than two units)."""
     a = np.asarray([v for v in x if v is not None and np.isfinite(v) and v > 0], dtype=float)
     if not a.size:
         return float("nan"), float("nan"), float("nan")

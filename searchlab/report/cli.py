@@ -8,6 +8,7 @@ from pathlib import Path
 
 from searchlab.errors import SearchlabError
 from searchlab.report.build import write_report
+from searchlab.report.export import link_tables, parse_formats, write_tables
 
 MAX_RESAMPLES = 1_000_000
 
@@ -23,7 +24,6 @@ def _resamples(text: str) -> int:
 
 
 def _tables(text: str) -> list[str]:
-    from searchlab.export import parse_formats
     try:
         return parse_formats(text)
     except ValueError as e:
@@ -50,7 +50,6 @@ def main(argv: list[str] | None = None) -> int:
         path = write_report(run_dir, fmt=args.format, exact=not args.no_exact,
                             n_resamples=args.resamples, partial=args.partial)
         if args.tables:
-            from searchlab.export import link_tables, write_tables
             link_tables(path, write_tables(run_dir, formats=args.tables, n_resamples=args.resamples))
     except (OSError, SearchlabError) as e:     # not a run, incomplete, unwritable: one line
         print(f"searchlab-report: error: {e}", file=sys.stderr)
