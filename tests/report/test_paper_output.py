@@ -258,3 +258,18 @@ def test_pruning_effect_pairs_units_and_counts_changed_moves():
     assert r.n == 2 and r.moves_changed == 1 and r.move_changed == 0.5
     assert r.node_ratio == pytest.approx(np.sqrt(0.5 * 0.25))
     assert r.node_ratio_lo <= r.node_ratio <= r.node_ratio_hi
+
+
+def test_provenance_names_the_code_without_git(prune_run, monkeypatch):
+    import json
+    from searchlab.experiment import provenance
+    prov = json.loads((prune_run / "provenance.json").read_text())
+    assert re.fullmatch(r"sha256:[0-9a-f]{16}", prov["source_hash"])
+    assert prov["source_hash"] == provenance.source_hash()
+    assert prov["sessions"][-1]["source_hash"] == prov["source_hash"]
+    # the hash follows the sources: another package folder with one byte changed differs
+    provenance.source_hash.cache_clear()
+    monkeypatch.setattr(provenance, "PACKAGE", Path(provenance.PACKAGE) / "conf")
+    other = provenance.source_hash()
+    provenance.source_hash.cache_clear()
+    assert other != prov["source_hash"]
