@@ -33,7 +33,7 @@ from searchlab.analysis.policies import prepare
 from searchlab.analysis.stats import gmean_ci
 from searchlab.analysis.tables import md_table
 
-__all__ = ["FACET_AXES", "swept_axes", "is_sound", "pruning_effect", "pruning_ranges",
+__all__ = ["FACET_AXES", "swept_axes", "coverage_note", "is_sound", "pruning_effect", "pruning_ranges",
            "figure_pruning_effect", "pruning_section"]
 
 #: the axes a report splits by, in the order they appear as columns
@@ -47,6 +47,26 @@ def swept_axes(df: pd.DataFrame, axes=FACET_AXES) -> list[str]:
     """The axes among ``axes`` with more than one distinct non-null value in ``df``'s ok rows."""
     ok = df[df["status"].astype(str) == "ok"] if "status" in df.columns else df
     return [a for a in axes if a in ok.columns and ok[a].dropna().nunique() > 1]
+
+
+def coverage_note(df: pd.DataFrame) -> str:
+    """One sentence per ordering that needs static values at interior nodes and ran on only
+    some of the run's tree models (searchlab.experiment.grid.static_only); '' otherwise."""
+    ok = df[df["status"].astype(str) == "ok"] if "status" in df.columns else df
+    if "tree" not in ok.columns or ok["tree"].dropna().nunique() < 2:
+        return ""
+    trees = sorted(ok["tree"].dropna().unique())
+    out = []
+    for o in sorted(ok["ordering"].dropna().unique()):
+        if "id" not in str(o).split("+"):
+            continue
+        on = sorted(ok.loc[ok["ordering"] == o, "tree"].dropna().unique())
+        if on and on != trees:
+            out.append(f"`{o}` (iterative deepening) ran on the {', '.join(on)} trees only: it "
+                       "evaluates shallower horizons, which needs static values at interior "
+                       f"nodes, and the {', '.join(t for t in trees if t not in on)} model draws "
+                       "leaf values only.")
+    return " ".join(out)
 
 
 def is_sound(pruning: Optional[str]) -> bool:

@@ -23,7 +23,7 @@ from searchlab.analysis import figures as P
 from searchlab.analysis import theory as T
 from searchlab.analysis import deep_ordering as DO
 from searchlab.analysis.format import number
-from searchlab.analysis.facets import pruning_section
+from searchlab.analysis.facets import coverage_note, pruning_section
 from searchlab.analysis.policies import policies_section
 from searchlab.analysis.tables import NO_DATA, md_table
 from searchlab.claims.exact_trees import exact_checks
@@ -486,7 +486,8 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
     results = evaluate_all(ctx)
 
     sections: list[tuple[str, str]] = []
-    sections.append(("Run", _run_section(df_all, df_ok, excluded, source)))
+    note = coverage_note(df_all)
+    sections.append(("Run", _run_section(df_all, df_ok, excluded, source) + (f"\n\n{note}" if note else "")))
     sections.append(("Estimators", _estimator_section()))
     sections.append(("Effective branching factors",
                      "One row per configuration (leaves). Only the depths where every instance "
