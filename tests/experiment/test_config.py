@@ -25,9 +25,16 @@ def _precheck_error(capsys, *argv: str) -> str:
     return lines[0]
 
 
-def test_default_config_is_quick_and_valid():
+def test_default_config_is_tour_and_valid():
     study = validate(api.compose())
-    assert study.name == "quick"
+    assert study.name == "tour"
+    assert study.orderings == ("worst", "random", "perfect", "id", "killer") or \
+        list(study.orderings) == ["worst", "random", "perfect", "id", "killer"]
+    assert sorted({t.model for t in study.trees}) == ["incremental", "iid"]
+    # id runs on the incremental trees only: the grid leaves it out on iid
+    assert {(t.tree.model, t.ordering) for t in grid.plan(study).tasks} >= {("incremental", "id"),
+                                                                           ("iid", "killer")}
+    assert ("iid", "id") not in {(t.tree.model, t.ordering) for t in grid.plan(study).tasks}
     p = grid.plan(study)
     grid.check_budget(p, study.runner.max_nodes)
     assert set(study.orderings) == {"worst", "random", "perfect"}
