@@ -181,8 +181,9 @@ def static_only(study: Study) -> set[tuple[int, str]]:
     """(index into study.trees, ordering) pairs the grid leaves out: in a study of several tree
     models, an ordering that needs static values at interior nodes (iterative deepening
     evaluates shallower horizons) runs on the trees that have them (incremental) and not on
-    those that draw leaf values only (iid, ordered). Empty when every tree or none has them: then
-    probe() reports an unsupported combination as an error, as for a single tree."""
+    those that draw leaf values only (iid, ordered; experiment=tour). Empty when every tree or
+    none has them: then probe() reports an unsupported combination as an error, as for a
+    single tree."""
     if len(study.trees) < 2:
         return set()
     has = [_has_static(t) for t in study.trees]

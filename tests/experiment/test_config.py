@@ -25,20 +25,25 @@ def _precheck_error(capsys, *argv: str) -> str:
     return lines[0]
 
 
-def test_default_config_is_tour_and_valid():
+def test_default_config_is_quick_and_valid():
     study = validate(api.compose())
-    assert study.name == "tour"
-    assert study.orderings == ("worst", "random", "perfect", "id", "killer") or \
-        list(study.orderings) == ["worst", "random", "perfect", "id", "killer"]
-    assert sorted({t.model for t in study.trees}) == ["incremental", "iid"]
-    # id runs on the incremental trees only: the grid leaves it out on iid
-    assert {(t.tree.model, t.ordering) for t in grid.plan(study).tasks} >= {("incremental", "id"),
-                                                                           ("iid", "killer")}
-    assert ("iid", "id") not in {(t.tree.model, t.ordering) for t in grid.plan(study).tasks}
+    assert study.name == "quick"
     p = grid.plan(study)
     grid.check_budget(p, study.runner.max_nodes)
     assert set(study.orderings) == {"worst", "random", "perfect"}
     assert study.b == (2, 4, 8) and study.instances == 10
+
+
+def test_tour_runs_id_on_the_trees_with_static_values_only():
+    study = validate(api.compose("tour"))
+    assert list(study.orderings) == ["worst", "random", "perfect", "id", "killer"]
+    assert sorted({t.model for t in study.trees}) == ["iid", "incremental"]
+    pairs = {(t.tree.model, t.ordering) for t in grid.plan(study).tasks}
+    assert {("incremental", "id"), ("iid", "killer"), ("incremental", "killer")} <= pairs
+    assert ("iid", "id") not in pairs
+    # alone, id on a tree without static values is still refused before any work
+    with pytest.raises(Exception, match="static values"):
+        grid.plan(validate(api.compose("quick", ["sweep.ordering=[id]"])))
 
 
 @pytest.mark.parametrize("name", available_options("experiment"))

@@ -101,7 +101,7 @@ def test_readme_pruning_table_is_what_the_command_writes(tmp_path):
     assert ".venv/bin/searchlab " + " ".join(README_CMD) in readme
     want = re.search(r"<!-- pruning-example-table: begin -->\n(.*?)\n<!-- pruning-example-table: end -->",
                      readme, re.S)[1]
-    run = run_study(None, README_CMD + ["runner.n_jobs=2"], output_dir=tmp_path / "run",
+    run = run_study("quick", README_CMD + ["runner.n_jobs=2"], output_dir=tmp_path / "run",
                     progress=False)
     sec = _section(write_report(run, exact=False, n_resamples=99).read_text(),
                    "Pruning techniques against plain alpha-beta")
