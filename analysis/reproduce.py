@@ -436,6 +436,7 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
     from searchlab.analysis import convergence as CV
     from searchlab.analysis import costs as K
     from searchlab.analysis import discrete as D
+    from searchlab.analysis import exact_counts as EC
     from searchlab.analysis import nodetypes as N
     from searchlab.analysis import worstcase as W
 
@@ -456,7 +457,14 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
     info = [("convergence (paired, kernel)", f"b = {', '.join(map(str, conv))}, n = {n} trees per b, the same "
              "seeds at every depth", "n/a", "n/a", secs, rel)]
     out = {"convergence": conv}
+    log("== exact expectations (DP over the search window)")
+    t1 = time.perf_counter()
+    out["exact_counts"] = EC.study(small, n_jobs=jobs, log=log)
+    out["exact_counts"].sampled = conv           # the sampled study is the exact numbers' check
+    info.append(("exact expectations (DP over the window)", "analysis module", "n/a", "n/a",
+                 time.perf_counter() - t1, "in memory"))
     for key, label, fn in (("worstcase", "worst case over all orderings", lambda: W.study(small)),
+                           ("worst_attained", "worst case attained (no-cutoff trees)", W.attained_study),
                            ("nodetypes", "node types", lambda: N.study(small)),
                            ("critical", "Pearl's critical case (kernel)",
                             lambda: D.critical_study(small, n_resamples=resamples)),
@@ -476,10 +484,15 @@ def rigor_sections(rig: dict, fig_dir: Path, tree_rows: pd.DataFrame) -> list[tu
     from searchlab.analysis import nodetypes as N
     from searchlab.analysis import worstcase as W
 
+    from searchlab.analysis import exact_counts as EC
+
     return [
+        ("Random-order alpha-beta from exact expectations (DP over the search window)",
+         EC.section(rig["exact_counts"], fig_dir, tree_rows)),
         ("Finite-depth convergence to Pearl's R_b (paired trees)", CV.section(rig["convergence"], fig_dir)),
         ("Sensitivity of every fitted exponent", CV.stability_section(tree_rows)),
-        ("The worst case over all orderings", W.section(rig["worstcase"])),
+        ("The worst case over all orderings", W.attained_section(rig["worst_attained"]) + "\n\n"
+         + W.section(rig["worstcase"])),
         ("Node types: PV, CUT and ALL nodes against the minimal tree", N.section(rig["nodetypes"])),
         ("Pearl's critical case, ties and the cut rule", D.section(rig["critical"], rig["cut_rule"])),
         ("What ordering policies cost besides nodes", K.section(rig["costs"])),

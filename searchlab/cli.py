@@ -7,6 +7,7 @@
     searchlab --help                            the config groups and options
     searchlab --version                         searchlab's version
     searchlab -m experiment=pearl,discrete_values    Hydra multirun (one run dir per study)
+    searchlab lab [--port 8765]                 the lab in the browser (docs/lab.md)
 
 User errors (unknown group option or key, wrong type, value out of range, empty grid, budget
 exceeded, unwritable output, a run directory in use by another process), in a single run or in
@@ -32,6 +33,7 @@ from searchlab.experiment.provenance import version
 from searchlab.experiment.composition import (_register_resolvers, axis_overrides, config_error_message,
                                               register_configs)
 from searchlab.experiment.schema import CONF_DIR, ConfigError
+from searchlab.lab.cli import main as lab_main
 
 _register_resolvers()   # also in launcher jobs (submitit) that unpickle _task without main()
 
@@ -168,6 +170,8 @@ def main() -> None:
     """Console-script entry point (pyproject: searchlab = searchlab.cli:main)."""
     quiet_stdout()               # `searchlab ... | head -1`: no BrokenPipeError traceback
     argv = sys.argv[1:]
+    if argv[:1] == ["lab"]:      # the web lab: its own argparse, no Hydra (searchlab/lab/cli.py)
+        sys.exit(lab_main(argv[1:]))
     if "--version" in argv:
         print(f"searchlab {version()}")
         return

@@ -66,6 +66,7 @@ SKIP = {
     "runner=dask": "starts a Dask cluster (tests/experiment/test_dask.py)",
     "runner.resume=results/": "names a run directory of the reader's own",
     "experiment=NAME": "a template, not a command",
+    "searchlab lab --port": "starts a server that runs until stopped (tests/lab/test_browser.py serves the app)",
 }
 
 
@@ -139,7 +140,8 @@ def _argv(cmd: Command) -> list[str]:
     prog = words[0]
     python = "python" in prog
     key = f"-m {words[2]}" if python and len(words) > 2 and words[1] == "-m" else prog
-    size = [] if cmd.error or "--cfg" in words or "--help" in words else SIZE.get(key, [])
+    size = [] if cmd.error or "--cfg" in words or "--help" in words or words[1:2] == ["lab"] \
+        else SIZE.get(key, [])
     if size and any(w.startswith("experiment=unsound_tradeoff") for w in words):
         size = TINY_TRADEOFF
     if size and any(w.startswith("experiment=parallel") for w in words):

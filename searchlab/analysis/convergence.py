@@ -510,7 +510,9 @@ def section(res: dict[int, ConvergenceResult], fig_dir: Path) -> str:
            "d−2 are nearly uncorrelated (the two trees share their top plies' keys, not their "
            "leaf values), so the paired design buys consistency across depths, not precision."
            if wr > 0.95 else "Pairing narrows the CIs a little." if wr > 0.8 else "Pairing narrows the CIs markedly."),
-        "### Extrapolated limit of the growth per ply\n\nBoth convergence models are fitted to g(d), "
+        "### Extrapolated limit of the growth per ply\n\n*Extrapolated, from sampled trees: superseded as "
+        "evidence by the exact sequence of the section \"Random-order alpha-beta from exact expectations\"; "
+        "kept as a check (its CI covers sampling only, not the choice of model).* Both convergence models are fitted to g(d), "
         "d ≥ 4, by weighted least squares (scipy curve_fit, weights 1/SE² from the bootstrap); the one with "
         "the smaller AIC = χ² + 2k is used, and its limit R gets a percentile CI from refitting it on "
         "bootstrap resamples of the seeds.\n\n"
