@@ -174,6 +174,39 @@ def plan(study: Study, check_support: bool = True) -> Plan:
     return with_pruning(_plan(study, check_support), study)
 
 
+def _has_static(tree: TreeSpec) -> bool:
+    if tree.model == "explicit":
+        return False
+    return bool(make_tree(tree.model, b=2, d=2, seed=1, **tree.params()).capabilities.static_values)
+
+
+def static_only(study: Study) -> set[tuple[int, str]]:
+    """(index into study.trees, ordering) pairs the grid leaves out: in a study of several tree
+    models, an ordering that needs static values at interior nodes (iterative deepening
+    evaluates shallower horizons) runs on the trees that have them (incremental) and not on
+    those that draw leaf values only (iid, ordered; experiment=tour). Empty when every tree or
+    none has them: then probe() reports an unsupported combination as an error, as for a
+    single tree."""
+    if len(study.trees) < 2:
+        return set()
+    has = [_has_static(t) for t in study.trees]
+    if all(has) or not any(has):
+        return set()
+    out = set()
+    for i, tree in enumerate(study.trees):
+        if has[i]:
+            continue
+        t = make_tree(tree.model, b=2, d=2, seed=1, **tree.params())
+        for ordering in study.orderings:
+            try:
+                search(t, algorithm=study.algorithms[0], ordering=ordering, ordering_seed=1,
+                       engine=study.engine, max_nodes=None)
+            except ValueError as e:
+                if "static values" in str(e):
+                    out.add((i, ordering))
+    return out
+
+
 def _plan(study: Study, check_support: bool = True) -> Plan:
     """Expand the grid into tasks; trim by sweep.d_budget; check oracle sizes.
 
@@ -199,11 +232,13 @@ def _plan(study: Study, check_support: bool = True) -> Plan:
     points = 0
     oracle_limit = REFERENCE_ORACLE_MAX_LEAVES if study.engine == "reference" else KERNEL_ORACLE_MAX_LEAVES
     too_big: list[str] = []
+    skip = static_only(study)
+    index = {id(t): i for i, t in enumerate(study.trees)}
     for tree, b, d in grid_points(study):
         horizon = d if study.depth is None else min(d, study.depth)
         for algorithm in study.algorithms:
             for ordering in study.orderings:
-                if not study.keeps(ordering, d):
+                if not study.keeps(ordering, d) or (index.get(id(tree)), ordering) in skip:
                     continue
                 points += 1
                 cap = study.max_nodes_by_ordering.get(ordering)
@@ -273,9 +308,12 @@ def probe(study: Study) -> None:
                                           f"{ordering}, engine {study.engine}"
                                           f"{_pruning_label(name)}: {first}") from None
         return
-    for tree in study.trees:
+    skip = static_only(study)
+    for i, tree in enumerate(study.trees):
         for algorithm in study.algorithms:
             for ordering, (name, pruning) in itertools.product(study.orderings, study.prunings):
+                if (i, ordering) in skip:
+                    continue
                 try:
                     if tree.model == "explicit":
                         t = make_tree("explicit", **tree.params())
