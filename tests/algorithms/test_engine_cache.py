@@ -280,3 +280,44 @@ def test_damaged_numba_files_are_moved_aside_and_recompiled(tmp_path):
     assert len(lines) == 1 and "of numba's cache files of searchlab_engine_" in lines[0], again.stderr
     third = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert third.stdout == first.stdout and "warning" not in third.stderr
+
+
+_LOAD_RUN = """
+import sys
+from searchlab.algorithms.compiled import specialise
+from searchlab.games.tictactoe_compiled import PRIMITIVES
+sys.stdin.readline()                        # start together: both wait for the go line
+mod = specialise._load(PRIMITIVES)
+print(mod.__file__)
+"""
+
+
+@pytest.mark.parametrize("round_", range(3))
+def test_two_processes_heal_one_damaged_copy_at_once(round_, tmp_path):
+    """Two processes find the same edited copy at the same moment: both end with the good
+    text imported, the copy on disk is the good text, and the damaged bytes are kept aside
+    (never the good copy: a rename of the rewritten copy by the other healer is linked back)."""
+    text, digest = specialise.source(TTT)
+    engine_dir = tmp_path / "searchlab" / "engine"
+    engine_dir.mkdir(parents=True)
+    path = engine_dir / f"{specialise._PREFIX}{digest[:24]}.py"
+    bad = _one_token_edit(text).encode()
+    path.write_bytes(bad)
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), NUMBA_DISABLE_JIT="1",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("NUMBA_CACHE_DIR", None)
+    procs = [subprocess.Popen([sys.executable, "-c", _LOAD_RUN], env=env, cwd=ROOT, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for _ in range(2)]
+    time.sleep(3)                                            # both imported and waiting
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1] for o in outs]
+    assert all(o[0].strip() == str(path) for o in outs)
+    assert path.read_text() == text
+    aside = list((engine_dir / "damaged").iterdir())
+    assert aside and all(f.read_bytes() == bad for f in aside)
+    warnings = sum(o[1].count("searchlab: warning") for o in outs)
+    assert 1 <= warnings <= 2                                # one line from each healer at most
