@@ -276,7 +276,7 @@ def _paired_verdict(df: pd.DataFrame, summary: pd.DataFrame, paired: pd.DataFram
 
 
 def datasets(df: pd.DataFrame) -> list[str]:
-    """The exact positions of the run, named per domain (issue 14: per claim the data set)."""
+    """The exact positions of the run, named per domain (every verdict states its data set)."""
     out = []
     for (d, v), g in df.groupby(["domain", "variant"], sort=False):
         ids = sorted(g["position"].unique(), key=lambda x: (len(x), x))
@@ -344,7 +344,7 @@ def tradeoff_section(run_dir: str | Path, match_dirs: tuple = ()) -> str:
     fam = summary.groupby(["domain", "family"], sort=False).agg(
         configs=("technique", "nunique"), best_ratio=("node_ratio", "min"),
         max_err=("decision_error", "max")).reset_index()
-    out = ["## Sound versus unsound pruning (issue 7)", "",
+    out = ["## Sound versus unsound pruning", "",
            f"Claim: {CLAIM}", "", f"**Verdict:** {s['head']}", ""]
     out += s["lines"]
     out += ["", "| domain | family | configurations | lowest node ratio | worst decision error |",
