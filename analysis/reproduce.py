@@ -93,10 +93,11 @@ def run_preset(preset: str, small: bool, jobs: int, runs_dir: Path, resume: bool
     if out.exists():
         shutil.rmtree(out)
     name = f"{preset}_small" if small else preset
-    ov = [f"runner.n_jobs={jobs}", "runner.progress=false"]
+    ov = [f"runner.n_jobs={jobs}", f"runner.progress={BARS}"]
+    where(preset, name, log)
     log(f"== {name}: {' '.join(ov)}")
     t0 = time.perf_counter()
-    run_study(name, ov, output_dir=out, progress=False)
+    run_study(name, ov, output_dir=out, progress=BARS == "true")
     secs = time.perf_counter() - t0
     timing.write_text(f"{secs:.1f}")
     return out, secs
@@ -198,6 +199,23 @@ CHESS_DEEP = ("chess_deep", [], ["sweep.games=[{name:chess,positions:wac,sample:
                                  "sweep.d=1..5"])
 
 
+#: the stages of a full reproduction, in order (the progress line says "stage k of n")
+STAGES = ("tree studies", "unsound_tradeoff", "chess_deep", "matches", "parallel", "rigor studies",
+          "claim studies", "analysis")
+#: progress bars when a person watches (a terminal); a redirected log stays free of them
+BARS = "true" if sys.stderr.isatty() else "false"
+
+
+def where(stage: str, detail: str = "", log=print) -> None:
+    """Say where the reproduction is ("stage 2 of 8: unsound_tradeoff"), and name it on the
+    progress bar of the study that runs next (searchlab.experiment.runner.PROGRESS_DESC_ENV)."""
+    from searchlab.experiment.runner import PROGRESS_DESC_ENV
+    k = STAGES.index(stage) + 1
+    text = f"stage {k} of {len(STAGES)}: {stage}" + (f", {detail}" if detail else "")
+    os.environ[PROGRESS_DESC_ENV] = text
+    log(f"[{text}]")
+
+
 def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print,
                 only: tuple[str, ...] = (), studies=STUDIES) -> tuple[pd.DataFrame, list]:
     """Run the ``studies`` (default STUDIES; ``only``: just those) into runs_dir/<study>; their
@@ -205,11 +223,12 @@ def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print,
     from searchlab.experiment.api import RunError, run_study
 
     frames, info = [], []
-    for name, full, extra in studies:
-        if only and name not in only:
-            continue
+    todo = [st for st in studies if not only or st[0] in only]
+    for k, (name, full, extra) in enumerate(todo, 1):
+        where("chess_deep" if name == "chess_deep" else "tree studies",
+              f"study {k} of {len(todo)}: {name}", log)
         ov = list(full) + (list(extra) if small else [])
-        ov += [f"runner.n_jobs={jobs}", "runner.progress=false", "runner.report=false"]
+        ov += [f"runner.n_jobs={jobs}", f"runner.progress={BARS}", "runner.report=false"]
         out = runs_dir / name
         if out.exists() and not resume:
             shutil.rmtree(out)
@@ -445,6 +464,7 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
     info.append(("exact expectations (DP over the window)", "analysis module", "n/a", "n/a",
                  time.perf_counter() - t1, "in memory"))
     for key, label, fn in (("worstcase", "worst case over all orderings", lambda: W.study(small)),
+                           ("worst_attained", "worst case attained (no-cutoff trees)", W.attained_study),
                            ("nodetypes", "node types", lambda: N.study(small)),
                            ("critical", "Pearl's critical case (kernel)",
                             lambda: D.critical_study(small, n_resamples=resamples)),
@@ -471,7 +491,8 @@ def rigor_sections(rig: dict, fig_dir: Path, tree_rows: pd.DataFrame) -> list[tu
          EC.section(rig["exact_counts"], fig_dir, tree_rows)),
         ("Finite-depth convergence to Pearl's R_b (paired trees)", CV.section(rig["convergence"], fig_dir)),
         ("Sensitivity of every fitted exponent", CV.stability_section(tree_rows)),
-        ("The worst case over all orderings", W.section(rig["worstcase"])),
+        ("The worst case over all orderings", W.attained_section(rig["worst_attained"]) + "\n\n"
+         + W.section(rig["worstcase"])),
         ("Node types: PV, CUT and ALL nodes against the minimal tree", N.section(rig["nodetypes"])),
         ("Pearl's critical case, ties and the cut rule", D.section(rig["critical"], rig["cut_rule"])),
         ("What ordering policies cost besides nodes", K.section(rig["costs"])),
@@ -517,6 +538,7 @@ def main(argv: list[str] | None = None) -> int:
     info.append(("unsound_tradeoff", "searchlab experiment=unsound_tradeoff" + ("_small" if args.small else ""),
                  "see its section", "see its section", tradeoff_secs,
                  _rel(tradeoff_dir)))
+    where("matches")
     match_dirs, match_info = run_matches(args.small, args.jobs, runs_dir, args.resume, args.matches)
     match_dirs = tuple(match_dirs)
     info += match_info
@@ -524,14 +546,17 @@ def main(argv: list[str] | None = None) -> int:
                                              args.resume)
     info.append(("parallel", "searchlab experiment=parallel" + ("_small" if args.small else ""),
                  "see its section", "see its section", parallel_secs, _rel(parallel_dir)))
+    where("rigor studies")
     rigor, rigor_info = run_rigor(args.small, args.jobs, runs_dir, args.resume, args.resamples)
     info += rigor_info
+    where("claim studies")
     claim_exact, claim_info = run_claim_studies(args.small, args.jobs, runs_dir, args.resume)
     info += claim_info
     t_run = time.perf_counter() - t0
     t_studies = sum(i[4] for i in info)  # on --resume: the time the tables took when produced
     extra_presets = set(EXTRA_MATCH_PRESETS["small" if args.small else "full"])
     t_extra = sum(i[4] for i in info if i[0] in extra_presets)
+    where("analysis")
     print(f"studies done in {t_run:.0f} s; analysing {len(df)} rows")
     t_analysis0 = time.perf_counter()
     out = args.out

@@ -7,6 +7,7 @@
     searchlab --help                            the config groups and options
     searchlab --version                         searchlab's version
     searchlab -m experiment=pearl,discrete_values    Hydra multirun (one run dir per study)
+    searchlab lab [--port 8765]                 the lab in the browser (docs/lab.md)
 
 User errors (unknown group option or key, wrong type, value out of range, empty grid, budget
 exceeded, unwritable output, a run directory in use by another process), in a single run or in
@@ -32,6 +33,7 @@ from searchlab.experiment.provenance import version
 from searchlab.experiment.composition import (_register_resolvers, axis_overrides, config_error_message,
                                               register_configs)
 from searchlab.experiment.schema import CONF_DIR, ConfigError
+from searchlab.lab.cli import main as lab_main
 
 _register_resolvers()   # also in launcher jobs (submitit) that unpickle _task without main()
 
@@ -70,8 +72,16 @@ def precheck(argv: list[str]) -> None:
     multirun = "-m" in argv or "--multirun" in argv
     ov = [o for o in _overrides(argv) if not o.lstrip("+~").startswith("hydra")
           or o.startswith("hydra.searchpath=")]
+    # --config-dir/-cd DIR adds DIR to Hydra's search path (its presets: DIR/experiment/NAME.yaml)
+    dirs = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a in ("--config-dir", "-cd")]
+    for d in dirs:
+        if not Path(d).is_dir():
+            _error(f"--config-dir: no such directory {d}")
+    if dirs and not any(o.startswith("hydra.searchpath=") for o in ov):
+        ov.append("hydra.searchpath=[" + ",".join(f"file://{Path(d).resolve()}" for d in dirs) + "]")
     if not multirun:
-        _check_job(ov, _overrides(argv), "")
+        # --cfg prints the composed config and runs nothing: validated, never compiled
+        _check_job(ov, _overrides(argv), "", run=not any(a in ("--cfg", "-c") for a in argv))
         return
     clash = [a for a in argv if a in ("--cfg", "-c", "--run", "-r", "--info", "-i")]
     if clash:
@@ -85,7 +95,7 @@ def precheck(argv: list[str]) -> None:
         _check_job(job, [], f"multirun job #{k} ({' '.join(job) or 'no override'}): ")
 
 
-def _check_job(ov: list[str], all_overrides: list[str], prefix: str) -> None:
+def _check_job(ov: list[str], all_overrides: list[str], prefix: str, run: bool = True) -> None:
     """The pre-run check of one job (its overrides without hydra.*); _error on a problem."""
     def fail(msg: str) -> None:
         _error(prefix + msg)
@@ -98,7 +108,7 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str) -> None:
     GlobalHydra.instance().clear()
     try:
         study = api.validate(cfg)
-        api.kind_of(cfg).check(cfg, study)
+        api.kind_of(cfg).check(cfg, study, run)
     except ConfigError as e:
         fail(str(e))
     run_dir = study.runner.resume or study.results_dir
@@ -138,8 +148,34 @@ def _unwritable(path: str) -> str | None:
     return None
 
 
+def _nested_jobs(cfg: Any) -> None:
+    """Under Hydra's joblib launcher (hydra/launcher=joblib), each job's runner pool is nested
+    in the launcher's: runner.n_jobs=-1 (all cores, the default) becomes the cores divided
+    among the launcher's jobs, and a product launcher n_jobs x runner.n_jobs above the cores
+    is reported in one warning line (docs/running.md, "Hydra's joblib launcher")."""
+    try:
+        launcher = HydraConfig.get().launcher
+    except ValueError:
+        return
+    if "JoblibLauncher" not in str(launcher.get("_target_", "")):
+        return
+    cores = os.cpu_count() or 1
+    outer = int(launcher.get("n_jobs") or -1)
+    outer = cores if outer < 1 else outer
+    inner = int(cfg.runner.n_jobs)
+    if inner == -1:
+        cfg.runner.n_jobs = max(1, cores // outer)
+        print(f"searchlab: note: hydra/launcher=joblib runs {outer} jobs at once: runner.n_jobs=-1 "
+              f"becomes {cfg.runner.n_jobs} per job ({cores} cores)", file=sys.stderr)
+    elif outer * inner > cores:
+        print(f"searchlab: warning: hydra.launcher.n_jobs={outer} x runner.n_jobs={inner} = "
+              f"{outer * inner} worker processes on {cores} cores (oversubscribed: slower, same "
+              f"numbers); lower one of them", file=sys.stderr)
+
+
 def _task(cfg: Any) -> None:
     try:
+        _nested_jobs(cfg)
         study = api.validate(cfg)
         run_dir = HydraConfig.get().runtime.output_dir
         api.kind_of(cfg).run(cfg, study, Path(run_dir), progress=study.runner.progress)
@@ -154,12 +190,21 @@ def main() -> None:
     """Console-script entry point (pyproject: searchlab = searchlab.cli:main)."""
     quiet_stdout()               # `searchlab ... | head -1`: no BrokenPipeError traceback
     argv = sys.argv[1:]
+    if argv[:1] == ["lab"]:      # the web lab: its own argparse, no Hydra (searchlab/lab/cli.py)
+        sys.exit(lab_main(argv[1:]))
     if "--version" in argv:
         print(f"searchlab {version()}")
         return
     if "--help" in argv or "-h" in argv:
         print(help_text())
         return
+    for flag in ("--shell-completion", "-sc"):
+        if flag in argv:
+            value = argv[argv.index(flag) + 1] if argv.index(flag) + 1 < len(argv) else ""
+            if value.split("=", 1)[0] not in ("install", "uninstall", "query"):
+                _error(f"{flag} needs one of install=SHELL, uninstall=SHELL or query=SHELL "
+                       f"(SHELL: bash, zsh, fish), e.g. eval \"$(searchlab {flag} install=bash)\"; "
+                       f"got {value or 'nothing'} (docs/running.md, Shell completion)")
     try:
         register_configs()
     except ConfigError as e:

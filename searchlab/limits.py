@@ -16,13 +16,16 @@ allocating terabytes, overflowing a float or looping for ever.
 - ``MAX_LEVELS``: distinct leaf values K of a discrete i.i.d. tree.
 - ``MAX_EXPLICIT_NODES``: nodes of an ExplicitTree (it is held in memory as nested lists).
 - ``MAX_COUNT``: node counts, budgets and estimates; estimates above it saturate to it.
+- ``MAX_VALUE``: the magnitude of a leaf value, margin or other real parameter (2^53: every
+  integer up to it is exact in a float64, the kernels' value type); NaN and infinities are
+  refused.
 """
 
 from __future__ import annotations
 
 import math
 import reprlib
-from numbers import Integral
+from numbers import Integral, Real
 from typing import Any
 
 from searchlab.errors import InvalidParameterError
@@ -34,9 +37,16 @@ MAX_TT_SIZE = 1 << 26
 MAX_LEVELS = 1 << 32
 MAX_EXPLICIT_NODES = 10_000_000
 MAX_COUNT = 1 << 62
+MAX_VALUE = float(1 << 53)
 #: Tree instances (or positions) per grid point, and tasks of one study.
 MAX_INSTANCES = 1_000_000
 MAX_TASKS = 50_000_000
+#: Grid points (tree x b x d x algorithm x ordering x pruning) of one study: each is estimated
+#: when the grid is planned, so the count is checked from the sweep's sizes first.
+MAX_GRID_POINTS = 200_000
+#: Empty cells up to which a Connect Four or Hex position is searched to the end without a
+#: depth or node budget (``game.solvable``); tic-tac-toe always is (549,946 minimax nodes).
+SOLVABLE_EMPTY = 12
 #: Longest experiment name (it names a folder); most workers of a run.
 MAX_NAME = 100
 MAX_WORKERS = 4096
@@ -66,6 +76,22 @@ def check_int(name: str, value: Any, minimum: int, maximum: int,
         raise error(f"{name} must be {'None or ' if or_none else ''}an integer in "
                     f"[{minimum}, {maximum}]; got {excerpt(value)}")
     return int(value)
+
+
+def check_number(name: str, value: Any, minimum: float = -MAX_VALUE, maximum: float = MAX_VALUE,
+                 error: type[Exception] = InvalidParameterError) -> float:
+    """value as a finite float in [minimum, maximum] (at most MAX_VALUE in magnitude), else
+    ``error`` naming the parameter and range. An integer too large for a float (10**400) is
+    refused by its size, never converted (no OverflowError)."""
+    ok = isinstance(value, Real) and not isinstance(value, bool)
+    if ok and isinstance(value, Integral):
+        ok = abs(int(value)) <= MAX_VALUE and minimum <= int(value) <= maximum
+    elif ok:
+        ok = math.isfinite(float(value)) and minimum <= float(value) <= maximum
+    if not ok:
+        raise error(f"{name} must be a finite number in [{minimum:g}, {maximum:g}]; got "
+                    f"{excerpt(value)}")
+    return float(value)
 
 
 def saturate(log_value: float) -> int:

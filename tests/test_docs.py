@@ -66,6 +66,7 @@ SKIP = {
     "runner=dask": "starts a Dask cluster (tests/experiment/test_dask.py)",
     "runner.resume=results/": "names a run directory of the reader's own",
     "experiment=NAME": "a template, not a command",
+    "searchlab lab --port": "starts a server that runs until stopped (tests/lab/test_browser.py serves the app)",
 }
 
 
@@ -139,7 +140,8 @@ def _argv(cmd: Command) -> list[str]:
     prog = words[0]
     python = "python" in prog
     key = f"-m {words[2]}" if python and len(words) > 2 and words[1] == "-m" else prog
-    size = [] if cmd.error or "--cfg" in words or "--help" in words else SIZE.get(key, [])
+    size = [] if cmd.error or "--cfg" in words or "--help" in words or words[1:2] == ["lab"] \
+        else SIZE.get(key, [])
     if size and any(w.startswith("experiment=unsound_tradeoff") for w in words):
         size = TINY_TRADEOFF
     if size and any(w.startswith("experiment=parallel") for w in words):
@@ -230,3 +232,20 @@ def test_readme_layout_names_every_package_folder():
     assert len(folders) >= 10, folders
     missing = [f for f in folders if f"| `searchlab/{f}/` |" not in text]
     assert not missing, f"README.md's layout table does not name: {missing}"
+
+
+def _doc_table(marker: str) -> list[str]:
+    text = (ROOT / "docs" / "config.md").read_text()
+    body = text.split(f"<!-- {marker} -->", 1)[1].split(f"<!-- /{marker} -->", 1)[0]
+    return [row.split("|")[1].strip() for row in body.strip().splitlines()[2:]]
+
+
+def test_the_misuse_list_in_the_docs_is_the_tests_list():
+    """docs/config.md, "What is refused": the rows are exactly the inputs the misuse tests run
+    (tests/experiment/test_cli_misuse.py MISUSE_23, test_misuse_api.py API_MISUSE)."""
+    from tests.experiment.test_cli_misuse import BIG, EPD_DIR, MISUSE_23
+    from tests.experiment.test_misuse_api import API_MISUSE
+    cli = ["`searchlab " + " ".join(a).replace(BIG, "<10**400>").replace(EPD_DIR, "DIR") + "`"
+           for a, _ in MISUSE_23]
+    assert _doc_table("misuse-cli") == cli
+    assert _doc_table("misuse-api") == [name for name, _, _ in API_MISUSE]

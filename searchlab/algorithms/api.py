@@ -17,7 +17,8 @@ from searchlab.algorithms.result import SearchResult
 from searchlab.algorithms.tt import TranspositionTable
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
 from searchlab.games.protocol import Game
-from searchlab.limits import MAX_COUNT, MAX_DEPTH, MAX_SEED, MAX_TT_SIZE, check_int, excerpt
+from searchlab.limits import (MAX_COUNT, MAX_DEPTH, MAX_SEED, MAX_TT_SIZE, SOLVABLE_EMPTY,
+                              check_int, excerpt)
 
 ALGORITHMS = tuple(reference.ALGORITHMS)
 ENGINES = ("auto", "reference", "kernel", "compiled")
@@ -77,6 +78,15 @@ def validate(game: Any, algorithm: str, ordering: str, depth: int | None, orderi
     game.capabilities.require_classical(f"algorithm {algorithm!r}")
     full = game.default_depth
     horizon = depth if depth is not None else (full if full is not None else math.inf)
+    if depth is None and full is None and max_nodes is None \
+            and not getattr(game, "solvable", False):
+        # the end of the game is the horizon: refused unless the game says it is small
+        raise InvalidParameterError(
+            f"depth=None searches {game.name} to the end of the game, an unbounded solve: give "
+            f"depth= (a horizon) or max_nodes= (a node budget: the result is 'aborted' when it "
+            f"is reached); only games that declare themselves small (game.solvable: tic-tac-toe, "
+            f"a Connect Four or Hex position with at most {SOLVABLE_EMPTY} empty cells) are "
+            f"searched to the end without one")
     if not game.capabilities.static_values and (full is None or horizon < full):
         if full is not None:
             raise UnsupportedError(

@@ -7,8 +7,8 @@ combination is covered:
 
 - algorithms: minimax, alphabeta, alphabeta-failhard, pvs, mtdf;
 - orderings: the base orders natural, random (the reference's seeded order), static and the
-  game's own, with any of the dynamic components id, tt, killer, history, in any priority
-  order; perfect and worst (exact-value oracles) are not compiled;
+  game's own, with any of the dynamic components id, tt, killer, history, tactical (chess's
+  captures stage; ``staged`` = tt+tactical+killer+history), in any priority order; perfect and worst (exact-value oracles) are not compiled;
 - iterative deepening with aspiration windows, MTD(f), node budgets ("aborted");
 - the Pruning record (null move with adaptive R and verification, LMR constant/log with
   re-searches, futility and razoring, beam, ProbCut, quiescence) at a finite horizon;
@@ -46,7 +46,8 @@ from searchlab.hashing import random_order_salt
 ALGORITHMS = {"minimax": K.MINIMAX, "alphabeta": K.ALPHABETA, "alphabeta-failhard": K.FAILHARD,
               "pvs": K.PVS, "mtdf": K.ALPHABETA}
 BASES = {"natural": K.B_NATURAL, "random": K.B_RANDOM, "static": K.B_STATIC}
-DYNAMIC = {"tt": K.D_TABLE, "id": K.D_TABLE, "killer": K.D_KILLER, "history": K.D_HISTORY}
+DYNAMIC = {"tt": K.D_TABLE, "id": K.D_TABLE, "killer": K.D_KILLER, "history": K.D_HISTORY,
+           "tactical": K.D_TACTICAL}
 _NO_LIMIT = 2**62
 _PLAIN_PYTHON = bool(numba.config.DISABLE_JIT)
 
@@ -141,6 +142,7 @@ def _params(cg: CompiledGame, game: Any, algorithm: str, parts: tuple[str, ...],
     ip[K.P_TABLE] = table
     ip[K.P_KILLER] = "killer" in dyn
     ip[K.P_HISTORY] = "history" in dyn
+    ip[K.P_TACTICAL] = "tactical" in dyn
     widths = np.zeros(1, np.int64)
     if pruning is not None and pruning.active():
         ip[K.P_PRUNED] = 1

@@ -245,6 +245,10 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
     if algorithm == "brs" and not hasattr(game, "with_mover"):
         raise UnsupportedError(f"best-reply search needs with_mover(state, player); {game.name} has none")
     state = game.initial_state() if root is None else root
+    if root is not None and type(root) is not type(game.initial_state()):
+        raise InvalidParameterError(
+            f"root must be a state of {game.name} (a {type(game.initial_state()).__name__}, "
+            f"e.g. from game.initial_state() or game.play()); got a {type(root).__name__}")
     horizon = depth if depth is not None else game.default_depth
     horizon = INF if horizon is None else horizon
     if algorithm == "maxn-shallow":

@@ -9,12 +9,23 @@ components joined by ``+`` in priority order. Components:
 - *dynamic* components: ``tt`` (a transposition table: its entries cut nodes off and its best
   move is searched first), ``id`` (iterative deepening: depth 1..d, each iteration's best moves,
   kept in a move-only table, searched first in the next), ``killer`` (two killer slots per
-  ply: the last two moves that cut at that ply, most recent first) and ``history`` (moves
-  sorted by their history score, which grows by depth_left^2 at every cut they make).
+  ply: the last two moves that cut at that ply, most recent first), ``history`` (moves
+  sorted by their history score, which grows by depth_left^2 at every cut they make) and
+  ``tactical`` (the game's tactical moves, the ones ``noisy_moves(state)`` lists - chess: the
+  captures, en passant and capture-promotions included, in MVV-LVA order - first, in that
+  order; every other move after them; only for a game with ``capabilities.noisy_moves``).
+- ``staged``: the staged order of chess engines, shorthand for ``tt+tactical+killer+history``:
+  the table's move, then the captures by MVV-LVA, then the killers, then the quiet moves by
+  history (ties in natural order, or by a base order named after it: ``staged+static``).
+  Killers and history learn from every cut, captures included (the update rule of the other
+  policies; engines that keep captures out of the killer slots differ there).
 
 The final order is lexicographic in the listed priority: e.g. ``tt+killer+history+static``
 searches the table's move first, then the killers, then the rest by history score, ties by
-static value, remaining ties in natural order.
+static value, remaining ties in natural order. The composition is lexicographic, so
+``killer+history+captures`` sorts every move by history and lets the captures order break
+ties only; ``tt+tactical+killer+history`` (``staged``) puts the captures in a stage of their
+own before the killers.
 """
 
 from __future__ import annotations
@@ -28,8 +39,11 @@ from searchlab.limits import excerpt
 from searchlab.hashing import mix64, random_order_salt
 
 BASE_ORDERINGS = ("natural", "random", "perfect", "worst", "static")
-DYNAMIC_COMPONENTS = ("id", "tt", "killer", "history")
-ORDERINGS = BASE_ORDERINGS + DYNAMIC_COMPONENTS
+DYNAMIC_COMPONENTS = ("id", "tt", "killer", "history", "tactical")
+#: Named compositions, expanded by parse_ordering (``staged+static`` = ``tt+tactical+killer+
+#: history+static``).
+SHORTHANDS = {"staged": ("tt", "tactical", "killer", "history")}
+ORDERINGS = BASE_ORDERINGS + DYNAMIC_COMPONENTS + tuple(SHORTHANDS)
 
 #: The reference oracle refuses trees with more leaves than this (a full minimax pass in
 #: pure Python at about 1 µs per node, and one dict entry per interior node).
@@ -90,20 +104,26 @@ def parse_ordering(spec: Any, game: Any) -> tuple[str, ...]:
     ``game`` None: the generic components only (a synthetic tree)."""
     own = tuple(game.move_orderings()) if game is not None and game.capabilities.own_orderings \
         else ()
+    noisy = game is not None and game.capabilities.noisy_moves
     if isinstance(spec, str):
-        parts = _parsed.get((spec, own))
+        parts = _parsed.get((spec, own, noisy))
         if parts is not None:
             return parts
     parts = _parse(spec, own)
+    if "tactical" in parts and not noisy:
+        name = "a synthetic tree" if game is None else game.name
+        raise UnsupportedError(
+            f"ordering {excerpt(spec)} needs the game's tactical moves (noisy_moves: captures "
+            f"in chess) for its 'tactical' stage; {name} has none")
     if len(_parsed) > 4096:
         _parsed.clear()
-    _parsed[(spec, own)] = parts
+    _parsed[(spec, own, noisy)] = parts
     return parts
 
 
-# (spec, the game's own orderings) -> parts: a search parses its ordering once or twice, which
-# cost as much as a small compiled search
-_parsed: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
+# (spec, the game's own orderings, whether it has noisy moves) -> parts: a search parses its
+# ordering once or twice, which cost as much as a small compiled search
+_parsed: dict[tuple[str, tuple[str, ...], bool], tuple[str, ...]] = {}
 
 
 def _parse(spec: Any, own: tuple[str, ...]) -> tuple[str, ...]:
@@ -116,6 +136,7 @@ def _parse(spec: Any, own: tuple[str, ...]) -> tuple[str, ...]:
             raise InvalidParameterError(
                 f"ordering component {excerpt(p)} unknown: allowed {', '.join(allowed)} "
                 "(dynamic ones combine with '+', e.g. tt+killer+history+static)")
+    parts = tuple(q for p in parts for q in SHORTHANDS.get(p, (p,)))
     if len(set(parts)) != len(parts):
         raise InvalidParameterError(f"ordering {excerpt(spec)} names a component twice")
     bases = [p for p in parts if p not in DYNAMIC_COMPONENTS]
@@ -192,6 +213,10 @@ class DynamicOrdering:
             if part == "history":
                 side = game.max_to_move(state)
                 ordered.sort(key=lambda m: -self.history.get((side, m), 0))
+            elif part == "tactical":
+                rank = {m: i for i, m in enumerate(game.noisy_moves(state))}
+                k = len(rank)
+                ordered.sort(key=lambda m: rank.get(m, k))
             elif part == "killer":
                 slots = [k for k in self.killers.get(ply, ()) if k in ordered]
                 ordered = slots + [m for m in ordered if m not in slots]

@@ -28,6 +28,7 @@ from typing import Any
 
 from searchlab.algorithms.context import SearchContext
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
+from searchlab.limits import MAX_BRANCHING, MAX_DEPTH, MAX_VALUE, check_int, check_number
 
 INF = math.inf
 
@@ -156,7 +157,7 @@ def validate_pruning(pruning: Pruning, game: Any, algorithm: str, parts: tuple[s
         if nm.adaptive_depth is not None:
             _positive_int("null_move.adaptive_depth", nm.adaptive_depth)
     if lmr is not None:
-        _positive_int("lmr.after", lmr.after)
+        _positive_int("lmr.after", lmr.after, MAX_BRANCHING)
         _positive_int("lmr.min_depth", lmr.min_depth)
         _positive_int("lmr.reduction", lmr.reduction)
         if lmr.schedule not in ("constant", "log"):
@@ -168,35 +169,42 @@ def validate_pruning(pruning: Pruning, game: Any, algorithm: str, parts: tuple[s
             _positive_int("futility.razor_depth", fu.razor_depth)
     if beam is not None:
         for w in (beam.width, *beam.widths):
-            _positive_int("beam.width", w)
+            _positive_int("beam.width", w, MAX_BRANCHING)
     if pc is not None:
         _positive_int("probcut.shallow", pc.shallow)
         if not isinstance(pc.deep, int) or pc.deep <= pc.shallow:
             raise InvalidParameterError(f"probcut.deep must be an integer > shallow; got {pc.deep!r}")
+        _positive_int("probcut.deep", pc.deep)
         _non_negative("probcut.sigma", pc.sigma)
-        if not (pc.slope > 0):
+        _non_negative("probcut.threshold", pc.threshold)      # NaN would never cut
+        check_number("probcut.intercept", pc.intercept)
+        if not check_number("probcut.slope", pc.slope) > 0:
             raise InvalidParameterError(f"probcut.slope must be > 0; got {pc.slope!r}")
     if q is not None:
+        _positive_int("quiescence.max_depth", q.max_depth)      # the values first, then the game
+        if q.delta is not None:
+            try:
+                check_number("quiescence.delta", q.delta, 0.0)
+            except InvalidParameterError:
+                raise InvalidParameterError(
+                    f"quiescence.delta must be a finite number >= 0 and <= {MAX_VALUE:g} (or None: "
+                    f"off); got {q.delta!r}") from None
         if not game.capabilities.noisy_moves:
             raise UnsupportedError(f"quiescence needs game.noisy_moves(); {game.name} has none")
-        _positive_int("quiescence.max_depth", q.max_depth)
         if q.delta is not None:
-            if isinstance(q.delta, bool) or not isinstance(q.delta, (int, float)) \
-                    or not (q.delta >= 0 and math.isfinite(q.delta)):
-                raise InvalidParameterError(
-                    f"quiescence.delta must be a finite number >= 0 (or None: off); got {q.delta!r}")
             if not game.capabilities.capture_gain:
                 raise UnsupportedError(f"delta pruning needs game.capture_gain(); {game.name} has none")
 
 
-def _positive_int(name: str, v: Any) -> None:
-    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-        raise InvalidParameterError(f"{name} must be an integer >= 1; got {v!r}")
+def _positive_int(name: str, v: Any, maximum: int = MAX_DEPTH) -> None:
+    """v an integer in [1, maximum]: plies (reductions, depths, move counts) are bounded by the
+    deepest search (searchlab.limits.MAX_DEPTH), widths by MAX_BRANCHING."""
+    check_int(name, v, 1, maximum)
 
 
 def _non_negative(name: str, v: Any) -> None:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
-        raise InvalidParameterError(f"{name} must be a number >= 0; got {v!r}")
+    """v a finite number in [0, MAX_VALUE] (a margin in the game's static-value units)."""
+    check_number(name, v, 0.0)
 
 
 @dataclass

@@ -2,7 +2,9 @@
 
 matplotlib with the Agg backend (no display needed), the Okabe–Ito colour-blind-safe palette,
 labelled axes, legends, log scales where growth is exponential. Every function returns the path
-it wrote; ``fmt`` is "png" (default), "pdf" or "svg". Each figure names its estimator.
+it wrote; ``fmt`` is "png" (default), "pdf" or "svg"; with ``path=None`` it returns the
+matplotlib Figure instead (searchlab.plot, the public figure API, calls them so). Each figure
+names its estimator.
 """
 
 from __future__ import annotations
@@ -23,12 +25,9 @@ from searchlab.analysis import theory as T  # noqa: E402
 __all__ = ["OKABE_ITO", "ORDERING_COLOURS", "plot_beff_vs_b", "plot_leaves_vs_depth", "plot_alpha",
            "plot_convergence", "plot_alpha_vs_p", "plot_alpha_vs_levels", "save"]
 
-#: Okabe & Ito (2008), colour-blind safe
-OKABE_ITO = {"orange": "#E69F00", "skyblue": "#56B4E9", "green": "#009E73", "yellow": "#F0E442",
-             "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7", "black": "#000000"}
-ORDERING_COLOURS = {"worst": OKABE_ITO["vermillion"], "natural": OKABE_ITO["orange"],
-                    "random": OKABE_ITO["blue"], "static": OKABE_ITO["purple"],
-                    "perfect": OKABE_ITO["green"]}
+# one palette for every figure (searchlab.analysis.palette): an ordering has the same colour here
+# as in the move-ordering policies' figures
+from searchlab.analysis.palette import OKABE_ITO, ORDERING_COLOURS, ordering_colour, policy_style  # noqa: E402
 #: colours for series indexed by b (no yellow: too pale on white)
 SERIES_COLOURS = [OKABE_ITO[c] for c in ("blue", "orange", "green", "vermillion", "purple", "skyblue", "black")]
 ORDERING_MARKERS = {"worst": "v", "natural": "s", "random": "o", "static": "D", "perfect": "^"}
@@ -74,7 +73,12 @@ def _theory_curves(ax, bs: np.ndarray, which=("minimax", "random", "pearl", "per
         ax.plot(grid, ys, color=colour, ls=ls, lw=1.4, label=label, zorder=1)
 
 
-def plot_beff_vs_b(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title: str | None = None) -> Path:
+#: curve names of searchlab.plot.ebf_vs_b -> theory regimes
+CURVES = {"b": "minimax", "b^(3/4)": "random", "sqrt(b)": "perfect", "R_b": "pearl"}
+
+
+def plot_beff_vs_b(summary: pd.DataFrame, path: Path | None = None, *, fmt: str = "png", title: str | None = None,
+                   curves=("b", "b^(3/4)", "R_b", "sqrt(b)"), series: str = "ordering") -> Path:
     """Fitted b_eff (parity fit of leaves over the run's depths, 95 % bootstrap CI) versus b, one
     series per ordering, against b, b^(3/4), √b and Pearl's R_b (log-log)."""
     s = summary.dropna(subset=["beff_fit"])
@@ -82,12 +86,16 @@ def plot_beff_vs_b(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title
     if s.empty:
         raise ValueError("no fitted b_eff to plot")
     bs = np.sort(s["b"].astype(float).unique())
-    _theory_curves(ax, bs)
-    for k, o in enumerate(_orderings(s["ordering"])):
-        so = s[s["ordering"] == o].sort_values("b")
+    bad = [c for c in curves if c not in CURVES]
+    if bad:
+        raise ValueError(f"curves must be among {', '.join(CURVES)}; got {', '.join(map(str, bad))}")
+    if curves:
+        _theory_curves(ax, bs, which=[CURVES[c] for c in curves])
+    for k, o in enumerate(_orderings(s[series])):
+        so = s[s[series] == o].sort_values("b")
         x = so["b"].astype(float).to_numpy() * (1 + 0.02 * (k - 2))  # dodge
         ax.errorbar(x, so["beff_fit"], yerr=_yerr(so["beff_fit"], so["beff_fit_lo"], so["beff_fit_hi"]),
-                    fmt=ORDERING_MARKERS.get(o, "o"), color=ORDERING_COLOURS.get(o, OKABE_ITO["black"]),
+                    fmt=ORDERING_MARKERS.get(o.split(" · ")[0], "o"), color=policy_style(o)["color"],
                     capsize=3, ms=5, label=f"{o} (measured)", zorder=3)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
@@ -96,10 +104,10 @@ def plot_beff_vs_b(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title
     ax.set_title(title or "b_eff versus b (95 % bootstrap CI over tree instances)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    return save(fig, path, fmt)
+    return fig if path is None else save(fig, path, fmt)
 
 
-def plot_leaves_vs_depth(df: pd.DataFrame, path: Path, *, b: int | None = None, count: str = "leaves",
+def plot_leaves_vs_depth(df: pd.DataFrame, path: Path | None = None, *, b: int | None = None, count: str = "leaves",
                          fmt: str = "png", title: str | None = None) -> Path:
     """Mean leaves (or nodes) versus d per ordering (log y) with 95 % bootstrap CIs, against the
     Knuth–Moore minimal tree and b^d. One panel per b (the given b, or every b in df, up to 4)."""
@@ -133,7 +141,7 @@ def plot_leaves_vs_depth(df: pd.DataFrame, path: Path, *, b: int | None = None, 
                 lab = "minimax" if alg == "minimax" else (f"{o}" if alg == "alphabeta" else f"{o}, {alg}")
                 ax.errorbar(m.index, m.values, yerr=(1.96 * se.fillna(0)).values,
                             marker="x" if alg == "minimax" else ORDERING_MARKERS.get(o, "o"),
-                            color=ORDERING_COLOURS.get(o, OKABE_ITO["black"]) if alg != "minimax" else OKABE_ITO["skyblue"],
+                            color=ordering_colour(o) if alg != "minimax" else OKABE_ITO["skyblue"],
                             ms=4, lw=1, capsize=2, label=lab)
         ax.set_yscale("log")
         ax.set_xlabel("depth d (plies)")
@@ -142,10 +150,10 @@ def plot_leaves_vs_depth(df: pd.DataFrame, path: Path, *, b: int | None = None, 
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
     fig.suptitle(title or f"{count} versus depth per ordering (mean ± 1.96 s.e. over instances)", fontsize=10)
-    return save(fig, path, fmt)
+    return fig if path is None else save(fig, path, fmt)
 
 
-def plot_alpha(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title: str | None = None) -> Path:
+def plot_alpha(summary: pd.DataFrame, path: Path | None = None, *, fmt: str = "png", title: str | None = None) -> Path:
     """The exponent alpha = log b_eff / log b (parity fit of leaves, 95 % bootstrap CI) per ordering
     and b, against 1, 3/4, 1/2 and Pearl's log R_b / log b."""
     s = summary.dropna(subset=["alpha_fit"])
@@ -163,7 +171,7 @@ def plot_alpha(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title: st
         so = s[s["ordering"] == o].sort_values("b")
         x = so["b"].astype(float).to_numpy() * (1 + 0.02 * (k - 2))
         ax.errorbar(x, so["alpha_fit"], yerr=_yerr(so["alpha_fit"], so["alpha_fit_lo"], so["alpha_fit_hi"]),
-                    fmt=ORDERING_MARKERS.get(o, "o"), color=ORDERING_COLOURS.get(o, OKABE_ITO["black"]),
+                    fmt=ORDERING_MARKERS.get(o, "o"), color=ordering_colour(o),
                     capsize=3, ms=5, label=f"{o} (measured)")
     ax.set_xscale("log", base=2)
     ax.set_ylim(0.4, 1.05)
@@ -172,10 +180,10 @@ def plot_alpha(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title: st
     ax.set_title(title or "Exponent α per ordering (leaves, parity fit, 95 % CI)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    return save(fig, path, fmt)
+    return fig if path is None else save(fig, path, fmt)
 
 
-def plot_convergence(df: pd.DataFrame, path: Path, *, b: int, ordering: str | Iterable[str] = ("natural", "random"),
+def plot_convergence(df: pd.DataFrame, path: Path | None = None, *, b: int, ordering: str | Iterable[str] = ("natural", "random"),
                      tree: str = "iid", count: str = "leaves", fmt: str = "png", n_resamples: int = 499,
                      title: str | None = None) -> Path:
     """Parity-corrected growth sqrt(N(d)/N(d-2)) (95 % bootstrap CI) and per-depth N(d)^(1/d)
@@ -196,11 +204,11 @@ def plot_convergence(df: pd.DataFrame, path: Path, *, b: int, ordering: str | It
             ds = np.array(sorted(pg))
             v = np.array([pg[d].value for d in ds])
             ax.errorbar(ds + 0.08 * k, v, yerr=_yerr(v, [pg[d].low for d in ds], [pg[d].high for d in ds]),
-                        marker=ORDERING_MARKERS.get(o, "o"), color=ORDERING_COLOURS.get(o), capsize=3, ms=5,
+                        marker=ORDERING_MARKERS.get(o, "o"), color=ordering_colour(o), capsize=3, ms=5,
                         label=f"{o}: √(N(d)/N(d−2))")
         pdp = E.per_depth_with_ci(depths, mat, n_resamples=n_resamples)
         ds2 = np.array(sorted(pdp))
-        ax.plot(ds2, [pdp[d].value for d in ds2], color=ORDERING_COLOURS.get(o), ls="--", lw=1, alpha=0.8,
+        ax.plot(ds2, [pdp[d].value for d in ds2], color=ordering_colour(o), ls="--", lw=1, alpha=0.8,
                 label=f"{o}: N(d)^(1/d)")
     ax.axhline(T.pearl_rb(b), color=OKABE_ITO["purple"], ls="-.", lw=1.4, label=f"Pearl R_{b} = {T.pearl_rb(b):.3f}")
     ax.axhline(b ** 0.75, color=OKABE_ITO["skyblue"], ls="--", lw=1.4, label=f"b^(3/4) = {b ** 0.75:.3f}")
@@ -209,10 +217,10 @@ def plot_convergence(df: pd.DataFrame, path: Path, *, b: int, ordering: str | It
     ax.set_title(title or f"Convergence of the measured growth to Pearl's R_b (b = {b}, {tree} tree)")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
-    return save(fig, path, fmt)
+    return fig if path is None else save(fig, path, fmt)
 
 
-def plot_alpha_vs_p(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title: str | None = None) -> Path:
+def plot_alpha_vs_p(summary: pd.DataFrame, path: Path | None = None, *, fmt: str = "png", title: str | None = None) -> Path:
     """Ordered trees: exponent alpha versus the ordering-quality knob p (probability that the best
     move is first), one series per b, against 1, 3/4, 1/2."""
     s = summary.dropna(subset=["alpha_fit", "p"])
@@ -235,10 +243,10 @@ def plot_alpha_vs_p(summary: pd.DataFrame, path: Path, *, fmt: str = "png", titl
     ax.set_title(title or "Ordered trees: α moves from 1 to 1/2 as ordering improves (95 % CI)")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
-    return save(fig, path, fmt)
+    return fig if path is None else save(fig, path, fmt)
 
 
-def plot_alpha_vs_levels(summary: pd.DataFrame, path: Path, *, fmt: str = "png", title: str | None = None) -> Path:
+def plot_alpha_vs_levels(summary: pd.DataFrame, path: Path | None = None, *, fmt: str = "png", title: str | None = None) -> Path:
     """Discrete leaf values: exponent alpha versus the number of leaf values K (levels), one series
     per (b, ordering); K = 0 (continuous) is drawn at the right end."""
     s = summary.dropna(subset=["alpha_fit", "levels"]).copy()
@@ -265,4 +273,4 @@ def plot_alpha_vs_levels(summary: pd.DataFrame, path: Path, *, fmt: str = "png",
     ax.set_title(title or "Discrete leaf values: ties cut (leaves, parity fit, 95 % CI)")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
-    return save(fig, path, fmt)
+    return fig if path is None else save(fig, path, fmt)

@@ -39,6 +39,7 @@ import pandas as pd
 from scipy import stats
 
 from searchlab.analysis import estimators as E
+from searchlab.analysis.stats import mean_ci
 from searchlab.algorithms.multiplayer import search_multiplayer
 from searchlab.analysis.steps import Step
 from searchlab.games import openspiel
@@ -360,6 +361,32 @@ def skipped() -> list[str]:
     return [] if openspiel.available() else [f"chinese_checkers (second domain): {CC_NOT_MEASURED}"]
 
 
+def paranoid_best_leaves(b: int, d: int, n: int) -> int:
+    """Paranoid's exact finite-depth best case (perfect order, root player to move): the
+    root player's plies are every n-th, so the minimal tree has b^⌈d/n⌉ + b^(d−⌈d/n⌉) − 1 leaves
+    (Knuth–Moore's form with the coalition's plies counted together)."""
+    k = -(-d // n)
+    return b ** k + b ** (d - k) - 1
+
+
+def paranoid_best_case(leaves: pd.DataFrame, seed: int = 0, resamples: int = 999) -> pd.DataFrame:
+    """Per (n, b, d >= 2) and paranoid algorithm: the trees (n), mean leaves, the exact best case
+    ``paranoid_best_leaves``, the mean ratio leaves / best case with a 95 % bootstrap CI over the
+    trees, and how many trees equal the best case exactly."""
+    rows = []
+    par = leaves[leaves["algorithm"].astype(str).str.startswith("paranoid") & (leaves["d"] >= 2)]
+    for (n, b, d, alg), g in par.groupby(["players", "b", "d", "algorithm"]):
+        best = paranoid_best_leaves(int(b), int(d), int(n))
+        ratio = g["leaves"].to_numpy(float) / best
+        e = mean_ci(ratio, n_resamples=resamples, seed=seed) if len(ratio) > 1 else None
+        rows.append(dict(players=int(n), b=int(b), d=int(d), algorithm=alg, trees=len(g),
+                         leaves=float(g["leaves"].mean()), best=best, ratio=float(ratio.mean()),
+                         lo=e.low if e else float("nan"), hi=e.high if e else float("nan"),
+                         equal=int((g["leaves"].to_numpy() == best).sum())))
+    return pd.DataFrame(rows, columns=["players", "b", "d", "algorithm", "trees", "leaves", "best", "ratio", "lo",
+                                       "hi", "equal"])
+
+
 def summarise(tables: dict[str, pd.DataFrame], size: str, seed: int = 15, budget: int | None = None
               ) -> dict[str, Any]:
     """The study's results from its tables (any row order): exponent fits and the match
@@ -368,5 +395,6 @@ def summarise(tables: dict[str, pd.DataFrame], size: str, seed: int = 15, budget
     budget = SIZES[size][5] if budget is None else budget
     return dict(size=size, seed=seed, instances=SIZES[size][2],
                 fits=exponent_frame(fit_exponents(leaves, seed=seed)),
+                paranoid_best=paranoid_best_case(leaves, seed=seed),
                 match=match_summary(tables["games"], budget, MATCH_PLAYERS, seed=seed), rows=len(leaves),
                 cc=dict(cc_summary(tables.get("cc"), seed=seed), plies=CC_SIZES[size][1], budget=CC_SIZES[size][2]))

@@ -27,14 +27,15 @@ import math
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
-import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, NullFormatter, ScalarFormatter
 
-from searchlab.analysis.estimators import fit_growth, rn_bstar
+from searchlab.analysis.estimators import count_matrix, fit_growth, fit_with_ci, rn_bstar
 from searchlab.analysis.figures import save
+from searchlab.analysis.palette import policy_style, split_policy
+from searchlab.analysis.stats import gmean_ci as gci
 from searchlab.analysis.format import number, percent
 from searchlab.analysis.tables import md_table
 from searchlab.analysis.theory import knuth_moore_nodes
@@ -109,6 +110,12 @@ def prepare(table: pd.DataFrame) -> pd.DataFrame:
     alg = df["algorithm"].astype(str)
     df["policy"] = np.where(alg == "alphabeta", df["ordering"].astype(str),
                             alg + ":" + df["ordering"].astype(str))
+    # a pruning technique is part of the policy: plain alpha-beta and null move under the same
+    # ordering are different searches (pooling them made one "static" bar of three)
+    if "pruning" in df:
+        tech = df["pruning"].fillna("none").astype(str)
+        df["policy"] = np.where(tech == "none", df["policy"], df["policy"] + " · " + tech)
+        df["pruning"] = tech
     if "position" in df and df["position"].notna().any():
         df["unit"] = df["position"].fillna(df["instance"].astype(str)).astype(str)
     else:
@@ -129,6 +136,15 @@ def _ensure(df: pd.DataFrame) -> pd.DataFrame:
     return df if "policy" in df.columns else prepare(df)
 
 
+def _gmean_ci(x: Iterable[float]) -> tuple[float, float, float]:
+    """Geometric mean of positive ratios with a 95 % percentile bootstrap CI over the units
+    (searchlab.analysis.stats.gmean_ci; nan CI for fewer than two units)."""
+    a = np.asarray([v for v in x if v is not None and np.isfinite(v) and v > 0], dtype=float)
+    if not a.size:
+        return float("nan"), float("nan"), float("nan")
+    return gci(np.log(a), 499, 0)
+
+
 def _gmean(x: Iterable[float]) -> float:
     a = np.asarray([v for v in x if v is not None and np.isfinite(v) and v > 0], dtype=float)
     return float(np.exp(np.log(a).mean())) if a.size else float("nan")
@@ -142,8 +158,11 @@ def relative_to_perfect(table: pd.DataFrame) -> pd.DataFrame:
     ``ratio`` is the geometric mean over instances/positions of nodes(policy) / nodes(perfect)
     on the same instance (paired); where the study has no perfect row at that depth and the
     setting is a synthetic tree with distinct values, the reference is the Knuth–Moore minimal
-    tree's node count (``reference`` says which). Columns: setting, d, policy, n, mean_nodes,
-    perfect_nodes, ratio, reference.
+    tree's node count (``reference`` says which); ratio_lo, ratio_hi: 95 % percentile bootstrap
+    CI over the instances. Knuth–Moore bounds sound search only: a policy
+    with an unsound pruning technique is compared with perfect order under the same technique,
+    and left out where the run has no such rows. Columns: setting, d, policy, n, mean_nodes,
+    perfect_nodes, ratio, ratio_lo, ratio_hi, reference.
     """
     df = _ensure(table)
     rows = []
@@ -158,23 +177,41 @@ def relative_to_perfect(table: pd.DataFrame) -> pd.DataFrame:
                     not (_num(g["levels"].iloc[0]) or 0):
                 tree_km = float(knuth_moore_nodes(int(b), int(d)))
         for policy, p in g.groupby("policy"):
+            tech = str(p["pruning"].iloc[0]) if "pruning" in p else "none"
+            if tech != "none":
+                # an unsound technique against perfect order: only with its own perfect rows
+                own = g[(g["policy"] == f"perfect · {tech}")].set_index("unit")["nodes"]
+                if own.empty or policy == f"perfect · {tech}":
+                    continue
+                pn = p.set_index("unit")["nodes"]
+                common = pn.index.intersection(own.index)
+                if common.empty:
+                    continue
+                ratio, lo, hi = _gmean_ci(pn[common].astype(float) / own[common].astype(float))
+                rows.append(dict(setting=setting, d=int(d), policy=policy, n=len(common),
+                                 mean_nodes=float(p["nodes"].mean()),
+                                 perfect_nodes=float(own[common].mean()),
+                                 ratio=ratio, ratio_lo=lo, ratio_hi=hi,
+                                 reference=f"perfect · {tech} rows"))
+                continue
             if not perf.empty:
                 pn = p.set_index("unit")["nodes"]
                 common = pn.index.intersection(perf.index)
                 if common.empty:
                     continue
-                ratio = _gmean(pn[common].astype(float) / perf[common].astype(float))
+                ratio, lo, hi = _gmean_ci(pn[common].astype(float) / perf[common].astype(float))
                 ref, pnodes = "perfect rows", float(perf[common].mean())
             elif tree_km is not None:
-                ratio = _gmean(p["nodes"].astype(float) / tree_km)
+                ratio, lo, hi = _gmean_ci(p["nodes"].astype(float) / tree_km)
                 ref, pnodes = "Knuth-Moore", tree_km
             else:
                 continue
             rows.append(dict(setting=setting, d=int(d), policy=policy, n=len(p),
                              mean_nodes=float(p["nodes"].mean()), perfect_nodes=pnodes,
-                             ratio=ratio, reference=ref))
+                             ratio=ratio, ratio_lo=lo, ratio_hi=hi, reference=ref))
     return pd.DataFrame(rows, columns=["setting", "d", "policy", "n", "mean_nodes",
-                                       "perfect_nodes", "ratio", "reference"])
+                                       "perfect_nodes", "ratio", "ratio_lo", "ratio_hi",
+                                       "reference"])
 
 
 # --------------------------------------------------------------------------- (b) EBF
@@ -184,7 +221,8 @@ def ebf_by_policy(table: pd.DataFrame, min_depth: int = 2) -> pd.DataFrame:
     nodes per depth), and R&N b* at the deepest depth, against b̄, b̄^(3/4) and √b̄.
 
     Columns: setting, policy, depths (e.g. "2-8"), n (instances/positions at the deepest
-    depth), bbar, ebf_fit, rn_bstar, exponent (log ebf_fit / log b̄), sqrt_bbar,
+    depth), bbar, ebf_fit, ebf_lo, ebf_hi (95 % bootstrap CI over instances/positions,
+    resampled jointly across depths), rn_bstar, exponent (log ebf_fit / log b̄), sqrt_bbar,
     bbar_34 (b̄^(3/4)).
     """
     df = _ensure(table)
@@ -201,19 +239,31 @@ def ebf_by_policy(table: pd.DataFrame, min_depth: int = 2) -> pd.DataFrame:
             ebf = fit.beff
         except ValueError:
             ebf = float("nan")
+        lo = hi = float("nan")
+        if math.isfinite(ebf):
+            # the same fit on the instance x depth matrix, units resampled jointly over depths
+            gu = g[g["d"].isin(use.index)].assign(instance=lambda x: x["unit"])
+            depths, _, mat = count_matrix(gu, "nodes")
+            if mat.shape[0] >= 2:
+                try:
+                    est, _, _ = fit_with_ci(depths, mat, None, n_resamples=499)
+                    lo, hi = est.low, est.high
+                except ValueError:
+                    pass
         dmax = int(means.index.max())
         nmax = float(means.loc[dmax])
         bstar = rn_bstar(nmax, dmax) if dmax >= 1 and nmax >= 1 else float("nan")
         bbar = float(g["bbar"].mean())
         rows.append(dict(setting=setting, policy=policy,
                          depths=f"{int(use.index.min())}-{int(use.index.max())}",
-                         n=int((g["d"] == dmax).sum()), bbar=bbar, ebf_fit=ebf, rn_bstar=bstar,
+                         n=int((g["d"] == dmax).sum()), bbar=bbar, ebf_fit=ebf, ebf_lo=lo,
+                         ebf_hi=hi, rn_bstar=bstar,
                          exponent=(math.log(ebf) / math.log(bbar)
                                    if ebf > 0 and bbar > 1 and math.isfinite(ebf) else float("nan")),
                          sqrt_bbar=math.sqrt(bbar) if bbar > 0 else float("nan"),
                          bbar_34=bbar ** 0.75 if bbar > 0 else float("nan")))
     return pd.DataFrame(rows, columns=["setting", "policy", "depths", "n", "bbar", "ebf_fit",
-                                       "rn_bstar", "exponent", "sqrt_bbar", "bbar_34"])
+                                       "ebf_lo", "ebf_hi", "rn_bstar", "exponent", "sqrt_bbar", "bbar_34"])
 
 
 # --------------------------------------------------------------------------- (c) fail high first
@@ -221,21 +271,30 @@ def ebf_by_policy(table: pd.DataFrame, min_depth: int = 2) -> pd.DataFrame:
 def fail_high_first(table: pd.DataFrame) -> pd.DataFrame:
     """Share of cut events made by the first move searched, per setting, policy and depth:
     pooled (sum of first_move_fail_highs / sum of fail_highs over the rows) and the mean of the
-    per-search rates. Columns: setting, d, policy, n, fail_highs, pooled_rate, mean_rate."""
+    per-search rates. Columns: setting, d, policy, n, fail_highs, pooled_rate, pooled_lo,
+    pooled_hi (95 % percentile bootstrap over the searches), mean_rate."""
     df = _ensure(table)
     if "fail_highs" not in df:
         return pd.DataFrame(columns=["setting", "d", "policy", "n", "fail_highs",
-                                     "pooled_rate", "mean_rate"])
+                                     "pooled_rate", "pooled_lo", "pooled_hi", "mean_rate"])
     df = df[df["fail_highs"].notna()]
     rows = []
     for (setting, d, policy), g in df.groupby(["setting", "d", "policy"], sort=True):
         fh = float(g["fail_highs"].sum())
         first = float(g["first_move_fail_highs"].sum())
+        lo = hi = float("nan")
+        if fh and len(g) >= 2:
+            # the pooled rate's CI: searches resampled (a search's cut events are not independent)
+            f_, n_ = g["first_move_fail_highs"].to_numpy(float), g["fail_highs"].to_numpy(float)
+            idx = np.random.default_rng(0).integers(0, len(g), size=(499, len(g)))
+            tot = n_[idx].sum(axis=1)
+            boot = np.divide(f_[idx].sum(axis=1), tot, out=np.full(len(tot), np.nan), where=tot > 0)
+            lo, hi = (float(x) for x in np.nanpercentile(boot, [2.5, 97.5]))
         rows.append(dict(setting=setting, d=int(d), policy=policy, n=len(g), fail_highs=int(fh),
-                         pooled_rate=first / fh if fh else float("nan"),
+                         pooled_rate=first / fh if fh else float("nan"), pooled_lo=lo, pooled_hi=hi,
                          mean_rate=float(g["fail_high_first_rate"].mean())))
     return pd.DataFrame(rows, columns=["setting", "d", "policy", "n", "fail_highs",
-                                       "pooled_rate", "mean_rate"])
+                                       "pooled_rate", "pooled_lo", "pooled_hi", "mean_rate"])
 
 
 # --------------------------------------------------------------------------- (d) ID overhead
@@ -356,8 +415,12 @@ def solved_share(table: pd.DataFrame, budgets: Sequence[int] = DEFAULT_BUDGETS) 
 def value_agreement(table: pd.DataFrame) -> pd.DataFrame:
     """Do all alpha-beta policies return the same root value? Per setting and depth: the
     (instance/position) units searched by at least two alpha-beta-family policies, and the share
-    whose values all agree with the first policy's (to 1e-9)."""
+    whose values all agree with the first policy's (to 1e-9). Only plain alpha-beta rows
+    (``pruning`` none) enter: the claim is that the ordering does not change a sound search's
+    value; what an unsound technique changes is :func:`searchlab.analysis.facets.pruning_effect`."""
     df = _ensure(table)
+    if "pruning" in df:       # orderings are compared within one technique, never across them
+        df = df[df["pruning"].astype(str) == "none"]
     rows = []
     for (setting, d), g in df.groupby(["setting", "d"], sort=True):
         units = agree = 0
@@ -375,104 +438,159 @@ def value_agreement(table: pd.DataFrame) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------- figures
 
-def _panels(settings: list[str], max_panels: int = 6):
+def _panels(settings: list[str], max_panels: int = 6, width: float = 4.6, height: float = 3.6):
     settings = settings[:max_panels]
     n = len(settings)
     cols = min(3, n)
     rows = math.ceil(n / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 3.8 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False,
+                             layout="constrained")
     for ax in axes.flat[n:]:
         ax.set_visible(False)
     return fig, list(zip(settings, axes.flat))
 
 
 def _legend(fig, panels) -> None:
-    """One legend for the figure: every label once, whichever panel drew it."""
+    """One legend for the figure, below the panels: every label once, in as many columns as
+    the figure's width holds (so it never covers a panel or runs off the page)."""
     seen: dict = {}
     for _, ax in panels:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             seen.setdefault(lab, h)
-    fig.legend(list(seen.values()), list(seen.keys()), fontsize=6, loc="center left",
-               bbox_to_anchor=(1.0, 0.5), frameon=False)
+    if not seen:
+        return
+    longest = max(len(k) for k in seen)
+    ncol = max(1, min(len(seen), int(fig.get_figwidth() * 72 / (7 * 0.62 * (longest + 5)))))
+    fig.legend(list(seen.values()), list(seen.keys()), fontsize=7, loc="outside lower center",
+               ncol=ncol, frameon=False)
 
 
-def _style(i: int) -> dict:
-    """Distinct line styles for up to ~40 policies (tab20 colours x markers)."""
-    cmap = matplotlib.colormaps["tab20"]
-    markers = "osD^v<>"
-    return dict(color=cmap(i % 20), marker=markers[(i // 20 + i) % len(markers)], ms=3.5,
-                ls="-" if i < 20 else "--")
+def _style(policy: str) -> dict:
+    """The policy's fixed style (searchlab.analysis.palette: one colour per ordering everywhere)."""
+    return policy_style(policy)
 
 
 def _int_ticks(ax) -> None:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
-def plot_relative_to_perfect(rel: pd.DataFrame, path: Path) -> Optional[Path]:
-    """Nodes / perfect-order nodes against depth, one line per policy, a panel per setting."""
+def _log_if_wide(ax, span: float) -> None:
+    """A log y-axis only where the values span more than a factor 10 (plain tick labels)."""
+    if np.isfinite(span) and span > 10:
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(ScalarFormatter())
+        ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def _err(v, lo, hi) -> np.ndarray:
+    v, lo, hi = (np.asarray(x, dtype=float) for x in (v, lo, hi))
+    lo = np.where(np.isfinite(lo), lo, v)
+    hi = np.where(np.isfinite(hi), hi, v)
+    return np.vstack([np.maximum(v - lo, 0), np.maximum(hi - v, 0)])
+
+
+def _lines(ax, frame: pd.DataFrame, policies: list[str], value: str, lo: str, hi: str) -> None:
+    """One line per policy against d with its 95 % CI as error bars; policies dodged in x so
+    bars at one depth do not hide each other."""
+    k = len(policies)
+    for i, policy in enumerate(policies):
+        p = frame[frame["policy"] == policy].sort_values("d")
+        if len(p):
+            x = p["d"].to_numpy(float) + (0.24 * (i - (k - 1) / 2) / max(k - 1, 1) if k > 1 else 0)
+            ax.errorbar(x, p[value], yerr=_err(p[value], p[lo], p[hi]), label=policy, capsize=2,
+                        lw=1.1, elinewidth=0.8, **_style(policy))
+
+
+def figure_relative_to_perfect(rel: pd.DataFrame):
+    """The Figure of :func:`plot_relative_to_perfect` (None when ``rel`` is empty)."""
     if rel.empty:
         return None
     fig, panels = _panels(sorted(rel["setting"].unique()))
+    pols = sorted(rel["policy"].unique(), key=_policy_key)
     for setting, ax in panels:
-        s = rel[rel["setting"] == setting]
-        for i, policy in enumerate(sorted(rel["policy"].unique(), key=_policy_key)):
-            p = s[s["policy"] == policy].sort_values("d")
-            if len(p):
-                ax.plot(p["d"], p["ratio"], label=policy, **_style(i))
+        _lines(ax, rel[rel["setting"] == setting], pols, "ratio", "ratio_lo", "ratio_hi")
         ax.axhline(1.0, color="k", lw=0.8, ls=":")
         _int_ticks(ax)
-        ax.set_yscale("log")
+        _log_if_wide(ax, rel["ratio_hi"].fillna(rel["ratio"]).max() / rel["ratio_lo"].fillna(rel["ratio"]).min())
         ax.set_title(setting, fontsize=9)
         ax.set_xlabel("depth d")
         ax.set_ylabel("nodes / perfect order")
     _legend(fig, panels)
-    fig.suptitle("Nodes relative to perfect order (geometric mean over instances)", fontsize=10)
-    return save(fig, path)
+    fig.suptitle("Nodes relative to perfect order (geometric mean over instances, 95 % CI)",
+                 fontsize=10)
+    return fig
 
 
-def plot_ebf(ebf: pd.DataFrame, path: Path) -> Optional[Path]:
-    """EBF (fit) per policy, a panel per setting, with b̄, b̄^(3/4) and √b̄ as lines."""
+def plot_relative_to_perfect(rel: pd.DataFrame, path: Path, fmt: str = "png") -> Optional[Path]:
+    """Nodes / perfect-order nodes against depth, one line per policy (95 % CI), a panel per
+    setting."""
+    fig = figure_relative_to_perfect(rel)
+    return None if fig is None else save(fig, path, fmt)
+
+
+def figure_ebf(ebf: pd.DataFrame):
+    """The Figure of :func:`plot_ebf` (None when no EBF is finite)."""
     ebf = ebf[np.isfinite(ebf["ebf_fit"].astype(float))]
     if ebf.empty:
         return None
-    fig, panels = _panels(sorted(ebf["setting"].unique()))
+    pols = sorted(ebf["policy"].unique(), key=_policy_key)
+    fig, panels = _panels(sorted(ebf["setting"].unique()),
+                          height=max(2.6, 1.2 + 0.26 * len(pols)))
     for setting, ax in panels:
-        s = ebf[ebf["setting"] == setting]
-        s = s.iloc[sorted(range(len(s)), key=lambda i: _policy_key(s["policy"].iloc[i]))]
-        x = np.arange(len(s))
-        ax.bar(x, s["ebf_fit"], color="tab:blue")
+        s = ebf[ebf["setting"] == setting].set_index("policy").reindex([p for p in pols if p in
+                                                                        set(ebf.loc[ebf["setting"] == setting, "policy"])])
+        y = np.arange(len(s))
+        ax.barh(y, s["ebf_fit"], color=[_style(p)["color"] for p in s.index],
+                hatch=["//" if split_policy(p)[2] != "none" else "" for p in s.index],
+                xerr=_err(s["ebf_fit"], s["ebf_lo"], s["ebf_hi"]), capsize=2,
+                error_kw=dict(lw=0.8), edgecolor="white")
         bbar = float(s["bbar"].iloc[0])
         for val, lab, ls in ((bbar, "b̄", "-"), (bbar ** 0.75, "b̄^(3/4)", "--"),
                              (math.sqrt(bbar), "√b̄", ":")):
-            ax.axhline(val, color="k", lw=0.9, ls=ls, label=f"{lab} = {val:.2f}")
-        ax.set_xticks(x, s["policy"], rotation=60, ha="right", fontsize=6)
-        ax.set_title(setting, fontsize=9)
-        ax.set_ylabel("EBF (fit, nodes)")
-        ax.legend(fontsize=6)
-    return save(fig, path)
+            ax.axvline(val, color="k", lw=0.9, ls=ls, label=lab)
+        ax.set_yticks(y, s.index, fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xlim(0, bbar * 1.08)
+        ax.set_title(f"{setting} (b̄ = {number(bbar, 3)})", fontsize=9)
+        ax.set_xlabel("EBF (fit of nodes, 95 % CI)")
+    _legend(fig, panels)
+    fig.suptitle("Effective branching factor per policy (nodes; hatched: a pruning technique)",
+                 fontsize=10)
+    return fig
 
 
-def plot_fail_high_first(fhf: pd.DataFrame, path: Path) -> Optional[Path]:
-    """Pooled fail-high-first rate against depth per policy, with the ~90 % engine line."""
+def plot_ebf(ebf: pd.DataFrame, path: Path, fmt: str = "png") -> Optional[Path]:
+    """EBF (fit of nodes, 95 % CI) per policy as horizontal bars, a panel per setting, with b̄,
+    b̄^(3/4) and √b̄ as lines."""
+    fig = figure_ebf(ebf)
+    return None if fig is None else save(fig, path, fmt)
+
+
+def figure_fail_high_first(fhf: pd.DataFrame):
+    """The Figure of :func:`plot_fail_high_first` (None when no rate is finite)."""
     fhf = fhf[np.isfinite(fhf["pooled_rate"].astype(float))]
     if fhf.empty:
         return None
     fig, panels = _panels(sorted(fhf["setting"].unique()))
+    pols = sorted(fhf["policy"].unique(), key=_policy_key)
     for setting, ax in panels:
-        s = fhf[fhf["setting"] == setting]
-        for i, policy in enumerate(sorted(fhf["policy"].unique(), key=_policy_key)):
-            p = s[s["policy"] == policy].sort_values("d")
-            if len(p):
-                ax.plot(p["d"], p["pooled_rate"], label=policy, **_style(i))
+        _lines(ax, fhf[fhf["setting"] == setting], pols, "pooled_rate", "pooled_lo", "pooled_hi")
         _int_ticks(ax)
-        ax.axhline(STRONG_ENGINE_FHF, color="r", lw=1, ls="--",
+        ax.axhline(STRONG_ENGINE_FHF, color="k", lw=1, ls="--",
                    label=f"~{STRONG_ENGINE_FHF:.0%} (strong chess engines)")
         ax.set_ylim(0, 1.02)
         ax.set_title(setting, fontsize=9)
         ax.set_xlabel("depth d")
         ax.set_ylabel("fail-high on first move")
     _legend(fig, panels)
-    return save(fig, path)
+    fig.suptitle("Share of cut events made by the first move (pooled, 95 % CI)", fontsize=10)
+    return fig
+
+
+def plot_fail_high_first(fhf: pd.DataFrame, path: Path, fmt: str = "png") -> Optional[Path]:
+    """Pooled fail-high-first rate against depth per policy (95 % CI), with the ~90 % line."""
+    fig = figure_fail_high_first(fhf)
+    return None if fig is None else save(fig, path, fmt)
 
 
 # --------------------------------------------------------------------------- markdown
@@ -510,7 +628,7 @@ def _pivot(frame: pd.DataFrame, value: str, fmt=None, extra: Sequence[str] = ())
 
 
 def policies_section(table: pd.DataFrame, fig_dir: Path | str,
-                     rel_to: Path | str | None = None, level: int = 2) -> str:
+                     rel_to: Path | str | None = None, level: int = 2, fmt: str = "png") -> str:
     """The markdown section on move-ordering policies of a run (figures into ``fig_dir``;
     image links relative to ``rel_to``, default fig_dir's parent). Empty string when the table
     has no ok row. Tables: one row per setting (at the deepest depth each policy reached: the
@@ -533,9 +651,11 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
     agree = value_agreement(df)
     if not agree.empty:
         tot_u, tot_a = int(agree["units"].sum()), int(agree["agree"].sum())
-        out.append(f"Same value, whatever the order: on {tot_a:,} of {tot_u:,} "
-                   f"(instance, depth) pairs every policy returned the same root value "
-                   f"({percent(tot_a / tot_u)}).\n")
+        techs = "" if "pruning" not in df or df["pruning"].eq("none").all() else \
+            " (plain alpha-beta, `pruning=none`; what the pruning techniques change is in their own section)"
+        out.append(f"Same value, whatever the order: comparing the orderings on the same instance "
+                   f"and depth{techs}, on {tot_a:,} of {tot_u:,} (instance, depth) pairs every "
+                   f"ordering returned the same root value ({percent(tot_a / tot_u)}).\n")
 
     rel = relative_to_perfect(df)
     out.append(f"{h}# Nodes relative to perfect order\n")
@@ -550,7 +670,7 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
                    f"same instance (1 = perfect), at each setting's deepest depth with a "
                    f"reference ({refs}):\n")
         out.append(_pivot(last, "ratio", lambda x: number(x, 3)) + "\n")
-        p = plot_relative_to_perfect(rel, fig_dir / "policies_vs_perfect.png")
+        p = plot_relative_to_perfect(rel, fig_dir / "policies_vs_perfect", fmt)
         out.append(_link(p, rel_to, "nodes relative to perfect order"))
 
     ebf = ebf_by_policy(df)
@@ -573,7 +693,7 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
                    "depths, or over the depths shown where a policy ran fewer (e.g. perfect "
                    "order's oracle):\n")
         out.append(_pivot(e, "cell", str, extra=("b̄", "√b̄", "b̄^(3/4)")) + "\n")
-        p = plot_ebf(ebf, fig_dir / "policies_ebf.png")
+        p = plot_ebf(ebf, fig_dir / "policies_ebf", fmt)
         out.append(_link(p, rel_to, "EBF per policy"))
 
     fhf = fail_high_first(df)
@@ -588,7 +708,7 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
                    f"searches at each setting's deepest depth); strong chess engines report "
                    f"about {STRONG_ENGINE_FHF:.0%}:\n")
         out.append(_pivot(last, "pooled_rate", percent) + "\n")
-        p = plot_fail_high_first(fhf, fig_dir / "policies_fail_high_first.png")
+        p = plot_fail_high_first(fhf, fig_dir / "policies_fail_high_first", fmt)
         out.append(_link(p, rel_to, "fail-high-first rate"))
 
     ido = id_overhead(df)

@@ -31,7 +31,7 @@ from searchlab.errors import InvalidParameterError
 
 from .estimators import Estimate, bootstrap_ci
 
-__all__ = ["paired_ratio", "holm", "Pentanomial", "pentanomial", "pentanomial_from_pairs",
+__all__ = ["paired_ratio", "gmean_ci", "holm", "Pentanomial", "pentanomial", "pentanomial_from_pairs",
            "trinomial", "min_detectable_elo", "elo", "classify", "VERDICT_KINDS", "mean_ci"]
 
 #: the kinds ``classify`` returns, and what each means for a claim
@@ -206,3 +206,16 @@ def classify(low: float, high: float, null: float = 0.0, *, direction: int = 1,
     if hi < 0:
         return "contradicted"
     return "not shown at this power"
+
+
+def gmean_ci(logs: np.ndarray, n_resamples: int = 999, seed: int = 0) -> tuple[float, float, float]:
+    """exp(mean(logs)) with a 95 % percentile bootstrap CI over the units (nan CI for n < 2,
+    the point itself when every log ratio is equal)."""
+    v = float(np.exp(logs.mean()))
+    if len(logs) < 2:
+        return v, math.nan, math.nan
+    if np.all(logs == logs[0]):
+        return v, v, v
+    res = stats.bootstrap((logs,), np.mean, n_resamples=n_resamples, method="percentile",
+                          confidence_level=0.95, random_state=np.random.default_rng(seed))
+    return v, float(np.exp(res.confidence_interval.low)), float(np.exp(res.confidence_interval.high))

@@ -29,13 +29,15 @@ from typing import Any
 
 import numpy as np
 
+from searchlab.algorithms.api import search
 from searchlab.errors import InvalidParameterError
-from searchlab.trees import IIDTree
+from searchlab.trees import ExplicitTree, IIDTree
 
 from .tables import md_table
 
 __all__ = ["leaf_values", "max_leaves_exact", "leaves_with_orders", "worst_first_orders",
-           "adversarial_leaves", "WorstCase", "study", "section"]
+           "adversarial_leaves", "WorstCase", "study", "section", "no_cutoff_tree", "Attained",
+           "attained_study", "DEFAULT_ATTAINED"]
 
 INF = math.inf
 
@@ -163,6 +165,90 @@ def adversarial_leaves(values: np.ndarray, b: int, d: int, *, steps: int = 400,
         else:
             orders[k] = old
     return start, best
+
+
+def no_cutoff_tree(b: int, d: int) -> list:
+    """A uniform tree (nested lists, MAX root, leaf values MAX's view) on which alpha-beta in
+    natural order examines every one of the b^d leaves: no cutoff can fire.
+
+    The leaf at path (c_0, ..., c_{d-1}) has the value sum_k digit_k * b^(d-1-k), with
+    digit_k = c_k at a MAX ply and b-1-c_k at a MIN ply. So at a MAX node the children's value
+    blocks are disjoint and ascending (each child better for MAX than the one before, worst-first),
+    at a MIN node descending; every value of a subtree then lies strictly inside the window
+    (alpha, beta) its ancestors' earlier children set (their blocks lie below for MAX ancestors,
+    above for MIN ones), so no running value reaches beta at a MAX node or alpha at a MIN node,
+    whatever the cut rule (values are distinct integers, so ">=" and ">" agree).
+    Raises InvalidParameterError unless b >= 2, d >= 1 and b^d <= 10^6."""
+    if b < 2 or d < 1:
+        raise InvalidParameterError(f"no_cutoff_tree: need b >= 2 and d >= 1; got b={b}, d={d}")
+    if b ** d > 10 ** 6:
+        raise InvalidParameterError(f"no_cutoff_tree: b^d = {b ** d} leaves exceeds 10^6")
+
+    def build(ply: int, base: int) -> Any:
+        if ply == d:
+            return base
+        step = b ** (d - 1 - ply)
+        digits = range(b) if ply % 2 == 0 else range(b - 1, -1, -1)
+        return [build(ply + 1, base + k * step) for k in digits]
+    return build(0, 0)
+
+
+@dataclass(frozen=True)
+class Attained:
+    """One (b, d) of the constructed no-cutoff tree: what search() counted on it, per engine."""
+
+    b: int
+    d: int
+    algorithm: str
+    leaves: int
+    nodes: int
+    cutoffs: int
+    value: float
+    minimax_value: float
+
+    @property
+    def full(self) -> int:
+        return self.b ** self.d
+
+    @property
+    def full_nodes(self) -> int:
+        return sum(self.b ** k for k in range(self.d + 1))
+
+
+#: (b, d) cells the constructed worst case is checked at (b^d up to 2^16 = 65,536 leaves)
+DEFAULT_ATTAINED = ((2, 1), (2, 2), (2, 3), (2, 4), (2, 5), (2, 8), (2, 12), (2, 16), (3, 2), (3, 3),
+                    (3, 5), (3, 8), (4, 2), (4, 3), (4, 4), (4, 6), (5, 3), (5, 5), (8, 2), (8, 3),
+                    (8, 4), (16, 2), (16, 3), (35, 2), (35, 3))
+
+
+def attained_study(cells=DEFAULT_ATTAINED, algorithms=("alphabeta", "alphabeta-failhard")) -> list[Attained]:
+    """search() (reference engine) on ``no_cutoff_tree(b, d)`` for every cell and algorithm,
+    with minimax's value beside it: the measurement behind "the worst case is attained"."""
+    out = []
+    for b, d in cells:
+        tree = ExplicitTree(no_cutoff_tree(b, d))
+        mm = search(tree, "minimax", engine="reference")
+        for alg in algorithms:
+            r = search(tree, alg, engine="reference")
+            out.append(Attained(b, d, alg, r.leaves, r.nodes, r.cutoffs, r.value, mm.value))
+    return out
+
+
+def attained_section(cells: list[Attained]) -> str:
+    """The report's paragraph and table on the constructed worst case."""
+    if not cells:
+        return ""
+    every = [c for c in cells if c.leaves == c.full and c.nodes == c.full_nodes and c.cutoffs == 0]
+    rows = [[c.b, c.d, c.algorithm, f"{c.full:,}", f"{c.leaves:,}", f"{c.nodes:,} / {c.full_nodes:,}", c.cutoffs,
+             "yes" if c.value == c.minimax_value else "no"] for c in cells]
+    return ("The worst case over trees is attained: `searchlab.analysis.worstcase.no_cutoff_tree(b, d)` builds a "
+            "uniform tree whose children's leaf values form disjoint blocks, ascending at MAX nodes and descending "
+            "at MIN nodes (so the natural order is worst-first at every node), each block inside the live window "
+            "its ancestors set. On it alpha-beta examines every leaf: "
+            f"{len(every)} of {len(cells)} searches (reference engine, fail-soft and fail-hard) examine all b^d "
+            "leaves and all of minimax's nodes with no cutoff, and return minimax's value:\n\n"
+            + md_table(["b", "d", "algorithm", "b^d", "leaves", "nodes / minimax's", "cutoffs", "value = minimax"],
+                       rows))
 
 
 @dataclass(frozen=True)

@@ -29,13 +29,21 @@ def chess_depth_8(ctx: Context) -> Verdict:
 
 
 def chess_depth_10(ctx: Context) -> Verdict:
+    """001-g "over 2.7 trillion state evaluations": 35^10 is over 2.7·10^12, so the sentence holds
+    literally; the figure it gives is too small by the computed factor 35^10 / 2.7·10^12 (the
+    category follows the literal claim, the detail says how far off the stated figure is)."""
     f = _arith("001-g")[0]
-    trillion = 1e12
-    ratio = f.value / (2.7 * trillion)
-    return Verdict("does not hold", f"35^10 = {number(f.value)} is {number(ratio)} times 2.7 trillion (2.7·10^12): the "
-                   f"digits match but the unit is off by a factor of about 10^{round(math.log10(ratio))} "
-                   f"({number(f.value / 1e15)} quadrillion); 'over 2.7 trillion' is only literally true",
-                   _arith_table([f]), "over 2.7·10^12", "theory.chess_arithmetic()")
+    stated = 2.7e12
+    ratio = f.value / stated
+    literal = f.value > stated
+    if literal:
+        detail = (f"holds literally (35^10 = {number(f.value)} is over 2.7·10^12); the figure is {number(ratio)}× too "
+                  f"small: the digits match 35^10 = {number(f.value / 1e15)} quadrillion but the unit is off by about "
+                  f"10^{round(math.log10(ratio))}")
+    else:
+        detail = f"35^10 = {number(f.value)} is not over 2.7·10^12"
+    return Verdict("holds" if literal else "does not hold", detail, _arith_table([f]), "over 2.7·10^12",
+                   "theory.chess_arithmetic()")
 
 
 def chess_perfect_branching(ctx: Context) -> Verdict:

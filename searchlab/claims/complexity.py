@@ -14,6 +14,7 @@ import pandas as pd
 from searchlab.analysis import theory as T
 from searchlab.analysis.convergence import convergence_facts, fmt_ci
 from searchlab.analysis.format import number, percent
+from searchlab.analysis.stats import mean_ci
 from searchlab.claims.exact_random import random_order_three_quarters_exact
 from searchlab.claims.ordering import chess_near_minimal_tree, measurements
 from searchlab.claims.verdict import Context, Verdict, no_data, pending
@@ -75,6 +76,30 @@ def _measured_alpha(rows: pd.DataFrame, what: str) -> str:
         _alpha_line(r) for r in rows.itertuples())
 
 
+def _odd_depth_constant(sub: pd.DataFrame) -> tuple[str, bool | None]:
+    """At odd d the minimal tree is b^((d+1)/2) + b^((d-1)/2) − 1 = (√b + 1/√b)·b^(d/2) − 1 leaves:
+    the constant of b^(d/2) is √b + 1/√b, not 2. Checked on the run's odd-depth perfect-order rows
+    (measured leaves / b^(d/2) against the constant, and the exact identity per (b, d))."""
+    odd = sub[sub["d"] % 2 == 1]
+    if odd.empty:
+        return "no odd-depth perfect-order rows", None
+    parts = []
+    lv = odd["leaves"].to_numpy(float)
+    pred = np.array([(math.sqrt(b) + 1 / math.sqrt(b)) * float(b) ** (d / 2) - 1
+                     for b, d in zip(odd["b"].astype(int), odd["d"].astype(int))])
+    exact_ok = int((np.abs(lv - pred) <= 1e-9 * pred).sum())
+    for (b, d), g in odd.groupby(["b", "d"]):
+        b, d = int(b), int(d)
+        parts.append((b, d, math.sqrt(b) + 1 / math.sqrt(b), float(g["leaves"].mean()) / float(b) ** (d / 2)))
+    deep = {}
+    for b, d, c, r in parts:
+        deep[b] = (d, c, r)
+    return (f"at odd d, measured leaves = (√b + 1/√b)·b^(d/2) − 1 (= Knuth–Moore's b^((d+1)/2) + b^((d−1)/2) − 1, "
+            f"to 1e-9 relative) in {exact_ok}/{len(odd)} searches; measured leaves / b^(d/2) at the deepest odd d per b: " + ", ".join(
+                f"b={b}, d={d}: {number(r)} vs √b + 1/√b = {number(c)}" for b, (d, c, r) in sorted(deep.items())),
+            exact_ok == len(odd))
+
+
 def perfect_order_minimal_tree(ctx: Context) -> Verdict:
     sub = ctx.iid()
     sub = sub[(sub["ordering"] == "perfect") & (sub["algorithm"] != "minimax")] if not sub.empty else sub
@@ -88,6 +113,8 @@ def perfect_order_minimal_tree(ctx: Context) -> Verdict:
     if len(even):
         ratio = even["leaves"].to_numpy() / np.array([float(b) ** (d // 2) for b, d in zip(even["b"], even["d"])])
         measured += f"; at even d, leaves / b^(d/2) = {number(ratio.min())}..{number(ratio.max())} (001's '2·b^(d/2)')"
+    odd_line, odd_ok = _odd_depth_constant(sub)
+    measured += "; " + odd_line
     if len(rows):
         measured += "; " + _measured_alpha(rows, "perfect order")
         bias = ", ".join(f"b={int(r.b)}: {r.alpha_fit - 0.5:+.3f}" for r in rows.itertuples())
@@ -95,9 +122,13 @@ def perfect_order_minimal_tree(ctx: Context) -> Verdict:
         bias = "n/a (fewer than two depths)"
     cat = "holds" if exact == len(sub) else "does not hold"
     detail = ("holds exactly: every count is the Knuth–Moore minimal tree, whose growth per ply tends to √b "
-              f"(finite-depth fitted α − 1/2: {bias}; the constant 2 and the −1 bias short fits)") if cat == "holds" \
+              f"(finite-depth fitted α − 1/2: {bias}; the constant 2 and the −1 bias short fits)"
+              + (". The constant of b^(d/2) is 2 at even d (2·b^(d/2) − 1) and √b + 1/√b at odd d ((√b + 1/√b)·b^(d/2) "
+                 "− 1, every odd-depth count), so 001's '2·b^(d/2)' holds at even d only" if odd_ok else "")) \
+        if cat == "holds" \
         else f"only {exact}/{len(sub)} counts are Knuth–Moore's"
-    return Verdict(cat, detail, measured, "b^⌈d/2⌉+b^⌊d/2⌋−1 leaves; b_eff → √b, α → 1/2; twice the depth",
+    return Verdict(cat, detail, measured, "b^⌈d/2⌉+b^⌊d/2⌋−1 leaves = 2·b^(d/2) − 1 (even d), (√b + 1/√b)·b^(d/2) − 1 "
+                   "(odd d); b_eff → √b, α → 1/2; twice the depth",
                    f"{ctx.command} (study ordering_ebf / knuth_moore)")
 
 
@@ -143,6 +174,43 @@ def _count_ratio_34(ctx: Context, rows: pd.DataFrame) -> str:
     return ", ".join(out) or "n/a"
 
 
+#: 000-f on nodes: a b's deepest depth is used only with at least this many trees
+MIN_TREES_NODES = 10
+
+
+def nodes_ratio_34(ctx: Context, n_resamples: int = 999) -> dict[int, dict]:
+    """000-f on the count the claim names (nodes): per b, at the deepest depth with at least
+    MIN_TREES_NODES random-order (else natural-order) alpha-beta searches of continuous i.i.d.
+    trees in the run's table, mean nodes / b^(3d/4) and mean leaves / b^(3d/4), each with a 95 %
+    bootstrap CI over the trees, and n."""
+    sub = ctx.iid()
+    if sub.empty or "nodes" not in sub.columns:
+        return {}
+    o = "random" if (sub["ordering"] == "random").any() else "natural"
+    sub = sub[(sub["ordering"] == o) & (sub["algorithm"] == "alphabeta")].dropna(subset=["nodes", "leaves"])
+    out = {}
+    for b, g in sub.groupby("b"):
+        counts = g.groupby("d").size()
+        ok = counts[counts >= MIN_TREES_NODES]
+        if ok.empty:
+            continue
+        d = int(ok.index.max())
+        cell = g[g["d"] == d]
+        scale = float(b) ** (0.75 * d)
+        nodes = mean_ci(cell["nodes"].to_numpy(float) / scale, n_resamples=n_resamples, seed=int(b))
+        leaves = mean_ci(cell["leaves"].to_numpy(float) / scale, n_resamples=n_resamples, seed=int(b))
+        out[int(b)] = dict(d=d, n=len(cell), nodes=nodes, leaves=leaves, ordering=o)
+    return out
+
+
+def _nodes_line(nr: dict[int, dict]) -> str:
+    o = next(iter(nr.values()))["ordering"]
+    return (f"on nodes ({o} order, the run's table, deepest d with ≥ {MIN_TREES_NODES} trees per b, 95 % bootstrap CI "
+            "over trees): " + "; ".join(
+                f"b={b}, d={v['d']}, n={v['n']}: nodes / b^(3d/4) = {fmt_ci(v['nodes'])} (leaves / b^(3d/4) = "
+                f"{fmt_ci(v['leaves'])})" for b, v in sorted(nr.items())))
+
+
 def random_order_three_quarters(ctx: Context) -> Verdict:
     """000-f/001-d/003-e "random ordering examines about O(b^(3d/4)) nodes", from the paired
     convergence study: the count scale at feasible depths and the extrapolated growth."""
@@ -162,6 +230,18 @@ def random_order_three_quarters(ctx: Context) -> Verdict:
     measured += f" (n = {min(r.n for r in res.values())} paired trees per b)"
     b_ls, s_ls = f["least_stable"]
     growth_not_b34 = len(f["b34_above_limit_ci"]) == len(f["b"])
+    nr = nodes_ratio_34(ctx)
+    count = "leaves (the convergence study counts leaves; no node counts in this run)"
+    if nr:
+        # the claim counts nodes: the count scale is judged on nodes, leaves beside it
+        measured = _nodes_line(nr) + ". Leaves, paired convergence study: " + measured
+        lo = min(v["nodes"].value for v in nr.values())
+        hi = max(v["nodes"].value for v in nr.values())
+        clo = min(v["nodes"].low for v in nr.values())
+        chi = max(v["nodes"].high for v in nr.values())
+        count = (f"nodes, as the claim says (n = {min(v['n'] for v in nr.values())}–{max(v['n'] for v in nr.values())} "
+                 f"trees per b; leaves are {min(v['leaves'].value for v in nr.values()):.2f}–"
+                 f"{max(v['leaves'].value for v in nr.values()):.2f}× b^(3d/4) at the same depths)")
     within = clo >= 1 / COUNT_FACTOR and chi <= COUNT_FACTOR
     side = "above it" if clo > 1 else "below it" if chi < 1 else "on both sides of it"
     stable = (f"Least stable number: the fitted exponent at b = {b_ls} moves by {s_ls:.3f} with the depth window "
@@ -170,23 +250,45 @@ def random_order_three_quarters(ctx: Context) -> Verdict:
         cat = "holds only under conditions"
         above = (f"; at the deepest depth the growth still lies above R_b (b = {', '.join(map(str, f['growth_above_rb']))})"
                  if f["growth_above_rb"] else "")
-        det = (f"as a count at feasible depths: N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d per b (CIs "
-               f"{clo:.2f}–{chi:.2f}, {side}); not as a growth rate: the extrapolated limit of the growth per ply "
+        det = (f"as a count at feasible depths, counting {count}: N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d "
+               f"per b (CIs {clo:.2f}–{chi:.2f}, {side}); not as a growth rate (leaves): the extrapolated limit of the growth per ply "
                f"lies below b^(3/4) at every b (its CI contains Pearl's R_b at {len(f['rb_in_limit_ci'])} of "
                f"{len(f['b'])}){above}, so the ratio N / b^(3d/4) falls geometrically beyond the depths measured. "
                + stable)
     elif within:
         cat = "holds"
-        det = (f"N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d per b (CIs {clo:.2f}–{chi:.2f}), and b^(3/4) is not "
+        det = (f"counting {count}: N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d per b (CIs {clo:.2f}–{chi:.2f}), "
+               f"and b^(3/4) is not "
                f"excluded by every extrapolated limit's CI. " + stable)
     else:
         cat = "does not hold"
-        det = (f"on the count scale N / b^(3d/4) = {lo:.2f}–{hi:.2f} (CIs {clo:.2f}–{chi:.2f}) at the deepest "
+        det = (f"counting {count}, N / b^(3d/4) = {lo:.2f}–{hi:.2f} (CIs {clo:.2f}–{chi:.2f}) at the deepest "
                f"depths: not within a factor {COUNT_FACTOR:g}. " + stable)
     return Verdict(cat, det, measured, "N ≈ b^(3d/4); Pearl: growth → R_b", RIGOR_COMMAND)
 
 
+#: 001-e: a (b, d) cell's pruned fraction is judged only with at least this many trees (a bootstrap
+#: CI over fewer is not an interval one can read)
+MIN_TREES_PER_CELL = 10
+
+
+def pruned_fraction_cells(sub: pd.DataFrame, n_resamples: int = 999) -> pd.DataFrame:
+    """Per (b, d): the trees (n), the mean fraction of the b^d leaves pruned, and its 95 %
+    bootstrap CI over the trees (NaN with one tree)."""
+    rows = []
+    for (b, d), g in sub.groupby(["b", "d"]):
+        frac = 1 - g["leaves"].to_numpy(float) / float(b) ** float(d)
+        e = mean_ci(frac, n_resamples=n_resamples, seed=int(b) * 1000 + int(d)) if len(frac) > 1 else None
+        rows.append(dict(b=int(b), d=int(d), n=len(frac), pruned=float(frac.mean()),
+                         lo=e.low if e else float("nan"), hi=e.high if e else float("nan")))
+    return pd.DataFrame(rows, columns=["b", "d", "n", "pruned", "lo", "hi"])
+
+
 def random_order_prunes_half(ctx: Context) -> Verdict:
+    """001-e "random order typically prunes ~50 % of leaves": per (b, d) cell the mean pruned
+    fraction with a 95 % bootstrap CI over the trees; a cell shows "about 50 %" when its CI lies
+    inside 40–60 %, shows otherwise when its CI lies outside, and is "not shown" when the CI
+    straddles 40 % or 60 % (or there is one tree)."""
     sub = ctx.iid()
     if sub.empty:
         return no_data("continuous i.i.d. rows", "ordering_ebf")
@@ -194,18 +296,28 @@ def random_order_prunes_half(ctx: Context) -> Verdict:
     sub = sub[(sub["ordering"] == o) & (sub["algorithm"] != "minimax")]
     if sub.empty:
         return no_data("random- or natural-order rows", "ordering_ebf")
-    g = sub.groupby(["b", "d"])["leaves"].mean().reset_index()
-    g["pruned"] = 1 - g["leaves"] / (g["b"].astype(float) ** g["d"].astype(float))
-    near = g[(g["pruned"] >= 0.4) & (g["pruned"] <= 0.6)]
+    g = pruned_fraction_cells(sub)
+    judged = g[g["n"] >= MIN_TREES_PER_CELL]
+    inside = judged[(judged["lo"] >= 0.4) & (judged["hi"] <= 0.6)]
+    outside = judged[(judged["hi"] < 0.4) | (judged["lo"] > 0.6)]
+    unclear = g.drop(index=inside.index.union(outside.index))
     lo, hi = g.loc[g["pruned"].idxmin()], g.loc[g["pruned"].idxmax()]
-    measured = (f"{o} order, fraction of the b^d leaves pruned (mean over instances): from {percent(lo.pruned)} "
-                f"(b={int(lo.b)}, d={int(lo.d)}) to {percent(hi.pruned)} (b={int(hi.b)}, d={int(hi.d)}); "
-                f"{len(near)} of {len(g)} (b, d) cells within 40–60 %")
-    where = ", ".join(f"(b={int(r.b)}, d={int(r.d)}: {percent(r.pruned)})" for r in near.itertuples()) or "none"
-    cat = "holds only under conditions" if len(near) else "does not hold"
-    return Verdict(cat, f"≈50 % only at shallow depth: {where}; the pruned fraction grows toward 100 % with d "
-                   "(random order examines about b^(3d/4) of the b^d leaves, a vanishing fraction b^(−d/4))",
-                   measured, "≈ 50 % of leaves pruned", ctx.command)
+
+    def cell(r):
+        ci = f" [{percent(r.lo)}, {percent(r.hi)}]" if r.n >= MIN_TREES_PER_CELL else \
+            f" (no CI: fewer than {MIN_TREES_PER_CELL} trees)"
+        return f"(b={r.b}, d={r.d}: {percent(r.pruned)}{ci}, n={r.n})"
+    measured = (f"{o} order on continuous i.i.d. trees, fraction of the b^d leaves pruned, mean with 95 % bootstrap "
+                f"CI over trees per (b, d), n = {int(g['n'].min())}–{int(g['n'].max())} trees per cell: from "
+                f"{percent(lo.pruned)} (b={int(lo.b)}, d={int(lo.d)}) to {percent(hi.pruned)} (b={int(hi.b)}, d={int(hi.d)}); "
+                f"{len(inside)} of {len(g)} cells have their CI inside 40–60 %, {len(outside)} outside, "
+                f"{len(unclear)} not shown (CI straddles 40 % or 60 %, or fewer than {MIN_TREES_PER_CELL} trees)"
+                + (": " + ", ".join(cell(r) for r in unclear.itertuples()) if len(unclear) else ""))
+    where = ", ".join(cell(r) for r in inside.itertuples()) or "no cell"
+    cat = "holds only under conditions" if len(inside) else "does not hold"
+    return Verdict(cat, f"≈50 % only at shallow depth, CI inside 40–60 % at {where}; the pruned fraction grows "
+                   "toward 100 % with d (random order examines about b^(3d/4) of the b^d leaves, a vanishing "
+                   "fraction b^(−d/4))", measured, "≈ 50 % of leaves pruned", ctx.command)
 
 
 def _worst_first_only(ctx: Context) -> Verdict:
@@ -277,37 +389,72 @@ def _no_worse_than_minimax(ctx: Context) -> tuple[list[str], bool | None]:
     return out, ok
 
 
+def _attained_line(att) -> tuple[bool, str]:
+    """Whether every constructed no-cutoff tree made alpha-beta examine all b^d leaves, and the
+    measured line."""
+    every = [c for c in att if c.leaves == c.full and c.nodes == c.full_nodes and c.cutoffs == 0
+             and c.value == c.minimax_value]
+    cells = sorted({(c.b, c.d) for c in att})
+    line = (f"constructed no-cutoff trees (worstcase.no_cutoff_tree: leaf blocks ascending at MAX, descending at MIN, "
+            f"inside the live window), reference search(): {len(every)}/{len(att)} searches (fail-soft and fail-hard) "
+            f"examine all b^d leaves with no cutoff, at {len(cells)} (b, d) from b^d = {min(b ** d for b, d in cells):,} "
+            f"to {max(b ** d for b, d in cells):,} (" + ", ".join(f"b={b}, d={d}" for b, d in cells) + ")")
+    return len(every) == len(att) and bool(att), line
+
+
 def worst_order_prunes_nothing(ctx: Context) -> Verdict:
     """000-g/001-f: "worst ordering prunes nothing: O(b^d), the same as minimax; the worst case is
-    no worse than minimax". Part 1 from the exact worst case over all orderings; part 2 from every
+    no worse than minimax". The claim is a worst case over trees: it holds when some trees make
+    alpha-beta examine every leaf (the constructed no-cutoff trees, ``exact['worst_attained']``)
+    and no search exceeds minimax. The worst ordering of *random* trees (the exact maximum over
+    all orderings, ``exact['worstcase']``) is a separate statement beside it. Part 2 from every
     single-search alpha-beta row (iterative-deepening rows count every iteration's leaves and are
     shown apart)."""
-    cells = (ctx.exact or {}).get("worstcase")
-    if not cells:
+    ex_all = ctx.exact or {}
+    cells = ex_all.get("worstcase") or []
+    att = ex_all.get("worst_attained") or []
+    if not cells and not att:
         return _worst_first_only(ctx)
-    ex = [c for c in cells if c.method == "exhaustive"]
-    full = [c for c in ex if c.all_leaves == len(c.maximum)]
-    part = [c for c in ex if c.all_leaves < len(c.maximum)]
-    measured = ["exact maximum over all orderings, fraction of b^d: " + ", ".join(
-        f"(b={c.b}, d={c.d}) {min(c.maximum) / c.full:.3f}..{max(c.maximum) / c.full:.3f}" for c in ex)]
-    measured.append("worst-first by exact value: " + ", ".join(
-        f"(b={c.b}, d={c.d}) {np.mean(c.worst_first) / c.full:.3f}" for c in cells))
+    measured, random_part = [], ""
+    attained, aline = _attained_line(att) if att else (False, "")
+    if att:
+        measured.append(aline)
+    if cells:
+        ex = [c for c in cells if c.method == "exhaustive"]
+        full = [c for c in ex if c.all_leaves == len(c.maximum)]
+        part = [c for c in ex if c.all_leaves < len(c.maximum)]
+        measured.append("random trees (seeded continuous i.i.d.), exact maximum over all orderings, fraction of b^d: "
+                        + ", ".join(f"(b={c.b}, d={c.d}, n={len(c.maximum)}) {min(c.maximum) / c.full:.3f}.."
+                                    f"{max(c.maximum) / c.full:.3f}" for c in ex))
+        measured.append("worst-first by exact value: " + ", ".join(
+            f"(b={c.b}, d={c.d}) {np.mean(c.worst_first) / c.full:.3f}" for c in cells))
+        if part:
+            random_part = ("Separately, on random i.i.d. trees the worst ordering over all orderings examines every "
+                           "leaf in every tree only in small trees (" + ", ".join(f"b={c.b}, d={c.d}" for c in full)
+                           + "); at " + ", ".join(f"b={c.b}, d={c.d}" for c in part)
+                           + " even it prunes some leaves in some trees (at least "
+                           + f"{min(min(c.maximum) / c.full for c in part):.3f} of b^d remain), and worst-first by "
+                           "exact value examines fewer leaves than that worst ordering")
+        else:
+            random_part = "On random i.i.d. trees the worst ordering over all orderings examines every leaf in every tree checked"
     line, no_worse = _no_worse_than_minimax(ctx)
     measured += line
-    if part:
-        cat = "holds only under conditions"
-        det = ("the worst ordering over all orderings examines every leaf only in small trees ("
-               + ", ".join(f"b={c.b}, d={c.d}" for c in full) + "); at "
-               + ", ".join(f"b={c.b}, d={c.d}" for c in part)
-               + " even it prunes some leaves (at least "
-               + f"{min(min(c.maximum) / c.full for c in part):.3f} of b^d remain). 'Worst-first by exact value' "
-               "is not that ordering: in the larger trees it examines fewer leaves than the worst ordering found")
-    else:
+    if attained:
         cat = "holds"
-        det = "over all orderings the worst examines every leaf in every tree checked"
+        det = "holds, the worst case is attained: on the constructed trees alpha-beta examines all b^d leaves (no cutoff)"
+    elif att:
+        cat = "does not hold"
+        det = "the constructed no-cutoff trees did not make alpha-beta examine every leaf"
+    else:
+        cat = "holds only under conditions"
+        det = "the worst case over trees was not constructed in this run (only random trees)"
+    if random_part:
+        det += ". " + random_part
     if no_worse is not None:
         det += ("; 'no worse than minimax' holds (a single alpha-beta search never exceeds b^d leaves)"
                 if no_worse else "; 'no worse than minimax' fails in a single search")
+        if not no_worse:
+            cat = "does not hold"
     return Verdict(cat, det, "; ".join(measured), "b^d leaves (α = 1) for the worst ordering", RIGOR_COMMAND)
 
 

@@ -17,7 +17,8 @@ import numpy as np
 
 from searchlab.algorithms.api import search
 from searchlab.algorithms.trace import run_trace
-from searchlab.analysis.format import number, percent
+from searchlab.analysis.format import number
+from searchlab.analysis.memory import stack_fit, stack_study
 from searchlab.claims.verdict import Context, Verdict, exact_missing, no_data
 from searchlab.trees import ExplicitTree, IIDTree
 
@@ -157,6 +158,8 @@ def exact_checks(seed: int = 2024, n_random: int = 200) -> dict[str, Any]:
         tracemalloc.stop()
         mem.append((d, peak, r.leaves))
     out["memory"] = mem
+    # 000-d: the real stack (deepest call stack during the search, sys.setprofile), varying b and d
+    out["stack"] = stack_study()
     out["seconds"] = time.perf_counter() - t0
     return out
 
@@ -281,6 +284,10 @@ def homework_tree(ctx: Context) -> Verdict:
 
 
 def depth_first_memory(ctx: Context) -> Verdict:
+    """000-d/001-b "memory O(b·d)": judged on the measured stack (``exact['stack']``: the deepest
+    Python call stack of the reference search, varying b and d): it holds when the stack grows
+    linearly in d (one fit per b, residual under one frame) and does not grow with b at a given d,
+    while the work (leaves) grows exponentially; the heap peak (tracemalloc) is shown beside it."""
     if (m := exact_missing(ctx)):
         return m
     mem = ctx.exact["memory"]
@@ -288,14 +295,39 @@ def depth_first_memory(ctx: Context) -> Verdict:
     peak = np.array([m_[1] for m_ in mem], float)
     leaves = np.array([m_[2] for m_ in mem], float)
     slope, icpt = np.polyfit(ds, peak, 1)
-    resid = float(np.max(np.abs(peak - (slope * ds + icpt))) / peak.max())
-    growth = leaves[-1] / leaves[0]
-    measured = ("peak traced memory of reference alpha-beta (b=3, natural order) at d=" +
-                ", ".join(f"{int(d)}: {int(p)} B" for d, p in zip(ds, peak)) +
-                f"; leaves examined grow ×{number(growth)} over the same range; linear fit in d: "
-                f"{number(slope)} B/ply, max residual {percent(resid)} of peak")
-    lin = peak[-1] / peak[0] < 0.2 * growth
-    return Verdict("holds" if lin else "does not hold",
-                   "memory grows about linearly with d while the work grows exponentially" if lin else
-                   "memory grows faster than linear", measured, "O(b·d): depth-first, one frame per ply",
-                   "tracemalloc around search(IIDTree(3, d), 'alphabeta', engine='reference')")
+    heap = ("heap (tracemalloc, which does not see frames) of reference alpha-beta (b=3, natural order) at d="
+            + ", ".join(f"{int(d)}: {int(p)} B" for d, p in zip(ds, peak))
+            + f"; leaves grow ×{number(leaves[-1] / leaves[0])} over the same range; linear fit {number(slope)} B/ply")
+    cells = ctx.exact.get("stack")
+    if not cells:
+        lin = peak[-1] / peak[0] < 0.2 * (leaves[-1] / leaves[0])
+        return Verdict("holds only under conditions" if lin else "does not hold",
+                       "the stack was not measured in this run; only the heap, which grows slowly with d" if lin else
+                       "the heap grows faster than linear", heap, "O(b·d): depth-first, one frame per ply",
+                       "tracemalloc around search(IIDTree(3, d), 'alphabeta', engine='reference')")
+    fit = stack_fit(cells)
+    per_b = fit["per_b"]
+    linear = all(v["max_resid"] < 1.0 and v["slope"] > 0 for v in per_b.values())
+    flat_in_b = all(x == 0 for x in fit["spread_over_b"].values())
+    slopes = [v["slope"] for v in per_b.values()]
+    measured = (f"deepest Python call stack during one natural-order reference search of IIDTree(b, d, seed=1) "
+                f"(sys.setprofile; {len(cells)} searches, b = {', '.join(map(str, per_b))}): "
+                + "; ".join(f"b={b}: d={v['d'][0]}..{v['d'][1]} → {v['slope']:.2f} frames/ply + "
+                            f"{v['intercept']:.1f}, largest residual {v['max_resid']:.2f} frames, while the leaves "
+                            f"grow ×{v['leaves_growth']:,.0f}" for b, v in per_b.items())
+                + "; spread of the deepest stack across b at equal d: "
+                + ", ".join(f"d={d}: {x} frames" for d, x in fit["spread_over_b"].items())
+                + ". " + heap + ". The compiled kernel's workspace (per-ply arrays inside numba) is not measured")
+    if linear and flat_in_b:
+        cat = "holds"
+        det = (f"the stack grows linearly in d ({min(slopes):.2f}–{max(slopes):.2f} frames per ply) and not with b; "
+               "each frame holds its node's b moves, so memory is O(b·d) while the work grows exponentially")
+    elif linear:
+        cat = "holds only under conditions"
+        det = "the stack grows linearly in d but its depth also changes with b at equal d"
+    else:
+        cat = "does not hold"
+        det = "the deepest stack does not grow linearly in d"
+    return Verdict(cat, det, measured, "O(b·d): depth-first, one frame per ply",
+                   "searchlab.analysis.memory.stack_study() (sys.setprofile around search(IIDTree(b, d), "
+                   "'alphabeta', engine='reference'))")

@@ -80,6 +80,22 @@ def cc_agrees(cc: dict[str, Any]) -> str:
             f"depth all {cc['positions']} positions reached, {fitted}")
 
 
+def paranoid_best_line(pb) -> str:
+    """Paranoid against its exact finite-depth best case b^⌈d/n⌉ + b^(d−⌈d/n⌉) − 1 (not the
+    asymptote b^(d(n−1)/n)): perfect order's exact matches, natural order's ratio with its CI
+    at the deepest d per (n, b)."""
+    if pb is None or len(pb) == 0:
+        return "paranoid against its exact best case: not measured"
+    perf = pb[pb["algorithm"] == "paranoid-perfect"]
+    nat = pb[pb["algorithm"] == "paranoid"]
+    deep = nat.sort_values("d").groupby(["players", "b"]).tail(1).sort_values(["players", "b"])
+    return (f"against paranoid's exact finite-depth best case b^⌈d/n⌉ + b^(d−⌈d/n⌉) − 1: perfect order equals it in "
+            f"{int(perf['equal'].sum())}/{int(perf['trees'].sum())} searches (d ≥ 2); natural order's leaves / best "
+            f"case at the deepest d (mean, 95 % bootstrap CI over trees): " + ", ".join(
+                f"n={r.players}, b={r.b}, d={r.d}: {number(r.ratio)} [{number(r.lo)}, {number(r.hi)}] (n={r.trees})"
+                for r in deep.itertuples()))
+
+
 def pruning_with_many_players(ctx: Context) -> Verdict:
     """000-q: max^n cannot prune (shallow pruning's gain vanishes); paranoid's can, to a weaker
     exponent; the measured trade-off in play."""
@@ -101,8 +117,8 @@ def pruning_with_many_players(ctx: Context) -> Verdict:
                       f"mean depth {number(r.depth)}" for r in summ.itertuples())
     measured = (f"α = log(leaves per ply) / log b, 95 % bootstrap CI over {c['instances']} trees per point: "
                 f"max^n {line('maxn')}; max^n + shallow pruning {line('maxn-shallow')}; paranoid natural order "
-                f"{line('paranoid')}; paranoid perfect order {line('paranoid-perfect')} (its leaves equal "
-                f"b^⌈d/n⌉ + b^(d−⌈d/n⌉) − 1 exactly, tests); BRS {line('brs')}. Rolit, 3 players, "
+                f"{line('paranoid')}; paranoid perfect order {line('paranoid-perfect')}; "
+                f"{paranoid_best_line(c.get('paranoid_best'))}; BRS {line('brs')}. Rolit, 3 players, "
                 f"{c['match']['openings']} openings × 6 seatings, {c['match']['budget']} nodes per move: {match}; "
                 f"smallest difference in win share this design detects (80 % power, 5 %): "
                 f"{number(c['match']['min_detectable'])}. Second domain: {cc_measured(c.get('cc') or {})}")
@@ -114,19 +130,25 @@ def pruning_with_many_players(ctx: Context) -> Verdict:
             + ("their 95 % CIs do not overlap" if separated else
                "their 95 % CIs overlap, so the match does not separate them at this size"))
     shallow_gain = float((1.0 - shallow["alpha"]).max()) if len(shallow) else float("nan")
+    pb = c.get("paranoid_best")
+    perfect_exact = (pb is not None and len(pb) > 0 and
+                     bool((pb.loc[pb["algorithm"] == "paranoid-perfect", "equal"]
+                           == pb.loc[pb["algorithm"] == "paranoid-perfect", "trees"]).all()))
     paranoid_ok = bool((perfect["alpha"] > 0.5).all()) if len(perfect) else False
     against = cc_contradicts(c.get("cc") or {})
     cat = "holds only under conditions" if shallow_gain < 0.05 and paranoid_ok and against is None else "does not hold"
     detail = (f"for max^n the argument does break down: shallow pruning (Korf's conditions) lowers the exponent by "
               f"at most {number(shallow_gain)}, deep pruning is unsound; paranoid search restores alpha-beta by "
-              "reducing the game to two players (the others as one coalition) but only to b^(d(n−1)/n) in the "
-              "best case, weaker than two players' b^(d/2), at the price of a pessimistic model of the opponents; "
+              "reducing the game to two players (the others as one coalition) but only to "
+              + ("its exact best case b^⌈d/n⌉ + b^(d−⌈d/n⌉) − 1 (measured: perfect order attains it in every search), "
+                 "growing as b^(d(n−1)/n)" if perfect_exact else "b^(d(n−1)/n) in the best case")
+              + ", weaker than two players' b^(d/2), at the price of a pessimistic model of the opponents; "
               "BRS prunes too, on its own tree (its MIN plies offer (n−1)·b moves, so its α against log b can "
               f"exceed 1); {play}; " + (against or (
                   cc_agrees(c["cc"]) if (c.get("cc") or {}).get("measured")
                   else "chinese_checkers was not measured (open-spiel missing)")))
     return Verdict(cat, detail, measured, "max^n: b^d (shallow pruning gains nothing asymptotically); paranoid best "
-                   "case b^(d(n−1)/n)", COMMAND)
+                   "case b^⌈d/n⌉ + b^(d−⌈d/n⌉) − 1 at depth d (→ b^(d(n−1)/n))", COMMAND)
 
 
 def multiplayer_section(c: dict[str, Any]) -> str:
@@ -142,6 +164,7 @@ def multiplayer_section(c: dict[str, Any]) -> str:
         "paranoid and BRS): α = log(leaves per ply) / log b with 95 % bootstrap CIs; paranoid's best case is "
         "(n−1)/n:",
         md_table(["n", "b", "algorithm", "α", "CI", "(n−1)/n", "d", "trees"], rows),
+        *_paranoid_best_table(c.get("paranoid_best")),
         f"Rolit, 3 players, every seating of max^n (shallow pruning), paranoid and BRS from "
         f"{c['match']['openings']} random openings, {c['match']['budget']} nodes per move (iterative deepening): "
         f"win share (ties split) with 95 % bootstrap CIs over openings; detectable difference "
@@ -149,6 +172,19 @@ def multiplayer_section(c: dict[str, Any]) -> str:
         md_table(["algorithm", "games", "openings", "win share", "CI", "mean discs", "mean depth"], mrows),
         *cc_section(c.get("cc") or {}),
     ])
+
+
+def _paranoid_best_table(pb) -> list[str]:
+    if pb is None or len(pb) == 0:
+        return []
+    rows = [[r.players, r.b, r.d, r.algorithm, r.trees, r.leaves, f"{r.best:,}", r.ratio,
+             f"[{number(r.lo)}, {number(r.hi)}]", f"{r.equal}/{r.trees}"]
+            for r in pb.sort_values(["players", "b", "algorithm", "d"]).itertuples()]
+    return ["Paranoid against its exact finite-depth best case b^⌈d/n⌉ + b^(d−⌈d/n⌉) − 1 "
+            "(multiplayer_study.paranoid_best_leaves; the asymptote b^(d(n−1)/n) underestimates it at small d): "
+            "mean leaves, leaves / best case with a 95 % bootstrap CI over the trees, and the trees that equal it:",
+            md_table(["n", "b", "d", "algorithm", "trees", "mean leaves", "best case", "leaves / best", "CI",
+                      "equal"], rows)]
 
 
 def cc_section(cc: dict[str, Any]) -> list[str]:

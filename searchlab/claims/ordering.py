@@ -133,23 +133,36 @@ def ordering_checks(small: bool = False) -> dict[str, Any]:
     out["chess"] = dict(depth=ch_depth, n=len(games),
                         b_bar=_branching(Chess(), [g.initial_state() for g in games]),
                         agg=_aggregate(per, POLICIES_CHESS))
-    # the horizon effect: how much the value swings from depth k to k+1, with and without
-    # quiescence; and how often the suite's best move is found
+    # the horizon effect on more positions than the ordering part (001-m: n with a CI)
+    out["quiescence"] = quiescence_swings(load_epd(shipped.path("chess", "wac.epd"))[
+        : QUIESCENCE_POSITIONS["small" if small else "full"]], ch_depth)
+    out["seconds"] = time.perf_counter() - t0
+    return out
+
+
+#: WAC positions the quiescence measurement (001-m) uses: the first 30 (full), 3 (small)
+QUIESCENCE_POSITIONS = {"full": 30, "small": 3}
+
+
+def quiescence_swings(positions: list, depth: int) -> dict[str, Any]:
+    """001-m's measurement: for each EPD position, |value(depth) − value(depth − 1)| (centipawns,
+    alpha-beta, captures first) without and with quiescence (Quiescence(max_depth=6)), and
+    whether the depth-``depth`` move is the suite's best move. Returns the per-position swings,
+    their medians and means, the solved counts and n."""
     swings = {"plain": [], "quiescence": []}
     solved = {"plain": 0, "quiescence": 0}
     q = Pruning(quiescence=Quiescence(max_depth=6))
-    for pos, g in zip(wac, games):
+    for pos in positions:
+        g = Chess(pos.fen)
         for name, pr in (("plain", None), ("quiescence", q)):
-            v1 = search(g, "alphabeta", "captures", depth=ch_depth - 1, pruning=pr).value
-            r2 = search(g, "alphabeta", "captures", depth=ch_depth, pruning=pr)
-            swings[name].append(abs(r2.value - v1))
-            solved[name] += pos.is_solution(r2.best_move)
-    out["quiescence"] = dict(depth=ch_depth, n=len(games),
-                             swing={k: float(np.median(v)) for k, v in swings.items()},
-                             swing_mean={k: float(np.mean(v)) for k, v in swings.items()},
-                             solved=solved)
-    out["seconds"] = time.perf_counter() - t0
-    return out
+            v1 = search(g, "alphabeta", "captures", depth=depth - 1, pruning=pr).value
+            r2 = search(g, "alphabeta", "captures", depth=depth, pruning=pr)
+            swings[name].append(float(abs(r2.value - v1)))
+            solved[name] += bool(pos.is_solution(r2.best_move))
+    return dict(depth=depth, n=len(positions), swings=swings,
+                swing={k: float(np.median(v)) for k, v in swings.items()},
+                swing_mean={k: float(np.mean(v)) for k, v in swings.items()},
+                solved=solved)
 
 
 def tt_mistake_demo(small: bool = False) -> dict[str, Any]:

@@ -3,28 +3,57 @@ matches, and quiescence against the horizon effect (chess, from ``ordering.order
 
 from __future__ import annotations
 
+import numpy as np
+from scipy.stats import binomtest
+
+from searchlab.analysis.estimators import bootstrap_ci
+from searchlab.analysis.format import number
 from searchlab.analysis.stats import holm, min_detectable_elo, trinomial
 from searchlab.claims.ordering import COMMAND, measurements, not_measured
 from searchlab.claims.verdict import Verdict
 
 
 def quiescence_horizon(ctx):
+    """001-m "quiescence cures the horizon effect", from the per-position value swings between
+    consecutive depths (claims.ordering.quiescence_swings): the median paired reduction
+    (plain − quiescence) with a 95 % bootstrap CI over positions, and a two-sided sign test on
+    the positions where the swing changed. "Cures" needs every swing with quiescence to be 0;
+    "reduces" needs the CI of the reduction above 0; otherwise not shown at this power."""
     d = measurements(ctx)
     if d is None:
         return not_measured()
     q = d["quiescence"]
     sp, sq = q["swing"]["plain"], q["swing"]["quiescence"]
-    measured = (f"chess, WAC (n={q['n']}), value swing from depth {q['depth'] - 1} to {q['depth']} "
-                f"(median, centipawns): {sp:.0f} without quiescence, {sq:.0f} with; best move found "
-                f"{q['solved']['plain']}/{q['n']} vs {q['solved']['quiescence']}/{q['n']}")
     mp, mq = q["swing_mean"]["plain"], q["swing_mean"]["quiescence"]
-    det = (f"median swing {sp:.0f} → {sq:.0f} centipawns, mean {mp:,.0f} → {mq:,.0f} (mate scores "
-           f"found at one depth and not the other dominate the mean)")
-    if sq < sp and mq == 0:
+    n = q["n"]
+    per = q.get("swings")
+    test = ""
+    lo = hi = float("nan")
+    if per and n >= 2:
+        diff = np.asarray(per["plain"], float) - np.asarray(per["quiescence"], float)
+        e = bootstrap_ci(len(diff), lambda i: np.median(diff[i], axis=-1), n_resamples=999, seed=1,
+                         vectorized=True)
+        lo, hi = e.low, e.high
+        better, worse = int((diff > 0).sum()), int((diff < 0).sum())
+        p = binomtest(better, better + worse).pvalue if better + worse else float("nan")
+        test = (f"; paired reduction of the swing (plain − quiescence), median {number(e.value)} [{number(lo)}, "
+                f"{number(hi)}] centipawns (95 % bootstrap CI over positions); smaller with quiescence at {better}, "
+                f"larger at {worse}, equal at {n - better - worse} of {n} positions (sign test p = {number(p)})")
+    measured = (f"chess, WAC 1–{n} (n={n}), value swing from depth {q['depth'] - 1} to {q['depth']} "
+                f"(median, centipawns): {sp:.0f} without quiescence, {sq:.0f} with; best move found "
+                f"{q['solved']['plain']}/{n} vs {q['solved']['quiescence']}/{n}" + test)
+    det = (f"median swing {sp:.0f} → {sq:.0f} centipawns, mean {mp:,.0f} → {mq:,.0f} over n = {n} WAC positions "
+           f"(mate scores found at one depth and not the other dominate the mean)")
+    shown = lo > 0 if per else sq < sp
+    if shown and mq == 0:
         cat = "holds"
-    elif sq < sp:
+    elif shown:
         cat = "holds only under conditions"
-        det = "reduces the horizon effect, does not cure it: " + det
+        det = "reduces the horizon effect, does not cure it: " + det + (
+            f"; the median reduction's CI [{number(lo)}, {number(hi)}] lies above 0" if per else "")
+    elif sq < sp or (per and hi > 0):
+        cat = "not shown at this power"
+        det = (f"the reduction is not shown at n = {n}: its CI [{number(lo)}, {number(hi)}] contains 0; " + det)
     else:
         cat = "does not hold"
     return Verdict(cat, det, measured, "stable values across depths", COMMAND)

@@ -26,6 +26,7 @@ from searchlab.experiment import grid as _grid
 from searchlab.experiment import lock, provenance, store
 from searchlab.experiment import parallel_study
 from searchlab.experiment.composition import axis_overrides, config_error_message, register_configs
+from searchlab.experiment.run_status import check_not_all_failed
 from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.experiment.store import load  # re-exported (__all__)
@@ -48,7 +49,7 @@ class RunError(RuntimeError):
 def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
     """The composed config (DictConfig) of ``experiment`` (None = the defaults) + overrides."""
     register_configs()
-    ov = axis_overrides(list(overrides))
+    ov = axis_overrides(list(overrides), experiment)
     if experiment:
         ov = [f"experiment={experiment}"] + ov
     if GlobalHydra.instance().is_initialized():
@@ -170,20 +171,22 @@ class StudyKind:
     """One kind of study, as the CLI, the Python API and the report see it.
 
     ``section``: the config section that selects the kind (None: the sweep, the default);
-    ``check(cfg, study)``: the pre-run check (ConfigError, nothing created; its return value is unused); ``run(cfg, study,
+    ``check(cfg, study, run=True)``: the pre-run check (ConfigError, nothing created; its return
+    value is unused; ``run=False``: the job only prints its config, so nothing is probed or
+    compiled); ``run(cfg, study,
     run_dir, progress=)``: run or resume into run_dir, then its report; ``is_run(run_dir)``:
     whether a run directory holds a run of this kind (its report then is not the sweep's
     policies section)."""
 
     name: str
     section: Optional[str]
-    check: Callable[[Any, Study], object]
+    check: Callable[..., object]
     run: Callable[..., Path]
     is_run: Callable[[Path], bool]
 
 
-def _check_sweep(cfg: Any, study: Study) -> None:
-    _grid.check_budget(_grid.plan(study), study.runner.max_nodes)
+def _check_sweep(cfg: Any, study: Study, run: bool = True) -> None:
+    _grid.check_budget(_grid.plan(study, check_support=run), study.runner.max_nodes)
 
 
 def _run_sweep(cfg: Any, study: Study, run_dir: Path, progress: bool = True) -> Path:
@@ -194,15 +197,15 @@ def _run_sweep(cfg: Any, study: Study, run_dir: Path, progress: bool = True) -> 
 #: kind is one entry here; nothing else dispatches between kinds.
 KINDS: tuple[StudyKind, ...] = (
     StudyKind("tradeoff", "tradeoff",
-              lambda cfg, study: check_tradeoff_budget(tradeoff_config(cfg), study.runner.max_nodes),
+              lambda cfg, study, run=True: check_tradeoff_budget(tradeoff_config(cfg), study.runner.max_nodes),
               lambda cfg, study, run_dir, progress=True: run_tradeoff(cfg, study, run_dir, progress=progress),
               is_tradeoff_run),
     StudyKind("parallel", "parallel",
-              lambda cfg, study: parallel_config(cfg),
+              lambda cfg, study, run=True: parallel_config(cfg),
               lambda cfg, study, run_dir, progress=True: run_parallel(cfg, study, run_dir, progress=progress),
               parallel_study.is_parallel_run),
     StudyKind("claim_study", "claim_study",
-              lambda cfg, study: claim_study_config(cfg),
+              lambda cfg, study, run=True: claim_study_config(cfg),
               lambda cfg, study, run_dir, progress=True: run_claim_study(cfg, study, run_dir, progress=progress),
               is_claim_study_run),
     StudyKind("sweep", None, _check_sweep, _run_sweep, lambda run_dir: False),
@@ -361,6 +364,12 @@ def _run_owned(study: Study, run_dir: Path, p: Any, resumed: bool, progress: boo
                                         "ran": outcome.ran, "crashes": outcome.crashes})
     log(f"{study.name}: {n_rows} rows ({', '.join(f'{k} {v}' for k, v in sorted(status_counts.items()))}) "
         f"in {outcome.seconds:.1f} s")
+    if final is not None and todo:
+        ran = {t.task_id for t in todo}
+        failed = [{"task_id": tid, "error": err, "label": f"task {tid}"} for tid, st, err in zip(
+            final.column("task_id").to_pylist(), final.column("status").to_pylist(),
+            final.column("error").to_pylist()) if tid in ran and st == "failed"]
+        check_not_all_failed(failed, len(todo), run_dir, RunError)
     if report if report is not None else r.report:
         _report(run_dir, log)
     log(f"table:   {store.table_dir(run_dir)}  (searchlab.load({str(run_dir)!r}))")

@@ -32,8 +32,10 @@ from searchlab.analysis import chance_study as CS
 from searchlab.analysis import multiplayer_study as MS
 from searchlab.analysis.steps import Step
 from searchlab.experiment import provenance, store
+from searchlab.experiment.run_status import check_not_all_failed
 from searchlab.experiment.runner import INFLIGHT_DIR, RunSettings, execute
 from searchlab.experiment.schema import ConfigError
+from searchlab.limits import MAX_COUNT, excerpt
 
 MARKER = "claim_study.json"
 #: family -> (plan(size, seed, ...), table kinds, sizes)
@@ -55,6 +57,10 @@ SCHEMAS = {
                      ("nodes", _I), ("cutoffs", _I), ("branching", _I), ("keeps_turn", _I)]),
 }
 SCHEMAS = {k: s.append(pa.field("task_id", _S)) for k, s in SCHEMAS.items()}
+
+
+#: Most Rolit openings of a multiplayer claim study (6 games each: 600,000 match tasks).
+MAX_OPENINGS = 100_000
 
 
 class ClaimStudyRunError(RuntimeError):
@@ -91,15 +97,18 @@ def from_engine(cfg: Any) -> ClaimStudyConfig:
     size = sec.get("size", "full")
     if size not in sizes:
         raise ConfigError(f"claim_study.size must be one of {', '.join(sizes)}; got {size!r}")
-    for key, low in (("openings", 1), ("budget", 10)):
+    # upper bounds from the sizes, before any step is planned: the match plans 6 games per
+    # opening, each game up to ~60 moves of ``budget`` nodes
+    for key, low, high in (("openings", 1, MAX_OPENINGS), ("budget", 10, MAX_COUNT // 60)):
         v = sec.get(key)
         if v is None:
             continue
         if family != "multiplayer":
             raise ConfigError(f"claim_study.{key} applies to family multiplayer only (the Rolit match); "
                               f"got {v!r} for family {family}")
-        if isinstance(v, bool) or not isinstance(v, int) or v < low:
-            raise ConfigError(f"claim_study.{key} must be null or an integer >= {low}; got {v!r}")
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+            raise ConfigError(f"claim_study.{key} must be null or an integer in [{low}, {high}]; "
+                              f"got {excerpt(v)}")
     seed = data.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ConfigError(f"seed must be an integer >= 0; got {seed!r}")
@@ -258,6 +267,7 @@ def run_claim_study(cfg: ClaimStudyConfig, runner: Any, run_dir: Path, *, progre
                                         "cpu_seconds": writer.cpu})
     for f in writer.failed:
         log(f"failed: {f['label']}: {f['error']}")
+    check_not_all_failed(writer.failed, len(todo), run_dir, ClaimStudyRunError)
     return run_dir
 
 

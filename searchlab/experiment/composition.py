@@ -48,7 +48,18 @@ def register_configs() -> None:
     _REGISTERED = True
 
 
+def job_dir(num: Any, overrides: Any) -> str:
+    """A multirun job's folder: its number and the overrides the user wrote (Hydra's
+    override_dirname), without the axis resets axis_overrides adds (values with an
+    interpolation), characters a folder name cannot hold replaced; at most 120 characters."""
+    parts = [p for p in str(overrides or "").split(",") if p and "$" not in p and "{" not in p]
+    name = re.sub(r"[^A-Za-z0-9_.=+\-\[\]]+", "_", ",".join(parts))[:120]
+    return f"{num}_{name}" if name else str(num)
+
+
 def _register_resolvers() -> None:
+    if not OmegaConf.has_resolver("searchlab_job_dir"):
+        OmegaConf.register_new_resolver("searchlab_job_dir", job_dir)
     if not OmegaConf.has_resolver("searchlab_run_dir"):
         # hydra.run.dir: the resumed run's directory when runner.resume is set.
         OmegaConf.register_new_resolver(
@@ -66,7 +77,7 @@ AXES = (
 )
 
 
-def axis_overrides(overrides: Sequence[str]) -> list[str]:
+def axis_overrides(overrides: Sequence[str], experiment: Optional[str] = None) -> list[str]:
     """The precedence rule of the axes, applied to command-line overrides.
 
     Later wins: the defaults (config.yaml), then the experiment preset, then the command line.
@@ -81,7 +92,30 @@ def axis_overrides(overrides: Sequence[str]) -> list[str]:
     keys = [o.split("=", 1)[0].lstrip("+~") for o in overrides if "=" in o]
     resets = [f"{sweep_key}={value}" for choice, sweep_key, value in AXES
               if choice in keys and sweep_key not in keys]
-    return list(dict.fromkeys(resets)) + list(overrides)
+    return list(dict.fromkeys(resets)) + _default_name(overrides, keys, experiment) \
+        + list(overrides)
+
+
+def _default_name(overrides: Sequence[str], keys: list[str], experiment: Optional[str]) -> list[str]:
+    """Without a preset (no experiment=) and without name=, a run that chooses what it searches
+    (game=NAME, tree=MODEL) is named and described by that choice, not filed under the
+    default study's name (quick) with quick's description."""
+    if experiment or "experiment" in keys or "name" in keys:
+        return []
+    chosen = {o.split("=", 1)[0].lstrip("+"): o.split("=", 1)[1] for o in overrides
+              if "=" in o and o.split("=", 1)[0].lstrip("+") in ("game", "tree")}
+    if "game" in chosen and re.fullmatch(r"[A-Za-z0-9_]+", chosen["game"]):
+        what = chosen["game"]
+    elif "tree" in chosen and re.fullmatch(r"[A-Za-z0-9_]+", chosen["tree"]) \
+            and chosen["tree"] != "iid":
+        what = f"{chosen['tree']}_tree"
+    else:
+        return []
+    out = [f"name={what}"]
+    if "description" not in keys:
+        out.append(f"description='Sweep of {what.replace('_', ' ')} with the default grid "
+                   "(no experiment preset; config.yaml and the command line)'")
+    return out
 
 
 def config_error_message(exc: BaseException) -> str:

@@ -33,7 +33,7 @@ from searchlab.experiment.games import NOMINAL_B, make_game, position_identity
 from searchlab.experiment.schema import KERNEL_ORACLE_MAX_LEAVES, REFERENCE_ORACLE_MAX_LEAVES, ConfigError
 from searchlab.experiment.seeds import derive_seed
 from searchlab.experiment.study import Study, TreeSpec, thaw
-from searchlab.limits import MAX_TASKS
+from searchlab.limits import MAX_GRID_POINTS, MAX_TASKS
 from searchlab.trees import make_tree
 
 
@@ -109,7 +109,7 @@ def grid_points(study: Study):
                 yield tree, b, d
 
 
-def _plan_game(study: Study) -> Plan:
+def _plan_game(study: Study, check_support: bool = True) -> Plan:
     """The tasks of a game study: depth x algorithm x ordering x position."""
     tasks: list[Task] = []
     trimmed: list[tuple] = []
@@ -138,7 +138,8 @@ def _plan_game(study: Study) -> Plan:
                     tasks.append(Task(len(tasks), tid, None, None, d, algorithm, ordering,
                                       pos.instance, pos.seed, oseed, nodes, work, g, pos,
                                       max_nodes=cap))
-    probe(study)
+    if check_support:
+        probe(study)
     if too_big:
         raise ConfigError(
             f"perfect/worst order on a game needs an exact-value oracle over the whole tree, "
@@ -166,21 +167,62 @@ def with_pruning(p: Plan, study: Study) -> Plan:
     return Plan(tasks, p.trimmed, p.points)
 
 
-def plan(study: Study) -> Plan:
-    """The study's tasks (every grid point x instance x pruning technique), or ConfigError."""
-    return with_pruning(_plan(study), study)
+def plan(study: Study, check_support: bool = True) -> Plan:
+    """The study's tasks (every grid point x instance x pruning technique), or ConfigError.
+    ``check_support=False`` skips the probe (a depth-1 search per combination, which may
+    compile an engine): for ``--cfg``, which prints the config and runs nothing."""
+    return with_pruning(_plan(study, check_support), study)
 
 
-def _plan(study: Study) -> Plan:
+def _has_static(tree: TreeSpec) -> bool:
+    if tree.model == "explicit":
+        return False
+    return bool(make_tree(tree.model, b=2, d=2, seed=1, **tree.params()).capabilities.static_values)
+
+
+def static_only(study: Study) -> set[tuple[int, str]]:
+    """(index into study.trees, ordering) pairs the grid leaves out: in a study of several tree
+    models, an ordering that needs static values at interior nodes (iterative deepening
+    evaluates shallower horizons) runs on the trees that have them (incremental) and not on
+    those that draw leaf values only (iid, ordered; experiment=tour). Empty when every tree or
+    none has them: then probe() reports an unsupported combination as an error, as for a
+    single tree."""
+    if len(study.trees) < 2:
+        return set()
+    has = [_has_static(t) for t in study.trees]
+    if all(has) or not any(has):
+        return set()
+    out = set()
+    for i, tree in enumerate(study.trees):
+        if has[i]:
+            continue
+        t = make_tree(tree.model, b=2, d=2, seed=1, **tree.params())
+        for ordering in study.orderings:
+            try:
+                search(t, algorithm=study.algorithms[0], ordering=ordering, ordering_seed=1,
+                       engine=study.engine, max_nodes=None)
+            except ValueError as e:
+                if "static values" in str(e):
+                    out.add((i, ordering))
+    return out
+
+
+def _plan(study: Study, check_support: bool = True) -> Plan:
     """Expand the grid into tasks; trim by sweep.d_budget; check oracle sizes.
 
     Raises ConfigError when the grid is empty or an oracle would be over the engine's limit.
     The budget guard (runner.max_nodes) is a separate step: check_budget().
     """
     if study.game is not None:
-        return _plan_game(study)
-    upper = len(study.trees) * sum(len(study.depths_for(b)) for b in study.b) \
-        * len(study.algorithms) * len(study.orderings) * study.instances * len(study.prunings)
+        return _plan_game(study, check_support)
+    points = len(study.trees) * sum(len(study.depths_for(b)) for b in study.b) \
+        * len(study.algorithms) * len(study.orderings) * len(study.prunings)
+    if points > MAX_GRID_POINTS:
+        raise ConfigError(f"the grid has up to {points} points (trees x b x d x algorithms x "
+                          f"orderings x pruning techniques), over the limit of {MAX_GRID_POINTS} "
+                          "per study (searchlab.limits.MAX_GRID_POINTS): shrink sweep.b or "
+                          "sweep.d, or split the study")
+    upper = points * study.instances
     if upper > MAX_TASKS:
         raise ConfigError(f"the grid has up to {upper} tasks, over the limit of {MAX_TASKS} per "
                           "study (searchlab.limits.MAX_TASKS): shrink sweep.b, sweep.d or "
@@ -190,11 +232,13 @@ def _plan(study: Study) -> Plan:
     points = 0
     oracle_limit = REFERENCE_ORACLE_MAX_LEAVES if study.engine == "reference" else KERNEL_ORACLE_MAX_LEAVES
     too_big: list[str] = []
+    skip = static_only(study)
+    index = {id(t): i for i, t in enumerate(study.trees)}
     for tree, b, d in grid_points(study):
         horizon = d if study.depth is None else min(d, study.depth)
         for algorithm in study.algorithms:
             for ordering in study.orderings:
-                if not study.keeps(ordering, d):
+                if not study.keeps(ordering, d) or (index.get(id(tree)), ordering) in skip:
                     continue
                 points += 1
                 cap = study.max_nodes_by_ordering.get(ordering)
@@ -214,7 +258,8 @@ def _plan(study: Study) -> Plan:
                     tid = hashlib.blake2b(full.encode(), digest_size=8).hexdigest()
                     tasks.append(Task(len(tasks), tid, tree, b, d, algorithm, ordering, instance,
                                       seed, oseed, nodes, work, max_nodes=cap))
-    probe(study)
+    if check_support:
+        probe(study)
     if too_big:
         raise ConfigError(
             f"perfect/worst order needs an exact-value oracle of b^d leaves, limited to "
@@ -263,9 +308,12 @@ def probe(study: Study) -> None:
                                           f"{ordering}, engine {study.engine}"
                                           f"{_pruning_label(name)}: {first}") from None
         return
-    for tree in study.trees:
+    skip = static_only(study)
+    for i, tree in enumerate(study.trees):
         for algorithm in study.algorithms:
             for ordering, (name, pruning) in itertools.product(study.orderings, study.prunings):
+                if (i, ordering) in skip:
+                    continue
                 try:
                     if tree.model == "explicit":
                         t = make_tree("explicit", **tree.params())

@@ -29,7 +29,7 @@ from omegaconf.errors import OmegaConfBaseException
 
 from searchlab.algorithms.compiled import compiled_game
 from searchlab.experiment import provenance, store
-from searchlab.experiment.run_status import check_same_config
+from searchlab.experiment.run_status import check_same_config, check_not_all_failed
 from searchlab.experiment.runner import INFLIGHT_DIR, RunSettings, execute
 from searchlab.experiment.schema import ConfigError
 from searchlab.experiment.seeds import derive_seed
@@ -340,4 +340,5 @@ def run_parallel(pc: ParallelConfig, runner: Any, run_dir: Path, *, progress: bo
                                         "cpu_seconds": writer.cpu})
     for f in writer.failed:
         log(f"failed: {f['label']}: {f['error']}")
+    check_not_all_failed(writer.failed, len(todo), run_dir, ParallelRunError)
     return run_dir

@@ -1,8 +1,12 @@
-"""Provenance written beside every table: package version, git commit and dirty flag, library
-versions, machine; one entry per session (a resumed run has several)."""
+"""Provenance written beside every table: package version, git commit and dirty flag, a hash of
+the package's installed sources, library versions, machine; one entry per session (a resumed
+run has several). The source hash identifies the code where git cannot: a run from an
+installed wheel records ``commit: "unknown"``, but its ``version`` and ``source_hash`` name
+exactly the code that ran."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
@@ -28,6 +32,25 @@ def version() -> str:
         return metadata.version("searchlab")
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+#: the package folder whose sources source_hash covers
+PACKAGE = Path(__file__).resolve().parents[1]
+
+
+@lru_cache(maxsize=1)
+def source_hash() -> str:
+    """``sha256:`` + the first 16 hex digits of SHA-256 over the package's source files
+    (``*.py`` and ``*.yaml`` under the imported searchlab folder, in sorted relative-path order,
+    each as its path and its bytes): equal for the same code whether run from a checkout or
+    an installed wheel; caches and compiled files do not enter."""
+    h = hashlib.sha256()
+    files = sorted(p for ext in ("*.py", "*.yaml") for p in PACKAGE.rglob(ext)
+                   if "__pycache__" not in p.parts)
+    for p in files:
+        h.update(p.relative_to(PACKAGE).as_posix().encode() + b"\0")
+        h.update(p.read_bytes() + b"\0")
+    return "sha256:" + h.hexdigest()[:16]
 
 
 def _git(*args: str) -> str | None:
@@ -81,7 +104,7 @@ def session_record(n_jobs: Any, backend: str, tasks_to_run: int, resumed: bool) 
     head, dirty = git_state()
     return {
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "version": version(), "commit": head,
-        "dirty": dirty, "backend": backend, "n_jobs": n_jobs, "tasks_to_run": tasks_to_run,
+        "dirty": dirty, "source_hash": source_hash(), "backend": backend, "n_jobs": n_jobs, "tasks_to_run": tasks_to_run,
         "resumed": resumed, "libraries": libraries(), "machine": machine(),
         "argv": sys.argv,
     }
@@ -97,6 +120,25 @@ def write_json_atomic(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
+def new_run_id(config_hash: str) -> str:
+    """A new run's id: unique per creation (time, process, 8 random bytes), not a seed of any
+    measurement (every measurement's randomness derives from the config's seed)."""
+    raw = f"{config_hash}|{time.time_ns()}|{os.getpid()}|{os.urandom(8).hex()}"
+    return hashlib.blake2b(raw.encode(), digest_size=8).hexdigest()
+
+
+def run_identity(run_dir: Path) -> dict[str, str] | None:
+    """{"config_hash", "run_id"} of the run in run_dir (its provenance.json), None if it has
+    none (an older run, or not a run)."""
+    try:
+        data = json.loads((Path(run_dir) / "provenance.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not data.get("run_id"):
+        return None
+    return {"config_hash": str(data.get("config_hash")), "run_id": str(data["run_id"])}
+
+
 def add_session(run_dir: Path, config_hash: str, session: dict[str, Any]) -> None:
     path = Path(run_dir) / "provenance.json"
     data: dict[str, Any] = {}
@@ -106,7 +148,11 @@ def add_session(run_dir: Path, config_hash: str, session: dict[str, Any]) -> Non
         except (OSError, ValueError):
             data = {}
     data.setdefault("config_hash", config_hash)
+    # the run's identity, fixed when the run is created and kept by every resume: each part
+    # carries it (store.PartWriter), so load() can tell a part of another run from this run's
+    data.setdefault("run_id", new_run_id(config_hash))
     data["version"], data["commit"] = session["version"], session["commit"]
+    data["source_hash"] = session.get("source_hash")
     data["dirty"] = session["dirty"]
     data["libraries"], data["machine"] = session["libraries"], session["machine"]
     data.setdefault("sessions", []).append(session)

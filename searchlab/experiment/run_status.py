@@ -39,6 +39,7 @@ class RunStatus:
     planned: Optional[int]               # tasks planned (None: no manifest, unknown)
     done: int                            # distinct tasks with a row in a readable part
     damaged: list[str] = field(default_factory=list)   # unreadable part names
+    recorded_complete: bool = False      # manifest.json says the run finished all its tasks
 
     @property
     def complete(self) -> bool:
@@ -47,7 +48,11 @@ class RunStatus:
     def problem(self) -> Optional[str]:
         """One line saying what is missing or damaged; None for a complete run."""
         parts = []
-        if self.planned is not None and self.done < self.planned:
+        if self.planned is not None and self.done < self.planned and self.recorded_complete:
+            parts.append(f"missing parts: its manifest.json records a complete run of "
+                         f"{self.planned} tasks, but {self.run_dir / TABLE_DIR} holds rows of "
+                         f"{self.done} (table files deleted or moved)")
+        elif self.planned is not None and self.done < self.planned:
             parts.append(f"incomplete: {self.done} of {self.planned} tasks done (killed, or "
                          "still running)")
         if self.damaged:
@@ -97,6 +102,31 @@ def planned_tasks(run_dir: Path) -> Optional[int]:
     except (OSError, ValueError, AttributeError):
         return None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def recorded_complete(run_dir: Path) -> bool:
+    """Whether the run's manifest.json says it finished (``complete: true``)."""
+    try:
+        return json.loads((Path(run_dir) / MANIFEST).read_text()).get("complete") is True
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def check_not_all_failed(failed: list[dict], ran: int, run_dir: Path,
+                         error: type[Exception]) -> None:
+    """Raise ``error`` (its message the first failure's) when every one of the ``ran`` tasks of
+    a session failed (``failed``: the failures' records, each with ``label``/``task_id`` and
+    ``error``): a run whose every task failed measured nothing and must not exit 0. Some
+    failures among successes are recorded in the table and the manifest, and the run goes on."""
+    if ran <= 0 or len(failed) < ran:
+        return
+    first = failed[0]
+    what = first.get("label") or first.get("task_id") or "the first task"
+    # a row's error is "Type: message | traceback" (runner.py); the message is the first part
+    msg = str(first.get("error") or "unknown error").split(" | ")[0].strip().splitlines()
+    raise error(f"every task failed ({len(failed)} of {ran}); the first, {what}: "
+                f"{msg[0] if msg else 'unknown error'} (the failures are listed in "
+                f"{Path(run_dir) / MANIFEST})")
 
 
 def refusal(status: RunStatus, how: str) -> str:

@@ -54,6 +54,10 @@ from searchlab.experiment.grid import Task
 from searchlab.games.epd import parse_epd_line
 from searchlab.trees import make_tree
 
+#: environment variable naming the current study on the progress bar ("study 3 of 12:
+#: ordering_ebf"), set by analysis/reproduce.py around each study it runs
+PROGRESS_DESC_ENV = "SEARCHLAB_PROGRESS_DESC"
+
 FAULT_ENV = "SEARCHLAB_FAULT_INJECT"
 _PR_SET_PDEATHSIG = 1
 INFLIGHT_DIR = ".inflight"
@@ -336,21 +340,25 @@ class _Sink:
     """Buffers rows, flushes parts, updates the progress bar."""
 
     def __init__(self, writer: Any, flush_rows: int, flush_seconds: float, bar: Any,
-                 outcome: Outcome) -> None:
+                 outcome: Outcome, weights: Optional[dict] = None, total_tasks: int = 0,
+                 done_tasks: int = 0) -> None:
         self.writer, self.flush_rows, self.flush_seconds = writer, flush_rows, flush_seconds
         self.bar, self.outcome = bar, outcome
+        self.weights = weights or {}
+        self.total_tasks, self.done_tasks = total_tasks, done_tasks
         self.buf: list[dict] = []
         self.last = time.monotonic()
         self.done: set[str] = set()
 
     def add(self, rows: Iterable[dict]) -> None:
-        n = 0
+        n, w = 0, 0.0
         for r in rows:
             if r["task_id"] in self.done:
                 continue
             self.done.add(r["task_id"])
             self.buf.append(r)
             n += 1
+            w += self.weights.get(r["task_id"], 1.0)
             st = r.get("status")
             if st == "ok":
                 self.outcome.ok += 1
@@ -360,10 +368,12 @@ class _Sink:
                 self.outcome.failed += 1
         self.outcome.ran += n
         if self.bar is not None:
-            self.bar.update(n)
+            self.done_tasks += n
+            post = {"tasks": f"{self.done_tasks}/{self.total_tasks}"}
             if self.outcome.aborted or self.outcome.failed:
-                self.bar.set_postfix(aborted=self.outcome.aborted, failed=self.outcome.failed,
-                                     refresh=False)
+                post.update(aborted=self.outcome.aborted, failed=self.outcome.failed)
+            self.bar.set_postfix(post, refresh=False)
+            self.bar.update(w)
         if len(self.buf) >= self.flush_rows or time.monotonic() - self.last >= self.flush_seconds:
             self.flush()
 
@@ -458,9 +468,19 @@ def execute(tasks: list[Task], settings: RunSettings, runner: Any, writer: Any,
     outcome = Outcome()
     t0 = time.monotonic()
     total = total if total is not None else len(tasks) + already_done
-    bar = tqdm(total=total, initial=already_done, unit="task", disable=not progress,
-               dynamic_ncols=True, smoothing=0.05, mininterval=0.5, file=sys.stderr)
-    sink = _Sink(writer, runner.flush_rows, runner.flush_seconds, bar, outcome)
+    # the bar counts estimated work (budget/grid's node estimate per task), not tasks: tasks
+    # differ in cost by orders of magnitude, and a count-weighted ETA extrapolates from the
+    # first (cheap, compile-bound) tasks. Tasks done in an earlier session count at the mean.
+    weights = {t.task_id: max(1.0, float(getattr(t, "est_nodes", 0) or 0)) for t in tasks}
+    mean_w = sum(weights.values()) / len(weights) if weights else 1.0
+    done_w = mean_w * already_done
+    bar = tqdm(total=done_w + sum(weights.values()) + mean_w * max(0, total - already_done - len(tasks)),
+               initial=done_w, unit=" est. nodes", unit_scale=True, disable=not progress,
+               dynamic_ncols=True, smoothing=0.3, mininterval=0.5, file=sys.stderr,
+               desc=os.environ.get(PROGRESS_DESC_ENV) or None,
+               bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt}{unit} [{elapsed}<{remaining}{postfix}]")
+    sink = _Sink(writer, runner.flush_rows, runner.flush_seconds, bar, outcome, weights,
+                 total_tasks=total, done_tasks=already_done)
     by_id = {t.task_id: t for t in tasks}
     marker_dir = Path(settings.marker_dir) if settings.marker_dir else None
     unidentified = 0

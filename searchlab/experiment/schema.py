@@ -14,28 +14,12 @@ traceback.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from searchlab.config_dirs import CONF_DIR, EXPERIMENTS_DIR  # noqa: F401  (re-exported: the engine's names for them)
 from searchlab.errors import SearchlabError
 
 
-def _config_dirs() -> tuple[Path, Path]:
-    """(config groups + config.yaml, study presets): the top-level ``conf/`` and
-    ``experiments/`` of a source checkout (an editable install runs from it), or their copies
-    inside an installed wheel (``conf/`` and ``experiments/``, mapped
-    there by pyproject.toml's package-dir). One source of truth: the wheel is built from the
-    top-level folders."""
-    package = Path(__file__).resolve().parents[1]
-    shipped = package / "conf"
-    if (shipped / "config.yaml").is_file():
-        return shipped, shipped / "experiment"
-    return package.parent / "conf", package.parent / "experiments"
-
-
-#: The config directory (groups and config.yaml) and the presets' directory (the
-#: ``experiment`` group, registered by composition.register_configs).
-CONF_DIR, EXPERIMENTS_DIR = _config_dirs()
 
 TREE_PARAMS = {
     "iid": ("levels", "win_prob"),

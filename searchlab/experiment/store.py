@@ -23,6 +23,7 @@ part is kept.
 from __future__ import annotations
 
 import glob as _glob
+import json
 import os
 import re
 import warnings
@@ -33,9 +34,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from searchlab.errors import SearchlabError
 from searchlab.experiment.lock import pid_alive
+from searchlab.experiment.provenance import run_identity
 from searchlab.experiment.run_status import (TABLE_DIR, IncompleteRunError, NotARunError,
-                                             RunStatus, planned_tasks, refusal, runs_below)
+                                             RunStatus, planned_tasks, recorded_complete,
+                                             refusal, runs_below)
 from searchlab.experiment.table_kinds import (PARALLEL_KINDS, TRADEOFF_KINDS, UnknownTableError,
                                               kind_of)
 
@@ -108,6 +112,15 @@ KINDS = {"search": (SCHEMA, frozenset({"experiment", "task_id", "nodes"})), **TR
          **PARALLEL_KINDS}
 
 
+#: The key of a part's Parquet metadata holding its run's identity (config hash, run id).
+IDENTITY_KEY = b"searchlab.run"
+
+
+class MixedRunError(SearchlabError, ValueError):
+    """load() was given parts that are not one run's: a part of another run in a run's table
+    folder, or a run (or part) named twice; the message names the files."""
+
+
 class StoreError(OSError):
     """The output directory cannot be written (permissions, full disk, not a directory)."""
 
@@ -144,11 +157,22 @@ class PartWriter:
                              if (m := PART_RE.match(p.name.removesuffix(".corrupt")))), default=-1)
         self.token = os.urandom(4).hex()
         self.rows_written = 0
+        self.identity: dict[str, str] | None = None
+
+    def _identity(self) -> bytes | None:
+        # read once the run's provenance.json exists (every study writes it before its rows)
+        if self.identity is None:
+            self.identity = run_identity(self.dir.parent)
+        return None if self.identity is None else json.dumps(self.identity).encode()
 
     def write(self, rows: Sequence[dict]) -> Path | None:
         if not rows:
             return None
         table = rows_to_table(rows, self.schema)
+        ident = self._identity()
+        if ident is not None:
+            table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                                   IDENTITY_KEY: ident})
         name = f"part-{self.next:05d}-{self.token}.parquet"
         final = self.dir / name
         tmp = self.dir / f".{name}.{os.getpid()}.tmp"
@@ -231,11 +255,19 @@ def recover(run_dir: Path, quarantine: bool = True) -> tuple[pa.Table | None, li
     return pa.concat_tables(tables), msgs
 
 
-def _expand(paths: Any) -> list[Path]:
+def _expand(paths: Any) -> tuple[list[Path], list[Path]]:
+    """(the parts named by ``paths``, the run directories named, each once per naming)."""
+    if paths is None or isinstance(paths, (bytes, int, float, bool)):
+        raise NotARunError(f"searchlab.load: expected a run directory, a folder of runs, a glob, "
+                           f"a Parquet part or a list of these; got {paths!r}")
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     out: list[Path] = []
+    runs: list[Path] = []
     for item in paths:
+        if not isinstance(item, (str, os.PathLike)):
+            raise NotARunError(f"searchlab.load: expected a path (str or os.PathLike); got "
+                               f"{item!r}")
         s = str(item)
         if not s.strip():
             raise NotARunError("searchlab.load: an empty path is not a run; give a run "
@@ -251,21 +283,70 @@ def _expand(paths: Any) -> list[Path]:
                 out.append(p)
             elif (p / TABLE_DIR).is_dir():
                 out.extend(list_parts(p))
+                runs.append(p)
             elif p.name == TABLE_DIR:
                 out.extend(list_parts(p.parent))
+                runs.append(p.parent)
             elif any(p.glob("part-*.parquet")):   # another kind's folder (a trade-off run's matches/)
                 out.extend(sorted(p.glob("part-*.parquet")))
             else:  # a folder of runs (results/, results/<experiment>/): every run below it
-                runs = runs_below(p)
-                if not runs:
+                below = runs_below(p)
+                if not below:
                     raise NotARunError(f"{p} is not a run directory and holds no run (no "
                                        f"{TABLE_DIR}/ folder below it)")
-                for r in runs:
+                for r in below:
                     out.extend(list_parts(r))
-    return out
+                    runs.append(r)
+    return out, runs
 
 
-def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = False):
+def _run_of(part: Path) -> Path:
+    return part.parent.parent if part.parent.name == TABLE_DIR else part.parent
+
+
+def part_identity(path: Path, schema: pa.Schema | None = None) -> dict[str, str] | None:
+    """The run identity ({"config_hash", "run_id"}) a part carries in its Parquet metadata
+    (store.PartWriter); None for a part written before parts carried it."""
+    meta = (schema if schema is not None else pq.read_schema(path)).metadata or {}
+    raw = meta.get(IDENTITY_KEY)
+    try:
+        ident = json.loads(raw) if raw else None
+    except ValueError:
+        return None
+    return ident if isinstance(ident, dict) and ident.get("run_id") else None
+
+
+def _check_named_once(parts: list[Path]) -> None:
+    seen: dict[Path, Path] = {}
+    for p in parts:
+        real = p.resolve()
+        if real in seen:
+            raise MixedRunError(
+                f"searchlab.load: {seen[real]} and {p} are the same file (a run named twice, "
+                f"e.g. through a symlink or an overlapping glob); name each run once")
+        seen[real] = p
+
+
+def _foreign(p: Path, t: pa.Table, run_id: dict[str, str] | None) -> str | None:
+    """Why part p (read as t) is not a part of its folder's run (None when it is)."""
+    if run_id is None:
+        return None
+    own = part_identity(p, t.schema)
+    if own is not None:
+        if own != run_id:
+            return (f"experiment hash {own.get('config_hash')}, run id {own.get('run_id')}; "
+                    f"the run's: {run_id['config_hash']}, {run_id['run_id']}")
+        return None
+    if "config_hash" in t.column_names:        # a part of an older writer: its rows' hash
+        hashes = {h for h in t.column("config_hash").to_pylist() if h}
+        if hashes - {run_id["config_hash"]}:
+            return (f"experiment hash {', '.join(sorted(hashes))}; the run's: "
+                    f"{run_id['config_hash']}")
+    return None
+
+
+def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = False,
+         combine: bool = False):
     """One pandas DataFrame from one or many runs.
 
     ``path_or_glob``: a run directory, a folder of runs (e.g. ``results/`` or
@@ -275,17 +356,26 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
     searchlab writes (experiment/table_kinds.py: search rows, the trade-off study's rows or
     matches), all of one kind: UnknownTableError (naming the file) otherwise.
 
-    Raises NotARunError for an empty path or a directory that holds no run, and
-    IncompleteRunError when a run is incomplete (fewer tasks done than its manifest planned:
-    killed, or still running) or damaged (a part cannot be read). ``partial=True`` accepts such
-    runs: their readable rows are returned, with a warning naming what is missing.
+    Each part carries its run's identity (experiment hash and run id, store.PartWriter). A
+    part whose identity is not its folder's run's (a part of another run copied into table/)
+    and a file named twice (a run named twice, also through a symlink) raise MixedRunError
+    naming the files. ``combine=True`` reads parts of several runs in one folder on purpose
+    and adds the column ``run`` (each row's run id; its experiment hash for older parts).
+
+    Raises NotARunError for an empty path, a value that is no path (None) or a directory that
+    holds no run, and IncompleteRunError when a run is incomplete (fewer tasks done than its
+    manifest planned: killed, still running, or its parts deleted) or damaged (a part cannot be
+    read). ``partial=True`` accepts such runs: their readable rows are returned, with a warning
+    naming what is missing.
     """
-    parts = _expand(path_or_glob)
+    parts, named_runs = _expand(path_or_glob)
+    _check_named_once(parts)
     frames = []
     kinds: dict[str, Path] = {}
     damaged: dict[Path, list[str]] = {}
+    identities: dict[Path, dict[str, str] | None] = {}
     for p in parts:
-        run = p.parent.parent if p.parent.name == TABLE_DIR else p.parent
+        run = _run_of(p)
         try:
             t = pq.read_table(p)
         except Exception:  # noqa: BLE001 -- any decoding error: a damaged part
@@ -293,20 +383,33 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
             continue
         kind = kind_of(t.schema, p, KINDS)       # refuses an unknown table, naming the file
         kinds.setdefault(kind, p)
+        if run not in identities:
+            identities[run] = run_identity(run)
+        why = _foreign(p, t, identities[run])
+        if why is not None and not combine:
+            raise MixedRunError(
+                f"searchlab.load: {p} is a part of another run ({why}); move it out of {run}, "
+                f"or read the runs together with searchlab.load(..., combine=True) (adds a "
+                f"'run' column)")
+        own = part_identity(p, t.schema) or identities[run]
         if kind == "search":
             t = conform(t)          # older runs: new columns null, best_move as strings
         df = t.to_pandas()
         df["run_dir"] = str(run)
+        if combine:
+            df["run"] = (own or {}).get("run_id") or (
+                str(df["config_hash"].iloc[0]) if "config_hash" in df and len(df) else str(run))
         frames.append(df)
     if len(kinds) > 1:
         raise UnknownTableError("searchlab.load: tables of different kinds cannot be read into "
                                 "one frame: " + ", ".join(f"{k} ({p})" for k, p in kinds.items()))
     df = pd.concat(frames, ignore_index=True) if frames else \
         pd.DataFrame({c: pd.Series(dtype=object) for c in (*COLUMNS, "run_dir")})
-    for run in dict.fromkeys([*damaged, *(Path(r) for r in df["run_dir"].unique())]):
+    for run in dict.fromkeys([*named_runs, *damaged, *(Path(r) for r in df["run_dir"].unique())]):
         rows = df[df["run_dir"] == str(run)]
         done = rows["task_id"].nunique() if "task_id" in rows else len(rows)
-        status = RunStatus(run, planned_tasks(run), int(done), damaged.get(run, []))
+        status = RunStatus(run, planned_tasks(run), int(done), damaged.get(run, []),
+                           recorded_complete(run))
         if not status.complete:
             if not partial:
                 raise IncompleteRunError(refusal(status, "searchlab.load(..., partial=True)"))
@@ -315,7 +418,7 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
         # a trade-off position task writes one row per technique, a match task one per game,
         # a parallel task one per (algorithm, p) (table_kinds.py)
         keys = ["run_dir", "task_id"] + [k for k in ("technique", "pair", "a_is_max") if k in df] \
-            + (["algorithm", "p"] if "speedup" in df else [])
+            + (["algorithm", "p"] if "speedup" in df else []) + (["run"] if combine else [])
         df = df.drop_duplicates(subset=keys, keep="first")
     sort = [c for c in ("run_dir", "task_index") if c in df]
     return df.sort_values(sort, kind="stable").reset_index(drop=True)

@@ -21,6 +21,7 @@ from searchlab.experiment.games import (GAMES, SOURCES, GameSpec, hex_size, samp
 from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
                                           Pruning, Quiescence)
 from searchlab.experiment.composition import available_options
+from searchlab.experiment import schema
 from searchlab.experiment.schema import (BACKENDS, CONF_DIR, TREE_DEFAULTS, TREE_PARAMS,
                                          ConfigError, ExperimentConfig, PruningConfig,
                                          RunnerConfig)
@@ -29,6 +30,8 @@ from searchlab.limits import (MAX_BRANCHING, MAX_COUNT, MAX_DEPTH, MAX_INSTANCES
                               MAX_NAME, MAX_SEED, MAX_TT_SIZE, MAX_WORKERS, excerpt)
 from searchlab.trees import TREE_MODELS, make_tree
 
+#: a Dask scheduler address: an optional protocol, a host, a port
+_ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):\d{1,5}")
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$")
 
 
@@ -142,6 +145,9 @@ def _tree_spec(key: str, t: Any) -> TreeSpec:
     elif model == "explicit":
         if vals["values"] is None:
             raise ConfigError(f"{key}.values: an explicit tree needs its nested list of leaf values")
+        if not isinstance(vals["values"], (list, tuple)):
+            raise ConfigError(f"{key}.values must be a nested list of leaf values (the root's "
+                              f"children), e.g. [[3,12,8],[2,4,6]]; got {excerpt(vals['values'])}")
         vals["values"] = freeze(vals["values"])
         try:
             make_tree("explicit", nested=thaw(vals["values"]))
@@ -181,6 +187,7 @@ def validate(cfg: Any) -> Study:
     if unknown:
         raise ConfigError(f"unknown config key {unknown[0]!r}; allowed top-level keys: "
                           f"{', '.join(sorted(known))}")
+    _check_sections(plain)
     ALGORITHMS, ORDERINGS, ENGINES = core_names()
 
     name = plain["name"]
@@ -312,6 +319,10 @@ def validate(cfg: Any) -> Study:
     _check_int("runner.n_workers", runner["n_workers"], 1, allow_none=True, maximum=MAX_WORKERS)
     if runner["address"] is not None and runner["backend"] != "dask":
         raise ConfigError("runner.address is only used by runner=dask (backend dask)")
+    if runner["address"] is not None and not _ADDRESS.fullmatch(str(runner["address"])):
+        raise ConfigError(f"runner.address must be a Dask scheduler address "
+                          f"[tcp|tls|ws|wss|ucx]://HOST:PORT (e.g. tcp://127.0.0.1:8786), or null "
+                          f"for a LocalCluster; got {excerpt(runner['address'])}")
     task_max = _check_int("search.max_nodes", search["max_nodes"], 1, allow_none=True)
     if task_max is None:
         task_max = runner["max_nodes"]
@@ -328,6 +339,35 @@ def validate(cfg: Any) -> Study:
         game_orderings=game_orderings,
         d_by_ordering=d_by_ordering, max_nodes_by_ordering=max_nodes_by_ordering,
         aspiration=aspiration, tt_size=tt_size, prunings=prunings)
+
+
+#: the sections of the schema whose keys are fixed (a dataclass of schema.py each)
+SECTIONS = {f.name: f.type for f in dataclasses.fields(ExperimentConfig)
+            if f.name in ("tree", "game", "search", "pruning", "sweep", "runner")}
+
+
+def _check_sections(plain: dict) -> None:
+    """Every section of the schema is present (``~sweep`` removes one) and holds only the keys
+    its dataclass declares: ``+sweep.foo=1`` is refused like a typo, never stored."""
+    classes = {c.__name__: c for c in (schema.TreeConfig, schema.GameConfig, schema.SearchConfig,
+                                       PruningConfig, schema.SweepConfig, RunnerConfig)}
+    for section, typ in SECTIONS.items():
+        cls = classes[str(typ).rsplit(".", 1)[-1]]
+        node = plain.get(section)
+        allowed = [f.name for f in dataclasses.fields(cls)]
+        if not isinstance(node, dict):
+            raise ConfigError(f"{section}: the section is missing or not a mapping (got "
+                              f"{excerpt(node)}); it cannot be removed (~{section}): set its "
+                              f"keys instead ({', '.join(allowed)})")
+        unknown = sorted(k for k in node if k not in allowed)
+        if unknown:
+            raise ConfigError(f"unknown config key '{section}.{unknown[0]}'; allowed keys in "
+                              f"{section}: {', '.join(allowed)}")
+    for i, t in enumerate((plain.get("sweep") or {}).get("trees") or []):
+        extra = sorted(k for k in (t or {}) if k not in {f.name for f in dataclasses.fields(schema.TreeConfig)})
+        if extra:
+            raise ConfigError(f"unknown config key 'sweep.trees[{i}].{extra[0]}'; allowed: "
+                              f"{', '.join(f.name for f in dataclasses.fields(schema.TreeConfig))}")
 
 
 def _by_ordering(sweep: dict, key: str, orderings: tuple[str, ...],
@@ -372,9 +412,41 @@ def _pruning_record(key: str, node: dict) -> Optional[Pruning]:
     return Pruning(**records) if records else None
 
 
+def _option_node(name: Any) -> dict:
+    """The ``pruning`` group's option ``name`` (its file), as a plain PruningConfig node."""
+    path = CONF_DIR / "pruning" / f"{name}.yaml" if isinstance(name, str) else None
+    if path is None or not path.is_file():
+        raise ConfigError(f"sweep.pruning: unknown technique {name!r}; allowed: "
+                          f"{', '.join(available_options('pruning'))}")
+    return OmegaConf.to_container(OmegaConf.merge(OmegaConf.structured(PruningConfig),
+                                                  OmegaConf.load(path)))
+
+
+def _label(name: str, record: Optional[Pruning], option: Optional[Pruning]) -> str:
+    """The ``pruning`` column of a technique that ran as ``record``: its option's name when it
+    runs that option's parameters, the name with the changed parameters when its overrides
+    changed them (``null_r2(null_move.reduction=3)``); ConfigError when the name says another
+    technique than the parameters run (a label is a fact about the search, not a name)."""
+    on = {f for f in PRUNING_RECORDS if getattr(record, f, None) is not None}
+    want = {f for f in PRUNING_RECORDS if getattr(option, f, None) is not None}
+    if on != want:
+        ran = ", ".join(sorted(on)) or "no technique (plain alpha-beta)"
+        said = ", ".join(sorted(want)) or "no technique"
+        raise ConfigError(
+            f"pruning.name={name} names {said}, but the pruning parameters set run {ran}: a "
+            f"row's pruning label must say what ran; choose the technique with pruning=NAME "
+            f"(allowed: {', '.join(available_options('pruning'))}) and leave pruning.name alone")
+    changed = []
+    for f in sorted(on):
+        mine, theirs = dataclasses.asdict(getattr(record, f)), dataclasses.asdict(getattr(option, f))
+        changed += [f"{f}.{k}={mine[k]}" for k in mine if mine[k] != theirs[k]]
+    return f"{name}({','.join(changed)})" if changed else name
+
+
 def _prunings(sweep_value: Any, chosen: dict) -> tuple[tuple[str, Optional[Pruning]], ...]:
-    """sweep.pruning -> ((name, Pruning or None), ...): each name an option of the ``pruning``
-    group (conf/pruning/<name>.yaml); the chosen option carries its overrides."""
+    """sweep.pruning -> ((label, Pruning or None), ...): each name an option of the ``pruning``
+    group (conf/pruning/<name>.yaml); the chosen option carries its overrides, and
+    its label says which of its parameters they changed (``_label``)."""
     names = [sweep_value] if isinstance(sweep_value, str) else list(sweep_value or [])
     if not names:
         raise ConfigError("sweep.pruning: the grid is empty (no technique listed; 'none' = "
@@ -383,16 +455,12 @@ def _prunings(sweep_value: Any, chosen: dict) -> tuple[tuple[str, Optional[Pruni
         raise ConfigError(f"sweep.pruning: a technique is listed twice: {names}")
     out = []
     for name in names:
+        option = _pruning_record(f"pruning {name}", _option_node(name))
         if name == chosen.get("name"):
-            node = chosen
+            record = _pruning_record(f"pruning {name}", chosen)
+            out.append((_label(name, record, option), record))
         else:
-            path = CONF_DIR / "pruning" / f"{name}.yaml"
-            if not isinstance(name, str) or not path.is_file():
-                raise ConfigError(f"sweep.pruning: unknown technique {name!r}; allowed: "
-                                  f"{', '.join(available_options('pruning'))}")
-            node = OmegaConf.to_container(OmegaConf.merge(OmegaConf.structured(PruningConfig),
-                                                          OmegaConf.load(path)))
-        out.append((name, _pruning_record(f"pruning {name}", node)))
+            out.append((name, option))
     return tuple(out)
 
 

@@ -48,7 +48,7 @@ def check_position(board: chess.Board, text: object = None) -> None:
 
 def parse_board(text: str) -> chess.Board:
     """A checked board from a FEN (counters optional), an EPD line (its operations ignored) or
-    "startpos" / "" for the initial position, optionally followed by ``moves`` and UCI moves
+    "startpos" for the initial position (an empty string is refused), optionally followed by ``moves`` and UCI moves
     played from it (as in the UCI protocol's ``position`` command; the board's move stack
     holds them). InvalidParameterError: "not a FEN or EPD position" with python-chess's reason
     (which names the field) for unreadable text, ``check_position``'s message for an
@@ -56,6 +56,10 @@ def parse_board(text: str) -> chess.Board:
     there."""
     if not isinstance(text, str):
         raise InvalidParameterError(f"a chess position is a FEN or EPD string; got {text!r}")
+    if not text.strip():          # an empty FEN is a mistake, not a request for the start
+        raise InvalidParameterError("a chess position is a FEN or EPD string; got an empty "
+                                    "string (for the initial position write 'startpos', or "
+                                    "Chess() without a position)")
     head, sep, tail = f" {text.strip()} ".partition(" moves ")
     board = _parse_position(head.strip(), text)
     if sep:

@@ -45,7 +45,7 @@ the game's root position, as for every Game)
 
 Text (``from_text`` / ``Chess(text)``): a FEN (the counters may be left out), an EPD line
 (its operations, e.g. ``bm``/``id``, are ignored here; see searchlab.games.epd), or
-"startpos" / "" for the initial position; any of them may be followed by ``moves`` and UCI
+"startpos" for the initial position (an empty string is refused); any of them may be followed by ``moves`` and UCI
 moves played from it ("startpos moves e2e4 e7e5", as in the UCI protocol), which give the
 history for repetitions.
 
@@ -229,7 +229,7 @@ def _history(board: chess.Board) -> tuple[chess.Board, tuple[int, ...], int]:
 
 
 def parse_position(text: str) -> ChessState:
-    """A state from a FEN (counters optional), an EPD line, or "startpos"/"", optionally
+    """A state from a FEN (counters optional), an EPD line, or "startpos" (not ""), optionally
     followed by ``moves`` and UCI moves (their positions become the history, all before the
     root).
 
@@ -318,7 +318,8 @@ class Chess:
                                               noisy_moves=True, capture_gain=True, compiled=True)
     default_depth = None
 
-    def __init__(self, position: str | ChessState | chess.Board = "", name: str | None = None) -> None:
+    def __init__(self, position: str | ChessState | chess.Board = "startpos",
+                 name: str | None = None) -> None:
         if isinstance(position, chess.Board):
             check_position(position)
             self._root = ChessState.from_board(position)

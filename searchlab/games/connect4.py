@@ -37,6 +37,8 @@ Compiled searches (numba; docs/games.md):
 
 from __future__ import annotations
 
+import re
+
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -46,6 +48,7 @@ import numpy as np
 
 from searchlab.algorithms.kernels import connect4 as kernel
 from searchlab.errors import InvalidParameterError, UnsupportedError
+from searchlab.limits import SOLVABLE_EMPTY
 from searchlab.games.connect4_compiled import CENTRE_FIRST
 from searchlab.games.connect4_compiled import compiled_game as _compiled_game
 from searchlab.games.protocol import Capabilities
@@ -205,6 +208,12 @@ class ConnectFour:
         return cls(text)
 
     # --- the Game protocol ---------------------------------------------------------------
+    @property
+    def solvable(self) -> bool:
+        """Whether the root is small enough to search to the end without a depth or a node
+        budget (algorithms.api.SOLVABLE_EMPTY empty cells at most)."""
+        return WIDTH * HEIGHT - self._root.plies <= SOLVABLE_EMPTY
+
     def initial_state(self) -> ConnectFourState:
         return self._root
 
@@ -418,15 +427,25 @@ def solve_many(positions: Sequence, weak: bool = False) -> tuple[np.ndarray, np.
 
 
 def load_benchmark(path) -> list[tuple[str, int]]:
-    """Read one of Pons' benchmark files: a list of (moves, score) pairs."""
+    """Read one of Pons' benchmark files: a list of (moves, score) pairs. Raises
+    InvalidParameterError naming the file (and line) for a line that is not ``<moves>
+    <score>``, a file that is not text, and a file without a position."""
     out = []
     with open(path, encoding="ascii") as fh:
-        for lineno, line in enumerate(fh, 1):
-            parts = line.split()
-            if not parts:
-                continue
-            if len(parts) != 2:
-                raise InvalidParameterError(
-                    f"{path}:{lineno}: expected '<moves> <score>', got {line!r}")
-            out.append((parts[0], int(parts[1])))
+        try:
+            lines = list(fh)
+        except UnicodeDecodeError as e:
+            raise InvalidParameterError(f"{path}: not a benchmark text file (byte {e.start} is "
+                                        "not ASCII)") from None
+    for lineno, line in enumerate(lines, 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 2 or not parts[0].isdigit() or not re.fullmatch(r"-?\d+", parts[1]):
+            raise InvalidParameterError(
+                f"{path}:{lineno}: expected '<moves> <score>' (column digits 1-7, an integer "
+                f"score), got {line.strip()[:80]!r}")
+        out.append((parts[0], int(parts[1])))
+    if not out:
+        raise InvalidParameterError(f"{path}: no position (the benchmark file is empty)")
     return out

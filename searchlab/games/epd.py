@@ -98,16 +98,24 @@ def load_epd(path: str | Path) -> list[EpdPosition]:
 
     Blank lines and lines starting with ``#`` are skipped. A line without an ``id`` gets
     "<file name>:<line number>". Raises InvalidParameterError (a ValueError) naming the file
-    and line of the first line that does not parse.
+    and line of the first line that does not parse, of a file that is not text (binary), and
+    of a file that holds no position (empty, or only comments).
     """
     path = Path(path)
     out = []
     with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, start=1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            try:
-                out.append(parse_epd_line(line, default_id=f"{path.name}:{lineno}"))
-            except InvalidParameterError as e:
-                raise InvalidParameterError(f"{path}:{lineno}: {e}") from None
+        try:
+            lines = list(f)
+        except UnicodeDecodeError as e:
+            raise InvalidParameterError(f"{path}: not an EPD text file (byte {e.start} is not "
+                                        "UTF-8)") from None
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            out.append(parse_epd_line(line, default_id=f"{path.name}:{lineno}"))
+        except InvalidParameterError as e:
+            raise InvalidParameterError(f"{path}:{lineno}: {e}") from None
+    if not out:
+        raise InvalidParameterError(f"{path}: no position (the EPD file is empty)")
     return out

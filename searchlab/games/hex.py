@@ -76,6 +76,7 @@ from typing import Callable, Iterable, NamedTuple
 
 import numpy as np
 
+from searchlab.limits import SOLVABLE_EMPTY
 from searchlab.errors import InvalidParameterError
 from searchlab.games.hex_board import (MAX_SIZE, MIN_SIZE, check_size, connected, distance,
                                        masks, neighbours, zobrist)
@@ -341,6 +342,12 @@ class Hex:
     to_text = staticmethod(to_text)
 
     # --- the Game protocol ---------------------------------------------------------------
+    @property
+    def solvable(self) -> bool:
+        """Whether the root is small enough to search to the end without a depth or a node
+        budget (searchlab.limits.SOLVABLE_EMPTY empty cells at most)."""
+        return self.n * self.n - self._root.plies <= SOLVABLE_EMPTY
+
     def initial_state(self) -> HexState:
         return self._root
 

@@ -56,6 +56,9 @@ def policy(game: Any, cg: CompiledGame, ordering: str, algorithm: str,
         if bases[0] == "static" and not game.capabilities.static_values:
             raise UnsupportedError(f"ordering 'static' needs static values; {game.name} has none")
     dyn = [x for x in parts if x in DYNAMIC_COMPONENTS]
+    if "tactical" in dyn:
+        raise UnsupportedError(f"ordering {ordering!r}: the 'tactical' stage is not simulated in "
+                               "parallel; allowed dynamic components: tt, killer, history")
     if "id" in dyn:
         raise UnsupportedError("ordering 'id' (iterative deepening) is not simulated in parallel; "
                                "allowed dynamic components: tt, killer, history")

@@ -240,6 +240,12 @@ def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
     if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
         raise InvalidParameterError(f"seed must be an integer >= 0; got {seed!r}")
     budget = 2**62 if max_nodes is None else _check_int("max_nodes", max_nodes, 1, 2**62)
+    if seq_nodes is not None:        # a speedup's denominator: a count of nodes, >= 1
+        seq_nodes = _check_int("seq_nodes", seq_nodes, 1, 2**62)
+    if seq_time is not None and not (isinstance(seq_time, (int, float)) and not isinstance(
+            seq_time, bool) and 0 < seq_time < math.inf):
+        raise InvalidParameterError(f"seq_time must be a finite number > 0 (or None: computed); "
+                                    f"got {seq_time!r}")
     if engine not in ("kernel", "reference"):
         raise InvalidParameterError(f"engine must be kernel or reference; got {engine!r}")
     on_games = _model_of(tree) is None or ordering != "natural" or split_plies is not None

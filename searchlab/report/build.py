@@ -23,6 +23,7 @@ from searchlab.analysis import figures as P
 from searchlab.analysis import theory as T
 from searchlab.analysis import deep_ordering as DO
 from searchlab.analysis.format import number
+from searchlab.analysis.facets import coverage_note, pruning_section
 from searchlab.analysis.policies import policies_section
 from searchlab.analysis.tables import NO_DATA, md_table
 from searchlab.claims.exact_trees import exact_checks
@@ -145,18 +146,23 @@ def _estimator_section() -> str:
 
 def summary_table(summary: pd.DataFrame) -> str:
     if summary.empty:
-        return "No configuration with status-ok rows: nothing to fit."
-    varying = [k for k in ("experiment", "tree", "levels", "p", "decay", "correlation")
+        return ("No status-ok rows on synthetic trees with a fixed b (no i.i.d. or other uniform-tree "
+                "rows to fit): nothing to fit here. Rows on game positions, if any, are reported in "
+                "'Move-ordering policies'.")
+    varying = [k for k in ("experiment", "tree", "levels", "win_prob", "p", "decay", "correlation")
                if k in summary.columns and summary[k].nunique(dropna=True) > 0
                and not (k == "levels" and summary[k].fillna(0).eq(0).all())
-               and not (k == "experiment" and summary[k].nunique() < 2)]
-    header = varying + ["b", "algorithm", "ordering", "depths", "n per depth", "b_eff (fit) [95 % CI]",
+               and not (k in ("experiment", "win_prob") and summary[k].nunique() < 2)]
+    # every swept axis is a column: a pruning sweep's rows differ by technique alone
+    pruning = "pruning" in summary.columns and summary["pruning"].fillna("none").nunique() > 1
+    header = varying + ["b", "algorithm", "ordering"] + (["pruning"] if pruning else []) + ["depths", "n per depth", "b_eff (fit) [95 % CI]",
                         "α (fit) [95 % CI]", "√(N(d)/N(d−2)) at d", "N(d)^(1/d) at max d", "R&N b* (nodes)",
                         "b^(3/4)", "√b", "Pearl R_b"]
     rows = []
     for r in summary.itertuples():
         rows.append([number(getattr(r, k)) if getattr(r, k) is not None else "not applicable" for k in varying] + [
-            int(r.b), r.algorithm, r.ordering, f"{int(r.d_min)}..{int(r.d_max)}",
+            int(r.b), r.algorithm, r.ordering, *([r.pruning or "none"] if pruning else []),
+            f"{int(r.d_min)}..{int(r.d_max)}",
             getattr(r, "n_per_depth", None) or f"{int(r.n)} at every depth",
             _ci(r.beff_fit, r.beff_fit_lo, r.beff_fit_hi) if math.isfinite(r.beff_fit) else "one depth: no fit",
             _ci(r.alpha_fit, r.alpha_fit_lo, r.alpha_fit_hi) if math.isfinite(r.alpha_fit) else "one depth: no fit",
@@ -408,7 +414,7 @@ def _figures(df: pd.DataFrame, summary: pd.DataFrame, fig_dir: Path, fmt: str, r
             chosen = sorted(int(b) for b in sorted(nd.index, key=lambda b: (-nd[b], -b))[:3])
             md = []
             for b in chosen:
-                p = P.plot_convergence(conv, fig_dir / f"convergence_b{b}", b=b)
+                p = P.plot_convergence(conv, fig_dir / f"convergence_b{b}", b=b, fmt=fmt)
                 md.append(f"![convergence b={b}]({rel(p)})")
             out.append(("Convergence to Pearl's R_b", "\n".join(md) + f"\n\nAt b = {', '.join(map(str, chosen))}: the "
                         "parity-corrected growth √(N(d)/N(d−2)) (95 % CI) and N(d)^(1/d) as d grows, against R_b and "
@@ -480,7 +486,8 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
     results = evaluate_all(ctx)
 
     sections: list[tuple[str, str]] = []
-    sections.append(("Run", _run_section(df_all, df_ok, excluded, source)))
+    note = coverage_note(df_all)
+    sections.append(("Run", _run_section(df_all, df_ok, excluded, source) + (f"\n\n{note}" if note else "")))
     sections.append(("Estimators", _estimator_section()))
     sections.append(("Effective branching factors",
                      "One row per configuration (leaves). Only the depths where every instance "
@@ -491,14 +498,19 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
     sections.append(("Estimators compared", estimator_comparison(df, summary)))
     sections.append(("Knuth–Moore exactness", _km_section(df)))
     figs = _figures(df, summary, fig_dir, fmt, out_dir) if len(summary) else \
-        [("Figures", "No figure: the run has no status-ok rows to fit.")]
+        [("Figures", "No figure of the fits: the run has no status-ok rows on synthetic trees with "
+                     "a fixed b (game positions' figures are in 'Move-ordering policies').")]
     sections.append(("Figures", "\n\n".join(f"### {h}\n\n{body}" for h, body in figs)))
     sections.append(("Where b^(3/4) describes random order", discussion_random_order(summary, df)))
     for h, body in extra_sections or []:
         sections.append((h, body))
     if deep_section:
         sections.append(("Ordering in real games, searched deep (paired per position)", deep_section))
-    policies = policies_section(df_all, fig_dir, rel_to=out_dir) if _has_policy_study(df_all) else ""
+    prune = pruning_section(df_all, n_resamples=n_resamples, fig_dir=fig_dir, rel_to=out_dir, fmt=fmt)
+    if prune:
+        sections.append(("Pruning techniques against plain alpha-beta", prune))
+    policies = policies_section(df_all, fig_dir, rel_to=out_dir, fmt=fmt) \
+        if _has_policy_study(df_all) else ""
     if policies:
         sections.append(("Move-ordering policies", policies.split("\n", 1)[1].lstrip()
                          if policies.startswith("## ") else policies))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from searchlab.errors import SearchlabError
 from searchlab.report.build import write_report
+from searchlab.report.export import link_tables, parse_formats, write_tables
 
 MAX_RESAMPLES = 1_000_000
 
@@ -22,6 +23,13 @@ def _resamples(text: str) -> int:
     return n
 
 
+def _tables(text: str) -> list[str]:
+    try:
+        return parse_formats(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="searchlab-report",
                                  description="Write report.md (EBF fits with CIs, figures, claims table) for a run.")
@@ -33,11 +41,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--partial", action="store_true",
                     help="accept an incomplete or damaged run (killed, truncated part): the report "
                          "is computed from the rows present and says at the top that it is partial")
+    ap.add_argument("--tables", type=_tables, default=None, metavar="FORMATS",
+                    help="also write every summary table to RUN_DIR/tables/ in these formats, "
+                         "comma-separated from csv, latex, md (searchlab.export)")
     args = ap.parse_args(argv)
     run_dir = Path(args.run_dir)
     try:
         path = write_report(run_dir, fmt=args.format, exact=not args.no_exact,
                             n_resamples=args.resamples, partial=args.partial)
+        if args.tables:
+            link_tables(path, write_tables(run_dir, formats=args.tables, n_resamples=args.resamples))
     except (OSError, SearchlabError) as e:     # not a run, incomplete, unwritable: one line
         print(f"searchlab-report: error: {e}", file=sys.stderr)
         return 2

@@ -72,9 +72,10 @@ def _order(df: pd.DataFrame) -> pd.DataFrame:
         ["_d", "variant", "_r"], kind="stable").drop(columns=["_r", "_d"])
 
 
-def pareto_figure(summary: pd.DataFrame, domain: str, out: Path) -> Path:
+def pareto_figure(summary: pd.DataFrame, domain: str, out: Path | None = None) -> Path:
     """Node savings (y) against decision error (x), one point per technique+parameter; one
-    panel per variant (the incremental tree's correlations)."""
+    panel per variant (the incremental tree's correlations). Writes ``out`` and returns it; with
+    ``out=None`` returns the matplotlib Figure (searchlab.plot.pareto)."""
     matplotlib.use("Agg")
 
     sub = summary[summary["domain"] == domain]
@@ -85,12 +86,15 @@ def pareto_figure(summary: pd.DataFrame, domain: str, out: Path) -> Path:
         for fam, grp in part.groupby("family", sort=False):
             ax.scatter(100 * grp["decision_error"], 100 * grp["savings"], s=60 if fam != "sound"
                        else 160, c=PALETTE.get(fam, "#999999"), marker=MARKERS.get(fam, "o"),
-                       edgecolors="black", linewidths=0.5, label=fam, zorder=3)
+                       edgecolors="black", linewidths=0.5, label=fam, zorder=3, clip_on=False)
             for _, r in grp.iterrows():
                 ax.annotate(r["technique"], (100 * r["decision_error"], 100 * r["savings"]),
                             fontsize=6, xytext=(3, 3), textcoords="offset points")
-        ax.axvline(0, color="grey", lw=0.8, zorder=1)
         ax.axhline(0, color="grey", lw=0.8, ls=":", zorder=1)
+        # an error is a share: the axis starts at 0 (not at a negative margin when every
+        # technique's error is 0) and spans at least 1 %
+        ax.set_xlim(0, max(1.0, 1.15 * 100 * float(part["decision_error"].max())
+                           if part["decision_error"].notna().any() else 1.0))
         ax.set_xlabel("decision error (% of positions whose move is not an exact best move)")
         ax.set_ylabel("node savings vs sound alpha-beta (%)")
         ax.set_title(f"{DOMAIN_TITLE.get(domain, domain)}" + (f", {v}" if v != domain else ""))
@@ -101,6 +105,8 @@ def pareto_figure(summary: pd.DataFrame, domain: str, out: Path) -> Path:
     bottom = (0.05 if len(vs) > 1 else 0.06) * (rows + 0.4)
     fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=8, frameon=False)
     fig.tight_layout(rect=(0, bottom, 1, 1))
+    if out is None:
+        return fig
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, dpi=110)
     plt.close(fig)
@@ -270,7 +276,7 @@ def _paired_verdict(df: pd.DataFrame, summary: pd.DataFrame, paired: pd.DataFram
 
 
 def datasets(df: pd.DataFrame) -> list[str]:
-    """The exact positions of the run, named per domain (every verdict names its data set)."""
+    """The exact positions of the run, named per domain (every verdict states its data set)."""
     out = []
     for (d, v), g in df.groupby(["domain", "variant"], sort=False):
         ids = sorted(g["position"].unique(), key=lambda x: (len(x), x))

@@ -214,7 +214,7 @@ class ExplicitChanceTree:
         return self.name
 
 
-#: note 003's worked example (docs/claims.md 003-i): (a1) safe square, utility 2 or 6 with probability 1/2
+#: the course notes' Ludo example (CSE 4355 W5, minimax and alpha-beta; docs/chance-and-multiplayer.md): (a1) safe square, utility 2 or 6 with probability 1/2
 #: each; (a2) race ahead, 6 with probability 0.8, -5 with 0.2 (the opponent's capture).
 LUDO_SPEC = ("max", [("chance", [(0.5, 2), (0.5, 6)]), ("chance", [(0.8, 6), (0.2, -5)])])
 

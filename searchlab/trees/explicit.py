@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import math
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import child_key, root_key
-from searchlab.limits import MAX_DEPTH, MAX_EXPLICIT_NODES, excerpt
+from searchlab.limits import MAX_DEPTH, MAX_EXPLICIT_NODES, MAX_VALUE, excerpt
 
 
 def _validate(nested: Any) -> tuple[int, int]:
@@ -38,10 +37,13 @@ def _validate(nested: Any) -> tuple[int, int]:
                     "or a non-empty list of nodes")
             stack.extend((c, path + (i,)) for i, c in reversed(list(enumerate(node))))
             continue
-        if isinstance(node, bool) or not isinstance(node, Real) or math.isnan(float(node)):
+        if isinstance(node, bool) or not isinstance(node, Real) or (
+                isinstance(node, Integral) and abs(int(node)) > MAX_VALUE) or (
+                not isinstance(node, Integral) and not abs(float(node)) <= MAX_VALUE):
             raise InvalidParameterError(
-                f"ExplicitTree: {_where(path)} is {excerpt(node)}; a leaf must be a real number "
-                "(not NaN, not bool)")
+                f"ExplicitTree: {_where(path)} is {excerpt(node)}; a leaf must be a finite real "
+                f"number of magnitude at most {MAX_VALUE:g} (searchlab.limits.MAX_VALUE; not "
+                "NaN, not bool)")
         depth, leaves = max(depth, len(path)), leaves + 1
     return depth, leaves
 

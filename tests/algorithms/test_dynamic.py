@@ -130,6 +130,7 @@ class Nim:
     name: str = "nim"
     capabilities = CLASSICAL
     default_depth = None
+    solvable = True          # a few dozen positions: searched to the end without a budget
 
     def initial_state(self):
         return (self.pile, 0)

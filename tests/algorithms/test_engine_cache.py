@@ -198,3 +198,126 @@ def test_a_new_copy_prunes_idle_ones(tmp_path, monkeypatch):
     mod = specialise._load(TTT)
     assert not idle.exists()
     assert Path(mod.__file__).stat().st_atime > old + 86400
+
+
+# --- a self-healing cache (issue 23): every load verifies the copy against its content hash
+# and numba's files by numba's own checks; what is damaged is moved aside and rebuilt ---------
+def _one_token_edit(text: str) -> str:
+    """The copy with one token changed: the first integer literal after the import block."""
+    head, tail = text.split(specialise._END, 1)
+    import re
+    m = re.search(r"(?<![\w.])(\d+)(?![\w.])", tail)
+    return head + specialise._END + tail[:m.start()] + str(int(m[1]) + 1) + tail[m.end():]
+
+
+@pytest.mark.parametrize("damage", ["truncated", "random bytes", "one-token edit"])
+def test_a_damaged_or_edited_copy_is_moved_aside_and_rebuilt(damage, tmp_path, monkeypatch, capfd):
+    monkeypatch.setattr(specialise, "cache_dir", lambda: tmp_path)
+    text, digest = specialise.source(TTT)
+    path = tmp_path / f"{specialise._PREFIX}{digest[:24]}.py"
+    specialise._load(TTT)                                    # written and imported: no compile
+    assert path.read_text() == text
+    bad = {"truncated": text.encode()[:len(text) // 3],
+           "random bytes": os.urandom(len(text)),
+           "one-token edit": _one_token_edit(text).encode()}[damage]
+    assert bad != text.encode()
+    path.write_bytes(bad)
+    capfd.readouterr()
+    mod = specialise._load(TTT)
+    err = capfd.readouterr().err
+    assert err.count("\n") == 1 and "searchlab: warning: the compiled engine's cached copy" in err
+    assert "does not match its content hash" in err and "moved aside" in err
+    assert path.read_text() == text and mod.__file__ == str(path)   # rebuilt from the template
+    aside = list((tmp_path / "damaged").iterdir())
+    assert len(aside) == 1 and aside[0].read_bytes() == bad         # kept for inspection
+    capfd.readouterr()
+    specialise._load(TTT)                                           # a good copy: no word
+    assert capfd.readouterr().err == ""
+
+
+def test_a_good_copy_renamed_by_a_concurrent_healer_is_linked_back(tmp_path):
+    """Two processes judging one copy: the second renames the good copy the first rewrote;
+    it is linked back, not lost, and nothing is reported."""
+    text, digest = specialise.source(TTT)
+    path = tmp_path / f"{specialise._PREFIX}{digest[:24]}.py"
+    path.write_text(text)
+    assert specialise.heal(path, text) == [] and path.read_text() == text
+    assert not (tmp_path / "damaged").exists() or not list((tmp_path / "damaged").iterdir())
+
+
+_HEAL_RUN = """
+from searchlab import search
+from searchlab.games.tictactoe import TicTacToe
+r = search(TicTacToe(), "alphabeta", "id+tt+killer+history", depth=9, engine="compiled")
+print(r.value, r.nodes, r.tt_hits)
+"""
+
+
+@pytest.mark.slow
+def test_damaged_numba_files_are_moved_aside_and_recompiled(tmp_path):
+    """numba's own index (.nbi) and data (.nbc) files of a copy: truncated, random bytes, a
+    one-byte edit inside the pickle. numba itself raises on them in every later process; the
+    engine moves them aside with one warning line and numba compiles again (same counts)."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path),
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    env.pop("NUMBA_CACHE_DIR", None)
+    cmd = [sys.executable, "-c", _HEAL_RUN]
+    first = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert first.returncode == 0, first.stderr
+    cache = tmp_path / "searchlab" / "engine" / "__pycache__"
+    nbi, nbc = sorted(cache.glob("*.nbi")), sorted(cache.glob("*.nbc"))
+    assert nbi and nbc
+    nbi[0].write_bytes(nbi[0].read_bytes()[:len(nbi[0].read_bytes()) // 2])    # truncated
+    nbc[0].write_bytes(os.urandom(nbc[0].stat().st_size))                       # random bytes
+    raw = bytearray(nbi[-1].read_bytes())                                       # one byte edited:
+    raw[-2] ^= 0xFF                                                             # the pickle's end
+    nbi[-1].write_bytes(bytes(raw))
+    again = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == first.stdout
+    lines = [ln for ln in again.stderr.splitlines() if "searchlab: warning" in ln]
+    assert len(lines) == 1 and "of numba's cache files of searchlab_engine_" in lines[0], again.stderr
+    third = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert third.stdout == first.stdout and "warning" not in third.stderr
+
+
+_LOAD_RUN = """
+import sys
+from searchlab.algorithms.compiled import specialise
+from searchlab.games.tictactoe_compiled import PRIMITIVES
+sys.stdin.readline()                        # start together: both wait for the go line
+mod = specialise._load(PRIMITIVES)
+print(mod.__file__)
+"""
+
+
+@pytest.mark.parametrize("round_", range(3))
+def test_two_processes_heal_one_damaged_copy_at_once(round_, tmp_path):
+    """Two processes find the same edited copy at the same moment: both end with the good
+    text imported, the copy on disk is the good text, and the damaged bytes are kept aside
+    (never the good copy: a rename of the rewritten copy by the other healer is linked back)."""
+    text, digest = specialise.source(TTT)
+    engine_dir = tmp_path / "searchlab" / "engine"
+    engine_dir.mkdir(parents=True)
+    path = engine_dir / f"{specialise._PREFIX}{digest[:24]}.py"
+    bad = _one_token_edit(text).encode()
+    path.write_bytes(bad)
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), NUMBA_DISABLE_JIT="1",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("NUMBA_CACHE_DIR", None)
+    procs = [subprocess.Popen([sys.executable, "-c", _LOAD_RUN], env=env, cwd=ROOT, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for _ in range(2)]
+    time.sleep(3)                                            # both imported and waiting
+    for p in procs:
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1] for o in outs]
+    assert all(o[0].strip() == str(path) for o in outs)
+    assert path.read_text() == text
+    aside = list((engine_dir / "damaged").iterdir())
+    assert aside and all(f.read_bytes() == bad for f in aside)
+    warnings = sum(o[1].count("searchlab: warning") for o in outs)
+    assert 1 <= warnings <= 2                                # one line from each healer at most

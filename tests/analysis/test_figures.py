@@ -25,5 +25,9 @@ def test_figures_without_display(tmp_path, table, monkeypatch):
 
 
 def test_palette_is_okabe_ito():
-    assert set(P.ORDERING_COLOURS.values()) <= set(P.OKABE_ITO.values())
+    # the five classic orderings in Okabe-Ito; dynamic and game orderings in Paul Tol's muted
+    from searchlab.analysis.palette import TOL_MUTED
+    classic = {o: P.ORDERING_COLOURS[o] for o in ("worst", "natural", "random", "static", "perfect")}
+    assert set(classic.values()) <= set(P.OKABE_ITO.values())
+    assert set(P.ORDERING_COLOURS.values()) - set(classic.values()) <= set(TOL_MUTED.values())
     assert set(P.SERIES_COLOURS) <= set(P.OKABE_ITO.values())

@@ -45,3 +45,38 @@ def test_worst_first_orders_match_the_engine(b, d, seed):
     got = W.leaves_with_orders(vals, b, d, W.worst_first_orders(vals, b, d))
     assert got == search(tree, "alphabeta", "worst", engine="reference").leaves
     assert W.leaves_with_orders(vals, b, d, {}) == search(tree, "alphabeta", "natural").leaves
+
+
+@pytest.mark.parametrize("b,d", [(2, 1), (2, 4), (2, 7), (3, 3), (3, 5), (4, 4), (5, 3), (8, 3), (35, 2)])
+def test_no_cutoff_tree_makes_alphabeta_examine_every_leaf(b, d):
+    from searchlab.algorithms.api import search
+    from searchlab.analysis.worstcase import no_cutoff_tree
+    from searchlab.trees import ExplicitTree
+
+    tree = ExplicitTree(no_cutoff_tree(b, d))
+    mm = search(tree, "minimax", engine="reference")
+    assert mm.leaves == b ** d
+    for alg in ("alphabeta", "alphabeta-failhard", "pvs"):
+        r = search(tree, alg, engine="reference")
+        if alg == "pvs":            # PVS re-searches: at least every leaf once
+            assert r.value == mm.value and r.leaves >= b ** d
+            continue
+        assert (r.leaves, r.nodes, r.cutoffs, r.value) == (b ** d, mm.nodes, 0, mm.value)
+
+
+def test_no_cutoff_tree_rejects_bad_sizes():
+    from searchlab.analysis.worstcase import no_cutoff_tree
+
+    with pytest.raises(InvalidParameterError, match="b >= 2"):
+        no_cutoff_tree(1, 3)
+    with pytest.raises(InvalidParameterError, match="exceeds 10"):
+        no_cutoff_tree(2, 21)
+
+
+def test_attained_study_and_section():
+    from searchlab.analysis.worstcase import attained_section, attained_study
+
+    cells = attained_study(((2, 3), (3, 2)))
+    assert [(c.leaves, c.nodes, c.cutoffs) for c in cells] == [(8, 15, 0)] * 2 + [(9, 13, 0)] * 2
+    text = attained_section(cells)
+    assert "4 of 4 searches" in text and "| 3 | 2 | alphabeta-failhard | 9 | 9 | 13 / 13 | 0 | yes |" in text

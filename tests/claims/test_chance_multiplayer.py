@@ -52,3 +52,22 @@ def test_registry_uses_them_and_reports_missing_data(measured):
         assert res[cid].category not in ("pending", "no data"), cid
     bare = {c.ids[0]: v for c, v in registry.evaluate_all(_ctx({"relabel": measured["relabel"]}))}
     assert all(bare[c].category == "no data" for c in ("003-i", "003-c", "003-j", "000-q"))
+
+
+def test_paranoid_against_its_exact_finite_depth_best_case(measured):
+    from searchlab.analysis import multiplayer_study as MS
+
+    assert [MS.paranoid_best_leaves(2, d, 3) for d in (2, 3, 4, 5, 6)] == [3, 5, 7, 11, 19]
+    assert MS.paranoid_best_leaves(3, 4, 2) == 3 ** 2 + 3 ** 2 - 1          # n = 2: Knuth–Moore
+    pb = measured["multiplayer"]["paranoid_best"]
+    perf = pb[pb["algorithm"] == "paranoid-perfect"]
+    assert len(perf) and (perf["equal"] == perf["trees"]).all()           # perfect order attains it
+    v = MP.pruning_with_many_players(_ctx(measured))
+    assert "perfect order equals it in" in v.measured and "exact best case b^⌈d/n⌉" in v.detail
+    # the wording follows the data: a perfect-order search above the best case drops the claim
+    broken = dict(measured["multiplayer"], paranoid_best=pb.assign(
+        equal=pb["equal"].where(pb["algorithm"] != "paranoid-perfect", 0)))
+    v2 = MP.pruning_with_many_players(_ctx(dict(measured, multiplayer=broken)))
+    assert "exact best case b^⌈d/n⌉" not in v2.detail and "perfect order equals it in 0/" in v2.measured
+    table = MP.multiplayer_section(measured["multiplayer"])
+    assert "leaves / best" in table

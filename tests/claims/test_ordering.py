@@ -22,7 +22,10 @@ def test_every_ordering_claim_gets_a_measured_verdict(measured):
     for claim, verdict in C.evaluate_all(ctx):
         if ids & set(claim.ids):
             seen |= ids & set(claim.ids)
-            assert verdict.category in ("holds", "holds only under conditions", "does not hold")
+            measured_categories = ("holds", "holds only under conditions", "does not hold")
+            if "001-m" in claim.ids:           # 3 positions (small): the paired CI may contain 0
+                measured_categories += ("not shown at this power",)
+            assert verdict.category in measured_categories
             assert verdict.measured and "n/a" not in verdict.measured.split(";")[0]
     assert seen == ids
 

@@ -45,7 +45,8 @@ def test_verdicts_from_data_and_exact(exact, table):
     # worst-first by exact value prunes (0.9·b^d), but it is not the worst ordering over all orderings
     assert res["000-g"].category == "holds only under conditions"
     assert res["000-e"].category == "holds"                  # synthetic perfect = Knuth–Moore
-    assert res["001-g"].category == "does not hold"
+    assert res["001-g"].category == "holds"                  # literally; the figure is 1,022× too small
+    assert res["001-g"].detail.startswith("holds literally") and "1,022× too small" in res["001-g"].detail
     assert res["000-k"].category == "no data"                # ordering_checks() not run here
     assert res["000-n"].category == "no data"                # the trade-off study not run here
     for v in res.values():

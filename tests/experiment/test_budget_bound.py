@@ -77,7 +77,8 @@ def test_game_plan_summary_counts_add_up():
                                         "sweep.ordering=[natural,centre]"]))
     p = grid.plan(study)
     line = grid.summary(p, study)
-    m = re.match(r"quick: (\d+) tasks \((\d+) grid points x (\d+) connect4 positions\)", line)
+    # without a preset or name=, a game run is named after its game (issue 23)
+    m = re.match(r"connect4: (\d+) tasks \((\d+) grid points x (\d+) connect4 positions\)", line)
     assert m, line
     tasks, points, positions = map(int, m.groups())
     assert tasks == len(p.tasks) == points * positions == 2 * 2 * 3

@@ -58,6 +58,81 @@ BAD = [
      "runner.resume=RUN and hydra.run.dir=OTHER name two directories"),
 ]
 
+#: issue 23 (misuse, round two): each was a traceback, a hang or a silent wrong answer before.
+#: docs/config.md "What is refused" lists these inputs (tests/test_docs.py checks the list).
+BIG = "1" + "0" * 400
+EPD_DIR = "/tmp/searchlab-misuse-inputs"
+MISUSE_23 = [
+    (["~sweep"], "sweep: the section is missing or not a mapping"),
+    (["+sweep.foo=1"], "unknown config key 'sweep.foo'; allowed keys in sweep: b, d,"),
+    (["+tree.foo=1"], "unknown config key 'tree.foo'; allowed keys in tree: model,"),
+    (["+search.foo=1"], "unknown config key 'search.foo'; allowed keys in search: algorithm,"),
+    (["+runner.n_jobss=1"], "unknown config key 'runner.n_jobss'; allowed keys in runner: backend,"),
+    (["tree=explicit", "tree.values=5"], "tree.values must be a nested list of leaf values"),
+    (["tree=explicit", f"tree.values=[{BIG},2]"],
+     "a leaf must be a finite real number of magnitude at most 9.0072e+15"),
+    (["tree=explicit", "tree.values=[1e400,2]"], "node 0 is inf; a leaf must be a finite real"),
+    (["tree=incremental", "ordering=static", "sweep.b=[2]", "sweep.d=[3]", "pruning=null_r2",
+      f"pruning.null_move.reduction={BIG}"], "null_move.reduction must be an integer in [1, 200]"),
+    (["tree=incremental", "ordering=static", "sweep.b=[2]", "sweep.d=[3]", "pruning=futility_03",
+      "pruning.futility.margin=1e30"], "futility.margin must be a finite number in [0, 9.0072e+15]"),
+    (["tree=incremental", "ordering=static", "sweep.b=[2]", "sweep.d=[3]", "pruning=beam_3",
+      f"pruning.beam.width={BIG}"], "beam.width must be an integer in [1, 65536]"),
+    (["tree=incremental", "ordering=static", "sweep.b=[2]", "sweep.d=[3]", "pruning=lmr_log",
+      "+pruning.lmr.min_depth=1000000000000000000000000000000"], "lmr.min_depth must be an integer in [1, 200]"),
+    (["tree=incremental", "ordering=static", "sweep.b=[2]", "sweep.d=[3]", "pruning=quiescence_8_delta",
+      "pruning.quiescence.delta=nan"], "quiescence.delta must be a finite number >= 0 and <= 9.0072e+15 (or None: off); got nan"),
+    (["tree=incremental", "pruning=null_r2", "pruning.name=none", "ordering=static"],
+     "pruning.name=none names no technique, but the pruning parameters set run null_move"),
+    (["pruning=none", "pruning.name=null_r2"],
+     "pruning.name=null_r2 names null_move, but the pruning parameters set run no technique"),
+    (["runner=dask", "runner.address=notaurl"], "runner.address must be a Dask scheduler address"),
+    (["sweep.instances=1000000"], "the grid has up to 72000000 tasks, over the limit of 50000000"),
+    (["sweep.b=1..65536"], "the grid has up to 1572864 points"),
+    (["experiment=multiplayer", "claim_study.openings=100000000"],
+     "claim_study.openings must be null or an integer in [1, 100000]; got 100000000"),
+    (["experiment=unsound_tradeoff_tiny", f"tradeoff.domains.chess.epd={EPD_DIR}/empty.epd"],
+     "tradeoff.domains.chess.epd: /tmp/searchlab-misuse-inputs/empty.epd: no position (the EPD file is empty)"),
+    (["experiment=unsound_tradeoff_tiny", f"tradeoff.domains.chess.epd={EPD_DIR}/binary.epd"],
+     "binary.epd: not an EPD text file"),
+    (["experiment=unsound_tradeoff_tiny", f"tradeoff.domains.chess.epd={EPD_DIR}/bad.epd"],
+     "bad.epd:1: not an EPD line"),
+    (["experiment=unsound_tradeoff_tiny", f"tradeoff.domains.connect4.benchmark={EPD_DIR}/empty.txt"],
+     "empty.txt: no position (the benchmark file is empty)"),
+    (["experiment=unsound_tradeoff_tiny", f"tradeoff.domains.connect4.benchmark={EPD_DIR}/bad.txt"],
+     "bad.txt:1: expected '<moves> <score>'"),
+    (["experiment=unsound_tradeoff_tiny", "tradeoff.domains.connect4.ordering=corners"],
+     "tradeoff.domains.connect4.ordering: ordering component 'corners' unknown"),
+    (["--shell-completion"], "--shell-completion needs one of install=SHELL, uninstall=SHELL or query=SHELL"),
+    (["--config-dir", "/nonexistent-searchlab-dir", "experiment=mine"],
+     "--config-dir: no such directory /nonexistent-searchlab-dir"),
+]
+
+
+@pytest.fixture(scope="module")
+def misuse_inputs():
+    """The bad input files MISUSE_23 names (absolute paths: a test's cwd is its tmp_path)."""
+    d = os.path.dirname(EPD_DIR + "/x")
+    os.makedirs(d, exist_ok=True)
+    files = {"empty.epd": b"", "binary.epd": bytes(range(256)) * 4,
+             "bad.epd": b"not an epd line\n", "empty.txt": b"", "bad.txt": b"4455 12 extra\n"}
+    for name, data in files.items():
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data)
+    return d
+
+
+@pytest.mark.parametrize("argv,message", MISUSE_23, ids=[" ".join(a)[:50] for a, _ in MISUSE_23])
+def test_misuse_round_two_is_one_line_exit_2_and_creates_nothing(argv, message, misuse_inputs,
+                                                                 tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _main(monkeypatch, capsys, *argv)
+    assert code == 2, err
+    assert err.startswith("searchlab: error: ") and err.count("\n") == 1, err
+    assert message in err, err
+    assert "Traceback" not in err and "HYDRA" not in err + out
+    assert list(tmp_path.iterdir()) == []
+
 
 @pytest.mark.parametrize("argv,message", BAD, ids=[" ".join(a)[:40] for a, _ in BAD])
 def test_bad_input_is_one_line_exit_2_and_creates_nothing(argv, message, tmp_path, monkeypatch, capsys):

@@ -34,6 +34,18 @@ def test_default_config_is_quick_and_valid():
     assert study.b == (2, 4, 8) and study.instances == 10
 
 
+def test_tour_runs_id_on_the_trees_with_static_values_only():
+    study = validate(api.compose("tour"))
+    assert list(study.orderings) == ["worst", "random", "perfect", "id", "killer"]
+    assert sorted({t.model for t in study.trees}) == ["iid", "incremental"]
+    pairs = {(t.tree.model, t.ordering) for t in grid.plan(study).tasks}
+    assert {("incremental", "id"), ("iid", "killer"), ("incremental", "killer")} <= pairs
+    assert ("iid", "id") not in pairs
+    # alone, id on a tree without static values is still refused before any work
+    with pytest.raises(Exception, match="static values"):
+        grid.plan(validate(api.compose("quick", ["sweep.ordering=[id]"])))
+
+
 @pytest.mark.parametrize("name", available_options("experiment"))
 def test_every_preset_composes_validates_and_fits_the_budget(name):
     cfg = api.compose(name)
@@ -101,8 +113,11 @@ def test_wrong_type_in_list(capsys):
     ("tree.levels=-2", "tree.levels"), ("runner.max_nodes=0", "runner.max_nodes"),
 ])
 def test_out_of_range(capsys, override, key):
-    if key is None:          # a valid override: no error
+    if key is None:          # a valid override: no error, and the study is what it says
         cli_mod.precheck([override, "tree.p=0.5"])
+        assert capsys.readouterr().err == ""
+        study = api.validate(api.compose(None, [override, "tree.p=0.5"]))
+        assert [(t.model, t.p) for t in study.trees] == [("ordered", 0.5)]
         return
     line = _precheck_error(capsys, override)
     assert key in line

@@ -62,6 +62,9 @@ def test_a_killed_run_is_an_error_unless_partial(runs, tmp_path, capsys):
     store.list_parts(run)[-1].unlink()                 # its last part never got written
     manifest = json.loads((run / "manifest.json").read_text())
     assert manifest["tasks"] == 9
+    # a killed run's manifest is the starting one: not complete, still running
+    manifest.update(complete=False, running=True)
+    (run / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(IncompleteRunError, match=r"is incomplete: 6 of 9 tasks done .* partial=True"):
         store.load(run)
     with pytest.warns(UserWarning, match="6 of 9 tasks done"):

@@ -19,13 +19,15 @@ def _study(*overrides):
 
 def test_the_chosen_techniques_parameters_are_overrides():
     s = _study("pruning=null_r2", "pruning.null_move.reduction=3")
-    assert s.prunings == (("null_r2", s.prunings[0][1]),)
+    # the label says what ran: the option's name and the parameter its override changed
+    assert s.prunings == (("null_r2(null_move.reduction=3)", s.prunings[0][1]),)
     assert s.prunings[0][1].null_move == NullMove(reduction=3)
     listed = _study("sweep.pruning=[none,null_r2,beam_3]", "pruning=beam_3", "pruning.beam.width=2")
     names = [n for n, _ in listed.prunings]
-    assert names == ["none", "null_r2", "beam_3"] and listed.prunings[0][1] is None
+    assert names[:2] == ["none", "null_r2"] and listed.prunings[0][1] is None
     assert listed.prunings[1][1].null_move == NullMove(reduction=2)      # from its file
     assert listed.prunings[2][1].beam.width == 2                          # the override
+    assert names[2] == "beam_3(beam.width=2)"
 
 
 @pytest.mark.parametrize("overrides, match", [

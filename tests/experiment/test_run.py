@@ -77,9 +77,10 @@ def test_seeds_do_not_depend_on_the_grid(reference_run, tmp_path):
 
 
 def test_load_many_runs_and_globs(reference_run, tmp_path):
-    both = load([reference_run, reference_run])
-    assert len(both) == len(load(reference_run))          # the same run twice: deduplicated
-    assert len(load(str(reference_run.parent) + "/*")) == len(both)
+    one = load(reference_run)
+    with pytest.raises(store.MixedRunError, match="a run named twice"):
+        load([reference_run, reference_run])                 # the same run twice: refused, not deduplicated
+    assert len(load(str(reference_run.parent) + "/*")) == len(one)
     with pytest.raises(FileNotFoundError):
         load(tmp_path / "nothing-here")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from searchlab import ExplicitTree, IIDTree, InvalidParameterError, OrderedTree, search
+from searchlab.errors import UnsupportedError
 from searchlab.limits import MAX_BRANCHING, MAX_DEPTH, MAX_SEED, MAX_TT_SIZE, excerpt
 
 
@@ -59,7 +60,9 @@ def test_error_messages_quote_only_an_excerpt():
     assert len(str(e.value)) < 200
     # an unsupported horizon on a huge explicit tree names the tree by an excerpt only
     tree = ExplicitTree([[float(i), float(i + 1)] for i in range(100_000)])
-    with pytest.raises(Exception) as e2:
+    with pytest.raises(UnsupportedError, match=r"iterative deepening \('id'\) evaluates shallower "
+                                                r"horizons, but explicit\(\[\[0.0, 1.0\], .*\.\.\.\]\) has no "
+                                                r"static values") as e2:
         search(tree, "alphabeta", "id")
     assert len(str(e2.value)) < 400
     assert len(excerpt("x" * 10_000)) <= 60 and len(excerpt(10 ** 5000)) <= 60

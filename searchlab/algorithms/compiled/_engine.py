@@ -70,8 +70,9 @@ INF = np.inf
 MINIMAX, ALPHABETA, FAILHARD, PVS = 0, 1, 2, 3
 # base orders
 B_NATURAL, B_RANDOM, B_STATIC, B_OWN = 0, 1, 2, 3
-# dynamic components (tt and id act alike in the order: the table's move first)
-D_TABLE, D_KILLER, D_HISTORY = 1, 2, 3
+# dynamic components (tt and id act alike in the order: the table's move first; D_TACTICAL:
+# the moves noisy_moves lists first, in its order)
+D_TABLE, D_KILLER, D_HISTORY, D_TACTICAL = 1, 2, 3, 4
 # transposition-table bounds (tt.py)
 EXACT, LOWER, UPPER = 0, 1, 2
 # A table entry is one row of 4 words, two to a cache line (a probe and a store touch one line,
@@ -93,11 +94,13 @@ FIRED = {"null_move": C_NULL, "razoring": C_RAZOR, "probcut": C_PROBCUT, "beam":
          "futility": C_FUTILITY, "lmr": C_LMR, "delta": C_DELTA}
 
 # integer parameters (ip)
-(P_ALG, P_BASE, P_OWN, P_NDYN, P_DYN0, P_DYN1, P_DYN2, P_DYN3, P_TABLE, P_KILLER, P_HISTORY,
+(P_ALG, P_BASE, P_OWN, P_NDYN, P_DYN0, P_DYN1, P_DYN2, P_DYN3, P_DYN4, P_TABLE, P_KILLER, P_HISTORY,
  P_MAXNODES, P_PRUNED, P_NM, P_NM_R, P_NM_ADAPT, P_NM_VERIFY, P_LMR, P_LMR_AFTER,
  P_LMR_MIN, P_LMR_RED, P_LMR_LOG, P_FUT, P_RAZOR, P_RAZOR_DEPTH, P_BEAM, P_BEAM_WIDTH,
- P_NWIDTHS, P_PC, P_PC_SHALLOW, P_PC_DEEP, P_Q, P_QMAX, P_NOISY, P_AGE0, P_DELTA) = range(36)
-N_IPARAMS = 36
+ P_NWIDTHS, P_PC, P_PC_SHALLOW, P_PC_DEEP, P_Q, P_QMAX, P_NOISY, P_AGE0, P_DELTA,
+ P_TACTICAL) = range(38)
+N_IPARAMS = 38
+# P_DYN0 ..: one slot per dynamic component (five at most: id, tt, tactical, killer, history)
 # The table's arrays outlive a search (compiled_engine reuses them): a slot whose age is below
 # ip[P_AGE0], the age the search started at, is empty, so no search has to clear the table.
 # float parameters (fp); fp[F_DEPTH] is the horizon, moved by reductions
@@ -280,6 +283,8 @@ def order_moves(E, ply, key, has_key, lazy):
     s = S[ply]
     moves = MV[ply]
     n = gen_moves(s, moves)
+    if ip[P_TACTICAL]:          # the lazy order's front is table and killer moves alone
+        lazy = False
     base = ip[P_BASE]
     ndyn = ip[P_NDYN]
     # History applied right after a float-keyed base order (the usual "...+history+centre"):
@@ -324,6 +329,21 @@ def order_moves(E, ply, key, has_key, lazy):
             keys = KF[ply]
             for i in range(n):
                 keys[i] = -float(hist[side, moves[i]])
+            _sort(moves, keys, n, False)
+        elif part == D_TACTICAL:
+            # rank = position in noisy_moves' list (the next ply's move row is free until the
+            # first child generates its moves), the other moves after them: a stable sort
+            buf = MV[ply + 1]
+            k = noisy_moves(s, buf)
+            keys = KF[ply]
+            for i in range(n):
+                m = moves[i]
+                r = k
+                for t in range(k):
+                    if buf[t] == m:
+                        r = t
+                        break
+                keys[i] = float(r)
             _sort(moves, keys, n, False)
         elif part == D_KILLER:
             killers = E[12]

@@ -47,7 +47,9 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
+import io
 import os
+import pickle
 import sys
 import tempfile
 import threading
@@ -56,6 +58,7 @@ import types
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 
 from searchlab.algorithms.compiled import Primitives
@@ -117,6 +120,7 @@ def _load(prims: Primitives) -> types.ModuleType:
     name = f"{_PREFIX}{digest[:24]}"
     path = cache_dir() / f"{name}.py"
     for attempt in range(2):        # another process's prune may remove it in between
+        heal(path, text)
         if not path.exists():
             _write(path, text)
             prune(path.parent)
@@ -131,8 +135,114 @@ def _load(prims: Primitives) -> types.ModuleType:
             if attempt:
                 raise
             continue
+        # numba's data files unpickle against the module's globals: checked once it is
+        # imported, before any of its functions is called (numba loads them at the first call)
+        heal_numba(path)
         return mod
     raise AssertionError("unreachable")
+
+
+def _numba_files(path: Path) -> list[Path]:
+    """numba's cache files of the copy at path: its index (.nbi) and data (.nbc) files in
+    ``__pycache__`` beside it, or anywhere under NUMBA_CACHE_DIR."""
+    numba_dir = os.environ.get("NUMBA_CACHE_DIR")
+    roots = [path.parent / "__pycache__"] + ([Path(numba_dir)] if numba_dir else [])
+    out: list[Path] = []
+    for root in roots:
+        if root.is_dir():
+            out += [f for f in root.rglob(f"{path.stem}.*") if f.suffix in (".nbi", ".nbc")]
+    return sorted(set(out))
+
+
+def _numba_damage(f: Path) -> str | None:
+    """Why numba could not read its cache file f (None when it can): the checks numba's own
+    loader makes (caching.IndexDataCacheFile: a pickled version, then the pickled (stamp,
+    overloads) of this numba version; a data file is one pickle), made before numba meets the
+    file, since numba raises on a damaged file in every later process instead of rebuilding."""
+    try:
+        raw = f.read_bytes()
+        if f.suffix == ".nbi":
+            stream = io.BytesIO(raw)
+            version = pickle.load(stream)
+            if version == numba.__version__:
+                stamp, overloads = pickle.loads(stream.read())
+                if not isinstance(overloads, dict):
+                    return "its index is not a mapping"
+        else:
+            pickle.loads(raw)
+    except FileNotFoundError:
+        return None
+    except Exception as e:  # noqa: BLE001 -- any unpickling error: what numba would raise
+        return f"{type(e).__name__}: {str(e).splitlines()[0][:80] if str(e) else ''}".rstrip(": ")
+    return None
+
+
+def heal(path: Path, text: str) -> list[Path]:
+    """Verify the copy at path against its text (the content its hash names); move a damaged
+    or edited copy aside (into ``damaged/`` beside the copies), with numba's cache files of it,
+    with one warning line on stderr, so that the caller rebuilds it. Returns the files moved aside. Concurrent processes stay correct: a file is
+    renamed atomically before it is judged, and a good copy renamed by mistake (another
+    process replaced the damaged one in between) is linked back."""
+    moved: list[Path] = []
+    try:
+        damaged = path.exists() and path.read_bytes() != text.encode()
+    except OSError:
+        damaged = False
+    aside_dir = path.parent / "damaged"
+    stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    if damaged:
+        aside = aside_dir / f"{path.name}.{stamp}"
+        try:
+            aside_dir.mkdir(exist_ok=True)
+            os.rename(path, aside)
+        except OSError:
+            aside = None                # gone already (another process set it aside)
+        if aside is not None:
+            if aside.read_bytes() == text.encode():     # a good copy written meanwhile: keep it
+                try:
+                    os.link(aside, path)
+                except FileExistsError:
+                    pass
+                aside.unlink()
+            else:
+                moved.append(aside)
+                # numba's files of the damaged copy describe other code: rebuild them too
+                for f in _numba_files(path):
+                    try:
+                        os.rename(f, aside_dir / f"{f.name}.{stamp}")
+                        moved.append(aside_dir / f"{f.name}.{stamp}")
+                    except OSError:
+                        pass
+                _warn(f"the compiled engine's cached copy {path} does not match its content "
+                      f"hash (damaged or edited); moved aside to {aside} and rebuilt")
+    return moved
+
+
+def heal_numba(path: Path) -> list[Path]:
+    """Move numba's cache files of the copy at path that numba could not read aside (into
+    ``damaged/``) with one warning line, so numba compiles them again; returns them. Call it
+    after the copy is imported (its data files refer to the module) and before any of its
+    functions runs."""
+    moved: list[Path] = []
+    aside_dir = path.parent / "damaged"
+    stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    bad = [(f, why) for f in _numba_files(path) if (why := _numba_damage(f))]
+    for f, why in bad:
+        target = aside_dir / f"{f.name}.{stamp}"
+        try:
+            aside_dir.mkdir(exist_ok=True)
+            os.rename(f, target)
+            moved.append(target)
+        except OSError:
+            continue
+    if bad:
+        _warn(f"{len(bad)} of numba's cache files of {path.name} cannot be read ({bad[0][0].name}: "
+              f"{bad[0][1]}); moved aside to {aside_dir} and rebuilt")
+    return moved
+
+
+def _warn(msg: str) -> None:
+    print(f"searchlab: warning: {msg}", file=sys.stderr)
 
 
 def _write(path: Path, text: str) -> None:

@@ -23,7 +23,12 @@ from typing import Any, Optional
 from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from searchlab.algorithms.ordering import parse_ordering
+from searchlab.experiment.games import sample_game
 from searchlab.experiment.schema import ConfigError
+from searchlab.games.connect4 import ConnectFour, load_benchmark
+from searchlab.games.epd import load_epd
+from searchlab.limits import MAX_COUNT, check_int, check_number
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"      # searchlab/data: shipped inputs
 DOMAINS = ("incremental", "connect4", "othello", "chess")
@@ -233,12 +238,13 @@ def selected_domains(cfg: TradeoffConfig) -> list[str]:
 
 
 def _int(key: str, v: Any, lo: int) -> None:
-    if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-        _fail(f"{key} must be an integer >= {lo}; got {v!r}")
+    """v an integer in [lo, MAX_COUNT] (every count, depth and budget is bounded:
+    searchlab.limits; depths are bounded again by the search itself)."""
+    check_int(key, v, lo, MAX_COUNT, error=ConfigError)
 
 
 def _pos(key: str, v: Any) -> None:
-    if not isinstance(v, (int, float)) or isinstance(v, bool) or not v > 0:
+    if not check_number(key, v, error=ConfigError) > 0:
         _fail(f"{key} must be a number > 0; got {v!r}")
 
 
@@ -283,18 +289,18 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
             if t.lmr.schedule not in ("constant", "log"):
                 _fail(f"{k}.lmr.schedule must be constant or log; got {t.lmr.schedule!r}")
         if t.futility is not None:
-            if t.futility.margin < 0:
-                _fail(f"{k}.futility.margin must be >= 0; got {t.futility.margin}")
+            check_number(f"{k}.futility.margin", t.futility.margin, 0.0, error=ConfigError)
             if (t.family == "razoring") != (t.futility.razor_margin is not None):
                 _fail(f"{k}: family 'razoring' goes with futility.razor_margin set, "
                       f"'futility' without it")
-            if t.futility.razor_margin is not None and t.futility.razor_margin < 0:
-                _fail(f"{k}.futility.razor_margin must be >= 0; got {t.futility.razor_margin}")
+            if t.futility.razor_margin is not None:
+                check_number(f"{k}.futility.razor_margin", t.futility.razor_margin, 0.0,
+                             error=ConfigError)
         if t.beam is not None:
             for w in [t.beam.width, *t.beam.widths]:
                 _int(f"{k}.beam.width", w, 1)
-        if t.probcut is not None and not t.probcut.threshold >= 0:
-            _fail(f"{k}.probcut.threshold must be >= 0; got {t.probcut.threshold}")
+        if t.probcut is not None:
+            check_number(f"{k}.probcut.threshold", t.probcut.threshold, 0.0, error=ConfigError)
         if t.quiescence is not None:
             _int(f"{k}.quiescence.max_depth", t.quiescence.max_depth, 1)
     for n in names:
@@ -338,13 +344,49 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
             for c in d.correlations:
                 if not 0 <= c <= 1:
                     _fail(f"{k}.correlations must lie in [0, 1]; got {c}")
+        _check_orderings(k, n, d)
         if n == "connect4":
             if not d.benchmark or not data_path(d.benchmark).is_file():
                 _fail(f"{k}.benchmark: no such file {d.benchmark!r}")
+            _check_file(f"{k}.benchmark", n, data_path(d.benchmark))
         if n == "othello":
             _int(f"{k}.ply", d.ply, 0)
             if d.ply > 50:
                 _fail(f"{k}.ply must be <= 50 (positions with moves left); got {d.ply}")
-        if n == "chess" and (not d.epd or not data_path(d.epd).is_file()):
-            _fail(f"{k}.epd: no such file {d.epd!r}")
+        if n == "chess":
+            if not d.epd or not data_path(d.epd).is_file():
+                _fail(f"{k}.epd: no such file {d.epd!r}")
+            _check_file(f"{k}.epd", n, data_path(d.epd))
     return cfg
+
+
+def _check_orderings(key: str, domain: str, d: DomainConf) -> None:
+    """The domain's search and match orderings must be orderings of its game (a tree for
+    incremental): otherwise every task would fail after the run started."""
+    game = None if domain == "incremental" else sample_game(domain)
+    for where, o in ((f"{key}.ordering", d.ordering), (f"{key}.match.ordering", d.match.ordering)):
+        if where.endswith("match.ordering") and not d.match.enabled:
+            continue
+        try:
+            parse_ordering(o, game)
+        except ValueError as e:
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            _fail(f"{where}: {first}")
+
+
+def _check_file(key: str, domain: str, path: Path) -> None:
+    """Read the domain's position file through its loader before any work: a binary, empty or
+    malformed file (or a Connect Four line that is not a legal game) is a ConfigError naming
+    the file and line."""
+    try:
+        if domain == "chess":
+            load_epd(path)
+            return
+        for lineno, (moves, _) in enumerate(load_benchmark(path), 1):
+            try:
+                ConnectFour(moves)
+            except ValueError as e:
+                raise ValueError(f"{path}: position {lineno} ({moves[:40]!r}): {e}") from None
+    except (OSError, ValueError) as e:
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        _fail(f"{key}: {first}")

@@ -35,7 +35,7 @@ from omegaconf import OmegaConf
 
 from searchlab.experiment import provenance, store
 from searchlab.experiment.runner import INFLIGHT_DIR, RunSettings, execute
-from searchlab.experiment.run_status import check_same_config
+from searchlab.experiment.run_status import check_same_config, check_not_all_failed
 from searchlab.experiment.table_kinds import MATCH_GAME_SCHEMA, TRADEOFF_SCHEMA
 from searchlab.experiment.tradeoff import domains as dom
 from searchlab.experiment.tradeoff.config import TradeoffConfig, selected_domains
@@ -226,6 +226,7 @@ def run_tradeoff(cfg: TradeoffConfig, runner: Any, run_dir: Path, *, progress: b
                                         + fit_info["_seconds"]})
     for f in writer.failed:
         log(f"failed: {f['label']}: {f['error']}")
+    check_not_all_failed(writer.failed, len(todo), run_dir, TradeoffRunError)
     return run_dir
 
 

@@ -1,0 +1,5 @@
+import sys
+
+from searchlab.lab.cli import main
+
+sys.exit(main())

@@ -1,0 +1,80 @@
+"""load() says what it read (issue 23): each part carries its run's identity (experiment hash
+and run id); a part of another run in table/, a run named twice (also through a symlink) and
+a complete run whose parts are gone are errors naming the files; ``combine=True`` reads parts
+of several runs on purpose and adds a ``run`` column."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from searchlab.experiment import store
+from searchlab.experiment.api import run_study
+from searchlab.experiment.run_status import IncompleteRunError, NotARunError
+from searchlab.report import cli as report_cli
+
+TINY = ["sweep.b=[2]", "sweep.d=1..2", "sweep.instances=2", "sweep.ordering=[random]",
+        "runner.n_jobs=1", "runner.progress=false", "runner.report=false"]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Two complete runs of different configs (seed 0 and seed 1), 4 tasks each."""
+    base = tmp_path_factory.mktemp("ident")
+    for name, seed in (("a", 0), ("b", 1)):
+        run_study("quick", [*TINY, f"seed={seed}"], output_dir=base / name, progress=False)
+    return base
+
+
+def test_every_part_carries_its_runs_identity(runs):
+    prov = json.loads((runs / "a" / "provenance.json").read_text())
+    for p in store.list_parts(runs / "a"):
+        assert store.part_identity(p) == {"config_hash": prov["config_hash"],
+                                          "run_id": prov["run_id"]}
+    assert len(store.load(runs / "a")) == 4
+
+
+def test_a_part_of_another_run_in_table_is_refused_naming_it(runs, tmp_path):
+    run = tmp_path / "a"
+    shutil.copytree(runs / "a", run)
+    stray = store.list_parts(runs / "b")[0]
+    shutil.copy(stray, run / "table" / ("part-09999-" + stray.name.split("-")[2]))
+    with pytest.raises(store.MixedRunError, match=r"part-09999-.*is a part of another run "
+                                                  r"\(experiment hash .*combine=True"):
+        store.load(run)
+    both = store.load(run, combine=True)
+    assert both["run"].nunique() == 2 and len(both) == 8
+
+
+@pytest.mark.parametrize("twice", ["same path", "symlink", "glob and path"])
+def test_a_run_named_twice_is_refused(runs, tmp_path, twice):
+    a = runs / "a"
+    if twice == "same path":
+        args = [a, a]
+    elif twice == "symlink":
+        (tmp_path / "link").symlink_to(a, target_is_directory=True)
+        args = [a, tmp_path / "link"]
+    else:
+        args = [str(runs / "*"), a]
+    with pytest.raises(store.MixedRunError, match="are the same file .*a run named twice"):
+        store.load(args)
+
+
+def test_a_complete_run_whose_parts_are_gone_is_an_error_naming_its_table(runs, tmp_path, capsys):
+    run = tmp_path / "a"
+    shutil.copytree(runs / "a", run)
+    for p in store.list_parts(run):
+        p.unlink()
+    with pytest.raises(IncompleteRunError, match=r"missing parts: its manifest.json records a "
+                                                 rf"complete run of 4 tasks, but {run / 'table'} holds rows of 0"):
+        store.load(run)
+    assert report_cli.main([str(run), "--no-exact", "--resamples", "1"]) == 2
+    assert "missing parts" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bad", [None, 3, b"results", [None]])
+def test_a_value_that_is_no_path_is_refused(bad):
+    with pytest.raises(NotARunError, match="expected a"):
+        store.load(bad)

@@ -1,0 +1,204 @@
+"""The lab's JSON API through the ASGI test client: every endpoint, every kind of bad input,
+and the figures equal to searchlab.search()'s and run_trace()'s."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from searchlab import search  # noqa: E402
+from searchlab.algorithms.trace import run_trace  # noqa: E402
+from searchlab.games.connect4 import ConnectFour  # noqa: E402
+from searchlab.games.tictactoe import TicTacToe  # noqa: E402
+from searchlab.lab import export_trace_html  # noqa: E402
+from searchlab.lab.app import create_app  # noqa: E402
+from searchlab.trees import ExplicitTree  # noqa: E402
+
+TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+def test_page_static_and_meta(client):
+    assert "searchlab lab" in client.get("/").text
+    assert "SearchlabTrace" in client.get("/static/trace.js").text
+    meta = client.get("/api/meta").json()
+    assert set(meta["games"]) == {"tictactoe", "connect4", "othello", "hex"}
+    assert "textbook" in meta["presets"] and "homework" in meta["presets"]
+
+
+@pytest.mark.parametrize("path", ["/static/../app.py", "/static/%2e%2e/app.py",
+                                  "/static/..%2fapp.py", "/static/../../pyproject.toml"])
+def test_static_files_cannot_escape_their_folder(client, path):
+    r = client.get(path)
+    assert r.status_code == 404 and "def create_app" not in r.text
+
+
+def test_trace_textbook_equals_run_trace(client):
+    r = client.post("/api/trace", json={"tree": {"kind": "preset", "name": "textbook"},
+                                        "algorithms": ["minimax", "alphabeta", "pvs"]})
+    assert r.status_code == 200
+    traces = r.json()["traces"]
+    for t in traces:
+        res, events = run_trace(ExplicitTree(TEXTBOOK), t["algorithm"], "natural")
+        assert t["result"]["nodes"] == res.nodes == t["events"][-1]["n"]
+        assert t["result"]["leaves"] == res.leaves == t["events"][-1]["l"]
+        assert [e["k"] for e in t["events"]] == [e.kind for e in events]
+        assert [tuple(e["p"]) for e in t["events"]] == [e.path for e in events]
+    ab = traces[1]
+    cut = [e for e in ab["events"] if e["k"] == "cutoff"]
+    assert len(cut) == 1 and cut[0]["p"] == [1] and cut[0]["ab"] == [3, 2]
+    assert cut[0]["pr"] == [[[1, 1], 4], [[1, 2], 6]] and cut[0]["pl"] == 2
+    ret_b = next(e for e in ab["events"] if e["k"] == "return" and e["p"] == [1])
+    assert ret_b["v"] == 2 and ret_b["b"] == "upper" and ret_b["w"] == [3, "inf"]
+    assert ab["pv"] == [[], [0], [0, 0]] and ab["result"]["value"] == 3
+
+
+@pytest.mark.parametrize("spec, nested", [
+    ({"kind": "nested", "text": "[[1, 2], [3, 4]]"}, [[1, 2], [3, 4]]),
+    ({"kind": "mannheim", "b": 3, "d": 2, "values": "3 12 8 2 4 6 14 5 2"}, TEXTBOOK),
+    ({"kind": "mannheim", "d": 2, "branches": "2 1 3", "values": "1 2 3 4"}, [[1], [2, 3, 4]]),
+])
+def test_tree_forms(client, spec, nested):
+    r = client.post("/api/trace", json={"tree": spec})
+    assert r.status_code == 200 and r.json()["tree"] == nested
+
+
+def test_random_tree_is_seeded(client):
+    spec = {"kind": "random", "b": 3, "d": 3, "lo": -5, "hi": 5, "seed": 7}
+    a = client.post("/api/trace", json={"tree": spec, "ordering": "perfect"}).json()
+    b = client.post("/api/trace", json={"tree": spec, "ordering": "perfect"}).json()
+    assert a["tree"] == b["tree"]
+    res = search(ExplicitTree(a["tree"]), "alphabeta", "perfect", engine="reference")
+    assert a["traces"][0]["result"]["nodes"] == res.nodes
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"tree": {"kind": "preset", "name": "nope"}}, 400, "tree.name"),
+    ({"tree": {"kind": "bogus"}}, 400, "tree.kind"),
+    ({"tree": {"kind": "nested", "text": "[[1, 2], [3"}}, 400, "tree.text"),
+    ({"tree": {"kind": "nested", "text": "[[1, true]]"}}, 400, "leaf value"),
+    ({"tree": {"kind": "nested", "text": "[[1, 1e300]]"}}, 400, "leaf value"),
+    ({"tree": {"kind": "nested", "text": "[]"}}, 400, "children"),
+    ({"tree": {"kind": "random", "b": 16, "d": 8}}, 400, "cap"),
+    ({"tree": {"kind": "random", "b": 2, "d": 2, "lo": 5, "hi": 1}}, 400, "lo must be"),
+    ({"tree": {"kind": "mannheim", "b": 2, "d": 2, "values": "1 2 3"}}, 400, "values"),
+    ({"tree": {"kind": "mannheim", "b": 2, "d": 2, "values": "1 x 3 4"}}, 400, "not a number"),
+    ({"tree": {"kind": "preset", "name": "textbook"}, "algorithms": ["mtdf"]}, 400, "algorithms"),
+    ({"tree": {"kind": "preset", "name": "textbook"}, "ordering": "tt"}, 400, "ordering"),
+    ({"tree": "textbook"}, 400, "tree must be"),
+])
+def test_trace_bad_input(client, body, status, words):
+    r = client.post("/api/trace", json=body)
+    assert r.status_code == status and words in r.json()["error"]
+    assert "\n" not in r.json()["error"]
+
+
+def test_bad_bodies(client):
+    assert client.post("/api/trace", content=b"{not json").status_code == 400
+    assert "JSON object" in client.post("/api/trace", json=[1, 2]).json()["error"]
+    assert client.post("/api/trace", content=b"x" * 300_000).status_code == 413
+    assert client.get("/api/trace").status_code == 405
+    assert client.get("/api/nothing").status_code == 404
+
+
+def test_position_and_move(client):
+    d = client.post("/api/position", json={"game": "connect4", "position": "4455"}).json()
+    assert d["to_move"] == "Red" and d["board"]["cells"][5][3] == 1 and len(d["legal"]) == 7
+    m = client.post("/api/move", json={"game": "connect4", "position": "4455", "move": 2}).json()
+    assert m["position"] == "44553"
+    for game, pos, mv, nxt in [("tictactoe", "4", 0, "4 0"), ("othello", "", "f5", "f5"),
+                               ("hex", "7", "d4", "7 d4"), ("hex", "../.../...", 0, None)]:
+        r = client.post("/api/move", json={"game": game, "position": pos, "move": mv})
+        if nxt is None:
+            assert r.status_code == 400
+        else:
+            assert r.json()["position"] == nxt
+    over = client.post("/api/position", json={"game": "tictactoe", "position": "0 3 1 4 2"}).json()
+    assert over["terminal"] and over["outcome"] == "X wins"
+
+
+@pytest.mark.parametrize("path, body, words", [
+    ("/api/position", {"game": "chess"}, "game must be"),
+    ("/api/position", {"game": "connect4", "position": "4448"}, "position:"),
+    ("/api/position", {"game": "connect4", "position": 44}, "position must be"),
+    ("/api/position", {"game": "hex", "position": "12"}, "position:"),
+    ("/api/move", {"game": "connect4", "position": "", "move": 9}, "not legal"),
+    ("/api/search", {"game": "connect4", "depth": 0}, "depth must be"),
+    ("/api/search", {"game": "connect4", "depth": 99}, "depth must be"),
+    ("/api/search", {"game": "connect4", "max_nodes": 0}, "max_nodes"),
+    ("/api/search", {"game": "connect4", "max_nodes": 10**12}, "max_nodes"),
+    ("/api/search", {"game": "connect4", "algorithm": "magic"}, "algorithm"),
+    ("/api/search", {"game": "connect4", "ordering": "best"}, "ordering"),
+    ("/api/search", {"game": "othello", "ordering": "perfect", "depth": 8}, "oracle"),
+    ("/api/search", {"game": "tictactoe", "position": "0 3 1 4 2"}, "game is over"),
+    ("/api/compare", {"game": "connect4", "depth": True}, "depth must be"),
+    ("/api/compare", {"game": "tictactoe", "position": "0 3 1 4 2"}, "game is over"),
+])
+def test_game_bad_input(client, path, body, words):
+    r = client.post(path, json=body)
+    assert 400 <= r.status_code < 500 and words in r.json()["error"], r.json()
+
+
+def test_search_equals_search(client):
+    body = {"game": "connect4", "position": "4455", "algorithm": "alphabeta",
+            "ordering": "id+tt+killer+history", "depth": 6}
+    r = client.post("/api/search", json=body).json()
+    ref = search(ConnectFour("4455"), "alphabeta", "id+tt+killer+history+centre", depth=6)
+    assert (r["value"], r["best_move"], r["nodes"], r["leaves"]) == \
+        (ref.value, ref.best_move, ref.nodes, ref.leaves)
+    assert r["pv"][0]["move"] == ref.best_move and r["pv"][0]["position"] == "4455" + str(ref.best_move + 1)
+    aborted = client.post("/api/search", json={**body, "max_nodes": 50}).json()
+    assert aborted["status"] == "aborted" and aborted["pv"] == []
+
+
+def test_compare_equals_search(client):
+    c = client.post("/api/compare", json={"game": "tictactoe", "position": "4", "depth": 8}).json()
+    game = TicTacToe("4")
+    by = {(x["algorithm"], x["ordering"]): x for x in c["rows"]}
+    for (alg, order), row in by.items():
+        if row["status"] == "not run":
+            continue
+        ref = search(game, alg, order, depth=8, oracle_limit=3000,
+                     max_nodes=2_000_000 if alg == "minimax" else None)
+        assert (row["nodes"], row["leaves"], row["value"]) == (ref.nodes, ref.leaves, ref.value)
+    assert c["agree_value"] and all(m["value"] == c["values"][0] for m in c["moves"])
+    deep = client.post("/api/compare", json={"game": "connect4", "position": "", "depth": 10}).json()
+    mm = deep["rows"][0]
+    assert mm["algorithm"] == "minimax" and mm["status"] == "aborted" and "infeasible" in mm["note"]
+    assert any(x["status"] == "not run" and "oracle" in x["note"] for x in deep["rows"])
+
+
+def test_busy_and_wall_clock():
+    busy = TestClient(create_app(max_concurrent=0 + 1, wall_clock=0.001))
+    r = busy.post("/api/compare", json={"game": "connect4", "depth": 10})
+    assert r.status_code == 503 and "wall-clock" in r.json()["error"]
+
+
+def test_export_is_self_contained(client, tmp_path):
+    page = export_trace_html(TEXTBOOK, tmp_path / "t.html")
+    assert (tmp_path / "t.html").read_text() == page
+    assert "src=" not in page and "href=" not in page and "http://" not in page.replace(
+        'http://www.w3.org/2000/svg', '')
+    data = json.loads(page.split("const SEARCHLAB_DATA = ")[1].split(";\nSearchlabTrace")[0])
+    assert set(data["by_ordering"]) == {"natural", "perfect", "worst", "random"}
+    r = client.post("/api/export", json={"tree": {"kind": "preset", "name": "homework"}})
+    assert r.status_code == 200 and "SEARCHLAB_DATA" in r.text
+
+
+def test_cli_export_and_host_guard(tmp_path, capsys):
+    from searchlab.lab.cli import main
+    assert main(["export", "--preset", "textbook", "--out", str(tmp_path / "x.html")]) == 0
+    assert (tmp_path / "x.html").exists()
+    assert main(["export", "--tree", "[[1,", "--out", str(tmp_path / "y.html")]) == 2
+    assert main(["--host", "0.0.0.0"]) == 2
+    assert "--allow-remote" in capsys.readouterr().err
