@@ -526,8 +526,8 @@ def main(argv: list[str] | None = None) -> int:
         only = tuple(x.strip() for x in args.only.split(",") if x.strip())
         _, info = run_studies(args.small, args.jobs, runs_dir, args.resume, only=only,
                               studies=STUDIES + [CHESS_DEEP])
-        for name, _, rows, ok, secs, where in info:
-            print(f"{name}: {rows} rows ({ok} ok) in {secs:.0f} s; table under {where}")
+        for name, _, rows, ok, secs, table_dir in info:
+            print(f"{name}: {rows} rows ({ok} ok) in {secs:.0f} s; table under {table_dir}")
         return 0
     df, info = run_studies(args.small, args.jobs, runs_dir, args.resume)
     tradeoff_dir, tradeoff_secs = run_preset("unsound_tradeoff", args.small, args.jobs, runs_dir,
