@@ -432,8 +432,11 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
               log=print) -> tuple[dict, list, list]:
     """The rigor studies: measurements for the claims registry, the rows of the
     "Studies run" table, and the report sections (built later, once figures can be written).
-    The convergence counts are cached under runs_dir/convergence (reused with ``resume``)."""
+    The convergence counts are the engine's run of experiment=convergence under
+    runs_dir/convergence (resumed with ``resume``), analysed from its table."""
     from searchlab.analysis import convergence as CV
+    from searchlab.experiment.api import run_study
+    from searchlab.experiment.claimstudy import load_tables
     from searchlab.analysis import costs as K
     from searchlab.analysis import discrete as D
     from searchlab.analysis import exact_counts as EC
@@ -441,17 +444,16 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
     from searchlab.analysis import worstcase as W
 
     cache = runs_dir / "convergence"
-    timing = cache / "reproduce_seconds.txt"
     if cache.exists() and not resume:
         shutil.rmtree(cache)
-    cached = resume and timing.exists()
+    size = "small" if small else "full"
+    ov = [f"claim_study.size={size}", f"runner.n_jobs={jobs}", "runner.progress=false",
+          "runner.report=false"]
+    log(f"== convergence: {' '.join(ov)}")
     t0 = time.perf_counter()
-    conv = CV.run(small, n_jobs=jobs, cache_dir=cache, n_resamples=resamples, log=log)
-    secs = time.perf_counter() - t0
-    if cached:
-        secs = max(secs, float(timing.read_text()))
-    else:
-        timing.write_text(f"{secs:.1f}")
+    run_study("convergence", ov, output_dir=cache, progress=False)
+    secs = _recorded_seconds(cache, time.perf_counter() - t0, resume)
+    conv = CV.summarise(load_tables(cache), size, CV.SEED, n_resamples=resamples)
     rel = str(cache.relative_to(ROOT) if cache.is_relative_to(ROOT) else cache)
     n = min(r.n for r in conv.values())
     info = [("convergence (paired, kernel)", f"b = {', '.join(map(str, conv))}, n = {n} trees per b, the same "

@@ -212,8 +212,10 @@ def _nodes_line(nr: dict[int, dict]) -> str:
 
 
 def random_order_three_quarters(ctx: Context) -> Verdict:
-    """000-f/001-d/003-e "random ordering examines about O(b^(3d/4)) nodes", from the paired
-    convergence study: the count scale at feasible depths and the extrapolated growth."""
+    """000-f/001-d/003-e "random ordering examines about O(b^(3d/4)) nodes".
+
+    From the paired convergence study: the count scale at feasible depths and the extrapolated
+    growth."""
     exact = (ctx.exact or {}).get("exact_counts")
     if exact is not None:                        # exact expectations first; the sampled study checks them
         return random_order_three_quarters_exact(exact, COUNT_FACTOR)

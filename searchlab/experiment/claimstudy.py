@@ -27,6 +27,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from searchlab.analysis import chance_study as CS
+from searchlab.analysis import convergence as CV
 from searchlab.analysis import multiplayer_study as MS
 from searchlab.analysis.steps import Step
 from searchlab.experiment import provenance
@@ -38,7 +39,8 @@ from searchlab.limits import MAX_COUNT, excerpt
 
 MARKER = "claim_study.json"
 #: family -> (plan(size, seed, ...), table kinds, sizes)
-FAMILIES = {"chance": (CS.plan, CS.KINDS, CS.SIZES), "multiplayer": (MS.plan, MS.KINDS, MS.SIZES)}
+FAMILIES = {"chance": (CS.plan, CS.KINDS, CS.SIZES), "multiplayer": (MS.plan, MS.KINDS, MS.SIZES),
+            "convergence": (CV.plan, CV.KINDS, CV.SIZES)}
 _I, _F, _S = pa.int64(), pa.float64(), pa.string()
 SCHEMAS = {
     "growth": pa.schema([("b", _I), ("n", _I), ("d", _I), ("spread", _F), ("instance", _I), ("algorithm", _S),
@@ -52,6 +54,7 @@ SCHEMAS = {
                          ("leaves", _I), ("nodes", _I), ("cutoffs", _I)]),
     "games": pa.schema([("opening", _I), ("seats", _S), ("player", _I), ("algorithm", _S), ("share", _F),
                         ("discs", _I), ("depth", _F)]),
+    "paired_leaves": pa.schema([("b", _I), ("tree", _I), ("d", _I), ("leaves", _I)]),
     "cc": pa.schema([("players", _I), ("position", _I), ("algorithm", _S), ("d", _I), ("leaves", _I),
                      ("nodes", _I), ("cutoffs", _I), ("branching", _I), ("keeps_turn", _I)]),
 }
@@ -68,7 +71,7 @@ class ClaimStudyConfig:
 
     study: str
     description: str
-    family: str                    # chance | multiplayer
+    family: str                    # chance | multiplayer | convergence
     size: str                      # full | small | tiny
     seed: int
     openings: Optional[int] = None     # multiplayer: Rolit openings (each played in 6 seatings)

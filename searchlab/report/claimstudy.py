@@ -12,20 +12,27 @@ from pathlib import Path
 import pandas as pd
 
 from searchlab.analysis import chance_study as CS
+from searchlab.analysis import convergence as CV
 from searchlab.analysis import multiplayer_study as MS
 from searchlab.claims import chance as CH
+from searchlab.claims import complexity as CX
 from searchlab.claims import multiplayer as MP
 from searchlab.claims.verdict import Context
 from searchlab.experiment.claimstudy import load_tables, run_config
 
-#: family -> (title, results from the tables, the verdicts, their exact entries, the section)
+#: family -> (title, results from the tables, the verdicts, their exact entries, the section
+#: (of the entries and the run's figures folder))
 FAMILIES = {
     "chance": ("chance nodes: expectiminimax, Star1, Star2",
                lambda t, c: CS.summarise(t, c.size, c.seed), CH.VERDICTS, CH.exact_entries,
-               lambda e: CH.chance_section(e["chance"])),
+               lambda e, fig_dir: CH.chance_section(e["chance"])),
     "multiplayer": ("three or more players: max^n, paranoid, best-reply search",
                     lambda t, c: MS.summarise(t, c.size, c.seed, budget=c.budget), MP.VERDICTS,
-                    MP.exact_entries, lambda e: MP.multiplayer_section(e["multiplayer"])),
+                    MP.exact_entries, lambda e, fig_dir: MP.multiplayer_section(e["multiplayer"])),
+    "convergence": ("random-order alpha-beta's finite-depth convergence towards Pearl's R_b",
+                    lambda t, c: CV.summarise(t, c.size, c.seed),
+                    (CX.random_order_three_quarters,), lambda res: {"convergence": res},
+                    lambda e, fig_dir: CV.section(e["convergence"], fig_dir)),
 }
 
 
@@ -56,7 +63,9 @@ def write_report(run_dir: str | Path) -> Path:
         v = fn(ctx)
         out += [f"### {fn.__doc__.strip().splitlines()[0]}", "", v.cell(), "",
                 f"Measured: {v.measured}", "", f"Theory: {v.theory}", ""]
-    out += ["## Results", "", section(exact), ""]
+    fig_dir = run_dir / "figures"
+    fig_dir.mkdir(exist_ok=True)
+    out += ["## Results", "", section(exact, fig_dir), ""]
     path = run_dir / "report.md"
     path.write_text("\n".join(out))
     return path

@@ -1,0 +1,80 @@
+"""Every study kind runs through the one session skeleton (searchlab.experiment.session): its
+kind is recorded in manifest.json, read back by kind_of_run, and a run directory written before
+the kind was recorded (the old format) still resumes as its own kind, its tasks not run again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pandas as pd
+import pytest
+
+from searchlab.analysis import convergence as CV
+from searchlab.analysis.steps import run_steps
+from searchlab.experiment import api
+from searchlab.experiment.claimstudy import load_tables
+from searchlab.experiment.session import recorded_kind
+
+from .experiment_helpers import SMALL
+
+QUIET = ["runner.n_jobs=1", "runner.progress=false"]
+#: (preset, overrides, kind) of one small run of every kind
+RUNS = {
+    "sweep": ("quick", SMALL + ["runner.n_jobs=1"]),
+    "parallel": ("parallel_tiny", QUIET + ["runner.report=false"]),
+    "claim_study": ("chance", QUIET + ["claim_study.size=tiny", "runner.report=false"]),
+}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("kinds")
+    return {k: api.run_study(p, ov, output_dir=base / k, progress=False) for k, (p, ov) in RUNS.items()}
+
+
+@pytest.mark.parametrize("kind", sorted(RUNS))
+def test_the_manifest_records_the_kind_and_kind_of_run_reads_it(runs, kind):
+    manifest = json.loads((runs[kind] / "manifest.json").read_text())
+    assert manifest["kind"].split(":")[0] == kind == recorded_kind(runs[kind])
+    assert api.kind_of_run(runs[kind]).name == kind
+    assert manifest["complete"] and "running" not in manifest
+
+
+@pytest.mark.parametrize("kind", sorted(RUNS))
+def test_an_old_format_run_without_the_kind_resumes_as_its_kind(runs, kind, tmp_path, capsys):
+    run = tmp_path / "old"
+    shutil.copytree(runs[kind], run)
+    manifest = json.loads((run / "manifest.json").read_text())
+    del manifest["kind"]                                     # as the code before wrote it
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    assert recorded_kind(run) is None
+    # a parallel run always recorded its kind: without it, only the sweep's fallback is left
+    assert api.kind_of_run(run).name == (kind if kind != "parallel" else "sweep")
+    capsys.readouterr()
+    preset, ov = RUNS[kind]
+    api.run_study(preset, ov, output_dir=run, progress=False)
+    out = capsys.readouterr().out
+    assert "running the 0 missing" in out
+    assert api.kind_of_run(run).name == kind                  # recorded again by this session
+
+
+def test_a_run_of_another_config_is_refused_for_every_kind(runs):
+    for kind, (preset, ov) in RUNS.items():
+        with pytest.raises(api.RunError, match="different config"):
+            api.run_study(preset, ov + ["seed=99"], output_dir=runs[kind], progress=False)
+
+
+def test_convergence_runs_as_engine_tasks_with_the_in_process_numbers(tmp_path):
+    """The convergence study on the engine's runner and store gives the table, hence the
+    numbers, of its steps run in this process."""
+    run = api.run_study("convergence", QUIET + ["claim_study.size=small"], output_dir=tmp_path / "c",
+                        progress=False)
+    got = load_tables(run)["paired_leaves"]
+    want = run_steps(CV.plan("small", CV.SEED), CV.KINDS)["paired_leaves"]
+    key = ["b", "tree", "d"]
+    pd.testing.assert_frame_equal(got.sort_values(key).reset_index(drop=True),
+                                  want.sort_values(key).reset_index(drop=True), check_dtype=False)
+    text = (run / "report.md").read_text()
+    assert "000-f" in text and "convergence_paired_b2.png" in text
+    assert (run / "figures" / "convergence_paired_b8.png").exists()
