@@ -10,7 +10,7 @@
   relabelling of the leaves changes expectiminimax's move, and that a positive affine map never
   does; minimax on deterministic trees of the same values as the control.
 - ``ludo``: the background's example through the engine.
-- ``plan(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
+- ``chance_steps(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
   whose rows form the tables ``growth``, ``relabel``, ``pig``, ``ludo`` (analysis/steps.py),
   and its results from those tables: run in-process by claims/chance.py, or as the engine's
   preset ``searchlab experiment=chance`` (experiment/claimstudy.py).
@@ -222,7 +222,7 @@ def ludo_rows() -> list[dict]:
                  leaves=lu["leaves"], chance_nodes=lu["chance_nodes"]) for m, v in lu["values"].items()]
 
 
-def plan(size: str = "full", seed: int = 15) -> list[Step]:
+def chance_steps(size: str = "full", seed: int = 15) -> list[Step]:
     """The chance-node study at ``size`` (SIZES) as steps: one per growth tree, the two
     relabelling experiments, one per Pig depth, the Ludo example."""
     bs, ns, ds, inst, maxl, trials, pig_depths = SIZES[size]

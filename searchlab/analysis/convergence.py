@@ -3,7 +3,7 @@
 Pearl's R_b is a *limit* (d -> inf). At the depths one can search, the growth per ply lies above
 it and converges from above. This module measures that as a result of its own:
 
-- ``plan``: leaves of alpha-beta (the numba kernel) on the same ``n`` i.i.d. trees at every
+- ``convergence_steps``: leaves of alpha-beta (the numba kernel) on the same ``n`` i.i.d. trees at every
   depth (a paired design: tree seed i is used at every d), in the trees' own order (``ORDERING``,
   see there for why that is random order), as steps the engine runs (the claim-study family
   ``convergence``: ``searchlab experiment=convergence``), rows into its ``paired_leaves`` table;
@@ -49,7 +49,7 @@ from .steps import Step
 from .tables import md_table
 
 __all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "SIZES", "KINDS", "ORDERING", "tree_seeds", "count_leaves",
-           "leaves_rows", "plan", "matrix", "summarise", "Growth",
+           "leaves_rows", "convergence_steps", "matrix", "summarise", "Growth",
            "growth", "LimitFit", "fit_limit", "formula_ratios", "sensitivity",
            "ConvergenceResult", "analyse", "plot_growth", "MODELS", "convergence_facts",
            "section", "fmt_ci", "exponent_stability", "stability_section"]
@@ -117,7 +117,7 @@ def leaves_rows(b: int, depths: list[int], seeds: list[int], first: int) -> list
             for i in range(len(seeds)) for j, d in enumerate(depths)]
 
 
-def plan(size: str = "full", seed: int = SEED) -> list[Step]:
+def convergence_steps(size: str = "full", seed: int = SEED) -> list[Step]:
     """The paired convergence study at ``size`` (SIZES) as steps of the engine (the claim-study
     family ``convergence``: ``searchlab experiment=convergence``): per b, the same n trees
     (tree_seeds) at every depth, TREES_PER_STEP trees a step. Work: R_b^dmax leaves a tree."""

@@ -27,7 +27,7 @@ from searchlab.experiment.parallel_study import from_engine as parallel_from_eng
 from searchlab.experiment.parallel_study import parallel_session
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.experiment.session import (RunError, Session, recorded_kind, run_session,
-                                          write_report)
+                                          report_or_log)
 from searchlab.experiment.store import load  # re-exported (__all__)
 from searchlab.experiment.study import Study
 from searchlab.experiment.sweep import sweep_session
@@ -38,9 +38,9 @@ from searchlab.experiment.validation import validate
 # the report writers are handed to the kinds here, at the entry layer: report/ reads tables
 # and never dispatches between kinds
 from searchlab.report.build import write_report as write_sweep_report
-from searchlab.report.claimstudy import write_report as write_claim_study_report
-from searchlab.report.parallel import write_report as write_parallel_report
-from searchlab.report.tradeoff import write_report as write_tradeoff_report
+from searchlab.report.claimstudy import write_claim_study_report
+from searchlab.report.parallel import write_parallel_report
+from searchlab.report.tradeoff import write_tradeoff_report
 
 
 def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
@@ -112,7 +112,7 @@ class StudyKind:
         write = study.runner.report if report is None else report
         return run_session(self.session(cfg, study), study.runner, Path(run_dir),
                            progress=progress,
-                           report=(lambda d, lg: write_report(d, self.report, lg, self.after))
+                           report=(lambda d, lg: report_or_log(d, self.report, lg, self.after))
                            if write else None, log=log)
 
 

@@ -2,7 +2,7 @@
 ``searchlab experiment=chance`` and ``searchlab experiment=multiplayer``.
 
 A preset with a ``claim_study`` section (docs/chance-and-multiplayer.md) runs one family's steps
-(searchlab.analysis.chance_study.plan / multiplayer_study.plan: one step per synthetic tree,
+(searchlab.analysis.chance_study.chance_steps / multiplayer_study.multiplayer_steps: one step per synthetic tree,
 relabelling experiment, Pig depth or Rolit game) as tasks of the engine's runner, which calls
 ``task.run(settings)`` / ``task.failed(error, attempts)`` for tasks that are not searches
 (the contract of experiment/runner.py): batching, retries, crash handling, progress. Rows go
@@ -15,7 +15,6 @@ The report (searchlab/report/claimstudy.py) summarises the tables with the same 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import time
 from dataclasses import dataclass
@@ -33,14 +32,15 @@ from searchlab.analysis.steps import Step
 from searchlab.experiment import provenance
 from searchlab.experiment.runner import RunSettings
 from searchlab.experiment.schema import ConfigError
+from searchlab.experiment.seeds import config_digest, task_digest
 from searchlab.experiment.session import EnvelopeRows, Session, dump_yaml
 from searchlab.experiment.validation import plain_config
 from searchlab.limits import MAX_COUNT, excerpt
 
 MARKER = "claim_study.json"
 #: family -> (plan(size, seed, ...), table kinds, sizes)
-FAMILIES = {"chance": (CS.plan, CS.KINDS, CS.SIZES), "multiplayer": (MS.plan, MS.KINDS, MS.SIZES),
-            "convergence": (CV.plan, CV.KINDS, CV.SIZES)}
+FAMILIES = {"chance": (CS.chance_steps, CS.KINDS, CS.SIZES), "multiplayer": (MS.multiplayer_steps, MS.KINDS, MS.SIZES),
+            "convergence": (CV.convergence_steps, CV.KINDS, CV.SIZES)}
 _I, _F, _S = pa.int64(), pa.float64(), pa.string()
 SCHEMAS = {
     "growth": pa.schema([("b", _I), ("n", _I), ("d", _I), ("spread", _F), ("instance", _I), ("algorithm", _S),
@@ -154,7 +154,7 @@ def claim_tasks(cfg: ClaimStudyConfig) -> list[ClaimTask]:
     """The family's steps as tasks; a task id is a digest of (family, table kind, step key)."""
     out = []
     for i, s in enumerate(steps(cfg)):
-        tid = hashlib.blake2b(repr((cfg.family, s.kind, s.key)).encode(), digest_size=8).hexdigest()
+        tid = task_digest(repr((cfg.family, s.kind, s.key)))
         out.append(ClaimTask(i, tid, s, s.work, s.work))
     return out
 
@@ -189,7 +189,7 @@ def config_hash(cfg: ClaimStudyConfig) -> str:
     d = dataclasses.asdict(cfg)
     for k in ("study", "description"):
         d.pop(k)
-    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+    return config_digest(d)
 
 
 def claim_session(cfg: ClaimStudyConfig) -> Session:

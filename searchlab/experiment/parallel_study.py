@@ -16,8 +16,6 @@ helper orders use ``seed``. Every user error is one ConfigError naming the key.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +25,7 @@ from searchlab.algorithms.compiled import compiled_game
 from searchlab.experiment import store
 from searchlab.experiment.runner import RunSettings
 from searchlab.experiment.schema import ConfigError
-from searchlab.experiment.seeds import derive_seed
+from searchlab.experiment.seeds import config_digest, derive_seed, task_digest
 from searchlab.experiment.session import EnvelopeRows, Session, dump_yaml
 from searchlab.experiment.validation import plain_config, structured
 from searchlab.experiment.table_kinds import PARALLEL_SCHEMA
@@ -204,7 +202,7 @@ class ParallelTask:
 
 
 def _task_id(*identity: Any) -> str:
-    return hashlib.blake2b(repr(identity).encode(), digest_size=8).hexdigest()
+    return task_digest(repr(identity))
 
 
 def plan_parallel_tasks(pc: ParallelConfig) -> list[ParallelTask]:
@@ -244,7 +242,7 @@ def plan_parallel_tasks(pc: ParallelConfig) -> list[ParallelTask]:
 def config_hash(pc: ParallelConfig) -> str:
     d = {"study": pc.study, "seed": pc.seed, "section": dataclasses.asdict(pc.section)}
     d["section"].pop("size")
-    return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return config_digest(d)
 
 
 def parallel_session(pc: ParallelConfig) -> Session:

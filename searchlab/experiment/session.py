@@ -244,7 +244,7 @@ def open_run_dir(run_dir: Path, config_hash: str, must_resume: bool,
         raise
 
 
-def write_report(run_dir: Path, writer: Callable[[Path], Path], log: Log,
+def report_or_log(run_dir: Path, writer: Callable[[Path], Path], log: Log,
                  after: Optional[Callable[[Path, Log], None]] = None) -> None:
     """The run's report by ``writer(run_dir)``; a failure is one log line (the tables are
     saved; the report is a bonus), then ``after`` (a further section of the kind)."""
@@ -346,4 +346,4 @@ def _run_owned(s: Session, runner: Any, run_dir: Path, resumed: bool, progress: 
 
 
 __all__ = ["Session", "dump_yaml", "SearchRows", "EnvelopeRows", "EnvelopeWriter", "run_session",
-           "open_run_dir", "write_report", "recorded_kind", "RunError"]
+           "open_run_dir", "report_or_log", "recorded_kind", "RunError"]

@@ -43,7 +43,7 @@ def results(run_dir: str | Path) -> dict:
     return entries(summarise(load_tables(run_dir), cfg))
 
 
-def write_report(run_dir: str | Path) -> Path:
+def write_claim_study_report(run_dir: str | Path) -> Path:
     """Write run_dir/report.md (verdicts with their measurements, then the section's tables);
     returns its path. A run with failed tasks gets a note at the top."""
     run_dir = Path(run_dir)

@@ -86,7 +86,7 @@ def test_steps_counts_equal_the_reference_and_pair_the_trees():
 
 
 def test_plan_covers_every_tree_and_depth_once():
-    steps = CV.plan("small")
+    steps = CV.convergence_steps("small")
     depths, n = CV.SIZES["small"]
     assert len({s.key for s in steps}) == len(steps)
     for b, ds in depths.items():

@@ -71,7 +71,7 @@ def test_convergence_runs_as_engine_tasks_with_the_in_process_numbers(tmp_path):
     run = api.run_study("convergence", QUIET + ["claim_study.size=small"], output_dir=tmp_path / "c",
                         progress=False)
     got = load_tables(run)["paired_leaves"]
-    want = run_steps(CV.plan("small", CV.SEED), CV.KINDS)["paired_leaves"]
+    want = run_steps(CV.convergence_steps("small", CV.SEED), CV.KINDS)["paired_leaves"]
     key = ["b", "tree", "d"]
     pd.testing.assert_frame_equal(got.sort_values(key).reset_index(drop=True),
                                   want.sort_values(key).reset_index(drop=True), check_dtype=False)

@@ -23,8 +23,6 @@ its published numbers stay the same); ``task_id`` is a digest of the task's iden
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +31,7 @@ from typing import Any, Callable
 
 from searchlab.experiment import provenance
 from searchlab.experiment.runner import RunSettings
+from searchlab.experiment.seeds import config_digest, task_digest
 from searchlab.experiment.session import EnvelopeRows, Session, dump_yaml
 from searchlab.experiment.table_kinds import MATCH_GAME_SCHEMA, TRADEOFF_SCHEMA
 from searchlab.experiment.tradeoff import domains as dom
@@ -81,7 +80,7 @@ def is_tradeoff_run(run_dir: str | Path) -> bool:
 
 
 def _task_id(*identity: Any) -> str:
-    return hashlib.blake2b(repr(identity).encode(), digest_size=8).hexdigest()
+    return task_digest(repr(identity))
 
 
 def plan_tradeoff_tasks(cfg: TradeoffConfig, models: dict) -> list[TradeoffTask]:
@@ -127,7 +126,7 @@ def config_hash(cfg: TradeoffConfig) -> str:
     d = dataclasses.asdict(cfg)
     for k in ("n_jobs", "progress", "results_dir", "description"):
         d.pop(k)
-    return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return config_digest(d)
 
 
 def tradeoff_session(cfg: TradeoffConfig) -> Session:
