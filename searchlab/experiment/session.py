@@ -60,7 +60,7 @@ class SearchRows:
         existing, msgs = store.recover(run_dir) if resumed else (None, [])
         for m in msgs:
             log(f"resume: {m}")
-        return store.done_ids(existing)
+        return set() if existing is None else set(existing.column("task_id").to_pylist())
 
     def writer(self, run_dir: Path) -> store.PartWriter:
         return store.PartWriter(run_dir)

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -18,6 +21,7 @@ from searchlab.experiment.session import recorded_kind
 
 from .experiment_helpers import SMALL
 
+ROOT = Path(__file__).resolve().parents[2]
 QUIET = ["runner.n_jobs=1", "runner.progress=false"]
 #: (preset, overrides, kind) of one small run of every kind
 RUNS = {
@@ -65,11 +69,16 @@ def test_a_run_of_another_config_is_refused_for_every_kind(runs):
             api.run_study(preset, ov + ["seed=99"], output_dir=runs[kind], progress=False)
 
 
-def test_convergence_runs_as_engine_tasks_with_the_in_process_numbers(tmp_path):
+@pytest.fixture(scope="module")
+def convergence_run(tmp_path_factory):
+    return api.run_study("convergence", QUIET + ["claim_study.size=small"],
+                         output_dir=tmp_path_factory.mktemp("conv") / "c", progress=False)
+
+
+def test_convergence_runs_as_engine_tasks_with_the_in_process_numbers(convergence_run):
     """The convergence study on the engine's runner and store gives the table, hence the
     numbers, of its steps run in this process."""
-    run = api.run_study("convergence", QUIET + ["claim_study.size=small"], output_dir=tmp_path / "c",
-                        progress=False)
+    run = convergence_run
     got = load_tables(run)["paired_leaves"]
     want = run_steps(CV.convergence_steps("small", CV.SEED), CV.KINDS)["paired_leaves"]
     key = ["b", "tree", "d"]
@@ -78,3 +87,27 @@ def test_convergence_runs_as_engine_tasks_with_the_in_process_numbers(tmp_path):
     text = (run / "report.md").read_text()
     assert "000-f" in text and "convergence_paired_b2.png" in text
     assert (run / "figures" / "convergence_paired_b8.png").exists()
+
+
+def test_an_earlier_reproductions_convergence_cache_is_adopted_on_resume(convergence_run, tmp_path, capsys):
+    """reproduce.py --resume on a reproduction whose convergence counts are the .npz cache of the
+    code before (runs/convergence/b{b}.npz) adopts them: nothing is measured again, same table."""
+    sys.path.insert(0, str(ROOT / "analysis"))
+    import reproduce
+
+    cache = tmp_path / "convergence"
+    cache.mkdir()
+    table = load_tables(convergence_run)["paired_leaves"]
+    depths_by_b, n = CV.SIZES["small"]
+    for b in depths_by_b:
+        depths, leaves = CV.matrix(table, b)
+        np.savez(cache / f"b{b}.npz", depths=depths, seeds=CV.tree_seeds(CV.SEED, b, n),
+                 leaves=leaves, ordering=CV.ORDERING)
+    assert reproduce.adopt_convergence_cache(cache, "small", 1, log=lambda _: None) == len(table)
+    capsys.readouterr()
+    api.run_study("convergence", QUIET + ["claim_study.size=small", "runner.report=false"],
+                  output_dir=cache, progress=False)
+    assert "resume: 6 of 6 tasks already" in capsys.readouterr().out
+    key = ["b", "tree", "d"]
+    pd.testing.assert_frame_equal(load_tables(cache)["paired_leaves"].sort_values(key).reset_index(drop=True),
+                                  table.sort_values(key).reset_index(drop=True))

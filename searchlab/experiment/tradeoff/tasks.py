@@ -9,11 +9,11 @@
 
 The runner calls ``task.run(settings)`` / ``task.failed(error, attempts)`` for a task that is
 not a search task; each returns one *envelope* (a dict with ``task_id`` and ``status``, as the
-runner's sink expects) carrying the task's rows; ``KindWriter`` writes the rows of each kind
-through the engine store's writer (store.PartWriter: atomic parts with unique names, one folder
-per kind). So the study has the engine's batching, in-worker
-retry, crash retry, progress bar, provenance and resume (a task whose rows are in the run
-directory is not run again).
+runner's sink expects) carrying the task's rows and its ``kind``; the session skeleton
+(session.py, ``tradeoff_session``) writes each kind's rows into its folder (``FOLDERS``) through
+the engine store's writer. So the study has the engine's batching, in-worker retry, crash retry,
+progress bar, provenance and resume (a task whose rows are in the run directory is not run
+again).
 
 Seeds: every position, tree, opening and match seed is ``seeds.tradeoff_seed(root seed,
 identity)``, the derivation the study used before it became part of the engine (kept so that
