@@ -27,6 +27,8 @@ MAX_NODES_REFERENCE = 300_000
 MINIMAX_BUDGET = 2_000_000
 #: the perfect/worst oracles (reference engine only): their leaf limit in "Compare"
 ORACLE_LIMIT = 3_000
+#: the perfect-ordering row of "Compare" (the position's minimal tree): its time limit (seconds)
+MINIMAL_TREE_SECONDS = 10.0
 #: the engine's principal variation is at most this long
 MAX_PV = 12
 #: wall-clock cap per request (seconds) and searches run at once
