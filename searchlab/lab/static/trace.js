@@ -9,7 +9,8 @@ const SearchlabTrace = (() => {
 .node.active{stroke:#E69F00;stroke-width:4}.node.pv{stroke:#0072B2;stroke-width:3}
 .val{text-anchor:middle;dominant-baseline:central;font-weight:bold}.val.pruned{fill:#aaa}
 .lab{text-anchor:middle;font-size:12px;fill:#333}.win{text-anchor:start;font-size:11px;fill:#555}
-.cut{fill:#D55E00;font-size:12px;text-anchor:middle;font-weight:bold}`;
+.cut{fill:#D55E00;font-size:12px;text-anchor:middle;font-weight:bold}
+.slide-title{font-size:18px;font-weight:bold}.slide-info{font-size:16px}.slide-counts{font-size:15px;fill:#333}`;
   const fmt = v => v === "inf" ? "+∞" : v === "-inf" ? "−∞" : v == null ? "" : String(v);
   const key = p => p.join(".");
   const name = p => p.length === 0 ? "root" :
@@ -156,6 +157,42 @@ const SearchlabTrace = (() => {
       this.info.dataset.step = this.i;
     }
     svgText() { return new XMLSerializer().serializeToString(this.svg); }
+    // the current step as a stand-alone SVG for a slide: the tree, the title, and under it the
+    // step's description and the running counts (what the page shows beside the drawing)
+    slideSvg() {
+      const c = this.svg.cloneNode(true), vb = this.svg.viewBox.baseVal, extra = 96;
+      c.setAttribute("viewBox", `0 0 ${vb.width} ${vb.height + extra}`);
+      c.setAttribute("width", vb.width); c.setAttribute("height", vb.height + extra);
+      c.querySelector("rect").setAttribute("height", vb.height + extra);
+      const lines = [[`${this.trace.algorithm}, ${this.trace.ordering} order`, "slide-title"],
+                     [this.info.textContent, "slide-info"], [this.counts.textContent.split("done:")[0].trim(), "slide-counts"]];
+      if (this.counts.textContent.includes("done:")) lines.push(["done:" + this.counts.textContent.split("done:")[1], "slide-counts"]);
+      lines.forEach(([t, cls], k) => { const e = el("text", {x: 12, y: vb.height + 4 + k * 22, class: cls}, c); e.textContent = t; });
+      return new XMLSerializer().serializeToString(c);
+    }
+  }
+  // a .zip of stored (uncompressed) files: local headers, the central directory, CRC-32
+  const CRC = (() => { const t = new Uint32Array(256); for (let n = 0; n < 256; n++) { let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1; t[n] = c >>> 0; } return t; })();
+  function crc32(bytes) { let c = 0xFFFFFFFF; for (const b of bytes) c = CRC[(c ^ b) & 255] ^ (c >>> 8); return (c ^ 0xFFFFFFFF) >>> 0; }
+  function zip(files) {
+    const enc = new TextEncoder(), parts = [], dir = [];
+    let offset = 0;
+    for (const [name, text] of files) {
+      const n = enc.encode(name), d = enc.encode(text), crc = crc32(d);
+      const head = new DataView(new ArrayBuffer(30));
+      [[0, 0x04034b50, 4], [4, 20, 2], [6, 0x0800, 2], [8, 0, 2], [10, 0, 2], [12, 0x21, 2], [14, crc, 4],
+       [18, d.length, 4], [22, d.length, 4], [26, n.length, 2], [28, 0, 2]].forEach(([o, v, w]) => w === 4 ? head.setUint32(o, v, true) : head.setUint16(o, v, true));
+      const cen = new DataView(new ArrayBuffer(46));
+      [[0, 0x02014b50, 4], [4, 20, 2], [6, 20, 2], [8, 0x0800, 2], [10, 0, 2], [12, 0, 2], [14, 0x21, 2], [16, crc, 4],
+       [20, d.length, 4], [24, d.length, 4], [28, n.length, 2], [30, 0, 2], [32, 0, 2], [34, 0, 2], [36, 0, 2], [38, 0, 4],
+       [42, offset, 4]].forEach(([o, v, w]) => w === 4 ? cen.setUint32(o, v, true) : cen.setUint16(o, v, true));
+      parts.push(head, n, d); dir.push(cen, n); offset += 30 + n.length + d.length;
+    }
+    const size = dir.reduce((a, x) => a + x.byteLength, 0), end = new DataView(new ArrayBuffer(22));
+    [[0, 0x06054b50, 4], [8, files.length, 2], [10, files.length, 2], [12, size, 4], [16, offset, 4]]
+      .forEach(([o, v, w]) => w === 4 ? end.setUint32(o, v, true) : end.setUint16(o, v, true));
+    return new Blob([...parts, ...dir, end], {type: "application/zip"});
   }
   function download(name, blob) {
     const a = document.createElement("a"); a.href = URL.createObjectURL(blob); a.download = name;
@@ -169,7 +206,7 @@ const SearchlabTrace = (() => {
         <button data-act="step">Step &gt;</button><button data-act="play">Play</button>
         <label>speed <select data-act="speed"><option value="700">slow</option><option value="300" selected>normal</option><option value="60">fast</option></select></label>
         <button data-act="svg">Export SVG</button><button data-act="png">Export PNG</button>
-        <button data-act="frames">Frames (SVG, one file)</button></div>
+        <button data-act="frames">Frames for slides (.zip)</button></div>
         <div class="panels"></div>
         <p class="legend">▲ MAX, ▽ MIN, ■ leaf · orange: the active node · (α, β): the window of each node being searched ·
         ≤ v / ≥ v: a bound, not an exact value · grey dashed: pruned or not yet searched · red: a cutoff and its reason α ≥ β ·
@@ -181,7 +218,7 @@ const SearchlabTrace = (() => {
         else if (act === "back") { this.stop(); this.go(this.step - 1); }
         else if (act === "step") { this.stop(); this.go(this.step + 1); }
         else if (act === "play") this.timer ? this.stop() : this.play();
-        else if (act === "svg") this.panels.forEach(p => download(`trace-${p.trace.algorithm}-step${p.i}.svg`, new Blob([p.svgText()], {type: "image/svg+xml"})));
+        else if (act === "svg") this.panels.forEach(p => download(`trace-${p.trace.algorithm}-step${p.i}.svg`, new Blob([p.slideSvg()], {type: "image/svg+xml"})));
         else if (act === "png") this.panels.forEach(p => this.png(p));
         else if (act === "frames") this.frames();
       });
@@ -199,24 +236,25 @@ const SearchlabTrace = (() => {
     }
     stop() { if (this.timer) clearInterval(this.timer); this.timer = null; }
     png(p) {
-      const img = new Image(), vb = p.svg.viewBox.baseVal;
+      // drawn from the step's SVG on a canvas at twice its size: no server round trip
+      const img = new Image(), text = p.slideSvg(), m = text.match(/viewBox="0 0 ([\d.]+) ([\d.]+)"/);
       img.onload = () => {
-        const c = document.createElement("canvas"); c.width = vb.width * 1.5; c.height = vb.height * 1.5;
-        const g = c.getContext("2d"); g.scale(1.5, 1.5); g.drawImage(img, 0, 0);
+        const c = document.createElement("canvas"); c.width = +m[1] * 2; c.height = +m[2] * 2;
+        const g = c.getContext("2d"); g.scale(2, 2); g.drawImage(img, 0, 0);
         c.toBlob(b => download(`trace-${p.trace.algorithm}-step${p.i}.png`, b));
       };
-      img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(p.svgText());
+      img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
     }
     frames() {
-      // every step of every panel as a numbered slide, in one HTML file of inline SVGs
-      const keep = this.step, parts = [];
-      for (const p of this.panels) for (let i = 0; i <= p.length; i++) {
-        p.show(i);
-        parts.push(`<section><h2>${p.trace.algorithm}, ${p.trace.ordering}: frame ${String(i).padStart(4, "0")}</h2>` +
-          `<p>${p.info.textContent}</p>${p.svgText()}<p>${p.counts.textContent}</p></section>`);
+      // every step of every panel as a numbered slide: <algorithm>-<ordering>/frame_001.svg is
+      // the tree after step 1, ..., frame_N.svg after the last step N (N = the trace's events)
+      const keep = this.step, files = [];
+      for (const p of this.panels) {
+        const width = Math.max(3, String(p.length).length), dir = `${p.trace.algorithm}-${p.trace.ordering}`;
+        for (let i = 1; i <= p.length; i++) { p.show(i); files.push([`${dir}/frame_${String(i).padStart(width, "0")}.svg`, p.slideSvg()]); }
       }
       this.go(keep);
-      download("trace-frames.html", new Blob([`<!DOCTYPE html><meta charset="utf-8"><style>section{page-break-after:always}svg{max-width:100%}</style>${parts.join("\n")}`], {type: "text/html"}));
+      download("trace-frames.zip", zip(files));
     }
   }
   // the offline page: the ordering chooser switches among the inlined traces
@@ -232,5 +270,5 @@ const SearchlabTrace = (() => {
     sel.addEventListener("change", show); show();
     return player;
   }
-  return {Player, Panel, standalone, stateAt, layout, name, fmt};
+  return {Player, Panel, standalone, stateAt, layout, name, fmt, zip};
 })();
