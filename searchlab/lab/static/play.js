@@ -52,13 +52,17 @@
     let s, cellXY;
     const pvNum = new Map();
     if (d.game === "hex") {
-      const r = 22, w = Math.sqrt(3) * r, n = b.rows;
-      s = svg("svg", {width: w * n * 1.5 + 2 * w, height: 1.5 * r * n + 2 * r}, host);
-      cellXY = (i, j) => [w + j * w + i * w / 2, r + 6 + i * 1.5 * r];
-      svg("rect", {x: 0, y: 0, width: 8, height: 1.5 * r * n + 2 * r, fill: col[2]}, s);
-      svg("rect", {x: w * n * 1.5 + 2 * w - 8, y: 0, width: 8, height: 1.5 * r * n + 2 * r, fill: col[2]}, s);
-      svg("rect", {x: 0, y: 0, width: w * n * 1.5 + 2 * w, height: 5, fill: col[1]}, s);
-      svg("rect", {x: 0, y: 1.5 * r * n + 2 * r - 5, width: w * n * 1.5 + 2 * w, height: 5, fill: col[1]}, s);
+      const r = 26, w = Math.sqrt(3) * r, n = b.rows;
+      s = svg("svg", {width: w * n * 1.5 + 2 * w, height: 1.5 * r * n + 2 * r + 12}, host);
+      cellXY = (i, j) => [w + j * w + i * w / 2, r + 14 + i * 1.5 * r];
+      // each player's two edges drawn along the rhombus itself: X top and bottom, O left and right
+      const edge = (pts, colour) => svg("polyline", {points: pts.map(p => p.join(",")).join(" "), fill: "none", stroke: colour,
+                                                      "stroke-width": 8, "stroke-linecap": "round"}, s);
+      const at = (i, j, dx, dy) => { const [x, y] = cellXY(i, j); return [x + dx, y + dy]; };
+      edge([at(0, 0, -w / 2, -r), at(0, n - 1, w / 2, -r)], col[1]);
+      edge([at(n - 1, 0, -w / 2, r), at(n - 1, n - 1, w / 2, r)], col[1]);
+      edge([at(0, 0, -w * 0.75, -r / 2), at(n - 1, 0, -w * 0.25, r)], col[2]);
+      edge([at(0, n - 1, w * 0.25, -r), at(n - 1, n - 1, w * 0.75, r / 2)], col[2]);
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
         const [x, y] = cellXY(i, j), pts = [...Array(6)].map((_, k) => { const a = Math.PI / 3 * k + Math.PI / 6; return `${x + r * Math.cos(a)},${y + r * Math.sin(a)}`; }).join(" ");
         const v = b.cells[i][j], m = legal.get(`${i},${j}`);
@@ -168,15 +172,19 @@
   function drawCompare(c, pending) {
     const rows = c.rows.map(rowHtml).join("") + (pending ? `<tr data-row="${c.rows.length}" data-status="pending"><td>alphabeta</td><td>perfect</td>` +
       `<td colspan="7" class="note">computing the position's minimal tree (the perfect ordering's count)…</td></tr>` : "");
-    const ok = c.rows.filter(r => r.status === "ok"), maxLog = Math.log10(Math.max(...ok.map(r => r.nodes), 10));
-    const W = 560, bar = ok.map((r, k) => { const w = Math.max(2, W * Math.log10(Math.max(r.nodes, 1)) / maxLog);
+    // log scale with its decades drawn and labelled, so that a bar's length can be read
+    const ok = c.rows.filter(r => r.status === "ok"), decades = Math.max(1, Math.ceil(Math.log10(Math.max(...ok.map(r => r.nodes), 10))));
+    const W = 560, X0 = 250, H = ok.length * 30, xs = n => X0 + W * Math.log10(Math.max(n, 1)) / decades;
+    const grid = [...Array(decades + 1)].map((_, k) => `<line x1="${xs(10 ** k)}" y1="0" x2="${xs(10 ** k)}" y2="${H + 4}" stroke="#ccc"/>` +
+      `<text x="${xs(10 ** k)}" y="${H + 22}" font-size="14" text-anchor="middle">${(10 ** k).toLocaleString("en")}</text>`).join("");
+    const bar = grid + ok.map((r, k) => { const w = Math.max(2, xs(r.nodes) - X0);
       return `<text x="0" y="${k * 30 + 20}" font-size="16">${r.algorithm === "minimax" ? "minimax" : "αβ " + r.ordering}</text>` +
-        `<rect x="250" y="${k * 30 + 5}" width="${w}" height="22" fill="${r.algorithm === "minimax" ? "#D55E00" : "#0072B2"}"/>` +
-        `<text x="${256 + w}" y="${k * 30 + 21}" font-size="15">${r.nodes.toLocaleString("en")}</text>`; }).join("");
+        `<rect x="${X0}" y="${k * 30 + 5}" width="${w}" height="22" fill="${r.algorithm === "minimax" ? "#D55E00" : "#0072B2"}"/>` +
+        `<text x="${X0 + 6 + w}" y="${k * 30 + 21}" font-size="15">${r.nodes.toLocaleString("en")}</text>`; }).join("");
     $("compare-out").innerHTML = `<h3>Compare at depth ${c.depth}: ${G.desc.label}, position “${c.position || "start"}”</h3>
       <p class="agree" id="agree">${agreement(c)}</p>
       <table class="cmp" id="compare-table" data-done="${pending ? 0 : 1}"><tr><th>algorithm</th><th>ordering</th><th>move</th><th>value</th><th>nodes</th><th>leaves</th><th>ms</th><th>EBF</th><th>engine</th></tr>${rows}</table>
-      <p class="note">nodes on a log scale (alpha-beta “αβ” under each ordering):</p><svg id="compare-chart" width="${W + 380}" height="${ok.length * 30 + 6}">${bar}</svg>
+      <p class="note">nodes searched, log scale (alpha-beta “αβ” under each ordering):</p><svg id="compare-chart" width="${X0 + W + 130}" height="${H + 30}">${bar}</svg>
       <p class="note">Values are for the side to move. EBF: R&amp;N's b*, nodes = b* + b*² + … + b*^d. Worst order is an exact-value oracle of the reference engine, run only where minimax finished and its oracle stays small; perfect order is the position's minimal tree (every node's children searched best first by their exact values, computed by the compiled engine).</p>`;
   }
   async function compare() {

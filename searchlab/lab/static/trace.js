@@ -2,15 +2,19 @@
 "use strict";
 const SearchlabTrace = (() => {
   const SVGNS = "http://www.w3.org/2000/svg";
-  const SVG_CSS = `text{font:13px sans-serif} .edge{stroke:#222;stroke-width:1.6}
-.edge.unseen{stroke:#bbb;stroke-dasharray:4 3;stroke-width:1}.edge.pruned{stroke:#bbb;stroke-dasharray:4 3}
-.edge.pv{stroke:#0072B2;stroke-width:4}.node{fill:#fff;stroke:#222;stroke-width:1.5}
-.node.visited{fill:#cfe3f3}.node.unseen{stroke:#999}.node.pruned{fill:#eee;stroke:#bbb}
-.node.active{stroke:#E69F00;stroke-width:4}.node.pv{stroke:#0072B2;stroke-width:3}
-.val{text-anchor:middle;dominant-baseline:central;font-weight:bold}.val.pruned{fill:#aaa}
-.lab{text-anchor:middle;font-size:12px;fill:#333}.win{text-anchor:start;font-size:11px;fill:#555}
-.cut{fill:#D55E00;font-size:12px;text-anchor:middle;font-weight:bold}
-.slide-title{font-size:18px;font-weight:bold}.slide-info{font-size:16px}.slide-counts{font-size:15px;fill:#333}`;
+  // sized for a projector: the drawing scales to the panel's width, text stays >= 15 px there
+  const SVG_CSS = `text{font:16px sans-serif} .edge{stroke:#222;stroke-width:2}
+.edge.unseen{stroke:#c8c8c8;stroke-width:1.4}.edge.pruned{stroke:#999;stroke-dasharray:6 4;stroke-width:1.6}
+.edge.pv{stroke:#0072B2;stroke-width:5}.node{fill:#fff;stroke:#222;stroke-width:2}
+.node.visited{fill:#cfe3f3}.node.unseen{stroke:#aaa}.node.pruned{fill:#e2e2e2;stroke:#999;stroke-dasharray:5 3}
+.node.active{stroke:#E69F00;stroke-width:5}.node.pv{stroke:#0072B2;stroke-width:4}
+.val{text-anchor:middle;dominant-baseline:central;font-weight:bold;font-size:18px}
+.val.pruned{fill:#999;text-decoration:line-through}.val.bound{fill:#7a3d00}
+.lab{text-anchor:middle;font-size:15px;fill:#333}.lab.side{text-anchor:end}
+.win,.cut,.lab{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
+.win{text-anchor:start;font-size:14px;fill:#555}.win.now{font-size:17px;font-weight:bold;fill:#8a4b00}
+.cut{fill:#D55E00;font-size:15px;text-anchor:middle;font-weight:bold}
+.slide-title{font-size:20px;font-weight:bold}.slide-info{font-size:18px}.slide-counts{font-size:17px;fill:#333}`;
   const fmt = v => v === "inf" ? "+∞" : v === "-inf" ? "−∞" : v == null ? "" : String(v);
   const key = p => p.join(".");
   const name = p => p.length === 0 ? "root" :
@@ -91,24 +95,28 @@ const SearchlabTrace = (() => {
       parent.appendChild(this.box);
       const h = document.createElement("h3"); h.textContent = `${trace.algorithm}, ${trace.ordering} order`;
       this.box.appendChild(h);
-      const sx = 56, sy = 92, W = Math.max(4, this.lay.width) * sx + 60, H = (this.lay.depth + 1) * sy + 30;
-      this.svg = el("svg", {xmlns: SVGNS, viewBox: `0 0 ${W} ${H}`, width: Math.min(W, 1300), class: "tree"}, this.box);
+      const sx = 66, sy = 112, W = Math.max(4, this.lay.width) * sx + 140, H = (this.lay.depth + 1) * sy + 34;
+      this.svg = el("svg", {xmlns: SVGNS, viewBox: `0 0 ${W} ${H}`, class: "tree",
+                            style: `width:100%;max-width:${Math.round(W * 1.6)}px`}, this.box);
       el("style", {}, this.svg).textContent = SVG_CSS;
       el("rect", {x: 0, y: 0, width: W, height: H, fill: "#fff"}, this.svg);
-      const X = n => 30 + n.x * sx + sx / 2, Y = n => 40 + n.y * sy;
+      const X = n => 40 + n.x * sx + sx / 2, Y = n => 42 + n.y * sy;
       this.edges = this.lay.edges.map(([a, b]) => ({b, e: el("line", {x1: X(a), y1: Y(a), x2: X(b), y2: Y(b), class: "edge"}, this.svg)}));
       this.els = new Map();
       for (const n of this.lay.nodes) {
-        const g = el("g", {}, this.svg), x = X(n), y = Y(n), r = 17;
+        const g = el("g", {}, this.svg), x = X(n), y = Y(n), r = 20;
         const shape = n.leaf ? el("rect", {x: x - r, y: y - r, width: 2 * r, height: 2 * r, class: "node"}, g)
           : el("polygon", {points: n.path.length % 2 === 0 ? `${x},${y - r - 3} ${x - r - 3},${y + r - 2} ${x + r + 3},${y + r - 2}`
                                                              : `${x},${y + r + 3} ${x - r - 3},${y - r + 2} ${x + r + 3},${y - r + 2}`, class: "node"}, g);
         const val = el("text", {x, y, class: "val"}, g);
         if (n.leaf) val.textContent = fmt(n.value);
-        const lab = el("text", {x, y: n.leaf ? y + r + 14 : y - r - 8, class: "lab"}, g);
+        // interior nodes are named to their left, clear of the edges that meet above them
+        const lab = n.leaf ? el("text", {x, y: y + r + 17, class: "lab"}, g)
+          : n.path.length === 0 ? el("text", {x, y: y - r - 10, class: "lab"}, g)
+          : el("text", {x: x - r - 8, y: y + 5, class: "lab side"}, g);
         lab.textContent = name(n.path);
-        const win = el("text", {x: x + r + 4, y: y + (n.leaf ? -r - 4 : 4), class: "win"}, g);
-        const cut = el("text", {x, y: y + r + 30, class: "cut"}, g);
+        const win = el("text", {x: x + r + 6, y: y + (n.leaf ? -r - 6 : 5), class: "win"}, g);
+        const cut = el("text", {x, y: y + r + 26, class: "cut"}, g);
         shape.dataset.path = n.key;
         this.els.set(n.key, {n, shape, val, win, cut});
       }
@@ -132,14 +140,20 @@ const SearchlabTrace = (() => {
           (k === active ? " active" : "") + (pv.has(k) ? " pv" : ""));
         if (o.n.leaf) set(o, "val", "class", "val" + (pr ? " pruned" : ""));
         else {
+          // a bound is drawn as a bound (≤ v / ≥ v, brown), an exact value plainly
           const v = s.value.get(k), b = s.bound.get(k);
-          if (v !== undefined && !onStack.has(k)) set(o, "val", "text", (b === "upper" ? "≤" : b === "lower" ? "≥" : "") + fmt(v));
-          else if (onStack.has(k) && s.best.has(k)) set(o, "val", "text", (o.n.path.length % 2 === 0 ? "≥" : "≤") + fmt(s.best.get(k)));
-          else set(o, "val", "text", "");
+          let t = "", bound = false;
+          if (v !== undefined && !onStack.has(k)) { bound = b === "upper" || b === "lower"; t = (b === "upper" ? "≤" : b === "lower" ? "≥" : "") + fmt(v); }
+          else if (onStack.has(k) && s.best.has(k)) { bound = true; t = (o.n.path.length % 2 === 0 ? "≥" : "≤") + fmt(s.best.get(k)); }
+          set(o, "val", "text", t);
+          set(o, "val", "class", "val" + (bound ? " bound" : ""));
         }
-        // the (alpha, beta) window of the nodes being searched (the active path)
+        // the (alpha, beta) window of the nodes being searched (the active path); the active
+        // node's spelt out in bold
         const w = s.window.get(k);
-        set(o, "win", "text", onStack.has(k) && w ? `(${fmt(w[0])}, ${fmt(w[1])})` : "");
+        set(o, "win", "text", !(onStack.has(k) || k === active) || !w ? "" :
+          k === active ? `α = ${fmt(w[0])}, β = ${fmt(w[1])}` : `(${fmt(w[0])}, ${fmt(w[1])})`);
+        set(o, "win", "class", k === active ? "win now" : "win");
         const c = s.cut.get(k);
         set(o, "cut", "text", c ? `cut: ${fmt(c[0])} ≥ ${fmt(c[1])}` : "");
       }
@@ -208,9 +222,10 @@ const SearchlabTrace = (() => {
         <button data-act="svg">Export SVG</button><button data-act="png">Export PNG</button>
         <button data-act="frames">Frames for slides (.zip)</button></div>
         <div class="panels"></div>
-        <p class="legend">▲ MAX, ▽ MIN, ■ leaf · orange: the active node · (α, β): the window of each node being searched ·
-        ≤ v / ≥ v: a bound, not an exact value · grey dashed: pruned or not yet searched · red: a cutoff and its reason α ≥ β ·
-        blue: the principal variation · children are drawn in the order the search took them (pruned ones last).</p>`;
+        <p class="legend">▲ MAX, ▽ MIN, ■ leaf · <b style="color:#b36b00">orange</b>: the active node, with its window α, β ·
+        (α, β): the window of each node still being searched · <b style="color:#7a3d00">≤ v / ≥ v</b>: a bound, not an exact value ·
+        grey, dashed, struck through: pruned (never searched) · thin grey: not searched yet · <b style="color:#D55E00">red</b>: a cutoff and its reason α ≥ β ·
+        <b style="color:#0072B2">blue</b>: the principal variation · children are drawn in the order the search took them (pruned ones last).</p>`;
       this.host = root.querySelector(".panels");
       root.querySelector(".controls").addEventListener("click", ev => {
         const act = ev.target.dataset && ev.target.dataset.act;
