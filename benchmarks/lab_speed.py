@@ -63,7 +63,8 @@ def compare_times(positions: int, repeats: int) -> None:
                 t0 = time.perf_counter()
                 row = client.post("/api/minimal", json=body).json()
                 tm = time.perf_counter() - t0
-                perfect = f"{row['nodes']:,} nodes" if row["status"] == "ok" else "not run (time)"
+                perfect = f"{row['nodes']:,} nodes" if row["status"] == "ok" else \
+                    "not run (size)" if "over the" in row["note"] else "not run (time)"
                 print(f"{game:<10} {depths[game]:>5} {pos or '(start)':<50} {best:>9.3f}  "
                       f"{tm:>9.2f}  {mm} / {perfect}", flush=True)
 

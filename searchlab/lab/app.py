@@ -81,7 +81,8 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
     request gets 429 at once, and one not answered within ``wall_clock`` seconds gets 503 after
     its worker process has been killed, so a capped search stops. Position and move requests
     (bounded by the position string's length) are answered in the server's own threads. The
-    pool is ``app.state.pool``; its workers end with the app (lifespan shutdown)."""
+    pool is ``app.state.pool``; its workers start with the app and end with it (lifespan; a
+    server without lifespan starts them on first use)."""
     pool = WorkerPool(max_concurrent)
 
     async def parse(request: Request) -> dict | JSONResponse:
@@ -148,6 +149,7 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
+        pool.start()
         yield
         pool.close()
 

@@ -29,7 +29,7 @@ from searchlab.games.hex import Hex
 from searchlab.games.othello import PASS, Othello
 from searchlab.games.tictactoe import TicTacToe
 from searchlab.lab.requests import (MAX_GAME_DEPTH, MAX_NODES_COMPILED, MAX_NODES_REFERENCE,
-                                    MAX_PV, MINIMAL_TREE_SECONDS, MINIMAX_BUDGET, ORACLE_LIMIT, LabError, choice,
+                                    MAX_PV, MINIMAL_TREE_LEAVES, MINIMAL_TREE_SECONDS, MINIMAX_BUDGET, ORACLE_LIMIT, LabError, choice,
                                     integer, text)
 from searchlab.lab.trees import jnum
 
@@ -342,25 +342,30 @@ def _time_limit(seconds: float):
 def minimal_row(body: dict) -> dict:
     """Compare's perfect-ordering row: the position's minimal tree (searchlab.algorithms.
     minimal_tree: the nodes and leaves of search(game, "alphabeta", "perfect"), its value and
-    best move, with the children's exact values from the compiled engine), within
-    MINIMAL_TREE_SECONDS. Past that the row is "not run", and its note gives the size that rules
-    it out (Knuth and Moore's b^ceil(d/2) + b^floor(d/2) - 1 leaves with b = the legal moves
-    here, every node of which needs an exact-value search of each child). ``move_value``: the
+    best move, with the children's exact values from the compiled engine). It is tried where
+    Knuth and Moore's b^ceil(d/2) + b^floor(d/2) - 1 leaves (b = the legal moves here) is at
+    most MINIMAL_TREE_LEAVES, and given MINIMAL_TREE_SECONDS; else the row is "not run", and
+    its note gives that size (every node of the tree needs an exact-value search of each
+    child) and which limit ruled it out. ``move_value``: the
     value of its move searched on to the same horizon (as in Compare's ``moves``)."""
     kind, position, depth, game = _position(body, "compare")
     t0 = time.perf_counter()
     row: dict[str, Any] = {"algorithm": "alphabeta", "ordering": "perfect", "engine": "minimal_tree"}
+    b = len(list(game.legal_moves(game.initial_state())))
+    leaves = b ** ((depth + 1) // 2) + b ** (depth // 2) - 1
+    size = (f"its minimal tree has about {leaves:,} leaves here (Knuth and Moore's "
+            f"b^⌈d/2⌉ + b^⌊d/2⌋ − 1 with b = {b}, d = {depth}), each node needing an exact-value "
+            f"search of every child")
+    if leaves > MINIMAL_TREE_LEAVES:
+        row.update(status="not run", wall_time=time.perf_counter() - t0,
+                   note=f"{size}: over the {MINIMAL_TREE_LEAVES:,} the lab computes in a request")
+        return row
     try:
         with _time_limit(MINIMAL_TREE_SECONDS):
             m = minimal_tree(game, depth)
     except _OutOfTime:
-        b = len(list(game.legal_moves(game.initial_state())))
-        leaves = b ** ((depth + 1) // 2) + b ** (depth // 2) - 1
         row.update(status="not run", wall_time=time.perf_counter() - t0,
-                   note=f"its minimal tree has about {leaves:,} leaves here (Knuth and Moore's "
-                        f"b^⌈d/2⌉ + b^⌊d/2⌋ − 1 with b = {b}, d = {depth}), each node needing an "
-                        f"exact-value search of every child: not finished within "
-                        f"{MINIMAL_TREE_SECONDS:g} s")
+                   note=f"{size}: not finished within {MINIMAL_TREE_SECONDS:g} s")
         return row
     except SearchlabError as e:
         raise LabError(str(e).splitlines()[0]) from None

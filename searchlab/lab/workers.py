@@ -22,6 +22,7 @@ The pool's contract:
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -94,6 +95,7 @@ class WorkerPool:
     _count: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
     killed: list = field(default_factory=list)      # pids of workers killed at the cap
+    closed: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
@@ -111,6 +113,8 @@ class WorkerPool:
 
     def _take(self) -> _Worker:
         with self._lock:
+            if self.closed:
+                raise Busy("the lab is shutting down")
             if self._idle:
                 return self._idle.pop()
             if self._count >= self.size:
@@ -136,6 +140,23 @@ class WorkerPool:
             self._count -= 1
             if killed:
                 self.killed.append(w.process.pid)
+        self.start()                    # its replacement warms up before the next request
+
+    def start(self) -> None:
+        """Start workers up to ``size`` (idle, warming up): the app calls it at startup so
+        that the first search does not wait for a worker's imports."""
+        while True:
+            with self._lock:
+                if self.closed or self._count >= self.size:
+                    return
+                self._count += 1
+            try:
+                w = self._start()
+            except BaseException:
+                with self._lock:
+                    self._count -= 1
+                raise
+            self._give_back(w)
 
     def run(self, name: str, body: dict, timeout: float) -> Any:
         """Run job ``name`` on ``body`` in a worker; blocking (the app calls it in a thread).
@@ -175,7 +196,7 @@ class WorkerPool:
     def close(self) -> None:
         """End every idle worker (running jobs end with their requests)."""
         with self._lock:
-            idle, self._idle = self._idle, []
+            idle, self._idle, self.closed = self._idle, [], True
         for w in idle:
             w.conn.close()              # the worker's recv() sees EOF and returns
             try:
@@ -188,5 +209,6 @@ class WorkerPool:
 
 
 if __name__ == "__main__":          # a worker: python -m searchlab.lab.workers FD
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the server's; it closes the pipe
     _serve(Connection(int(sys.argv[1])))
     os._exit(0)
