@@ -34,12 +34,12 @@ from typing import Any, Callable
 
 from multiprocessing.connection import Connection
 
+from searchlab.lab import export, games, trees
 from searchlab.lab.requests import LabError
 
 
 def _jobs() -> dict[str, Callable[[dict], Any]]:
-    # imported in the worker only: the parent process never runs a search
-    from searchlab.lab import export, games, trees
+    # called in the worker only: the server process never runs a search
     return {"trace": trees.trace_request, "export": export.export_request,
             "search": games.engine_move, "compare": games.compare,
             "minimal": games.minimal_row}
