@@ -141,14 +141,16 @@ def expectiminimax_cost_and_weak_pruning(ctx: Context) -> Verdict:
         detail += "; under " + ", ".join(unshown) + " ordering not shown (see the measurements)"
     deep = [r for r in ev["pig"] if r["d"] == max(x["d"] for x in ev["pig"])] if ev["pig"] else []
     if deep and deep[0]["shown"]:
+        spans = []
         for alg in CS.STAR:
             rs = [r for r in deep if r["algorithm"] == alg]
             lo_r = min(rs, key=lambda r: r["ratio"])
             hi_r = max(rs, key=lambda r: r["ratio"])
-            detail += (f"; on {deep[0]['units']} Pig positions at depth {deep[0]['d']} {alg} visits "
-                       f"{number(lo_r['ratio'])} [{number(lo_r['lo'])}, {number(lo_r['hi'])}] ({lo_r['ordering']}) to "
-                       f"{number(hi_r['ratio'])} [{number(hi_r['lo'])}, {number(hi_r['hi'])}] ({hi_r['ordering']}) "
-                       "of expectiminimax's nodes")
+            spans.append(f"{alg} {number(lo_r['ratio'])} [{number(lo_r['lo'])}, {number(lo_r['hi'])}] "
+                         f"({lo_r['ordering']}) to {number(hi_r['ratio'])} [{number(hi_r['lo'])}, "
+                         f"{number(hi_r['hi'])}] ({hi_r['ordering']})")
+        detail += (f"; on {deep[0]['units']} Pig positions at depth {deep[0]['d']} they visit "
+                   + " and ".join(spans) + " of expectiminimax's nodes over the orderings")
     elif deep:
         detail += f"; on Pig not shown ({deep[0]['units']} positions, fewer than {CS.MIN_UNITS})"
     detail += ". The EVAL-scale part is 003-c's measurement"

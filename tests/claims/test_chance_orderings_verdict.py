@@ -79,7 +79,7 @@ def test_verdict_holds_when_every_ordering_keeps_the_exponent_high():
     v = _verdict(_measured({"natural": 0.97, "random": 0.96, "perfect": 0.85}))
     assert v.category == "holds"
     assert "under every ordering measured" in v.detail and "perfect: lowest α 0.85" in v.detail
-    assert "24 Pig positions at depth 4" in v.detail and "24 positions" in v.measured
+    assert "24 Pig positions at depth 4 they visit star1" in v.detail and "24 positions" in v.measured
 
 
 def test_verdict_turns_conditional_when_a_good_ordering_prunes_strongly():
