@@ -258,13 +258,13 @@ def _robustness(data: dict, j: dict) -> str:
             out += (f"; the verdict is the same under all {len(grid) - 1} varied cost settings "
                     f"({', '.join(e['label'] for e, _ in judged[1:])})")
             if moved:
-                out += ("; the crossing moves to " + ", ".join(
-                    f"p = {r['p_half'] if r['p_half'] is not None else 'never'} under {e['label']}"
-                    for e, r in moved))
+                out += ("; the crossing moves to " + ", ".join(f"p = {r['p_half']} under {e['label']}"
+                                                             for e, r in moved))
         else:
             out += ("; the verdict changes under " + ", ".join(
-                f"{e['label']} (to \"{r['category']}\", efficiency below {percent(EFFICIENCY_FLOOR)} from "
-                f"p = {r['p_half'] if r['p_half'] is not None else 'never'})" for e, r in changed))
+                f"{e['label']} (to \"{r['category']}\": " + (
+                    f"efficiency below {percent(EFFICIENCY_FLOOR)} from p = {r['p_half']})" if r["p_half"] is not None
+                    else f"efficiency never below {percent(EFFICIENCY_FLOOR)})") for e, r in changed))
     return out
 
 
