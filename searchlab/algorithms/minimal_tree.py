@@ -17,7 +17,7 @@ with distinct values the leaves are Knuth and Moore's b^ceil(d/2) + b^floor(d/2)
 The tree is the one plain alpha-beta searches: a policy with a transposition table or
 quiescence searches a different tree (transpositions merged, capture sequences added), and is
 compared with this one only as "nodes / minimal nodes of the plain tree"; matching those
-settings here is not built yet (issue 24). The smallest proof tree over all orderings is not
+settings here is not built yet. The smallest proof tree over all orderings is not
 computed either.
 """
 
