@@ -258,9 +258,9 @@ def chance_section(c: dict[str, Any]) -> str:
         md_table(["ordering", "b", "n", "algorithm", "growth", "CI", "α", "α CI", "d", "trees"], ogr),
         "Nodes (and leaves) over expectiminimax's at the deepest synthetic depth and on the sampled Pig "
         "positions (winscore 20; positions drawn from the study seed): ratio of means with a 95 % paired "
-        f"bootstrap CI over the trees or positions (n = units; below {CS.MIN_UNITS} units a verdict does not "
+        f"bootstrap CI over the trees or positions (units: how many; below {CS.MIN_UNITS} units a verdict does not "
         "use the CI); value = searches that returned expectiminimax's value exactly:",
-        md_table(["domain", "b", "n", "d", "ordering", "algorithm", "n", "nodes ratio", "CI", "leaves ratio",
+        md_table(["domain", "b", "n", "d", "ordering", "algorithm", "units", "nodes ratio", "CI", "leaves ratio",
                   "CI", "value"], rat),
     ])
 
