@@ -35,6 +35,14 @@ The algorithms:
   Hauk, Buro & Schaeffer's Star2), which does not search a probed successor again when the
   kept result settles it (exact, or a bound beyond its window): ``extra["probe_reuses"]``.
 
+Move orderings (``ordering``): "natural" (the game's order), "static" (best first for the side
+to move by the child's static value), "random" (a permutation per node drawn from ``order_seed``
+and the node's hash key: the same node gets the same order in every search with that seed) and
+"perfect" (best first by the child's exact expectiminimax value at the search's horizon, ties
+in natural order; an oracle: the values come from a memoised expectiminimax over the same tree
+whose visits are not counted). Star2's probe searches the first successor in this order, so the
+ordering decides what its probes see.
+
 Floating point: cut decisions carry a margin ``tol`` (chance-value scale,
 ``1e-9 * max(1, |L|, |U|)``) so that a bound is acted on only when it holds despite rounding,
 and a chance node whose children all were searched sums them in natural order as
@@ -49,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import Any, Hashable
 
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
+from searchlab.hashing import child_key
 from searchlab.algorithms.chance_compiled import run_compiled
 from searchlab.algorithms.chance_compiled import supports as compiled_supports
 from searchlab.algorithms.context import count_node
@@ -57,7 +66,7 @@ from searchlab.algorithms.result import SearchResult
 from searchlab.games.protocol import ChanceGame
 
 INF = math.inf
-CHANCE_ORDERINGS = ("natural", "static")
+CHANCE_ORDERINGS = ("natural", "static", "random", "perfect")
 OUTCOME_ORDERS = ("natural", "probability")
 ENGINES = ("reference", "kernel", "compiled", "auto")
 
@@ -86,6 +95,8 @@ class ChanceContext:
     best_move: Hashable | None = None
     root_values: dict = field(default_factory=dict)
     first: Hashable | None = None       # a root move to search first (iterative deepening)
+    order_seed: int = 0                 # ordering "random": the permutations' seed
+    oracle: dict = field(default_factory=dict)   # ordering "perfect": (state, decisions) -> exact value
 
     @property
     def tol(self) -> float:
@@ -111,14 +122,23 @@ class ChanceContext:
                 "give bounds that contain every utility and evaluation")
         return v
 
-    def moves(self, state: Any, ply: int) -> list:
-        """Decision moves in search order: natural, or best-first by the child's static value;
-        at the root, ``first`` (the previous iteration's best move) leads."""
+    def moves(self, state: Any, ply: int, dec: int = 0) -> list:
+        """Decision moves in search order (``dec``: decisions above ``state``, which "perfect"
+        needs): natural; best-first by the child's static value; a seeded permutation; or
+        best-first by the child's exact value. At the root, ``first`` (the previous
+        iteration's best move) leads."""
         game = self.game
         moves = list(game.legal_moves(state))
         if self.ordering == "static":
             sign = -1.0 if game.max_to_move(state) else 1.0
             moves.sort(key=lambda m: sign * _static(game, game.play(state, m)))
+        elif self.ordering == "random":
+            key = child_key(game.hash_key(state), self.order_seed)
+            rank = [child_key(key, i) for i in range(len(moves))]
+            moves = [m for _, m in sorted(zip(rank, moves), key=lambda t: t[0])]
+        elif self.ordering == "perfect":
+            sign = -1.0 if game.max_to_move(state) else 1.0
+            moves.sort(key=lambda m: sign * _exact(game.play(state, m), dec + 1, self))
         if ply == 0 and self.first in moves:
             moves.remove(self.first)
             moves.insert(0, self.first)
@@ -142,6 +162,35 @@ def _static(game: Any, state: Any) -> float:
     return game.evaluate(state)
 
 
+def _exact(state: Any, dec: int, ctx: ChanceContext) -> float:
+    """The exact expectiminimax value of ``state`` with ``dec`` decisions above it, at the
+    search's horizon (the leaf rule of ``ChanceContext.visit``), memoised in ``ctx.oracle``;
+    nothing is counted (the perfect ordering's oracle). Keyed by the state itself (exact), or
+    by its hash key where the state is not hashable (explicit trees: a path key)."""
+    game = ctx.game
+    try:
+        key = (state, dec)
+        got = ctx.oracle.get(key)
+    except TypeError:
+        key = (game.hash_key(state), dec)
+        got = ctx.oracle.get(key)
+    if got is not None:
+        return got
+    if game.is_terminal(state):
+        v = game.utility(state)
+    elif dec >= ctx.depth:
+        v = game.evaluate(state)
+    elif game.is_chance(state):
+        v = 0.0
+        for o, p in game.chance_outcomes(state):
+            v += p * _exact(game.play(state, o), dec, ctx)
+    else:
+        vals = [_exact(game.play(state, m), dec + 1, ctx) for m in game.legal_moves(state)]
+        v = max(vals) if game.max_to_move(state) else min(vals)
+    ctx.oracle[key] = v
+    return v
+
+
 # --------------------------------------------------------------------------- expectiminimax
 
 def expectiminimax(state, ply: int, dec: int, ctx: ChanceContext) -> float:
@@ -157,7 +206,7 @@ def expectiminimax(state, ply: int, dec: int, ctx: ChanceContext) -> float:
         return _expectation(game, state, vals)
     maximizing = game.max_to_move(state)
     v, best = (-INF if maximizing else INF), None
-    for m in ctx.moves(state, ply):
+    for m in ctx.moves(state, ply, dec):
         c = expectiminimax(game.play(state, m), ply + 1, dec + 1, ctx)
         if ply == 0:
             ctx.root_values[m] = c
@@ -183,7 +232,7 @@ def _decision(state, ply: int, dec: int, alpha: float, beta: float, ctx: ChanceC
     """Fail-soft alpha-beta at a MAX or MIN node (the spec's textbook form); children are
     searched with ``chance_fn`` (which handles every kind of node)."""
     game = ctx.game
-    moves = ctx.moves(state, ply)
+    moves = ctx.moves(state, ply, dec)
     best = None
     if game.max_to_move(state):
         v = -INF
@@ -332,7 +381,7 @@ def _probe(child, ply: int, dec: int, j: int, outs, lo, hi, alpha: float, beta: 
     v = ctx.visit(child, ply, dec)
     if v is not None:
         return v
-    moves = ctx.moves(child, ply)
+    moves = ctx.moves(child, ply, dec)
     grand = game.play(child, moves[0])
     p = outs[j][2]
     ctx.probes += 1
@@ -380,12 +429,15 @@ def _check_bounds(game: Any, bounds: Any) -> tuple[float, float]:
 def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural", *,
                   depth: int | None = None, bounds: tuple[float, float] | None = None,
                   outcome_order: str = "natural", iterative: bool = False,
-                  max_nodes: int | None = None, engine: str = "reference") -> SearchResult:
+                  max_nodes: int | None = None, engine: str = "reference",
+                  order_seed: int = 0) -> SearchResult:
     """Search a chance game (or a deterministic one) from its initial state.
 
     - algorithm: "expectiminimax", "alphabeta-emm", "star1" or "star2" (module docstring).
-    - ordering: decision moves in "natural" order or "static" (best first for the side to
-      move by the child's static value; a chance child by the expectation of its outcomes').
+    - ordering: decision moves in "natural" order, "static" (best first for the side to
+      move by the child's static value; a chance child by the expectation of its outcomes'),
+      "random" (a permutation per node from ``order_seed``) or "perfect" (best first by the
+      child's exact value; an uncounted oracle). "random" and "perfect" run on the reference.
     - outcome_order: chance outcomes in "natural" order or by descending "probability".
     - depth: decision plies (None: to the end of the game); bounds: (L, U) containing every
       leaf value (default: ``game.value_bounds``); Star1/Star2 rely on them.
@@ -411,6 +463,8 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
         raise InvalidParameterError(f"algorithm must be one of {', '.join(ALGORITHMS)}; got {algorithm!r}")
     if ordering not in CHANCE_ORDERINGS:
         raise InvalidParameterError(f"ordering must be one of {', '.join(CHANCE_ORDERINGS)}; got {ordering!r}")
+    if isinstance(order_seed, bool) or not isinstance(order_seed, int) or order_seed < 0:
+        raise InvalidParameterError(f"order_seed must be an integer >= 0; got {order_seed!r}")
     if outcome_order not in OUTCOME_ORDERS:
         raise InvalidParameterError(
             f"outcome_order must be one of {', '.join(OUTCOME_ORDERS)}; got {outcome_order!r}")
@@ -450,7 +504,7 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
         if fits:
             return run_chance_kernel(game, algorithm, (low, high), outcome_order, max_nodes)
     ctx = ChanceContext(game, horizon, low, high, ordering, outcome_order,
-                        INF if max_nodes is None else max_nodes)
+                        INF if max_nodes is None else max_nodes, order_seed=order_seed)
     fn = ALGORITHMS[algorithm]
     root = game.initial_state()
     iterations: list[int] = []
@@ -461,6 +515,7 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
             ctx.depth, start = k, ctx.nodes
             ctx.root_values.clear()
             ctx.probed.clear()
+            ctx.oracle.clear()                  # exact values depend on the horizon
             value = fn(root, 0, 0, ctx) if algorithm == "expectiminimax" else fn(root, 0, 0, -INF, INF, ctx)
             ctx.first = ctx.best_move
             iterations.append(ctx.nodes - start)
@@ -468,7 +523,7 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
         status, value = "aborted", None
     wall = time.perf_counter() - t0
     if status == "ok" and algorithm == "expectiminimax" and ctx.root_values:
-        best_moves, complete = tuple(m for m in ctx.moves(root, 1) if ctx.root_values[m] == value), True
+        best_moves, complete = tuple(m for m in ctx.moves(root, 1, 0) if ctx.root_values[m] == value), True
     else:
         best_moves, complete = ((ctx.best_move,) if status == "ok" and ctx.best_move is not None else ()), False
     top = max((k for k, n in enumerate(ctx.per_ply) if n), default=0)

@@ -10,6 +10,12 @@
   relabelling of the leaves changes expectiminimax's move, and that a positive affine map never
   does; minimax on deterministic trees of the same values as the control.
 - ``ludo``: the background's example through the engine.
+- ``order_tree_rows`` / ``order_pig_rows`` / ``order_ratios`` / ``order_fits``: Star1 and Star2
+  against expectiminimax under several move orderings (natural, random, static where the game
+  has static values, perfect by exact value): on synthetic chance trees over d and on sampled
+  Pig positions (``pig_position``: explicit seeds from the study seed); node ratios with
+  paired bootstrap CIs over trees / positions (analysis.stats.paired_ratio), and every search
+  checked to return expectiminimax's value.
 - ``chance_steps(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
   whose rows form the tables ``growth``, ``relabel``, ``pig``, ``ludo`` (analysis/steps.py),
   and its results from those tables: run in-process by claims/chance.py, or as the engine's
@@ -30,10 +36,11 @@ import pandas as pd
 from scipy import stats
 
 from searchlab.analysis import estimators as E
+from searchlab.analysis.stats import paired_ratio
 from searchlab.algorithms.api import search
 from searchlab.algorithms.chance import search_chance
 from searchlab.analysis.steps import Step
-from searchlab.games.pig import Pig
+from searchlab.games.pig import Pig, PigState
 from searchlab.trees.chance import ChanceTree, ExplicitChanceTree, ludo_example
 from searchlab.trees.iid import IIDTree
 
@@ -183,6 +190,98 @@ def ludo() -> dict[str, Any]:
                 leaves=r.leaves, chance_nodes=r.chance_nodes)
 
 
+# --------------------------------------------------------------------------- 003-i: orderings
+
+#: orderings of the ordering study: the synthetic trees have no static values; on them natural
+#: order is itself a random order (i.i.d. leaves), "random" a second, independent one
+TREE_ORDERINGS = ("natural", "random", "perfect")
+PIG_ORDERINGS = ("natural", "random", "static", "perfect")
+STAR = ("star1", "star2")
+#: below this many trees / positions a ratio's CI is not used for a verdict ("not shown")
+MIN_UNITS = 20
+
+
+def _order_rows(game: Any, orderings: Iterable[str], depth: int | None, order_seed: int,
+                ident: dict) -> list[dict]:
+    """Star1 and Star2 under each ordering against expectiminimax (its nodes, the same under
+    every ordering): one row per (ordering, algorithm) with ``emm_nodes`` and ``same_value``
+    (the search returned expectiminimax's value exactly)."""
+    emm = search_chance(game, "expectiminimax", depth=depth, engine="auto")
+    rows = []
+    for o in orderings:
+        for alg in STAR:
+            r = search_chance(game, alg, o, depth=depth, engine="auto", order_seed=order_seed)
+            rows.append(dict(ident, ordering=o, algorithm=alg, nodes=r.nodes, leaves=r.leaves,
+                             emm_nodes=emm.nodes, emm_leaves=emm.leaves,
+                             same_value=int(r.value == emm.value)))
+    return rows
+
+
+def order_tree_rows(b: int, n: int, d: int, instance: int, seed: int = 0) -> list[dict]:
+    """One synthetic tree ChanceTree(b, n, d, seed=seed*1000+instance) (growth_table's trees),
+    bounds [0, 1]: Star1 and Star2 under TREE_ORDERINGS (random: order_seed = the tree's
+    seed) against expectiminimax."""
+    ts = seed * 1000 + instance
+    return _order_rows(ChanceTree(b, n, d, seed=ts), TREE_ORDERINGS, None, ts,
+                       dict(domain="tree", b=b, n=n, d=d, instance=instance, position=f"seed {ts}"))
+
+
+def pig_position(k: int, seed: int, winscore: int = 20) -> PigState:
+    """Pig position k of the study: a decision node with scores, mover and turn total drawn
+    from numpy's default_rng(seed * 1000 + k): each score uniform in [0, winscore - 1], the
+    turn total uniform in [0, winscore - 1 - the mover's score] (so rolling is legal)."""
+    rng = np.random.default_rng(seed * 1000 + k)
+    s0, s1 = (int(x) for x in rng.integers(0, winscore, size=2))
+    mover = int(rng.integers(0, 2))
+    tt = int(rng.integers(0, winscore - (s0, s1)[mover]))
+    return PigState((s0, s1), tt, mover, False, 0)
+
+
+def order_pig_rows(k: int, depth: int, seed: int = 0) -> list[dict]:
+    """Pig position ``pig_position(k, seed)`` (winscore 20) at ``depth`` decision plies: Star1
+    and Star2 under PIG_ORDERINGS (random: order_seed = seed * 1000 + k) against
+    expectiminimax."""
+    st = pig_position(k, seed)
+    return _order_rows(Pig(winscore=PIG_WINSCORE, root=st), PIG_ORDERINGS, depth, seed * 1000 + k,
+                       dict(domain="pig", b=2, n=6, d=depth, instance=k,
+                            position=f"scores {st.scores[0]}-{st.scores[1]}, turn total "
+                                     f"{st.turn_total}, player {st.mover} to move"))
+
+
+def order_ratios(df: pd.DataFrame, seed: int = 0, resamples: int = 999) -> pd.DataFrame:
+    """Per (domain, b, n, d, ordering, algorithm): n (trees or positions), the ratio of mean
+    nodes to expectiminimax's mean nodes with a 95 % paired bootstrap CI over the units
+    (analysis.stats.paired_ratio; nan for n < 2), the same for leaves, and how many searches
+    returned expectiminimax's value."""
+    out = []
+    for (dom, b, n, d, o, alg), g in df.groupby(["domain", "b", "n", "d", "ordering", "algorithm"], sort=True):
+        g = g.sort_values("instance")
+        row = dict(domain=dom, b=int(b), n=int(n), d=int(d), ordering=o, algorithm=alg, units=len(g),
+                   same_value=int(g["same_value"].sum()))
+        for count, base in (("nodes", "emm_nodes"), ("leaves", "emm_leaves")):
+            a, e = g[count].to_numpy(float), g[base].to_numpy(float)
+            if len(g) >= 2 and np.ptp(a / e) > 0:
+                est = paired_ratio(a, e, n_resamples=resamples, seed=seed)
+                row.update({f"{count}_ratio": est.value, f"{count}_lo": est.low, f"{count}_hi": est.high})
+            else:
+                v = float(a.sum() / e.sum())
+                lo = v if len(g) >= 2 else float("nan")
+                row.update({f"{count}_ratio": v, f"{count}_lo": lo, f"{count}_hi": lo})
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def order_fits(df: pd.DataFrame, seed: int = 0, resamples: int = 999) -> pd.DataFrame:
+    """Growth of Star1's and Star2's nodes per decision ply on the synthetic trees, per
+    ordering: fit_growth's fit (CI by bootstrapping trees) with an ``ordering`` column."""
+    trees = df[df["domain"] == "tree"]
+    frames = []
+    for o, g in trees.groupby("ordering", sort=True):
+        f = growth_frame(fit_growth(g.assign(spread=1.0), seed=seed, resamples=resamples, count="nodes"))
+        frames.append(f.assign(ordering=o))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
 # --------------------------------------------------------------------------- the study as steps
 
 #: (bs, ns, decision depths, trees per point, max leaves, relabelling trials, Pig depths) by size
@@ -192,7 +291,14 @@ SIZES = {
     "tiny": ((2,), (2,), range(1, 4), 3, 100, 40, (2,)),
 }
 SPREADS = (1.0, 2.0, 4.0)
-KINDS = ("growth", "relabel", "pig", "ludo")
+KINDS = ("growth", "relabel", "pig", "ludo", "orders")
+#: the ordering study by size: (max leaves of a tree, trees per (b, n, d), Pig positions,
+#: Pig depths); the trees' b and n are SIZES' and d runs over SIZES' depths
+ORDER_SIZES = {
+    "full": (8000, 30, 24, (4, 5)),
+    "small": (600, 8, 8, (3, 4)),
+    "tiny": (40, 3, 3, (2,)),
+}
 PIG_WINSCORE = 20
 
 
@@ -223,8 +329,9 @@ def ludo_rows() -> list[dict]:
 
 
 def chance_steps(size: str = "full", seed: int = 15) -> list[Step]:
-    """The chance-node study at ``size`` (SIZES) as steps: one per growth tree, the two
-    relabelling experiments, one per Pig depth, the Ludo example."""
+    """The chance-node study at ``size`` (SIZES, ORDER_SIZES) as steps: one per growth tree,
+    the two relabelling experiments, one per Pig depth, the Ludo example, one per tree and per
+    (Pig position, depth) of the ordering study (n <= 3 outcomes)."""
     bs, ns, ds, inst, maxl, trials, pig_depths = SIZES[size]
     steps = [Step("growth", (b, n, d, k), growth_rows, dict(b=b, n=n, d=d, instance=k, spreads=SPREADS,
                                                            seed=seed), (b * n) ** d)
@@ -235,6 +342,12 @@ def chance_steps(size: str = "full", seed: int = 15) -> list[Step]:
                       dict(variant="dyadic", trials=trials // 2, seed=seed + 1, probs=(0.75, 0.25)), 50 * trials))
     steps += [Step("pig", (depth,), pig_rows, dict(depth=depth), 10 ** depth) for depth in pig_depths]
     steps.append(Step("ludo", (), ludo_rows, {}))
+    omax, otrees, opos, odepths = ORDER_SIZES[size]
+    steps += [Step("orders", ("tree", b, n, d, k), order_tree_rows, dict(b=b, n=n, d=d, instance=k, seed=seed),
+                   4 * (b * n) ** d)
+              for b, n, d, k in growth_points(bs, tuple(x for x in ns if x <= 3), ds, otrees, omax)]
+    steps += [Step("orders", ("pig", k, depth), order_pig_rows, dict(k=k, depth=depth, seed=seed), 8 * 6 ** depth)
+              for depth in odepths for k in range(opos)]
     return steps
 
 
@@ -246,6 +359,7 @@ def summarise(tables: dict[str, pd.DataFrame], size: str, seed: int = 15) -> dic
     cols = ["algorithm", "relabelling", "trials", "changed", "share", "lo", "hi"]
     lu = tables["ludo"]
     pig = tables["pig"].sort_values("depth")
+    orders = tables["orders"]
     return dict(
         size=size, seed=seed, instances=SIZES[size][3],
         growth=growth_frame(fit_growth(growth, seed=seed)),
@@ -257,4 +371,6 @@ def summarise(tables: dict[str, pd.DataFrame], size: str, seed: int = 15) -> dic
                   leaves=int(lu["leaves"].iloc[0]), chance_nodes=int(lu["chance_nodes"].iloc[0])),
         pig=[{"depth": int(r.depth), "expectiminimax": int(r.expectiminimax), "value": float(r.value),
               "star1": int(r.star1), "star2": int(r.star2)} for r in pig.itertuples()],
+        orders=order_ratios(orders, seed=seed), order_growth=order_fits(orders, seed=seed),
+        order_sizes=dict(zip(("max_leaves", "trees", "pig_positions", "pig_depths"), ORDER_SIZES[size])),
         rows=len(growth))

@@ -6,13 +6,10 @@ counts against Knuth & Moore's minimal tree.
 from __future__ import annotations
 
 import math
-from typing import Callable
-
 import numpy as np
 import pandas as pd
 
 from searchlab.analysis import theory as T
-from searchlab.analysis.convergence import convergence_facts, fmt_ci
 from searchlab.analysis.format import number, percent
 from searchlab.analysis.stats import mean_ci
 from searchlab.claims.exact_random import random_order_three_quarters_exact
@@ -22,12 +19,6 @@ from searchlab.claims.verdict import Context, Verdict, no_data, pending
 #: "about b^(3d/4)" on the count scale: the measured count within this factor of b^(3d/4) (either way)
 COUNT_FACTOR = 2.0
 RIGOR_COMMAND = "analysis/reproduce.py (searchlab.analysis.convergence, searchlab.analysis.worstcase)"
-
-#: "about b^(3d/4)": how far (in the exponent α) a measurement may be from 3/4 and still count as
-#: the approximation the notes state (the verdict then says "only as an approximation", with the
-#: deviation and its effect on the count)
-APPROX_ALPHA_TOL = 0.06
-
 
 def _alpha_rows(ctx: Context, ordering: str, *, tree: str = "iid", algorithm: str = "alphabeta",
                 continuous: bool = True) -> pd.DataFrame:
@@ -45,30 +36,6 @@ def _alpha_rows(ctx: Context, ordering: str, *, tree: str = "iid", algorithm: st
 def _alpha_line(r) -> str:
     return (f"b={int(r.b)}: α={number(r.alpha_fit)} [{number(r.alpha_fit_lo)}, {number(r.alpha_fit_hi)}] "
             f"(b_eff {number(r.beff_fit)}, d={int(r.d_min)}..{int(r.d_max)}, n={int(r.n)})")
-
-
-def _judge_alpha(rows: pd.DataFrame, target: float | Callable[[float], float], label: str,
-                 tol: float = 0.0) -> tuple[str, str, list[int], list[tuple[int, float]]]:
-    """Per-b containment of the target exponent in the fitted α's CI (widened by tol)."""
-    holds, dev = [], []
-    for r in rows.itertuples():
-        t = target(r.b) if callable(target) else target
-        lo = r.alpha_fit_lo if math.isfinite(r.alpha_fit_lo) else r.alpha_fit
-        hi = r.alpha_fit_hi if math.isfinite(r.alpha_fit_hi) else r.alpha_fit
-        if lo - tol <= t <= hi + tol:
-            holds.append(f"{int(r.b)} (d ≤ {int(r.d_max)})")
-        else:
-            dev.append((int(r.b), r.alpha_fit - t))
-    if not dev:
-        cat, detail = "holds", f"holds within CI at every b measured ({label})"
-    elif not holds:
-        rng = ", ".join(f"b={b}: {d:+.3f}" for b, d in dev)
-        cat, detail = "does not hold", f"deviates from {label} by ({rng}) in α"
-    else:
-        rng = ", ".join(f"b={b}: {d:+.3f}" for b, d in dev)
-        cat = "holds only under conditions"
-        detail = f"holds within CI for b = {', '.join(holds)}; deviates elsewhere ({rng} in α)"
-    return cat, detail, holds, dev
 
 
 def _measured_alpha(rows: pd.DataFrame, what: str) -> str:
@@ -132,141 +99,17 @@ def perfect_order_minimal_tree(ctx: Context) -> Verdict:
                    f"{ctx.command} (study ordering_ebf / knuth_moore)")
 
 
-def _random_rows(ctx: Context) -> tuple[pd.DataFrame, str]:
-    rows = _alpha_rows(ctx, "random")
-    if len(rows):
-        return rows, "random order"
-    rows = _alpha_rows(ctx, "natural")
-    return rows, "natural order (on i.i.d. trees, equivalent in distribution to random order)"
-
-
-def _random_order_by_fit(ctx: Context) -> Verdict:
-    """000-f without the convergence study: the fitted exponents, and the count at the deepest
-    depth against b^(3d/4) on the count scale (an exponent difference says nothing about the
-    count unless the intercepts agree)."""
-    rows, what = _random_rows(ctx)
-    if rows.empty:
-        return no_data("random- or natural-order rows on continuous i.i.d. trees with two or more depths", "ordering_ebf")
-    cat, detail, holds, dev = _judge_alpha(rows, 0.75, "3/4")
-    if cat == "does not hold" and dev and max(abs(x) for _, x in dev) <= APPROX_ALPHA_TOL:
-        # "about b^(3d/4)": not within CI anywhere, but close; say how close and in which direction
-        signs = {np.sign(x) for _, x in dev}
-        side = ("below 3/4 at every b" if signs == {-1.0} else "above 3/4 at every b" if signs == {1.0} else
-                "on both sides of 3/4")
-        cat = "holds only under conditions"
-        detail = (f"only as an approximation: 3/4 lies outside every CI, but within {number(APPROX_ALPHA_TOL)} in α "
-                  f"(deviations {', '.join(f'b={b}: {x:+.3f}' for b, x in dev)}); the measured exponent is {side}; "
-                  f"on the count scale, mean leaves / b^(3d/4) at the deepest d: {_count_ratio_34(ctx, rows)}")
-    pc, pdetail, pholds, _ = _judge_alpha(rows, T.pearl_alpha, "Pearl's log R_b / log b")
-    theory = "α = 3/4 (b^(3d/4)); Pearl: " + ", ".join(f"b={int(r.b)}: {number(T.pearl_alpha(r.b))}" for r in rows.itertuples())
-    detail += f". Against Pearl's exponent: {pdetail}"
-    return Verdict(cat, detail, _measured_alpha(rows, what), theory, f"{ctx.command} (studies ordering_ebf, pearl)")
-
-def _count_ratio_34(ctx: Context, rows: pd.DataFrame) -> str:
-    """Mean leaves / b^(3d/4) at each b's deepest fitted depth (random or natural order)."""
-    sub = ctx.iid()
-    out = []
-    for r in rows.itertuples():
-        g = sub[(sub["b"] == r.b) & (sub["d"] == r.d_max) & (sub["algorithm"] != "minimax")
-                & sub["ordering"].isin(["random", "natural"])]
-        if len(g):
-            out.append(f"b={int(r.b)}, d={int(r.d_max)}: {number(g['leaves'].mean() / float(r.b) ** (0.75 * r.d_max))}")
-    return ", ".join(out) or "n/a"
-
-
-#: 000-f on nodes: a b's deepest depth is used only with at least this many trees
-MIN_TREES_NODES = 10
-
-
-def nodes_ratio_34(ctx: Context, n_resamples: int = 999) -> dict[int, dict]:
-    """000-f on the count the claim names (nodes): per b, at the deepest depth with at least
-    MIN_TREES_NODES random-order (else natural-order) alpha-beta searches of continuous i.i.d.
-    trees in the run's table, mean nodes / b^(3d/4) and mean leaves / b^(3d/4), each with a 95 %
-    bootstrap CI over the trees, and n."""
-    sub = ctx.iid()
-    if sub.empty or "nodes" not in sub.columns:
-        return {}
-    o = "random" if (sub["ordering"] == "random").any() else "natural"
-    sub = sub[(sub["ordering"] == o) & (sub["algorithm"] == "alphabeta")].dropna(subset=["nodes", "leaves"])
-    out = {}
-    for b, g in sub.groupby("b"):
-        counts = g.groupby("d").size()
-        ok = counts[counts >= MIN_TREES_NODES]
-        if ok.empty:
-            continue
-        d = int(ok.index.max())
-        cell = g[g["d"] == d]
-        scale = float(b) ** (0.75 * d)
-        nodes = mean_ci(cell["nodes"].to_numpy(float) / scale, n_resamples=n_resamples, seed=int(b))
-        leaves = mean_ci(cell["leaves"].to_numpy(float) / scale, n_resamples=n_resamples, seed=int(b))
-        out[int(b)] = dict(d=d, n=len(cell), nodes=nodes, leaves=leaves, ordering=o)
-    return out
-
-
-def _nodes_line(nr: dict[int, dict]) -> str:
-    o = next(iter(nr.values()))["ordering"]
-    return (f"on nodes ({o} order, the run's table, deepest d with ≥ {MIN_TREES_NODES} trees per b, 95 % bootstrap CI "
-            "over trees): " + "; ".join(
-                f"b={b}, d={v['d']}, n={v['n']}: nodes / b^(3d/4) = {fmt_ci(v['nodes'])} (leaves / b^(3d/4) = "
-                f"{fmt_ci(v['leaves'])})" for b, v in sorted(nr.items())))
-
-
 def random_order_three_quarters(ctx: Context) -> Verdict:
-    """000-f/001-d/003-e "random ordering examines about O(b^(3d/4)) nodes".
-
-    From the paired convergence study: the count scale at feasible depths and the extrapolated
-    growth."""
+    """000-f/001-d/003-e "random ordering examines about O(b^(3d/4)) nodes", judged on nodes (as
+    the claim says; leaves beside) from the exact expectations of analysis.exact_counts (the DP
+    over the search window), with the sampled simulation as their check. Without them: no data."""
     exact = (ctx.exact or {}).get("exact_counts")
-    if exact is not None:                        # exact expectations first; the sampled study checks them
-        return random_order_three_quarters_exact(exact, COUNT_FACTOR)
-    res = (ctx.exact or {}).get("convergence")
-    if not res:
-        return _random_order_by_fit(ctx)
-    f = convergence_facts(res)
-    lo, hi = f["ratio34_range"]
-    clo, chi = f["ratio34_ci_range"]
-    measured = "; ".join(
-        f"b={b}, d={v['d']}: N/b^(3d/4) = {fmt_ci(v['ratio34'])}, growth {fmt_ci(v['growth']) if v['growth'] else 'n/a'}, "
-        f"extrapolated limit {fmt_ci(v['limit']) if v['limit'] else 'n/a'} ({v['model'] or 'no fit'}) vs R_b "
-        f"{T.pearl_rb(b):.3g}, b^(3/4) {b ** 0.75:.3g}" for b, v in f["deep"].items())
-    measured += f" (n = {min(r.n for r in res.values())} paired trees per b)"
-    b_ls, s_ls = f["least_stable"]
-    growth_not_b34 = len(f["b34_above_limit_ci"]) == len(f["b"])
-    nr = nodes_ratio_34(ctx)
-    count = "leaves (the convergence study counts leaves; no node counts in this run)"
-    if nr:
-        # the claim counts nodes: the count scale is judged on nodes, leaves beside it
-        measured = _nodes_line(nr) + ". Leaves, paired convergence study: " + measured
-        lo = min(v["nodes"].value for v in nr.values())
-        hi = max(v["nodes"].value for v in nr.values())
-        clo = min(v["nodes"].low for v in nr.values())
-        chi = max(v["nodes"].high for v in nr.values())
-        count = (f"nodes, as the claim says (n = {min(v['n'] for v in nr.values())}–{max(v['n'] for v in nr.values())} "
-                 f"trees per b; leaves are {min(v['leaves'].value for v in nr.values()):.2f}–"
-                 f"{max(v['leaves'].value for v in nr.values()):.2f}× b^(3d/4) at the same depths)")
-    within = clo >= 1 / COUNT_FACTOR and chi <= COUNT_FACTOR
-    side = "above it" if clo > 1 else "below it" if chi < 1 else "on both sides of it"
-    stable = (f"Least stable number: the fitted exponent at b = {b_ls} moves by {s_ls:.3f} with the depth window "
-              f"or estimator, {f['spread_over_ci'][b_ls]:.1f}× its CI half-width")
-    if within and growth_not_b34:
-        cat = "holds only under conditions"
-        above = (f"; at the deepest depth the growth still lies above R_b (b = {', '.join(map(str, f['growth_above_rb']))})"
-                 if f["growth_above_rb"] else "")
-        det = (f"as a count at feasible depths, counting {count}: N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d "
-               f"per b (CIs {clo:.2f}–{chi:.2f}, {side}); not as a growth rate (leaves): the extrapolated limit of the growth per ply "
-               f"lies below b^(3/4) at every b (its CI contains Pearl's R_b at {len(f['rb_in_limit_ci'])} of "
-               f"{len(f['b'])}){above}, so the ratio N / b^(3d/4) falls geometrically beyond the depths measured. "
-               + stable)
-    elif within:
-        cat = "holds"
-        det = (f"counting {count}: N is {lo:.2f}–{hi:.2f}× b^(3d/4) at the deepest d per b (CIs {clo:.2f}–{chi:.2f}), "
-               f"and b^(3/4) is not "
-               f"excluded by every extrapolated limit's CI. " + stable)
-    else:
-        cat = "does not hold"
-        det = (f"counting {count}, N / b^(3d/4) = {lo:.2f}–{hi:.2f} (CIs {clo:.2f}–{chi:.2f}) at the deepest "
-               f"depths: not within a factor {COUNT_FACTOR:g}. " + stable)
-    return Verdict(cat, det, measured, "N ≈ b^(3d/4); Pearl: growth → R_b", RIGOR_COMMAND)
+    if exact is None:
+        return Verdict("no data", "judged on the exact expectations (searchlab.analysis.exact_counts.study, the DP "
+                       "over the search window), which this run did not compute; analysis/reproduce.py computes them",
+                       "not computed in this run: the exact expected nodes of random-order alpha-beta",
+                       "N ≈ b^(3d/4); Pearl: growth → R_b", ".venv/bin/python analysis/reproduce.py")
+    return random_order_three_quarters_exact(exact, COUNT_FACTOR)
 
 
 #: 001-e: a (b, d) cell's pruned fraction is judged only with at least this many trees (a bootstrap

@@ -18,7 +18,7 @@ import numpy as np
 from searchlab.algorithms.api import search
 from searchlab.algorithms.trace import run_trace
 from searchlab.analysis.format import number
-from searchlab.analysis.memory import stack_fit, stack_study
+from searchlab.analysis.memory import stack_fit, stack_study, workspace_fit, workspace_study
 from searchlab.claims.verdict import Context, Verdict, exact_missing, no_data
 from searchlab.trees import ExplicitTree, IIDTree
 
@@ -160,6 +160,8 @@ def exact_checks(seed: int = 2024, n_random: int = 200) -> dict[str, Any]:
     out["memory"] = mem
     # 000-d: the real stack (deepest call stack during the search, sys.setprofile), varying b and d
     out["stack"] = stack_study()
+    # 000-d: the compiled kernel's workspace (numba's allocations and the arrays' bytes), varying b and d
+    out["workspace"] = workspace_study()
     out["seconds"] = time.perf_counter() - t0
     return out
 
@@ -317,7 +319,7 @@ def depth_first_memory(ctx: Context) -> Verdict:
                             f"grow ×{v['leaves_growth']:,.0f}" for b, v in per_b.items())
                 + "; spread of the deepest stack across b at equal d: "
                 + ", ".join(f"d={d}: {x} frames" for d, x in fit["spread_over_b"].items())
-                + ". " + heap + ". The compiled kernel's workspace (per-ply arrays inside numba) is not measured")
+                + ". " + heap)
     if linear and flat_in_b:
         cat = "holds"
         det = (f"the stack grows linearly in d ({min(slopes):.2f}–{max(slopes):.2f} frames per ply) and not with b; "
@@ -328,6 +330,34 @@ def depth_first_memory(ctx: Context) -> Verdict:
     else:
         cat = "does not hold"
         det = "the deepest stack does not grow linearly in d"
+    det = "reference engine: " + det
+    ws = ctx.exact.get("workspace")
+    if not ws:
+        measured += ". The compiled kernel's workspace was not measured in this run"
+        det += "; the compiled kernel's workspace was not measured"
+        if cat == "holds":
+            cat = "holds only under conditions"
+    else:
+        w = workspace_fit(ws)
+        c0, cd, cb, cbd = w["coef"]
+        bilinear = w["max_resid"] < 0.5
+        fixed = w["arrays"][0] == w["arrays"][1] and w["nrt"][0] == w["nrt"][1] and w["same_nodes"]
+        measured += (f". Compiled tree kernel (natural-order alpha-beta on IIDTree(b, d, seed=1), {w['cells']} searches, "
+                     f"b = {', '.join(map(str, w['bs']))}, d = {w['ds'][0]}..{w['ds'][1]}, {w['nodes'][0]:,} to "
+                     f"{w['nodes'][1]:,} nodes): numba's runtime made {w['nrt'][0]}–{w['nrt'][1]} allocations per "
+                     f"search; the kernel's own code created {w['arrays'][0]}–{w['arrays'][1]} arrays (recorded run of "
+                     f"the same code, {'the same' if w['same_nodes'] else 'NOT the same'} nodes as the compiled "
+                     f"search), {min(x.workspace_bytes for x in ws):,} to {max(x.workspace_bytes for x in ws):,} B, "
+                     f"fitted as {number(c0)} + {number(cd)}·d + {number(cb)}·b + {number(cbd)}·b·d B "
+                     f"(largest residual {number(w['max_resid'])} B)")
+        if bilinear and fixed:
+            det += (f"; compiled kernel: a fixed set of {w['arrays'][0]} arrays allocated once per search (the same "
+                    f"{w['nrt'][0]} runtime allocations from {w['nodes'][0]:,} to {w['nodes'][1]:,} nodes), exactly "
+                    f"{number(c0)} + {number(cd)}·d + {number(cb)}·b + {number(cbd)}·b·d bytes: O(b·d)")
+        else:
+            det += ("; compiled kernel: its workspace is " + ("not a fixed set of arrays" if not fixed else
+                                                            "not linear in b·d"))
+            cat = "holds only under conditions" if cat == "holds" else cat
     return Verdict(cat, det, measured, "O(b·d): depth-first, one frame per ply",
                    "searchlab.analysis.memory.stack_study() (sys.setprofile around search(IIDTree(b, d), "
-                   "'alphabeta', engine='reference'))")
+                   "'alphabeta', engine='reference')) and workspace_study() (the compiled kernel)")

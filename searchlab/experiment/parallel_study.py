@@ -9,6 +9,11 @@ per simulation, columns: experiment/table_kinds.py ``PARALLEL_SCHEMA``) go to ``
 through the engine's runner: batching, retries, crash retry, progress, provenance, resume
 (a task whose rows are in the run directory is not run again), the run lock (api.py).
 
+Cost sensitivity: a tree block with ``sensitivity: true`` is simulated again under each cost
+of ``parallel.sensitivity.costs`` scaled by each of ``parallel.sensitivity.factors`` (one cost at
+a time, the others at ``parallel.costs``), on the same trees; those rows carry table
+"sensitivity" and their costs in the cost_* columns (claims/parallel.py reads the grid back).
+
 Seeds: tree seeds and position seeds are ``seeds.derive_seed(seed, identity)``; Lazy SMP's
 helper orders use ``seed``. Every user error is one ConfigError naming the key.
 """
@@ -35,6 +40,8 @@ from searchlab.parallel.simulate import MAX_PROCESSORS
 from searchlab.parallel.study import GAMES, game_rows, tree_rows
 
 MODELS = ("iid", "ordered", "incremental")
+#: the costs a sensitivity grid may vary (node is the clock's unit)
+SENSITIVE_COSTS = ("split", "message", "tt")
 
 
 @dataclass
@@ -56,6 +63,16 @@ class TreeBlock:
     order_p: list[float] = field(default_factory=lambda: [0.9])    # ordered trees only
     trees: int = 4
     p: list[int] = field(default_factory=lambda: [1, 2, 4, 8, 16, 32, 64, 128, 256])
+    sensitivity: bool = False       # also simulate under parallel.sensitivity's cost grid
+
+
+@dataclass
+class SensitivityConf:
+    """The cost grid of the sensitivity analysis: each cost of ``costs`` scaled by each of
+    ``factors``, one at a time (empty: no sensitivity runs)."""
+
+    costs: list[str] = field(default_factory=list)
+    factors: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -79,6 +96,7 @@ class ParallelSection:
     min_split: int = 2
     tt_bits: int = 20
     size: str = "full"
+    sensitivity: SensitivityConf = field(default_factory=SensitivityConf)
     trees: list[TreeBlock] = field(default_factory=list)
     games: list[GameBlock] = field(default_factory=list)
 
@@ -139,6 +157,21 @@ def validate(sec: ParallelSection) -> None:
         _fail(f"parallel.tt_bits must be in [1, 26]; got {sec.tt_bits}")
     if not sec.trees and not sec.games:
         _fail("parallel.trees and parallel.games are both empty: nothing to simulate")
+    sens = sec.sensitivity
+    bad = [c for c in sens.costs if c not in SENSITIVE_COSTS]
+    if bad or len(set(sens.costs)) != len(sens.costs):
+        _fail(f"parallel.sensitivity.costs must be distinct names of {', '.join(SENSITIVE_COSTS)}; "
+              f"got {sens.costs!r}")
+    if any(not 0.0 < f <= 100.0 or f == 1.0 for f in sens.factors) or \
+            len(set(sens.factors)) != len(sens.factors):
+        _fail("parallel.sensitivity.factors must be distinct numbers in (0, 100] other than 1 "
+              f"(1 is parallel.costs itself); got {sens.factors!r}")
+    marked = [i for i, b in enumerate(sec.trees) if b.sensitivity]
+    if marked and not (sens.costs and sens.factors):
+        _fail(f"parallel.trees[{marked[0]}].sensitivity is true but parallel.sensitivity has no "
+              "costs or no factors: give both, e.g. {costs: [split, message, tt], factors: [0.5, 2.0]}")
+    if (sens.costs or sens.factors) and not marked:
+        _fail("parallel.sensitivity is set but no parallel.trees block has sensitivity: true")
     for i, b in enumerate(sec.trees):
         k = f"parallel.trees[{i}]"
         if b.model not in MODELS:
@@ -211,19 +244,25 @@ def plan_parallel_tasks(pc: ParallelConfig) -> list[ParallelTask]:
     sec, tasks = pc.section, []
     costs = Costs(**dataclasses.asdict(sec.costs))
     algs = tuple(sec.algorithms)
+    grid = [(c, f) for c in sec.sensitivity.costs for f in sec.sensitivity.factors]
     for b in sec.trees:
-        for d in b.d:
-            for op in (b.order_p if b.model == "ordered" else [None]):
-                for k in range(b.trees):
-                    ts = derive_seed(pc.seed, f"parallel/tree/{b.model}/{b.b}/{d}/{op}/{k}") \
-                        & 0x7FFFFFFF
-                    ident = ("tree", b.table, b.model, b.b, d, op, ts, algs, tuple(b.p))
-                    w = int(b.b ** (0.75 * d)) * len(algs) * len(b.p)
-                    tasks.append(ParallelTask(
-                        len(tasks), _task_id(*ident), f"{b.table}/{b.model} b={b.b} d={d} "
-                        f"order_p={op} #{k}", "tree",
-                        (b.table, b.model, b.b, d, ts, op, algs, tuple(b.p), costs, sec.min_split,
-                         sec.tt_bits), w, w))
+        variants = [(b.table, costs, "")] + [
+            ("sensitivity", dataclasses.replace(costs, **{c: getattr(costs, c) * f}), f" {c}x{f:g}")
+            for c, f in (grid if b.sensitivity else [])]
+        for table, cs, tag in variants:
+            for d in b.d:
+                for op in (b.order_p if b.model == "ordered" else [None]):
+                    for k in range(b.trees):
+                        ts = derive_seed(pc.seed, f"parallel/tree/{b.model}/{b.b}/{d}/{op}/{k}") \
+                            & 0x7FFFFFFF        # the same trees under every cost variant
+                        ident = ("tree", b.table, b.model, b.b, d, op, ts, algs, tuple(b.p)) + \
+                            ((table, dataclasses.astuple(cs)) if tag else ())
+                        w = int(b.b ** (0.75 * d)) * len(algs) * len(b.p)
+                        tasks.append(ParallelTask(
+                            len(tasks), _task_id(*ident), f"{table}/{b.model} b={b.b} d={d} "
+                            f"order_p={op}{tag} #{k}", "tree",
+                            (table, b.model, b.b, d, ts, op, algs, tuple(b.p), cs, sec.min_split,
+                             sec.tt_bits), w, w))
     for g in sec.games:
         for d in g.depth:
             for o in g.orderings:

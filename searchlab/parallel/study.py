@@ -137,7 +137,8 @@ def policy_table(df: pd.DataFrame) -> pd.DataFrame:
 
 def plot_speedup(table: pd.DataFrame, path: Path, title: str) -> Path:
     """Speedup against p (log-log) per algorithm, with the ideal speedup p; one slice of
-    ``speedup_table`` (one domain, depth and ordering)."""
+    ``speedup_table`` (one domain, depth and ordering). Error bars: the 95 % CI of the mean
+    where the table has one (columns speedup_lo, speedup_hi), else the min and max over trees."""
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     ps = sorted(table["p"].unique())
     ax.plot(ps, ps, color="#000000", ls=":", label="ideal (speedup = p)")
@@ -145,8 +146,9 @@ def plot_speedup(table: pd.DataFrame, path: Path, title: str) -> Path:
         r = table[table["algorithm"] == alg].sort_values("p")
         if r.empty:
             continue
-        ax.errorbar(r["p"], r["speedup"], yerr=[r["speedup"] - r["speedup_min"],
-                                                r["speedup_max"] - r["speedup"]],
+        lo, hi = (("speedup_lo", "speedup_hi") if "speedup_lo" in r.columns and r["speedup_lo"].notna().all()
+                  else ("speedup_min", "speedup_max"))
+        ax.errorbar(r["p"], r["speedup"], yerr=[r["speedup"] - r[lo], r[hi] - r["speedup"]],
                     color=ALGORITHM_COLOURS[alg], marker=ALGORITHM_MARKERS[alg], capsize=2,
                     label=alg)
     ax.set_xscale("log", base=2)

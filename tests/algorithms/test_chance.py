@@ -113,7 +113,7 @@ def test_node_budget_aborts():
 
 @pytest.mark.parametrize("kwargs,match", [
     (dict(algorithm="alphabeta"), "algorithm must be one of"),
-    (dict(ordering="perfect"), "ordering must be one of"),
+    (dict(ordering="best"), "ordering must be one of"),
     (dict(outcome_order="random"), "outcome_order must be one of"),
     (dict(bounds=(1.0, 0.0)), "bounds must be finite with L < U"),
     (dict(bounds="x"), "bounds must be a pair"),

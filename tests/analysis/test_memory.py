@@ -21,9 +21,17 @@ def test_measure_stack_sees_the_recursion_not_the_caller():
     assert deep.max_frames - shallow.max_frames == 6 and deep.leaves > shallow.leaves
 
 
-def _ctx(stack):
+def _ws(bytes_of, arrays=16, nrt=23):
+    from searchlab.analysis.memory import WorkspaceCell
+
+    return [WorkspaceCell(b, d, 1, arrays if (b, d) != (4, 4) else arrays + (nrt != 23), bytes_of(b, d), 8, nrt,
+                          b ** d, True) for b, d in ((2, 2), (2, 4), (2, 6), (4, 2), (4, 4))]
+
+
+def _ctx(stack, workspace=()):
     mem = [(2, 2400, 7), (4, 2450, 49), (6, 2500, 195)]
-    return Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"memory": mem, "stack": stack})
+    ws = _ws(lambda b, d: 64 + 24 * b * d) if workspace == () else workspace
+    return Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"memory": mem, "stack": stack, "workspace": ws})
 
 
 def _cells(frames):
@@ -40,3 +48,32 @@ def test_000d_verdict_follows_the_measured_stack():
     assert v3.category == "does not hold"
     v4 = depth_first_memory(_ctx(None))
     assert v4.category == "holds only under conditions" and "not measured" in v4.detail
+
+
+# --------------------------------------------------------------------------- the compiled kernel
+
+def test_compiled_workspace_is_a_fixed_set_of_arrays_linear_in_b_times_d():
+    from searchlab.analysis.memory import workspace_fit, workspace_study
+
+    cells = workspace_study(((2, 2), (2, 6), (2, 10), (6, 2), (6, 4), (12, 3)))
+    assert all(c.same_nodes for c in cells)                    # the recorded run is the same search
+    assert len({c.arrays for c in cells}) == 1 and len({c.nrt_allocations for c in cells}) == 1
+    assert cells[2].nodes > 10 * cells[0].nodes                 # more work, the same allocations
+    fit = workspace_fit(cells)
+    assert fit["max_resid"] < 1e-6 and fit["coef"][3] > 0       # exactly A + B d + C b + D b d
+    for c in cells:                                             # the kernel's own arrays, by hand
+        d1 = c.d + 1
+        assert c.workspace_bytes == 8 * (8 * d1 + 3 * d1 * c.b + 5 * c.b)
+
+
+def test_000d_verdict_reads_the_compiled_workspace():
+    stack = _cells({(2, 2): 7, (2, 4): 9, (2, 6): 11, (4, 2): 7, (4, 4): 9})
+    ok = depth_first_memory(_ctx(stack))
+    assert ok.category == "holds" and "compiled kernel: a fixed set of 16 arrays" in ok.detail
+    assert "O(b·d)" in ok.detail and "5 searches" in ok.measured
+    quad = depth_first_memory(_ctx(stack, _ws(lambda b, d: 8 * d * d * b)))
+    assert quad.category == "holds only under conditions" and "not linear in b·d" in quad.detail
+    grows = depth_first_memory(_ctx(stack, _ws(lambda b, d: 24 * b * d, nrt=24)))
+    assert grows.category == "holds only under conditions" and "not a fixed set of arrays" in grows.detail
+    missing = depth_first_memory(_ctx(stack, None))
+    assert missing.category == "holds only under conditions" and "workspace was not measured" in missing.detail

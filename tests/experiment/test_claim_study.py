@@ -41,7 +41,7 @@ def _same_results(a: dict, b: dict) -> None:
 
 def test_chance_preset_writes_tables_and_a_report_from_them(chance_run):
     tables = load_tables(chance_run)
-    assert set(tables) == {"growth", "relabel", "pig", "ludo"}
+    assert set(tables) == {"growth", "relabel", "pig", "ludo", "orders"}
     assert len(tables["growth"]) > 0 and set(tables["ludo"]["move"]) == {"safe", "race"}
     manifest = json.loads((chance_run / "manifest.json").read_text())
     assert manifest["complete"] and manifest["tasks"] == len(CH.CS.chance_steps("tiny", 15))

@@ -85,7 +85,7 @@ def test_convergence_runs_as_engine_tasks_with_the_in_process_numbers(convergenc
     pd.testing.assert_frame_equal(got.sort_values(key).reset_index(drop=True),
                                   want.sort_values(key).reset_index(drop=True), check_dtype=False)
     text = (run / "report.md").read_text()
-    assert "000-f" in text and "convergence_paired_b2.png" in text
+    assert "Extrapolated limit" in text and "convergence_paired_b2.png" in text
     assert (run / "figures" / "convergence_paired_b8.png").exists()
 
 
