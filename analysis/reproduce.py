@@ -428,12 +428,51 @@ def _bad_arguments(args: argparse.Namespace, runs_dir: Path) -> str | None:
     return None
 
 
+def adopt_convergence_cache(cache: Path, size: str, jobs: int, log=print) -> int:
+    """A reproduction written before the convergence study ran on the engine kept its counts in
+    ``cache/b{b}.npz`` (depths, seeds, leaves[seed, depth], ordering). With --resume, the counts
+    that match the study's tasks (the same depths, tree seeds and order) become the run's rows,
+    so they are not measured again: the same counts, hence the same numbers. Returns the rows
+    adopted (0 when the directory already holds an engine run or no matching cache)."""
+    import numpy as np
+    from searchlab.analysis import convergence as CV
+    from searchlab.experiment import api, provenance, store
+    from searchlab.experiment.claimstudy import SCHEMAS, claim_tasks, config_hash, from_engine
+
+    if (cache / "provenance.json").exists() or not any(cache.glob("b*.npz")):
+        return 0
+    cfg = from_engine(api.compose("convergence", [f"claim_study.size={size}"]))
+    rows = []
+    for t in claim_tasks(cfg):
+        kw = t.step.kwargs
+        path = cache / f"b{kw['b']}.npz"
+        if not path.exists():
+            continue
+        got = np.load(path)
+        trees = range(kw["first"], kw["first"] + len(kw["seeds"]))
+        if (got["depths"].tolist() != kw["depths"] or str(got.get("ordering", "random")) != CV.ORDERING
+                or len(got["seeds"]) < trees.stop
+                or [int(got["seeds"][i]) for i in trees] != kw["seeds"]):
+            continue
+        rows += [{"b": kw["b"], "tree": i, "d": d, "leaves": int(got["leaves"][i, j]),
+                  "task_id": t.task_id} for i in trees for j, d in enumerate(kw["depths"])]
+    if rows:
+        provenance.add_session(cache, config_hash(cfg), provenance.session_record(jobs, "loky", 0, True))
+        store.PartWriter(cache, "paired_leaves", SCHEMAS["paired_leaves"]).write(rows)
+        log(f"convergence: {len(rows)} counts of the earlier reproduction's cache ({cache}/b*.npz) "
+            "adopted as the run's rows")
+    return len(rows)
+
+
 def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: int,
               log=print) -> tuple[dict, list, list]:
     """The rigor studies: measurements for the claims registry, the rows of the
     "Studies run" table, and the report sections (built later, once figures can be written).
-    The convergence counts are cached under runs_dir/convergence (reused with ``resume``)."""
+    The convergence counts are the engine's run of experiment=convergence under
+    runs_dir/convergence (resumed with ``resume``), analysed from its table."""
     from searchlab.analysis import convergence as CV
+    from searchlab.experiment.api import run_study
+    from searchlab.experiment.claimstudy import load_tables
     from searchlab.analysis import costs as K
     from searchlab.analysis import discrete as D
     from searchlab.analysis import exact_counts as EC
@@ -441,17 +480,18 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
     from searchlab.analysis import worstcase as W
 
     cache = runs_dir / "convergence"
-    timing = cache / "reproduce_seconds.txt"
     if cache.exists() and not resume:
         shutil.rmtree(cache)
-    cached = resume and timing.exists()
+    size = "small" if small else "full"
+    ov = [f"claim_study.size={size}", f"runner.n_jobs={jobs}", "runner.progress=false",
+          "runner.report=false"]
+    log(f"== convergence: {' '.join(ov)}")
     t0 = time.perf_counter()
-    conv = CV.run(small, n_jobs=jobs, cache_dir=cache, n_resamples=resamples, log=log)
-    secs = time.perf_counter() - t0
-    if cached:
-        secs = max(secs, float(timing.read_text()))
-    else:
-        timing.write_text(f"{secs:.1f}")
+    if resume:
+        adopt_convergence_cache(cache, size, jobs, log)
+    run_study("convergence", ov, output_dir=cache, progress=False)
+    secs = _recorded_seconds(cache, time.perf_counter() - t0, resume)
+    conv = CV.summarise(load_tables(cache), size, CV.SEED, n_resamples=resamples)
     rel = str(cache.relative_to(ROOT) if cache.is_relative_to(ROOT) else cache)
     n = min(r.n for r in conv.values())
     info = [("convergence (paired, kernel)", f"b = {', '.join(map(str, conv))}, n = {n} trees per b, the same "

@@ -149,3 +149,16 @@ def test_the_checks_report_an_upward_import_and_a_cycle():
     assert layer_violations({"searchlab.algorithms.api": [("searchlab.trees", 1, True)]},
                             mods, table) == []
     assert find_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_report_reads_tables_and_never_runs_or_dispatches():
+    """No module of searchlab.report but its command imports the kind registry, the session
+    skeleton, the runner or a planner: the entry layer (experiment.api.KINDS) hands each kind
+    its report writer, and a writer only reads a run's tables."""
+    forbidden = ("searchlab.experiment.api", "searchlab.experiment.session",
+                 "searchlab.experiment.runner", "searchlab.experiment.sweep",
+                 "searchlab.experiment.grid")
+    wrong = [f"{name}:{line} imports {target}" for name, found in imports(modules()).items()
+             if name.startswith("searchlab.report") and name != "searchlab.report.cli"
+             for target, line, _ in found if target.startswith(forbidden)]
+    assert not wrong, "\n".join(wrong)

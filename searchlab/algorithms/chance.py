@@ -63,6 +63,7 @@ from searchlab.algorithms.chance_compiled import supports as compiled_supports
 from searchlab.algorithms.context import count_node
 from searchlab.algorithms.kernels.chance import kernel_supports_chance, run_chance_kernel
 from searchlab.algorithms.result import SearchResult
+from searchlab.games.protocol import ChanceGame
 
 INF = math.inf
 CHANCE_ORDERINGS = ("natural", "static", "random", "perfect")
@@ -453,12 +454,11 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
     ``extra``: chance_cutoffs, probes, probe_cutoffs, bounds. ``best_moves`` is complete for
     expectiminimax. Raises InvalidParameterError / UnsupportedError before any search.
     """
-    for attr in ("initial_state", "legal_moves", "play", "is_terminal", "utility", "max_to_move",
-                 "is_chance", "chance_outcomes"):
-        if not hasattr(game, attr):
-            raise InvalidParameterError(
-                f"game must implement the ChanceGame protocol (searchlab.games.protocol); "
-                f"{type(game).__name__} has no {attr}()")
+    if not isinstance(game, ChanceGame):
+        raise InvalidParameterError(
+            f"game must implement the ChanceGame protocol (searchlab.games.protocol: the Game "
+            f"protocol with is_chance, chance_outcomes and value_bounds); {type(game).__name__} "
+            f"does not")
     if algorithm not in ALGORITHMS:
         raise InvalidParameterError(f"algorithm must be one of {', '.join(ALGORITHMS)}; got {algorithm!r}")
     if ordering not in CHANCE_ORDERINGS:

@@ -146,7 +146,7 @@ def _params(cg: CompiledGame, game: Any, algorithm: str, parts: tuple[str, ...],
     widths = np.zeros(1, np.int64)
     if pruning is not None and pruning.active():
         ip[K.P_PRUNED] = 1
-        ip[K.P_NOISY] = hasattr(game, "is_noisy")
+        ip[K.P_NOISY] = game.capabilities.noisy_test
         nm, lmr, fu, beam, pc, q = (pruning.null_move, pruning.lmr, pruning.futility,
                                     pruning.beam, pruning.probcut, pruning.quiescence)
         if nm is not None:

@@ -39,6 +39,7 @@ from searchlab.algorithms.multiplayer_compiled import run_compiled
 from searchlab.algorithms.multiplayer_compiled import supports as compiled_supports
 from searchlab.algorithms.result import MultiResult
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
+from searchlab.games.protocol import MultiPlayerGame
 
 INF = math.inf
 MULTI_ALGORITHMS = ("maxn", "maxn-shallow", "paranoid", "paranoid-minimax", "brs")
@@ -225,12 +226,11 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
       UnsupportedError elsewhere) or "auto" (whichever of the two applies, else the reference).
     Raises InvalidParameterError / UnsupportedError before any search.
     """
-    for attr in ("initial_state", "to_move", "legal_moves", "play", "is_terminal",
-                 "utility_vector", "n_players"):
-        if not hasattr(game, attr):
-            raise InvalidParameterError(
-                f"game must implement the MultiPlayerGame protocol (searchlab.games.protocol); "
-                f"{type(game).__name__} has no {attr}")
+    if not isinstance(game, MultiPlayerGame):
+        raise InvalidParameterError(
+            f"game must implement the MultiPlayerGame protocol (searchlab.games.protocol: "
+            f"initial_state, to_move, legal_moves, play, is_terminal, utility_vector, n_players, "
+            f"capabilities); {type(game).__name__} does not")
     if algorithm not in MULTI_ALGORITHMS:
         raise InvalidParameterError(f"algorithm must be one of {', '.join(MULTI_ALGORITHMS)}; got {algorithm!r}")
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
@@ -242,8 +242,9 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
         raise InvalidParameterError(f"ordering must be 'natural' or 'perfect'; got {ordering!r}")
     if ordering == "perfect" and algorithm != "paranoid":
         raise UnsupportedError("ordering 'perfect' is defined for algorithm 'paranoid' only")
-    if algorithm == "brs" and not hasattr(game, "with_mover"):
-        raise UnsupportedError(f"best-reply search needs with_mover(state, player); {game.name} has none")
+    if algorithm == "brs" and not game.capabilities.with_mover:
+        raise UnsupportedError(f"best-reply search needs with_mover(state, player) "
+                               f"(capabilities.with_mover); {game.name} has none")
     state = game.initial_state() if root is None else root
     if root is not None and type(root) is not type(game.initial_state()):
         raise InvalidParameterError(
@@ -253,9 +254,9 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
     horizon = INF if horizon is None else horizon
     if algorithm == "maxn-shallow":
         if total is None:
-            if not hasattr(game, "leaf_total"):
+            if not game.capabilities.constant_sum:
                 raise UnsupportedError(f"shallow pruning needs a constant sum: {game.name} declares "
-                                       "none; give total=")
+                                       "none (capabilities.constant_sum); give total=")
             total = game.leaf_total(state, horizon)
             if total is None:
                 raise UnsupportedError(f"shallow pruning needs non-negative constant-sum payoffs; "

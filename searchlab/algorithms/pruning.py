@@ -402,7 +402,7 @@ def _children(state, ply: int, alpha: float, beta: float, ctx: SearchContext, ma
     futile = False
     if fu is not None and depth_left == 1 and ply > 0 and static is not None:
         futile = (static + fu.margin <= alpha) if maximizing else (static - fu.margin >= beta)
-    noisy = getattr(game, "is_noisy", None)
+    noisy = game.is_noisy if game.capabilities.noisy_test else None
     v = -INF if maximizing else INF
     best = None
     for i, m in enumerate(moves):

@@ -16,7 +16,7 @@
   Pig positions (``pig_position``: explicit seeds from the study seed); node ratios with
   paired bootstrap CIs over trees / positions (analysis.stats.paired_ratio), and every search
   checked to return expectiminimax's value.
-- ``plan(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
+- ``chance_steps(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
   whose rows form the tables ``growth``, ``relabel``, ``pig``, ``ludo`` (analysis/steps.py),
   and its results from those tables: run in-process by claims/chance.py, or as the engine's
   preset ``searchlab experiment=chance`` (experiment/claimstudy.py).
@@ -328,7 +328,7 @@ def ludo_rows() -> list[dict]:
                  leaves=lu["leaves"], chance_nodes=lu["chance_nodes"]) for m, v in lu["values"].items()]
 
 
-def plan(size: str = "full", seed: int = 15) -> list[Step]:
+def chance_steps(size: str = "full", seed: int = 15) -> list[Step]:
     """The chance-node study at ``size`` (SIZES, ORDER_SIZES) as steps: one per growth tree,
     the two relabelling experiments, one per Pig depth, the Ludo example, one per tree and per
     (Pig position, depth) of the ordering study (n <= 3 outcomes)."""

@@ -3,9 +3,11 @@
 Pearl's R_b is a *limit* (d -> inf). At the depths one can search, the growth per ply lies above
 it and converges from above. This module measures that as a result of its own:
 
-- ``measure``: leaves of alpha-beta (the numba kernel) on the same ``n`` i.i.d. trees at every
+- ``convergence_steps``: leaves of alpha-beta (the numba kernel) on the same ``n`` i.i.d. trees at every
   depth (a paired design: tree seed i is used at every d), in the trees' own order (``ORDERING``,
-  see there for why that is random order), in parallel with joblib, cached as .npz per b.
+  see there for why that is random order), as steps the engine runs (the claim-study family
+  ``convergence``: ``searchlab experiment=convergence``), rows into its ``paired_leaves`` table;
+  ``summarise`` analyses that table.
 - ``growth``: the parity-corrected growth g(d) = sqrt(mean N(d) / mean N(d-2)) with a bootstrap
   CI that resamples seeds *jointly* across the two depths, next to the CI from resampling each
   depth's seeds independently (what different trees per depth would give) and the correlation
@@ -24,7 +26,6 @@ percentile where BCa is undefined) unless stated.
 from __future__ import annotations
 
 import math
-import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +34,6 @@ from typing import Any, Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from scipy import stats
 from scipy.optimize import curve_fit
 
@@ -45,11 +45,13 @@ from . import estimators as E
 from . import figures as P
 from . import theory as T
 from .estimators import Estimate, bootstrap_ci
+from .steps import Step
 from .tables import md_table
 
-__all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "ORDERING", "tree_seeds", "count_leaves", "measure", "Growth",
+__all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "SIZES", "KINDS", "ORDERING", "tree_seeds", "count_leaves",
+           "leaves_rows", "convergence_steps", "matrix", "summarise", "Growth",
            "growth", "LimitFit", "fit_limit", "formula_ratios", "sensitivity",
-           "ConvergenceResult", "analyse", "run", "plot_growth", "MODELS", "convergence_facts",
+           "ConvergenceResult", "analyse", "plot_growth", "MODELS", "convergence_facts",
            "section", "fmt_ci", "exponent_stability", "stability_section"]
 
 #: depths measured per b at full size and with --small: the issue's minimum depths (b = 2 to
@@ -98,27 +100,57 @@ def count_leaves(b: int, depths: Sequence[int], seeds: Sequence[int],
     return out
 
 
-def measure(b: int, depths: Sequence[int], n: int, *, base_seed: int = 14, n_jobs: int = 1,
-            cache_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(depths, seeds, leaves[seed, depth]) for n trees per depth, paired; reused from
-    ``cache_dir/b{b}.npz`` when it holds exactly these depths, seeds and ``ORDERING``."""
+#: trees per b at each size, and the size's depths: the steps' plan (claim_study.size)
+SIZES = {"full": (FULL_DEPTHS, 200), "small": (SMALL_DEPTHS, 30)}
+#: the table the steps write: one row per (b, tree, depth)
+KINDS = ("paired_leaves",)
+#: trees per step (a step counts every depth of its trees; the task ids do not depend on n_jobs)
+TREES_PER_STEP = 10
+#: the study's seed (``base_seed`` of tree_seeds; experiments/convergence.yaml)
+SEED = 14
 
-    depths = np.asarray(list(depths), dtype=int)
-    seeds = tree_seeds(base_seed, b, n)
-    path = None if cache_dir is None else Path(cache_dir) / f"b{b}.npz"
-    if path is not None and path.exists():
-        got = np.load(path)
-        if (np.array_equal(got["depths"], depths) and np.array_equal(got["seeds"], seeds)
-                and str(got.get("ordering", "random")) == ORDERING):
-            return depths, seeds, got["leaves"]
-    chunks = np.array_split(seeds, max(1, min(len(seeds), 8 * max(n_jobs, 1))))
-    parts = Parallel(n_jobs=n_jobs)(delayed(count_leaves)(b, depths.tolist(), [int(s) for s in c])
-                                    for c in chunks if len(c))
-    leaves = np.vstack(parts)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, depths=depths, seeds=seeds, leaves=leaves, ordering=ORDERING)
-    return depths, seeds, leaves
+
+def leaves_rows(b: int, depths: list[int], seeds: list[int], first: int) -> list[dict]:
+    """Rows of count_leaves: b, tree index (``first`` + position in ``seeds``), d, leaves."""
+    mat = count_leaves(b, depths, seeds)
+    return [{"b": b, "tree": first + i, "d": int(d), "leaves": int(mat[i, j])}
+            for i in range(len(seeds)) for j, d in enumerate(depths)]
+
+
+def convergence_steps(size: str = "full", seed: int = SEED) -> list[Step]:
+    """The paired convergence study at ``size`` (SIZES) as steps of the engine (the claim-study
+    family ``convergence``: ``searchlab experiment=convergence``): per b, the same n trees
+    (tree_seeds) at every depth, TREES_PER_STEP trees a step. Work: R_b^dmax leaves a tree."""
+    plan_depths, n = SIZES[size]
+    steps = []
+    for b, ds in plan_depths.items():
+        depths = [int(d) for d in ds]
+        seeds = [int(x) for x in tree_seeds(seed, b, n)]
+        for first in range(0, n, TREES_PER_STEP):
+            chunk = seeds[first:first + TREES_PER_STEP]
+            steps.append(Step("paired_leaves", (b, first), leaves_rows,
+                              dict(b=b, depths=depths, seeds=chunk, first=first),
+                              int(T.pearl_rb(b) ** max(depths)) * len(chunk)))
+    return steps
+
+
+def matrix(table: pd.DataFrame, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """(depths, leaves[tree, depth]) of one b from the ``paired_leaves`` table (trees in index
+    order, the same trees at every depth); ValueError when a (tree, depth) is missing."""
+    sub = table[table["b"] == b]
+    wide = sub.pivot(index="tree", columns="d", values="leaves").sort_index().sort_index(axis=1)
+    if wide.isna().to_numpy().any():
+        raise ValueError(f"b={b}: the paired table misses counts (an incomplete run)")
+    return wide.columns.to_numpy(dtype=int), wide.to_numpy(dtype=np.int64)
+
+
+def summarise(tables: dict[str, pd.DataFrame], size: str = "full", seed: int = SEED, *,
+              n_resamples: int = 999) -> dict[int, ConvergenceResult]:
+    """Growth, convergence fit, formula ratios and sensitivity of every b of the run's
+    ``paired_leaves`` table (a function of the table only)."""
+    table = tables["paired_leaves"]
+    return {int(b): analyse(int(b), *matrix(table, int(b)), n_resamples=n_resamples)
+            for b in sorted(table["b"].unique())}
 
 
 # --------------------------------------------------------------------------- growth per depth
@@ -363,22 +395,6 @@ def analyse(b: int, depths: np.ndarray, leaves: np.ndarray, *, n_resamples: int 
                              formula_ratios(b, depths, leaves, n_resamples=n_resamples),
                              sensitivity(b, depths, leaves, n_resamples=max(99, n_resamples // 3)),
                              seconds, notes)
-
-
-def run(small: bool = False, *, n: int | None = None, n_jobs: int = 1, cache_dir: Path | None = None,
-        n_resamples: int = 999, log=print) -> dict[int, ConvergenceResult]:
-    """Measure and analyse every b (FULL_DEPTHS with n = 200, or SMALL_DEPTHS with n = 30)."""
-
-    plan = SMALL_DEPTHS if small else FULL_DEPTHS
-    n = n if n is not None else (30 if small else 200)
-    out = {}
-    for b, ds in plan.items():
-        t0 = time.perf_counter()
-        log(f"convergence: b={b}, d={min(ds)}..{max(ds)}, n={n}")
-        depths, _, leaves = measure(b, ds, n, n_jobs=n_jobs, cache_dir=cache_dir)
-        secs = time.perf_counter() - t0
-        out[b] = analyse(b, depths, leaves, n_resamples=n_resamples, seconds=secs)
-    return out
 
 
 # --------------------------------------------------------------------------- figure

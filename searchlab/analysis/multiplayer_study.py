@@ -21,7 +21,7 @@
   leaves at that depth. Best-reply search is not available there (OpenSpiel states cannot
   change the player to move). Without open-spiel the steps are left out and the summary says
   the domain was not measured.
-- ``plan(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
+- ``multiplayer_steps(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
   whose rows form the tables ``leaves``, ``games`` and ``cc`` (analysis/steps.py), and its results
   from them: run in-process by claims/multiplayer.py, or as the engine's preset
   ``searchlab experiment=multiplayer`` (experiment/claimstudy.py).
@@ -334,7 +334,7 @@ MATCH_PLAYERS = 3
 OPENING_PLIES = 4
 
 
-def plan(size: str = "full", seed: int = 15, openings: int | None = None,
+def multiplayer_steps(size: str = "full", seed: int = 15, openings: int | None = None,
          budget: int | None = None) -> list[Step]:
     """The study at ``size`` (SIZES) as steps: one per synthetic tree, one per Rolit game
     (``openings`` and ``budget``, nodes per move, override the size's)."""
@@ -357,7 +357,7 @@ def plan(size: str = "full", seed: int = 15, openings: int | None = None,
 
 
 def skipped() -> list[str]:
-    """Messages for the parts of the study plan() leaves out on this machine."""
+    """Messages for the parts of the study multiplayer_steps() leaves out on this machine."""
     return [] if openspiel.available() else [f"chinese_checkers (second domain): {CC_NOT_MEASURED}"]
 
 

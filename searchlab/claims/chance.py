@@ -29,9 +29,9 @@ SIZES = CS.SIZES
 
 def chance_checks(size: str = "full", seed: int = 15) -> dict[str, Any]:
     """The chance-node measurements at ``size`` "full" (a few minutes), "small" (seconds) or
-    "tiny" (the tests'): the steps of chance_study.plan in this process, summarised from their
+    "tiny" (the tests'): the steps of chance_study.chance_steps in this process, summarised from their
     tables (the preset ``searchlab experiment=chance`` runs the same steps on the engine)."""
-    return CS.summarise(run_steps(CS.plan(size, seed), CS.KINDS), size, seed)
+    return CS.summarise(run_steps(CS.chance_steps(size, seed), CS.KINDS), size, seed)
 
 
 def _missing(ctx: Context) -> Verdict | None:

@@ -27,10 +27,10 @@ SIZES = MS.SIZES
 
 def multiplayer_checks(size: str = "full", seed: int = 15) -> dict[str, Any]:
     """The n-player measurements at ``size`` "full" (minutes), "small" (about a minute) or
-    "tiny" (the tests'): the steps of multiplayer_study.plan in this process, summarised from
+    "tiny" (the tests'): the steps of multiplayer_study.multiplayer_steps in this process, summarised from
     their tables (the preset ``searchlab experiment=multiplayer`` runs the same steps on the
     engine)."""
-    return MS.summarise(run_steps(MS.plan(size, seed), MS.KINDS), size, seed)
+    return MS.summarise(run_steps(MS.multiplayer_steps(size, seed), MS.KINDS), size, seed)
 
 
 def cc_measured(cc: dict[str, Any]) -> str:

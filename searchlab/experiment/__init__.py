@@ -6,12 +6,17 @@
 - ``composition.py``: Hydra registration, resolvers, one-line composition errors;
 - ``seeds.py``: the one seed derivation (root seed + identity);
 - ``grid.py``: the grid -> tasks, the budget guard; ``budget.py``: estimates;
+- ``session.py``: the session skeleton every study kind runs through (lock, resume, manifest
+  with the run's kind, provenance, runner, store, report); the kinds' planners: ``sweep.py``,
+  ``tradeoff/``, ``parallel_study.py``, ``claimstudy.py``;
 - ``games.py``: game studies: position sources, seeded samples, rebuilding a position;
 - ``runner.py``: joblib (loky / dask) execution, batching, crash recovery;
 - ``store.py``: atomic Parquet parts, resume, ``load``; ``table_kinds.py``: the kinds of table
   a run holds (one schema per task kind); ``provenance.py``: versions, commit;
-- ``api.py``: ``run_study(experiment, overrides, output_dir)``, ``run``, ``compose``.
+- ``api.py``: ``run_study(experiment, overrides, output_dir)``, ``run``, ``compose``, the kind
+  registry ``KINDS``.
 
-Only ``composition.py``, ``api.py`` (and ``validation.py``, which reads a DictConfig) and
-``searchlab/cli.py`` touch Hydra/OmegaConf; importing this package imports none of them.
+Only ``composition.py``, ``api.py`` (and ``validation.py``, which turns a DictConfig into plain
+values) and ``searchlab/cli.py`` touch Hydra/OmegaConf; importing this package imports none of
+them.
 """

@@ -2,7 +2,7 @@
 ``searchlab experiment=chance`` and ``searchlab experiment=multiplayer``.
 
 A preset with a ``claim_study`` section (docs/chance-and-multiplayer.md) runs one family's steps
-(searchlab.analysis.chance_study.plan / multiplayer_study.plan: one step per synthetic tree,
+(searchlab.analysis.chance_study.chance_steps / multiplayer_study.multiplayer_steps: one step per synthetic tree,
 relabelling experiment, Pig depth or Rolit game) as tasks of the engine's runner, which calls
 ``task.run(settings)`` / ``task.failed(error, attempts)`` for tasks that are not searches
 (the contract of experiment/runner.py): batching, retries, crash handling, progress. Rows go
@@ -15,9 +15,7 @@ The report (searchlab/report/claimstudy.py) summarises the tables with the same 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,20 +24,23 @@ from typing import Any, Callable, Optional
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-from omegaconf import OmegaConf
 
 from searchlab.analysis import chance_study as CS
+from searchlab.analysis import convergence as CV
 from searchlab.analysis import multiplayer_study as MS
 from searchlab.analysis.steps import Step
-from searchlab.experiment import provenance, store
-from searchlab.experiment.run_status import check_not_all_failed
-from searchlab.experiment.runner import INFLIGHT_DIR, RunSettings, execute
+from searchlab.experiment import provenance
+from searchlab.experiment.runner import RunSettings
 from searchlab.experiment.schema import ConfigError
+from searchlab.experiment.seeds import config_digest, task_digest
+from searchlab.experiment.session import EnvelopeRows, Session, dump_yaml
+from searchlab.experiment.validation import plain_config
 from searchlab.limits import MAX_COUNT, excerpt
 
 MARKER = "claim_study.json"
 #: family -> (plan(size, seed, ...), table kinds, sizes)
-FAMILIES = {"chance": (CS.plan, CS.KINDS, CS.SIZES), "multiplayer": (MS.plan, MS.KINDS, MS.SIZES)}
+FAMILIES = {"chance": (CS.chance_steps, CS.KINDS, CS.SIZES), "multiplayer": (MS.multiplayer_steps, MS.KINDS, MS.SIZES),
+            "convergence": (CV.convergence_steps, CV.KINDS, CV.SIZES)}
 _I, _F, _S = pa.int64(), pa.float64(), pa.string()
 SCHEMAS = {
     "growth": pa.schema([("b", _I), ("n", _I), ("d", _I), ("spread", _F), ("instance", _I), ("algorithm", _S),
@@ -56,6 +57,7 @@ SCHEMAS = {
                          ("leaves", _I), ("nodes", _I), ("cutoffs", _I)]),
     "games": pa.schema([("opening", _I), ("seats", _S), ("player", _I), ("algorithm", _S), ("share", _F),
                         ("discs", _I), ("depth", _F)]),
+    "paired_leaves": pa.schema([("b", _I), ("tree", _I), ("d", _I), ("leaves", _I)]),
     "cc": pa.schema([("players", _I), ("position", _I), ("algorithm", _S), ("d", _I), ("leaves", _I),
                      ("nodes", _I), ("cutoffs", _I), ("branching", _I), ("keeps_turn", _I)]),
 }
@@ -66,17 +68,13 @@ SCHEMAS = {k: s.append(pa.field("task_id", _S)) for k, s in SCHEMAS.items()}
 MAX_OPENINGS = 100_000
 
 
-class ClaimStudyRunError(RuntimeError):
-    """The run directory holds a run of a different config."""
-
-
 @dataclass(frozen=True)
 class ClaimStudyConfig:
     """A validated ``claim_study`` section with the run's name and seed (plain values)."""
 
     study: str
     description: str
-    family: str                    # chance | multiplayer
+    family: str                    # chance | multiplayer | convergence
     size: str                      # full | small | tiny
     seed: int
     openings: Optional[int] = None     # multiplayer: Rolit openings (each played in 6 seatings)
@@ -86,7 +84,7 @@ class ClaimStudyConfig:
 def from_engine(cfg: Any) -> ClaimStudyConfig:
     """The claim study of a composed engine config (DictConfig or dict) that has a
     ``claim_study`` section. Unknown keys and bad values raise ConfigError naming the key."""
-    data = OmegaConf.to_container(cfg, resolve=True) if OmegaConf.is_config(cfg) else dict(cfg)
+    data = plain_config(cfg)
     sec = data.get("claim_study")
     if not isinstance(sec, dict):
         raise ConfigError(f"claim_study must be a mapping (the study's section); got {sec!r}")
@@ -155,35 +153,13 @@ class ClaimTask:
                 "label": self.label, "error": error[:2000], "attempts": attempts, "cpu": 0.0}
 
 
-def tasks(cfg: ClaimStudyConfig) -> list[ClaimTask]:
+def claim_tasks(cfg: ClaimStudyConfig) -> list[ClaimTask]:
+    """The family's steps as tasks; a task id is a digest of (family, table kind, step key)."""
     out = []
     for i, s in enumerate(steps(cfg)):
-        tid = hashlib.blake2b(repr((cfg.family, s.kind, s.key)).encode(), digest_size=8).hexdigest()
+        tid = task_digest(repr((cfg.family, s.kind, s.key)))
         out.append(ClaimTask(i, tid, s, s.work, s.work))
     return out
-
-
-class KindWriter:
-    """The runner's writer: each table kind's rows through its own store.PartWriter."""
-
-    def __init__(self, run_dir: Path) -> None:
-        self.run_dir = Path(run_dir)
-        self.parts: dict[str, store.PartWriter] = {}
-        self.failed: list[dict] = []
-        self.cpu = 0.0
-
-    def write(self, envelopes: list[dict]) -> None:
-        rows: dict[str, list[dict]] = {}
-        for e in envelopes:
-            if e["status"] != "ok":
-                self.failed.append({k: e.get(k) for k in ("task_id", "label", "error", "attempts")})
-                continue
-            rows.setdefault(e["kind"], []).extend(e["rows"])
-            self.cpu += e["cpu"]
-        for kind, rs in rows.items():
-            if kind not in self.parts:
-                self.parts[kind] = store.PartWriter(self.run_dir, kind, SCHEMAS[kind])
-            self.parts[kind].write(rs)
 
 
 def _parts(run_dir: Path, kind: str) -> list[Path]:
@@ -202,15 +178,6 @@ def load_tables(run_dir: str | Path) -> dict[str, pd.DataFrame]:
     return out
 
 
-def done_ids(run_dir: Path, family: str) -> set[str]:
-    """The ids of the tasks whose rows are already in run_dir (resume)."""
-    ids: set[str] = set()
-    for kind in FAMILIES[family][1]:
-        for p in _parts(run_dir, kind):
-            ids.update(pq.read_table(p, columns=["task_id"]).column("task_id").to_pylist())
-    return ids
-
-
 def is_claim_study_run(run_dir: str | Path) -> bool:
     return (Path(run_dir) / MARKER).exists()
 
@@ -225,54 +192,30 @@ def config_hash(cfg: ClaimStudyConfig) -> str:
     d = dataclasses.asdict(cfg)
     for k in ("study", "description"):
         d.pop(k)
-    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+    return config_digest(d)
 
 
-def run_claim_study(cfg: ClaimStudyConfig, runner: Any, run_dir: Path, *, progress: bool = True,
-                    fault: str | None = None, log: Callable[[str], None] = print) -> Path:
-    """Run (or resume) the study into run_dir with the engine's runner settings ``runner``.
-    Writes the tables, claim_study.json, provenance.json and manifest.json (not the report:
-    report/claimstudy.py). Raises ClaimStudyRunError for a directory holding another config."""
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
+def claim_session(cfg: ClaimStudyConfig) -> Session:
+    """The study as a session of the engine's skeleton (session.py): each table kind's rows
+    into its own folder; claim_study.json (the family and the config, which the report reads)
+    written before any task (the report: report/claimstudy.py)."""
     h = config_hash(cfg)
-    marker = run_dir / MARKER
-    resumed = marker.exists()
-    if resumed and json.loads(marker.read_text()).get("config_hash") != h:
-        raise ClaimStudyRunError(f"{run_dir} holds a claim study of a different config; choose a new directory")
-    provenance.write_json_atomic(marker, {"family": cfg.family, "config_hash": h,
-                                          "config": dataclasses.asdict(cfg)})
-    t_start = time.perf_counter()
-    for note in (MS.skipped() if cfg.family == "multiplayer" else []):
-        log(f"skipped: {note}")
-    todo_all = tasks(cfg)
-    done = done_ids(run_dir, cfg.family) if resumed else set()
-    todo = [t for t in todo_all if t.task_id not in done]
-    if resumed:
-        log(f"resume: {len(todo_all) - len(todo)} of {len(todo_all)} tasks already in {run_dir}; "
-            f"running the {len(todo)} missing")
-    provenance.add_session(run_dir, h, provenance.session_record(runner.n_jobs, runner.backend, len(todo), resumed))
-    settings = RunSettings(experiment=cfg.study, engine="auto", depth=None, task_max_nodes=0, config_hash=h,
-                           version=provenance.version(), commit=provenance.commit_label(),
-                           marker_dir=str(run_dir / INFLIGHT_DIR), fault=fault,
-                           parent_pid=os.getpid() if runner.backend == "loky" else None)
-    manifest = {"experiment": cfg.study, "kind": f"claim_study:{cfg.family}", "config_hash": h,
-                "tasks": len(todo_all), "complete": False}
-    provenance.write_json_atomic(run_dir / "manifest.json", manifest)
-    writer = KindWriter(run_dir)
-    outcome = execute(todo, settings, runner, writer, progress=progress,
-                      already_done=len(todo_all) - len(todo), total=len(todo_all), log=log)
-    manifest.update({"failed": writer.failed, "complete": not writer.failed,
-                     "session_seconds": round(outcome.seconds, 3), "worker_crashes": outcome.crashes})
-    provenance.write_json_atomic(run_dir / "manifest.json", manifest)
-    provenance.finish_session(run_dir, {"finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                                        "seconds": time.perf_counter() - t_start, "tasks": len(todo),
-                                        "cpu_seconds": writer.cpu})
-    for f in writer.failed:
-        log(f"failed: {f['label']}: {f['error']}")
-    check_not_all_failed(writer.failed, len(todo), run_dir, ClaimStudyRunError)
-    return run_dir
+
+    def plan(run_dir: Path, log: Callable[[str], None]) -> list[ClaimTask]:
+        provenance.write_json_atomic(Path(run_dir) / MARKER, {
+            "family": cfg.family, "config_hash": h, "config": dataclasses.asdict(cfg)})
+        for note in (MS.skipped() if cfg.family == "multiplayer" else []):
+            log(f"skipped: {note}")
+        return claim_tasks(cfg)
+
+    sec = {k: v for k, v in (("family", cfg.family), ("size", cfg.size),
+                             ("openings", cfg.openings), ("budget", cfg.budget)) if v is not None}
+    return Session(
+        kind=f"claim_study:{cfg.family}", name=cfg.study, config_hash=h,
+        config_yaml=dump_yaml({"name": cfg.study, "seed": cfg.seed, "claim_study": sec}),
+        plan=plan, rows=EnvelopeRows({k: (k, SCHEMAS[k]) for k in FAMILIES[cfg.family][1]}),
+        reader="searchlab.experiment.claimstudy.load_tables")
 
 
-__all__ = ["ClaimStudyConfig", "from_engine", "run_claim_study", "load_tables", "is_claim_study_run",
-           "run_config", "ClaimStudyRunError"]
+__all__ = ["ClaimStudyConfig", "from_engine", "claim_session", "load_tables", "is_claim_study_run",
+           "run_config"]

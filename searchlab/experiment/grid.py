@@ -20,7 +20,6 @@ Task identity and seeds (DESIGN.md, "Seeds"):
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
 import json
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ from searchlab.algorithms.ordering import REFERENCE_ORACLE_MAX_LEAVES as GAME_OR
 from searchlab.experiment import budget
 from searchlab.experiment.games import NOMINAL_B, make_game, position_identity
 from searchlab.experiment.schema import KERNEL_ORACLE_MAX_LEAVES, REFERENCE_ORACLE_MAX_LEAVES, ConfigError
-from searchlab.experiment.seeds import derive_seed
+from searchlab.experiment.seeds import derive_seed, task_digest
 from searchlab.experiment.study import Study, TreeSpec, thaw
 from searchlab.limits import MAX_GRID_POINTS, MAX_TASKS
 from searchlab.trees import make_tree
@@ -134,7 +133,7 @@ def _plan_game(study: Study, check_support: bool = True) -> Plan:
                     ident = position_identity(g, pos.instance) + f"|d={d}"
                     oseed = derive_seed(study.seed, ident + "|ordering=" + ordering)
                     full = ident + f"|algorithm={algorithm}|ordering={ordering}"
-                    tid = hashlib.blake2b(full.encode(), digest_size=8).hexdigest()
+                    tid = task_digest(full)
                     tasks.append(Task(len(tasks), tid, None, None, d, algorithm, ordering,
                                       pos.instance, pos.seed, oseed, nodes, work, g, pos,
                                       max_nodes=cap))
@@ -162,7 +161,7 @@ def with_pruning(p: Plan, study: Study) -> Plan:
     for t in p.tasks:
         for name in names:
             tid = t.task_id if name == "none" else \
-                hashlib.blake2b(f"{t.task_id}|pruning={name}".encode(), digest_size=8).hexdigest()
+                task_digest(f"{t.task_id}|pruning={name}")
             tasks.append(dataclasses.replace(t, index=len(tasks), task_id=tid, pruning=name))
     return Plan(tasks, p.trimmed, p.points)
 
@@ -255,7 +254,7 @@ def _plan(study: Study, check_support: bool = True) -> Plan:
                     seed = 0 if tree.model == "explicit" else derive_seed(study.seed, ident)
                     oseed = derive_seed(study.seed, ident + "|ordering=" + ordering)
                     full = ident + f"|algorithm={algorithm}|ordering={ordering}"
-                    tid = hashlib.blake2b(full.encode(), digest_size=8).hexdigest()
+                    tid = task_digest(full)
                     tasks.append(Task(len(tasks), tid, tree, b, d, algorithm, ordering, instance,
                                       seed, oseed, nodes, work, max_nodes=cap))
     if check_support:

@@ -21,23 +21,18 @@ helper orders use ``seed``. Every user error is one ConfigError naming the key.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any
 
-import pyarrow.parquet as pq
-from omegaconf import OmegaConf
-from omegaconf.errors import OmegaConfBaseException
 
 from searchlab.algorithms.compiled import compiled_game
-from searchlab.experiment import provenance, store
-from searchlab.experiment.run_status import check_same_config, check_not_all_failed
-from searchlab.experiment.runner import INFLIGHT_DIR, RunSettings, execute
+from searchlab.experiment import store
+from searchlab.experiment.runner import RunSettings
 from searchlab.experiment.schema import ConfigError
-from searchlab.experiment.seeds import derive_seed
+from searchlab.experiment.seeds import config_digest, derive_seed, task_digest
+from searchlab.experiment.session import EnvelopeRows, Session, dump_yaml
+from searchlab.experiment.validation import plain_config, structured
 from searchlab.experiment.table_kinds import PARALLEL_SCHEMA
 from searchlab.parallel import ALGORITHMS, Costs
 from searchlab.parallel.games import policy
@@ -125,9 +120,7 @@ def _fail(msg: str) -> None:
 def from_engine(cfg: Any) -> ParallelConfig:
     """The study of a composed engine config with a ``parallel`` section, validated: unknown
     keys, wrong types and out-of-range values raise ConfigError naming the key."""
-    if not OmegaConf.is_config(cfg):
-        cfg = OmegaConf.create(cfg)
-    data = OmegaConf.to_container(cfg, resolve=True)
+    data = plain_config(cfg)
     section = data.get("parallel")
     if not isinstance(section, dict):
         _fail(f"parallel must be a mapping (the study's section); got {section!r}")
@@ -135,21 +128,11 @@ def from_engine(cfg: Any) -> ParallelConfig:
     for k, cls in (("trees", TreeBlock), ("games", GameBlock)):
         blocks[k] = []
         for i, b in enumerate(section.pop(k, None) or []):
-            blocks[k].append(_structured(cls, b, f"parallel.{k}[{i}]"))
-    sec = _structured(ParallelSection, section, "parallel")
+            blocks[k].append(structured(cls, b, f"parallel.{k}[{i}]"))
+    sec = structured(ParallelSection, section, "parallel")
     sec.trees, sec.games = blocks["trees"], blocks["games"]
     validate(sec)
     return ParallelConfig(data.get("name"), data.get("seed"), sec)
-
-
-def _structured(cls: type, value: Any, where: str) -> Any:
-    """``value`` merged onto the dataclass ``cls``; ConfigError naming ``where.key``."""
-    try:
-        return OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(cls), value))
-    except OmegaConfBaseException as e:
-        key = getattr(e, "full_key", None) or ""
-        _fail(f"{where}.{key}: {str(e).splitlines()[0]}" if key
-              else f"{where}: {str(e).splitlines()[0]}")
 
 
 def _ints(key: str, xs: list, low: int, high: int) -> None:
@@ -252,10 +235,10 @@ class ParallelTask:
 
 
 def _task_id(*identity: Any) -> str:
-    return hashlib.blake2b(repr(identity).encode(), digest_size=8).hexdigest()
+    return task_digest(repr(identity))
 
 
-def plan(pc: ParallelConfig) -> list[ParallelTask]:
+def plan_parallel_tasks(pc: ParallelConfig) -> list[ParallelTask]:
     """The tasks, in config order: a function of the config and its seed only. ``est_work``:
     the sequential search's leaves times the number of simulations (a batching weight)."""
     sec, tasks = pc.section, []
@@ -295,89 +278,19 @@ def plan(pc: ParallelConfig) -> list[ParallelTask]:
     return tasks
 
 
-class Writer:
-    """The runner's writer: rows through store.PartWriter into table/; failures and CPU kept."""
-
-    def __init__(self, run_dir: Path) -> None:
-        self.part = store.PartWriter(Path(run_dir), store.TABLE_DIR, PARALLEL_SCHEMA)
-        self.failed: list[dict] = []
-        self.cpu = 0.0
-
-    def write(self, envelopes: list[dict]) -> None:
-        rows = []
-        for e in envelopes:
-            if e["status"] != "ok":
-                self.failed.append({k: e.get(k) for k in ("task_id", "label", "error", "attempts")})
-                continue
-            rows.extend(e["rows"])
-            self.cpu += e["cpu"]
-        self.part.write(rows)
-
-
 def config_hash(pc: ParallelConfig) -> str:
     d = {"study": pc.study, "seed": pc.seed, "section": dataclasses.asdict(pc.section)}
     d["section"].pop("size")
-    return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return config_digest(d)
 
 
-def done_ids(run_dir: Path) -> set[str]:
-    ids: set[str] = set()
-    for p in sorted((Path(run_dir) / store.TABLE_DIR).glob("part-*.parquet")):
-        ids.update(x for x in pq.read_table(p, columns=["task_id"]).column("task_id").to_pylist()
-                   if x)
-    return ids
-
-
-def is_parallel_run(run_dir: str | Path) -> bool:
-    """Whether run_dir holds a parallel-study run (its manifest says so)."""
-    m = Path(run_dir) / "manifest.json"
-    try:
-        return json.loads(m.read_text()).get("kind") == "parallel"
-    except (OSError, ValueError):
-        return False
-
-
-class ParallelRunError(RuntimeError):
-    """The run directory holds a run of a different config."""
-
-
-def run_parallel(pc: ParallelConfig, runner: Any, run_dir: Path, *, progress: bool = True,
-                 fault: Optional[str] = None, log: Callable[[str], None] = print) -> Path:
-    """Run (or resume) the study into run_dir with the engine's runner settings: table/,
-    config.yaml, provenance.json, manifest.json (the report: report/parallel.py)."""
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    h = config_hash(pc)
-    resumed = check_same_config(run_dir, h, ParallelRunError)
-    (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.structured(
-        {"name": pc.study, "seed": pc.seed, "parallel": dataclasses.asdict(pc.section)})))
-    t0 = time.perf_counter()
-    tasks = plan(pc)
-    done = done_ids(run_dir) if resumed else set()
-    todo = [t for t in tasks if t.task_id not in done]
-    if resumed:
-        log(f"resume: {len(tasks) - len(todo)} of {len(tasks)} tasks already in {run_dir}; "
-            f"running the {len(todo)} missing")
-    provenance.add_session(run_dir, h, provenance.session_record(
-        runner.n_jobs, runner.backend, len(todo), resumed))
-    settings = RunSettings(experiment=pc.study, engine="kernel", depth=None, task_max_nodes=0,
-                           config_hash=h, version=provenance.version(),
-                           commit=provenance.commit_label(),
-                           marker_dir=str(run_dir / INFLIGHT_DIR), fault=fault)
-    manifest = {"experiment": pc.study, "kind": "parallel", "config_hash": h,
-                "tasks": len(tasks), "complete": False}
-    provenance.write_json_atomic(run_dir / "manifest.json", manifest)
-    writer = Writer(run_dir)
-    outcome = execute(todo, settings, runner, writer, progress=progress,
-                      already_done=len(tasks) - len(todo), total=len(tasks), log=log)
-    manifest.update({"failed": writer.failed, "complete": not writer.failed,
-                     "session_seconds": round(outcome.seconds, 3),
-                     "worker_crashes": outcome.crashes})
-    provenance.write_json_atomic(run_dir / "manifest.json", manifest)
-    provenance.finish_session(run_dir, {"finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                                        "seconds": time.perf_counter() - t0, "tasks": len(todo),
-                                        "cpu_seconds": writer.cpu})
-    for f in writer.failed:
-        log(f"failed: {f['label']}: {f['error']}")
-    check_not_all_failed(writer.failed, len(todo), run_dir, ParallelRunError)
-    return run_dir
+def parallel_session(pc: ParallelConfig) -> Session:
+    """The study as a session of the engine's skeleton (session.py): rows into table/
+    (the report: report/parallel.py)."""
+    return Session(
+        kind="parallel", name=pc.study, config_hash=config_hash(pc),
+        config_yaml=dump_yaml({"name": pc.study, "seed": pc.seed,
+                               "parallel": dataclasses.asdict(pc.section)}),
+        plan=lambda run_dir, log: plan_parallel_tasks(pc),
+        rows=EnvelopeRows({None: (store.TABLE_DIR, PARALLEL_SCHEMA)}),
+        settings={"engine": "kernel"})

@@ -61,19 +61,6 @@ class RunStatus:
         return f"run {self.run_dir} is " + "; ".join(parts) if parts else None
 
 
-def check_same_config(run_dir: Path, config_hash: str, error: type[Exception]) -> bool:
-    """Whether ``run_dir`` already holds a run (its provenance.json: the run resumes); raises
-    ``error`` when that run's config hash is another than ``config_hash``."""
-    prov = run_dir / "provenance.json"
-    if not prov.exists():
-        return False
-    old = json.loads(prov.read_text()).get("config_hash")
-    if old not in (None, "", config_hash):
-        raise error(f"{run_dir} holds a run of a different config (hash {old}, this config "
-                    f"{config_hash}); choose a new directory")
-    return True
-
-
 def is_run(path: Path) -> bool:
     """Whether path is a run directory (it holds table/)."""
     return (Path(path) / TABLE_DIR).is_dir()

@@ -287,7 +287,7 @@ class ExperimentConfig:
         parallel: the parallel-search study's section (``experiment=parallel``; schema
             experiment/parallel_study.py ParallelSection, docs/parallel.md); when set, the run's
             tasks are simulations of parallel alpha-beta, not a sweep. null = a sweep.
-        claim_study: a claim family's study (``experiment=chance``, ``experiment=multiplayer``;
+        claim_study: a claim family's study (``experiment=chance``, ``multiplayer``, ``convergence``;
             keys family, size, openings, budget: experiment/claimstudy.py, docs/chance-and-multiplayer.md);
             when set, the run's tasks are that family's steps, not a sweep. null = a sweep.
     """

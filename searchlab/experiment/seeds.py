@@ -10,6 +10,8 @@ numbers stay the same (analysis/reproduce.py; tests/analysis/test_reproduce_same
 from __future__ import annotations
 
 import hashlib
+import json
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +25,18 @@ def derive_seed(root_seed: int, identity: str) -> int:
     """A uint64 from the root seed and an identity string, through numpy's SeedSequence."""
     ss = np.random.SeedSequence(entropy=root_seed, spawn_key=_words(identity))
     return int(ss.generate_state(1, dtype=np.uint64)[0])
+
+
+def task_digest(identity: str) -> str:
+    """A task's id: 16 hex digits of the blake2b digest of its identity's text (every kind's
+    task ids, so a resumed run knows which tasks are stored)."""
+    return hashlib.blake2b(identity.encode(), digest_size=8).hexdigest()
+
+
+def config_digest(science: Any) -> str:
+    """A config hash: 16 hex digits of the SHA-256 of ``science`` as canonical JSON (sorted
+    keys; a value JSON lacks as its str()): every kind's hash of what changes its numbers."""
+    return hashlib.sha256(json.dumps(science, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def tradeoff_seed(root_seed: int, *identity: object) -> int:

@@ -422,9 +422,3 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
         df = df.drop_duplicates(subset=keys, keep="first")
     sort = [c for c in ("run_dir", "task_index") if c in df]
     return df.sort_values(sort, kind="stable").reset_index(drop=True)
-
-
-def done_ids(table: pa.Table | None) -> set[str]:
-    if table is None:
-        return set()
-    return set(table.column("task_id").to_pylist())

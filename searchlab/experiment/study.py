@@ -8,12 +8,11 @@ content: resume refuses a run directory whose hash differs.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from searchlab.experiment.schema import OPTIONAL_TREE_PARAMS, TREE_PARAMS, RunnerConfig
+from searchlab.experiment.seeds import config_digest
 
 
 @dataclass(frozen=True)
@@ -127,8 +126,7 @@ class Study:
 
     @property
     def config_hash(self) -> str:
-        blob = json.dumps(self.science(), sort_keys=True, default=str).encode()
-        return hashlib.sha256(blob).hexdigest()[:16]
+        return config_digest(self.science())
 
 
 def _pruning_science(p: Any) -> dict:

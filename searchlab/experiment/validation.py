@@ -13,6 +13,7 @@ import re
 from typing import Any, Optional
 
 from omegaconf import DictConfig, OmegaConf
+from omegaconf.errors import OmegaConfBaseException
 
 from searchlab.algorithms.api import ALGORITHMS, ENGINES
 from searchlab.algorithms.ordering import ORDERINGS, parse_ordering
@@ -165,6 +166,24 @@ def _check_int(key: str, v: Any, minimum: int, allow_none: bool = False,
         raise ConfigError(f"{key} must be an integer in [{minimum}, {maximum}]"
                           f"{' or null' if allow_none else ''}; got {excerpt(v)}")
     return v
+
+
+def plain_config(cfg: Any) -> dict:
+    """A composed config (DictConfig or a mapping) as plain containers, interpolations resolved:
+    what the study kinds' config readers (tradeoff.config, parallel_study, claimstudy) take."""
+    return OmegaConf.to_container(cfg if OmegaConf.is_config(cfg) else OmegaConf.create(cfg),
+                                  resolve=True)
+
+
+def structured(cls: type, value: Any, where: str) -> Any:
+    """``value`` (plain containers) merged onto the dataclass ``cls``: its defaults filled, its
+    types checked; an unknown key or a wrong type raises ConfigError naming ``where.key``."""
+    try:
+        return OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(cls), value))
+    except OmegaConfBaseException as e:
+        key = getattr(e, "full_key", None) or ""
+        msg = str(e).splitlines()[0]
+        raise ConfigError(f"{where}.{key}: {msg}" if key else f"{where}: {msg}") from None
 
 
 def validate(cfg: Any) -> Study:

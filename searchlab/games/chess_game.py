@@ -315,7 +315,8 @@ class Chess:
     """
 
     capabilities: Capabilities = Capabilities(static_values=True, own_orderings=True, null_move=True,
-                                              noisy_moves=True, capture_gain=True, compiled=True)
+                                              noisy_moves=True, capture_gain=True, noisy_test=True,
+                                              compiled=True)
     default_depth = None
 
     def __init__(self, position: str | ChessState | chess.Board = "startpos",

@@ -86,7 +86,7 @@ class OpenSpielGame:
         self.capabilities = Capabilities(
             two_player=self.n_players == 2, zero_sum=zero,
             deterministic=t.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC,
-            perfect_information=True)
+            perfect_information=True, constant_sum=True)
         self._constant_sum = self.game.utility_sum() if zero else None
         self.evaluation = evaluation
         self.has_static = evaluation is not None

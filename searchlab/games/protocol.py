@@ -31,6 +31,12 @@ class Capabilities:
         noisy_moves: ``noisy_moves(s)`` (captures and the like, for quiescence search).
         capture_gain: ``capture_gain(s, m)``, the best-case material a noisy move wins in
             static-value units (quiescence's delta pruning).
+        noisy_test: ``is_noisy(s, m)``: moves the pruning techniques never reduce or prune
+            (captures and the like).
+        constant_sum: ``leaf_total(s, depth)`` (n players): the sum the leaves' payoffs share
+            below s when they are non-negative and constant-sum (shallow pruning), else None.
+        with_mover: ``with_mover(s, player)`` (n players): s with another player to move
+            (best-reply search).
         exact_values: ``exact_value(s)``, the exact minimax value known by construction.
         node_ids: ``node_id(s)`` and ``leaf_count(depth)`` (implicit trees: the oracle memoises
             on node ids and knows its size before any work; states carry their ply at [1]).
@@ -50,6 +56,9 @@ class Capabilities:
     null_move: bool = False
     noisy_moves: bool = False
     capture_gain: bool = False
+    noisy_test: bool = False
+    constant_sum: bool = False
+    with_mover: bool = False
     exact_values: bool = False
     node_ids: bool = False
     leaves_below: bool = False
@@ -71,6 +80,8 @@ class Capabilities:
 CLASSICAL = Capabilities()
 #: a two-player zero-sum game of perfect information with chance nodes (dice)
 CHANCE = Capabilities(deterministic=False)
+#: a deterministic game of perfect information for three or more players
+NPLAYER = Capabilities(two_player=False, zero_sum=False)
 
 
 @runtime_checkable
@@ -135,14 +146,16 @@ class MultiPlayerGame(Protocol):
     - ``legal_moves(s)`` / ``play(s, m)`` / ``is_terminal(s)`` as in Game.
     - ``utility_vector(s)``: the terminal payoffs, one per player; ``evaluate_vector(s)``
       the heuristic payoffs of a non-terminal state (UnsupportedError where there are none).
-    - optional ``leaf_total(state, depth)``: the sum every leaf's payoffs share in a search
-      from ``state`` to ``depth`` when they are non-negative and constant-sum (what shallow
-      pruning needs), else None; ``with_mover(state, player)``: the state with another player
-      to move (what best-reply search needs).
+    - ``capabilities``: what it offers beyond these (Capabilities): ``constant_sum``, a
+      ``leaf_total(state, depth)``: the sum every leaf's payoffs share in a search from
+      ``state`` to ``depth`` when they are non-negative and constant-sum (what shallow pruning
+      needs), else None; ``with_mover``, a ``with_mover(state, player)``: the state with
+      another player to move (what best-reply search needs).
     """
 
     name: str
     n_players: int
+    capabilities: Capabilities
 
     def initial_state(self) -> Any: ...
     def to_move(self, state: Any) -> int: ...

@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
+from searchlab.games.protocol import Capabilities
 from searchlab.games.othello import CORNERS, _squares, flips, legal_squares
 from searchlab.hashing import MASK64
 
@@ -65,6 +66,7 @@ class Rolit:
 
     has_static = True
     default_depth = None
+    capabilities = Capabilities(two_player=False, zero_sum=False, constant_sum=True, with_mover=True)
 
     def __init__(self, players: int = 4, root: RolitState | None = None) -> None:
         if isinstance(players, bool) or players not in (3, 4):

@@ -32,12 +32,6 @@ from searchlab.claims.verdict import SOURCES, Claim, Context, Verdict
 from searchlab.experiment.run_status import (NotARunError, RunStatus, damaged_parts, is_run,
                                              planned_tasks, runs_below)
 from searchlab.experiment.store import load
-from searchlab.experiment.claimstudy import is_claim_study_run
-from searchlab.experiment.parallel_study import is_parallel_run
-from searchlab.experiment.tradeoff.tasks import is_tradeoff_run
-from searchlab.report.claimstudy import write_report as write_claim_study_report
-from searchlab.report.parallel import write_report as write_parallel_report
-from searchlab.report.tradeoff import write_report as write_tradeoff_report
 
 __all__ = ["write_report", "build_report", "load_run", "find_tables", "NO_DATA", "md_table",
            "discussion_random_order", "summary_table"]
@@ -548,21 +542,13 @@ def _anchor(h: str) -> str:
     return keep.strip().replace(" ", "-")
 
 
-#: (is a run of this kind, its report writer) for every study kind that is not a sweep (the
-#: report side of experiment.api.KINDS; a sweep's report is build_report's)
-RUN_REPORTS = ((is_tradeoff_run, write_tradeoff_report), (is_parallel_run, write_parallel_report),
-               (is_claim_study_run, write_claim_study_report))
-
-
 def write_report(run_dir: Path, *, fmt: str = "png", exact: bool = True, n_resamples: int = 999,
                  partial: bool = False) -> Path:
-    """Read the run's Parquet table; write run_dir/report.md and run_dir/figures/. Returns the path.
-    An incomplete or damaged run raises IncompleteRunError unless ``partial``; then the report
-    says at the top that it is partial (tasks done / planned)."""
+    """Read a sweep's Parquet table; write run_dir/report.md and run_dir/figures/. Returns the
+    path. An incomplete or damaged run raises IncompleteRunError unless ``partial``; then the
+    report says at the top that it is partial (tasks done / planned). (The other kinds' reports
+    are their own writers', chosen by the kind registry: experiment.api.write_run_report.)"""
     run_dir = Path(run_dir)
-    for holds_kind, write_kind in RUN_REPORTS:   # a study kind with its own report
-        if holds_kind(run_dir):
-            return write_kind(run_dir)
     df = load_run(run_dir, partial=partial)
     return build_report(df, run_dir, title=f"searchlab report: {run_dir.name}", source=str(run_dir),
                         command=f"searchlab-report {'--partial ' if partial else ''}{run_dir}",

@@ -12,20 +12,26 @@ from pathlib import Path
 import pandas as pd
 
 from searchlab.analysis import chance_study as CS
+from searchlab.analysis import convergence as CV
 from searchlab.analysis import multiplayer_study as MS
 from searchlab.claims import chance as CH
 from searchlab.claims import multiplayer as MP
 from searchlab.claims.verdict import Context
 from searchlab.experiment.claimstudy import load_tables, run_config
 
-#: family -> (title, results from the tables, the verdicts, their exact entries, the section)
+#: family -> (title, results from the tables, the verdicts, their exact entries, the section
+#: (of the entries and the run's figures folder))
 FAMILIES = {
     "chance": ("chance nodes: expectiminimax, Star1, Star2",
                lambda t, c: CS.summarise(t, c.size, c.seed), CH.VERDICTS, CH.exact_entries,
-               lambda e: CH.chance_section(e["chance"])),
+               lambda e, fig_dir: CH.chance_section(e["chance"])),
     "multiplayer": ("three or more players: max^n, paranoid, best-reply search",
                     lambda t, c: MS.summarise(t, c.size, c.seed, budget=c.budget), MP.VERDICTS,
-                    MP.exact_entries, lambda e: MP.multiplayer_section(e["multiplayer"])),
+                    MP.exact_entries, lambda e, fig_dir: MP.multiplayer_section(e["multiplayer"])),
+    "convergence": ("random-order alpha-beta's finite-depth convergence towards Pearl's R_b",
+                    lambda t, c: CV.summarise(t, c.size, c.seed),
+                    (), lambda res: {"convergence": res},
+                    lambda e, fig_dir: CV.section(e["convergence"], fig_dir)),
 }
 
 
@@ -36,7 +42,7 @@ def results(run_dir: str | Path) -> dict:
     return entries(summarise(load_tables(run_dir), cfg))
 
 
-def write_report(run_dir: str | Path) -> Path:
+def write_claim_study_report(run_dir: str | Path) -> Path:
     """Write run_dir/report.md (verdicts with their measurements, then the section's tables);
     returns its path. A run with failed tasks gets a note at the top."""
     run_dir = Path(run_dir)
@@ -51,12 +57,16 @@ def write_report(run_dir: str | Path) -> Path:
         out += [f"**Incomplete run**: {len(manifest.get('failed') or [])} tasks failed; the figures below "
                 "lack their rows.", ""]
     ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact=exact)
-    out += ["## Verdicts", ""]
+    # the convergence study has no verdict of its own: it checks the exact expectations 000-f
+    # is judged on (analysis/REPORT.md)
+    out += ["## Verdicts", ""] if verdicts else []
     for fn in verdicts:
         v = fn(ctx)
         out += [f"### {fn.__doc__.strip().splitlines()[0]}", "", v.cell(), "",
                 f"Measured: {v.measured}", "", f"Theory: {v.theory}", ""]
-    out += ["## Results", "", section(exact), ""]
+    fig_dir = run_dir / "figures"
+    fig_dir.mkdir(exist_ok=True)
+    out += ["## Results", "", section(exact, fig_dir), ""]
     path = run_dir / "report.md"
     path.write_text("\n".join(out))
     return path

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from searchlab.errors import SearchlabError
-from searchlab.report.build import write_report
+from searchlab.experiment.api import write_run_report
 from searchlab.report.export import link_tables, parse_formats, write_tables
 
 MAX_RESAMPLES = 1_000_000
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     run_dir = Path(args.run_dir)
     try:
-        path = write_report(run_dir, fmt=args.format, exact=not args.no_exact,
+        path = write_run_report(run_dir, fmt=args.format, exact=not args.no_exact,
                             n_resamples=args.resamples, partial=args.partial)
         if args.tables:
             link_tables(path, write_tables(run_dir, formats=args.tables, n_resamples=args.resamples))

@@ -1,7 +1,7 @@
 """The parallel study's run report (``searchlab experiment=parallel``): report.md and figures/
 in the run directory, with claim 002-b's verdict computed from the run's own table.
 
-``write_report(run_dir)`` is called by the engine at the end of the run and by
+``write_parallel_report(run_dir)`` is called by the engine at the end of the run and by
 ``searchlab-report RUN_DIR`` (report/build.py dispatches here for a parallel run).
 """
 
@@ -26,7 +26,7 @@ def run_seconds(run_dir: Path) -> float:
     return float(sum(s.get("seconds", 0.0) for s in prov.get("sessions", [])))
 
 
-def write_report(run_dir: str | Path) -> Path:
+def write_parallel_report(run_dir: str | Path) -> Path:
     """Write run_dir/report.md and run_dir/figures/ from the run's table; returns the path."""
     run_dir = Path(run_dir)
     df = load_run(run_dir)

@@ -1,6 +1,6 @@
 """report.md of a trade-off run: Pareto figures, the trade-off table, matches, the verdict.
 
-``write_report(run_dir)`` writes ``report.md`` and ``figures/pareto_<domain>.png`` into the run
+``write_tradeoff_report(run_dir)`` writes ``report.md`` and ``figures/pareto_<domain>.png`` into the run
 directory; ``tradeoff_section(run_dir)`` returns the part the project's top-level report
 includes (verdict, headline table, matches). Every number is computed from the run's tables.
 """
@@ -385,7 +385,7 @@ def _domains_in_order(summary: pd.DataFrame) -> list[str]:
     return [d for d in DOMAINS if d in present] + sorted(present - set(DOMAINS))
 
 
-def write_report(run_dir: str | Path) -> Path:
+def write_tradeoff_report(run_dir: str | Path) -> Path:
     """report.md of a trade-off run (a matches-only run: report.matches.write_matches_report)."""
     run_dir = Path(run_dir)
     if len(load_table(run_dir, "table")) == 0 and has_games(run_dir):

@@ -4,6 +4,7 @@ MultiPlayerGame (searchlab.games.protocol) with i.i.d. or constant-sum value vec
 from __future__ import annotations
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
+from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, VECTOR_SALT, mix64, root_key, unit
 from searchlab.trees.base import check_int
 
@@ -29,6 +30,8 @@ class NPlayerTree:
     def __init__(self, players: int, b: int, d: int, seed: int = 0, values: str = "iid",
                  levels: int = 0, total: int = 12) -> None:
         self.n_players = check_int("players", players, 2)
+        self.capabilities = Capabilities(two_player=self.n_players == 2, zero_sum=False,
+                                         constant_sum=True, with_mover=True)
         self.b = check_int("b", b, 1)
         self.d = check_int("d", d, 0)
         self.seed = check_int("seed", seed, 0)

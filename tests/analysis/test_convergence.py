@@ -67,16 +67,33 @@ def test_tree_seeds_are_explicit_and_distinct():
     assert not np.array_equal(a, CV.tree_seeds(14, 4, 50))
 
 
-def test_measure_small_counts_equal_the_reference(tmp_path):
+def test_steps_counts_equal_the_reference_and_pair_the_trees():
+    """The study's steps count what the reference search counts, and matrix() pairs them:
+    tree i is the same tree (seed) at every depth, whichever step measured it."""
+    import pandas as pd
     from searchlab import IIDTree, search
-    depths, seeds, leaves = CV.measure(2, range(2, 7), 3, cache_dir=tmp_path)
+    seeds = [int(s) for s in CV.tree_seeds(14, 2, 3)]
+    rows = CV.leaves_rows(2, [2, 3, 4, 5, 6], seeds[:2], 0) + CV.leaves_rows(2, [2, 3, 4, 5, 6], seeds[2:], 2)
+    depths, leaves = CV.matrix(pd.DataFrame(rows), 2)
+    assert depths.tolist() == [2, 3, 4, 5, 6] and leaves.shape == (3, 5)
     for i, s in enumerate(seeds):
         for j, d in enumerate(depths):
-            r = search(IIDTree(2, int(d), int(s)), "alphabeta", CV.ORDERING, ordering_seed=int(s),
+            r = search(IIDTree(2, int(d), s), "alphabeta", CV.ORDERING, ordering_seed=s,
                        engine="reference")
             assert leaves[i, j] == r.leaves
-    again = CV.measure(2, range(2, 7), 3, cache_dir=tmp_path)          # from the cache
-    assert np.array_equal(again[2], leaves)
+    with pytest.raises(ValueError, match="misses counts"):
+        CV.matrix(pd.DataFrame(rows[:-1]), 2)
+
+
+def test_plan_covers_every_tree_and_depth_once():
+    steps = CV.convergence_steps("small")
+    depths, n = CV.SIZES["small"]
+    assert len({s.key for s in steps}) == len(steps)
+    for b, ds in depths.items():
+        mine = [s for s in steps if s.key[0] == b]
+        assert sorted(i for s in mine for i in range(s.kwargs["first"], s.kwargs["first"] + len(s.kwargs["seeds"]))) == list(range(n))
+        assert all(s.kwargs["depths"] == list(ds) for s in mine)
+        assert [x for s in mine for x in s.kwargs["seeds"]] == CV.tree_seeds(CV.SEED, b, n).tolist()
 
 
 def test_exponent_stability_known_answers():

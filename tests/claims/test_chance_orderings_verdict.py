@@ -104,7 +104,7 @@ def test_verdict_fails_when_a_star_search_returns_another_value():
 
 @pytest.mark.parametrize("size", ["tiny"])
 def test_the_study_plans_orders_steps_with_explicit_seeds(size):
-    steps = [s for s in CS.plan(size, 15) if s.kind == "orders"]
+    steps = [s for s in CS.chance_steps(size, 15) if s.kind == "orders"]
     _, trees, positions, depths = CS.ORDER_SIZES[size]
     pig = [s for s in steps if s.key[0] == "pig"]
     assert len(pig) == positions * len(depths)

@@ -43,7 +43,7 @@ def _synthetic_part() -> dict:
 def without_openspiel():
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(MS.openspiel, "available", lambda: False)
-        steps = MS.plan("tiny", 15)
+        steps = MS.multiplayer_steps("tiny", 15)
         assert MS.skipped() == [f"chinese_checkers (second domain): {MS.CC_NOT_MEASURED}"]
         tables = {"leaves": pd.DataFrame(), "games": pd.DataFrame(), "cc": pd.DataFrame()}
         yield steps, dict(_synthetic_part(), cc=dict(MS.cc_summary(tables["cc"]), plies=20, budget=600))

@@ -44,7 +44,7 @@ def test_chance_preset_writes_tables_and_a_report_from_them(chance_run):
     assert set(tables) == {"growth", "relabel", "pig", "ludo", "orders"}
     assert len(tables["growth"]) > 0 and set(tables["ludo"]["move"]) == {"safe", "race"}
     manifest = json.loads((chance_run / "manifest.json").read_text())
-    assert manifest["complete"] and manifest["tasks"] == len(CH.CS.plan("tiny", 15))
+    assert manifest["complete"] and manifest["tasks"] == len(CH.CS.chance_steps("tiny", 15))
     text = (chance_run / "report.md").read_text()
     for claim in ("003-i", "003-c", "003-j"):
         assert f"### {claim}" in text

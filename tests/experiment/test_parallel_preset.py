@@ -9,8 +9,9 @@ import json
 import pytest
 
 from searchlab.experiment import api
-from searchlab.experiment.parallel_study import from_engine, plan
-from searchlab.experiment.run_status import check_same_config
+from searchlab.experiment.parallel_study import from_engine
+from searchlab.experiment.parallel_study import plan_parallel_tasks as plan
+from searchlab.experiment.session import RunError, open_run_dir
 from searchlab.experiment.schema import ConfigError
 
 QUIET = ["runner.n_jobs=1", "runner.progress=false"]
@@ -92,8 +93,13 @@ def test_block_errors_name_the_block():
 
 
 def test_a_run_directory_of_another_config_is_refused(tmp_path):
-    assert check_same_config(tmp_path, "abc", ValueError) is False       # nothing there yet
-    (tmp_path / "provenance.json").write_text('{"config_hash": "abc"}')
-    assert check_same_config(tmp_path, "abc", ValueError) is True        # the same run resumes
-    with pytest.raises(ValueError, match="holds a run of a different config .hash abc, this config xyz"):
-        check_same_config(tmp_path, "xyz", ValueError)
+    run = tmp_path / "run"
+    resumed, owned = open_run_dir(run, "abc", False)                    # nothing there yet
+    owned.release()
+    assert resumed is False
+    (run / "provenance.json").write_text('{"config_hash": "abc"}')
+    resumed, owned = open_run_dir(run, "abc", False)                    # the same run resumes
+    owned.release()
+    assert resumed is True
+    with pytest.raises(RunError, match="holds a run of a different config .hash abc, this config xyz"):
+        open_run_dir(run, "xyz", False)

@@ -24,7 +24,7 @@ def test_the_preset_is_the_unsound_tradeoff_study():
                     "quiescence"}
     assert selected_domains(cfg) == ["incremental", "connect4", "othello", "chess"]
     assert cfg.domains.connect4.match.enabled and cfg.domains.othello.match.enabled
-    assert not api.is_tradeoff(api.compose(None, []))        # a sweep is not
+    assert api.kind_of(api.compose(None, [])).name == "sweep"        # a sweep is not the study
 
 
 def test_domain_selection_and_size_presets():
@@ -89,7 +89,7 @@ def test_cli_one_line_error_and_no_run_directory(tmp_path):
 
 def test_a_matches_only_plan_goes_chunk_by_chunk_across_the_pairings():
     from searchlab.experiment.tradeoff.measure import opening_text
-    from searchlab.experiment.tradeoff.tasks import plan
+    from searchlab.experiment.tradeoff.tasks import plan_tradeoff_tasks as plan
 
     tasks = plan(load("unsound_matches_small"), {})
     assert {t.kind for t in tasks} == {"match"} and len(tasks) == 11 * 2     # 2 chunks of 2 pairs

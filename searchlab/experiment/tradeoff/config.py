@@ -2,7 +2,7 @@
 before any work.
 
 ``searchlab experiment=unsound_tradeoff`` composes ``conf/experiment/unsound_tradeoff.yaml``; its
-``tradeoff`` section is merged onto ``TradeoffSection`` (``OmegaConf.structured``), so an unknown
+``tradeoff`` section is merged onto ``TradeoffSection`` (validation.structured, at the boundary), so an unknown
 key or a wrong type is refused; ``validate`` then checks ranges and combinations. The study's
 name, seed, results_dir and workers are the engine's own keys (``name``, ``seed``,
 ``results_dir``, ``runner.n_jobs``). Every user error is one ``ConfigError`` (the engine's) with
@@ -20,12 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from omegaconf import OmegaConf
-from omegaconf.errors import OmegaConfBaseException
 
 from searchlab.algorithms.ordering import parse_ordering
 from searchlab.experiment.games import sample_game
 from searchlab.experiment.schema import ConfigError
+from searchlab.experiment.validation import plain_config, structured
 from searchlab.games.connect4 import ConnectFour, load_benchmark
 from searchlab.games.epd import load_epd
 from searchlab.limits import MAX_COUNT, check_int, check_number
@@ -199,18 +198,11 @@ def from_engine(cfg: Any) -> TradeoffConfig:
     """The trade-off study of a composed engine config (DictConfig or dict) that has a
     ``tradeoff`` section. Unknown keys, wrong types and out-of-range values raise ConfigError
     naming the key (``tradeoff.domains.connect4.depth``, ``seed``, ``runner.n_jobs``)."""
-    if not OmegaConf.is_config(cfg):
-        cfg = OmegaConf.create(cfg)
-    data = OmegaConf.to_container(cfg, resolve=True)
+    data = plain_config(cfg)
     section = data.get("tradeoff")
     if not isinstance(section, dict):
         _fail(f"tradeoff must be a mapping (the study's section); got {section!r}")
-    try:
-        sec = OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(TradeoffSection), section))
-    except OmegaConfBaseException as e:
-        key = getattr(e, "full_key", None) or ""
-        msg = str(e).splitlines()[0]
-        _fail(f"tradeoff.{key}: {msg}" if key else f"tradeoff: {msg}")
+    sec = structured(TradeoffSection, section, "tradeoff")
     runner = data.get("runner") or {}
     tc = TradeoffConfig(study=data.get("name"), description=data.get("description") or "",
                         seed=data.get("seed"), domain=sec.domain,

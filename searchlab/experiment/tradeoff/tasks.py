@@ -9,11 +9,11 @@
 
 The runner calls ``task.run(settings)`` / ``task.failed(error, attempts)`` for a task that is
 not a search task; each returns one *envelope* (a dict with ``task_id`` and ``status``, as the
-runner's sink expects) carrying the task's rows; ``KindWriter`` writes the rows of each kind
-through the engine store's writer (store.PartWriter: atomic parts with unique names, one folder
-per kind). So the study has the engine's batching, in-worker
-retry, crash retry, progress bar, provenance and resume (a task whose rows are in the run
-directory is not run again).
+runner's sink expects) carrying the task's rows and its ``kind``; the session skeleton
+(session.py, ``tradeoff_session``) writes each kind's rows into its folder (``FOLDERS``) through
+the engine store's writer. So the study has the engine's batching, in-worker retry, crash retry,
+progress bar, provenance and resume (a task whose rows are in the run directory is not run
+again).
 
 Seeds: every position, tree, opening and match seed is ``seeds.tradeoff_seed(root seed,
 identity)``, the derivation the study used before it became part of the engine (kept so that
@@ -23,32 +23,25 @@ its published numbers stay the same); ``task_id`` is a digest of the task's iden
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-import pyarrow.parquet as pq
-from omegaconf import OmegaConf
 
-from searchlab.experiment import provenance, store
-from searchlab.experiment.runner import INFLIGHT_DIR, RunSettings, execute
-from searchlab.experiment.run_status import check_same_config, check_not_all_failed
+from searchlab.experiment import provenance
+from searchlab.experiment.runner import RunSettings
+from searchlab.experiment.seeds import config_digest, task_digest
+from searchlab.experiment.session import EnvelopeRows, Session, dump_yaml
 from searchlab.experiment.table_kinds import MATCH_GAME_SCHEMA, TRADEOFF_SCHEMA
 from searchlab.experiment.tradeoff import domains as dom
 from searchlab.experiment.tradeoff.config import TradeoffConfig, selected_domains
-from searchlab.experiment.tradeoff.estimate import match_work, position_work
+from searchlab.experiment.tradeoff.estimate import check_budget, match_work, position_work
 from searchlab.experiment.tradeoff.measure import (fit_models, match_openings, run_match_task,
                                                    run_position)
 
 #: task kind -> (row folder, row schema)
 FOLDERS = {"position": ("table", TRADEOFF_SCHEMA), "match": ("games", MATCH_GAME_SCHEMA)}
-
-
-class TradeoffRunError(RuntimeError):
-    """The run directory holds a run of a different config."""
 
 
 @dataclass(frozen=True)
@@ -69,8 +62,11 @@ class TradeoffTask:
         rows = run_position(*self.args) if self.kind == "position" else run_match_task(*self.args)
         for r in rows:
             r["task_id"] = self.task_id
+        # CPU seconds are summed per domain (positions) and per domain's matches
+        key = None if not rows else rows[0]["domain"] if self.kind == "position" \
+            else f"match:{rows[0]['domain']}"
         return {"task_id": self.task_id, "status": "ok", "kind": self.kind, "rows": rows,
-                "label": self.label, "cpu": time.process_time() - c0}
+                "label": self.label, "cpu": time.process_time() - c0, "cpu_key": key}
 
     def failed(self, error: str, attempts: int) -> dict:
         """The envelope of a task that failed every attempt: no rows, the error recorded."""
@@ -84,10 +80,10 @@ def is_tradeoff_run(run_dir: str | Path) -> bool:
 
 
 def _task_id(*identity: Any) -> str:
-    return hashlib.blake2b(repr(identity).encode(), digest_size=8).hexdigest()
+    return task_digest(repr(identity))
 
 
-def plan(cfg: TradeoffConfig, models: dict) -> list[TradeoffTask]:
+def plan_tradeoff_tasks(cfg: TradeoffConfig, models: dict) -> list[TradeoffTask]:
     """The study's tasks: the matches first (the long tasks, for load balance), then one task
     per position. A function of the config and its seed only."""
     names = selected_domains(cfg)
@@ -125,109 +121,44 @@ def plan(cfg: TradeoffConfig, models: dict) -> list[TradeoffTask]:
     return tasks
 
 
-class KindWriter:
-    """The runner's writer for trade-off envelopes: each kind's rows through its own
-    store.PartWriter (its folder and schema); failures and CPU seconds kept for the manifest
-    and provenance."""
-
-    def __init__(self, run_dir: Path) -> None:
-        self.run_dir = Path(run_dir)
-        self.parts: dict[str, store.PartWriter] = {}   # made at a kind's first rows
-        self.failed: list[dict] = []
-        self.cpu: dict[str, float] = {}
-
-    def write(self, envelopes: list[dict]) -> None:
-        rows: dict[str, list[dict]] = {k: [] for k in FOLDERS}
-        for e in envelopes:
-            if e["status"] != "ok":
-                self.failed.append({k: e.get(k) for k in ("task_id", "label", "error", "attempts")})
-                continue
-            rows[e["kind"]].extend(e["rows"])
-            if e["rows"]:
-                key = e["rows"][0]["domain"] if e["kind"] == "position" \
-                    else f"match:{e['rows'][0]['domain']}"
-                self.cpu[key] = self.cpu.get(key, 0.0) + e["cpu"]
-        for kind, rs in rows.items():
-            if rs:
-                if kind not in self.parts:
-                    self.parts[kind] = store.PartWriter(self.run_dir, *FOLDERS[kind])
-                self.parts[kind].write(rs)
-
-
-def done_ids(run_dir: Path) -> set[str]:
-    """The ids of the tasks whose rows are already in run_dir (resume)."""
-    ids: set[str] = set()
-    for folder, _ in FOLDERS.values():
-        for p in sorted((Path(run_dir) / folder).glob("part-*.parquet")):
-            t = pq.read_table(p, columns=None)
-            if "task_id" in t.column_names:
-                ids.update(x for x in t.column("task_id").to_pylist() if x)
-    return ids
-
-
 def config_hash(cfg: TradeoffConfig) -> str:
     """A digest of everything that changes the study's numbers (not workers or progress)."""
     d = dataclasses.asdict(cfg)
     for k in ("n_jobs", "progress", "results_dir", "description"):
         d.pop(k)
-    return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return config_digest(d)
 
 
-def run_tradeoff(cfg: TradeoffConfig, runner: Any, run_dir: Path, *, progress: bool = True,
-                 fault: str | None = None, log: Callable[[str], None] = print) -> Path:
-    """Run (or resume) the study into run_dir with the engine's runner settings ``runner``
-    (a validated RunnerConfig record: backend, n_jobs, retries, batching). Writes table/,
-    matches/, probcut.json, config.yaml, provenance.json and manifest.json (not the report:
-    report/tradeoff.py). Raises TradeoffRunError for a directory holding another config."""
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    h = config_hash(cfg)
-    resumed = check_same_config(run_dir, h, TradeoffRunError)
-    (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.structured(cfg)))
-    t_start = time.perf_counter()
-    names = selected_domains(cfg)
-    t0 = time.perf_counter()
-    models, fit_info = fit_models(cfg, names)
-    fit_info["_seconds"] = time.perf_counter() - t0
-    provenance.write_json_atomic(run_dir / "probcut.json", fit_info)
-    tasks = plan(cfg, models)
-    done = done_ids(run_dir) if resumed else set()
-    todo = [t for t in tasks if t.task_id not in done]
-    if resumed:
-        log(f"resume: {len(tasks) - len(todo)} of {len(tasks)} tasks already in {run_dir}; "
-            f"running the {len(todo)} missing")
-    provenance.add_session(run_dir, h, provenance.session_record(
-        runner.n_jobs, runner.backend, len(todo), resumed))
-    settings = RunSettings(experiment=cfg.study, engine="reference", depth=None,
-                           task_max_nodes=0, config_hash=h, version=provenance.version(),
-                           commit=provenance.commit_label(),
-                           marker_dir=str(run_dir / INFLIGHT_DIR), fault=fault)
-    n_positions = sum(1 for t in tasks if t.kind == "position")
-    # manifest.json as the engine's runs have it (run_status.py): written when the session
-    # starts and when it ends; "tasks" are the tasks whose rows are in table/ (the positions),
-    # so searchlab.load() knows whether a run is complete; "matches" the match tasks.
-    manifest = {"experiment": cfg.study, "kind": "tradeoff", "config_hash": h,
-                "tasks": n_positions, "matches": len(tasks) - n_positions, "complete": False}
-    provenance.write_json_atomic(run_dir / "manifest.json", manifest)
-    writer = KindWriter(run_dir)
-    outcome = execute(todo, settings, runner, writer, progress=progress,
-                      already_done=len(tasks) - len(todo), total=len(tasks), log=log)
-    elapsed = time.perf_counter() - t_start
-    n_pos = sum(1 for t in todo if t.kind == "position")
-    manifest.update({"failed": writer.failed, "complete": not writer.failed,
-                     "session_seconds": round(outcome.seconds, 3),
-                     "worker_crashes": outcome.crashes})
-    provenance.write_json_atomic(run_dir / "manifest.json", manifest)
-    provenance.finish_session(run_dir, {"finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                                        "seconds": elapsed, "positions": n_pos,
-                                        "matches": len(todo) - n_pos,
-                                        "task_cpu_seconds": writer.cpu,
-                                        "cpu_seconds": sum(writer.cpu.values())
-                                        + fit_info["_seconds"]})
-    for f in writer.failed:
-        log(f"failed: {f['label']}: {f['error']}")
-    check_not_all_failed(writer.failed, len(todo), run_dir, TradeoffRunError)
-    return run_dir
+def tradeoff_session(cfg: TradeoffConfig) -> Session:
+    """The study as a session of the engine's skeleton (session.py): the guard on the tasks'
+    estimated nodes; ProbCut's models fitted first (probcut.json, written before any task);
+    positions' rows into table/, the games' into games/ (the report: report/tradeoff.py).
+    The manifest's ``tasks`` are the positions (the tasks whose rows are in table/, so
+    searchlab.load() knows whether a run is complete), ``matches`` the match tasks."""
+    fitted: dict = {}
+
+    def plan(run_dir: Path, log: Callable[[str], None]) -> list[TradeoffTask]:
+        t0 = time.perf_counter()
+        models, fit_info = fit_models(cfg, selected_domains(cfg))
+        fitted["seconds"] = fit_info["_seconds"] = time.perf_counter() - t0
+        provenance.write_json_atomic(Path(run_dir) / "probcut.json", fit_info)
+        return plan_tradeoff_tasks(cfg, models)
+
+    def counts(tasks: list) -> dict:
+        n = sum(1 for t in tasks if t.kind == "position")
+        return {"tasks": n, "matches": len(tasks) - n}
+
+    def finish(record: dict, todo: list) -> dict:
+        n = sum(1 for t in todo if t.kind == "position")
+        return {"positions": n, "matches": len(todo) - n,
+                "task_cpu_seconds": record.get("task_cpu_seconds", {}),
+                "cpu_seconds": sum(record.get("task_cpu_seconds", {}).values()) + fitted["seconds"]}
+
+    return Session(
+        kind="tradeoff", name=cfg.study, config_hash=config_hash(cfg),
+        config_yaml=dump_yaml(dataclasses.asdict(cfg)), plan=plan,
+        rows=EnvelopeRows(FOLDERS), settings={"engine": "reference"},
+        guard=lambda max_nodes: check_budget(cfg, max_nodes), counts=counts, finish=finish)
 
 
-__all__ = ["TradeoffTask", "plan", "run_tradeoff", "KindWriter", "is_tradeoff_run"]
+__all__ = ["TradeoffTask", "plan_tradeoff_tasks", "tradeoff_session", "is_tradeoff_run"]
