@@ -562,7 +562,9 @@ def write_report(run_dir: Path, *, fmt: str = "png", exact: bool = True, n_resam
     run_dir = Path(run_dir)
     for holds_kind, write_kind in RUN_REPORTS:   # a study kind with its own report
         if holds_kind(run_dir):
-            return write_kind(run_dir)
+            # the trade-off report draws its Pareto figures in fmt; the others write PNG
+            return write_kind(run_dir, fig_format=fmt) if write_kind is write_tradeoff_report \
+                else write_kind(run_dir)
     df = load_run(run_dir, partial=partial)
     return build_report(df, run_dir, title=f"searchlab report: {run_dir.name}", source=str(run_dir),
                         command=f"searchlab-report {'--partial ' if partial else ''}{run_dir}",
