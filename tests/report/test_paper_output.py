@@ -102,7 +102,7 @@ def test_readme_pruning_table_is_what_the_command_writes(tmp_path):
     assert ".venv/bin/searchlab " + " ".join(README_CMD) in readme
     want = re.search(r"<!-- pruning-example-table: begin -->\n(.*?)\n<!-- pruning-example-table: end -->",
                      readme, re.S)[1]
-    run = run_study("quick", README_CMD + ["runner.n_jobs=2"], output_dir=tmp_path / "run",
+    run = run_study(None, README_CMD + ["runner.n_jobs=2"], output_dir=tmp_path / "run",
                     progress=False)
     sec = _section(write_report(run, exact=False, n_resamples=99).read_text(),
                    "Pruning techniques against plain alpha-beta")
@@ -265,6 +265,15 @@ def test_pareto_figure_has_cis_placed_labels_and_no_negative_error_axis():
                         "incremental")
     assert fig.axes[0].get_xlim() == (0.0, 1.0)
     _assert_no_overlap(fig)
+
+
+
+def test_pareto_figure_is_written_in_the_format_asked(tmp_path):
+    from searchlab.report.tradeoff import pareto_figure
+    for fmt in ("png", "pdf", "svg"):
+        out = pareto_figure(_pareto_summary(), "incremental", tmp_path / "pareto_incremental.png",
+                            fig_format=fmt)
+        assert out == tmp_path / f"pareto_incremental.{fmt}" and out.stat().st_size > 1000
 
 
 def test_pareto_summary_has_bootstrap_cis_over_positions():
