@@ -11,7 +11,7 @@ Prints, from one run:
 - Transposition table: the default 2^16 entries, 2^20 for the depth-7 searches (as the
   chess_deep preset).
 - Same searches on both engines (WAC.001, WAC.002, ... at each of ``--ref-depths``): nodes
-  (search + quiescence nodes) per CPU second of each and the ratio (issue 13's target
+  (search + quiescence nodes) per CPU second of each and the ratio (the compiled chess search's target
   >= 100x). At depth 3 a search is a few thousand nodes, so the compiled engine's fixed cost
   per search (encoding the root, clearing its tables) weighs in; the deeper depth shows the
   ratio once it does not. The results must be identical (value, best move, nodes, q_nodes),

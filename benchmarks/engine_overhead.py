@@ -3,7 +3,7 @@ included (process start, Hydra, validation, worker start-up, Parquet writes, rep
 
     .venv/bin/python benchmarks/engine_overhead.py [--n-jobs 2] [--no-report]
 
-Target (issue 3): under 60 s on 2 cores. Prints the wall time and the rate.
+Target: under 60 s on 2 cores. Prints the wall time and the rate.
 """
 
 from __future__ import annotations

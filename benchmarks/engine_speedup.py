@@ -4,7 +4,7 @@
 
 Sweep: iid trees, b = 16, d = 7, random order (about 5e6 nodes, ~0.3 s per task), the same
 tasks at n_jobs = 1 (in process) and n_jobs = 2 (loky). Worker start-up is measured separately
-(a warm-up run first), then both runs are timed end to end through run_study. Target (issue 3):
+(a warm-up run first), then both runs are timed end to end through run_study. Target:
 speedup >= 1.7 with 2 workers on 2 cores.
 """
 

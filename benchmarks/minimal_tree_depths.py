@@ -5,7 +5,7 @@ the oracle's exact-value searches and the CPU seconds of each depth.
 
     .venv/bin/python benchmarks/minimal_tree_depths.py [--budget 60] [--games connect4 othello hex chess]
 
-Targets (issue 24): Connect Four 10, Othello 7, Hex 7x7 5, chess 5.
+Targets: Connect Four 10, Othello 7, Hex 7x7 5, chess 5.
 """
 
 from __future__ import annotations

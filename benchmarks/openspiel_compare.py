@@ -1,4 +1,4 @@
-"""searchlab against OpenSpiel as its Python users run it, on identical alpha-beta work (issue 12).
+"""searchlab against OpenSpiel as its Python users run it, on identical alpha-beta work.
 
     .venv/bin/python benchmarks/openspiel_compare.py [--repeat 3] [--depth 9] [--positions 12]
 

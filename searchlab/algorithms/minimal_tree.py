@@ -17,7 +17,7 @@ with distinct values the leaves are Knuth and Moore's b^ceil(d/2) + b^floor(d/2)
 The tree is the one plain alpha-beta searches: a policy with a transposition table or
 quiescence searches a different tree (transpositions merged, capture sequences added), and is
 compared with this one only as "nodes / minimal nodes of the plain tree"; matching those
-settings here is not built yet (issue 24). The smallest proof tree over all orderings is not
+settings here is not built yet. The smallest proof tree over all orderings is not
 computed either.
 """
 
@@ -45,6 +45,8 @@ class MinimalTree:
     depth: int
     per_ply: list[int] = field(default_factory=list)
     oracle_searches: int = 0        # exact-value searches the count needed (not counted in nodes)
+    best_move: int | None = None    # the root's first child in perfect order (None at a leaf):
+                                    # SearchResult.best_move of search(game, "alphabeta", "perfect")
 
 
 def minimal_tree(game: Any, depth: int, value_ordering: str | None = None) -> MinimalTree:
@@ -71,6 +73,7 @@ def minimal_tree(game: Any, depth: int, value_ordering: str | None = None) -> Mi
     memo: dict[tuple[Any, int], float] = {}
     per_ply = [0] * (depth + 1)
     stats = {"leaves": 0, "oracle": 0}
+    root_best: list[int] = []
     compiled = compiled_engine.supports(game, "alphabeta", value_ordering, None, depth)
 
     def exact(state: Any, left: int) -> float:
@@ -97,10 +100,13 @@ def minimal_tree(game: Any, depth: int, value_ordering: str | None = None) -> Mi
             stats["leaves"] += 1
             return game.utility(state) if game.is_terminal(state) else game.evaluate(state)
         maxing = game.max_to_move(state)
-        children = [game.play(state, m) for m in game.legal_moves(state)]
+        moves = list(game.legal_moves(state))
+        children = [game.play(state, m) for m in moves]
         vals = [exact(c, depth - ply - 1) for c in children]
         order = sorted(range(len(children)), key=(lambda i: -vals[i]) if maxing
                        else vals.__getitem__)
+        if ply == 0:
+            root_best.append(moves[order[0]])
         if maxing:
             v = -math.inf
             for i in order:
@@ -119,4 +125,5 @@ def minimal_tree(game: Any, depth: int, value_ordering: str | None = None) -> Mi
 
     value = alphabeta(game.initial_state(), 0, -math.inf, math.inf)
     return MinimalTree(value=value, nodes=sum(per_ply), leaves=stats["leaves"], depth=depth,
-                       per_ply=per_ply, oracle_searches=stats["oracle"])
+                       per_ply=per_ply, oracle_searches=stats["oracle"],
+                       best_move=root_best[0] if root_best else None)

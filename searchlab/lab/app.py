@@ -1,7 +1,8 @@
 """The lab's ASGI app (Starlette): the JSON API and the page's static files.
 
 Endpoints (every body a JSON object; every refusal a JSON ``{"error": "one line"}`` with a
-4xx status, 429 when the searches allowed at once are all running, 503 past the wall-clock cap):
+4xx status, 429 when the searches allowed at once are all running, 503 past the wall-clock cap,
+the search's worker process then killed; 500 if a search fails unexpectedly):
 
     GET  /                 the page (static/index.html)
     GET  /static/...       its scripts and style (Starlette's StaticFiles: no path leaves the folder)
@@ -13,12 +14,16 @@ Endpoints (every body a JSON object; every refusal a JSON ``{"error": "one line"
     POST /api/search       {game, position, algorithm, ordering, depth, max_nodes?} -> the
                            engine's move, search()'s figures and the principal variation
     POST /api/compare      {game, position, depth} -> minimax and alpha-beta under each ordering
+                           but perfect
+    POST /api/minimal      {game, position, depth} -> Compare's perfect-ordering row (the
+                           position's minimal tree), asked for after /api/compare
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-import threading
+import weakref
 from pathlib import Path
 from typing import Any, Callable
 
@@ -30,11 +35,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from searchlab.lab import games, trees
-from searchlab.lab.export import player_html
 from searchlab.lab.requests import (MAX_BODY_BYTES, MAX_CONCURRENT, WALL_CLOCK_CAP,
                                     MAX_GAME_DEPTH, MAX_NODES_COMPILED, MAX_TREE_DEPTH,
                                     MAX_TREE_LEAVES, MAX_TREE_VALUE, MINIMAX_BUDGET, ORACLE_LIMIT,
-                                    LabError, body_dict, choice, integer, text)
+                                    LabError, body_dict, text)
+from searchlab.lab.workers import JOBS, Busy, CapExceeded, WorkerError, WorkerPool
 from searchlab.limits import excerpt
 
 STATIC = Path(__file__).with_name("static")
@@ -42,22 +47,6 @@ STATIC = Path(__file__).with_name("static")
 
 def _error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
-
-
-def trace_request(body: dict) -> dict:
-    """The traced searches of one tree by each requested algorithm (same ordering and seed)."""
-    label, nested = trees.parse_tree(body.get("tree"))
-    algorithms = body.get("algorithms", ["alphabeta"])
-    if not isinstance(algorithms, list) or not 1 <= len(algorithms) <= 3 \
-            or len(set(map(str, algorithms))) != len(algorithms):
-        raise LabError(f"algorithms must be a list of 1 to 3 different names from "
-                       f"{', '.join(trees.TRACE_ALGORITHMS)}; got {excerpt(algorithms)}")
-    for a in algorithms:
-        choice({"algorithms": a}, "algorithms", trees.TRACE_ALGORITHMS)
-    ordering = choice(body, "ordering", trees.TRACE_ORDERINGS, "natural")
-    seed = integer(body, "seed", 0, 2**63 - 1, 0)
-    return {"label": label, "tree": nested,
-            "traces": [trees.trace_payload(nested, a, ordering, seed) for a in algorithms]}
 
 
 def move_request(body: dict) -> dict:
@@ -87,49 +76,64 @@ def meta() -> dict:
 
 
 def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CLOCK_CAP) -> Starlette:
-    """The lab's app. At most ``max_concurrent`` requests compute at once (others get 429);
-    a request not answered within ``wall_clock`` seconds gets 503 (its search, bounded by its
-    node budget, finishes in the background and still holds its slot until then)."""
-    slots = threading.BoundedSemaphore(max_concurrent)
+    """The lab's app. Every search (trace, export, search, compare, minimal) runs in one of at
+    most ``max_concurrent`` worker processes (searchlab.lab.workers): with all of them busy a
+    request gets 429 at once, and one not answered within ``wall_clock`` seconds gets 503 after
+    its worker process has been killed, so a capped search stops. Position and move requests
+    (bounded by the position string's length) are answered in the server's own threads. The
+    pool is ``app.state.pool``; its workers start with the app and end with it (lifespan; a
+    server without lifespan starts them on first use)."""
+    pool = WorkerPool(max_concurrent)
 
-    def endpoint(work: Callable[[dict], Any]):
+    async def parse(request: Request) -> dict | JSONResponse:
+        raw = await request.body()
+        if len(raw) > MAX_BODY_BYTES:
+            return _error(f"request body over {MAX_BODY_BYTES} bytes", 413)
+        try:
+            parsed = json.loads(raw or b"{}")
+        except ValueError:
+            return _error("the request body is not valid JSON", 400)
+        try:
+            return body_dict(parsed)
+        except LabError as e:
+            return _error(str(e), e.status)
+
+    def respond(out: Any) -> Any:
+        if isinstance(out, str):
+            return HTMLResponse(out, headers={
+                "Content-Disposition": 'attachment; filename="searchlab-trace.html"'})
+        return JSONResponse(out)
+
+    def job(name: str):
         async def handle(request: Request):
-            raw = await request.body()
-            if len(raw) > MAX_BODY_BYTES:
-                return _error(f"request body over {MAX_BODY_BYTES} bytes", 413)
+            body = await parse(request)
+            if isinstance(body, JSONResponse):
+                return body
             try:
-                parsed = json.loads(raw or b"{}")
-            except ValueError:
-                return _error("the request body is not valid JSON", 400)
-            try:
-                body = body_dict(parsed)
+                out = await anyio.to_thread.run_sync(pool.run, name, body, wall_clock)
+            except Busy as e:
+                return _error(str(e), 429)
+            except CapExceeded:
+                return _error(f"the request took longer than {wall_clock:g} s (the wall-clock cap) "
+                              "and its search was stopped; choose a smaller depth or node budget",
+                              503)
             except LabError as e:
                 return _error(str(e), e.status)
-            if not slots.acquire(blocking=False):
-                return _error(f"busy: {max_concurrent} searches are running; try again shortly", 429)
-
-            def run():
-                try:
-                    return work(body)
-                finally:
-                    slots.release()
-            try:
-                with anyio.fail_after(wall_clock):
-                    out = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
-            except TimeoutError:
-                return _error(f"the request took longer than {wall_clock:g} s (the wall-clock cap); "
-                              "choose a smaller depth or node budget", 503)
-            except LabError as e:
-                return _error(str(e), e.status)
-            if isinstance(out, str):
-                return HTMLResponse(out, headers={
-                    "Content-Disposition": 'attachment; filename="searchlab-trace.html"'})
-            return JSONResponse(out)
+            except WorkerError as e:
+                return _error(f"the search failed: {e}", 500)
+            return respond(out)
         return handle
 
-    def export(body: dict) -> str:
-        title = text(body, "title", "", 200)
-        return player_html(trace_request(body), title=title or None)
+    def inline(work: Callable[[dict], Any]):
+        async def handle(request: Request):
+            body = await parse(request)
+            if isinstance(body, JSONResponse):
+                return body
+            try:
+                return respond(await anyio.to_thread.run_sync(work, body))
+            except LabError as e:
+                return _error(str(e), e.status)
+        return handle
 
     async def index(request: Request):
         return FileResponse(STATIC / "index.html")
@@ -143,10 +147,20 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
     async def not_allowed(request: Request, exc: Exception):
         return _error(f"method {request.method} not allowed on {request.url.path[:100]}", 405)
 
-    api = [("trace", trace_request), ("export", export),
-           ("position", lambda b: games.describe(games.game_kind(b), text(b, "position"))),
-           ("move", move_request), ("search", games.engine_move), ("compare", games.compare)]
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        pool.start()
+        yield
+        pool.close()
+
+    inline_api = [("position", lambda b: games.describe(games.game_kind(b), text(b, "position"))),
+                  ("move", move_request)]
     routes = [Route("/", index), Route("/api/meta", meta_endpoint),
-              *[Route(f"/api/{name}", endpoint(fn), methods=["POST"]) for name, fn in api],
+              *[Route(f"/api/{name}", job(name), methods=["POST"]) for name in JOBS],
+              *[Route(f"/api/{name}", inline(fn), methods=["POST"]) for name, fn in inline_api],
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
-    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed})
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={404: not_found, 405: not_allowed})
+    app.state.pool = pool
+    weakref.finalize(app, pool.close)
+    return app

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from searchlab.lab import trees
-from searchlab.lab.requests import LabError
+from searchlab.lab.requests import LabError, text
 
 STATIC = Path(__file__).with_name("static")
 
@@ -76,3 +76,10 @@ def export_trace_html(tree: Any, path: str | Path | None = None, *, title: str |
     if path is not None:
         Path(path).write_text(page, encoding="utf-8")
     return page
+
+
+def export_request(body: dict) -> str:
+    """/api/export: the trace player of ``body``'s tree (as /api/trace takes it) as one HTML
+    file; ``title`` optional (at most 200 characters). Raises LabError."""
+    title = text(body, "title", "", 200)
+    return player_html(trees.trace_request(body), title=title or None)

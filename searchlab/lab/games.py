@@ -11,11 +11,15 @@ reference engine else): the figures returned are its SearchResult's.
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from searchlab.algorithms.api import search
+from searchlab.algorithms.minimal_tree import minimal_tree
 from searchlab.algorithms.result import SearchResult
 from searchlab.analysis.estimators import rn_bstar
 from searchlab.errors import SearchlabError, TreeTooLargeError
@@ -25,7 +29,7 @@ from searchlab.games.hex import Hex
 from searchlab.games.othello import PASS, Othello
 from searchlab.games.tictactoe import TicTacToe
 from searchlab.lab.requests import (MAX_GAME_DEPTH, MAX_NODES_COMPILED, MAX_NODES_REFERENCE,
-                                    MAX_PV, MINIMAX_BUDGET, ORACLE_LIMIT, LabError, choice,
+                                    MAX_PV, MINIMAL_TREE_LEAVES, MINIMAL_TREE_SECONDS, MINIMAX_BUDGET, ORACLE_LIMIT, LabError, choice,
                                     integer, text)
 from searchlab.lab.trees import jnum
 
@@ -242,35 +246,42 @@ def engine_move(body: dict) -> dict:
     return out
 
 
-def compare(body: dict) -> dict:
-    """Search the position with minimax and alpha-beta under every ordering, same depth.
-
-    Rows: minimax (natural order; over MINIMAX_BUDGET nodes it is stopped and reported
-    infeasible), then alpha-beta under worst, natural, random, the game's own,
-    id+tt+killer+history+own and perfect (worst and perfect are exact-value oracles, reference
-    engine only: over ORACLE_LIMIT leaves they are not run, and the row says so). ``agree``
-    states whether every finished row found the same value and the same move.
-    """
+def _position(body: dict, what: str) -> tuple[GameKind, str, int, Any]:
     kind = game_kind(body)
     position = text(body, "position")
     depth = integer(body, "depth", 1, MAX_GAME_DEPTH, kind.default_depth)
     game = build(kind, position)
     if game.is_terminal(game.initial_state()):
-        raise LabError("position: the game is over; there is nothing to compare", 422)
+        raise LabError(f"position: the game is over; there is nothing to {what}", 422)
+    return kind, position, depth, game
+
+
+def compare(body: dict) -> dict:
+    """Search the position with minimax and alpha-beta under every ordering, same depth.
+
+    Rows: minimax (natural order; over MINIMAX_BUDGET nodes it is stopped and reported
+    infeasible), then alpha-beta under worst, natural, random, the game's own and
+    id+tt+killer+history+own. Worst order is an exact-value oracle of the reference engine:
+    it is run only where minimax finished (under worst order alpha-beta searches, ties aside,
+    every node minimax does) and the oracle stays within ORACLE_LIMIT leaves; else its row is
+    "not run" with the number that rules it out. The perfect-ordering row is not here: it is
+    the position's minimal tree (``minimal_row``, /api/minimal), which can take seconds, so
+    the page asks for it after this answer (``pending`` names it). ``agree`` states whether
+    every finished row found the same value and the same move.
+    """
+    kind, position, depth, game = _position(body, "compare")
     configs = [("minimax", "natural"), ("alphabeta", "worst"), ("alphabeta", "natural"),
                ("alphabeta", "random"), ("alphabeta", kind.own),
-               ("alphabeta", f"id+tt+killer+history+{kind.own}"), ("alphabeta", "perfect")]
+               ("alphabeta", f"id+tt+killer+history+{kind.own}")]
     rows = []
     for algorithm, ordering in configs:
         budget = MINIMAX_BUDGET if algorithm == "minimax" else _budget(ordering, None)
         t0 = time.perf_counter()
-        if ordering in ("perfect", "worst") and rows[0]["status"] != "ok":
-            # the oracle is a full minimax pass in Python: hopeless where compiled minimax
-            # did not finish within its budget
+        if ordering == "worst" and rows[0]["status"] != "ok":
             rows.append({"algorithm": algorithm, "ordering": ordering, "status": "not run",
-                         "note": f"its exact-value oracle is a full minimax pass on the reference "
-                                 f"engine, and minimax needs more than {MINIMAX_BUDGET:,} nodes "
-                                 f"at depth {depth}", "wall_time": 0.0})
+                         "note": f"under worst order alpha-beta searches (ties aside) every node "
+                                 f"minimax does, and minimax needs more than {MINIMAX_BUDGET:,} "
+                                 f"nodes at depth {depth} here", "wall_time": 0.0})
             continue
         try:
             r = _run(game, algorithm, ordering, depth, budget)
@@ -285,14 +296,88 @@ def compare(body: dict) -> dict:
             row["note"] = (f"infeasible here: stopped after {r.nodes:,} nodes (the budget); "
                            f"a full {algorithm} search to depth {depth} needs more")
         rows.append(row)
+    return {"game": kind.name, "position": position, "depth": depth, "rows": rows,
+            "pending": [{"algorithm": "alphabeta", "ordering": "perfect", "endpoint": "minimal"}],
+            **agreement(kind, position, game, depth, rows)}
+
+
+def agreement(kind: GameKind, position: str, game: Any, depth: int, rows: list[dict]) -> dict:
+    """Whether the finished rows agree on the value and the move; each chosen move's value."""
     done = [x for x in rows if x["status"] == "ok"]
     values = {x["value"] for x in done}
     moves = sorted({x["best_move"] for x in done if x["best_move"] is not None})
-    return {"game": kind.name, "position": position, "depth": depth, "rows": rows,
-            "agree_value": len(values) == 1, "agree_move": len(moves) == 1,
+    return {"agree_value": len(values) == 1, "agree_move": len(moves) == 1,
             "values": sorted(values, key=str),
             "moves": [{"move": m, "name": move_name(kind, game, m),
                        "value": _move_value(kind, position, game, m, depth)} for m in moves]}
+
+
+class _OutOfTime(BaseException):
+    """The minimal tree's time is up (a BaseException: no ``except Exception`` on the way
+    out of the search may swallow it)."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    """Raise _OutOfTime in this thread after ``seconds`` (SIGALRM: the main thread of a Unix
+    process, as in the lab's worker processes; elsewhere no limit is set, and the app's
+    wall-clock cap, which kills the worker, is the only bound)."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def ring(signum, frame):
+        raise _OutOfTime
+
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def minimal_row(body: dict) -> dict:
+    """Compare's perfect-ordering row: the position's minimal tree (searchlab.algorithms.
+    minimal_tree: the nodes and leaves of search(game, "alphabeta", "perfect"), its value and
+    best move, with the children's exact values from the compiled engine). It is tried where
+    Knuth and Moore's b^ceil(d/2) + b^floor(d/2) - 1 leaves (b = the legal moves here) is at
+    most MINIMAL_TREE_LEAVES, and given MINIMAL_TREE_SECONDS; else the row is "not run", and
+    its note gives that size (every node of the tree needs an exact-value search of each
+    child) and which limit ruled it out. ``move_value``: the
+    value of its move searched on to the same horizon (as in Compare's ``moves``)."""
+    kind, position, depth, game = _position(body, "compare")
+    t0 = time.perf_counter()
+    row: dict[str, Any] = {"algorithm": "alphabeta", "ordering": "perfect", "engine": "minimal_tree"}
+    b = len(list(game.legal_moves(game.initial_state())))
+    leaves = b ** ((depth + 1) // 2) + b ** (depth // 2) - 1
+    size = (f"its minimal tree has about {leaves:,} leaves here (Knuth and Moore's "
+            f"b^⌈d/2⌉ + b^⌊d/2⌋ − 1 with b = {b}, d = {depth}), each node needing an exact-value "
+            f"search of every child")
+    if leaves > MINIMAL_TREE_LEAVES:
+        row.update(status="not run", wall_time=time.perf_counter() - t0,
+                   note=f"{size}: over the {MINIMAL_TREE_LEAVES:,} the lab computes in a request")
+        return row
+    try:
+        with _time_limit(MINIMAL_TREE_SECONDS):
+            m = minimal_tree(game, depth)
+    except _OutOfTime:
+        row.update(status="not run", wall_time=time.perf_counter() - t0,
+                   note=f"{size}: not finished within {MINIMAL_TREE_SECONDS:g} s")
+        return row
+    except SearchlabError as e:
+        raise LabError(str(e).splitlines()[0]) from None
+    row.update(status="ok", value=jnum(m.value), best_move=m.best_move,
+               best_move_name=move_name(kind, game, m.best_move) if m.best_move is not None else None,
+               nodes=m.nodes, leaves=m.leaves, cutoffs=None, depth=m.depth,
+               wall_time=time.perf_counter() - t0,
+               ebf=rn_bstar(m.nodes, m.depth) if m.depth >= 1 and m.nodes > m.depth + 1 else None,
+               oracle_searches=m.oracle_searches)
+    if m.best_move is not None:
+        row["move_value"] = _move_value(kind, position, game, m.best_move, depth)
+    return row
 
 
 def _move_value(kind: GameKind, position: str, game: Any, move: int, depth: int) -> Any:

@@ -27,6 +27,11 @@ MAX_NODES_REFERENCE = 300_000
 MINIMAX_BUDGET = 2_000_000
 #: the perfect/worst oracles (reference engine only): their leaf limit in "Compare"
 ORACLE_LIMIT = 3_000
+#: the perfect-ordering row of "Compare" (the position's minimal tree): the largest tree it is
+#: tried on (Knuth and Moore's leaf count for the root's b and the depth; about 10 s of work on
+#: the 2-core machine the lab was built on) and its time limit (seconds)
+MINIMAL_TREE_LEAVES = 50_000
+MINIMAL_TREE_SECONDS = 15.0
 #: the engine's principal variation is at most this long
 MAX_PV = 12
 #: wall-clock cap per request (seconds) and searches run at once

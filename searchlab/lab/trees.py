@@ -27,6 +27,7 @@ from searchlab.claims.exact_trees import HOMEWORK, TEXTBOOK, TEXTBOOK_C_FIRST
 from searchlab.errors import SearchlabError
 from searchlab.lab.requests import (MAX_TREE_BRANCHING, MAX_TREE_DEPTH, MAX_TREE_LEAVES,
                                     MAX_TREE_VALUE, LabError, choice, integer, number, text)
+from searchlab.limits import excerpt
 from searchlab.trees import ExplicitTree
 
 TRACE_ALGORITHMS = ("minimax", "alphabeta", "pvs")
@@ -266,3 +267,20 @@ def trace_payload(nested: Any, algorithm: str = "alphabeta", ordering: str = "na
                        "nodes": result.nodes, "leaves": result.leaves,
                        "cutoffs": result.cutoffs, "interior": result.interior},
             "events": out, "pv": [list(p) for p in pv]}
+
+
+def trace_request(body: dict) -> dict:
+    """/api/trace: the traced searches of one tree by each requested algorithm (same ordering
+    and seed): {"label", "tree", "traces": [trace_payload(...), ...]}. Raises LabError."""
+    label, nested = parse_tree(body.get("tree"))
+    algorithms = body.get("algorithms", ["alphabeta"])
+    if not isinstance(algorithms, list) or not 1 <= len(algorithms) <= 3 \
+            or len(set(map(str, algorithms))) != len(algorithms):
+        raise LabError(f"algorithms must be a list of 1 to 3 different names from "
+                       f"{', '.join(TRACE_ALGORITHMS)}; got {excerpt(algorithms)}")
+    for a in algorithms:
+        choice({"algorithms": a}, "algorithms", TRACE_ALGORITHMS)
+    ordering = choice(body, "ordering", TRACE_ORDERINGS, "natural")
+    seed = integer(body, "seed", 0, 2**63 - 1, 0)
+    return {"label": label, "tree": nested,
+            "traces": [trace_payload(nested, a, ordering, seed) for a in algorithms]}

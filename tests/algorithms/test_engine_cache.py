@@ -200,7 +200,7 @@ def test_a_new_copy_prunes_idle_ones(tmp_path, monkeypatch):
     assert Path(mod.__file__).stat().st_atime > old + 86400
 
 
-# --- a self-healing cache (issue 23): every load verifies the copy against its content hash
+# --- a self-healing cache: every load verifies the copy against its content hash
 # and numba's files by numba's own checks; what is damaged is moved aside and rebuilt ---------
 def _one_token_edit(text: str) -> str:
     """The copy with one token changed: the first integer literal after the import block."""

@@ -1,5 +1,5 @@
 """Fits use only (configuration, depth) cells where every instance finished; tables say n per
-depth and which depths were left out (issue 11: survivors of a node budget bias a mean low)."""
+depth and which depths were left out (survivors of a node budget bias a mean low)."""
 
 from __future__ import annotations
 

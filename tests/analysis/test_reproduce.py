@@ -121,3 +121,21 @@ def test_matches_at_1e4_always_run_1e5_only_with_the_flag(reproduce, tmp_path, m
     ran.clear()
     _, info = reproduce.run_matches(False, 2, tmp_path, True, True, log=lambda *_: None)
     assert ran == ["unsound_matches", "chess_matches", "unsound_matches_1e5"]
+
+
+def test_a_full_run_gets_past_the_tree_studies(reproduce, tmp_path, monkeypatch):
+    """main() walks its stages in order; a name bound inside main() must not shadow a stage
+    helper (a loop variable called ``where`` once made every full run fail at its second
+    stage with UnboundLocalError). The studies are stubbed: the run must reach the matches."""
+    class Reached(Exception):
+        pass
+
+    monkeypatch.setattr(reproduce, "run_studies", lambda *a, **k: (pd.DataFrame(), []))
+    monkeypatch.setattr(reproduce, "run_preset", lambda *a, **k: (tmp_path, ("x", "", 0, 0, 0.0, tmp_path)))
+
+    def matches(*a, **k):
+        raise Reached
+
+    monkeypatch.setattr(reproduce, "run_matches", matches)
+    with pytest.raises(Reached):
+        reproduce.main(["--small", "--runs", str(tmp_path / "runs"), "--out", str(tmp_path / "out")])

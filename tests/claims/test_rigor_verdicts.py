@@ -1,4 +1,4 @@
-"""The verdicts recomputed from the rigor studies (issue 14), on constructed measurements with
+"""The verdicts recomputed from the rigor studies, on constructed measurements with
 known answers."""
 
 import numpy as np

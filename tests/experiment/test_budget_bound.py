@@ -77,7 +77,7 @@ def test_game_plan_summary_counts_add_up():
                                         "sweep.ordering=[natural,centre]"]))
     p = grid.plan(study)
     line = grid.summary(p, study)
-    # without a preset or name=, a game run is named after its game (issue 23)
+    # without a preset or name=, a game run is named after its game
     m = re.match(r"connect4: (\d+) tasks \((\d+) grid points x (\d+) connect4 positions\)", line)
     assert m, line
     tasks, points, positions = map(int, m.groups())

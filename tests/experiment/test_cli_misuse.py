@@ -1,4 +1,4 @@
-"""The searchlab command under misuse (issue 11): every failure of the pre-run check, in a single
+"""The searchlab command under misuse: every failure of the pre-run check, in a single
 run and in every job of a multirun, is one line on stderr, exit status 2, nothing created; its
 --help lists only what it accepts and --version is searchlab's. Called in-process (main), one
 subprocess for the closed-pipe case."""
@@ -58,7 +58,7 @@ BAD = [
      "runner.resume=RUN and hydra.run.dir=OTHER name two directories"),
 ]
 
-#: issue 23 (misuse, round two): each was a traceback, a hang or a silent wrong answer before.
+#: misuse, round two: each was a traceback, a hang or a silent wrong answer before.
 #: docs/config.md "What is refused" lists these inputs (tests/test_docs.py checks the list).
 BIG = "1" + "0" * 400
 EPD_DIR = "/tmp/searchlab-misuse-inputs"

@@ -1,4 +1,4 @@
-"""load() says what it read (issue 23): each part carries its run's identity (experiment hash
+"""load() says what it read: each part carries its run's identity (experiment hash
 and run id); a part of another run in table/, a run named twice (also through a symlink) and
 a complete run whose parts are gone are errors naming the files; ``combine=True`` reads parts
 of several runs on purpose and adds a ``run`` column."""

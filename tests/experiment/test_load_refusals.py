@@ -1,5 +1,5 @@
 """load() and searchlab-report refuse what is not a run, and incomplete or damaged runs unless
-partial data is accepted explicitly (issue 11, item 7)."""
+partial data is accepted explicitly."""
 
 from __future__ import annotations
 

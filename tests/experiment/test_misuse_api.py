@@ -1,4 +1,4 @@
-"""The Python API and the run under misuse, round two (issue 23): each input below returned a
+"""The Python API and the run under misuse, round two: each input below returned a
 silent wrong answer, a raw exception or an exit status 0 before; now a clean SearchlabError
 naming the parameter and what is allowed (or an honest exit status). docs/config.md, "What
 is refused", lists them."""

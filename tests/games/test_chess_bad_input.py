@@ -1,4 +1,4 @@
-"""Bad chess input (issue 13): illegal FEN/EPD positions, unknown moves and unsupported
+"""Bad chess input: illegal FEN/EPD positions, unknown moves and unsupported
 options give one clear error naming the position and the field. (The FEN checks shared by the
 Python game and the compiled board: tests/games/test_chess_kernel.py; moves after a FEN:
 tests/games/test_chess_repetition.py.)"""

@@ -1,4 +1,4 @@
-"""Repetition draws in chess search (issue 13): the history a ChessState and a compiled chess
+"""Repetition draws in chess search: the history a ChessState and a compiled chess
 row carry, the rule (a position recurring once from the root on, or twice in all, is a draw)
 against python-chess's ``is_repetition``, and a perpetual check that both engines score as a
 draw node for node, where a search without repetitions reports a win for the other side."""

@@ -1,8 +1,8 @@
 """Connect Four: the Game protocol, Pons' tutorial node counts, and the exact solver.
 
 Known answers: Pascal Pons' benchmark sets (searchlab/data/connect4/, package data copied
-unchanged from ../shared/data/connect4/, whose README gives the score convention, the tutorial algorithm and
-the published mean node counts on Test_L3_R1).
+unchanged from his published benchmark; searchlab/data/README.md gives the score convention,
+the tutorial algorithm and the published mean node counts on Test_L3_R1).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Tic-tac-toe: the Game protocol, the text format, and the compiled search's known counts.
 
-Known answers: ../shared/data/tictactoe/README.md (549,946 tree nodes, per-ply counts,
+Known answers (the public tic-tac-toe counts: 549,946 tree nodes, per-ply counts,
 255,168 games, 5,478 positions, value 0). The alpha-beta count 18,297 (fail-soft, natural
 order, root window (-inf, +inf), every call counted) is this project's own figure; it equals
 the number of calls OpenSpiel's C++ ``_alpha_beta`` makes, which has the same control flow.

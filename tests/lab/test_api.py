@@ -4,6 +4,10 @@ and the figures equal to searchlab.search()'s and run_trace()'s."""
 from __future__ import annotations
 
 import json
+import os
+import threading
+import time
+from pathlib import Path
 
 import pytest
 
@@ -162,26 +166,101 @@ def test_search_equals_search(client):
 
 
 def test_compare_equals_search(client):
-    c = client.post("/api/compare", json={"game": "tictactoe", "position": "4", "depth": 8}).json()
-    game = TicTacToe("4")
+    c = client.post("/api/compare", json={"game": "tictactoe", "position": "4 0 8", "depth": 6}).json()
+    game = TicTacToe("4 0 8")
     by = {(x["algorithm"], x["ordering"]): x for x in c["rows"]}
+    assert ("alphabeta", "worst") in by and by["alphabeta", "worst"]["status"] == "ok"
     for (alg, order), row in by.items():
-        if row["status"] == "not run":
-            continue
-        ref = search(game, alg, order, depth=8, oracle_limit=3000,
+        ref = search(game, alg, order, depth=6, oracle_limit=3000,
                      max_nodes=2_000_000 if alg == "minimax" else None)
         assert (row["nodes"], row["leaves"], row["value"]) == (ref.nodes, ref.leaves, ref.value)
     assert c["agree_value"] and all(m["value"] == c["values"][0] for m in c["moves"])
+    assert c["pending"] == [{"algorithm": "alphabeta", "ordering": "perfect", "endpoint": "minimal"}]
     deep = client.post("/api/compare", json={"game": "connect4", "position": "", "depth": 10}).json()
-    mm = deep["rows"][0]
+    mm, worst = deep["rows"][0], deep["rows"][1]
     assert mm["algorithm"] == "minimax" and mm["status"] == "aborted" and "infeasible" in mm["note"]
-    assert any(x["status"] == "not run" and "oracle" in x["note"] for x in deep["rows"])
+    assert worst["ordering"] == "worst" and worst["status"] == "not run"
+    assert "2,000,000 nodes at depth 10" in worst["note"]
 
 
-def test_busy_and_wall_clock():
-    busy = TestClient(create_app(max_concurrent=0 + 1, wall_clock=0.001))
-    r = busy.post("/api/compare", json={"game": "connect4", "depth": 10})
-    assert r.status_code == 503 and "wall-clock" in r.json()["error"]
+@pytest.mark.parametrize("game, position, depth", [
+    ("tictactoe", "4", 8), ("connect4", "4455", 5), ("othello", "f5", 4), ("hex", "4 b2", 3)])
+def test_minimal_row_equals_search_perfect(client, game, position, depth):
+    from searchlab.lab.games import GAMES
+    row = client.post("/api/minimal", json={"game": game, "position": position,
+                                            "depth": depth}).json()
+    ref = search(GAMES[game].build(position), "alphabeta", "perfect", depth=depth,
+                 oracle_limit=10**6)
+    assert row["status"] == "ok" and row["ordering"] == "perfect"
+    assert (row["nodes"], row["leaves"], row["value"], row["best_move"]) == \
+        (ref.nodes, ref.leaves, ref.value, ref.best_move)
+    assert row["move_value"] == row["value"]
+
+
+def test_minimal_row_states_why_not(monkeypatch):
+    from searchlab.lab import games
+    row = games.minimal_row({"game": "hex", "position": "", "depth": 5})     # Hex 7x7's default
+    assert row["status"] == "not run" and "nodes" not in row
+    assert "about 120,049 leaves" in row["note"] and "b = 49, d = 5" in row["note"]
+    assert "over the 50,000" in row["note"]
+    monkeypatch.setattr(games, "MINIMAL_TREE_SECONDS", 0.05)
+    row = games.minimal_row({"game": "connect4", "position": "", "depth": 10})
+    assert row["status"] == "not run" and "nodes" not in row
+    assert "about 33,613 leaves" in row["note"] and "not finished within 0.05 s" in row["note"]
+
+
+def _gone(pid: int) -> bool:
+    """No process ``pid`` exists (killed and reaped: not even a zombie)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return not Path(f"/proc/{pid}").exists()
+    return False
+
+
+HEAVY = {"game": "othello", "position": "", "algorithm": "minimax", "ordering": "natural",
+         "depth": 14, "max_nodes": 50_000_000}
+
+
+def test_capped_request_kills_its_search():
+    app = create_app(max_concurrent=1, wall_clock=1.0)
+    with TestClient(app) as c:
+        pool = app.state.pool
+        pool.run("search", {"game": "tictactoe", "depth": 2}, timeout=120)     # warm worker
+        [pid] = pool.pids()
+        r = c.post("/api/search", json=HEAVY)
+        assert r.status_code == 503 and "wall-clock cap" in r.json()["error"]
+        assert "stopped" in r.json()["error"]
+        assert pool.killed == [pid] and _gone(pid) and pid not in pool.pids()
+        # a fresh worker (started at once, warming up) answers the next request
+        ok = pool.run("search", {"game": "tictactoe", "depth": 2}, timeout=120)
+        assert ok["status"] == "ok" and pool.pids() and pool.pids()[0] != pid
+
+
+def test_busy_is_refused_at_once():
+    app = create_app(max_concurrent=1, wall_clock=60)
+    with TestClient(app) as c:
+        pool = app.state.pool
+        pool.run("search", {"game": "tictactoe", "depth": 2}, timeout=120)
+        [pid] = pool.pids()
+        outcome = []
+        t = threading.Thread(target=lambda: outcome.append(_capped(pool)))
+        t.start()
+        while pool.pids():                  # until the heavy job holds the only worker
+            time.sleep(0.01)
+        r = c.post("/api/compare", json={"game": "connect4", "depth": 4})
+        assert r.status_code == 429 and "busy" in r.json()["error"]
+        t.join(60)
+        assert outcome == ["capped"] and _gone(pid)
+
+
+def _capped(pool) -> str:
+    from searchlab.lab.workers import CapExceeded
+    try:
+        pool.run("search", HEAVY, timeout=2.0)
+    except CapExceeded:
+        return "capped"
+    return "finished"
 
 
 def test_export_is_self_contained(client, tmp_path):

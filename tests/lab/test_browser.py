@@ -7,9 +7,12 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import struct
 import threading
 import time
+import zipfile
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -18,6 +21,7 @@ uvicorn = pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from searchlab import search  # noqa: E402
+from searchlab.algorithms.minimal_tree import minimal_tree  # noqa: E402
 from searchlab.algorithms.trace import run_trace  # noqa: E402
 from searchlab.lab.app import create_app  # noqa: E402
 from searchlab.lab.games import GAMES  # noqa: E402
@@ -63,6 +67,51 @@ def page(server, tmp_path_factory):
         p.wait_for_selector("body[data-ready='1']", timeout=60_000)
         yield p
         ctx.close()
+
+
+def _download(page, selector, folder):
+    with page.expect_download() as d:
+        page.click(selector)
+    path = folder / d.value.suggested_filename
+    d.value.save_as(path)
+    return path
+
+
+def test_export_step_and_frames(page, tmp_path):
+    """The current step as SVG and PNG (the PNG drawn from the SVG on a canvas, in the page),
+    and every step as numbered SVG frames in one zip."""
+    page.select_option("#tree-kind", "preset")
+    page.select_option("#preset", "textbook")
+    page.wait_for_function("window.SEARCHLAB_TRACE && window.SEARCHLAB_TRACE.label.includes('textbook')"
+                           " && window.SEARCHLAB_TRACE.traces.length === 1")
+    page.click('[data-act="reset"]')
+    for _ in range(13):
+        page.click('[data-act="step"]')
+    svg = _download(page, '[data-act="svg"]', tmp_path)
+    text = svg.read_text()
+    assert svg.name == "trace-alphabeta-step13.svg" and text.startswith("<svg")
+    root = ElementTree.fromstring(text)
+    words = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    assert "cutoff at B" in words and "cut: 3 ≥ 2" in words and "leaves pruned 2" in words
+    png = _download(page, '[data-act="png"]', tmp_path)
+    data = png.read_bytes()
+    assert png.name == "trace-alphabeta-step13.png" and data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    vb = [float(x) for x in root.get("viewBox").split()]
+    assert (width, height) == (int(vb[2] * 2), int(vb[3] * 2)) and len(data) > 5000
+    (tmp_path / "step13.png").write_bytes(data)
+    shutil.copy(png, SHOTS / "export-step13.png")
+    frames = _download(page, '[data-act="frames"]', tmp_path)
+    n = len(page.evaluate("window.SEARCHLAB_TRACE.traces[0].events"))
+    with zipfile.ZipFile(frames) as z:
+        assert z.testzip() is None
+        names = z.namelist()
+        assert names == [f"alphabeta-natural/frame_{i:03d}.svg" for i in range(1, n + 1)]
+        last = ElementTree.fromstring(z.read(names[-1]).decode())
+        assert "done: value 3" in " ".join(t.text or "" for t in last.iter(
+            "{http://www.w3.org/2000/svg}text"))
+    assert page.locator(".panel .info").first.get_attribute("data-step") == "13"   # restored
+    page.click('[data-act="reset"]')
 
 
 def _counts(p):
@@ -139,7 +188,7 @@ def test_play_and_compare(page, game, clicks):
     position = page.input_value("#position")
     assert page.locator(".pv-mark").count() >= 1 or game == "tictactoe"
     page.click("#compare")
-    page.wait_for_selector("#compare-table", timeout=60_000)
+    page.wait_for_selector("#compare-table[data-done='1']", timeout=120_000)
     kind = GAMES[game]
     g = kind.build(page.evaluate("window.SEARCHLAB_COMPARE.position"))
     assert page.evaluate("window.SEARCHLAB_COMPARE.position") == position
@@ -151,10 +200,14 @@ def test_play_and_compare(page, game, clicks):
         if row.locator(".c-nodes").count() == 0:
             continue
         alg = "minimax" if k == 0 else "alphabeta"
-        ref = search(g, alg, order, depth=depth, oracle_limit=3000,
-                     max_nodes=2_000_000 if alg == "minimax" else None)
+        if order == "perfect":      # == search(g, "alphabeta", "perfect"): tests/lab/test_api.py
+            ref = minimal_tree(g, depth)
+        else:
+            ref = search(g, alg, order, depth=depth, oracle_limit=3000,
+                         max_nodes=2_000_000 if alg == "minimax" else None)
         assert int(row.locator(".c-nodes").inner_text().replace(",", "")) == ref.nodes
         assert int(row.locator(".c-leaves").inner_text().replace(",", "")) == ref.leaves
+    assert rows.nth(6).get_attribute("data-status") == "ok"      # small depths: the row is run
     assert "same value" in page.inner_text("#agree") or "found the value" in page.inner_text("#agree")
     page.screenshot(path=str(SHOTS / f"play-compare-{game}.png"), full_page=True)
     page.click("#undo")

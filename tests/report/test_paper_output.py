@@ -1,4 +1,4 @@
-"""Paper-ready output (issue 27): reports split by every swept axis, exported tables, the public
+"""Paper-ready output: reports split by every swept axis, exported tables, the public
 figure API, one palette, figures whose labels do not overlap."""
 
 from __future__ import annotations

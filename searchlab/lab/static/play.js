@@ -52,13 +52,17 @@
     let s, cellXY;
     const pvNum = new Map();
     if (d.game === "hex") {
-      const r = 22, w = Math.sqrt(3) * r, n = b.rows;
-      s = svg("svg", {width: w * n * 1.5 + 2 * w, height: 1.5 * r * n + 2 * r}, host);
-      cellXY = (i, j) => [w + j * w + i * w / 2, r + 6 + i * 1.5 * r];
-      svg("rect", {x: 0, y: 0, width: 8, height: 1.5 * r * n + 2 * r, fill: col[2]}, s);
-      svg("rect", {x: w * n * 1.5 + 2 * w - 8, y: 0, width: 8, height: 1.5 * r * n + 2 * r, fill: col[2]}, s);
-      svg("rect", {x: 0, y: 0, width: w * n * 1.5 + 2 * w, height: 5, fill: col[1]}, s);
-      svg("rect", {x: 0, y: 1.5 * r * n + 2 * r - 5, width: w * n * 1.5 + 2 * w, height: 5, fill: col[1]}, s);
+      const r = 26, w = Math.sqrt(3) * r, n = b.rows;
+      s = svg("svg", {width: w * n * 1.5 + 2 * w, height: 1.5 * r * n + 2 * r + 12}, host);
+      cellXY = (i, j) => [w + j * w + i * w / 2, r + 14 + i * 1.5 * r];
+      // each player's two edges drawn along the rhombus itself: X top and bottom, O left and right
+      const edge = (pts, colour) => svg("polyline", {points: pts.map(p => p.join(",")).join(" "), fill: "none", stroke: colour,
+                                                      "stroke-width": 8, "stroke-linecap": "round"}, s);
+      const at = (i, j, dx, dy) => { const [x, y] = cellXY(i, j); return [x + dx, y + dy]; };
+      edge([at(0, 0, -w / 2, -r), at(0, n - 1, w / 2, -r)], col[1]);
+      edge([at(n - 1, 0, -w / 2, r), at(n - 1, n - 1, w / 2, r)], col[1]);
+      edge([at(0, 0, -w * 0.75, -r / 2), at(n - 1, 0, -w * 0.25, r)], col[2]);
+      edge([at(0, n - 1, w * 0.25, -r), at(n - 1, n - 1, w * 0.75, r / 2)], col[2]);
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
         const [x, y] = cellXY(i, j), pts = [...Array(6)].map((_, k) => { const a = Math.PI / 3 * k + Math.PI / 6; return `${x + r * Math.cos(a)},${y + r * Math.sin(a)}`; }).join(" ");
         const v = b.cells[i][j], m = legal.get(`${i},${j}`);
@@ -138,7 +142,7 @@
     G.busy = false;
   }
   async function load(position) {
-    $("game-error").textContent = ""; G.pv = []; $("compare-out").innerHTML = ""; $("engine-info").textContent = "";
+    $("game-error").textContent = ""; G.pv = []; $("compare-out").innerHTML = ""; compareToken++; $("engine-info").textContent = "";
     try { const d = await api("/api/position", {game: $("game").value, position}); show(d); return d; }
     catch (e) { $("game-error").textContent = e.message; }
   }
@@ -149,31 +153,63 @@
     await load(g === "hex" ? $("hex-n").value : "");
     if (engineTurn()) await engineMove();
   }
+  // "Compare": /api/compare answers at once; the perfect-ordering row (the position's minimal
+  // tree, which can take seconds) follows from /api/minimal and is drawn when it arrives
+  let compareToken = 0;
+  function rowHtml(r, k) {
+    return `<tr data-row="${k}" data-status="${r.status}"><td>${r.algorithm}</td><td>${r.ordering}</td>` + (r.status === "ok" ?
+      `<td class="c-move">${r.best_move_name}</td><td class="c-value">${num(r.value)}</td><td class="c-nodes">${r.nodes.toLocaleString("en")}</td><td class="c-leaves">${r.leaves.toLocaleString("en")}</td>` +
+      `<td>${(r.wall_time * 1000).toFixed(1)}</td><td>${r.ebf == null ? "" : r.ebf.toFixed(2)}</td><td>${r.engine}</td>` :
+      `<td colspan="7" class="note">${r.status}: ${r.note}</td>`) + "</tr>";
+  }
+  function agreement(c) {
+    const moves = c.moves.map(m => `${m.name} (value ${num(m.value)})`).join(", ");
+    return !c.agree_value ? "The searches DISAGREE on the value: " + c.values.map(num).join(", ") :
+      c.agree_move ? `Every finished search chose the same move ${c.moves[0].name} with the same value ${num(c.values[0])} (for ${G.desc.to_move}).` :
+      `Every finished search found the value ${num(c.values[0])} (for ${G.desc.to_move}); they chose different moves, ${moves}: ` +
+      (c.moves.every(m => m.value === c.values[0]) ? "each of equal value (checked by a search of the position after it), so all are best moves." : "not all checked to be of equal value.");
+  }
+  function drawCompare(c, pending) {
+    const rows = c.rows.map(rowHtml).join("") + (pending ? `<tr data-row="${c.rows.length}" data-status="pending"><td>alphabeta</td><td>perfect</td>` +
+      `<td colspan="7" class="note">computing the position's minimal tree (the perfect ordering's count)…</td></tr>` : "");
+    // log scale with its decades drawn and labelled, so that a bar's length can be read
+    const ok = c.rows.filter(r => r.status === "ok"), decades = Math.max(1, Math.ceil(Math.log10(Math.max(...ok.map(r => r.nodes), 10))));
+    const W = 560, X0 = 250, H = ok.length * 30, xs = n => X0 + W * Math.log10(Math.max(n, 1)) / decades;
+    const grid = [...Array(decades + 1)].map((_, k) => `<line x1="${xs(10 ** k)}" y1="0" x2="${xs(10 ** k)}" y2="${H + 4}" stroke="#ccc"/>` +
+      `<text x="${xs(10 ** k)}" y="${H + 22}" font-size="14" text-anchor="middle">${(10 ** k).toLocaleString("en")}</text>`).join("");
+    const bar = grid + ok.map((r, k) => { const w = Math.max(2, xs(r.nodes) - X0);
+      return `<text x="0" y="${k * 30 + 20}" font-size="16">${r.algorithm === "minimax" ? "minimax" : "αβ " + r.ordering}</text>` +
+        `<rect x="${X0}" y="${k * 30 + 5}" width="${w}" height="22" fill="${r.algorithm === "minimax" ? "#D55E00" : "#0072B2"}"/>` +
+        `<text x="${X0 + 6 + w}" y="${k * 30 + 21}" font-size="15">${r.nodes.toLocaleString("en")}</text>`; }).join("");
+    $("compare-out").innerHTML = `<h3>Compare at depth ${c.depth}: ${G.desc.label}, position “${c.position || "start"}”</h3>
+      <p class="agree" id="agree">${agreement(c)}</p>
+      <table class="cmp" id="compare-table" data-done="${pending ? 0 : 1}"><tr><th>algorithm</th><th>ordering</th><th>move</th><th>value</th><th>nodes</th><th>leaves</th><th>ms</th><th>EBF</th><th>engine</th></tr>${rows}</table>
+      <p class="note">nodes searched, log scale (alpha-beta “αβ” under each ordering):</p><svg id="compare-chart" width="${X0 + W + 130}" height="${H + 30}">${bar}</svg>
+      <p class="note">Values are for the side to move. EBF: R&amp;N's b*, nodes = b* + b*² + … + b*^d. Worst order is an exact-value oracle of the reference engine, run only where minimax finished and its oracle stays small; perfect order is the position's minimal tree (every node's children searched best first by their exact values, computed by the compiled engine).</p>`;
+  }
   async function compare() {
+    const token = ++compareToken;
     $("compare-out").innerHTML = "<p>comparing…</p>"; $("game-error").textContent = "";
-    try {
-      const c = await api("/api/compare", {game: G.desc.game, position: G.desc.position, depth: +$("depth").value});
-      const rows = c.rows.map((r, k) => `<tr data-row="${k}"><td>${r.algorithm}</td><td>${r.ordering}</td>` + (r.status === "ok" ?
-        `<td class="c-move">${r.best_move_name}</td><td class="c-value">${num(r.value)}</td><td class="c-nodes">${r.nodes.toLocaleString("en")}</td><td class="c-leaves">${r.leaves.toLocaleString("en")}</td>` +
-        `<td>${(r.wall_time * 1000).toFixed(1)}</td><td>${r.ebf == null ? "" : r.ebf.toFixed(2)}</td><td>${r.engine}</td><td class="note"></td>` :
-        `<td colspan="7" class="note">${r.status}: ${r.note}</td><td></td>`) + "</tr>").join("");
-      const ok = c.rows.filter(r => r.status === "ok"), maxLog = Math.log10(Math.max(...ok.map(r => r.nodes), 10));
-      const W = 520, bar = ok.map((r, k) => { const w = Math.max(2, W * Math.log10(Math.max(r.nodes, 1)) / maxLog);
-        return `<text x="0" y="${k * 26 + 17}" font-size="13">${r.algorithm === "minimax" ? "minimax" : r.ordering}</text>` +
-          `<rect x="230" y="${k * 26 + 4}" width="${w}" height="18" fill="${r.algorithm === "minimax" ? "#D55E00" : "#0072B2"}"/>` +
-          `<text x="${236 + w}" y="${k * 26 + 17}" font-size="12">${r.nodes.toLocaleString("en")}</text>`; }).join("");
-      const moves = c.moves.map(m => `${m.name} (value ${num(m.value)})`).join(", ");
-      const agree = !c.agree_value ? "The searches DISAGREE on the value: " + c.values.join(", ") :
-        c.agree_move ? `Every finished search chose the same move ${c.moves[0].name} with the same value ${num(c.values[0])} (for ${G.desc.to_move}).` :
-        `Every finished search found the value ${num(c.values[0])} (for ${G.desc.to_move}); they chose different moves, ${moves}: ` +
-        (c.moves.every(m => m.value === c.values[0]) ? "each of equal value (checked by a search of the position after it), so all are best moves." : "not all checked to be of equal value.");
-      $("compare-out").innerHTML = `<h3>Compare at depth ${c.depth}: ${G.desc.label}, position “${c.position}”</h3>
-        <p class="agree" id="agree">${agree}</p>
-        <table class="cmp" id="compare-table"><tr><th>algorithm</th><th>ordering</th><th>move</th><th>value</th><th>nodes</th><th>leaves</th><th>ms</th><th>EBF</th><th>engine</th><th></th></tr>${rows}</table>
-        <p class="note">nodes on a log scale:</p><svg id="compare-chart" width="${W + 330}" height="${ok.length * 26 + 6}">${bar}</svg>
-        <p class="note">EBF: R&amp;N's b*, nodes = b* + b*² + … + b*^d. perfect/worst orderings are exact-value oracles of the reference engine, run only where their oracle stays small.</p>`;
-      window.SEARCHLAB_COMPARE = c;
-    } catch (e) { $("compare-out").innerHTML = ""; $("game-error").textContent = e.message; }
+    const body = {game: G.desc.game, position: G.desc.position, depth: +$("depth").value};
+    let c;
+    try { c = await api("/api/compare", body); }
+    catch (e) { $("compare-out").innerHTML = ""; $("game-error").textContent = e.message; return; }
+    window.SEARCHLAB_COMPARE = c;
+    drawCompare(c, true);
+    let row;
+    try { row = await api("/api/minimal", body); }
+    catch (e) { row = {algorithm: "alphabeta", ordering: "perfect", status: "not run", note: e.message}; }
+    if (token !== compareToken) return;              // the position or the request changed meanwhile
+    c.rows.push(row);
+    if (row.status === "ok") {
+      c.agree_value = c.agree_value && c.values.length === 1 && row.value === c.values[0];
+      if (!c.values.includes(row.value)) c.values.push(row.value);
+      if (!c.moves.some(m => m.move === row.best_move)) {
+        c.moves.push({move: row.best_move, name: row.best_move_name, value: row.move_value});
+        c.agree_move = false;
+      }
+    }
+    drawCompare(c, false);
   }
   $("new-game").addEventListener("click", newGame);
   $("game").addEventListener("change", newGame);

@@ -2,14 +2,19 @@
 "use strict";
 const SearchlabTrace = (() => {
   const SVGNS = "http://www.w3.org/2000/svg";
-  const SVG_CSS = `text{font:13px sans-serif} .edge{stroke:#222;stroke-width:1.6}
-.edge.unseen{stroke:#bbb;stroke-dasharray:4 3;stroke-width:1}.edge.pruned{stroke:#bbb;stroke-dasharray:4 3}
-.edge.pv{stroke:#0072B2;stroke-width:4}.node{fill:#fff;stroke:#222;stroke-width:1.5}
-.node.visited{fill:#cfe3f3}.node.unseen{stroke:#999}.node.pruned{fill:#eee;stroke:#bbb}
-.node.active{stroke:#E69F00;stroke-width:4}.node.pv{stroke:#0072B2;stroke-width:3}
-.val{text-anchor:middle;dominant-baseline:central;font-weight:bold}.val.pruned{fill:#aaa}
-.lab{text-anchor:middle;font-size:12px;fill:#333}.win{text-anchor:start;font-size:11px;fill:#555}
-.cut{fill:#D55E00;font-size:12px;text-anchor:middle;font-weight:bold}`;
+  // sized for a projector: the drawing scales to the panel's width, text stays >= 15 px there
+  const SVG_CSS = `text{font:16px sans-serif} .edge{stroke:#222;stroke-width:2}
+.edge.unseen{stroke:#c8c8c8;stroke-width:1.4}.edge.pruned{stroke:#999;stroke-dasharray:6 4;stroke-width:1.6}
+.edge.pv{stroke:#0072B2;stroke-width:5}.node{fill:#fff;stroke:#222;stroke-width:2}
+.node.visited{fill:#cfe3f3}.node.unseen{stroke:#aaa}.node.pruned{fill:#e2e2e2;stroke:#999;stroke-dasharray:5 3}
+.node.active{stroke:#E69F00;stroke-width:5}.node.pv{stroke:#0072B2;stroke-width:4}
+.val{text-anchor:middle;dominant-baseline:central;font-weight:bold;font-size:18px}
+.val.pruned{fill:#999;text-decoration:line-through}.val.bound{fill:#7a3d00}
+.lab{text-anchor:middle;font-size:15px;fill:#333}.lab.side{text-anchor:end}
+.win,.cut,.lab{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
+.win{text-anchor:start;font-size:14px;fill:#555}.win.now{font-size:17px;font-weight:bold;fill:#8a4b00}
+.cut{fill:#D55E00;font-size:15px;text-anchor:middle;font-weight:bold}
+.slide-title{font-size:20px;font-weight:bold}.slide-info{font-size:18px}.slide-counts{font-size:17px;fill:#333}`;
   const fmt = v => v === "inf" ? "+∞" : v === "-inf" ? "−∞" : v == null ? "" : String(v);
   const key = p => p.join(".");
   const name = p => p.length === 0 ? "root" :
@@ -90,24 +95,28 @@ const SearchlabTrace = (() => {
       parent.appendChild(this.box);
       const h = document.createElement("h3"); h.textContent = `${trace.algorithm}, ${trace.ordering} order`;
       this.box.appendChild(h);
-      const sx = 56, sy = 92, W = Math.max(4, this.lay.width) * sx + 60, H = (this.lay.depth + 1) * sy + 30;
-      this.svg = el("svg", {xmlns: SVGNS, viewBox: `0 0 ${W} ${H}`, width: Math.min(W, 1300), class: "tree"}, this.box);
+      const sx = 66, sy = 112, W = Math.max(4, this.lay.width) * sx + 140, H = (this.lay.depth + 1) * sy + 34;
+      this.svg = el("svg", {xmlns: SVGNS, viewBox: `0 0 ${W} ${H}`, class: "tree",
+                            style: `width:100%;max-width:${Math.round(W * 1.6)}px`}, this.box);
       el("style", {}, this.svg).textContent = SVG_CSS;
       el("rect", {x: 0, y: 0, width: W, height: H, fill: "#fff"}, this.svg);
-      const X = n => 30 + n.x * sx + sx / 2, Y = n => 40 + n.y * sy;
+      const X = n => 40 + n.x * sx + sx / 2, Y = n => 42 + n.y * sy;
       this.edges = this.lay.edges.map(([a, b]) => ({b, e: el("line", {x1: X(a), y1: Y(a), x2: X(b), y2: Y(b), class: "edge"}, this.svg)}));
       this.els = new Map();
       for (const n of this.lay.nodes) {
-        const g = el("g", {}, this.svg), x = X(n), y = Y(n), r = 17;
+        const g = el("g", {}, this.svg), x = X(n), y = Y(n), r = 20;
         const shape = n.leaf ? el("rect", {x: x - r, y: y - r, width: 2 * r, height: 2 * r, class: "node"}, g)
           : el("polygon", {points: n.path.length % 2 === 0 ? `${x},${y - r - 3} ${x - r - 3},${y + r - 2} ${x + r + 3},${y + r - 2}`
                                                              : `${x},${y + r + 3} ${x - r - 3},${y - r + 2} ${x + r + 3},${y - r + 2}`, class: "node"}, g);
         const val = el("text", {x, y, class: "val"}, g);
         if (n.leaf) val.textContent = fmt(n.value);
-        const lab = el("text", {x, y: n.leaf ? y + r + 14 : y - r - 8, class: "lab"}, g);
+        // interior nodes are named to their left, clear of the edges that meet above them
+        const lab = n.leaf ? el("text", {x, y: y + r + 17, class: "lab"}, g)
+          : n.path.length === 0 ? el("text", {x, y: y - r - 10, class: "lab"}, g)
+          : el("text", {x: x - r - 8, y: y + 5, class: "lab side"}, g);
         lab.textContent = name(n.path);
-        const win = el("text", {x: x + r + 4, y: y + (n.leaf ? -r - 4 : 4), class: "win"}, g);
-        const cut = el("text", {x, y: y + r + 30, class: "cut"}, g);
+        const win = el("text", {x: x + r + 6, y: y + (n.leaf ? -r - 6 : 5), class: "win"}, g);
+        const cut = el("text", {x, y: y + r + 26, class: "cut"}, g);
         shape.dataset.path = n.key;
         this.els.set(n.key, {n, shape, val, win, cut});
       }
@@ -131,14 +140,20 @@ const SearchlabTrace = (() => {
           (k === active ? " active" : "") + (pv.has(k) ? " pv" : ""));
         if (o.n.leaf) set(o, "val", "class", "val" + (pr ? " pruned" : ""));
         else {
+          // a bound is drawn as a bound (≤ v / ≥ v, brown), an exact value plainly
           const v = s.value.get(k), b = s.bound.get(k);
-          if (v !== undefined && !onStack.has(k)) set(o, "val", "text", (b === "upper" ? "≤" : b === "lower" ? "≥" : "") + fmt(v));
-          else if (onStack.has(k) && s.best.has(k)) set(o, "val", "text", (o.n.path.length % 2 === 0 ? "≥" : "≤") + fmt(s.best.get(k)));
-          else set(o, "val", "text", "");
+          let t = "", bound = false;
+          if (v !== undefined && !onStack.has(k)) { bound = b === "upper" || b === "lower"; t = (b === "upper" ? "≤" : b === "lower" ? "≥" : "") + fmt(v); }
+          else if (onStack.has(k) && s.best.has(k)) { bound = true; t = (o.n.path.length % 2 === 0 ? "≥" : "≤") + fmt(s.best.get(k)); }
+          set(o, "val", "text", t);
+          set(o, "val", "class", "val" + (bound ? " bound" : ""));
         }
-        // the (alpha, beta) window of the nodes being searched (the active path)
+        // the (alpha, beta) window of the nodes being searched (the active path); the active
+        // node's spelt out in bold
         const w = s.window.get(k);
-        set(o, "win", "text", onStack.has(k) && w ? `(${fmt(w[0])}, ${fmt(w[1])})` : "");
+        set(o, "win", "text", !(onStack.has(k) || k === active) || !w ? "" :
+          k === active ? `α = ${fmt(w[0])}, β = ${fmt(w[1])}` : `(${fmt(w[0])}, ${fmt(w[1])})`);
+        set(o, "win", "class", k === active ? "win now" : "win");
         const c = s.cut.get(k);
         set(o, "cut", "text", c ? `cut: ${fmt(c[0])} ≥ ${fmt(c[1])}` : "");
       }
@@ -156,6 +171,42 @@ const SearchlabTrace = (() => {
       this.info.dataset.step = this.i;
     }
     svgText() { return new XMLSerializer().serializeToString(this.svg); }
+    // the current step as a stand-alone SVG for a slide: the tree, the title, and under it the
+    // step's description and the running counts (what the page shows beside the drawing)
+    slideSvg() {
+      const c = this.svg.cloneNode(true), vb = this.svg.viewBox.baseVal, extra = 96;
+      c.setAttribute("viewBox", `0 0 ${vb.width} ${vb.height + extra}`);
+      c.setAttribute("width", vb.width); c.setAttribute("height", vb.height + extra);
+      c.querySelector("rect").setAttribute("height", vb.height + extra);
+      const lines = [[`${this.trace.algorithm}, ${this.trace.ordering} order`, "slide-title"],
+                     [this.info.textContent, "slide-info"], [this.counts.textContent.split("done:")[0].trim(), "slide-counts"]];
+      if (this.counts.textContent.includes("done:")) lines.push(["done:" + this.counts.textContent.split("done:")[1], "slide-counts"]);
+      lines.forEach(([t, cls], k) => { const e = el("text", {x: 12, y: vb.height + 4 + k * 22, class: cls}, c); e.textContent = t; });
+      return new XMLSerializer().serializeToString(c);
+    }
+  }
+  // a .zip of stored (uncompressed) files: local headers, the central directory, CRC-32
+  const CRC = (() => { const t = new Uint32Array(256); for (let n = 0; n < 256; n++) { let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1; t[n] = c >>> 0; } return t; })();
+  function crc32(bytes) { let c = 0xFFFFFFFF; for (const b of bytes) c = CRC[(c ^ b) & 255] ^ (c >>> 8); return (c ^ 0xFFFFFFFF) >>> 0; }
+  function zip(files) {
+    const enc = new TextEncoder(), parts = [], dir = [];
+    let offset = 0;
+    for (const [name, text] of files) {
+      const n = enc.encode(name), d = enc.encode(text), crc = crc32(d);
+      const head = new DataView(new ArrayBuffer(30));
+      [[0, 0x04034b50, 4], [4, 20, 2], [6, 0x0800, 2], [8, 0, 2], [10, 0, 2], [12, 0x21, 2], [14, crc, 4],
+       [18, d.length, 4], [22, d.length, 4], [26, n.length, 2], [28, 0, 2]].forEach(([o, v, w]) => w === 4 ? head.setUint32(o, v, true) : head.setUint16(o, v, true));
+      const cen = new DataView(new ArrayBuffer(46));
+      [[0, 0x02014b50, 4], [4, 20, 2], [6, 20, 2], [8, 0x0800, 2], [10, 0, 2], [12, 0, 2], [14, 0x21, 2], [16, crc, 4],
+       [20, d.length, 4], [24, d.length, 4], [28, n.length, 2], [30, 0, 2], [32, 0, 2], [34, 0, 2], [36, 0, 2], [38, 0, 4],
+       [42, offset, 4]].forEach(([o, v, w]) => w === 4 ? cen.setUint32(o, v, true) : cen.setUint16(o, v, true));
+      parts.push(head, n, d); dir.push(cen, n); offset += 30 + n.length + d.length;
+    }
+    const size = dir.reduce((a, x) => a + x.byteLength, 0), end = new DataView(new ArrayBuffer(22));
+    [[0, 0x06054b50, 4], [8, files.length, 2], [10, files.length, 2], [12, size, 4], [16, offset, 4]]
+      .forEach(([o, v, w]) => w === 4 ? end.setUint32(o, v, true) : end.setUint16(o, v, true));
+    return new Blob([...parts, ...dir, end], {type: "application/zip"});
   }
   function download(name, blob) {
     const a = document.createElement("a"); a.href = URL.createObjectURL(blob); a.download = name;
@@ -169,11 +220,12 @@ const SearchlabTrace = (() => {
         <button data-act="step">Step &gt;</button><button data-act="play">Play</button>
         <label>speed <select data-act="speed"><option value="700">slow</option><option value="300" selected>normal</option><option value="60">fast</option></select></label>
         <button data-act="svg">Export SVG</button><button data-act="png">Export PNG</button>
-        <button data-act="frames">Frames (SVG, one file)</button></div>
+        <button data-act="frames">Frames for slides (.zip)</button></div>
         <div class="panels"></div>
-        <p class="legend">▲ MAX, ▽ MIN, ■ leaf · orange: the active node · (α, β): the window of each node being searched ·
-        ≤ v / ≥ v: a bound, not an exact value · grey dashed: pruned or not yet searched · red: a cutoff and its reason α ≥ β ·
-        blue: the principal variation · children are drawn in the order the search took them (pruned ones last).</p>`;
+        <p class="legend">▲ MAX, ▽ MIN, ■ leaf · <b style="color:#b36b00">orange</b>: the active node, with its window α, β ·
+        (α, β): the window of each node still being searched · <b style="color:#7a3d00">≤ v / ≥ v</b>: a bound, not an exact value ·
+        grey, dashed, struck through: pruned (never searched) · thin grey: not searched yet · <b style="color:#D55E00">red</b>: a cutoff and its reason α ≥ β ·
+        <b style="color:#0072B2">blue</b>: the principal variation · children are drawn in the order the search took them (pruned ones last).</p>`;
       this.host = root.querySelector(".panels");
       root.querySelector(".controls").addEventListener("click", ev => {
         const act = ev.target.dataset && ev.target.dataset.act;
@@ -181,7 +233,7 @@ const SearchlabTrace = (() => {
         else if (act === "back") { this.stop(); this.go(this.step - 1); }
         else if (act === "step") { this.stop(); this.go(this.step + 1); }
         else if (act === "play") this.timer ? this.stop() : this.play();
-        else if (act === "svg") this.panels.forEach(p => download(`trace-${p.trace.algorithm}-step${p.i}.svg`, new Blob([p.svgText()], {type: "image/svg+xml"})));
+        else if (act === "svg") this.panels.forEach(p => download(`trace-${p.trace.algorithm}-step${p.i}.svg`, new Blob([p.slideSvg()], {type: "image/svg+xml"})));
         else if (act === "png") this.panels.forEach(p => this.png(p));
         else if (act === "frames") this.frames();
       });
@@ -199,24 +251,25 @@ const SearchlabTrace = (() => {
     }
     stop() { if (this.timer) clearInterval(this.timer); this.timer = null; }
     png(p) {
-      const img = new Image(), vb = p.svg.viewBox.baseVal;
+      // drawn from the step's SVG on a canvas at twice its size: no server round trip
+      const img = new Image(), text = p.slideSvg(), m = text.match(/viewBox="0 0 ([\d.]+) ([\d.]+)"/);
       img.onload = () => {
-        const c = document.createElement("canvas"); c.width = vb.width * 1.5; c.height = vb.height * 1.5;
-        const g = c.getContext("2d"); g.scale(1.5, 1.5); g.drawImage(img, 0, 0);
+        const c = document.createElement("canvas"); c.width = +m[1] * 2; c.height = +m[2] * 2;
+        const g = c.getContext("2d"); g.scale(2, 2); g.drawImage(img, 0, 0);
         c.toBlob(b => download(`trace-${p.trace.algorithm}-step${p.i}.png`, b));
       };
-      img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(p.svgText());
+      img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
     }
     frames() {
-      // every step of every panel as a numbered slide, in one HTML file of inline SVGs
-      const keep = this.step, parts = [];
-      for (const p of this.panels) for (let i = 0; i <= p.length; i++) {
-        p.show(i);
-        parts.push(`<section><h2>${p.trace.algorithm}, ${p.trace.ordering}: frame ${String(i).padStart(4, "0")}</h2>` +
-          `<p>${p.info.textContent}</p>${p.svgText()}<p>${p.counts.textContent}</p></section>`);
+      // every step of every panel as a numbered slide: <algorithm>-<ordering>/frame_001.svg is
+      // the tree after step 1, ..., frame_N.svg after the last step N (N = the trace's events)
+      const keep = this.step, files = [];
+      for (const p of this.panels) {
+        const width = Math.max(3, String(p.length).length), dir = `${p.trace.algorithm}-${p.trace.ordering}`;
+        for (let i = 1; i <= p.length; i++) { p.show(i); files.push([`${dir}/frame_${String(i).padStart(width, "0")}.svg`, p.slideSvg()]); }
       }
       this.go(keep);
-      download("trace-frames.html", new Blob([`<!DOCTYPE html><meta charset="utf-8"><style>section{page-break-after:always}svg{max-width:100%}</style>${parts.join("\n")}`], {type: "text/html"}));
+      download("trace-frames.zip", zip(files));
     }
   }
   // the offline page: the ordering chooser switches among the inlined traces
@@ -232,5 +285,5 @@ const SearchlabTrace = (() => {
     sel.addEventListener("change", show); show();
     return player;
   }
-  return {Player, Panel, standalone, stateAt, layout, name, fmt};
+  return {Player, Panel, standalone, stateAt, layout, name, fmt, zip};
 })();
