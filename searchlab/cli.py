@@ -1,6 +1,6 @@
 """The ``searchlab`` command: a Hydra app running one study (or a multirun of studies).
 
-    searchlab                                   the default study (quick)
+    searchlab                                   the default study (tour)
     searchlab experiment=ordering_ebf sweep.b=[2,4,8] runner.n_jobs=2
     searchlab experiment=quick runner.resume=results/quick/2026-11-29_19-40-00
     searchlab --cfg job                         the composed config

@@ -46,7 +46,7 @@ def test_wheel_installs_and_runs_the_default_study_elsewhere(tmp_path):
     out = _run([env_dir / "bin" / "searchlab", "runner.n_jobs=1", "runner.progress=false"],
                cwd=work, env=env, timeout=1200)
     assert "report:" in out.stdout
-    tables = list((work / "results" / "quick").glob("*/table/part-*.parquet"))
+    tables = list((work / "results" / "tour").glob("*/table/part-*.parquet"))
     assert tables, out.stdout
     # the presets ship inside the package too
     _run([env_dir / "bin" / "searchlab", "experiment=knuth_moore", "--cfg", "job"], cwd=work,

@@ -35,6 +35,7 @@ from searchlab.theory.exact import (ContinuousBounds, continuous_bounds, expecte
 from searchlab.trees import IIDTree
 
 from . import figures as P
+from .palette import SERIES
 from . import theory as T
 from .discrete import OFFSET, leaf_win_prob
 from .tables import md_table
@@ -421,7 +422,8 @@ def plot_gap(st: ExactStudy, path: Path) -> Path:
             gap = [e.growth2("leaves", d) - rb for d in ds]
             ok = [(d, g) for d, g in zip(ds, gap) if g > 0]
             if ok:
-                ax.semilogy(*zip(*ok), ls, color=f"C{i % 10}", label=f"b = {b}" if par == 0 else None)
+                ax.semilogy(*zip(*ok), ls, color=SERIES[i % len(SERIES)],
+                            label=f"b = {b}" if par == 0 else None)
     ax.set_xlabel("depth d (solid: even, dotted: odd)")
     ax.set_ylabel("sqrt(N(d)/N(d-2)) - R_b  (leaves, exact)")
     ax.set_title("Exact growth of random-order alpha-beta minus Pearl's R_b")

@@ -18,7 +18,8 @@ from __future__ import annotations
 from searchlab.config_dirs import CONF_DIR
 
 __all__ = ["OKABE_ITO", "TOL_MUTED", "TOL_BRIGHT", "ORDERING_COLOURS", "TECHNIQUE_COLOURS",
-           "ordering_colour", "technique_colour", "policy_style", "technique_style", "split_policy"]
+           "SERIES", "ordering_colour", "technique_colour", "policy_style", "technique_style",
+           "split_policy"]
 
 OKABE_ITO = {"orange": "#E69F00", "skyblue": "#56B4E9", "green": "#009E73", "yellow": "#F0E442",
              "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7", "black": "#000000"}
@@ -36,6 +37,8 @@ ORDERING_COLOURS = {
     "captures": TOL_MUTED["cyan"], "adjacent": TOL_MUTED["purple"],
 }
 _OTHER = TOL_MUTED["grey"]
+#: colours for series that are not orderings or techniques (one line per b, say), in order
+SERIES = tuple(v for k, v in TOL_MUTED.items() if k != "grey")
 TECHNIQUE_COLOURS = {"none": OKABE_ITO["black"], "null": TOL_BRIGHT["blue"], "lmr": TOL_BRIGHT["red"],
                      "futility": TOL_BRIGHT["green"], "razor": TOL_BRIGHT["yellow"],
                      "beam": TOL_BRIGHT["purple"], "probcut": TOL_BRIGHT["cyan"],

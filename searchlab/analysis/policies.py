@@ -30,7 +30,7 @@ from typing import Iterable, Optional, Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import MaxNLocator, NullFormatter, ScalarFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
 from searchlab.analysis.estimators import count_matrix, fit_growth, fit_with_ci, rn_bstar
 from searchlab.analysis.figures import save
@@ -478,7 +478,10 @@ def _log_if_wide(ax, span: float) -> None:
     """A log y-axis only where the values span more than a factor 10 (plain tick labels)."""
     if np.isfinite(span) and span > 10:
         ax.set_yscale("log")
-        ax.yaxis.set_major_formatter(ScalarFormatter())
+        # ticks at 1, 2, 5 x 10^k: a panel spanning less than a decade (b = 2) still has
+        # readable values, printed as plain numbers (1, 2, 5, 10, not 1.0 or 10^1)
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         ax.yaxis.set_minor_formatter(NullFormatter())
 
 

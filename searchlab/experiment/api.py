@@ -18,6 +18,7 @@ from hydra import initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from omegaconf import OmegaConf
 
+from searchlab.errors import InvalidParameterError
 from searchlab.analysis.policies import policies_section
 from searchlab.experiment import grid as _grid
 from searchlab.experiment.claimstudy import claim_session, is_claim_study_run
@@ -100,9 +101,12 @@ class StudyKind:
     section: Optional[str]
     check: Callable[..., object]
     session: Callable[[Any, Study], Session]
-    report: Callable[[Path], Path]
+    report: Callable[..., Path]
     is_run: Callable[[Path], bool]
     after: Optional[Callable[[Path, Callable[[str], None]], None]] = None
+    #: the figure formats the kind's report writer draws (``report(run_dir, fig_format=)``
+    #: where more than png)
+    fig_formats: tuple[str, ...] = ("png",)
 
     def run(self, cfg: Any, study: Study, run_dir: Path, progress: bool = True,
             report: Optional[bool] = None, log: Callable[[str], None] = print) -> Path:
@@ -131,7 +135,7 @@ KINDS: tuple[StudyKind, ...] = (
               lambda cfg, study, run=True: check_tradeoff_budget(tradeoff_config(cfg),
                                                                  study.runner.max_nodes),
               lambda cfg, study: tradeoff_session(tradeoff_config(cfg)),
-              write_tradeoff_report, is_tradeoff_run),
+              write_tradeoff_report, is_tradeoff_run, fig_formats=("png", "pdf", "svg")),
     StudyKind("parallel", "parallel", lambda cfg, study, run=True: parallel_from_engine(cfg),
               lambda cfg, study: parallel_session(parallel_from_engine(cfg)),
               write_parallel_report, lambda run_dir: False),
@@ -166,7 +170,11 @@ def write_run_report(run_dir: str | Path, **sweep_options: Any) -> Path:
     kind = kind_of_run(run_dir)
     if kind.section is None:
         return write_sweep_report(Path(run_dir), **sweep_options)
-    return kind.report(Path(run_dir))
+    fmt = sweep_options.get("fmt", "png")
+    if fmt not in kind.fig_formats:
+        raise InvalidParameterError(f"--format {fmt}: the {kind.name} study's report draws its figures as "
+                         f"{', '.join(kind.fig_formats)} only")
+    return kind.report(Path(run_dir)) if fmt == "png" else kind.report(Path(run_dir), fig_format=fmt)
 
 
 def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[bool] = None,

@@ -148,6 +148,19 @@ def capped(nodes: int, work: int, cap: int | None) -> tuple[int, int]:
     return nodes, work - nodes + cap
 
 
+def task_work(task) -> int:
+    """A task's estimated work in nodes: its ``est_work`` (search nodes plus its oracle's, every
+    task kind has it), at least 1. The one estimate behind the plan's line ("estimated work N
+    nodes", grid.summary), the progress bar's total (runner.progress_total) and the budget
+    guard, so that they agree for the same run."""
+    return max(1, int(getattr(task, "est_work", 1) or 1))
+
+
+def total_work(tasks) -> int:
+    """The estimated work of ``tasks`` in nodes: the sum of ``task_work``."""
+    return sum(task_work(t) for t in tasks)
+
+
 def human(n: float) -> str:
     """1234567 -> '1.2e6'; MAX_COUNT (a saturated estimate) -> '>4.6e18'."""
     if n >= MAX_COUNT:

@@ -17,6 +17,7 @@ from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, ConfigError,
                                          PruningConfig, RunnerConfig, SearchConfig, SweepConfig,
                                          TreeConfig)
 from searchlab.limits import MAX_DEPTH
+from searchlab.trees import TREE_MODELS
 
 _REGISTERED = False
 
@@ -66,13 +67,20 @@ def _register_resolvers() -> None:
             "searchlab_run_dir", lambda resume, fresh: fresh if resume in (None, "", "None") else resume)
 
 
+#: The preset the defaults list of conf/config.yaml selects when no experiment= is given.
+DEFAULT_EXPERIMENT = "tour"
+
 #: The axes a command-line choice sets: (what the user writes, the sweep key it resets, the value).
+#: What is searched is one axis: a game replaces the preset's tree models too (a study searches
+#: a tree or a game), a tree (tree=MODEL or tree.model=MODEL) the preset's games.
 AXES = (
     ("ordering", "sweep.ordering", "${ordering}"),
     ("search", "sweep.algorithm", "[${search.algorithm}]"),
     ("search.algorithm", "sweep.algorithm", "[${search.algorithm}]"),
     ("game", "sweep.games", "[]"),
+    ("game", "sweep.trees", "[]"),
     ("tree", "sweep.trees", "[]"),
+    ("tree.model", "sweep.trees", "[]"),
     ("pruning", "sweep.pruning", "${pruning.name}"),
 )
 
@@ -89,32 +97,63 @@ def axis_overrides(overrides: Sequence[str], experiment: Optional[str] = None) -
     ``sweep.<axis>`` itself, which then wins. Returns the resets followed by ``overrides``
     (first: Hydra's command line takes no override after a flag such as ``--cfg job``).
     """
-    keys = [o.split("=", 1)[0].lstrip("+~") for o in overrides if "=" in o]
+    keys = [o.split("=", 1)[0].lstrip("+~") for o in overrides if "=" in o or o.startswith("~")]
     resets = [f"{sweep_key}={value}" for choice, sweep_key, value in AXES
               if choice in keys and sweep_key not in keys]
-    return list(dict.fromkeys(resets)) + _default_name(overrides, keys, experiment) \
-        + list(overrides)
+    return list(dict.fromkeys(resets)) + _default_orderings(overrides, keys, experiment) \
+        + _default_name(overrides, keys, experiment) + list(overrides)
+
+
+def _is_default_study(keys: list[str], experiment: Optional[str]) -> bool:
+    return not experiment and "experiment" not in keys
+
+
+def _chosen_tree(overrides: Sequence[str]) -> Optional[str]:
+    """The tree model the command line chooses (tree=MODEL or tree.model=MODEL), else None."""
+    for o in reversed(list(overrides)):
+        key, _, value = o.partition("=")
+        if key.lstrip("+") in ("tree", "tree.model") and value:
+            return value
+    return None
+
+
+def _default_orderings(overrides: Sequence[str], keys: list[str],
+                       experiment: Optional[str]) -> list[str]:
+    """The default study (tour) sweeps orderings that need static values at interior nodes
+    (iterative deepening) on the tree model that has them. A command line that replaces its
+    trees with one model without static values (tree=iid, tree=ordered, tree=explicit) and
+    chooses no ordering keeps the default study's other orderings: the ones that model can run.
+    Presets are left alone: an ordering a preset names is refused on a tree that cannot run it."""
+    if not _is_default_study(keys, experiment) or "ordering" in keys or "sweep.ordering" in keys \
+            or "sweep.trees" in keys:
+        return []
+    model = _chosen_tree(overrides)
+    if model not in TREE_MODELS or TREE_MODELS[model].capabilities.static_values:
+        return []
+    preset = OmegaConf.load(EXPERIMENTS_DIR / f"{DEFAULT_EXPERIMENT}.yaml")
+    runnable = [str(o) for o in preset.sweep.ordering
+                if not {"id", "static"} & set(str(o).split("+"))]
+    return [f"sweep.ordering=[{','.join(runnable)}]"]
 
 
 def _default_name(overrides: Sequence[str], keys: list[str], experiment: Optional[str]) -> list[str]:
     """Without a preset (no experiment=) and without name=, a run that chooses what it searches
     (game=NAME, tree=MODEL) is named and described by that choice, not filed under the
-    default study's name (quick) with quick's description."""
-    if experiment or "experiment" in keys or "name" in keys:
+    default study's name (tour) with tour's description."""
+    if not _is_default_study(keys, experiment) or "name" in keys:
         return []
     chosen = {o.split("=", 1)[0].lstrip("+"): o.split("=", 1)[1] for o in overrides
               if "=" in o and o.split("=", 1)[0].lstrip("+") in ("game", "tree")}
     if "game" in chosen and re.fullmatch(r"[A-Za-z0-9_]+", chosen["game"]):
         what = chosen["game"]
-    elif "tree" in chosen and re.fullmatch(r"[A-Za-z0-9_]+", chosen["tree"]) \
-            and chosen["tree"] != "iid":
+    elif "tree" in chosen and re.fullmatch(r"[A-Za-z0-9_]+", chosen["tree"]):
         what = f"{chosen['tree']}_tree"
     else:
         return []
     out = [f"name={what}"]
     if "description" not in keys:
-        out.append(f"description='Sweep of {what.replace('_', ' ')} with the default grid "
-                   "(no experiment preset; config.yaml and the command line)'")
+        out.append(f"description='Sweep of {what.replace('_', ' ')} with the grid of the default "
+                   f"study {DEFAULT_EXPERIMENT} (no experiment preset) and the command line'")
     return out
 
 

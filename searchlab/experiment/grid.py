@@ -93,7 +93,7 @@ class Plan:
 
     @property
     def total_work(self) -> int:
-        return sum(t.est_work for t in self.tasks)
+        return budget.total_work(self.tasks)
 
 
 def grid_points(study: Study):

@@ -49,6 +49,7 @@ from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from searchlab.algorithms.api import search
+from searchlab.experiment.budget import task_work
 from searchlab.experiment.games import average_branching, format_move, make_game
 from searchlab.experiment.grid import Task
 from searchlab.games.epd import parse_epd_line
@@ -461,6 +462,23 @@ def _read_markers(marker_dir: Path) -> set[str]:
     return ids
 
 
+def progress_total(tasks: list, already_done: int = 0,
+                   total: Optional[int] = None) -> tuple[dict[str, float], float, float]:
+    """(weight per task id, initial, total) of the progress bar, in estimated nodes.
+
+    The bar counts estimated work (budget.task_work, the estimate the plan's line prints), not
+    tasks: tasks differ in cost by orders of magnitude, and a count-weighted ETA extrapolates
+    from the first (cheap, compile-bound) tasks. Tasks done in an earlier session, and tasks
+    counted in ``total`` but not given, count at the mean weight. For a fresh run the total is
+    exactly the plan's ``total_work``."""
+    total = total if total is not None else len(tasks) + already_done
+    weights = {t.task_id: float(task_work(t)) for t in tasks}
+    mean_w = sum(weights.values()) / len(weights) if weights else 1.0
+    done_w = mean_w * already_done
+    rest = mean_w * max(0, total - already_done - len(tasks))
+    return weights, done_w, done_w + sum(weights.values()) + rest
+
+
 def execute(tasks: list[Task], settings: RunSettings, runner: Any, writer: Any,
             progress: bool = True, already_done: int = 0, total: Optional[int] = None,
             log: Callable[[str], None] = print) -> Outcome:
@@ -468,13 +486,8 @@ def execute(tasks: list[Task], settings: RunSettings, runner: Any, writer: Any,
     outcome = Outcome()
     t0 = time.monotonic()
     total = total if total is not None else len(tasks) + already_done
-    # the bar counts estimated work (budget/grid's node estimate per task), not tasks: tasks
-    # differ in cost by orders of magnitude, and a count-weighted ETA extrapolates from the
-    # first (cheap, compile-bound) tasks. Tasks done in an earlier session count at the mean.
-    weights = {t.task_id: max(1.0, float(getattr(t, "est_nodes", 0) or 0)) for t in tasks}
-    mean_w = sum(weights.values()) / len(weights) if weights else 1.0
-    done_w = mean_w * already_done
-    bar = tqdm(total=done_w + sum(weights.values()) + mean_w * max(0, total - already_done - len(tasks)),
+    weights, done_w, total_w = progress_total(tasks, already_done, total)
+    bar = tqdm(total=total_w,
                initial=done_w, unit=" est. nodes", unit_scale=True, disable=not progress,
                dynamic_ncols=True, smoothing=0.3, mininterval=0.5, file=sys.stderr,
                desc=os.environ.get(PROGRESS_DESC_ENV) or None,

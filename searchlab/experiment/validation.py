@@ -231,7 +231,8 @@ def validate(cfg: Any) -> Study:
                 f"the tree (~tree on the command line) or the game (~game)")
         trees: tuple[TreeSpec, ...] = ()
     elif sweep["trees"]:
-        trees = tuple(_tree_spec(f"sweep.trees[{i}]", t) for i, t in enumerate(sweep["trees"]))
+        entries = _tree_params_onto(sweep["trees"], plain.get("tree"))
+        trees = tuple(_tree_spec(f"sweep.trees[{i}]", t) for i, t in enumerate(entries))
     elif tree_model is None:
         raise ConfigError("a study searches a tree or a game: none is chosen (select one, e.g. "
                           "tree=iid or game=connect4)")
@@ -481,6 +482,37 @@ def _prunings(sweep_value: Any, chosen: dict) -> tuple[tuple[str, Optional[Pruni
         else:
             out.append((name, option))
     return tuple(out)
+
+
+def _tree_params_onto(entries: list, tree: Optional[dict]) -> list[dict]:
+    """sweep.trees with the parameters set on ``tree`` (``tree.PARAM=V`` on the command line, or
+    a preset's ``tree:`` section) applied to every entry whose model has that parameter.
+
+    A study of several tree models does not search ``tree`` itself; what was set on it is the
+    difference from its group option's file (conf/tree/MODEL.yaml). Later wins: such a
+    parameter replaces the entries' own value. A parameter that no entry's model has is refused
+    (it would otherwise be silently ignored)."""
+    out = [dict(t) for t in entries]
+    if not tree or tree.get("model") not in TREE_MODELS:
+        return out
+    option = CONF_DIR / "tree" / f"{tree['model']}.yaml"
+    base = OmegaConf.to_container(OmegaConf.load(option)) if option.exists() else {}
+    models = [t.get("model") or "iid" for t in out]
+    for param in ("levels", "win_prob", "p", "decay", "correlation", "values"):
+        value = tree.get(param)
+        if value is None or value == base.get(param):
+            continue
+        hits = [i for i, m in enumerate(models) if param in TREE_PARAMS.get(m, ())]
+        if not hits:
+            owners = [m for m, ps in TREE_PARAMS.items() if param in ps]
+            raise ConfigError(
+                f"tree.{param} is not a parameter of the study's tree models "
+                f"({', '.join(dict.fromkeys(models))}; sweep.trees); it is {owners[0]}'s: "
+                f"choose that model, e.g. tree={owners[0]} tree.{param}={excerpt(value)}")
+        for i in hits:
+            out[i][param] = value
+            _tree_spec("tree", {**out[i], "model": models[i]})     # a bad value named tree.PARAM
+    return out
 
 
 def _sweep_tree_params(trees: tuple[TreeSpec, ...], sweep: dict) -> tuple[TreeSpec, ...]:

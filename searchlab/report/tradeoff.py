@@ -17,15 +17,21 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from searchlab.analysis.figures import save as save_figure
+from searchlab.analysis.labels import place_labels
+from searchlab.analysis.palette import TECHNIQUE_COLOURS
 from searchlab.experiment.tradeoff.config import DOMAINS, FAMILIES
 from searchlab.experiment.tradeoff.tables import load_table
 from searchlab.report.matches import (has_games, match_verdict, opening_sets, pairing_table,
                                       pairings, write_matches_report)
 
-# Okabe-Ito colour-blind-safe palette, one colour and marker per family
-PALETTE = {"sound": "#000000", "null_move": "#E69F00", "lmr": "#56B4E9", "futility": "#009E73",
-           "razoring": "#F0E442", "beam": "#0072B2", "probcut": "#D55E00",
-           "quiescence": "#CC79A7"}
+# one colour per technique family, the project's palette (searchlab.analysis.palette: the same
+# colour as the family's in a sweep's pruning figures), one marker per family
+PALETTE = {fam: TECHNIQUE_COLOURS[key] for fam, key in (
+    ("sound", "none"), ("null_move", "null"), ("lmr", "lmr"), ("futility", "futility"),
+    ("razoring", "razor"), ("beam", "beam"), ("probcut", "probcut"), ("quiescence", "quiescence"))}
+#: bootstrap resamples of the Pareto figure's CIs (percentile, over positions)
+PARETO_RESAMPLES = 999
 MARKERS = {"sound": "*", "null_move": "o", "lmr": "s", "futility": "^", "razoring": "v",
            "beam": "D", "probcut": "P", "quiescence": "X"}
 DOMAIN_TITLE = {"incremental": "Incremental tree", "connect4": "Connect Four",
@@ -62,7 +68,28 @@ def summarise(df: pd.DataFrame) -> pd.DataFrame:
               budget_result_change=("budget_result_change", "mean"),
               solved=("solved", "mean"), budget_solved=("budget_solved", "mean")).reset_index()
     s["savings"] = 1.0 - s["node_ratio"]
-    return s
+    # 95 % CIs of the two Pareto coordinates: percentile bootstrap of the mean over positions
+    # (each group's resamples seeded by its rank: the same table gives the same intervals)
+    cis = {k: [] for k in ("decision_error_lo", "decision_error_hi", "savings_lo", "savings_hi")}
+    for k, (_, grp) in enumerate(g):
+        for col, name, flip in (("decision_error", "decision_error", False),
+                                ("node_ratio", "savings", True)):
+            lo, hi = _mean_ci(grp[col].to_numpy(dtype=float), k)
+            if flip:
+                lo, hi = 1.0 - hi, 1.0 - lo
+            cis[f"{name}_lo"].append(lo)
+            cis[f"{name}_hi"].append(hi)
+    return s.assign(**cis)
+
+
+def _mean_ci(values: np.ndarray, seed: int, level: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap CI of the mean of ``values`` (NaNs dropped); (nan, nan) if empty."""
+    v = values[~np.isnan(values)]
+    if v.size == 0:
+        return math.nan, math.nan
+    idx = np.random.default_rng(seed).integers(0, v.size, size=(PARETO_RESAMPLES, v.size))
+    means = v[idx].mean(axis=1)
+    return (float(np.quantile(means, (1 - level) / 2)), float(np.quantile(means, (1 + level) / 2)))
 
 
 def _order(df: pd.DataFrame) -> pd.DataFrame:
@@ -72,45 +99,63 @@ def _order(df: pd.DataFrame) -> pd.DataFrame:
         ["_d", "variant", "_r"], kind="stable").drop(columns=["_r", "_d"])
 
 
-def pareto_figure(summary: pd.DataFrame, domain: str, out: Path | None = None) -> Path:
-    """Node savings (y) against decision error (x), one point per technique+parameter; one
-    panel per variant (the incremental tree's correlations). Writes ``out`` and returns it; with
-    ``out=None`` returns the matplotlib Figure (searchlab.plot.pareto)."""
+def pareto_figure(summary: pd.DataFrame, domain: str, out: Path | None = None, *,
+                  fig_format: str = "png") -> Path:
+    """Node savings (y) against decision error (x), one point per technique+parameter, with
+    95 % bootstrap CIs over positions on both (``summarise``'s ``*_lo``/``*_hi`` columns, when
+    present); one panel per variant (the incremental tree's correlations). Labels are placed
+    by searchlab.analysis.labels (no overlaps, inside the panel); a label with no free place
+    is listed in the panel's title instead. Writes ``out`` and returns it; with ``out=None``
+    returns the matplotlib Figure (searchlab.plot.pareto). ``fig_format``: png, pdf or svg (``out``'s
+    suffix is replaced), saved by searchlab.analysis.figures.save like every report figure."""
     matplotlib.use("Agg")
 
     sub = summary[summary["domain"] == domain]
     vs = list(dict.fromkeys(sub["variant"]))
-    fig, axes = plt.subplots(1, len(vs), figsize=(5.6 * len(vs), 4.8), squeeze=False)
+    fig, axes = plt.subplots(1, len(vs), figsize=(6.4 * len(vs), 5.4), squeeze=False)
     for ax, v in zip(axes[0], vs):
         part = sub[sub["variant"] == v]
+        x, y = 100 * part["decision_error"], 100 * part["savings"]
+        if {"decision_error_lo", "savings_lo"} <= set(part.columns):
+            xerr = np.vstack([x - 100 * part["decision_error_lo"], 100 * part["decision_error_hi"] - x])
+            yerr = np.vstack([y - 100 * part["savings_lo"], 100 * part["savings_hi"] - y])
+            ax.errorbar(x, y, xerr=np.clip(xerr, 0, None), yerr=np.clip(yerr, 0, None), fmt="none",
+                        ecolor="0.55", elinewidth=0.7, capsize=1.5, zorder=2,
+                        label="_95 % CI (bootstrap over positions)")
         for fam, grp in part.groupby("family", sort=False):
             ax.scatter(100 * grp["decision_error"], 100 * grp["savings"], s=60 if fam != "sound"
                        else 160, c=PALETTE.get(fam, "#999999"), marker=MARKERS.get(fam, "o"),
                        edgecolors="black", linewidths=0.5, label=fam, zorder=3, clip_on=False)
-            for _, r in grp.iterrows():
-                ax.annotate(r["technique"], (100 * r["decision_error"], 100 * r["savings"]),
-                            fontsize=6, xytext=(3, 3), textcoords="offset points")
         ax.axhline(0, color="grey", lw=0.8, ls=":", zorder=1)
         # an error is a share: the axis starts at 0 (not at a negative margin when every
-        # technique's error is 0) and spans at least 1 %
-        ax.set_xlim(0, max(1.0, 1.15 * 100 * float(part["decision_error"].max())
-                           if part["decision_error"].notna().any() else 1.0))
+        # technique's error is 0) and spans at least 1 %; room to the right for labels
+        top = part["decision_error_hi"] if "decision_error_hi" in part.columns else part["decision_error"]
+        # ... and ends at 100 % (an interval reaching 100 % must not make room for 125 %)
+        ax.set_xlim(0, min(100.0, max(1.0, 1.25 * 100 * float(top.max())))
+                    if top.notna().any() else 1.0)
+        lo_y = min(0.0, float(np.nanmin(part.get("savings_lo", part["savings"])))) * 100
+        hi_y = max(0.0, float(np.nanmax(part.get("savings_hi", part["savings"])))) * 100
+        pad = 0.12 * max(hi_y - lo_y, 1.0)
+        ax.set_ylim(lo_y - pad, hi_y + pad)
         ax.set_xlabel("decision error (% of positions whose move is not an exact best move)")
         ax.set_ylabel("node savings vs sound alpha-beta (%)")
         ax.set_title(f"{DOMAIN_TITLE.get(domain, domain)}" + (f", {v}" if v != domain else ""))
         ax.grid(alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
     ncol = min(len(labels), 4 * len(vs))
-    rows = -(-len(labels) // ncol)
-    bottom = (0.05 if len(vs) > 1 else 0.06) * (rows + 0.4)
-    fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, bottom, 1, 1))
+    legend = fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=8, frameon=False)
+    # the panels sit just above the legend: its measured height, not a guess per row count
+    height = legend.get_window_extent(fig.canvas.get_renderer()).height / fig.bbox.height
+    fig.tight_layout(rect=(0, height + 0.01, 1, 1))
+    for ax, v in zip(axes[0], vs):              # after the layout: boxes in final positions
+        part = sub[sub["variant"] == v]
+        dropped = place_labels(ax, list(100 * part["decision_error"]), list(100 * part["savings"]),
+                               list(part["technique"]), fontsize=6)
+        if dropped:
+            ax.set_title(f"{ax.get_title()} (unlabelled: {', '.join(dropped)})", fontsize=8)
     if out is None:
         return fig
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return save_figure(fig, out, fig_format)
 
 
 def tradeoff_table(summary: pd.DataFrame) -> str:
@@ -361,7 +406,8 @@ def tradeoff_section(run_dir: str | Path, match_dirs: tuple = ()) -> str:
         out += ["", match_table(s["m"])]
     out += ["", "Positions of the trade-off table (the exact data set):", ""]
     out += [f"- {x}" for x in datasets(s["df"])]
-    figs = sorted((run_dir / "figures").glob("pareto_*.png"))
+    figs = sorted(f for f in (run_dir / "figures").glob("pareto_*.*")
+                  if f.suffix in (".png", ".pdf", ".svg"))
     if figs:
         out += [""] + [f"![{f.stem}]({f})" for f in figs]
     out.append(f"\nFull report: {run_dir / 'report.md'}")
@@ -385,8 +431,9 @@ def _domains_in_order(summary: pd.DataFrame) -> list[str]:
     return [d for d in DOMAINS if d in present] + sorted(present - set(DOMAINS))
 
 
-def write_tradeoff_report(run_dir: str | Path) -> Path:
-    """report.md of a trade-off run (a matches-only run: report.matches.write_matches_report)."""
+def write_tradeoff_report(run_dir: str | Path, fig_format: str = "png") -> Path:
+    """report.md of a trade-off run (a matches-only run: report.matches.write_matches_report);
+    the Pareto figures in ``fig_format`` (png, pdf or svg), linked as written."""
     run_dir = Path(run_dir)
     if len(load_table(run_dir, "table")) == 0 and has_games(run_dir):
         return write_matches_report(run_dir)
@@ -427,7 +474,8 @@ def write_tradeoff_report(run_dir: str | Path) -> Path:
             f"wall time {_seconds(sess)}; "
             f"{len(df)} technique x position rows, {len(m)} matches.", ""]
     for d in _domains_in_order(summary):
-        f = pareto_figure(summary, d, run_dir / "figures" / f"pareto_{d}.png")
+        f = pareto_figure(summary, d, run_dir / "figures" / f"pareto_{d}.png",
+                          fig_format=fig_format)
         dc = (conf.get("domains") or {}).get(d, {})
         out += [f"## {DOMAIN_TITLE.get(d, d)}", "",
                 f"Positions: {df[df['domain'] == d]['position'].nunique()} per variant; nominal "

@@ -25,7 +25,8 @@ def _sweep(experiment, *overrides):
 
 
 def test_choosing_an_axis_replaces_the_presets_list():
-    assert _sweep(None)["ordering"] == ["worst", "random", "perfect"]        # quick's own list
+    assert _sweep(None)["ordering"] == ["worst", "random", "perfect", "id", "killer"]  # tour's
+    assert _sweep("quick")["ordering"] == ["worst", "random", "perfect"]     # config.yaml's
     assert _sweep(None, "ordering=static")["ordering"] == "static"
     assert _sweep("ordering_connect4", "ordering=id+tt+killer+history+centre")["ordering"] == \
         "id+tt+killer+history+centre"

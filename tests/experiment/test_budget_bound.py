@@ -65,7 +65,7 @@ def test_plan_summary_counts_add_up():
                                         "sweep.ordering=[random,perfect]", "sweep.d_budget=3000"]))
     p = grid.plan(study)
     line = grid.summary(p, study)
-    m = re.match(r"quick: (\d+) tasks \((\d+) grid points x (\d+) instances; (\d+) more points "
+    m = re.match(r"tour: (\d+) tasks \((\d+) grid points x (\d+) instances; (\d+) more points "
                  r"over sweep.d_budget left out\)", line)
     assert m, line
     tasks, points, inst, left = map(int, m.groups())

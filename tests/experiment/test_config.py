@@ -25,13 +25,51 @@ def _precheck_error(capsys, *argv: str) -> str:
     return lines[0]
 
 
-def test_default_config_is_quick_and_valid():
+def test_default_config_is_tour_and_valid():
     study = validate(api.compose())
-    assert study.name == "quick"
+    assert study.name == "tour"
+    assert list(study.orderings) == ["worst", "random", "perfect", "id", "killer"]
+    assert [t.model for t in study.trees] == ["iid", "incremental"]
     p = grid.plan(study)
     grid.check_budget(p, study.runner.max_nodes)
-    assert set(study.orderings) == {"worst", "random", "perfect"}
     assert study.b == (2, 4, 8) and study.instances == 10
+    # experiment=quick is still config.yaml's grid alone
+    quick = validate(api.compose("quick"))
+    assert quick.name == "quick" and list(quick.orderings) == ["worst", "random", "perfect"]
+    assert [t.model for t in quick.trees] == ["iid"]
+
+
+def _trees(*overrides):
+    study = validate(api.compose(None, list(overrides)))
+    return study, [(t.model, t.params()) for t in study.trees]
+
+
+def test_tree_choice_replaces_the_default_studys_two_models():
+    study, trees = _trees("tree=incremental", "tree.decay=0.3")
+    assert trees == [("incremental", {"decay": 0.3, "correlation": 0.5})]
+    assert list(study.orderings) == ["worst", "random", "perfect", "id", "killer"]
+    # a model without static values keeps the default orderings it can run (id left out)
+    study, trees = _trees("tree=ordered", "tree.p=0.5")
+    assert trees == [("ordered", {"p": 0.5})] and study.name == "ordered_tree"
+    assert list(study.orderings) == ["worst", "random", "perfect", "killer"]
+    study, trees = _trees("tree=iid")
+    assert trees == [("iid", {"levels": 0})] and "id" not in study.orderings
+    # ... but an ordering the user names is refused there, as for any single tree
+    with pytest.raises(Exception, match="static values"):
+        grid.plan(validate(api.compose(None, ["tree=iid", "ordering=id"])))
+
+
+def test_tree_parameter_sets_the_default_studys_model_that_has_it():
+    study, trees = _trees("tree.decay=0.3")
+    assert trees == [("iid", {"levels": 0}), ("incremental", {"decay": 0.3, "correlation": 0.5})]
+    _, trees = _trees("tree.levels=4", "tree.correlation=1.0")
+    assert trees == [("iid", {"levels": 4}), ("incremental", {"decay": 0.8, "correlation": 1.0})]
+    # a preset's own list too: the command line wins over its entry
+    _, trees = _trees("experiment=knuth_moore", "tree.p=0.5")
+    assert trees == [("iid", {"levels": 0}), ("ordered", {"p": 0.5})]
+    with pytest.raises(ConfigError, match=r"tree.p is not a parameter of the study's tree models "
+                                          r"\(iid, incremental; sweep.trees\).*tree=ordered"):
+        _trees("tree.p=0.5")
 
 
 def test_tour_runs_id_on_the_trees_with_static_values_only():
@@ -152,7 +190,7 @@ def test_oracle_limit_is_caught_at_validation(capsys):
 
 
 def test_unsupported_combination(capsys):
-    line = _precheck_error(capsys, "sweep.ordering=[static]")
+    line = _precheck_error(capsys, "tree=iid", "sweep.ordering=[static]")
     assert "static" in line
 
 

@@ -167,7 +167,7 @@ def _precheck_error(capsys, *argv: str) -> str:
     (["search.tt_size=1000"], "search.tt_size must be a power of two"),
     (["game=chess", "sweep.d=1..5", "sweep.ordering=[perfect]", "sweep.d_budget=null"],
      "sweep.d_by_ordering"),
-    (["sweep.decay=[0.5]"], "sweep.decay sweeps the incremental tree's decay"),
+    (["tree=iid", "sweep.decay=[0.5]"], "sweep.decay sweeps the incremental tree's decay"),
     (["+sweep.d_by_ordering={statik: 1..3}"], "'statik' is not an ordering policy"),
 ])
 def test_bad_game_and_ordering_input_is_one_line(capsys, argv, expected):

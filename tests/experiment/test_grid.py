@@ -13,7 +13,7 @@ from searchlab.experiment.validation import parse_int_list, validate
 from searchlab.trees import make_tree
 
 
-def _plan(*overrides, experiment=None):
+def _plan(*overrides, experiment="quick"):   # the one-tree grid of config.yaml
     return grid.plan(validate(api.compose(experiment, list(overrides))))
 
 

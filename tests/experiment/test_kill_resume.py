@@ -19,7 +19,7 @@ from searchlab.experiment.store import load
 from .experiment_helpers import ROOT, cli, det_frame
 
 # ~600 tasks of a few thousand nodes each, flushed every 40 rows: several parts per second.
-SWEEP = ["sweep.b=[2,3,4,5]", "sweep.d=3..7", "sweep.ordering=[worst,random,perfect]",
+SWEEP = ["experiment=quick", "sweep.b=[2,3,4,5]", "sweep.d=3..7", "sweep.ordering=[worst,random,perfect]",
          "sweep.instances=10", "sweep.d_budget=null", "runner.report=false",
          "runner.progress=false", "runner.flush_rows=40", "runner.flush_seconds=0.2",
          "runner.batch_nodes=20000", "runner.n_jobs=2"]
@@ -67,6 +67,6 @@ def test_sigkill_midway_then_resume(tmp_path):
 
     # identical (but for timing) to an uninterrupted run in process
     from searchlab.experiment.api import run_study
-    ref = run_study("quick", [s for s in SWEEP if not s.startswith("runner.n_jobs")] +
+    ref = run_study("quick", [s for s in SWEEP if not s.startswith(("runner.n_jobs", "experiment="))] +
                     ["runner.n_jobs=1"], output_dir=tmp_path / "ref", progress=False)
     pd.testing.assert_frame_equal(det_frame(resumed), det_frame(load(ref)))

@@ -114,7 +114,7 @@ def test_a_run_whose_every_task_failed_exits_non_zero_with_the_first_error(tmp_p
         cli.main()
     err = capsys.readouterr().err
     assert e.value.code == 2
-    assert "every task failed (6 of 6); the first, task " in err
+    assert "every task failed (18 of 18); the first, task " in err
     assert "RuntimeError: injected fault in task" in err
 
 
@@ -157,13 +157,13 @@ def test_multirun_folders_are_named_by_their_overrides():
 
 @pytest.mark.parametrize("overrides, name", [
     (["game=connect4"], "connect4"), (["tree=incremental"], "incremental_tree"),
-    (["tree=iid"], "quick"), (["game=connect4", "name=mine"], "mine"),
+    (["tree=iid"], "iid_tree"), ([], "tour"), (["game=connect4", "name=mine"], "mine"),
 ])
 def test_a_runs_default_name_follows_what_it_runs(overrides, name):
     cfg = api.compose(None, overrides)
     assert cfg.name == name
-    if name not in ("quick", "mine"):
-        assert "quick" not in cfg.description.lower() and "no experiment preset" in cfg.description
+    if name not in ("tour", "mine"):
+        assert "no experiment preset" in cfg.description
 
 
 def test_a_preset_keeps_its_name():

@@ -13,7 +13,7 @@ from searchlab.trees import IIDTree
 
 
 def study(*overrides: str):
-    return validate(api.compose(None, ["sweep.b=[2]", "sweep.d=[3]", *overrides]))
+    return validate(api.compose("quick", ["sweep.b=[2]", "sweep.d=[3]", *overrides]))
 
 
 def test_win_prob_reaches_the_tree_and_only_then_the_identity():

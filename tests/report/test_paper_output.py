@@ -3,6 +3,7 @@ figure API, one palette, figures whose labels do not overlap."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 import subprocess
@@ -21,6 +22,7 @@ import searchlab.export as X  # noqa: E402
 import searchlab.plot as SP  # noqa: E402
 from searchlab.analysis import palette  # noqa: E402
 from searchlab.analysis.format import number  # noqa: E402
+from searchlab.analysis.labels import text_box  # noqa: E402
 from searchlab.analysis.facets import pruning_effect, swept_axes  # noqa: E402
 from searchlab.experiment.api import run_study  # noqa: E402
 from searchlab.report.build import write_report  # noqa: E402
@@ -101,7 +103,7 @@ def test_readme_pruning_table_is_what_the_command_writes(tmp_path):
     assert ".venv/bin/searchlab " + " ".join(README_CMD) in readme
     want = re.search(r"<!-- pruning-example-table: begin -->\n(.*?)\n<!-- pruning-example-table: end -->",
                      readme, re.S)[1]
-    run = run_study("quick", README_CMD + ["runner.n_jobs=2"], output_dir=tmp_path / "run",
+    run = run_study(None, README_CMD + ["runner.n_jobs=2"], output_dir=tmp_path / "run",
                     progress=False)
     sec = _section(write_report(run, exact=False, n_resamples=99).read_text(),
                    "Pruning techniques against plain alpha-beta")
@@ -165,7 +167,8 @@ def _texts(fig):
                                         (ax.get_yticks(), ax.get_yticklabels(), sorted(ax.get_ylim()))):
             items += [t for v, t in zip(ticks, labels)
                       if t.get_text() and lo - 1e-9 * abs(lo) <= v <= hi + 1e-9 * abs(hi)]
-        out.append([(t.get_text(), t.get_window_extent(r)) for t in items if t.get_text()])
+        items += [t for t in ax.texts if t.get_visible()]           # annotations, point labels
+        out.append([(t.get_text(), text_box(t, r)) for t in items if t.get_text()])
     legends = [lg for lg in fig.legends] + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
     leg_boxes = [lg.get_window_extent(r) for lg in legends]
     titles = [(t.get_text(), t.get_window_extent(r)) for t in fig.texts if t.get_text()]
@@ -173,7 +176,23 @@ def _texts(fig):
 
 
 def _assert_no_overlap(fig):
+    """No two labels of a panel overlap, no label or legend leaves the saved image (every
+    report figure is saved with bbox_inches="tight", searchlab.analysis.figures.save: the image
+    is the figure's tight box, which must lie on the canvas), no point label leaves its panel,
+    a figure legend covers no panel: all from the renderer's bounding boxes."""
     per_axes, legends, sup, r = _texts(fig)
+    tight = fig.get_tightbbox(r).transformed(fig.dpi_scale_trans)
+    page = tight
+    for ax in fig.axes:
+        box = ax.get_window_extent(r)
+        for t in ax.texts:
+            tb = text_box(t, r)
+            assert tb.x0 >= box.x0 - 1 and tb.x1 <= box.x1 + 1 and tb.y0 >= box.y0 - 1 \
+                and tb.y1 <= box.y1 + 1, f"point label {t.get_text()!r} leaves its panel"
+    for name, box in [t for texts in per_axes for t in texts] + sup + \
+            [("legend", lg) for lg in legends]:
+        assert box.x0 >= page.x0 - 1 and box.y0 >= page.y0 - 1 and box.x1 <= page.x1 + 1 \
+            and box.y1 <= page.y1 + 1, f"{name!r} is clipped by the figure's edge"
     for texts in per_axes:
         for (a, ba), (b, bb) in itertools.combinations(texts, 2):
             assert not ba.overlaps(bb), f"labels {a!r} and {b!r} overlap"
@@ -212,6 +231,67 @@ def test_public_figures_have_their_artists_and_no_overlapping_labels(iid_run, pr
         SP.policies(prune, "bars")
     with pytest.raises(ValueError, match="no pruning technique"):
         SP.pruning(iid)
+
+
+def _pareto_summary() -> pd.DataFrame:
+    """A trade-off summary where labels would collide: eight sound-in-practice techniques at
+    error 0 and nearly the same savings, a few with errors."""
+    from searchlab.report.tradeoff import PALETTE
+    fams = [f for f in PALETTE if f != "sound"]
+    rows = [dict(technique="alpha-beta", family="sound", decision_error=0.0, savings=0.0)]
+    for k in range(8):
+        rows.append(dict(technique=f"{fams[k % len(fams)]}_{k}", family=fams[k % len(fams)],
+                         decision_error=0.0, savings=0.30 + 0.004 * k))
+    for k, e in enumerate((0.05, 0.06, 0.2)):
+        rows.append(dict(technique=f"beam_{k}", family="beam", decision_error=e, savings=0.6 + 0.01 * k))
+    df = pd.DataFrame(rows).assign(domain="incremental", variant="incremental")
+    return df.assign(decision_error_lo=df["decision_error"] * 0.5, decision_error_hi=df["decision_error"] * 1.5,
+                     savings_lo=df["savings"] - 0.02, savings_hi=df["savings"] + 0.02)
+
+
+def test_pareto_figure_has_cis_placed_labels_and_no_negative_error_axis():
+    from searchlab.report.tradeoff import pareto_figure
+    s = _pareto_summary()
+    fig = pareto_figure(s, "incremental")
+    ax = fig.axes[0]
+    assert ax.get_xlim()[0] == 0                        # an error rate is never negative
+    bars = [c for c in ax.containers if isinstance(c, matplotlib.container.ErrorbarContainer)]
+    assert bars and bars[0].has_xerr and bars[0].has_yerr
+    named = " ".join(t.get_text() for t in ax.texts).replace("\n", " ")
+    assert all(n in named for n in s["technique"])                      # every point named
+    assert "unlabelled" not in ax.get_title()
+    _assert_no_overlap(fig)
+    # all errors 0: still a 0..1 % axis, not a negative margin
+    fig = pareto_figure(s.assign(decision_error=0.0, decision_error_lo=0.0, decision_error_hi=0.0),
+                        "incremental")
+    assert fig.axes[0].get_xlim() == (0.0, 1.0)
+    _assert_no_overlap(fig)
+
+
+
+def test_pareto_figure_is_written_in_the_format_asked(tmp_path):
+    from searchlab.report.tradeoff import pareto_figure
+    for fmt in ("png", "pdf", "svg"):
+        out = pareto_figure(_pareto_summary(), "incremental", tmp_path / "pareto_incremental.png",
+                            fig_format=fmt)
+        assert out == tmp_path / f"pareto_incremental.{fmt}" and out.stat().st_size > 1000
+
+
+def test_pareto_summary_has_bootstrap_cis_over_positions():
+    from searchlab.report.tradeoff import summarise
+    rng = np.random.default_rng(0)
+    n = 40
+    df = pd.DataFrame(dict(domain="incremental", variant="v", technique="null_r2", family="null_move",
+                           params="R=2", position=np.arange(n), node_ratio=rng.uniform(0.5, 0.9, n),
+                           time_ratio=1.0, decision_error=rng.integers(0, 2, n).astype(float),
+                           value_error=0.0, fired=1.0, budget_depth=3, ref_budget_depth=3,
+                           budget_decision_error=0.0, result_change=0.0, budget_result_change=0.0,
+                           solved=1.0, budget_solved=1.0))
+    s = summarise(df).iloc[0]
+    assert s["decision_error_lo"] < s["decision_error"] < s["decision_error_hi"]
+    assert s["savings_lo"] < s["savings"] < s["savings_hi"]
+    assert s["savings"] == pytest.approx(1 - df["node_ratio"].mean())
+    assert summarise(df).equals(summarise(df))                          # seeded
 
 
 def test_policy_ebf_bars_carry_cis_and_one_colour_per_policy(prune_run):
@@ -273,3 +353,24 @@ def test_provenance_names_the_code_without_git(prune_run, monkeypatch):
     other = provenance.source_hash()
     provenance.source_hash.cache_clear()
     assert other != prov["source_hash"]
+
+
+def test_report_format_reaches_the_trade_off_writer_and_is_refused_where_not_drawn(tmp_path, monkeypatch, capsys):
+    """searchlab-report --format: the trade-off report draws pdf/svg (its writer gets the
+    format); a kind whose report draws png only refuses another format in one line (exit 2)."""
+    import json
+
+    from searchlab.experiment import api
+    from searchlab.report.cli import main as report_main
+    got = []
+    kinds = tuple(k if k.name != "tradeoff" else
+                  dataclasses.replace(k, report=lambda d, fig_format="png": got.append(fig_format) or d / "report.md")
+                  for k in api.KINDS)
+    monkeypatch.setattr(api, "KINDS", kinds)
+    for kind in ("tradeoff", "parallel"):
+        (tmp_path / kind).mkdir()
+        (tmp_path / kind / "manifest.json").write_text(json.dumps({"kind": kind}))
+    assert api.write_run_report(tmp_path / "tradeoff", fmt="svg") == tmp_path / "tradeoff" / "report.md"
+    assert got == ["svg"]
+    assert report_main(["--format", "pdf", str(tmp_path / "parallel")]) == 2
+    assert "--format pdf: the parallel study's report draws its figures as png only" in capsys.readouterr().err

@@ -1,0 +1,37 @@
+"""The progress bar's total and the plan's "estimated work N nodes" line are one estimate
+(budget.task_work) for the same run."""
+
+from __future__ import annotations
+
+import re
+
+from searchlab.experiment import api, budget, grid
+from searchlab.experiment.runner import progress_total
+from searchlab.experiment.validation import validate
+
+SMALL = ["sweep.b=[2,4]", "sweep.d=1..4", "sweep.instances=2", "runner.n_jobs=1"]
+SCALE = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+
+
+def test_the_bar_total_is_the_plans_estimated_work():
+    study = validate(api.compose(None, []))          # the default study: oracles and searches
+    p = grid.plan(study)
+    _, initial, total = progress_total(p.tasks)
+    assert initial == 0 and total == p.total_work == budget.total_work(p.tasks)
+    assert f"estimated work {budget.human(total)} nodes" in grid.summary(p, study)
+    # oracle work counts: perfect/worst order on iid trees weigh more than their search nodes
+    assert total > sum(t.est_nodes for t in p.tasks)
+    # a resumed run: what was done counts at the mean weight, the total stays the plan's size
+    _, initial, total = progress_total(p.tasks[10:], already_done=10, total=len(p.tasks))
+    assert initial > 0 and abs(total - (initial + budget.total_work(p.tasks[10:]))) < 1e-6
+
+
+def test_what_the_command_prints_agrees(tmp_path, capsys):
+    study = validate(api.compose(None, SMALL))
+    p = grid.plan(study)
+    api.run_study(None, SMALL, output_dir=tmp_path / "run", progress=True)
+    out, err = capsys.readouterr()
+    line = re.search(r"estimated work (\S+) nodes", out + err)[1]
+    assert line == budget.human(p.total_work)
+    n, unit = re.findall(r"/([\d.]+)([kMGT]?) est\. nodes", err)[-1]
+    assert abs(float(n) * SCALE[unit] - p.total_work) <= 0.05 * p.total_work
