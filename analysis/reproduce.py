@@ -81,26 +81,31 @@ STUDIES: list[tuple[str, list[str], list[str]]] = [
 def run_preset(preset: str, small: bool, jobs: int, runs_dir: Path, resume: bool,
                log=print) -> tuple[Path, float]:
     """A study that is its own task kind (the engine's preset ``preset``, or ``preset``_small):
-    unsound_tradeoff or parallel; its run dir and seconds. With
-    ``resume``, a finished run (report.md written) is reused."""
-    from searchlab.experiment.api import run_study
-
+    unsound_tradeoff or parallel; its run dir and seconds. With ``resume``, the run's stored
+    tasks are kept when its config is the preset's (a run of another config is run afresh)."""
     out = runs_dir / preset
-    timing = out / "reproduce_seconds.txt"
-    if resume and (out / "report.md").exists() and timing.exists():
-        log(f"== {preset}: reusing {out}")
-        return out, float(timing.read_text())
-    if out.exists():
+    if out.exists() and not resume:
         shutil.rmtree(out)
     name = f"{preset}_small" if small else preset
     ov = [f"runner.n_jobs={jobs}", f"runner.progress={BARS}"]
     where(preset, name, log)
     log(f"== {name}: {' '.join(ov)}")
     t0 = time.perf_counter()
-    run_study(name, ov, output_dir=out, progress=BARS == "true")
-    secs = time.perf_counter() - t0
-    timing.write_text(f"{secs:.1f}")
-    return out, secs
+    _run_or_afresh(name, ov, out, log, progress=BARS == "true")
+    return out, _recorded_seconds(out, time.perf_counter() - t0, resume)
+
+
+def _run_or_afresh(name: str, ov: list[str], out: Path, log, progress: bool = False) -> Path:
+    """run_study(name, ov) into ``out``, resuming what is there; tables of another config (the
+    preset changed since they were written) are removed and the study run afresh."""
+    from searchlab.experiment.api import RunError, run_study
+
+    try:
+        return run_study(name, ov, output_dir=out, progress=progress)
+    except RunError as e:
+        log(f"{name}: cannot resume ({e}); running it afresh")
+        shutil.rmtree(out)
+        return run_study(name, ov, output_dir=out, progress=progress)
 
 
 #: the match presets (game pairs): the 10^4-node ones are part of every
@@ -118,7 +123,6 @@ def run_matches(small: bool, jobs: int, runs_dir: Path, resume: bool, extra: boo
     MATCH_PRESETS is run (with ``resume``, its finished tasks are kept: the trade-off runner
     resumes a run directory of the same config); those of EXTRA_MATCH_PRESETS only with
     ``extra``, else an existing run of one that stored game pairs is read as it is."""
-    from searchlab.experiment.api import run_study
 
     size = "small" if small else "full"
     dirs, info = [], []
@@ -129,8 +133,7 @@ def run_matches(small: bool, jobs: int, runs_dir: Path, resume: bool, extra: boo
                 shutil.rmtree(out)
             log(f"== {preset}: runner.n_jobs={jobs}")
             t0 = time.perf_counter()
-            run_study(preset, [f"runner.n_jobs={jobs}", "runner.progress=false"], output_dir=out,
-                      progress=False)
+            _run_or_afresh(preset, [f"runner.n_jobs={jobs}", "runner.progress=false"], out, log)
             info.append((preset, f"searchlab experiment={preset}", "see its section", "see its section",
                          _recorded_seconds(out, time.perf_counter() - t0, resume), _rel(out)))
         if has_games(out):
@@ -220,7 +223,6 @@ def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print,
                 only: tuple[str, ...] = (), studies=STUDIES) -> tuple[pd.DataFrame, list]:
     """Run the ``studies`` (default STUDIES; ``only``: just those) into runs_dir/<study>; their
     rows and the rows of the "Studies run" table."""
-    from searchlab.experiment.api import RunError, run_study
 
     frames, info = [], []
     todo = [st for st in studies if not only or st[0] in only]
@@ -234,12 +236,7 @@ def run_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print,
             shutil.rmtree(out)
         t0 = time.perf_counter()
         log(f"== {name}: {' '.join(ov)}")
-        try:
-            run_dir = run_study(name, ov, output_dir=out)
-        except RunError as e:  # --resume on tables of another config (e.g. the preset changed)
-            log(f"{name}: cannot resume ({e}); running it afresh")
-            shutil.rmtree(out)
-            run_dir = run_study(name, ov, output_dir=out)
+        run_dir = _run_or_afresh(name, ov, out, log)
         secs = _recorded_seconds(out, time.perf_counter() - t0, resume)
         df = R.load_run(run_dir)
         frames.append(df)

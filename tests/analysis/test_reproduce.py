@@ -139,3 +139,25 @@ def test_a_full_run_gets_past_the_tree_studies(reproduce, tmp_path, monkeypatch)
     monkeypatch.setattr(reproduce, "run_matches", matches)
     with pytest.raises(Reached):
         reproduce.main(["--small", "--runs", str(tmp_path / "runs"), "--out", str(tmp_path / "out")])
+
+
+def test_resume_runs_a_study_of_another_config_afresh(reproduce, tmp_path, monkeypatch):
+    """--resume keeps a study's stored tasks only when its config is the preset's: a finished
+    run of an older config (the preset changed) is removed and run again, never reused as is."""
+    import searchlab.experiment.api as api
+    calls = []
+
+    def run_study(name, ov, output_dir, progress=False):
+        calls.append(name)
+        if len(calls) == 1:
+            raise api.RunError(f"{output_dir} holds a run of another config")
+        Path(output_dir).mkdir(parents=True)
+        return Path(output_dir)
+
+    old = tmp_path / "parallel"
+    old.mkdir()
+    (old / "report.md").write_text("an old run")
+    (old / "reproduce_seconds.txt").write_text("12.0")
+    monkeypatch.setattr(api, "run_study", run_study)
+    out, _ = reproduce.run_preset("parallel", False, 2, tmp_path, True, log=lambda *_: None)
+    assert calls == ["parallel", "parallel"] and not (out / "report.md").exists()
