@@ -61,7 +61,9 @@ STUDIES: list[tuple[str, list[str], list[str]]] = [
     # full size: the presets as they are (each b as deep as the preset's per-task budget allows)
     ("ordering_ebf", [], ["sweep.b=[2,4,8,16]", "sweep.d_budget=200000", "sweep.instances=6"]),
     ("pearl", [], ["sweep.b=[2,4,8]", "sweep.d_budget=300000", "sweep.instances=6"]),
-    ("discrete_values", [DISCRETE_TREES, "sweep.b=[2,4,8,16]", "sweep.d_budget=20000000"],
+    # tree.levels=0: the preset's own tree section (levels 2) would otherwise be set on every
+    # sweep.trees entry (validation._tree_params_onto), listing one model twice
+    ("discrete_values", [DISCRETE_TREES, "tree.levels=0", "sweep.b=[2,4,8,16]", "sweep.d_budget=20000000"],
      ["sweep.b=[2,4,8]", "sweep.d_budget=100000", "sweep.instances=5"]),
     ("ordered_p", [], ["sweep.d_by_b={2: \"2..10\", 8: \"2..6\", 16: \"2..4\"}", "sweep.d=2..8",
                        "sweep.instances=5"]),

@@ -161,3 +161,13 @@ def test_resume_runs_a_study_of_another_config_afresh(reproduce, tmp_path, monke
     monkeypatch.setattr(api, "run_study", run_study)
     out, _ = reproduce.run_preset("parallel", False, 2, tmp_path, True, log=lambda *_: None)
     assert calls == ["parallel", "parallel"] and not (out / "report.md").exists()
+
+
+@pytest.mark.parametrize("small", [False, True])
+def test_every_study_of_the_reproduction_validates(reproduce, small):
+    """Each study's overrides, at full size and at --small, compose and validate (a full run
+    must not stop at its fourth study on a config error)."""
+    from searchlab.experiment.api import compose
+    from searchlab.experiment.validation import validate
+    for name, full, extra in reproduce.STUDIES + [reproduce.CHESS_DEEP]:
+        validate(compose(name, list(full) + (list(extra) if small else [])))
