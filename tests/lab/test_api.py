@@ -223,7 +223,8 @@ HEAVY = {"game": "othello", "position": "", "algorithm": "minimax", "ordering": 
 
 
 def test_capped_request_kills_its_search():
-    app = create_app(max_concurrent=1, wall_clock=1.0)
+    # a 0.5 s cap: HEAVY takes 1.7 s on a quiet 2-core machine, so it is capped on any machine
+    app = create_app(max_concurrent=1, wall_clock=0.5)
     with TestClient(app) as c:
         pool = app.state.pool
         pool.run("search", {"game": "tictactoe", "depth": 2}, timeout=120)     # warm worker
@@ -257,7 +258,9 @@ def test_busy_is_refused_at_once():
 def _capped(pool) -> str:
     from searchlab.lab.workers import CapExceeded
     try:
-        pool.run("search", HEAVY, timeout=2.0)
+        # 0.5 s: HEAVY's 50M minimax nodes take 1.7 s on a quiet 2-core machine (with 2 s, a
+        # quiet machine finished them in time)
+        pool.run("search", HEAVY, timeout=0.5)
     except CapExceeded:
         return "capped"
     return "finished"
