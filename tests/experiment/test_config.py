@@ -8,7 +8,6 @@ from searchlab import cli as cli_mod
 from searchlab.experiment import api, grid
 from searchlab.experiment.composition import available_options
 from searchlab.experiment.schema import ConfigError
-from searchlab.experiment.tradeoff.tasks import plan_tradeoff_tasks as tradeoff_plan
 from searchlab.experiment.validation import validate
 
 from .experiment_helpers import cli
@@ -84,17 +83,7 @@ def test_tour_runs_id_on_the_trees_with_static_values_only():
         grid.plan(validate(api.compose("quick", ["sweep.ordering=[id]"])))
 
 
-@pytest.mark.parametrize("name", available_options("experiment"))
-def test_every_preset_composes_validates_and_fits_the_budget(name):
-    cfg = api.compose(name)
-    study = validate(cfg)
-    if api.kind_of(cfg).name == "tradeoff":   # the trade-off study; its size presets keep its name
-        assert name.startswith(study.name) and tradeoff_plan(api.tradeoff_config(cfg), {})
-        return
-    assert study.name == name
-    p = grid.plan(study)
-    grid.check_budget(p, study.runner.max_nodes)
-    assert p.tasks
+# every preset composing, validating and fitting its budget: tests/experiment/test_preset_identity.py
 
 
 def test_presets_required_by_the_issue_exist():

@@ -1,4 +1,4 @@
-"""Every preset's config hash, seed and task ids are what they were before the study kinds ran
+"""Every preset composes, validates, plans and fits its budget; its config hash, seed and task ids are what they were before the study kinds ran
 through one session skeleton (tests/data/preset_identity.json, written by the code before it):
 a run directory written then is resumed now (the same hash is accepted, the same task ids are
 skipped), and the numbers of a preset do not move."""
@@ -32,6 +32,11 @@ def test_preset_hash_seed_and_task_ids_are_unchanged(name, tmp_path):
         tasks = plan_tradeoff_tasks(api.tradeoff_config(cfg), {})
     else:
         tasks = session.plan(tmp_path, lambda _: None)
+    # every preset composes, validates, plans tasks and fits its own budget guard (the check a
+    # run makes before any work); its name is its file's (the trade-off sizes keep the study's)
+    assert tasks and (name.startswith(study.name) if kind.name == "tradeoff" else study.name == name)
+    if kind.name != "tradeoff" and session.guard is not None:
+        session.guard(study.runner.max_nodes)
     ids = [t.task_id for t in tasks]
     got = {"kind": kind.name, "config_hash": session.config_hash, "seed": study.seed,
            "task_ids": hashlib.sha256("\n".join(ids).encode()).hexdigest()[:16] + f":{len(ids)}"}
