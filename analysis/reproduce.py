@@ -158,8 +158,7 @@ def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=
     """The chance-node and n-player studies (the engine's presets experiment=chance and
     experiment=multiplayer, size small or full): their results computed from the
     runs' tables (the same numbers as claims.chance.chance_checks / multiplayer_checks), and
-    info rows. With ``resume``, a run's stored tasks are not run again."""
-    from searchlab.experiment.api import run_study
+    info rows. With ``resume``, a run's stored tasks of the same config are not run again."""
     from searchlab.report.claimstudy import results
 
     exact, info = {}, []
@@ -171,7 +170,7 @@ def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=
         ov = [f"claim_study.size={size}", f"runner.n_jobs={jobs}", "runner.progress=false"]
         log(f"== {name}: {' '.join(ov)}")
         t0 = time.perf_counter()
-        run_study(name, ov, output_dir=out, progress=False)
+        _run_or_afresh(name, ov, out, log)
         secs = _recorded_seconds(out, time.perf_counter() - t0, resume)
         exact[name] = results(out)[name]
         info.append((name, f"searchlab experiment={name} claim_study.size={size}", "see its section",
@@ -470,7 +469,6 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
     The convergence counts are the engine's run of experiment=convergence under
     runs_dir/convergence (resumed with ``resume``), analysed from its table."""
     from searchlab.analysis import convergence as CV
-    from searchlab.experiment.api import run_study
     from searchlab.experiment.claimstudy import load_tables
     from searchlab.analysis import costs as K
     from searchlab.analysis import discrete as D
@@ -488,7 +486,7 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
     t0 = time.perf_counter()
     if resume:
         adopt_convergence_cache(cache, size, jobs, log)
-    run_study("convergence", ov, output_dir=cache, progress=False)
+    _run_or_afresh("convergence", ov, cache, log)
     secs = _recorded_seconds(cache, time.perf_counter() - t0, resume)
     conv = CV.summarise(load_tables(cache), size, CV.SEED, n_resamples=resamples)
     rel = str(cache.relative_to(ROOT) if cache.is_relative_to(ROOT) else cache)
