@@ -399,9 +399,9 @@ def analyse(b: int, depths: np.ndarray, leaves: np.ndarray, *, n_resamples: int 
 
 # --------------------------------------------------------------------------- figure
 
-def plot_growth(res: ConvergenceResult, path: Path) -> Path:
+def plot_growth(res: ConvergenceResult, path: Path, fmt: str = "png") -> Path:
     """g(d) with its paired 95 % CI, the fitted convergence curve and its extrapolated limit
-    (band: CI), against R_b and b^(3/4)."""
+    (band: CI), against R_b and b^(3/4); written as ``fmt`` (png, pdf or svg)."""
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     ds = np.array(sorted(res.growth))
@@ -424,7 +424,7 @@ def plot_growth(res: ConvergenceResult, path: Path) -> Path:
     ax.set_ylabel("growth per ply")
     ax.set_title(f"b = {res.b}: alpha-beta on i.i.d. continuous trees (random order), leaves")
     ax.legend(fontsize=7)
-    return P.save(fig, path)
+    return P.save(fig, path, fmt)
 
 
 # --------------------------------------------------------------------------- report
@@ -470,9 +470,10 @@ def convergence_facts(res: dict[int, ConvergenceResult]) -> dict[str, Any]:
     return facts
 
 
-def section(res: dict[int, ConvergenceResult], fig_dir: Path) -> str:
+def section(res: dict[int, ConvergenceResult], fig_dir: Path, fmt: str = "png") -> str:
     """Growth per depth, the convergence fit and its limit, counts against the formulas on the
-    count scale, the exponent's sensitivity, and one figure per b."""
+    count scale, the exponent's sensitivity, and one figure per b (written as ``fmt``: png, pdf
+    or svg, and linked as written)."""
 
     if not res:
         return "The convergence study did not run."
@@ -506,7 +507,7 @@ def section(res: dict[int, ConvergenceResult], fig_dir: Path) -> str:
         sens_rows.append([b, f"{min(win):.3f}..{max(win):.3f} ({len(win)} windows of {s['window']})",
                           ests, by_n, f"±{s['ci_half_width']:.3f}",
                           f"{max(s['spread_windows'], s['spread_estimators']):.3f}"])
-        p = plot_growth(r, fig_dir / f"convergence_paired_b{b}.png")
+        p = plot_growth(r, fig_dir / f"convergence_paired_b{b}", fmt)
         figs.append(f"![growth per depth, b={b}](figures/{p.name})")
     wr, wlo, whi = f["width_ratio"]
     cr, clo, chi = f["correlation"]

@@ -299,10 +299,13 @@ def _speedup_rows(sl: pd.DataFrame) -> list[list]:
     return rows
 
 
-def parallel_section(data: dict, fig_dir: Path) -> str:
+def parallel_section(data: dict, fig_dir: Path, fmt: str = "png") -> str:
     """The report's section: speedup against p per algorithm (trees and games), overhead
     against ordering quality (order_p on ordered trees; ordering policies on games), speedup
-    against depth (tables and figures written to ``fig_dir``)."""
+    against depth (tables; figures written to ``fig_dir`` as ``fmt``: png, pdf or svg, and
+    linked as written). Raises ValueError for another format."""
+    if fmt not in ("png", "pdf", "svg"):
+        raise ValueError(f"fmt must be png, pdf or svg, got {fmt!r}")
     c = data["costs"]
     parts = [f"The parallel study (`{data['command']}`, {data['rows']:,} simulations, "
              f"{data['seconds']:.0f} s): a deterministic discrete-event simulation of p virtual "
@@ -317,7 +320,7 @@ def parallel_section(data: dict, fig_dir: Path) -> str:
     for key in ([] if s is None else s.groupby(["domain", "d"], sort=False).groups):
         dom, d = key
         sl = s[(s["domain"] == dom) & (s["d"] == d)]
-        name = f"parallel_speedup_{dom}_d{int(d)}.png"
+        name = f"parallel_speedup_{dom}_d{int(d)}.{fmt}"
         title = (f"{dom} trees, b = {int(sl['b'].iloc[0])}, d = {int(d)}"
                  + (f", order_p = {number(sl['order_p'].iloc[0])}" if dom == "ordered" else ""))
         plot_speedup(sl, fig_dir / name, title)
@@ -331,7 +334,7 @@ def parallel_section(data: dict, fig_dir: Path) -> str:
             if o != gs[(gs["domain"] == dom) & (gs["d"] == d)].groupby("ordering")[
                     "seq_nodes"].mean().idxmin():
                 continue                      # the figure for the best policy; the rest: below
-            name = f"parallel_speedup_{dom}_d{int(d)}.png"
+            name = f"parallel_speedup_{dom}_d{int(d)}.{fmt}"
             title = f"{dom}, depth {int(d)}, ordering {o}"
             plot_speedup(sl, fig_dir / name, title)
             parts.append(f"### Speedup against p: {title} (n = {int(sl['n'].iloc[0])} positions)"
@@ -351,7 +354,7 @@ def parallel_section(data: dict, fig_dir: Path) -> str:
             rows.append(row)
         figs = []
         for p in sorted(o["p"].unique()):
-            name = f"parallel_overhead_p{int(p)}.png"
+            name = f"parallel_overhead_p{int(p)}.{fmt}"
             plot_overhead(o, fig_dir / name, int(p), f"ordered trees b = {int(o['b'].iloc[0])}, "
                           f"d = {int(o['d'].iloc[0])}, p = {int(p)}")
             figs.append(f"![{name}](figures/{name})")
@@ -366,7 +369,7 @@ def parallel_section(data: dict, fig_dir: Path) -> str:
         for (dom, d), sl in g.groupby(["domain", "d"], sort=False):
             p_show = sorted(sl["p"].unique())
             p_fig = 16 if 16 in p_show else int(max(p_show))
-            name = f"parallel_policies_{dom}_d{int(d)}.png"
+            name = f"parallel_policies_{dom}_d{int(d)}.{fmt}"
             plot_policies(sl, fig_dir / name, p_fig, f"{dom}, depth {int(d)}, p = {p_fig}")
             figs.append(f"![{name}](figures/{name})")
             at = sl[sl["p"] == p_fig]

@@ -18,7 +18,6 @@ from hydra import initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from omegaconf import OmegaConf
 
-from searchlab.errors import InvalidParameterError
 from searchlab.analysis.policies import policies_section
 from searchlab.experiment import grid as _grid
 from searchlab.experiment.claimstudy import claim_session, is_claim_study_run
@@ -92,8 +91,8 @@ class StudyKind:
     ``section``: the config section that selects the kind (None: the sweep, the default);
     ``check(cfg, study, run=True)``: the pre-run check (ConfigError, nothing created; ``run=False``:
     the job only prints its config, so nothing is probed or compiled); ``session(cfg, study)``:
-    the kind's Session for the skeleton (session.run_session); ``report(run_dir)``: its report
-    writer (report.md; returns its path); ``after(run_dir, log)``: a further report section;
+    the kind's Session for the skeleton (session.run_session); ``report(run_dir, fig_format="png")``:
+    its report writer (report.md, its figures as png, pdf or svg; returns report.md's path); ``after(run_dir, log)``: a further report section;
     ``is_run(run_dir)``: whether a run directory written before manifest.json recorded the kind
     holds a run of this kind (the fallback of :func:`kind_of_run`)."""
 
@@ -104,9 +103,6 @@ class StudyKind:
     report: Callable[..., Path]
     is_run: Callable[[Path], bool]
     after: Optional[Callable[[Path, Callable[[str], None]], None]] = None
-    #: the figure formats the kind's report writer draws (``report(run_dir, fig_format=)``
-    #: where more than png)
-    fig_formats: tuple[str, ...] = ("png",)
 
     def run(self, cfg: Any, study: Study, run_dir: Path, progress: bool = True,
             report: Optional[bool] = None, log: Callable[[str], None] = print) -> Path:
@@ -135,7 +131,7 @@ KINDS: tuple[StudyKind, ...] = (
               lambda cfg, study, run=True: check_tradeoff_budget(tradeoff_config(cfg),
                                                                  study.runner.max_nodes),
               lambda cfg, study: tradeoff_session(tradeoff_config(cfg)),
-              write_tradeoff_report, is_tradeoff_run, fig_formats=("png", "pdf", "svg")),
+              write_tradeoff_report, is_tradeoff_run),
     StudyKind("parallel", "parallel", lambda cfg, study, run=True: parallel_from_engine(cfg),
               lambda cfg, study: parallel_session(parallel_from_engine(cfg)),
               write_parallel_report, lambda run_dir: False),
@@ -170,11 +166,7 @@ def write_run_report(run_dir: str | Path, **sweep_options: Any) -> Path:
     kind = kind_of_run(run_dir)
     if kind.section is None:
         return write_sweep_report(Path(run_dir), **sweep_options)
-    fmt = sweep_options.get("fmt", "png")
-    if fmt not in kind.fig_formats:
-        raise InvalidParameterError(f"--format {fmt}: the {kind.name} study's report draws its figures as "
-                         f"{', '.join(kind.fig_formats)} only")
-    return kind.report(Path(run_dir)) if fmt == "png" else kind.report(Path(run_dir), fig_format=fmt)
+    return kind.report(Path(run_dir), fig_format=sweep_options.get("fmt", "png"))
 
 
 def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[bool] = None,

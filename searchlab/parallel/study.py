@@ -163,21 +163,32 @@ def _finish(fig, ax, path: Path, title: str) -> Path:
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120)          # the format from the suffix: png, pdf or svg
     plt.close(fig)
     return path
 
 
+def _ci_err(r: pd.DataFrame, col: str, scale: float = 1.0):
+    """Error bars of column ``col`` from its 95 % CI columns (``col``_lo, ``col``_hi) where the
+    table has them (nan, a cell of one tree, draws no bar); None where it has none."""
+    if f"{col}_lo" not in r.columns:
+        return None
+    v, lo, hi = (scale * r[c].to_numpy(float) for c in (col, f"{col}_lo", f"{col}_hi"))
+    return np.vstack([np.nan_to_num(v - lo), np.nan_to_num(hi - v)])
+
+
 def plot_overhead(table: pd.DataFrame, path: Path, p: int, title: str) -> Path:
     """Search overhead (extra nodes over sequential alpha-beta) against the ordered tree's
-    ordering quality order_p, per algorithm, at ``p`` processors."""
+    ordering quality order_p, per algorithm, at ``p`` processors, with the 95 % CI of the mean
+    over trees where the table has one (overhead_lo, overhead_hi). The format follows
+    ``path``'s suffix (png, pdf or svg)."""
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     for alg in ALGORITHMS:
         r = table[(table["algorithm"] == alg) & (table["p"] == p)].sort_values("order_p")
         if r.empty:
             continue
-        ax.plot(r["order_p"], 100 * r["overhead"], color=ALGORITHM_COLOURS[alg],
-                marker=ALGORITHM_MARKERS[alg], label=alg)
+        ax.errorbar(r["order_p"], 100 * r["overhead"], yerr=_ci_err(r, "overhead", 100),
+                    color=ALGORITHM_COLOURS[alg], marker=ALGORITHM_MARKERS[alg], capsize=2, label=alg)
     ax.set_xlabel("ordering quality: P(best move first in natural order)")
     ax.set_ylabel(f"search overhead at p = {p} (% extra nodes)")
     return _finish(fig, ax, path, title)
@@ -186,20 +197,26 @@ def plot_overhead(table: pd.DataFrame, path: Path, p: int, title: str) -> Path:
 def plot_policies(table: pd.DataFrame, path: Path, p: int, title: str) -> Path:
     """Search overhead against the move-ordering policy (ordered by the sequential search's
     nodes, best policy first), per algorithm, at ``p`` processors: one slice of
-    ``policy_table`` (one game and depth)."""
+    ``policy_table`` (one game and depth). The policies are categories, so each algorithm is a
+    row of points side by side (no line between policies), with the 95 % CI of the mean over
+    positions where the table has one; an algorithm that needs a table (abdada, lazy-smp) has
+    no point at a policy without ``tt``. The format follows ``path``'s suffix."""
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     t = table[table["p"] == p]
     order = t.groupby("ordering")["seq_nodes"].mean().sort_values().index.tolist()
     x = {o: k for k, o in enumerate(order)}
-    for alg in ALGORITHMS:
+    width = 0.6 / max(1, len(ALGORITHMS) - 1)
+    for i, alg in enumerate(ALGORITHMS):
         r = t[t["algorithm"] == alg]
         if r.empty:
             continue
         r = r.assign(k=r["ordering"].map(x)).sort_values("k")
-        ax.plot(r["k"], 100 * r["overhead"], color=ALGORITHM_COLOURS[alg],
-                marker=ALGORITHM_MARKERS[alg], label=alg)
+        ax.errorbar(r["k"] + (i - (len(ALGORITHMS) - 1) / 2) * width, 100 * r["overhead"],
+                    yerr=_ci_err(r, "overhead", 100), color=ALGORITHM_COLOURS[alg],
+                    marker=ALGORITHM_MARKERS[alg], ls="none", capsize=2, label=alg)
     ax.set_xticks(range(len(order)))
     ax.set_xticklabels(order, rotation=20, ha="right", fontsize=7)
     ax.set_xlabel("move-ordering policy (fewest sequential nodes first)")
     ax.set_ylabel(f"search overhead at p = {p} (% extra nodes)")
+    ax.set_ylim(bottom=0)
     return _finish(fig, ax, path, title)

@@ -20,18 +20,18 @@ from searchlab.claims.verdict import Context
 from searchlab.experiment.claimstudy import load_tables, run_config
 
 #: family -> (title, results from the tables, the verdicts, their exact entries, the section
-#: (of the entries and the run's figures folder))
+#: (of the entries, the run's figures folder and the figures' format))
 FAMILIES = {
     "chance": ("chance nodes: expectiminimax, Star1, Star2",
                lambda t, c: CS.summarise(t, c.size, c.seed), CH.VERDICTS, CH.exact_entries,
-               lambda e, fig_dir: CH.chance_section(e["chance"])),
+               lambda e, fig_dir, fmt: CH.chance_section(e["chance"])),
     "multiplayer": ("three or more players: max^n, paranoid, best-reply search",
                     lambda t, c: MS.summarise(t, c.size, c.seed, budget=c.budget), MP.VERDICTS,
-                    MP.exact_entries, lambda e, fig_dir: MP.multiplayer_section(e["multiplayer"])),
+                    MP.exact_entries, lambda e, fig_dir, fmt: MP.multiplayer_section(e["multiplayer"])),
     "convergence": ("random-order alpha-beta's finite-depth convergence towards Pearl's R_b",
                     lambda t, c: CV.summarise(t, c.size, c.seed),
                     (), lambda res: {"convergence": res},
-                    lambda e, fig_dir: CV.section(e["convergence"], fig_dir)),
+                    lambda e, fig_dir, fmt: CV.section(e["convergence"], fig_dir, fmt)),
 }
 
 
@@ -42,9 +42,10 @@ def results(run_dir: str | Path) -> dict:
     return entries(summarise(load_tables(run_dir), cfg))
 
 
-def write_claim_study_report(run_dir: str | Path) -> Path:
-    """Write run_dir/report.md (verdicts with their measurements, then the section's tables);
-    returns its path. A run with failed tasks gets a note at the top."""
+def write_claim_study_report(run_dir: str | Path, fig_format: str = "png") -> Path:
+    """Write run_dir/report.md (verdicts with their measurements, then the section's tables
+    and figures, as ``fig_format``: png, pdf or svg); returns its path. A run with failed tasks
+    gets a note at the top."""
     run_dir = Path(run_dir)
     cfg = run_config(run_dir)
     title, _, verdicts, _, section = FAMILIES[cfg.family]
@@ -66,7 +67,7 @@ def write_claim_study_report(run_dir: str | Path) -> Path:
                 f"Measured: {v.measured}", "", f"Theory: {v.theory}", ""]
     fig_dir = run_dir / "figures"
     fig_dir.mkdir(exist_ok=True)
-    out += ["## Results", "", section(exact, fig_dir), ""]
+    out += ["## Results", "", section(exact, fig_dir, fig_format), ""]
     path = run_dir / "report.md"
     path.write_text("\n".join(out))
     return path

@@ -26,8 +26,9 @@ def run_seconds(run_dir: Path) -> float:
     return float(sum(s.get("seconds", 0.0) for s in prov.get("sessions", [])))
 
 
-def write_parallel_report(run_dir: str | Path) -> Path:
-    """Write run_dir/report.md and run_dir/figures/ from the run's table; returns the path."""
+def write_parallel_report(run_dir: str | Path, fig_format: str = "png") -> Path:
+    """Write run_dir/report.md and run_dir/figures/ (as ``fig_format``: png, pdf or svg) from
+    the run's table; returns the path."""
     run_dir = Path(run_dir)
     df = load_run(run_dir)
     name = str(df["study"].iloc[0])
@@ -45,7 +46,7 @@ def write_parallel_report(run_dir: str | Path) -> Path:
            f"(Awkward = the best algorithm's efficiency, speedup / p, below "
            f"{EFFICIENCY_FLOOR:.0%} on the ordered trees of the speedup table; the rule: "
            f"searchlab/claims/parallel.py. The same verdict in analysis/REPORT.md: {COMMAND}.)",
-           "", "## Tables and figures", "", parallel_section(data, fig_dir), ""]
+           "", "## Tables and figures", "", parallel_section(data, fig_dir, fig_format), ""]
     path = run_dir / "report.md"
     path.write_text("\n".join(out))
     return path

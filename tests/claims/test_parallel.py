@@ -76,3 +76,34 @@ def test_section(data, tmp_path):
     for line in text.splitlines():
         if line.startswith("|"):
             assert "| |" not in line and ("n/a" not in line or "needs tt" in line)
+
+
+def test_section_figures_in_the_format_asked_with_cis_and_linked_as_written(data, tmp_path, monkeypatch):
+    """Every figure of the section is written as the format asked and linked by that name; the
+    overhead and policy figures carry the CI of the mean over trees or positions, and the
+    policies (categories) are points, not a line joining unrelated policies."""
+    import matplotlib.pyplot as plt
+    from matplotlib.container import ErrorbarContainer
+
+    from searchlab.parallel import study as PS
+    text = PC.parallel_section(data, tmp_path, "svg")
+    linked = [ln.split("](figures/")[1].split(")")[0] for ln in text.split("![")[1:]]
+    assert linked and all(name.endswith(".svg") and (tmp_path / name).exists() for name in linked)
+    assert not list(tmp_path.glob("*.png"))
+    drawn = []
+    real_finish = PS._finish
+    monkeypatch.setattr(PS, "_finish", lambda fig, ax, path, title: drawn.append(ax)
+                        or real_finish(fig, ax, path, title))
+    (tmp_path / "png").mkdir()
+    PC.parallel_section(data, tmp_path / "png")
+    pol = [ax for ax in drawn if "policy" in ax.get_xlabel()]
+    over = [ax for ax in drawn if "ordering quality" in ax.get_xlabel()]
+    assert pol and over
+    for ax in pol + over:
+        bars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        assert bars and all(c.has_yerr for c in bars)
+    for ax in pol:
+        assert all(ln.get_linestyle() == "None" for c in ax.containers for ln in c.lines[:1] if ln)
+    plt.close("all")
+    with pytest.raises(ValueError, match="fmt must be png, pdf or svg"):
+        PC.parallel_section(data, tmp_path, "jpg")

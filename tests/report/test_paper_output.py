@@ -355,22 +355,49 @@ def test_provenance_names_the_code_without_git(prune_run, monkeypatch):
     assert other != prov["source_hash"]
 
 
-def test_report_format_reaches_the_trade_off_writer_and_is_refused_where_not_drawn(tmp_path, monkeypatch, capsys):
-    """searchlab-report --format: the trade-off report draws pdf/svg (its writer gets the
-    format); a kind whose report draws png only refuses another format in one line (exit 2)."""
+def test_report_format_reaches_every_kinds_writer(tmp_path, monkeypatch):
+    """searchlab-report --format: every study kind's report writer gets the format asked (each
+    draws png, pdf and svg; the sweep's is tested with its run above)."""
     import json
 
     from searchlab.experiment import api
     from searchlab.report.cli import main as report_main
     got = []
-    kinds = tuple(k if k.name != "tradeoff" else
-                  dataclasses.replace(k, report=lambda d, fig_format="png": got.append(fig_format) or d / "report.md")
+    kinds = tuple(k if k.section is None else
+                  dataclasses.replace(k, report=lambda d, fig_format="png", name=k.name:
+                                      got.append((name, fig_format)) or d / "report.md")
                   for k in api.KINDS)
     monkeypatch.setattr(api, "KINDS", kinds)
-    for kind in ("tradeoff", "parallel"):
+    names = [k.name for k in kinds if k.section is not None]
+    assert names == ["tradeoff", "parallel", "claim_study"]
+    for kind in names:
         (tmp_path / kind).mkdir()
         (tmp_path / kind / "manifest.json").write_text(json.dumps({"kind": kind}))
     assert api.write_run_report(tmp_path / "tradeoff", fmt="svg") == tmp_path / "tradeoff" / "report.md"
-    assert got == ["svg"]
-    assert report_main(["--format", "pdf", str(tmp_path / "parallel")]) == 2
-    assert "--format pdf: the parallel study's report draws its figures as png only" in capsys.readouterr().err
+    assert report_main(["--format", "pdf", str(tmp_path / "parallel")]) == 0
+    assert report_main([str(tmp_path / "claim_study")]) == 0
+    assert got == [("tradeoff", "svg"), ("parallel", "pdf"), ("claim_study", "png")]
+
+
+def test_alpha_vs_p_and_alpha_vs_levels_have_cis_and_no_overlapping_labels():
+    """The ordered-tree and discrete-value figures of a sweep's report: one CI-carrying series
+    per b (per b and ordering), the theory lines, labels that fit (renderer boxes)."""
+    from searchlab.analysis import figures as F
+    rows = [dict(b=b, p=p, d_max=8, n=10, alpha_fit=1 - p / 2, alpha_fit_lo=0.95 - p / 2,
+                 alpha_fit_hi=1.05 - p / 2) for b in (2, 4, 8) for p in (1 / b, 0.5, 0.8, 1.0)]
+    fig = F.plot_alpha_vs_p(pd.DataFrame(rows))
+    ax = fig.axes[0]
+    bars = [c for c in ax.containers if isinstance(c, matplotlib.container.ErrorbarContainer)]
+    assert len(bars) == 3 and all(c.has_yerr for c in bars)
+    assert {ln.get_label() for ln in ax.get_lines()} >= {"1", "3/4", "1/2"}
+    _assert_no_overlap(fig)
+    rows = [dict(b=b, ordering=o, levels=k, alpha_fit=0.5 + 0.03 * k ** 0.5, alpha_fit_lo=0.48 + 0.03 * k ** 0.5,
+                 alpha_fit_hi=0.52 + 0.03 * k ** 0.5) for b in (2, 4, 8, 16) for o in ("random",)
+            for k in (2, 3, 8, 0)]
+    fig = F.plot_alpha_vs_levels(pd.DataFrame(rows))
+    ax = fig.axes[0]
+    bars = [c for c in ax.containers if isinstance(c, matplotlib.container.ErrorbarContainer)]
+    assert len(bars) == 4 and all(c.has_yerr for c in bars)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2", "3", "8", "cont."]
+    _assert_no_overlap(fig)
+    matplotlib.pyplot.close("all")
