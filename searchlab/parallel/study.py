@@ -216,7 +216,7 @@ def plot_policies(table: pd.DataFrame, path: Path, p: int, title: str) -> Path:
                     marker=ALGORITHM_MARKERS[alg], ls="none", capsize=2, label=alg)
     ax.set_xticks(range(len(order)))
     ax.set_xticklabels(order, rotation=20, ha="right", fontsize=7)
+    ax.set_xlim(-0.5, len(order) - 0.5)          # room for the side-by-side points at both ends
     ax.set_xlabel("move-ordering policy (fewest sequential nodes first)")
     ax.set_ylabel(f"search overhead at p = {p} (% extra nodes)")
-    ax.set_ylim(bottom=0)
     return _finish(fig, ax, path, title)
