@@ -34,6 +34,10 @@ PALETTE = {fam: TECHNIQUE_COLOURS[key] for fam, key in (
 PARETO_RESAMPLES = 999
 MARKERS = {"sound": "*", "null_move": "o", "lmr": "s", "futility": "^", "razoring": "v",
            "beam": "D", "probcut": "P", "quiescence": "X"}
+#: a family's name in a legend
+FAMILY_LABEL = {"sound": "sound alpha-beta", "null_move": "null move", "lmr": "late move reductions",
+                "futility": "futility", "razoring": "razoring", "beam": "beam", "probcut": "ProbCut",
+                "quiescence": "quiescence"}
 DOMAIN_TITLE = {"incremental": "Incremental tree", "connect4": "Connect Four",
                 "othello": "Othello", "chess": "Chess (Bratko-Kopec)"}
 CLAIM = ("“These are all unsound: they can prune the best move, and are used anyway because "
@@ -125,7 +129,8 @@ def pareto_figure(summary: pd.DataFrame, domain: str, out: Path | None = None, *
         for fam, grp in part.groupby("family", sort=False):
             ax.scatter(100 * grp["decision_error"], 100 * grp["savings"], s=60 if fam != "sound"
                        else 160, c=PALETTE.get(fam, "#999999"), marker=MARKERS.get(fam, "o"),
-                       edgecolors="black", linewidths=0.5, label=fam, zorder=3, clip_on=False)
+                       edgecolors="black", linewidths=0.5, label=FAMILY_LABEL.get(fam, fam), zorder=3,
+                       clip_on=False)
         ax.axhline(0, color="grey", lw=0.8, ls=":", zorder=1)
         # an error is a share: the axis starts at 0 (not at a negative margin when every
         # technique's error is 0) and spans at least 1 %; room to the right for labels
