@@ -270,7 +270,12 @@ def run_task(task: Task, s: RunSettings, tree: Any = None) -> dict:
 def run_batch(tasks: list[Task], s: RunSettings) -> list[dict]:
     """Run a batch of tasks in a worker; one row per task, never raises for a task's error."""
     _init_worker(s.parent_pid)
-    marker = _marker_fd(s.marker_dir)
+    return task_rows(tasks, s, _marker_fd(s.marker_dir))
+
+
+def task_rows(tasks: list, s: RunSettings, marker: Optional[int] = None) -> list[dict]:
+    """One row per task, in order, in this process (a task's error is its row, with in-worker
+    retries); ``marker``: the worker's marker file, None in the main process."""
     rows = []
     tree_cache: tuple[Any, Any] = (None, None)
     for task in tasks:
@@ -299,6 +304,20 @@ def run_batch(tasks: list[Task], s: RunSettings) -> list[dict]:
         rows.append(row)
     _mark(marker, None)
     return rows
+
+
+def warm_up_tasks(tasks: list) -> list:
+    """The cheapest task (by estimated work) of each task kind and tree model or game, in plan
+    order: run in the main process before the progress bar starts, they compile (or load from
+    numba's cache) every engine the run needs, so that the bar's rate and ETA measure searching,
+    not compiling, and the workers load the compiled engines from the cache instead of each
+    compiling them again. Their rows are real rows of the run."""
+    cheapest: dict[tuple, Any] = {}
+    for t in tasks:
+        key = (type(t).__name__, str(getattr(t, "model", "")), str(getattr(t, "domain", "")))
+        if key not in cheapest or task_work(t) < task_work(cheapest[key]):
+            cheapest[key] = t
+    return sorted(cheapest.values(), key=lambda t: t.index)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -351,7 +370,9 @@ class _Sink:
         self.last = time.monotonic()
         self.done: set[str] = set()
 
-    def add(self, rows: Iterable[dict]) -> None:
+    def add(self, rows: Iterable[dict], in_bar: bool = True) -> None:
+        """Buffer the rows of tasks not seen yet; ``in_bar=False``: the bar already counts their
+        work (the warm-up's rows are in its initial count)."""
         n, w = 0, 0.0
         for r in rows:
             if r["task_id"] in self.done:
@@ -374,7 +395,7 @@ class _Sink:
             if self.outcome.aborted or self.outcome.failed:
                 post.update(aborted=self.outcome.aborted, failed=self.outcome.failed)
             self.bar.set_postfix(post, refresh=False)
-            self.bar.update(w)
+            self.bar.update(w if in_bar else 0)
         if len(self.buf) >= self.flush_rows or time.monotonic() - self.last >= self.flush_seconds:
             self.flush()
 
@@ -487,19 +508,26 @@ def execute(tasks: list[Task], settings: RunSettings, runner: Any, writer: Any,
     t0 = time.monotonic()
     total = total if total is not None else len(tasks) + already_done
     weights, done_w, total_w = progress_total(tasks, already_done, total)
+    # an injected fault must hit a worker, never the main process
+    warm = warm_up_tasks(tasks) if tasks and not settings.fault else []
+    warm_rows = task_rows(warm, settings)
+    if warm and time.monotonic() - t0 >= 2.0:
+        log(f"warm-up: {len(warm)} task(s) searched here first (one per tree model or game), "
+            f"compiling or loading the engines before the progress bar: {time.monotonic() - t0:.1f} s")
     bar = tqdm(total=total_w,
-               initial=done_w, unit=" est. nodes", unit_scale=True, disable=not progress,
+               initial=done_w + sum(weights[t.task_id] for t in warm), unit=" est. nodes", unit_scale=True, disable=not progress,
                dynamic_ncols=True, smoothing=0.3, mininterval=0.5, file=sys.stderr,
                desc=os.environ.get(PROGRESS_DESC_ENV) or None,
                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt}{unit} [{elapsed}<{remaining}{postfix}]")
     sink = _Sink(writer, runner.flush_rows, runner.flush_seconds, bar, outcome, weights,
                  total_tasks=total, done_tasks=already_done)
+    sink.add(warm_rows, in_bar=False)
     by_id = {t.task_id: t for t in tasks}
     marker_dir = Path(settings.marker_dir) if settings.marker_dir else None
     unidentified = 0
     try:
         with Backend(runner) as be:
-            pending = list(tasks)
+            pending = [t for t in tasks if t.task_id not in sink.done]
             while pending:
                 if marker_dir is not None:
                     marker_dir.mkdir(parents=True, exist_ok=True)
