@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from searchlab.analysis import convergence as CV
+from searchlab.studies.rigor import convergence as CV
 from searchlab.analysis import theory as T
 
 

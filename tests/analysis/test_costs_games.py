@@ -1,9 +1,9 @@
-"""Cost accounting in the game domains (analysis/costs.py): static ordering's evaluations are
+"""Cost accounting in the game domains (studies/ordering/ordering_costs.py): static ordering's evaluations are
 counted as cost, the game's own order costs none, and the positions are named."""
 
 from __future__ import annotations
 
-from searchlab.analysis.costs import GAME_POLICIES, game_positions, measure_costs
+from searchlab.studies.ordering.ordering_costs import GAME_POLICIES, game_positions, measure_costs
 from searchlab.games.connect4 import ConnectFour
 
 

@@ -1,5 +1,5 @@
 """The deep real-game ordering studies: the presets (run small, end to end), the per-position
-paired comparisons of searchlab.analysis.deep_ordering, and the verdicts that rest on them."""
+paired comparisons of searchlab.studies.ordering.deep_ordering, and the verdicts that rest on them."""
 
 import math
 
@@ -7,15 +7,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from searchlab.analysis import deep_ordering as DO
-from searchlab.claims import ordering as O
-from searchlab.claims import ordering_deep as OD
-from searchlab.claims.verdict import Context
+from searchlab.studies.ordering import deep_ordering as DO
+from searchlab.studies.ordering import ordering_checks as O
+from searchlab.studies.ordering import deep_ordering_verdicts as OD
+from searchlab.studies.claims.verdict import Context
 from searchlab.errors import InvalidParameterError
 from searchlab.experiment import api, grid
 from searchlab.experiment.api import run_study
 from searchlab.experiment.store import load
-from searchlab.report.build import build_report
+from searchlab.studies.sweep.sweep_report import build_report
 
 POLICIES = ["natural", "centre", "id", "tt", "killer", "history", "id+tt", "tt+killer+history",
             "id+tt+killer+history", "id+tt+killer+history+centre"]

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from searchlab import IIDTree, search
-from searchlab.analysis import discrete as D
+from searchlab.studies.rigor import discrete as D
 from searchlab.analysis.theory import pearl_xi
 
 

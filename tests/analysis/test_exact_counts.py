@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from searchlab.analysis import exact_counts as EC
+from searchlab.studies.rigor import exact_counts as EC
 from searchlab.analysis import theory as T
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from searchlab import IIDTree, search
 from searchlab.algorithms.ordering import base_order
-from searchlab.analysis import instrumented as I
+from searchlab.studies.rigor import instrumented as I
 from searchlab.analysis.theory import knuth_moore_leaves
 from searchlab.errors import InvalidParameterError
 
@@ -62,7 +62,7 @@ def test_bad_cut_rule():
 
 
 def test_node_type_study_small():
-    from searchlab.analysis import nodetypes as N
+    from searchlab.studies.rigor import nodetypes as N
     cells = N.study(small=True)
     perfect = [c for c in cells if c.ordering == "perfect"]
     assert perfect and all(c.per_ply[t] == tuple(map(float, c.minimal[t])) for c in perfect for t in I.TYPES)

@@ -1,5 +1,5 @@
-"""Per-pairing summaries of game pairs and their verdicts (analysis/matches.py), and the claim
-verdict built on them (report/matches.py, claims/unsound.py): every category reachable."""
+"""Per-pairing summaries of game pairs and their verdicts (studies/tradeoff/matches.py), and the claim
+verdict built on them (studies/tradeoff/matches_report.py, studies/ordering/unsound.py): every category reachable."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import pandas as pd
 import pytest
 
 from searchlab import InvalidParameterError
-from searchlab.analysis.matches import MIN_PAIRS, judge_pairings, summarize_games
+from searchlab.studies.tradeoff.matches import MIN_PAIRS, judge_pairings, summarize_games
 from searchlab.analysis.stats import pentanomial_from_pairs
-from searchlab.claims import unsound as U
-from searchlab.claims.verdict import Context
-from searchlab.report.matches import match_verdict
+from searchlab.studies.ordering import unsound as U
+from searchlab.studies.claims.verdict import Context
+from searchlab.studies.tradeoff.matches_report import match_verdict
 
 
 def games(technique: str, pairs: list[tuple[float, float]], domain: str = "connect4",

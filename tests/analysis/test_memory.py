@@ -2,9 +2,9 @@
 
 import pandas as pd
 
-from searchlab.analysis.memory import StackCell, measure_stack, stack_fit, stack_section, stack_study
-from searchlab.claims.exact_trees import depth_first_memory
-from searchlab.claims.verdict import Context
+from searchlab.studies.claims.memory import StackCell, measure_stack, stack_fit, stack_section, stack_study
+from searchlab.studies.claims.exact_trees import depth_first_memory
+from searchlab.studies.claims.verdict import Context
 
 
 def test_the_stack_grows_one_frame_per_ply_and_not_with_b():
@@ -22,7 +22,7 @@ def test_measure_stack_sees_the_recursion_not_the_caller():
 
 
 def _ws(bytes_of, arrays=16, nrt=23):
-    from searchlab.analysis.memory import WorkspaceCell
+    from searchlab.studies.claims.memory import WorkspaceCell
 
     return [WorkspaceCell(b, d, 1, arrays if (b, d) != (4, 4) else arrays + (nrt != 23), bytes_of(b, d), 8, nrt,
                           b ** d, True) for b, d in ((2, 2), (2, 4), (2, 6), (4, 2), (4, 4))]
@@ -53,7 +53,7 @@ def test_000d_verdict_follows_the_measured_stack():
 # --------------------------------------------------------------------------- the compiled kernel
 
 def test_compiled_workspace_is_a_fixed_set_of_arrays_linear_in_b_times_d():
-    from searchlab.analysis.memory import workspace_fit, workspace_study
+    from searchlab.studies.claims.memory import workspace_fit, workspace_study
 
     cells = workspace_study(((2, 2), (2, 6), (2, 10), (6, 2), (6, 4), (12, 3)))
     assert all(c.same_nodes for c in cells)                    # the recorded run is the same search

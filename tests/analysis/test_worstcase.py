@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from searchlab import IIDTree, search
-from searchlab.analysis import worstcase as W
+from searchlab.studies.rigor import worstcase as W
 from searchlab.errors import InvalidParameterError
 
 
@@ -50,7 +50,7 @@ def test_worst_first_orders_match_the_engine(b, d, seed):
 @pytest.mark.parametrize("b,d", [(2, 1), (2, 4), (2, 7), (3, 3), (3, 5), (4, 4), (5, 3), (8, 3), (35, 2)])
 def test_no_cutoff_tree_makes_alphabeta_examine_every_leaf(b, d):
     from searchlab.algorithms.api import search
-    from searchlab.analysis.worstcase import no_cutoff_tree
+    from searchlab.studies.rigor.worstcase import no_cutoff_tree
     from searchlab.trees import ExplicitTree
 
     tree = ExplicitTree(no_cutoff_tree(b, d))
@@ -65,7 +65,7 @@ def test_no_cutoff_tree_makes_alphabeta_examine_every_leaf(b, d):
 
 
 def test_no_cutoff_tree_rejects_bad_sizes():
-    from searchlab.analysis.worstcase import no_cutoff_tree
+    from searchlab.studies.rigor.worstcase import no_cutoff_tree
 
     with pytest.raises(InvalidParameterError, match="b >= 2"):
         no_cutoff_tree(1, 3)
@@ -74,7 +74,7 @@ def test_no_cutoff_tree_rejects_bad_sizes():
 
 
 def test_attained_study_and_section():
-    from searchlab.analysis.worstcase import attained_section, attained_study
+    from searchlab.studies.rigor.worstcase import attained_section, attained_study
 
     cells = attained_study(((2, 3), (3, 2)))
     assert [(c.leaves, c.nodes, c.cutoffs) for c in cells] == [(8, 15, 0)] * 2 + [(9, 13, 0)] * 2

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from searchlab.claims import chance as CH
-from searchlab.claims import multiplayer as MP
-from searchlab.claims import registry
-from searchlab.claims.verdict import Context
+from searchlab.studies.chance import chance_verdicts as CH
+from searchlab.studies.multiplayer import multiplayer_verdicts as MP
+from searchlab.studies.claims import registry
+from searchlab.studies.claims.verdict import Context
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +55,7 @@ def test_registry_uses_them_and_reports_missing_data(measured):
 
 
 def test_paranoid_against_its_exact_finite_depth_best_case(measured):
-    from searchlab.analysis import multiplayer_study as MS
+    from searchlab.studies.multiplayer import multiplayer_study as MS
 
     assert [MS.paranoid_best_leaves(2, d, 3) for d in (2, 3, 4, 5, 6)] == [3, 5, 7, 11, 19]
     assert MS.paranoid_best_leaves(3, 4, 2) == 3 ** 2 + 3 ** 2 - 1          # n = 2: Knuth–Moore

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from searchlab.analysis import chance_study as CS
-from searchlab.claims import chance as CH
-from searchlab.claims.verdict import Context
+from searchlab.studies.chance import chance_study as CS
+from searchlab.studies.chance import chance_verdicts as CH
+from searchlab.studies.claims.verdict import Context
 
 
 def test_pig_positions_are_seeded_and_legal():

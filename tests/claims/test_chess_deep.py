@@ -1,4 +1,4 @@
-"""searchlab.claims.chess_deep: solved share by depth and by node budget (aborted searches
+"""searchlab.studies.ordering.chess_deep: solved share by depth and by node budget (aborted searches
 unsolved, restarts summed for policies without id, censoring, each policy's own cap), paired
 ratios, the minimal-tree comparison and the verdict, on a hand-made table whose answers are
 known."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from searchlab.claims import chess_deep as CD
-from searchlab.claims.verdict import Context
+from searchlab.studies.ordering import chess_deep as CD
+from searchlab.studies.claims.verdict import Context
 
 
 def _row(pos, policy, d, work, ok=True, solved=False, horizon=None, b=4.0):

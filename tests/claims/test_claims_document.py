@@ -3,7 +3,7 @@ the course notes it comes from named by title; it names every claim the registry
 
 from pathlib import Path
 
-from searchlab.claims.registry import CLAIMS, claim_ids, claims_document
+from searchlab.studies.claims.registry import CLAIMS, claim_ids, claims_document
 from tests.test_speaks_for_itself import ISSUE, OUTSIDE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_claims_md_is_the_registry_document():
     assert (ROOT / "docs" / "claims.md").read_text(encoding="utf-8") == claims_document(), \
-        "docs/claims.md is stale: python -m searchlab.claims.registry > docs/claims.md"
+        "docs/claims.md is stale: python -m searchlab.studies.claims.registry > docs/claims.md"
 
 
 def test_every_claim_is_listed_with_its_source():

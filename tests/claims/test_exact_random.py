@@ -8,10 +8,10 @@ import dataclasses
 import pandas as pd
 import pytest
 
-from searchlab.analysis import exact_counts as EC
-from searchlab.claims import complexity as X
-from searchlab.claims.exact_random import random_order_three_quarters_exact
-from searchlab.claims.verdict import Context
+from searchlab.studies.rigor import exact_counts as EC
+from searchlab.studies.claims import complexity as X
+from searchlab.studies.rigor.exact_random_verdicts import random_order_three_quarters_exact
+from searchlab.studies.claims.verdict import Context
 
 
 @pytest.fixture(scope="module")

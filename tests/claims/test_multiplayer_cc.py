@@ -7,9 +7,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from searchlab.analysis import multiplayer_study as MS
-from searchlab.claims import multiplayer as MP
-from searchlab.claims.verdict import Context
+from searchlab.studies.multiplayer import multiplayer_study as MS
+from searchlab.studies.multiplayer import multiplayer_verdicts as MP
+from searchlab.studies.claims.verdict import Context
 
 
 def _cc_table(shallow: float = 1.0, paranoid_base: float = 6.0) -> pd.DataFrame:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from searchlab.claims import ordering as OC
-from searchlab.claims import registry as C
-from searchlab.claims.verdict import Context
+from searchlab.studies.ordering import ordering_checks as OC
+from searchlab.studies.claims import registry as C
+from searchlab.studies.claims.verdict import Context
 
 
 @pytest.fixture(scope="module")

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from searchlab.claims import parallel as PC
-from searchlab.claims import registry as C
-from searchlab.claims.verdict import Context
+from searchlab.studies.parallel import parallel_verdicts as PC
+from searchlab.studies.claims import registry as C
+from searchlab.studies.claims.verdict import Context
 from searchlab.parallel import ALGORITHMS, Costs
-from searchlab.parallel.study import game_rows, tree_rows
+from searchlab.studies.parallel.parallel_tasks import game_rows, tree_rows
 
 
 def _tree(table, model, b, d, op, ps):

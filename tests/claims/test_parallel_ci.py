@@ -7,10 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from searchlab.claims import parallel as PC
-from searchlab.claims.verdict import Context
+from searchlab.studies.parallel import parallel_verdicts as PC
+from searchlab.studies.claims.verdict import Context
 from searchlab.experiment import api
-from searchlab.experiment.parallel_study import from_engine, plan_parallel_tasks as plan
+from searchlab.studies.parallel.parallel_study import from_engine, plan_parallel_tasks as plan
 from searchlab.experiment.schema import ConfigError
 from searchlab.parallel import ALGORITHMS
 

@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 
 from searchlab.analysis import estimators as E
-from searchlab.claims import exact_trees as X
-from searchlab.claims import registry as C
-from searchlab.claims.verdict import Context
+from searchlab.studies.claims import exact_trees as X
+from searchlab.studies.claims import registry as C
+from searchlab.studies.claims.verdict import Context
 
 CLAIMS_MD = Path(__file__).resolve().parents[3] / "shared" / "CLAIMS.md"
 

@@ -5,13 +5,13 @@ import numpy as np
 import pandas as pd
 
 from searchlab.analysis import theory as T
-from searchlab.analysis.costs import PolicyCost
+from searchlab.studies.ordering.ordering_costs import PolicyCost
 from searchlab.analysis.estimators import Estimate
-from searchlab.analysis.worstcase import Attained, WorstCase
-from searchlab.claims import complexity as X
-from searchlab.claims import ordering as O
-from searchlab.claims import unsound as U
-from searchlab.claims.verdict import Context
+from searchlab.studies.rigor.worstcase import Attained, WorstCase
+from searchlab.studies.claims import complexity as X
+from searchlab.studies.ordering import ordering_checks as O
+from searchlab.studies.ordering import unsound as U
+from searchlab.studies.claims.verdict import Context
 
 
 def _ctx(df=None, **exact):
@@ -128,7 +128,7 @@ def test_001m_from_per_position_swings():
 
 def test_quiescence_swings_measures_each_position():
     from searchlab import data as shipped
-    from searchlab.claims.ordering import quiescence_swings
+    from searchlab.studies.ordering.ordering_checks import quiescence_swings
     from searchlab.games.epd import load_epd
 
     wac = load_epd(shipped.path("chess", "wac.epd"))[:2]

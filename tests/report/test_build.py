@@ -1,7 +1,7 @@
 import re
 
-from searchlab.claims import registry as C
-from searchlab.report import build as R
+from searchlab.studies.claims import registry as C
+from searchlab.studies.sweep import sweep_report as R
 from searchlab.report.cli import main
 from tests.conftest import synthetic_table
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from searchlab.algorithms.api import ENGINES
-from searchlab.report.build import summary_table
+from searchlab.studies.sweep.sweep_report import summary_table
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -23,9 +23,9 @@ import searchlab.plot as SP  # noqa: E402
 from searchlab.analysis import palette  # noqa: E402
 from searchlab.analysis.format import number  # noqa: E402
 from searchlab.analysis.labels import text_box  # noqa: E402
-from searchlab.analysis.facets import pruning_effect, swept_axes  # noqa: E402
+from searchlab.studies.sweep.facets import pruning_effect, swept_axes  # noqa: E402
 from searchlab.experiment.api import run_study  # noqa: E402
-from searchlab.report.build import write_report  # noqa: E402
+from searchlab.studies.sweep.sweep_report import write_report  # noqa: E402
 from searchlab.report.cli import main as report_main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,7 +89,7 @@ def test_pruning_report_names_each_technique_with_its_node_ratio_and_error_rate(
 
 
 def test_unsound_technique_is_not_compared_with_knuth_moore(prune_run):
-    from searchlab.analysis.policies import relative_to_perfect
+    from searchlab.studies.sweep.policies import relative_to_perfect
     rel = relative_to_perfect(searchlab.load(prune_run))
     assert set(rel["policy"]) == {"static"}                 # plain alpha-beta only
     assert (rel["ratio"] >= 1 - 1e-9).all()                 # sound search: never below the minimal tree
@@ -236,7 +236,7 @@ def test_public_figures_have_their_artists_and_no_overlapping_labels(iid_run, pr
 def _pareto_summary() -> pd.DataFrame:
     """A trade-off summary where labels would collide: eight sound-in-practice techniques at
     error 0 and nearly the same savings, a few with errors."""
-    from searchlab.report.tradeoff import PALETTE
+    from searchlab.studies.tradeoff.tradeoff_report import PALETTE
     fams = [f for f in PALETTE if f != "sound"]
     rows = [dict(technique="alpha-beta", family="sound", decision_error=0.0, savings=0.0)]
     for k in range(8):
@@ -250,7 +250,7 @@ def _pareto_summary() -> pd.DataFrame:
 
 
 def test_pareto_figure_has_cis_placed_labels_and_no_negative_error_axis():
-    from searchlab.report.tradeoff import pareto_figure
+    from searchlab.studies.tradeoff.tradeoff_report import pareto_figure
     s = _pareto_summary()
     fig = pareto_figure(s, "incremental")
     ax = fig.axes[0]
@@ -270,7 +270,7 @@ def test_pareto_figure_has_cis_placed_labels_and_no_negative_error_axis():
 
 
 def test_pareto_figure_is_written_in_the_format_asked(tmp_path):
-    from searchlab.report.tradeoff import pareto_figure
+    from searchlab.studies.tradeoff.tradeoff_report import pareto_figure
     for fmt in ("png", "pdf", "svg"):
         out = pareto_figure(_pareto_summary(), "incremental", tmp_path / "pareto_incremental.png",
                             fig_format=fmt)
@@ -278,7 +278,7 @@ def test_pareto_figure_is_written_in_the_format_asked(tmp_path):
 
 
 def test_pareto_summary_has_bootstrap_cis_over_positions():
-    from searchlab.report.tradeoff import summarise
+    from searchlab.studies.tradeoff.tradeoff_report import summarise
     rng = np.random.default_rng(0)
     n = 40
     df = pd.DataFrame(dict(domain="incremental", variant="v", technique="null_r2", family="null_move",
@@ -321,7 +321,7 @@ def test_palette_is_one_colour_per_ordering_everywhere():
 
 
 def test_game_only_report_does_not_say_no_ok_rows():
-    from searchlab.report.build import summary_table
+    from searchlab.studies.sweep.sweep_report import summary_table
     assert "status-ok rows:" not in summary_table(pd.DataFrame())
     assert "no i.i.d." in summary_table(pd.DataFrame())
 

@@ -17,9 +17,9 @@
   paired bootstrap CIs over trees / positions (analysis.stats.paired_ratio), and every search
   checked to return expectiminimax's value.
 - ``chance_steps(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
-  whose rows form the tables ``growth``, ``relabel``, ``pig``, ``ludo`` (analysis/steps.py),
-  and its results from those tables: run in-process by claims/chance.py, or as the engine's
-  preset ``searchlab experiment=chance`` (experiment/claimstudy.py).
+  whose rows form the tables ``growth``, ``relabel``, ``pig``, ``ludo`` (studies/claim_study/claim_steps.py),
+  and its results from those tables: run in-process by studies/chance/chance_verdicts.py, or as the engine's
+  preset ``searchlab experiment=chance`` (studies/claim_study/claim_study.py).
 
 Every function takes plain values and one seed; randomness comes from numpy Generators seeded
 from it. Values are exact in the relabelling experiment: probabilities and maps are dyadic or
@@ -39,7 +39,7 @@ from searchlab.analysis import estimators as E
 from searchlab.analysis.stats import paired_ratio
 from searchlab.algorithms.api import search
 from searchlab.algorithms.chance import search_chance
-from searchlab.analysis.steps import Step
+from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.games.pig import Pig, PigState
 from searchlab.trees.chance import ChanceTree, ExplicitChanceTree, ludo_example
 from searchlab.trees.iid import IIDTree
@@ -353,7 +353,7 @@ def chance_steps(size: str = "full", seed: int = 15) -> list[Step]:
 
 def summarise(tables: dict[str, pd.DataFrame], size: str, seed: int = 15) -> dict[str, Any]:
     """The study's results from its tables (any row order): growth fits (leaves and nodes),
-    both relabelling tables, the Ludo example, Pig; what claims/chance.py's verdicts read."""
+    both relabelling tables, the Ludo example, Pig; what studies/chance/chance_verdicts.py's verdicts read."""
     growth = tables["growth"]
     rel = tables["relabel"].sort_values(["variant", "position"])
     cols = ["algorithm", "relabelling", "trials", "changed", "share", "lo", "hi"]

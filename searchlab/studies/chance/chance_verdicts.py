@@ -1,10 +1,10 @@
 """Claims about chance nodes (003-i, 003-c's chance half, 003-j), measured by the engine.
 
-``chance_checks(size)`` runs the studies of searchlab.analysis.chance_study (growth of
+``chance_checks(size)`` runs the studies of searchlab.studies.chance.chance_study (growth of
 expectiminimax / alpha-beta / Star1 / Star2 over b, n and the tightness of [L, U]; the
 relabelling experiment; the Ludo example; Pig through the engine) in this process and returns
 plain values; the preset ``searchlab experiment=chance`` runs the same steps on the engine and
-gets the same values from its tables (report/claimstudy.py), which is how
+gets the same values from its tables (studies/claim_study/claim_study_report.py), which is how
 ``analysis/reproduce.py`` fills ``exact["chance"]``. The verdict functions read them.
 """
 
@@ -14,14 +14,14 @@ from typing import Any
 
 import pandas as pd
 
-from searchlab.analysis import chance_study as CS
+from searchlab.studies.chance import chance_study as CS
 from searchlab.analysis.format import number, percent
-from searchlab.analysis.steps import run_steps
+from searchlab.studies.claim_study.claim_steps import run_steps
 from searchlab.analysis.tables import md_table
-from searchlab.claims import exact_trees
-from searchlab.claims.verdict import Context, Verdict, exact_missing, run_standalone
+from searchlab.studies.claims import exact_trees
+from searchlab.studies.claims.verdict import Context, Verdict, exact_missing, run_standalone
 
-COMMAND = "searchlab experiment=chance (run by analysis/reproduce.py; in-process: searchlab.claims.chance.chance_checks())"
+COMMAND = "searchlab experiment=chance (run by analysis/reproduce.py; in-process: searchlab.studies.chance.chance_verdicts.chance_checks())"
 
 
 SIZES = CS.SIZES
@@ -276,7 +276,7 @@ def exact_entries(chance: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m searchlab.claims.chance [--size full|small|tiny]``: run the measurements and
+    """``python -m searchlab.studies.chance.chance_verdicts [--size full|small|tiny]``: run the measurements and
     print the verdicts and the report section."""
     run_standalone(argv, main.__doc__, SIZES, lambda size: exact_entries(chance_checks(size)), VERDICTS,
                    lambda exact: chance_section(exact["chance"]))

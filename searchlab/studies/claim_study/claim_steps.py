@@ -1,5 +1,5 @@
 """A study as independent steps whose rows form tables: what the claim-study presets
-(experiment/claimstudy.py) run as engine tasks, and what ``run_steps`` runs in-process.
+(studies/claim_study/claim_study.py) run as engine tasks, and what ``run_steps`` runs in-process.
 
 A ``Step`` is one unit of work: ``fn(**kwargs)`` returns a list of row dicts of table
 ``kind``; ``key`` identifies it within its study (it names the task, so a resumed run skips

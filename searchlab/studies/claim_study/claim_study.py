@@ -2,14 +2,14 @@
 ``searchlab experiment=chance`` and ``searchlab experiment=multiplayer``.
 
 A preset with a ``claim_study`` section (docs/chance-and-multiplayer.md) runs one family's steps
-(searchlab.analysis.chance_study.chance_steps / multiplayer_study.multiplayer_steps: one step per synthetic tree,
+(searchlab.studies.chance.chance_study.chance_steps / multiplayer_study.multiplayer_steps: one step per synthetic tree,
 relabelling experiment, Pig depth or Rolit game) as tasks of the engine's runner, which calls
 ``task.run(settings)`` / ``task.failed(error, attempts)`` for tasks that are not searches
 (the contract of experiment/runner.py): batching, retries, crash handling, progress. Rows go
 through store.PartWriter into one folder per table kind (``growth/``, ``relabel/``, ``pig/``,
 ``ludo/``; ``leaves/``, ``games/``, ``cc/``); a resumed run skips the tasks whose rows are stored.
-The report (searchlab/report/claimstudy.py) summarises the tables with the same functions as
-``python -m searchlab.claims.chance|multiplayer``, so both give the same numbers.
+The report (searchlab/studies/claim_study/claim_study_report.py) summarises the tables with the same functions as
+``python -m searchlab.studies.chance.chance_verdicts|multiplayer``, so both give the same numbers.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from searchlab.analysis import chance_study as CS
-from searchlab.analysis import convergence as CV
-from searchlab.analysis import multiplayer_study as MS
-from searchlab.analysis.steps import Step
+from searchlab.studies.chance import chance_study as CS
+from searchlab.studies.rigor import convergence as CV
+from searchlab.studies.multiplayer import multiplayer_study as MS
+from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.experiment import provenance
 from searchlab.experiment.runner import RunSettings
 from searchlab.experiment.schema import ConfigError
@@ -198,7 +198,7 @@ def config_hash(cfg: ClaimStudyConfig) -> str:
 def claim_session(cfg: ClaimStudyConfig) -> Session:
     """The study as a session of the engine's skeleton (session.py): each table kind's rows
     into its own folder; claim_study.json (the family and the config, which the report reads)
-    written before any task (the report: report/claimstudy.py)."""
+    written before any task (the report: studies/claim_study/claim_study_report.py)."""
     h = config_hash(cfg)
 
     def plan(run_dir: Path, log: Callable[[str], None]) -> list[ClaimTask]:
@@ -214,7 +214,7 @@ def claim_session(cfg: ClaimStudyConfig) -> Session:
         kind=f"claim_study:{cfg.family}", name=cfg.study, config_hash=h,
         config_yaml=dump_yaml({"name": cfg.study, "seed": cfg.seed, "claim_study": sec}),
         plan=plan, rows=EnvelopeRows({k: (k, SCHEMAS[k]) for k in FAMILIES[cfg.family][1]}),
-        reader="searchlab.experiment.claimstudy.load_tables")
+        reader="searchlab.studies.claim_study.claim_study.load_tables")
 
 
 __all__ = ["ClaimStudyConfig", "from_engine", "claim_session", "load_tables", "is_claim_study_run",

@@ -1,7 +1,7 @@
 """The report of a claim-study run (``searchlab experiment=chance|multiplayer``): its tables
-summarised (analysis.chance_study / multiplayer_study.summarise), the family's verdicts
-(claims/chance.py, claims/multiplayer.py) and its report section, into run_dir/report.md.
-The same functions make ``python -m searchlab.claims.chance|multiplayer``'s output and the
+summarised (studies.chance.chance_study / multiplayer_study.summarise), the family's verdicts
+(studies/chance/chance_verdicts.py, studies/multiplayer/multiplayer_verdicts.py) and its report section, into run_dir/report.md.
+The same functions make ``python -m searchlab.studies.chance.chance_verdicts|multiplayer``'s output and the
 sections of analysis/REPORT.md, so the numbers agree."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from searchlab.analysis import chance_study as CS
-from searchlab.analysis import convergence as CV
-from searchlab.analysis import multiplayer_study as MS
-from searchlab.claims import chance as CH
-from searchlab.claims import multiplayer as MP
-from searchlab.claims.verdict import Context
-from searchlab.experiment.claimstudy import load_tables, run_config
+from searchlab.studies.chance import chance_study as CS
+from searchlab.studies.rigor import convergence as CV
+from searchlab.studies.multiplayer import multiplayer_study as MS
+from searchlab.studies.chance import chance_verdicts as CH
+from searchlab.studies.multiplayer import multiplayer_verdicts as MP
+from searchlab.studies.claims.verdict import Context
+from searchlab.studies.claim_study.claim_study import load_tables, run_config
 
 #: family -> (title, results from the tables, the verdicts, their exact entries, the section
 #: (of the entries and the run's figures folder))

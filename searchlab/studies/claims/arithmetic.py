@@ -7,7 +7,7 @@ import math
 
 from searchlab.analysis import theory as T
 from searchlab.analysis.format import number
-from searchlab.claims.verdict import Context, Verdict
+from searchlab.studies.claims.verdict import Context, Verdict
 
 
 def _arith(claim: str) -> list[T.ChessFigure]:

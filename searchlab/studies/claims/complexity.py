@@ -12,13 +12,13 @@ import pandas as pd
 from searchlab.analysis import theory as T
 from searchlab.analysis.format import number, percent
 from searchlab.analysis.stats import mean_ci
-from searchlab.claims.exact_random import random_order_three_quarters_exact
-from searchlab.claims.ordering import chess_near_minimal_tree, measurements
-from searchlab.claims.verdict import Context, Verdict, no_data, pending
+from searchlab.studies.rigor.exact_random_verdicts import random_order_three_quarters_exact
+from searchlab.studies.ordering.ordering_checks import chess_near_minimal_tree, measurements
+from searchlab.studies.claims.verdict import Context, Verdict, no_data, pending
 
 #: "about b^(3d/4)" on the count scale: the measured count within this factor of b^(3d/4) (either way)
 COUNT_FACTOR = 2.0
-RIGOR_COMMAND = "analysis/reproduce.py (searchlab.analysis.convergence, searchlab.analysis.worstcase)"
+RIGOR_COMMAND = "analysis/reproduce.py (searchlab.studies.rigor.convergence, searchlab.studies.rigor.worstcase)"
 
 def _alpha_rows(ctx: Context, ordering: str, *, tree: str = "iid", algorithm: str = "alphabeta",
                 continuous: bool = True) -> pd.DataFrame:
@@ -101,11 +101,11 @@ def perfect_order_minimal_tree(ctx: Context) -> Verdict:
 
 def random_order_three_quarters(ctx: Context) -> Verdict:
     """000-f/001-d/003-e "random ordering examines about O(b^(3d/4)) nodes", judged on nodes (as
-    the claim says; leaves beside) from the exact expectations of analysis.exact_counts (the DP
+    the claim says; leaves beside) from the exact expectations of studies.rigor.exact_counts (the DP
     over the search window), with the sampled simulation as their check. Without them: no data."""
     exact = (ctx.exact or {}).get("exact_counts")
     if exact is None:
-        return Verdict("no data", "judged on the exact expectations (searchlab.analysis.exact_counts.study, the DP "
+        return Verdict("no data", "judged on the exact expectations (searchlab.studies.rigor.exact_counts.study, the DP "
                        "over the search window), which this run did not compute; analysis/reproduce.py computes them",
                        "not computed in this run: the exact expected nodes of random-order alpha-beta",
                        "N ≈ b^(3d/4); Pearl: growth → R_b", ".venv/bin/python analysis/reproduce.py")

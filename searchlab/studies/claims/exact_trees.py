@@ -1,6 +1,6 @@
 """Claims checked by exact computation on small explicit and i.i.d. trees (correctness, the
 textbook trees, bounds at cut nodes, minimax under relabelling, memory; the chance-node claims
-are in claims/chance.py).
+are in studies/chance/chance_verdicts.py).
 
 ``exact_checks()`` runs the searches (through ``searchlab.search`` and the reference traces) and
 returns plain values; each verdict function reads them from ``Context.exact``.
@@ -18,8 +18,8 @@ import numpy as np
 from searchlab.algorithms.api import search
 from searchlab.algorithms.trace import run_trace
 from searchlab.analysis.format import number
-from searchlab.analysis.memory import stack_fit, stack_study, workspace_fit, workspace_study
-from searchlab.claims.verdict import Context, Verdict, exact_missing, no_data
+from searchlab.studies.claims.memory import stack_fit, stack_study, workspace_fit, workspace_study
+from searchlab.studies.claims.verdict import Context, Verdict, exact_missing, no_data
 from searchlab.trees import ExplicitTree, IIDTree
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -359,5 +359,5 @@ def depth_first_memory(ctx: Context) -> Verdict:
                                                             "not linear in b·d"))
             cat = "holds only under conditions" if cat == "holds" else cat
     return Verdict(cat, det, measured, "O(b·d): depth-first, one frame per ply",
-                   "searchlab.analysis.memory.stack_study() (sys.setprofile around search(IIDTree(b, d), "
+                   "searchlab.studies.claims.memory.stack_study() (sys.setprofile around search(IIDTree(b, d), "
                    "'alphabeta', engine='reference')) and workspace_study() (the compiled kernel)")

@@ -34,7 +34,7 @@ from searchlab.algorithms.api import search
 from searchlab.algorithms.kernels import _alphabeta as _ab
 from searchlab.trees import IIDTree
 
-from .tables import md_table
+from searchlab.analysis.tables import md_table
 
 __all__ = ["StackCell", "DEFAULT_CELLS", "measure_stack", "stack_study", "stack_fit", "stack_section",
            "WorkspaceCell", "WORKSPACE_CELLS", "measure_workspace", "workspace_study", "workspace_fit"]
@@ -124,7 +124,7 @@ def stack_section(cells: list[StackCell]) -> str:
     lines = "; ".join(f"b={b}: {v['slope']:.2f} frames/ply (d {v['d'][0]}..{v['d'][1]}, largest residual "
                       f"{v['max_resid']:.2f} frames; leaves ×{v['leaves_growth']:,.0f})"
                       for b, v in fit["per_b"].items())
-    return ("The reference search's real stack (`searchlab.analysis.memory.stack_study`): the deepest Python call "
+    return ("The reference search's real stack (`searchlab.studies.claims.memory.stack_study`): the deepest Python call "
             "stack above the caller during one natural-order alpha-beta search of IIDTree(b, d, seed=1), counted by "
             "a `sys.setprofile` hook, and tracemalloc's heap peak of the same search (which does not see frames). "
             "Linear fit of the deepest stack in d per b: " + lines + ":\n\n"

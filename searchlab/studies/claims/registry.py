@@ -10,16 +10,16 @@ work are "pending", naming what they need.
 
 from __future__ import annotations
 
-from searchlab.claims import arithmetic as A
-from searchlab.claims import chance as CH
-from searchlab.claims import chess_deep as CD
-from searchlab.claims import complexity as X
-from searchlab.claims import exact_trees as E
-from searchlab.claims import multiplayer as MP
-from searchlab.claims import ordering as O
-from searchlab.claims import parallel as P
-from searchlab.claims import unsound as U
-from searchlab.claims.verdict import SOURCES, Claim, Context, Verdict
+from searchlab.studies.claims import arithmetic as A
+from searchlab.studies.chance import chance_verdicts as CH
+from searchlab.studies.ordering import chess_deep as CD
+from searchlab.studies.claims import complexity as X
+from searchlab.studies.claims import exact_trees as E
+from searchlab.studies.multiplayer import multiplayer_verdicts as MP
+from searchlab.studies.ordering import ordering_checks as O
+from searchlab.studies.parallel import parallel_verdicts as P
+from searchlab.studies.ordering import unsound as U
+from searchlab.studies.claims.verdict import SOURCES, Claim, Context, Verdict
 
 
 CLAIMS: list[Claim] = [
@@ -105,7 +105,7 @@ def evaluate_all(ctx: Context) -> list[tuple[Claim, Verdict]]:
 def claims_document() -> str:
     """docs/claims.md: every claim of CLAIMS in the registry's words, grouped by topic, each with
     its ids and the course notes it comes from named by title (tests/claims keep the file equal
-    to this text: ``python -m searchlab.claims.registry > docs/claims.md`` rewrites it)."""
+    to this text: ``python -m searchlab.studies.claims.registry > docs/claims.md`` rewrites it)."""
     lines = ["# The claims searchlab checks", "",
              "Every claim below comes from one of four course notes on alpha-beta search; a claim's id is "
              "the note's number and a letter. `analysis/reproduce.py` gives each claim a verdict in "

@@ -65,7 +65,7 @@ class Context:
     excluded: int = 0
     exact: dict[str, Any] | None = None    # exact_checks() output, or None
     command: str = "searchlab-report RUN_DIR"
-    exact_command: str = "searchlab.claims.exact_trees.exact_checks()"
+    exact_command: str = "searchlab.studies.claims.exact_trees.exact_checks()"
 
     def iid(self, continuous: bool = True) -> pd.DataFrame:
         df = self.df
@@ -106,7 +106,7 @@ def pending(key: str, extra: str = "") -> Verdict:
 def exact_missing(ctx: Context) -> Verdict | None:
     if ctx.exact is None:
         return Verdict("no data", "exact checks were not run (searchlab.search unavailable)",
-                       "not computed", "not computed", "searchlab.claims.exact_trees.exact_checks()")
+                       "not computed", "not computed", "searchlab.studies.claims.exact_trees.exact_checks()")
     return None
 
 
@@ -114,7 +114,7 @@ def run_standalone(argv: list[str] | None, doc: str, sizes: Any,
                    measure: Callable[[str], dict[str, Any]],
                    verdicts: tuple[Callable[[Context], Verdict], ...],
                    section: Callable[[dict[str, Any]], str]) -> None:
-    """The ``python -m searchlab.claims.<family> [--size ...]`` command of a family whose
+    """The ``python -m searchlab.studies.claims.<family> [--size ...]`` command of a family whose
     measurements are exact checks: ``measure(size)`` gives the ``exact`` entries, each verdict
     is printed with its measurement, then ``section(exact)`` (the report section) and the time."""
     ap = argparse.ArgumentParser(description=doc)

@@ -22,9 +22,9 @@
   change the player to move). Without open-spiel the steps are left out and the summary says
   the domain was not measured.
 - ``multiplayer_steps(size, seed)`` / ``summarise(tables, size, seed)``: the whole study (SIZES) as steps
-  whose rows form the tables ``leaves``, ``games`` and ``cc`` (analysis/steps.py), and its results
-  from them: run in-process by claims/multiplayer.py, or as the engine's preset
-  ``searchlab experiment=multiplayer`` (experiment/claimstudy.py).
+  whose rows form the tables ``leaves``, ``games`` and ``cc`` (studies/claim_study/claim_steps.py), and its results
+  from them: run in-process by studies/multiplayer/multiplayer_verdicts.py, or as the engine's preset
+  ``searchlab experiment=multiplayer`` (studies/claim_study/claim_study.py).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from scipy import stats
 from searchlab.analysis import estimators as E
 from searchlab.analysis.stats import mean_ci
 from searchlab.algorithms.multiplayer import search_multiplayer
-from searchlab.analysis.steps import Step
+from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.games import openspiel
 from searchlab.games.openspiel_chinese_checkers import OpenSpielChineseCheckers
 from searchlab.games.rolit import Rolit
@@ -390,7 +390,7 @@ def paranoid_best_case(leaves: pd.DataFrame, seed: int = 0, resamples: int = 999
 def summarise(tables: dict[str, pd.DataFrame], size: str, seed: int = 15, budget: int | None = None
               ) -> dict[str, Any]:
     """The study's results from its tables (any row order): exponent fits and the match
-    summary; what claims/multiplayer.py's verdict reads."""
+    summary; what studies/multiplayer/multiplayer_verdicts.py's verdict reads."""
     leaves = tables["leaves"]
     budget = SIZES[size][5] if budget is None else budget
     return dict(size=size, seed=seed, instances=SIZES[size][2],

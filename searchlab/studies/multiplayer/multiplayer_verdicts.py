@@ -1,11 +1,11 @@
 """Claim 000-q (with three or more players the pruning argument breaks down), measured.
 
-``multiplayer_checks(size)`` runs searchlab.analysis.multiplayer_study: leaves versus depth of
+``multiplayer_checks(size)`` runs searchlab.studies.multiplayer.multiplayer_study: leaves versus depth of
 max^n, shallow pruning, paranoid (natural and perfect order) and best-reply search on
 synthetic 3- and 4-player trees, and Rolit matches between max^n, paranoid and BRS at equal
 node budgets, and (with open-spiel) leaves versus depth on OpenSpiel's chinese_checkers as a
 second domain, in this process; the preset ``searchlab experiment=multiplayer`` runs the same
-steps on the engine and gets the same values from its tables (report/claimstudy.py), which is
+steps on the engine and gets the same values from its tables (studies/claim_study/claim_study_report.py), which is
 how ``analysis/reproduce.py`` fills ``exact["multiplayer"]``.
 """
 
@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from searchlab.analysis import multiplayer_study as MS
+from searchlab.studies.multiplayer import multiplayer_study as MS
 from searchlab.analysis.format import number
-from searchlab.analysis.steps import run_steps
+from searchlab.studies.claim_study.claim_steps import run_steps
 from searchlab.analysis.tables import md_table
-from searchlab.claims.verdict import Context, Verdict, exact_missing, run_standalone
+from searchlab.studies.claims.verdict import Context, Verdict, exact_missing, run_standalone
 
-COMMAND = "searchlab experiment=multiplayer (run by analysis/reproduce.py; in-process: searchlab.claims.multiplayer.multiplayer_checks())"
+COMMAND = "searchlab experiment=multiplayer (run by analysis/reproduce.py; in-process: searchlab.studies.multiplayer.multiplayer_verdicts.multiplayer_checks())"
 
 
 SIZES = MS.SIZES
@@ -229,7 +229,7 @@ def exact_entries(multiplayer: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m searchlab.claims.multiplayer [--size full|small|tiny]``: run the measurements and
+    """``python -m searchlab.studies.multiplayer.multiplayer_verdicts [--size full|small|tiny]``: run the measurements and
     print the verdicts and the report section."""
     run_standalone(argv, main.__doc__, SIZES, lambda size: exact_entries(multiplayer_checks(size)), VERDICTS,
                    lambda exact: multiplayer_section(exact["multiplayer"]))

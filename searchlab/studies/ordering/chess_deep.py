@@ -45,11 +45,11 @@ from scipy import stats
 
 from searchlab.analysis.stats import classify, holm, mean_ci, paired_ratio
 from searchlab.analysis.tables import md_table
-from searchlab.claims import complexity as X
-from searchlab.claims import ordering as O
-from searchlab.claims.verdict import Verdict
+from searchlab.studies.claims import complexity as X
+from searchlab.studies.ordering import ordering_checks as O
+from searchlab.studies.claims.verdict import Verdict
 
-COMMAND = "searchlab experiment=chess_deep (run by analysis/reproduce.py; searchlab.claims.chess_deep)"
+COMMAND = "searchlab experiment=chess_deep (run by analysis/reproduce.py; searchlab.studies.ordering.chess_deep)"
 BUDGETS = (10_000, 100_000, 1_000_000, 5_000_000)
 BEST = "id+tt+killer+history+captures"
 #: (claim, policy A, policy B): A searches fewer nodes than B (ratio A/B < 1)

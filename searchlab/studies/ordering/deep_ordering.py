@@ -5,7 +5,7 @@ ordering_hex_deep (experiments/): >= 100 positions per game, every policy search
 on every position at every depth of its sweep, on the compiled engine, with a per-search node
 budget (a search that reaches it has status "aborted").
 
-Vocabulary (searchlab.analysis.policies): a *setting* is a game with its position source
+Vocabulary (searchlab.studies.sweep.policies): a *setting* is a game with its position source
 (``connect4 Test_L1_R1``, ``othello ply 20``, ``hex 7x7 ply 4``); a *unit* is one position;
 counts are ``nodes`` (root and leaves included; for ``id`` every iteration).
 
@@ -37,10 +37,10 @@ from scipy import stats as sst
 
 from searchlab.errors import InvalidParameterError
 
-from .estimators import Estimate
-from .policies import prepare
-from .stats import classify, holm, paired_ratio
-from .tables import md_table
+from searchlab.analysis.estimators import Estimate
+from searchlab.studies.sweep.policies import prepare
+from searchlab.analysis.stats import classify, holm, paired_ratio
+from searchlab.analysis.tables import md_table
 
 __all__ = ["GAME_ORDER", "DEEP_STUDIES", "CLAIM_COMPARISONS", "PairedComparison", "complete_depths",
            "paired_comparison", "ebf_at_depth", "claim_comparisons", "deep_checks", "deep_section",

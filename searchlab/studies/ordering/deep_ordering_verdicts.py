@@ -1,9 +1,9 @@
 """The real-game part of the ordering claims (002-a, 000-k/001-h, 000-l/001-i, 000-m/001-j),
 judged from the deep studies (ordering_connect4_deep, ordering_othello_deep, ordering_hex_deep):
 per-position paired ratios at depth with bootstrap CIs and Holm-adjusted p-values
-(searchlab.analysis.deep_ordering.deep_checks, stored as ``exact["deep_ordering"]``).
+(searchlab.studies.ordering.deep_ordering.deep_checks, stored as ``exact["deep_ordering"]``).
 
-Each function returns plain values the verdicts of searchlab.claims.ordering combine with their
+Each function returns plain values the verdicts of searchlab.studies.ordering.ordering_checks combine with their
 synthetic-tree measurements; ``game_order_verdict`` is 002-a's whole verdict (a claim about
 games only). A comparison's kind is stats.classify's: "shown" (the CI of nodes(policy) /
 nodes(baseline) lies below 1 and the Holm-adjusted p <= 0.05), "contradicted" (above 1),
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from searchlab.analysis.deep_ordering import DEEP_STUDIES, PairedComparison, fmt_comparison
-from searchlab.claims.verdict import Verdict
+from searchlab.studies.ordering.deep_ordering import DEEP_STUDIES, PairedComparison, fmt_comparison
+from searchlab.studies.claims.verdict import Verdict
 
-COMMAND = ("searchlab.analysis.deep_ordering.deep_checks() on the tables of "
+COMMAND = ("searchlab.studies.ordering.deep_ordering.deep_checks() on the tables of "
            + ", ".join(f"experiment={s}" for s in DEEP_STUDIES) + " (run by analysis/reproduce.py)")
 
 

@@ -24,12 +24,12 @@ from searchlab.algorithms.context import SearchContext
 from searchlab.algorithms.ordering import make_ordering
 from searchlab.algorithms.pruning import Pruning, Quiescence
 from searchlab.algorithms.tt import TranspositionTable
-from searchlab.analysis.convergence import fmt_ci
-from searchlab.analysis.costs import COST_DEFINITION, best_by_cost
+from searchlab.studies.rigor.convergence import fmt_ci
+from searchlab.studies.ordering.ordering_costs import COST_DEFINITION, best_by_cost
 from searchlab.analysis.format import number
 from searchlab.analysis.stats import classify, holm
-from searchlab.claims import ordering_deep as OD
-from searchlab.claims.verdict import Verdict
+from searchlab.studies.ordering import deep_ordering_verdicts as OD
+from searchlab.studies.claims.verdict import Verdict
 from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import ConnectFour
 from searchlab.games.epd import load_epd
@@ -208,7 +208,7 @@ def policy_table(agg: dict, reference: str = "perfect") -> str:
 def ordering_section(data: dict) -> str:
     """The report section on ordering techniques (tables from ``ordering_checks``)."""
     t = data["tree"]
-    parts = [f"Measured by `searchlab.claims.ordering.ordering_checks()` "
+    parts = [f"Measured by `searchlab.studies.ordering.ordering_checks.ordering_checks()` "
              f"({data['seconds']:.0f} s); alpha-beta (fail-soft), every policy returns plain "
              "alpha-beta's value (last column). Nodes include every iterative-deepening iteration; "
              "the last-iteration column is the final search alone."]
@@ -242,8 +242,8 @@ def ordering_section(data: dict) -> str:
     return "\n\n".join(parts)
 
 
-COMMAND = "searchlab.claims.ordering.ordering_checks() (run by analysis/reproduce.py)"
-COST_COMMAND = "searchlab.analysis.costs.study() (run by analysis/reproduce.py)"
+COMMAND = "searchlab.studies.ordering.ordering_checks.ordering_checks() (run by analysis/reproduce.py)"
+COST_COMMAND = "searchlab.studies.ordering.ordering_costs.study() (run by analysis/reproduce.py)"
 
 
 def measurements(ctx):
@@ -300,9 +300,9 @@ def _id_by_nodes(ctx):
 def iterative_deepening_pays(ctx):
     """000-k/001-h/003-h: iterative deepening's best move first is the most effective ordering;
     its repeated shallow work more than pays. Judged by *cost* (nodes + ordering evaluations) on
-    the cost study's domains (analysis/costs.py: incremental trees, Connect Four and Othello
+    the cost study's domains (studies/ordering/ordering_costs.py: incremental trees, Connect Four and Othello
     positions, named in the domain labels), and by nodes on the games of the deep studies
-    (paired at depth, searchlab.claims.ordering_deep) where the run has them."""
+    (paired at depth, searchlab.studies.ordering.deep_ordering_verdicts) where the run has them."""
     costs = (ctx.exact or {}).get("costs")
     if not costs:
         return _id_by_nodes(ctx)

@@ -31,9 +31,9 @@ from searchlab.games.connect4 import ConnectFour, load_benchmark
 from searchlab.games.othello import Othello, random_position
 from searchlab.trees import IncrementalTree
 
-from .estimators import Estimate
-from .stats import holm, paired_ratio
-from .tables import md_table
+from searchlab.analysis.estimators import Estimate
+from searchlab.analysis.stats import holm, paired_ratio
+from searchlab.analysis.tables import md_table
 
 __all__ = ["CountingGame", "PolicyCost", "measure_costs", "POLICIES", "study", "section",
            "COST_DEFINITION"]

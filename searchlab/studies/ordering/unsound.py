@@ -9,13 +9,13 @@ from scipy.stats import binomtest
 from searchlab.analysis.estimators import bootstrap_ci
 from searchlab.analysis.format import number
 from searchlab.analysis.stats import holm, min_detectable_elo, trinomial
-from searchlab.claims.ordering import COMMAND, measurements, not_measured
-from searchlab.claims.verdict import Verdict
+from searchlab.studies.ordering.ordering_checks import COMMAND, measurements, not_measured
+from searchlab.studies.claims.verdict import Verdict
 
 
 def quiescence_horizon(ctx):
     """001-m "quiescence cures the horizon effect", from the per-position value swings between
-    consecutive depths (claims.ordering.quiescence_swings): the median paired reduction
+    consecutive depths (studies.ordering.ordering_checks.quiescence_swings): the median paired reduction
     (plain − quiescence) with a 95 % bootstrap CI over positions, and a two-sided sign test on
     the positions where the swing changed. "Cures" needs every swing with quiescence to be 0;
     "reduces" needs the CI of the reduction above 0; otherwise not shown at this power."""
@@ -109,7 +109,7 @@ def unsound_pruning_worth_it(ctx):
 
 
 def _paired_verdict(t: dict, measured: str, unsound: bool) -> Verdict:
-    """Part (b) from matches played in stored game pairs (report.matches.match_verdict:
+    """Part (b) from matches played in stored game pairs (studies.tradeoff.matches_report.match_verdict:
     pentanomial per pairing, Holm over the pairings): its category is the claim's when part
     (a) holds; "does not hold" when no unsound configuration erred."""
     p = t["paired"]

@@ -2,7 +2,7 @@
 in the run directory, with claim 002-b's verdict computed from the run's own table.
 
 ``write_parallel_report(run_dir)`` is called by the engine at the end of the run and by
-``searchlab-report RUN_DIR`` (report/build.py dispatches here for a parallel run).
+``searchlab-report RUN_DIR`` (studies/sweep/sweep_report.py dispatches here for a parallel run).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from searchlab.claims.parallel import (COMMAND, EFFICIENCY_FLOOR, load_run, parallel_section,
+from searchlab.studies.parallel.parallel_verdicts import (COMMAND, EFFICIENCY_FLOOR, load_run, parallel_section,
                                        parallel_verdict, summarise)
-from searchlab.claims.verdict import Context
+from searchlab.studies.claims.verdict import Context
 
 
 def run_seconds(run_dir: Path) -> float:
@@ -44,7 +44,7 @@ def write_parallel_report(run_dir: str | Path) -> Path:
            f"Verdict: {v.cell()}.", "", f"Measured: {v.measured}.", "", f"Theory: {v.theory}.", "",
            f"(Awkward = the best algorithm's efficiency, speedup / p, below "
            f"{EFFICIENCY_FLOOR:.0%} on the ordered trees of the speedup table; the rule: "
-           f"searchlab/claims/parallel.py. The same verdict in analysis/REPORT.md: {COMMAND}.)",
+           f"searchlab/studies/parallel/parallel_verdicts.py. The same verdict in analysis/REPORT.md: {COMMAND}.)",
            "", "## Tables and figures", "", parallel_section(data, fig_dir), ""]
     path = run_dir / "report.md"
     path.write_text("\n".join(out))

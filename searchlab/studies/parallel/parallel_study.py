@@ -4,7 +4,7 @@ A preset with a ``parallel`` section (schema: ``ParallelSection`` below; docs/co
 docs/parallel.md) runs this study instead of a sweep: one task per synthetic tree (a block of
 ``parallel.trees``: model, b, depth, ordering quality order_p, tree seed) and per game position
 (a block of ``parallel.games``: game, depth, ordering policy, position), each simulating every
-algorithm at every p (searchlab/parallel/study.py: ``tree_rows``, ``game_rows``). The rows (one
+algorithm at every p (searchlab/studies/parallel/parallel_tasks.py: ``tree_rows``, ``game_rows``). The rows (one
 per simulation, columns: experiment/table_kinds.py ``PARALLEL_SCHEMA``) go to ``table/``
 through the engine's runner: batching, retries, crash retry, progress, provenance, resume
 (a task whose rows are in the run directory is not run again), the run lock (api.py).
@@ -12,7 +12,7 @@ through the engine's runner: batching, retries, crash retry, progress, provenanc
 Cost sensitivity: a tree block with ``sensitivity: true`` is simulated again under each cost
 of ``parallel.sensitivity.costs`` scaled by each of ``parallel.sensitivity.factors`` (one cost at
 a time, the others at ``parallel.costs``), on the same trees; those rows carry table
-"sensitivity" and their costs in the cost_* columns (claims/parallel.py reads the grid back).
+"sensitivity" and their costs in the cost_* columns (studies/parallel/parallel_verdicts.py reads the grid back).
 
 Seeds: tree seeds and position seeds are ``seeds.derive_seed(seed, identity)``; Lazy SMP's
 helper orders use ``seed``. Every user error is one ConfigError naming the key.
@@ -37,7 +37,7 @@ from searchlab.experiment.table_kinds import PARALLEL_SCHEMA
 from searchlab.parallel import ALGORITHMS, Costs
 from searchlab.parallel.games import policy
 from searchlab.parallel.simulate import MAX_PROCESSORS
-from searchlab.parallel.study import GAMES, game_rows, tree_rows
+from searchlab.studies.parallel.parallel_tasks import GAMES, game_rows, tree_rows
 
 MODELS = ("iid", "ordered", "incremental")
 #: the costs a sensitivity grid may vary (node is the clock's unit)
@@ -286,7 +286,7 @@ def config_hash(pc: ParallelConfig) -> str:
 
 def parallel_session(pc: ParallelConfig) -> Session:
     """The study as a session of the engine's skeleton (session.py): rows into table/
-    (the report: report/parallel.py)."""
+    (the report: studies/parallel/parallel_report.py)."""
     return Session(
         kind="parallel", name=pc.study, config_hash=config_hash(pc),
         config_yaml=dump_yaml({"name": pc.study, "seed": pc.seed,

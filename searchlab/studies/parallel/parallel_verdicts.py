@@ -28,9 +28,9 @@ import pandas as pd
 from searchlab.analysis.format import number, percent
 from searchlab.analysis.stats import mean_ci
 from searchlab.analysis.tables import md_table
-from searchlab.claims.verdict import Context, Verdict
+from searchlab.studies.claims.verdict import Context, Verdict
 from searchlab.parallel.simulate import ALGORITHMS, Costs
-from searchlab.parallel.study import (overhead_table, plot_overhead, plot_policies, plot_speedup,
+from searchlab.studies.parallel.parallel_tasks import (overhead_table, plot_overhead, plot_policies, plot_speedup,
                                       policy_table, speedup_table)
 
 COMMAND = "searchlab experiment=parallel (run by analysis/reproduce.py; --small: parallel_small)"

@@ -41,12 +41,12 @@ from searchlab.algorithms.kernels import run_kernel
 from searchlab.hashing import GOLDEN, MASK64, mix64
 from searchlab.trees import IIDTree
 
-from . import estimators as E
-from . import figures as P
-from . import theory as T
-from .estimators import Estimate, bootstrap_ci
-from .steps import Step
-from .tables import md_table
+from searchlab.analysis import estimators as E
+from searchlab.analysis import figures as P
+from searchlab.analysis import theory as T
+from searchlab.analysis.estimators import Estimate, bootstrap_ci
+from searchlab.studies.claim_study.claim_steps import Step
+from searchlab.analysis.tables import md_table
 
 __all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "SIZES", "KINDS", "ORDERING", "tree_seeds", "count_leaves",
            "leaves_rows", "convergence_steps", "matrix", "summarise", "Growth",

@@ -26,12 +26,12 @@ from searchlab.algorithms.ordering import base_order
 from searchlab.algorithms.kernels import run_kernel
 from searchlab.trees import IIDTree
 
-from . import estimators as E
-from . import theory as T
-from .estimators import Estimate
-from .instrumented import instrumented_alphabeta
-from .stats import paired_ratio
-from .tables import md_table
+from searchlab.analysis import estimators as E
+from searchlab.analysis import theory as T
+from searchlab.analysis.estimators import Estimate
+from searchlab.studies.rigor.instrumented import instrumented_alphabeta
+from searchlab.analysis.stats import paired_ratio
+from searchlab.analysis.tables import md_table
 
 __all__ = ["leaf_win_prob", "CriticalCell", "critical_study", "CutRuleCell", "cut_rule_study",
            "section"]

@@ -13,7 +13,7 @@ with simulation as the check of the DP, not as the evidence.
   rigorous bracket, 0 inside it).
 
 Counts: nodes = calls of the search (root and leaves included), leaves = evaluations, as in
-SearchResult; natural order on i.i.d. trees, i.e. random order (analysis.convergence.ORDERING).
+SearchResult; natural order on i.i.d. trees, i.e. random order (studies.rigor.convergence.ORDERING).
 """
 
 from __future__ import annotations
@@ -34,11 +34,11 @@ from searchlab.theory.exact import (ContinuousBounds, continuous_bounds, expecte
                                     uniform_pmf, win_loss_pmf)
 from searchlab.trees import IIDTree
 
-from . import figures as P
-from .palette import SERIES
-from . import theory as T
-from .discrete import OFFSET, leaf_win_prob
-from .tables import md_table
+from searchlab.analysis import figures as P
+from searchlab.analysis.palette import SERIES
+from searchlab.analysis import theory as T
+from searchlab.studies.rigor.discrete import OFFSET, leaf_win_prob
+from searchlab.analysis.tables import md_table
 
 __all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "FULL_PER_HEIGHT", "SMALL_PER_HEIGHT", "ExactB",
            "convergence", "Crossover", "crossover", "CriticalRow", "critical", "CheckCell",
@@ -317,7 +317,7 @@ class ExactStudy:
     check: list[CheckCell]
     seconds: dict[str, float] = field(default_factory=dict)
     no_deep: dict[int, ContinuousBounds] = field(default_factory=dict)
-    sampled: dict | None = None         # analysis.convergence's results, for the paired comparison
+    sampled: dict | None = None         # studies.rigor.convergence's results, for the paired comparison
 
 
 def study(small: bool = False, n_jobs: int = 1, log=print) -> ExactStudy:

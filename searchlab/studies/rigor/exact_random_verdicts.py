@@ -1,4 +1,4 @@
-"""000-f / 001-d / 003-e judged on the exact expectations of analysis.exact_counts (nodes, as
+"""000-f / 001-d / 003-e judged on the exact expectations of studies.rigor.exact_counts (nodes, as
 the claim says; leaves beside them), with the growth against Pearl's R_b from the exact sequence.
 The simulation is the exact numbers' check, not the evidence: the study's simulation check (the
 kernel's mean counts over independent trees against the DP, chi-square over cells) is quoted,
@@ -10,9 +10,9 @@ import math
 
 from scipy import stats
 
-from searchlab.analysis import exact_counts as EC
+from searchlab.studies.rigor import exact_counts as EC
 
-from .verdict import Verdict
+from searchlab.studies.claims.verdict import Verdict
 
 EXACT_COMMAND = ".venv/bin/python analysis/reproduce.py (section: random-order alpha-beta from exact expectations)"
 #: the simulation check fails below this p (chi-square over its cells)

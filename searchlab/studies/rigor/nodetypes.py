@@ -1,7 +1,7 @@
 """Knuth–Moore node types measured: PV/CUT/ALL nodes per ply against the minimal tree, and how
 often a CUT node is refuted by its first move.
 
-The types are assigned top-down by position in the search (searchlab.analysis.instrumented):
+The types are assigned top-down by position in the search (searchlab.studies.rigor.instrumented):
 with perfect order every CUT node cuts on its first move and no ALL node cuts, so the counts per
 ply and type are exactly the minimal tree's. With worse orders a CUT node may need several moves
 (or none cuts: it was really an ALL node) and an ALL node may cut; ``study`` measures both on
@@ -17,8 +17,8 @@ import numpy as np
 from searchlab.algorithms.ordering import base_order
 from searchlab.trees import IIDTree
 
-from .instrumented import ALL, CUT, PV, TYPES, instrumented_alphabeta, minimal_tree_types
-from .tables import md_table
+from searchlab.studies.rigor.instrumented import ALL, CUT, PV, TYPES, instrumented_alphabeta, minimal_tree_types
+from searchlab.analysis.tables import md_table
 
 __all__ = ["NodeTypeCell", "study", "CELLS", "SMALL_CELLS"]
 
@@ -89,7 +89,7 @@ def section(cells: list[NodeTypeCell]) -> str:
                      f"{c.children_per_node[CUT]:.2f}", f"{c.cut_rate[ALL]:.3f}"])
     return ("Knuth & Moore's node types, assigned top-down by search position (root PV; a PV node's "
             "first child PV, its others CUT; a CUT node's children ALL; an ALL node's children CUT), "
-            "measured with `searchlab.analysis.instrumented` (equal to the reference engine node for "
+            "measured with `searchlab.studies.rigor.instrumented` (equal to the reference engine node for "
             "node) on continuous i.i.d. trees, mean over n trees. Nodes at ply d per type, in "
             "brackets × the minimal tree's count of that type; a CUT node *cuts* when it returns "
             "with moves left.\n\n"

@@ -33,7 +33,7 @@ from searchlab.algorithms.api import search
 from searchlab.errors import InvalidParameterError
 from searchlab.trees import ExplicitTree, IIDTree
 
-from .tables import md_table
+from searchlab.analysis.tables import md_table
 
 __all__ = ["leaf_values", "max_leaves_exact", "leaves_with_orders", "worst_first_orders",
            "adversarial_leaves", "WorstCase", "study", "section", "no_cutoff_tree", "Attained",
@@ -241,7 +241,7 @@ def attained_section(cells: list[Attained]) -> str:
     every = [c for c in cells if c.leaves == c.full and c.nodes == c.full_nodes and c.cutoffs == 0]
     rows = [[c.b, c.d, c.algorithm, f"{c.full:,}", f"{c.leaves:,}", f"{c.nodes:,} / {c.full_nodes:,}", c.cutoffs,
              "yes" if c.value == c.minimax_value else "no"] for c in cells]
-    return ("The worst case over trees is attained: `searchlab.analysis.worstcase.no_cutoff_tree(b, d)` builds a "
+    return ("The worst case over trees is attained: `searchlab.studies.rigor.worstcase.no_cutoff_tree(b, d)` builds a "
             "uniform tree whose children's leaf values form disjoint blocks, ascending at MAX nodes and descending "
             "at MIN nodes (so the natural order is worst-first at every node), each block inside the live window "
             "its ancestors set. On it alpha-beta examines every leaf: "

@@ -29,7 +29,7 @@ from matplotlib.ticker import MaxNLocator
 from searchlab.analysis.figures import save
 from searchlab.analysis.format import number, percent
 from searchlab.analysis.palette import technique_style
-from searchlab.analysis.policies import prepare
+from searchlab.studies.sweep.policies import prepare
 from searchlab.analysis.stats import gmean_ci
 from searchlab.analysis.tables import md_table
 

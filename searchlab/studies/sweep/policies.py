@@ -417,7 +417,7 @@ def value_agreement(table: pd.DataFrame) -> pd.DataFrame:
     (instance/position) units searched by at least two alpha-beta-family policies, and the share
     whose values all agree with the first policy's (to 1e-9). Only plain alpha-beta rows
     (``pruning`` none) enter: the claim is that the ordering does not change a sound search's
-    value; what an unsound technique changes is :func:`searchlab.analysis.facets.pruning_effect`."""
+    value; what an unsound technique changes is :func:`searchlab.studies.sweep.facets.pruning_effect`."""
     df = _ensure(table)
     if "pruning" in df:       # orderings are compared within one technique, never across them
         df = df[df["pruning"].astype(str) == "none"]

@@ -11,9 +11,9 @@ or ``searchlab-report RUN --tables csv,latex,md``. The tables (those the run has
 - ``ebf``: one row per configuration of the uniform-tree fits (searchlab.analysis.estimators
   ``summarize``) and estimator (``fit``, ``alpha``, ``parity``, ``per-depth``, ``rn_bstar``);
 - ``policies_vs_perfect``, ``policies_ebf``, ``fail_high_first``: the move-ordering policies'
-  tables (searchlab.analysis.policies) per setting, policy and depth;
+  tables (searchlab.studies.sweep.policies) per setting, policy and depth;
 - ``pruning_effect``: each pruning technique against plain alpha-beta
-  (searchlab.analysis.facets).
+  (searchlab.studies.sweep.facets).
 
 Tidy: one observation per row, the identifying columns first, then ``n`` (the instances or
 positions behind the estimate), ``estimate``, ``lo``, ``hi`` (the 95 % bootstrap CI; empty where
@@ -34,8 +34,8 @@ import pandas as pd
 
 from searchlab.analysis.format import number
 from searchlab.analysis import estimators as E
-from searchlab.analysis import policies as P
-from searchlab.analysis.facets import pruning_effect
+from searchlab.studies.sweep import policies as P
+from searchlab.studies.sweep.facets import pruning_effect
 from searchlab.analysis.tables import md_table
 from searchlab.experiment.store import load
 

@@ -21,14 +21,14 @@ from scipy.optimize import brentq
 from searchlab.analysis import estimators as E
 from searchlab.analysis import figures as P
 from searchlab.analysis import theory as T
-from searchlab.analysis import deep_ordering as DO
+from searchlab.studies.ordering import deep_ordering as DO
 from searchlab.analysis.format import number
-from searchlab.analysis.facets import coverage_note, pruning_section
-from searchlab.analysis.policies import policies_section
+from searchlab.studies.sweep.facets import coverage_note, pruning_section
+from searchlab.studies.sweep.policies import policies_section
 from searchlab.analysis.tables import NO_DATA, md_table
-from searchlab.claims.exact_trees import exact_checks
-from searchlab.claims.registry import evaluate_all
-from searchlab.claims.verdict import SOURCES, Claim, Context, Verdict
+from searchlab.studies.claims.exact_trees import exact_checks
+from searchlab.studies.claims.registry import evaluate_all
+from searchlab.studies.claims.verdict import SOURCES, Claim, Context, Verdict
 from searchlab.experiment.run_status import (NotARunError, RunStatus, damaged_parts, is_run,
                                              planned_tasks, runs_below)
 from searchlab.experiment.store import load

@@ -1,8 +1,8 @@
-"""The unsound-pruning trade-off study as task kinds of the engine (docs/tradeoff.md).
-
-``searchlab experiment=unsound_tradeoff`` runs it: config.py (the preset's ``tradeoff``
-section -> TradeoffConfig), domains.py (positions and their games), measure.py (the task
-bodies: every technique on one position against the exact truth; one match), tasks.py (the
-tasks, their rows and the run through experiment/runner.py). Its report is
-searchlab/report/tradeoff.py. Docs: docs/tradeoff.md.
+"""The unsound-pruning trade-off study (docs/tradeoff.md), run by
+``searchlab experiment=unsound_tradeoff``: ``tradeoff_config`` (the preset's ``tradeoff``
+section -> TradeoffConfig), ``domains`` (positions and their games), ``tradeoff_estimate`` (the
+budget guard's estimates), ``tradeoff_measure`` (the task bodies: every technique on one
+position against the exact truth; one match), ``tradeoff_tasks`` (the kind: tasks, rows, the
+session), ``tradeoff_tables`` (the row schemas), ``matches`` (per-pairing summaries of game
+pairs), ``tradeoff_report`` and ``matches_report`` (report.md).
 """

@@ -30,7 +30,7 @@ from searchlab.games.epd import load_epd
 from searchlab.games.othello import Othello, OthelloState, random_position
 from searchlab.games.position import FromState
 from searchlab.experiment.seeds import tradeoff_seed as seed_for
-from searchlab.experiment.tradeoff.config import DomainConf, data_path
+from searchlab.studies.tradeoff.tradeoff_config import DomainConf, data_path
 from searchlab.trees.incremental import IncrementalTree
 
 

@@ -23,7 +23,7 @@ import pandas as pd
 
 from searchlab.errors import InvalidParameterError
 
-from .stats import holm, min_detectable_elo, pentanomial_from_pairs
+from searchlab.analysis.stats import holm, min_detectable_elo, pentanomial_from_pairs
 
 #: columns that identify a pairing
 PAIRING = ["domain", "technique", "family", "opponent", "ordering", "budget"]

@@ -3,7 +3,7 @@ statistics, Holm-adjusted p-values, the smallest detectable Elo), the opening se
 verdict on "the depth bought is worth more than the error", and report.md of a matches-only
 run (presets unsound_matches, chess_matches).
 
-Every number comes from the runs' ``games/`` tables (analysis/matches.py summarises them).
+Every number comes from the runs' ``games/`` tables (studies/tradeoff/matches.py summarises them).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pathlib import Path
 import pandas as pd
 
 from searchlab.analysis.format import number
-from searchlab.analysis.matches import ALPHA, MIN_PAIRS, POWER, PairingVerdict, judge_pairings
-from searchlab.experiment.tradeoff.tables import load_table
+from searchlab.studies.tradeoff.matches import ALPHA, MIN_PAIRS, POWER, PairingVerdict, judge_pairings
+from searchlab.studies.tradeoff.tradeoff_tables import load_table
 
 #: the equivalence margin (Elo) below which a pairing whose CI lies inside counts as "no effect"
 MARGIN = 50.0
@@ -27,7 +27,7 @@ def has_games(run_dir: str | Path) -> bool:
 
 
 def pairings(run_dirs: list[str | Path]) -> pd.DataFrame:
-    """One row per pairing (analysis.matches.summarize_games) over the runs that stored game
+    """One row per pairing (studies.tradeoff.matches.summarize_games) over the runs that stored game
     pairs, with the run's directory in ``run``."""
     parts = []
     for d in run_dirs:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from searchlab.experiment.budget import full_tree_nodes, human
 from searchlab.experiment.games import NOMINAL_B
 from searchlab.experiment.schema import ConfigError
-from searchlab.experiment.tradeoff.config import (DomainConf, TechniqueConf, TradeoffConfig,
+from searchlab.studies.tradeoff.tradeoff_config import (DomainConf, TechniqueConf, TradeoffConfig,
                                                  selected_domains)
 from searchlab.limits import MAX_COUNT
 

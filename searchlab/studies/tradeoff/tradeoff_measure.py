@@ -30,8 +30,8 @@ from searchlab.games.othello import square_name
 from searchlab.games.position import FromState
 from searchlab.play.match import Player, play_game
 from searchlab.play.openings import Opening, random_openings
-from searchlab.experiment.tradeoff import domains as dom
-from searchlab.experiment.tradeoff.config import TechniqueConf, TradeoffConfig
+from searchlab.studies.tradeoff import domains as dom
+from searchlab.studies.tradeoff.tradeoff_config import TechniqueConf, TradeoffConfig
 
 SOUND = "sound"
 

@@ -20,9 +20,9 @@ import yaml
 from searchlab.analysis.figures import save as save_figure
 from searchlab.analysis.labels import place_labels
 from searchlab.analysis.palette import TECHNIQUE_COLOURS
-from searchlab.experiment.tradeoff.config import DOMAINS, FAMILIES
-from searchlab.experiment.tradeoff.tables import load_table
-from searchlab.report.matches import (has_games, match_verdict, opening_sets, pairing_table,
+from searchlab.studies.tradeoff.tradeoff_config import DOMAINS, FAMILIES
+from searchlab.studies.tradeoff.tradeoff_tables import load_table
+from searchlab.studies.tradeoff.matches_report import (has_games, match_verdict, opening_sets, pairing_table,
                                       pairings, write_matches_report)
 
 # one colour per technique family, the project's palette (searchlab.analysis.palette: the same
@@ -233,8 +233,8 @@ def verdict(df: pd.DataFrame, summary: pd.DataFrame, m: pd.DataFrame,
             paired: pd.DataFrame | None = None) -> tuple[str, list[str]]:
     """(one-line headline, bullet lines): part (a) from the decision errors, part (b) from the
     matches (and, for the incremental tree, the budget-move errors). ``paired``: pairings
-    played in stored game pairs (report.matches.pairings); when given, part (b) is judged from
-    them (pentanomial, Holm: report.matches.match_verdict), not from ``m``'s game totals."""
+    played in stored game pairs (studies.tradeoff.matches_report.pairings); when given, part (b) is judged from
+    them (pentanomial, Holm: studies.tradeoff.matches_report.match_verdict), not from ``m``'s game totals."""
     if paired is not None and len(paired):
         return _paired_verdict(df, summary, paired)
     erring, techs, line_a = _part_a(summary)
@@ -432,7 +432,7 @@ def _domains_in_order(summary: pd.DataFrame) -> list[str]:
 
 
 def write_tradeoff_report(run_dir: str | Path, fig_format: str = "png") -> Path:
-    """report.md of a trade-off run (a matches-only run: report.matches.write_matches_report);
+    """report.md of a trade-off run (a matches-only run: studies.tradeoff.matches_report.write_matches_report);
     the Pareto figures in ``fig_format`` (png, pdf or svg), linked as written."""
     run_dir = Path(run_dir)
     if len(load_table(run_dir, "table")) == 0 and has_games(run_dir):
@@ -531,7 +531,7 @@ def write_tradeoff_report(run_dir: str | Path, fig_format: str = "png") -> Path:
         out.append("")
     out += ["## Notes", "",
             "- Connect Four and Othello have no null move of their own; the study adds one "
-            "(the side to move passes, `searchlab/experiment/tradeoff/domains.py`). Quiescence runs only "
+            "(the side to move passes, `searchlab/studies/tradeoff/domains.py`). Quiescence runs only "
             "where the game has noisy moves (chess captures).",
             "- Futility and razoring margins are multiples of each domain's value scale. Under "
             "the static ordering, at a frontier node (remaining depth 1) the first move searched "

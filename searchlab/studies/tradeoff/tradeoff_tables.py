@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
-from searchlab.analysis.matches import summarize_games
+from searchlab.studies.tradeoff.matches import summarize_games
 from searchlab.experiment.table_kinds import (MATCH_GAME_SCHEMA, MATCH_SCHEMA,
                                              TRADEOFF_SCHEMA as ROW_SCHEMA)
 
@@ -26,7 +26,7 @@ def load_table(run_dir: str | Path, which: str = "table"):
     """The rows of a run (``which`` = "table", "games" or "matches") as a pandas DataFrame,
     sorted by identity (so the order of completion does not matter). A run whose matches were
     played in stored game pairs (``games/``) has no ``matches/`` folder: "matches" is then
-    computed from its games (analysis/matches.py: one row per pairing with the pentanomial
+    computed from its games (studies/tradeoff/matches.py: one row per pairing with the pentanomial
     statistics); a run of the older layout reads its ``matches/`` rows as they are."""
     if which == "matches" and not _parts(run_dir, "matches") and _parts(run_dir, "games"):
         return summarize_games(load_table(run_dir, "games"))

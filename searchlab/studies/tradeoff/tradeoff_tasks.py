@@ -34,10 +34,10 @@ from searchlab.experiment.runner import RunSettings
 from searchlab.experiment.seeds import config_digest, task_digest
 from searchlab.experiment.session import EnvelopeRows, Session, dump_yaml
 from searchlab.experiment.table_kinds import MATCH_GAME_SCHEMA, TRADEOFF_SCHEMA
-from searchlab.experiment.tradeoff import domains as dom
-from searchlab.experiment.tradeoff.config import TradeoffConfig, selected_domains
-from searchlab.experiment.tradeoff.estimate import check_budget, match_work, position_work
-from searchlab.experiment.tradeoff.measure import (fit_models, match_openings, run_match_task,
+from searchlab.studies.tradeoff import domains as dom
+from searchlab.studies.tradeoff.tradeoff_config import TradeoffConfig, selected_domains
+from searchlab.studies.tradeoff.tradeoff_estimate import check_budget, match_work, position_work
+from searchlab.studies.tradeoff.tradeoff_measure import (fit_models, match_openings, run_match_task,
                                                    run_position)
 
 #: task kind -> (row folder, row schema)
@@ -132,7 +132,7 @@ def config_hash(cfg: TradeoffConfig) -> str:
 def tradeoff_session(cfg: TradeoffConfig) -> Session:
     """The study as a session of the engine's skeleton (session.py): the guard on the tasks'
     estimated nodes; ProbCut's models fitted first (probcut.json, written before any task);
-    positions' rows into table/, the games' into games/ (the report: report/tradeoff.py).
+    positions' rows into table/, the games' into games/ (the report: studies/tradeoff/tradeoff_report.py).
     The manifest's ``tasks`` are the positions (the tasks whose rows are in table/, so
     searchlab.load() knows whether a run is complete), ``matches`` the match tasks."""
     fitted: dict = {}
