@@ -108,11 +108,6 @@ class ParallelConfig:
     section: ParallelSection
 
 
-def is_parallel(cfg: Any) -> bool:
-    """Whether a composed config is the parallel study's (it has a ``parallel`` section)."""
-    return cfg.get("parallel") is not None
-
-
 def _fail(msg: str) -> None:
     raise ConfigError(msg)
 

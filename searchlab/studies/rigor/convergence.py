@@ -173,10 +173,6 @@ class Growth:
         return (self.paired.high - self.paired.low) / w if w > 0 else math.nan
 
 
-def _g(mat_d: np.ndarray, mat_dm2: np.ndarray) -> float:
-    return float(np.sqrt(mat_d.mean() / mat_dm2.mean()))
-
-
 def growth(depths: np.ndarray, mat: np.ndarray, *, n_resamples: int = 999, seed: int = 0
            ) -> dict[int, Growth]:
     """g(d) for every d with d-2 measured (see ``Growth``)."""
