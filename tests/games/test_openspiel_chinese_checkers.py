@@ -2,7 +2,7 @@
 (searchlab/games/openspiel_chinese_checkers.py, analysis/multiplayer_study.cc_rows).
 
 Skipped with a message where the optional extra 'openspiel' (open-spiel) is not installed;
-tests/claims/test_multiplayer_cc.py covers the study without it."""
+tests/studies/test_multiplayer_cc.py covers the study without it."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ def _cc_table(shallow: float = 1.0, paranoid_base: float = 6.0) -> pd.DataFrame:
 def _synthetic_part() -> dict:
     """000-q's synthetic-tree fits and Rolit match as multiplayer_study.summarise gives them,
     written by hand with values under which the synthetic part holds (the verdict's other
-    inputs are the tests' subject here; tests/claims/test_chance_multiplayer.py measures them)."""
+    inputs are the tests' subject here; tests/studies/test_chance_multiplayer.py measures them)."""
     fits = pd.DataFrame([dict(players=3, b=3, algorithm=a, alpha=al, lo=al - 0.01, hi=al + 0.01, best_case=2 / 3,
                               d_min=2, d_max=7, instances=4)
                          for a, al in (("maxn", 1.0), ("maxn-shallow", 0.99), ("paranoid", 0.8),

@@ -76,7 +76,7 @@ MODELS = {
 #: of random uniform trees is this one. The kernel's shuffled order draws and sorts all b child
 #: keys at every node; the natural one does not, and is 6-17x faster per node (b = 2..32), which
 #: is what puts the paired study's depths (b = 32 to d = 7 with 200 trees) into a few minutes.
-#: tests/analysis/test_convergence.py checks the two orders' counts agree in distribution.
+#: tests/studies/test_convergence.py checks the two orders' counts agree in distribution.
 ORDERING = "natural"
 
 

@@ -14,7 +14,7 @@ MAX's view) with what the analyses need and the search engines do not count:
   gives natural/random/perfect/worst), or None for natural order.
 
 With ``cut_rule=">="`` its node, leaf and cutoff counts equal ``searchlab.search(...,
-engine="reference")`` node for node (tests/analysis/test_instrumented.py checks it). It is
+engine="reference")`` node for node (tests/studies/test_instrumented.py checks it). It is
 plain Python: use it on trees of up to about 10^6 nodes.
 """
 
