@@ -1,11 +1,13 @@
-"""The registry of the claims searchlab checks (docs/claims.md, written by ``claims_document``): each claim with the function computing its
-verdict (one module per family: exact_trees, complexity, arithmetic, ordering, unsound).
+"""The registry of the claims searchlab checks (docs/claims.md, written by ``claims_document``):
+each claim with the function computing its verdict, read from the study families' modules
+(searchlab.studies.<family>: chance, multiplayer, ordering, parallel, rigor) and this folder's
+(exact_trees, complexity, arithmetic).
 
 A verdict is computed from what is available: the run's table (ok rows, summarised by
 ``estimators.summarize``), exact computations on small explicit and i.i.d. trees
-(``exact_trees.exact_checks``), measurements (``ordering.ordering_checks``, the trade-off
-study, ``parallel.parallel_checks``) and the arithmetic of ``theory``. Claims that need later
-work are "pending", naming what they need.
+(``exact_trees.exact_checks``), measurements (``ordering_checks.ordering_checks``, the trade-off
+study, ``parallel_verdicts.parallel_checks``) and the arithmetic of ``theory``. Claims that need
+later work are "pending", naming what they need.
 """
 
 from __future__ import annotations
