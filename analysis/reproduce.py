@@ -8,16 +8,16 @@ Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
 arithmetic), the rigor studies (paired finite-depth convergence, the worst case
 over all orderings, node types, Pearl's critical case and the cut rule, policy costs) and the
-parallel study (searchlab experiment=parallel; searchlab.claims.parallel), the deep chess
+parallel study (searchlab experiment=parallel; searchlab.studies.parallel.parallel_verdicts), the deep chess
 ordering study chess_deep (WAC and BK at depths 1..7 on the compiled engine,
-searchlab.claims.chess_deep; 750 s at full size on 2 cores, see its preset),
+searchlab.studies.ordering.chess_deep; 750 s at full size on 2 cores, see its preset),
 and writes REPORT.md with a verdict
 on every claim of docs/claims.md. Every number in the report is computed; none is typed by
 hand. Prints its run time.
 
 The real-game ordering verdicts rest on the deep studies ordering_connect4_deep,
 ordering_othello_deep and ordering_hex_deep (compiled engine, 100 positions each;
-searchlab.analysis.deep_ordering). ``--only NAME[,NAME]`` runs just those studies into --runs
+searchlab.studies.ordering.deep_ordering). ``--only NAME[,NAME]`` runs just those studies into --runs
 and stops, so a later ``--resume`` reuses their tables:
 
     .venv/bin/python analysis/reproduce.py --only ordering_hex_deep --resume
@@ -40,19 +40,19 @@ import pandas as pd  # noqa: E402
 
 from searchlab.analysis import estimators as E  # noqa: E402
 from searchlab.analysis import theory as T  # noqa: E402
-from searchlab.analysis import deep_ordering as DO  # noqa: E402
+from searchlab.studies.ordering import deep_ordering as DO  # noqa: E402
 from searchlab.analysis.format import number  # noqa: E402
 from searchlab.analysis.tables import md_table  # noqa: E402
-from searchlab.claims import chance as CH  # noqa: E402
-from searchlab.claims import chess_deep as CD  # noqa: E402
-from searchlab.claims import exact_trees as X  # noqa: E402
-from searchlab.claims import multiplayer as MP  # noqa: E402
-from searchlab.claims import ordering as OC  # noqa: E402
-from searchlab.claims import parallel as PC  # noqa: E402
+from searchlab.studies.chance import chance_verdicts as CH  # noqa: E402
+from searchlab.studies.ordering import chess_deep as CD  # noqa: E402
+from searchlab.studies.claims import exact_trees as X  # noqa: E402
+from searchlab.studies.multiplayer import multiplayer_verdicts as MP  # noqa: E402
+from searchlab.studies.ordering import ordering_checks as OC  # noqa: E402
+from searchlab.studies.parallel import parallel_verdicts as PC  # noqa: E402
 from searchlab.experiment.api import node_caps  # noqa: E402
-from searchlab.report import build as R  # noqa: E402
-from searchlab.report.matches import has_games  # noqa: E402
-from searchlab.report.tradeoff import claim_counts, tradeoff_section  # noqa: E402
+from searchlab.studies.sweep import sweep_report as R  # noqa: E402
+from searchlab.studies.tradeoff.matches_report import has_games  # noqa: E402
+from searchlab.studies.tradeoff.tradeoff_report import claim_counts, tradeoff_section  # noqa: E402
 
 #: (study, overrides at full size, extra overrides for --small)
 DISCRETE_TREES = "sweep.trees=[{model:iid,levels:2},{model:iid,levels:3},{model:iid,levels:8},{model:iid,levels:0}]"
@@ -71,7 +71,7 @@ STUDIES: list[tuple[str, list[str], list[str]]] = [
     ("ordering_incremental", [], ["sweep.b=[4]", "sweep.d=2..6", "sweep.instances=3"]),
     ("ordering_games", [], ["sweep.instances=3"]),
     # the deep real-game ordering studies on the compiled engine (100 positions each; their
-    # section and the real-game ordering verdicts: searchlab.analysis.deep_ordering).
+    # section and the real-game ordering verdicts: searchlab.studies.ordering.deep_ordering).
     # ordering_connect4_deep replaces ordering_connect4: its first 30 positions, depths 1..8
     # and policies are that preset's.
     ("ordering_connect4_deep", [], ["game.sample=6", "sweep.d=1..7", "sweep.d_by_ordering={perfect: 1..4}"]),
@@ -157,9 +157,9 @@ def _recorded_seconds(out: Path, secs: float, resume: bool) -> float:
 def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[dict, list]:
     """The chance-node and n-player studies (the engine's presets experiment=chance and
     experiment=multiplayer, size small or full): their results computed from the
-    runs' tables (the same numbers as claims.chance.chance_checks / multiplayer_checks), and
+    runs' tables (the same numbers as studies.chance.chance_verdicts.chance_checks / multiplayer_checks), and
     info rows. With ``resume``, a run's stored tasks of the same config are not run again."""
-    from searchlab.report.claimstudy import results
+    from searchlab.studies.claim_study.claim_study_report import results
 
     exact, info = {}, []
     size = "small" if small else "full"
@@ -196,7 +196,7 @@ def tradeoff_report_section(run_dir: Path, fig_dir: Path, match_dirs: tuple = ()
     return text.split("\n", 1)[1].lstrip()          # drop its own "## " heading
 
 
-#: The deep chess ordering study: its own table, analysed by searchlab.claims.chess_deep
+#: The deep chess ordering study: its own table, analysed by searchlab.studies.ordering.chess_deep
 #: (not by the tree and policy sections), each policy's cap read from the run's config
 #: (node_caps). --small: 10 WAC positions and BK at depths 1..5.
 CHESS_DEEP = ("chess_deep", [], ["sweep.games=[{name:chess,positions:wac,sample:10},{name:chess,positions:bk}]",
@@ -433,9 +433,9 @@ def adopt_convergence_cache(cache: Path, size: str, jobs: int, log=print) -> int
     so they are not measured again: the same counts, hence the same numbers. Returns the rows
     adopted (0 when the directory already holds an engine run or no matching cache)."""
     import numpy as np
-    from searchlab.analysis import convergence as CV
+    from searchlab.studies.rigor import convergence as CV
     from searchlab.experiment import api, provenance, store
-    from searchlab.experiment.claimstudy import SCHEMAS, claim_tasks, config_hash, from_engine
+    from searchlab.studies.claim_study.claim_study import SCHEMAS, claim_tasks, config_hash, from_engine
 
     if (cache / "provenance.json").exists() or not any(cache.glob("b*.npz")):
         return 0
@@ -468,13 +468,13 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
     "Studies run" table, and the report sections (built later, once figures can be written).
     The convergence counts are the engine's run of experiment=convergence under
     runs_dir/convergence (resumed with ``resume``), analysed from its table."""
-    from searchlab.analysis import convergence as CV
-    from searchlab.experiment.claimstudy import load_tables
-    from searchlab.analysis import costs as K
-    from searchlab.analysis import discrete as D
-    from searchlab.analysis import exact_counts as EC
-    from searchlab.analysis import nodetypes as N
-    from searchlab.analysis import worstcase as W
+    from searchlab.studies.rigor import convergence as CV
+    from searchlab.studies.claim_study.claim_study import load_tables
+    from searchlab.studies.ordering import ordering_costs as K
+    from searchlab.studies.rigor import discrete as D
+    from searchlab.studies.rigor import exact_counts as EC
+    from searchlab.studies.rigor import nodetypes as N
+    from searchlab.studies.rigor import worstcase as W
 
     cache = runs_dir / "convergence"
     if cache.exists() and not resume:
@@ -515,13 +515,13 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
 
 
 def rigor_sections(rig: dict, fig_dir: Path, tree_rows: pd.DataFrame) -> list[tuple[str, str]]:
-    from searchlab.analysis import convergence as CV
-    from searchlab.analysis import costs as K
-    from searchlab.analysis import discrete as D
-    from searchlab.analysis import nodetypes as N
-    from searchlab.analysis import worstcase as W
+    from searchlab.studies.rigor import convergence as CV
+    from searchlab.studies.ordering import ordering_costs as K
+    from searchlab.studies.rigor import discrete as D
+    from searchlab.studies.rigor import nodetypes as N
+    from searchlab.studies.rigor import worstcase as W
 
-    from searchlab.analysis import exact_counts as EC
+    from searchlab.studies.rigor import exact_counts as EC
 
     return [
         ("Random-order alpha-beta from exact expectations (DP over the search window)",

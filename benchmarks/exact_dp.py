@@ -10,7 +10,7 @@ Run from the repository root:
    and height).
 2. Continuous leaves: the parts of ``continuous_bounds(b, d, M)`` (two partitions, two cut
    rules; the section runs it at M and at M / 2) at the
-   depths of the report's convergence section (analysis.exact_counts.FULL_DEPTHS), M = 32,
+   depths of the report's convergence section (studies.rigor.exact_counts.FULL_DEPTHS), M = 32,
    with its cell counts; the partition (decimal arithmetic) and the DP timed apart.
 
 Process CPU time, best of --repeats; absolute times move with the machine's load, the ratios
@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from searchlab.analysis.exact_counts import FULL_DEPTHS, FULL_PER_HEIGHT
+from searchlab.studies.rigor.exact_counts import FULL_DEPTHS, FULL_PER_HEIGHT
 from searchlab.theory.exact import _chain, expected_counts, partition_cdfs, uniform_pmf
 
 

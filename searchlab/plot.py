@@ -23,9 +23,9 @@ import pandas as pd
 
 from searchlab.analysis import estimators as E
 from searchlab.analysis import figures as F
-from searchlab.analysis import policies as P
-from searchlab.analysis.facets import figure_pruning_effect, pruning_effect
-from searchlab.report.tradeoff import pareto_figure, summarise
+from searchlab.studies.sweep import policies as P
+from searchlab.studies.sweep.facets import figure_pruning_effect, pruning_effect
+from searchlab.studies.tradeoff.tradeoff_report import pareto_figure, summarise
 
 __all__ = ["CURVES", "ebf_vs_b", "leaves_vs_depth", "alpha_vs_b", "convergence", "policies",
            "pruning", "pareto", "save"]

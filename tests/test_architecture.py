@@ -144,21 +144,24 @@ def test_the_checks_report_an_upward_import_and_a_cycle():
     """The checks are not vacuous: a made-up upward import and a made-up cycle are found."""
     mods, table = modules(), layers()
     upward = {"searchlab.trees.iid": [("searchlab.algorithms.api", 1, True)],
-              "searchlab.claims.registry": [("searchlab.experiment.grid", 2, True)]}
+              "searchlab.analysis.estimators": [("searchlab.studies.sweep.policies", 2, True)]}
     assert len(layer_violations(upward, mods, table)) == 2
     assert layer_violations({"searchlab.algorithms.api": [("searchlab.trees", 1, True)]},
                             mods, table) == []
     assert find_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-def test_the_report_reads_tables_and_never_runs_or_dispatches():
-    """No module of searchlab.report but its command imports the kind registry, the session
-    skeleton, the runner or a planner: the entry layer (experiment.api.KINDS) hands each kind
-    its report writer, and a writer only reads a run's tables."""
+def test_report_sections_read_tables_and_never_run_or_dispatch():
+    """No family's report section (``searchlab.studies.<family>.*_report``) imports the kind
+    registry, the session skeleton, the runner or the sweep's planner: the entry layer
+    (experiment.api.KINDS) hands each kind its report writer, and a writer only reads a run's
+    tables."""
     forbidden = ("searchlab.experiment.api", "searchlab.experiment.session",
-                 "searchlab.experiment.runner", "searchlab.experiment.sweep",
-                 "searchlab.experiment.grid")
-    wrong = [f"{name}:{line} imports {target}" for name, found in imports(modules()).items()
-             if name.startswith("searchlab.report") and name != "searchlab.report.cli"
-             for target, line, _ in found if target.startswith(forbidden)]
+                 "searchlab.experiment.runner", "searchlab.experiment.grid",
+                 "searchlab.studies.sweep.sweep_session")
+    found = imports(modules())
+    sections = [n for n in found if n.startswith("searchlab.studies.") and n.endswith("_report")]
+    assert len(sections) >= 5, sections
+    wrong = [f"{name}:{line} imports {target}" for name in sections
+             for target, line, _ in found[name] if target.startswith(forbidden)]
     assert not wrong, "\n".join(wrong)

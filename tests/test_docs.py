@@ -28,9 +28,9 @@ from pathlib import Path
 
 import pytest
 
-from searchlab.experiment.parallel_study import GameBlock, ParallelSection, TreeBlock
+from searchlab.studies.parallel.parallel_study import GameBlock, ParallelSection, TreeBlock
 from searchlab.experiment.schema import ExperimentConfig
-from searchlab.experiment.tradeoff.config import TradeoffSection
+from searchlab.studies.tradeoff.tradeoff_config import TradeoffSection
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -89,7 +89,7 @@ def technique_style(technique: str) -> dict:
 
 
 def policy_style(policy: str) -> dict:
-    """Line/marker keywords for a policy label of searchlab.analysis.policies."""
+    """Line/marker keywords for a policy label of searchlab.studies.sweep.policies."""
     alg, order, tech = split_policy(policy)
     n_parts = len([p for p in order.split("+") if p])
     style = dict(color=ordering_colour(order), marker=_ALG_MARKERS.get(alg, "v"), ms=4,

@@ -7,8 +7,8 @@
 - ``seeds.py``: the one seed derivation (root seed + identity);
 - ``grid.py``: the grid -> tasks, the budget guard; ``budget.py``: estimates;
 - ``session.py``: the session skeleton every study kind runs through (lock, resume, manifest
-  with the run's kind, provenance, runner, store, report); the kinds' planners: ``sweep.py``,
-  ``tradeoff/``, ``parallel_study.py``, ``claimstudy.py``;
+  with the run's kind, provenance, runner, store, report); the kinds' planners are their
+  families' (searchlab.studies.<family>);
 - ``games.py``: game studies: position sources, seeded samples, rebuilding a position;
 - ``runner.py``: joblib (loky / dask) execution, batching, crash recovery;
 - ``store.py``: atomic Parquet parts, resume, ``load``; ``table_kinds.py``: the kinds of table

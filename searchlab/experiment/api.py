@@ -18,29 +18,29 @@ from hydra import initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from omegaconf import OmegaConf
 
-from searchlab.analysis.policies import policies_section
+from searchlab.studies.sweep.policies import policies_section
 from searchlab.experiment import grid as _grid
-from searchlab.experiment.claimstudy import claim_session, is_claim_study_run
-from searchlab.experiment.claimstudy import from_engine as claim_from_engine
+from searchlab.studies.claim_study.claim_study import claim_session, is_claim_study_run
+from searchlab.studies.claim_study.claim_study import from_engine as claim_from_engine
 from searchlab.experiment.composition import axis_overrides, config_error_message, register_configs
-from searchlab.experiment.parallel_study import from_engine as parallel_from_engine
-from searchlab.experiment.parallel_study import parallel_session
+from searchlab.studies.parallel.parallel_study import from_engine as parallel_from_engine
+from searchlab.studies.parallel.parallel_study import parallel_session
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.experiment.session import (RunError, Session, recorded_kind, run_session,
                                           report_or_log)
 from searchlab.experiment.store import load  # re-exported (__all__)
 from searchlab.experiment.study import Study
-from searchlab.experiment.sweep import sweep_session
-from searchlab.experiment.tradeoff.config import from_engine as tradeoff_from_engine
-from searchlab.experiment.tradeoff.estimate import check_budget as check_tradeoff_budget
-from searchlab.experiment.tradeoff.tasks import is_tradeoff_run, tradeoff_session
+from searchlab.studies.sweep.sweep_session import sweep_session
+from searchlab.studies.tradeoff.tradeoff_config import from_engine as tradeoff_from_engine
+from searchlab.studies.tradeoff.tradeoff_estimate import check_budget as check_tradeoff_budget
+from searchlab.studies.tradeoff.tradeoff_tasks import is_tradeoff_run, tradeoff_session
 from searchlab.experiment.validation import validate
 # the report writers are handed to the kinds here, at the entry layer: report/ reads tables
 # and never dispatches between kinds
-from searchlab.report.build import write_report as write_sweep_report
-from searchlab.report.claimstudy import write_claim_study_report
-from searchlab.report.parallel import write_parallel_report
-from searchlab.report.tradeoff import write_tradeoff_report
+from searchlab.studies.sweep.sweep_report import write_report as write_sweep_report
+from searchlab.studies.claim_study.claim_study_report import write_claim_study_report
+from searchlab.studies.parallel.parallel_report import write_parallel_report
+from searchlab.studies.tradeoff.tradeoff_report import write_tradeoff_report
 
 
 def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
@@ -192,7 +192,7 @@ _POLICY_PARTS = {"id", "tt", "killer", "history", "centre", "corners", "captures
 
 
 def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
-    """policies.md: searchlab.analysis.policies' section, for game studies and studies of
+    """policies.md: searchlab.studies.sweep.policies' section, for game studies and studies of
     dynamic / game orderings, unless report.md already carries that section."""
     try:
         df = load(run_dir)

@@ -10,7 +10,7 @@
   workers; dask workers get the same through ``distributed.nanny.pre-spawn-environ``), so n
   workers use n cores.
 - Task kinds: a grid.Task is a search; any other task (the trade-off study's positions and
-  matches, experiment/tradeoff/tasks.py) brings its own ``run(settings)`` and
+  matches, studies/tradeoff/tradeoff_tasks.py) brings its own ``run(settings)`` and
   ``failed(error, attempts)``, each returning one row-like record with ``task_id`` and ``status``
   for the caller's writer, and gets the same batching, retries and crash handling.
 - Node budget: each search gets ``max_nodes`` = the per-task budget (its ordering's own cap,

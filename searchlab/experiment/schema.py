@@ -282,13 +282,13 @@ class ExperimentConfig:
         tree, game, search, pruning, sweep, runner: see their classes (exactly one of tree and game is
             used).
         tradeoff: the trade-off study's section (``experiment=unsound_tradeoff``; schema
-            experiment/tradeoff/config.py TradeoffSection, docs/tradeoff.md); when set, the run's
+            studies/tradeoff/tradeoff_config.py TradeoffSection, docs/tradeoff.md); when set, the run's
             tasks are that study's (positions and matches), not a sweep. null = a sweep.
         parallel: the parallel-search study's section (``experiment=parallel``; schema
-            experiment/parallel_study.py ParallelSection, docs/parallel.md); when set, the run's
+            studies/parallel/parallel_study.py ParallelSection, docs/parallel.md); when set, the run's
             tasks are simulations of parallel alpha-beta, not a sweep. null = a sweep.
         claim_study: a claim family's study (``experiment=chance``, ``multiplayer``, ``convergence``;
-            keys family, size, openings, budget: experiment/claimstudy.py, docs/chance-and-multiplayer.md);
+            keys family, size, openings, budget: studies/claim_study/claim_study.py, docs/chance-and-multiplayer.md);
             when set, the run's tasks are that family's steps, not a sweep. null = a sweep.
     """
 

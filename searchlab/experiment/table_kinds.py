@@ -6,10 +6,10 @@ naming the file, never read back as mostly empty rows.
 
 - ``search``: one row per search task (experiment/store.py SCHEMA; results/README.md);
 - ``tradeoff``: one row per (position, pruning technique) of the trade-off study
-  (experiment/tradeoff/measure.py; docs/tradeoff.md);
-- ``match``: one row per match of the trade-off study (experiment/tradeoff/measure.py);
+  (studies/tradeoff/tradeoff_measure.py; docs/tradeoff.md);
+- ``match``: one row per match of the trade-off study (studies/tradeoff/tradeoff_measure.py);
 - ``parallel``: one row per simulated parallel search of the parallel study
-  (experiment/parallel_study.py; docs/parallel.md).
+  (studies/parallel/parallel_study.py; docs/parallel.md).
 """
 
 from __future__ import annotations

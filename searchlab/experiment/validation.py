@@ -170,7 +170,7 @@ def _check_int(key: str, v: Any, minimum: int, allow_none: bool = False,
 
 def plain_config(cfg: Any) -> dict:
     """A composed config (DictConfig or a mapping) as plain containers, interpolations resolved:
-    what the study kinds' config readers (tradeoff.config, parallel_study, claimstudy) take."""
+    what the study kinds' config readers (tradeoff_config, parallel_study, claim_study) take."""
     return OmegaConf.to_container(cfg if OmegaConf.is_config(cfg) else OmegaConf.create(cfg),
                                   resolve=True)
 

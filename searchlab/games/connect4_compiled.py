@@ -123,7 +123,7 @@ def order_key(s, m, code):
 @njit(cache=True)
 def pass_turn(s, out):
     """The side to move passes: ConnectFourState(current ^ mask, mask, plies + 1), as the
-    trade-off study's null move (experiment/tradeoff/domains.py); Connect Four has none."""
+    trade-off study's null move (studies/tradeoff/domains.py); Connect Four has none."""
     out[0] = s[0] ^ s[1]
     out[1] = s[1]
     out[2] = s[2] + np.uint64(1)

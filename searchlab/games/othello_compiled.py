@@ -179,7 +179,7 @@ def order_key(s, m, code):
 @njit(cache=True)
 def pass_turn(s, out):
     """The side to move passes: OthelloState(black, white, not black_to_move), as the trade-off
-    study's null move (experiment/tradeoff/domains.py); Othello has none of its own. Both
+    study's null move (studies/tradeoff/domains.py); Othello has none of its own. Both
     sides' move sets do not depend on whose turn it is: copied (``out`` holds another state)."""
     out[0] = s[0]
     out[1] = s[1]

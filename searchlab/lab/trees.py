@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from searchlab.algorithms.trace import run_trace
-from searchlab.claims.exact_trees import HOMEWORK, TEXTBOOK, TEXTBOOK_C_FIRST
+from searchlab.studies.claims.exact_trees import HOMEWORK, TEXTBOOK, TEXTBOOK_C_FIRST
 from searchlab.errors import SearchlabError
 from searchlab.lab.requests import (MAX_TREE_BRANCHING, MAX_TREE_DEPTH, MAX_TREE_LEAVES,
                                     MAX_TREE_VALUE, LabError, choice, integer, number, text)

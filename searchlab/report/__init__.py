@@ -1,3 +1,2 @@
-"""Reports of runs: ``build.write_report(run_dir)`` writes report.md and figures for a run from
-the generic analysis (searchlab.analysis: estimators, theory, figures, tables) and the claims
-registry (searchlab.claims); ``cli`` is the ``searchlab-report RUN_DIR`` command."""
+"""``cli``: the ``searchlab-report RUN_DIR`` command. The report writers are the study families'
+(searchlab.studies.<family>), handed to the command by the kind registry (experiment.api.KINDS)."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from searchlab.errors import SearchlabError
 from searchlab.experiment.api import write_run_report
-from searchlab.report.export import link_tables, parse_formats, write_tables
+from searchlab.studies.sweep.sweep_export import link_tables, parse_formats, write_tables
 
 MAX_RESAMPLES = 1_000_000
 

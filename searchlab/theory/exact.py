@@ -26,7 +26,7 @@ height in O(K^2) (O(b K) for the powers): a depth-d sequence costs O(d K^2). The
 of a height is F^b (MAX) or 1 - (1 - F)^b (MIN) of the one below.
 
 ``cut_rule=">"`` is the strict rule (cut when v > beta, v < alpha; not searchlab's search, but
-searchlab.analysis.instrumented's ``cut_rule=">"``): reached iff all earlier m <= beta.
+searchlab.studies.rigor.instrumented's ``cut_rule=">"``): reached iff all earlier m <= beta.
 
 Continuous leaves (``continuous_bounds``). Map every leaf value x to the index q(x) of the cell
 of a partition of [0, 1) that contains it. Alpha-beta on the cell indices with ties cutting

@@ -16,7 +16,7 @@ import pytest
 from searchlab.algorithms.calibration import sample_states
 from searchlab.algorithms.compiled import compiled_game
 from searchlab.algorithms.compiled.stubs import no_null_move
-from searchlab.experiment.tradeoff import domains
+from searchlab.studies.tradeoff import domains
 from searchlab.games.chesskernel.game import HIST0, N_HIST
 from searchlab.games.chess_game import Chess
 from searchlab.games.hex import Hex

@@ -7,7 +7,7 @@ import pandas as pd
 
 from searchlab.analysis import estimators as E
 from searchlab.analysis.completeness import depth_cells, n_per_depth
-from searchlab.report.build import summary_table
+from searchlab.studies.sweep.sweep_report import summary_table
 from tests.conftest import synthetic_table
 
 

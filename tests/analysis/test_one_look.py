@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 #: drawn below the analysis layer, which cannot import the palette: the trace of an explicit
 #: tree (its own ink and grey) and the parallel study's simulator figures
-OWN_DRAWING = {"searchlab/algorithms/trace.py", "searchlab/parallel/study.py"}
+OWN_DRAWING = {"searchlab/algorithms/trace.py", "searchlab/studies/parallel/parallel_tasks.py"}
 SOURCES = [*sorted((ROOT / "searchlab" / "analysis").glob("*.py")),
            *sorted((ROOT / "searchlab" / "report").glob("*.py")),
            *sorted((ROOT / "searchlab" / "claims").glob("*.py")),

@@ -10,13 +10,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from searchlab.claims import chance as CH
-from searchlab.claims import multiplayer as MP
+from searchlab.studies.chance import chance_verdicts as CH
+from searchlab.studies.multiplayer import multiplayer_verdicts as MP
 from searchlab.experiment import api
-from searchlab.experiment.claimstudy import load_tables
+from searchlab.studies.claim_study.claim_study import load_tables
 from searchlab.experiment.schema import ConfigError
 from searchlab.games import openspiel
-from searchlab.report.claimstudy import results
+from searchlab.studies.claim_study.claim_study_report import results
 
 QUIET = ["runner.n_jobs=1", "runner.progress=false", "claim_study.size=tiny"]
 
@@ -49,7 +49,7 @@ def test_chance_preset_writes_tables_and_a_report_from_them(chance_run):
     for claim in ("003-i", "003-c", "003-j"):
         assert f"### {claim}" in text
     assert "**holds**" in text
-    # the same numbers as the in-process command (python -m searchlab.claims.chance --size tiny)
+    # the same numbers as the in-process command (python -m searchlab.studies.chance.chance_verdicts --size tiny)
     _same_results(CH.chance_checks("tiny"), results(chance_run)["chance"])
 
 

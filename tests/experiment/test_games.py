@@ -101,7 +101,7 @@ def test_several_games_and_chess_solutions(tiny_runs):
 
 
 def test_policies_section_has_no_empty_cells(tiny_runs, tmp_path):
-    from searchlab.analysis.policies import policies_section
+    from searchlab.studies.sweep.policies import policies_section
 
     for name in ("ordering_connect4", "chess_suites"):
         md = policies_section(load(tiny_runs[name]), tmp_path / name / "figures")

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from searchlab.experiment import api
-from searchlab.experiment.parallel_study import from_engine
-from searchlab.experiment.parallel_study import plan_parallel_tasks as plan
+from searchlab.studies.parallel.parallel_study import from_engine
+from searchlab.studies.parallel.parallel_study import plan_parallel_tasks as plan
 from searchlab.experiment.session import RunError, open_run_dir
 from searchlab.experiment.schema import ConfigError
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from searchlab.experiment import api
-from searchlab.experiment.tradeoff.tasks import plan_tradeoff_tasks
+from searchlab.studies.tradeoff.tradeoff_tasks import plan_tradeoff_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = json.loads((ROOT / "tests" / "data" / "preset_identity.json").read_text())

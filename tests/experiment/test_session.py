@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from searchlab.analysis import convergence as CV
-from searchlab.analysis.steps import run_steps
+from searchlab.studies.rigor import convergence as CV
+from searchlab.studies.claim_study.claim_steps import run_steps
 from searchlab.experiment import api
-from searchlab.experiment.claimstudy import load_tables
+from searchlab.studies.claim_study.claim_study import load_tables
 from searchlab.experiment.session import recorded_kind
 
 from .experiment_helpers import SMALL

@@ -9,13 +9,13 @@ import pytest
 from searchlab.algorithms.api import search
 from searchlab.algorithms.calibration import fit_probcut, sample_states
 from searchlab.experiment import api, store
-from searchlab.experiment.tradeoff import measure as st
-from searchlab.experiment.tradeoff.config import DomainConf, NullMoveConf, TechniqueConf, from_engine
-from searchlab.experiment.tradeoff.domains import Position, connect4_game
-from searchlab.experiment.tradeoff.estimate import QUIESCENCE_FACTOR, full_tree
-from searchlab.experiment.tradeoff.tables import NONDETERMINISTIC, load_table
+from searchlab.studies.tradeoff import tradeoff_measure as st
+from searchlab.studies.tradeoff.tradeoff_config import DomainConf, NullMoveConf, TechniqueConf, from_engine
+from searchlab.studies.tradeoff.domains import Position, connect4_game
+from searchlab.studies.tradeoff.tradeoff_estimate import QUIESCENCE_FACTOR, full_tree
+from searchlab.studies.tradeoff.tradeoff_tables import NONDETERMINISTIC, load_table
 from searchlab.games.protocol import Capabilities
-from searchlab.report.tradeoff import claim_counts, tradeoff_section
+from searchlab.studies.tradeoff.tradeoff_report import claim_counts, tradeoff_section
 from searchlab.trees.incremental import IncrementalTree
 
 TINY = ["runner.progress=false"]
@@ -179,8 +179,8 @@ def test_determinism_n_jobs_1_vs_2(tiny_run, tmp_path):
 def test_claim_counts_feed_the_000n_verdict(tiny_run):
     import pandas as pd
 
-    from searchlab.claims.unsound import unsound_pruning_worth_it
-    from searchlab.claims.verdict import Context
+    from searchlab.studies.ordering.unsound import unsound_pruning_worth_it
+    from searchlab.studies.claims.verdict import Context
     counts = claim_counts(tiny_run)
     assert counts["configs"] > 0 and counts["matches"] == counts["wins"] + counts["losses"] + counts["undecided"]
     v = unsound_pruning_worth_it(Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"tradeoff": counts}))

@@ -1,4 +1,4 @@
-"""The budget guard covers the trade-off study (experiment/tradeoff/estimate.py): an oversized
+"""The budget guard covers the trade-off study (studies/tradeoff/tradeoff_estimate.py): an oversized
 study is refused in one line before any work, with nothing created; the shipped presets pass."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 from searchlab.experiment import api
 from searchlab.experiment.schema import ConfigError
-from searchlab.experiment.tradeoff.estimate import check_budget, match_work
+from searchlab.studies.tradeoff.tradeoff_estimate import check_budget, match_work
 from searchlab.experiment.validation import validate
 
 from .test_cli_misuse import _main

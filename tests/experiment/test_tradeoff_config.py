@@ -7,7 +7,7 @@ import pytest
 from searchlab import cli as cli_mod
 from searchlab.experiment import api
 from searchlab.experiment.schema import ConfigError
-from searchlab.experiment.tradeoff.config import from_engine, selected_domains
+from searchlab.studies.tradeoff.tradeoff_config import from_engine, selected_domains
 
 from .experiment_helpers import cli
 
@@ -88,8 +88,8 @@ def test_cli_one_line_error_and_no_run_directory(tmp_path):
 
 
 def test_a_matches_only_plan_goes_chunk_by_chunk_across_the_pairings():
-    from searchlab.experiment.tradeoff.measure import opening_text
-    from searchlab.experiment.tradeoff.tasks import plan_tradeoff_tasks as plan
+    from searchlab.studies.tradeoff.tradeoff_measure import opening_text
+    from searchlab.studies.tradeoff.tradeoff_tasks import plan_tradeoff_tasks as plan
 
     tasks = plan(load("unsound_matches_small"), {})
     assert {t.kind for t in tasks} == {"match"} and len(tasks) == 11 * 2     # 2 chunks of 2 pairs

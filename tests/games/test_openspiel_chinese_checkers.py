@@ -2,7 +2,7 @@
 (searchlab/games/openspiel_chinese_checkers.py, analysis/multiplayer_study.cc_rows).
 
 Skipped with a message where the optional extra 'openspiel' (open-spiel) is not installed;
-tests/claims/test_multiplayer_cc.py covers the study without it."""
+tests/studies/test_multiplayer_cc.py covers the study without it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("pyspiel", reason="open-spiel not installed (pip install -e '.[openspiel]')")
 
 from searchlab.algorithms.multiplayer import search_multiplayer  # noqa: E402
-from searchlab.analysis import multiplayer_study as MS  # noqa: E402
+from searchlab.studies.multiplayer import multiplayer_study as MS  # noqa: E402
 from searchlab.errors import InvalidParameterError, UnsupportedError  # noqa: E402
 from searchlab.games.openspiel import OpenSpielGame  # noqa: E402
 from searchlab.games.openspiel_chinese_checkers import OpenSpielChineseCheckers, in_hop_chain  # noqa: E402

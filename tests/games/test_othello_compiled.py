@@ -11,7 +11,7 @@ import numpy as np
 from searchlab.algorithms.api import search
 from searchlab.algorithms.calibration import sample_states
 from searchlab.algorithms.pruning import NullMove, Pruning
-from searchlab.experiment.tradeoff.domains import othello_game
+from searchlab.studies.tradeoff.domains import othello_game
 from searchlab.games import othello as O
 from searchlab.games import othello_compiled as C
 from searchlab.games.othello import Othello

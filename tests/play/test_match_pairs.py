@@ -9,7 +9,7 @@ from searchlab import InvalidParameterError
 from searchlab.algorithms.api import search
 from searchlab.algorithms.calibration import sample_states
 from searchlab.algorithms.pruning import NullMove, Pruning
-from searchlab.experiment.tradeoff.domains import connect4_game
+from searchlab.studies.tradeoff.domains import connect4_game
 from searchlab.games.chess_game import Chess
 from searchlab.games.position import FromState
 from searchlab.games.tictactoe import TicTacToe
@@ -104,8 +104,8 @@ def test_every_match_player_of_the_presets_runs_on_the_compiled_engine(preset):
     from searchlab.algorithms import compiled_engine
     from searchlab.algorithms.pruning import ProbCut
     from searchlab.experiment import api
-    from searchlab.experiment.tradeoff.config import selected_domains
-    from searchlab.experiment.tradeoff.measure import match_game, match_players
+    from searchlab.studies.tradeoff.tradeoff_config import selected_domains
+    from searchlab.studies.tradeoff.tradeoff_measure import match_game, match_players
 
     cfg = api.tradeoff_config(api.compose(preset))
     by_label = {t.label: t for t in cfg.techniques}

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from searchlab.algorithms.api import search
-from searchlab.analysis.instrumented import instrumented_alphabeta
+from searchlab.studies.rigor.instrumented import instrumented_alphabeta
 from searchlab.analysis.theory import knuth_moore_leaves, knuth_moore_nodes
 from searchlab.errors import InvalidParameterError
 from searchlab.theory.exact import (continuous_bounds, expected_counts,

@@ -1,0 +1,1 @@
+"""The chance-node family: its steps, summary and verdicts (docs/chance-and-multiplayer.md)."""

@@ -1,0 +1,1 @@
+"""The n-player family: its steps, summary and verdicts (docs/chance-and-multiplayer.md)."""

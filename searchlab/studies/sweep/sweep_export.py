@@ -1,0 +1,251 @@
+"""Every summary table of a run as tidy CSV, LaTeX (booktabs) and markdown, to paste into a paper.
+
+::
+
+    import searchlab, searchlab.export
+    tables = searchlab.export.summary_tables(searchlab.load("results/quick/RUN"))
+    paths = searchlab.export.write_tables("results/quick/RUN", formats=("csv", "latex"))
+
+or ``searchlab-report RUN --tables csv,latex,md``. The tables (those the run has rows for):
+
+- ``ebf``: one row per configuration of the uniform-tree fits (searchlab.analysis.estimators
+  ``summarize``) and estimator (``fit``, ``alpha``, ``parity``, ``per-depth``, ``rn_bstar``);
+- ``policies_vs_perfect``, ``policies_ebf``, ``fail_high_first``: the move-ordering policies'
+  tables (searchlab.studies.sweep.policies) per setting, policy and depth;
+- ``pruning_effect``: each pruning technique against plain alpha-beta
+  (searchlab.studies.sweep.facets).
+
+Tidy: one observation per row, the identifying columns first, then ``n`` (the instances or
+positions behind the estimate), ``estimate``, ``lo``, ``hi`` (the 95 % bootstrap CI; empty where
+there is none). LaTeX tables use booktabs rules, write each estimate with its CI in brackets
+("1.51 [1.48, 1.56]") and state n in a column and in the caption. The LaTeX and markdown
+writers are written here (a few lines each) rather than through pandas' ``to_latex`` /
+``to_markdown``, which need jinja2 and tabulate: the cell layout (estimate and CI in one cell,
+``n/a`` for a missing value) is ours either way, and a plain install needs no extra package.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import pandas as pd
+
+from searchlab.analysis.format import number
+from searchlab.analysis import estimators as E
+from searchlab.studies.sweep import policies as P
+from searchlab.studies.sweep.facets import pruning_effect
+from searchlab.analysis.tables import md_table
+from searchlab.experiment.store import load
+
+__all__ = ["FORMATS", "summary_tables", "write_tables", "to_latex", "to_markdown", "parse_formats",
+           "link_tables"]
+
+FORMATS = ("csv", "latex", "md")
+_SUFFIX = {"csv": ".csv", "latex": ".tex", "md": ".md"}
+_CAPTIONS = {
+    "ebf": "Effective branching factors per configuration and estimator (leaves; 95 % bootstrap CI over tree instances)",
+    "policies_vs_perfect": "Nodes relative to perfect order, geometric mean over instances (95 % bootstrap CI)",
+    "policies_ebf": "EBF per move-ordering policy (fit of nodes; 95 % bootstrap CI over instances/positions)",
+    "fail_high_first": "Share of cut events made by the first move searched (pooled; 95 % bootstrap CI over searches)",
+    "pruning_effect": "Pruning techniques against plain alpha-beta, paired per instance (node ratio: geometric mean, 95 % bootstrap CI)",
+}
+_EBF_ESTIMATORS = [("fit", "beff_fit"), ("alpha", "alpha_fit"), ("parity", "parity_growth"),
+                   ("per-depth", "beff_dmax"), ("rn_bstar", "rn_bstar")]
+
+
+def _tidy(frame: pd.DataFrame, keys: list[str], value: str, lo: str | None, hi: str | None,
+          extra: Iterable[str] = ()) -> pd.DataFrame:
+    out = frame[[*keys, "n"]].copy()
+    out["estimate"] = frame[value].astype(float)
+    out["lo"] = frame[lo].astype(float) if lo else math.nan
+    out["hi"] = frame[hi].astype(float) if hi else math.nan
+    for e in extra:
+        out[e] = frame[e]
+    return out.reset_index(drop=True)
+
+
+def summary_tables(table: pd.DataFrame, *, n_resamples: int = 999) -> dict[str, pd.DataFrame]:
+    """The run's summary tables, tidy (see the module docstring), keyed by name; a table the
+    run has no rows for is left out. ``table``: the run's rows (``searchlab.load``)."""
+
+    out: dict[str, pd.DataFrame] = {}
+    trees = table[table["b"].notna()] if "b" in table.columns else table
+    if len(trees) and {"b", "d", "leaves", "instance"} <= set(trees.columns):
+        trees = trees.assign(**{c: pd.to_numeric(trees[c]) for c in ("b", "d", "leaves", "nodes")
+                                if c in trees.columns})
+        s = E.summarize(trees, n_resamples=n_resamples)
+        if len(s):
+            keys = [k for k in E.GROUP_KEYS if k in s.columns and s[k].notna().any()]
+            parts = []
+            for name, col in _EBF_ESTIMATORS:
+                if col not in s.columns:
+                    continue
+                part = _tidy(s, keys, col, col + "_lo", col + "_hi", extra=("d_min", "d_max"))
+                part.insert(len(keys), "estimator", name)
+                parts.append(part[part["estimate"].notna()])
+            out["ebf"] = pd.concat(parts, ignore_index=True)
+    ok = table[table["status"].astype(str) == "ok"] if "status" in table.columns else table
+    if len(ok) and "nodes" in ok.columns:
+        df = P.prepare(ok)
+        rel = P.relative_to_perfect(df)
+        if len(rel):
+            out["policies_vs_perfect"] = _tidy(rel, ["setting", "d", "policy"], "ratio", "ratio_lo",
+                                               "ratio_hi", extra=("reference",))
+        ebf = P.ebf_by_policy(df)
+        if len(ebf):
+            out["policies_ebf"] = _tidy(ebf, ["setting", "policy", "depths"], "ebf_fit", "ebf_lo",
+                                        "ebf_hi", extra=("bbar", "exponent"))
+        fhf = P.fail_high_first(df)
+        fhf = fhf[fhf["pooled_rate"].notna()] if len(fhf) else fhf
+        if len(fhf):
+            out["fail_high_first"] = _tidy(fhf, ["setting", "d", "policy"], "pooled_rate",
+                                           "pooled_lo", "pooled_hi")
+        eff = pruning_effect(ok, n_resamples=n_resamples)
+        if len(eff):
+            out["pruning_effect"] = _tidy(eff, ["technique", "setting", "policy", "d"], "node_ratio",
+                                          "node_ratio_lo", "node_ratio_hi",
+                                          extra=("move_changed", "moves_changed", "value_changed"))
+    return out
+
+
+# --------------------------------------------------------------------------- writers
+
+def _est(v, lo, hi) -> str:
+    """"v [lo, hi]" (3 significant figures), "v" without a CI, n/a when missing."""
+    if not (isinstance(v, (int, float)) and math.isfinite(v)):
+        return number(None)
+    if not (isinstance(lo, (int, float)) and isinstance(hi, (int, float))
+            and math.isfinite(lo) and math.isfinite(hi)):
+        return number(v)
+    return f"{number(v)} [{number(lo)}, {number(hi)}]"
+
+
+def _display(frame: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """Header and rows for the human-readable writers: estimate, lo, hi fused into one
+    "estimate [95 % CI]" cell; every other cell through format.number."""
+    cols = [c for c in frame.columns if c not in ("estimate", "lo", "hi")]
+    at = cols.index("n") + 1 if "n" in cols else len(cols)
+    header = cols[:at] + ["estimate [95 % CI]"] + cols[at:]
+    rows = []
+    for r in frame.itertuples(index=False):
+        d = r._asdict()
+        cells = [number(d[c]) for c in cols]
+        cells.insert(at, _est(d["estimate"], d["lo"], d["hi"]))
+        rows.append(cells)
+    return header, rows
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                  "^": r"\textasciicircum{}", "·": r"$\cdot$", "√": r"$\sqrt{}$",
+                  "α": r"$\alpha$", "b̄": r"$\bar b$", "–": "--", "−": "-"}
+
+
+def _tex(text: str) -> str:
+    out = str(text)
+    # longest keys first: "b̄" before "b"-free single characters
+    for k in sorted(_LATEX_SPECIAL, key=len, reverse=True):
+        if len(k) > 1:
+            out = out.replace(k, "\0" + k + "\0")
+    parts = out.split("\0")
+    res = []
+    for p in parts:
+        if p in _LATEX_SPECIAL and len(p) > 1:
+            res.append(_LATEX_SPECIAL[p])
+        else:
+            res.append("".join(_LATEX_SPECIAL.get(ch, ch) for ch in p))
+    return "".join(res)
+
+
+def to_latex(frame: pd.DataFrame, *, caption: str = "", label: str = "") -> str:
+    """A booktabs ``table`` environment: the estimate and its 95 % CI in one cell, n in its own
+    column and in the caption (the range of n over the rows)."""
+    header, rows = _display(frame)
+    if "n" in frame.columns and len(frame):
+        lo_n, hi_n = int(frame["n"].min()), int(frame["n"].max())
+        n_text = f"n = {lo_n}" if lo_n == hi_n else f"n = {lo_n}--{hi_n}"
+        caption = f"{caption} ({n_text} per row)" if caption else n_text
+    numeric = {c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])}
+    align = "".join("r" if (h in numeric or h == "estimate [95 % CI]") else "l" for h in header)
+    lines = [r"\begin{table}[htbp]", r"\centering", rf"\begin{{tabular}}{{{align}}}", r"\toprule",
+             " & ".join(_tex(h) for h in header) + r" \\", r"\midrule"]
+    lines += [" & ".join(_tex(c) for c in r) + r" \\" for r in rows]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if caption:
+        lines.append(rf"\caption{{{_tex(caption)}}}")
+    if label:
+        lines.append(rf"\label{{{label}}}")
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+def to_markdown(frame: pd.DataFrame) -> str:
+    """A markdown table (searchlab.analysis.tables.md_table) with the estimate and CI in one cell."""
+    header, rows = _display(frame)
+    return md_table(header, rows) + "\n"
+
+
+def parse_formats(formats: Iterable[str] | str) -> list[str]:
+    """``"csv,latex"`` or a list -> the formats, checked (ValueError names the allowed ones)."""
+    return _formats(formats)
+
+
+def link_tables(report: Path | str, paths: Iterable[Path]) -> None:
+    """Append an "Exported tables" section to ``report`` linking ``paths`` (relative to it)."""
+    report = Path(report)
+    links = []
+    for p in paths:
+        try:
+            rel = Path(p).resolve().relative_to(report.parent.resolve()).as_posix()
+        except ValueError:
+            rel = str(p)
+        links.append(f"[{Path(p).name}]({rel})")
+    if links:
+        with report.open("a", encoding="utf-8") as f:
+            f.write("\n## Exported tables\n\nTidy CSV (estimate, lo, hi), LaTeX (booktabs, CI in "
+                    "brackets, n stated) and markdown, written by searchlab.export: "
+                    + " · ".join(links) + "\n")
+
+
+def _formats(formats: Iterable[str] | str) -> list[str]:
+    fs = [f.strip() for f in (formats.split(",") if isinstance(formats, str) else formats) if f.strip()]
+    bad = [f for f in fs if f not in FORMATS]
+    if bad or not fs:
+        raise ValueError(f"formats must be a non-empty subset of {', '.join(FORMATS)}; got "
+                         f"{', '.join(bad) if bad else 'none'}")
+    return list(dict.fromkeys(fs))
+
+
+def write_tables(run: Path | str | pd.DataFrame, out_dir: Path | str | None = None, *,
+                 formats: Iterable[str] | str = FORMATS, n_resamples: int = 999,
+                 tables: Mapping[str, pd.DataFrame] | None = None) -> list[Path]:
+    """Write every summary table of ``run`` (a run directory or its loaded table) as
+    ``out_dir/<name>.csv`` / ``.tex`` / ``.md`` (``out_dir`` default: ``RUN/tables``; required
+    for a DataFrame). ``formats``: a subset of csv, latex, md (a list or "csv,latex"). Returns
+    the paths written. Raises ValueError for an unknown format."""
+    fs = _formats(formats)
+    if isinstance(run, pd.DataFrame):
+        if out_dir is None:
+            raise ValueError("out_dir is required when run is a table, not a run directory")
+        table = run
+    else:
+        table = load(run)
+        out_dir = Path(run) / "tables" if out_dir is None else out_dir
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tables = summary_tables(table, n_resamples=n_resamples) if tables is None else tables
+    paths = []
+    for name, frame in tables.items():
+        for f in fs:
+            p = out_dir / f"{name}{_SUFFIX[f]}"
+            if f == "csv":
+                frame.to_csv(p, index=False)
+            elif f == "latex":
+                p.write_text(to_latex(frame, caption=_CAPTIONS.get(name, name), label=f"tab:{name}"),
+                             encoding="utf-8")
+            else:
+                p.write_text(to_markdown(frame), encoding="utf-8")
+            paths.append(p)
+    return paths

@@ -1,0 +1,277 @@
+"""The trade-off study's measurements: the bodies of its two task kinds (tasks.py).
+
+- position (``run_position``): the exact truth of one position (every root move's exact value,
+  ``exact_best_moves``) is computed once, then every technique that applies is searched at the
+  nominal depth and under the node budget: one row per technique (TRADEOFF_SCHEMA);
+- match (``run_match_task``): game pairs of one technique against sound alpha-beta over a chunk
+  of the opening set: one row per game (MATCH_GAME_SCHEMA).
+
+ProbCut's models (``fit_models``) and the match openings are computed once per run, in the
+main process, and handed to the tasks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any, Iterable
+
+import numpy as np
+
+from searchlab.algorithms.api import search
+from searchlab.algorithms.calibration import fit_probcut
+from searchlab.algorithms.exact import exact_best_moves
+from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
+                                          Pruning, Quiescence)
+from searchlab.errors import SearchlabError
+from searchlab.games.chess_game import Chess
+from searchlab.games.connect4 import solve
+from searchlab.games.othello import square_name
+from searchlab.games.position import FromState
+from searchlab.play.match import Player, play_game
+from searchlab.play.openings import Opening, random_openings
+from searchlab.studies.tradeoff import domains as dom
+from searchlab.studies.tradeoff.tradeoff_config import TechniqueConf, TradeoffConfig
+
+SOUND = "sound"
+
+# --- techniques -----------------------------------------------------------------------------
+def params_text(t: TechniqueConf) -> str:
+    """The technique's parameters as one short string (for tables)."""
+    rec = getattr(t, t.family if t.family != "razoring" else "futility", None) \
+        if t.family != SOUND else None
+    if rec is None:
+        return "-"
+    d = dataclasses.asdict(rec)
+    return ", ".join(f"{k}={v}" for k, v in d.items() if v not in (None, [], ()))
+
+
+def build_pruning(t: TechniqueConf, scale: float, probcut: ProbCut | None) -> Pruning | None:
+    """The Pruning record of technique ``t`` in a domain of value scale ``scale``; None when
+    it needs a ProbCut model and there is none."""
+    kw: dict[str, Any] = {}
+    if t.null_move is not None:
+        n = t.null_move
+        kw["null_move"] = NullMove(n.reduction, n.adaptive_depth, n.verify)
+    if t.lmr is not None:
+        x = t.lmr
+        kw["lmr"] = LateMoveReductions(x.after, x.min_depth, x.reduction, x.schedule)
+    if t.futility is not None:
+        f = t.futility
+        kw["futility"] = Futility(f.margin * scale,
+                                  None if f.razor_margin is None else f.razor_margin * scale,
+                                  f.razor_depth)
+    if t.beam is not None:
+        kw["beam"] = Beam(t.beam.width, tuple(t.beam.widths))
+    if t.probcut is not None:
+        if probcut is None:
+            return None
+        kw["probcut"] = dataclasses.replace(probcut, threshold=t.probcut.threshold)
+    if t.quiescence is not None:
+        kw["quiescence"] = Quiescence(t.quiescence.max_depth)
+    return Pruning(**kw)
+
+
+def applies(t: TechniqueConf, game: Any) -> bool:
+    """Whether the domain's game provides what the technique needs (quiescence: noisy moves)."""
+    if t.quiescence is not None and not game.capabilities.noisy_moves:
+        return False
+    if t.null_move is not None and not game.capabilities.null_move:
+        return False
+    return True
+
+
+# --- one position ---------------------------------------------------------------------------
+def at_budget(game: Any, ordering: str, pruning: Pruning | None, budget: int,
+              max_depth: int) -> tuple[int, Any, int]:
+    """Iterative deepening under a node budget, as play/match.py's ``choose_move`` but
+    counting quiescence nodes against the budget too: (depth reached, move, nodes used)."""
+    used, best, reached = 0, None, 0
+    for depth in range(1, max_depth + 1):
+        r = search(game, "alphabeta", ordering, depth=depth, engine="reference",
+                   max_nodes=budget - used, pruning=pruning)
+        if r.status != "ok":
+            break
+        used += r.nodes + r.q_nodes
+        best, reached = r.best_move, depth
+        if used >= budget or r.per_ply[-1] == 0:
+            break
+    if best is None:
+        best = list(game.legal_moves(game.initial_state()))[0]
+    return reached, best, used
+
+
+def _c4_move_results(moves: str, legal: Iterable[int]) -> dict[int, int]:
+    """Connect Four: the exact score (for the mover) of playing each root move (``solve``)."""
+    return {m: -solve(moves + str(m + 1)).score for m in legal}
+
+
+def run_position(pos: dom.Position, dconf: Any, techniques: list[TechniqueConf],
+                 models: dict, study: str) -> list[dict]:
+    """Every applicable technique on one position: a list of table rows."""
+    game = pos.game()
+    depth, ordering = dconf.depth, dconf.ordering
+    max_depth = depth if pos.domain == "incremental" else dconf.budget_max_depth
+    exact_value, exact_best = exact_best_moves(game, depth, ordering=ordering, engine="reference")
+    truth_best = exact_best                   # the decision judged at the budget
+    c4 = pos.domain == "connect4"
+    chess_dom = pos.domain == "chess"
+    if c4:
+        legal = list(game.legal_moves(game.initial_state()))
+        results = _c4_move_results(pos.spec["moves"], legal)
+        sign = int(np.sign(pos.spec["score"]))
+        keeps = {m for m, s in results.items() if int(np.sign(s)) == sign}
+
+    def c4_change(m):
+        return int(m not in keeps) if c4 else -1
+
+    def solved(m):
+        if not chess_dom:
+            return -1
+        bm, am = pos.spec["bm_uci"], pos.spec["am_uci"]
+        return int((m in bm and m not in am) if bm else (m not in am))
+
+    ref = search(game, "alphabeta", ordering, depth=depth, engine="reference")
+    ref_bd = at_budget(game, ordering, None, dconf.budget, max_depth)[0]
+    rows = []
+    for t in techniques:
+        if not applies(t, game):
+            continue
+        pr = build_pruning(t, dconf.value_scale, models.get((pos.domain, pos.variant)))
+        if pr is None:
+            continue
+        r = search(game, "alphabeta", ordering, depth=depth, engine="reference", pruning=pr)
+        bd, bmove, bnodes = at_budget(game, ordering, pr, dconf.budget, max_depth)
+        total = r.nodes + r.q_nodes
+        rows.append(dict(
+            study=study, domain=pos.domain, variant=pos.variant, position=pos.pid,
+            position_seed=pos.seed, technique=t.label, family=t.family, params=params_text(t),
+            depth=depth, ordering=ordering, budget=dconf.budget,
+            nodes=r.nodes, q_nodes=r.q_nodes, nodes_total=total, ref_nodes=ref.nodes,
+            node_ratio=total / ref.nodes, wall_seconds=r.wall_time,
+            ref_wall_seconds=ref.wall_time, time_ratio=r.wall_time / max(ref.wall_time, 1e-9),
+            fired=int(sum(r.extra.get("pruned", {}).values())),
+            value=float(r.value), exact_value=float(exact_value),
+            value_error=abs(float(r.value) - float(exact_value)),
+            best_move=str(r.best_move), exact_best_moves=" ".join(map(str, exact_best)),
+            decision_error=int(r.best_move not in exact_best),
+            budget_depth=bd, ref_budget_depth=ref_bd, budget_nodes=bnodes,
+            budget_move=str(bmove), budget_decision_error=int(bmove not in truth_best),
+            exact_score=int(pos.spec["score"]) if c4 else -1,
+            result_change=c4_change(r.best_move), budget_result_change=c4_change(bmove),
+            solved=solved(r.best_move), budget_solved=solved(bmove)))
+    return rows
+
+
+# --- matches --------------------------------------------------------------------------------
+#: the side A plays when it is the game's MAX (the side to move at the start) / MIN
+COLOURS = {"connect4": ("first", "second"), "othello": ("black", "white"),
+           "chess": ("white", "black")}
+
+
+def match_game(domain: str):
+    """The game a domain's matches are played in (from its start position)."""
+    if domain == "connect4":
+        return dom.connect4_game("")
+    if domain == "othello":
+        return dom.othello_game("")
+    return Chess()
+
+
+def opening_text(domain: str, moves: tuple) -> str:
+    """An opening's moves as the domain writes them: Connect Four columns 1-7 (Pons'
+    notation), Othello squares (``pass`` for a pass), chess UCI."""
+    if domain == "connect4":
+        return "".join(str(int(m) + 1) for m in moves)
+    if domain == "othello":
+        return " ".join(square_name(int(m)) for m in moves)
+    return " ".join(map(str, moves))
+
+
+def _quiescence(m: Any) -> Pruning | None:
+    return None if m.quiescence is None else Pruning(quiescence=Quiescence(m.quiescence))
+
+
+def match_openings(domain: str, dconf: Any, study_seed: int) -> list[Opening]:
+    """The domain's opening set: ``match.openings`` distinct random openings
+    (play/openings.py), kept only if balanced when ``match.balance_margin`` is set (the sound
+    player's search at ``balance_depth`` within margin x value_scale of 0)."""
+    m = dconf.match
+    game = match_game(domain)
+    accept = None
+    if m.balance_margin is not None:
+        bound = m.balance_margin * dconf.value_scale
+
+        def accept(s):
+            # the reference engine: the same value node for node as the compiled one (the
+            # openings of the 2026-12-01 chess run were drawn with it: identical), and no
+            # compile of the chess engine in the planning process for a few hundred searches
+            r = search(FromState(game, s), "alphabeta", m.ordering, depth=m.balance_depth,
+                       pruning=_quiescence(m), engine="reference")
+            return abs(float(r.value)) <= bound
+    return random_openings(game, m.opening_ply, m.openings,
+                           dom.seed_for(study_seed, domain, "openings"), accept)
+
+
+def match_players(domain: str, dconf: Any, t: TechniqueConf, models: dict
+                  ) -> tuple[Player, Player]:
+    """(A, B): the technique against sound alpha-beta, same ordering and budget; both get the
+    match's quiescence, if any."""
+    m = dconf.match
+    pr = build_pruning(t, dconf.value_scale, models.get((domain, domain)))
+    if m.quiescence is not None:
+        pr = dataclasses.replace(pr or Pruning(), quiescence=Quiescence(m.quiescence))
+    a = Player(t.label, "alphabeta", m.ordering, pr, m.budget)
+    b = Player("alpha-beta (sound)", "alphabeta", m.ordering, _quiescence(m), m.budget)
+    return a, b
+
+
+def run_match_task(domain: str, dconf: Any, t: TechniqueConf, models: dict, openings: list,
+                   first_pair: int, study: str, seed: int) -> list[dict]:
+    """Every opening of ``openings`` (pair ids from ``first_pair``) played as a game pair:
+    one MATCH_GAME_SCHEMA row per game."""
+    m = dconf.match
+    game = match_game(domain)
+    a, b = match_players(domain, dconf, t, models)
+    rows = []
+    for i, op in enumerate(openings):
+        for a_is_max in (True, False):
+            t0 = time.perf_counter()
+            g = play_game(game, op.state, a, b, a_is_max, m.max_plies, pair=first_pair + i)
+            rows.append(dict(
+                study=study, domain=domain, technique=t.label, family=t.family,
+                opponent=b.name, ordering=m.ordering, budget=m.budget, pair=g.opening,
+                opening=opening_text(domain, op.moves),
+                a_color=COLOURS[domain][0 if a_is_max else 1], a_is_max=a_is_max,
+                result=g.result, ending=g.ending, plies=g.plies,
+                a_mean_depth=_mean(g.a_depths), b_mean_depth=_mean(g.b_depths),
+                a_mean_nodes=_mean(g.a_nodes), b_mean_nodes=_mean(g.b_nodes), seed=seed,
+                wall_seconds=time.perf_counter() - t0))
+    return rows
+
+
+def _mean(x: list) -> float:
+    return float(np.mean(x)) if x else 0.0
+
+
+# --- ProbCut models -------------------------------------------------------------------------
+def fit_models(cfg: TradeoffConfig, names: list[str]) -> tuple[dict, dict]:
+    """ProbCut models per (domain, variant), fitted on seeded sample positions; and a JSON-able
+    record of each fit (or of why it failed)."""
+    models, info = {}, {}
+    if not any(t.probcut is not None for t in cfg.techniques):
+        return models, info
+    for n in names:
+        d = getattr(cfg.domains, n)
+        for v in dom.variants(n, d):
+            game, states = dom.fit_game_and_states(n, v, d, cfg.seed)
+            key = f"{n}/{v}"
+            try:
+                pc = fit_probcut(game, states, d.probcut_fit.shallow, d.probcut_fit.deep)
+            except (SearchlabError, ValueError) as e:
+                info[key] = {"error": str(e), "positions": len(states)}
+                continue
+            models[(n, v)] = pc
+            info[key] = dict(positions=len(states), shallow=pc.shallow, deep=pc.deep,
+                             slope=pc.slope, intercept=pc.intercept, sigma=pc.sigma)
+    return models, info

@@ -1,0 +1,164 @@
+"""The trade-off study's task kinds, run by the engine's runner (experiment/runner.py).
+
+- ``position``: one position of a domain; the task body is measure.run_position (the exact
+  truth, then every applicable technique): rows of kind ``tradeoff`` into ``table/``;
+- ``match``: one technique against sound alpha-beta in one domain over a chunk of the opening
+  set, each opening a colour-swapped game pair (measure.run_match_task): one row per game, of
+  kind ``match_game``, into ``games/`` (the per-pairing summary is computed from them:
+  tables.load_table(run, "matches")).
+
+The runner calls ``task.run(settings)`` / ``task.failed(error, attempts)`` for a task that is
+not a search task; each returns one *envelope* (a dict with ``task_id`` and ``status``, as the
+runner's sink expects) carrying the task's rows and its ``kind``; the session skeleton
+(session.py, ``tradeoff_session``) writes each kind's rows into its folder (``FOLDERS``) through
+the engine store's writer. So the study has the engine's batching, in-worker retry, crash retry,
+progress bar, provenance and resume (a task whose rows are in the run directory is not run
+again).
+
+Seeds: every position, tree, opening and match seed is ``seeds.tradeoff_seed(root seed,
+identity)``, the derivation the study used before it became part of the engine (kept so that
+its published numbers stay the same); ``task_id`` is a digest of the task's identity.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+
+from searchlab.experiment import provenance
+from searchlab.experiment.runner import RunSettings
+from searchlab.experiment.seeds import config_digest, task_digest
+from searchlab.experiment.session import EnvelopeRows, Session, dump_yaml
+from searchlab.experiment.table_kinds import MATCH_GAME_SCHEMA, TRADEOFF_SCHEMA
+from searchlab.studies.tradeoff import domains as dom
+from searchlab.studies.tradeoff.tradeoff_config import TradeoffConfig, selected_domains
+from searchlab.studies.tradeoff.tradeoff_estimate import check_budget, match_work, position_work
+from searchlab.studies.tradeoff.tradeoff_measure import (fit_models, match_openings, run_match_task,
+                                                   run_position)
+
+#: task kind -> (row folder, row schema)
+FOLDERS = {"position": ("table", TRADEOFF_SCHEMA), "match": ("games", MATCH_GAME_SCHEMA)}
+
+
+@dataclass(frozen=True)
+class TradeoffTask:
+    """One task of the study: ``kind`` position or match; ``args`` the body's arguments."""
+
+    index: int
+    task_id: str
+    kind: str
+    label: str                  # for messages: "connect4/line12/...", "match connect4 null R=2"
+    args: tuple
+    est_work: int = 1           # estimate.py: an upper bound of the task's nodes
+    est_nodes: int = 1
+
+    def run(self, settings: RunSettings) -> dict:
+        """Run the task body; an envelope with its rows (the body's exceptions propagate)."""
+        c0 = time.process_time()
+        rows = run_position(*self.args) if self.kind == "position" else run_match_task(*self.args)
+        for r in rows:
+            r["task_id"] = self.task_id
+        # CPU seconds are summed per domain (positions) and per domain's matches
+        key = None if not rows else rows[0]["domain"] if self.kind == "position" \
+            else f"match:{rows[0]['domain']}"
+        return {"task_id": self.task_id, "status": "ok", "kind": self.kind, "rows": rows,
+                "label": self.label, "cpu": time.process_time() - c0, "cpu_key": key}
+
+    def failed(self, error: str, attempts: int) -> dict:
+        """The envelope of a task that failed every attempt: no rows, the error recorded."""
+        return {"task_id": self.task_id, "status": "failed", "kind": self.kind, "rows": [],
+                "label": self.label, "error": error[:2000], "attempts": attempts, "cpu": 0.0}
+
+
+def is_tradeoff_run(run_dir: str | Path) -> bool:
+    """Whether run_dir holds a trade-off run (its probcut.json is written before any task)."""
+    return (Path(run_dir) / "probcut.json").exists()
+
+
+def _task_id(*identity: Any) -> str:
+    return task_digest(repr(identity))
+
+
+def plan_tradeoff_tasks(cfg: TradeoffConfig, models: dict) -> list[TradeoffTask]:
+    """The study's tasks: the matches first (the long tasks, for load balance), then one task
+    per position. A function of the config and its seed only."""
+    names = selected_domains(cfg)
+    by_label = {t.label: t for t in cfg.techniques}
+    matches = [(n, by_label[lab]) for n in names if getattr(cfg.domains, n).match.enabled
+               and cfg.tasks != "positions" for lab in getattr(cfg.domains, n).match.techniques]
+    openings = {n: match_openings(n, getattr(cfg.domains, n), cfg.seed)
+                for n in sorted({m[0] for m in matches})}
+    tasks: list[TradeoffTask] = []
+    # chunk by chunk across the pairings, so that a run stopped early has the same openings
+    # played in every pairing (the task ids do not depend on the order: resume is unaffected)
+    chunks = sorted(((first, k, n, t) for k, (n, t) in enumerate(matches)
+                     for first in range(0, len(openings[n]),
+                                        getattr(cfg.domains, n).match.pairs_per_task
+                                        or len(openings[n]))), key=lambda x: (x[0], x[1]))
+    for first, _, n, t in chunks:
+        d = getattr(cfg.domains, n)
+        ops = openings[n]
+        step = d.match.pairs_per_task or len(ops)
+        chunk = ops[first:first + step]
+        w = match_work(n, d, len(chunk))
+        ident = ("match", n, t.label) if step == len(ops) else ("match", n, t.label, first)
+        tasks.append(TradeoffTask(
+            len(tasks), _task_id(*ident), "match",
+            f"match {n} {t.label} pairs {first}-{first + len(chunk) - 1}",
+            (n, d, t, models, chunk, first, cfg.study,
+             dom.seed_for(cfg.seed, n, "match", t.label)), w, w))
+    for n in names if cfg.tasks != "matches" else []:
+        w = position_work(n, getattr(cfg.domains, n), cfg.techniques)
+        for p in dom.positions(n, getattr(cfg.domains, n), cfg.seed):
+            tasks.append(TradeoffTask(
+                len(tasks), _task_id("position", p.domain, p.variant, p.pid), "position",
+                f"{p.domain}/{p.variant}/{p.pid}",
+                (p, getattr(cfg.domains, n), cfg.techniques, models, cfg.study), w, w))
+    return tasks
+
+
+def config_hash(cfg: TradeoffConfig) -> str:
+    """A digest of everything that changes the study's numbers (not workers or progress)."""
+    d = dataclasses.asdict(cfg)
+    for k in ("n_jobs", "progress", "results_dir", "description"):
+        d.pop(k)
+    return config_digest(d)
+
+
+def tradeoff_session(cfg: TradeoffConfig) -> Session:
+    """The study as a session of the engine's skeleton (session.py): the guard on the tasks'
+    estimated nodes; ProbCut's models fitted first (probcut.json, written before any task);
+    positions' rows into table/, the games' into games/ (the report: studies/tradeoff/tradeoff_report.py).
+    The manifest's ``tasks`` are the positions (the tasks whose rows are in table/, so
+    searchlab.load() knows whether a run is complete), ``matches`` the match tasks."""
+    fitted: dict = {}
+
+    def plan(run_dir: Path, log: Callable[[str], None]) -> list[TradeoffTask]:
+        t0 = time.perf_counter()
+        models, fit_info = fit_models(cfg, selected_domains(cfg))
+        fitted["seconds"] = fit_info["_seconds"] = time.perf_counter() - t0
+        provenance.write_json_atomic(Path(run_dir) / "probcut.json", fit_info)
+        return plan_tradeoff_tasks(cfg, models)
+
+    def counts(tasks: list) -> dict:
+        n = sum(1 for t in tasks if t.kind == "position")
+        return {"tasks": n, "matches": len(tasks) - n}
+
+    def finish(record: dict, todo: list) -> dict:
+        n = sum(1 for t in todo if t.kind == "position")
+        return {"positions": n, "matches": len(todo) - n,
+                "task_cpu_seconds": record.get("task_cpu_seconds", {}),
+                "cpu_seconds": sum(record.get("task_cpu_seconds", {}).values()) + fitted["seconds"]}
+
+    return Session(
+        kind="tradeoff", name=cfg.study, config_hash=config_hash(cfg),
+        config_yaml=dump_yaml(dataclasses.asdict(cfg)), plan=plan,
+        rows=EnvelopeRows(FOLDERS), settings={"engine": "reference"},
+        guard=lambda max_nodes: check_budget(cfg, max_nodes), counts=counts, finish=finish)
+
+
+__all__ = ["TradeoffTask", "plan_tradeoff_tasks", "tradeoff_session", "is_tradeoff_run"]
