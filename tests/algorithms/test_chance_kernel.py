@@ -47,6 +47,13 @@ def test_kernel_equals_reference_node_for_node(b, n, d, levels, probs):
         _same(t, "star2", max_nodes=17)
 
 
+def test_kernel_with_a_horizon_past_the_leaves():
+    t = ChanceTree(3, 2, 3, seed=5, levels=4)
+    for alg in ALGS:
+        ker = _same(t, alg, depth=5)
+        assert ker.depth == 5
+
+
 def test_kernel_refusals():
     with pytest.raises(UnsupportedError, match="no compiled chance kernel"):
         search_chance(Pig(winscore=10), "star1", depth=2, engine="kernel")
