@@ -31,7 +31,7 @@ import numpy as np
 
 from searchlab.errors import InvalidParameterError
 from searchlab.games import harvest_compiled
-from searchlab.games.harvest_compiled import MAX_PILES, MAX_TAKE
+from searchlab.games.harvest_compiled import MAX_PILES, MAX_STONES, MAX_TAKE
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import MASK64
 
@@ -60,19 +60,19 @@ class Harvest:
             piles = tuple(piles)
         except TypeError:
             raise InvalidParameterError(f"piles must be a sequence of integers; got {piles!r}") from None
-        if not 1 <= len(piles) <= MAX_PILES or any(isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 20
+        if not 1 <= len(piles) <= MAX_PILES or any(isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= MAX_STONES
                                                    for x in piles):
             raise InvalidParameterError(
-                f"piles must hold 1 to {MAX_PILES} integers in [1, 20]; got {piles!r}")
+                f"piles must hold 1 to {MAX_PILES} integers in [1, {MAX_STONES}]; got {piles!r}")
         self.n_players, self.take, self.bonus = players, take, bonus
         if root is None:
             root = HarvestState(piles, (0,) * players, 0)
         elif not (isinstance(root, HarvestState) and len(root.piles) == len(piles)
-                  and all(isinstance(x, int) and 0 <= x <= 20 for x in root.piles)
+                  and all(isinstance(x, int) and 0 <= x <= MAX_STONES for x in root.piles)
                   and len(root.scores) == players and all(isinstance(x, int) and x >= 0 for x in root.scores)
                   and root.mover in range(players)):
             raise InvalidParameterError(
-                f"root must be a HarvestState with {len(piles)} piles of 0-20 stones, {players} scores >= 0 and "
+                f"root must be a HarvestState with {len(piles)} piles of 0-{MAX_STONES} stones, {players} scores >= 0 and "
                 f"a mover in 0..{players - 1}; got {root!r}")
         self.root = root
 

@@ -19,7 +19,7 @@ from numba import njit
 from searchlab.algorithms.compiled.nplayer import CompiledNPlayerGame, NPlayerPrimitives
 
 PLAYERS, PILES, TAKE, BONUS = range(4)
-MAX_PILES, MAX_TAKE = 8, 8
+MAX_PILES, MAX_TAKE, MAX_STONES = 8, 8, 20
 
 
 @njit(cache=True)
@@ -82,8 +82,9 @@ def encode(state: Any) -> np.ndarray:
 
 
 def compiled_nplayer_game(game: Any) -> CompiledNPlayerGame:
-    """Harvest's CompiledNPlayerGame (a game lasts at most as many plies as there are stones)."""
+    """Harvest's CompiledNPlayerGame (a game lasts at most as many plies as there are stones:
+    20 per pile from any state a search may be given)."""
     params = np.array([game.n_players, len(game.root.piles), game.take, game.bonus], np.int64)
     return CompiledNPlayerGame(
         prims=PRIMITIVES, state_dtype=np.int64, encode=encode, params=params, n_players=game.n_players,
-        max_moves=len(game.root.piles) * game.take, max_plies=sum(game.root.piles))
+        max_moves=len(game.root.piles) * game.take, max_plies=MAX_STONES * len(game.root.piles))

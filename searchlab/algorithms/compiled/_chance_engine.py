@@ -21,7 +21,7 @@ sort); outcome orders natural and by descending probability (a stable sort).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit, typeof, types
 
 # <primitives>
 is_terminal = is_chance = max_to_move = utility = evaluate = gen_moves = outcomes = play = hash_key = None
@@ -37,7 +37,6 @@ KEY = types.Tuple((types.uint64, types.int64, types.int64))
 
 def signature(S, P):
     """_rec's explicit signature for state rows like ``S`` and parameters like ``P``."""
-    from numba import typeof
     F, I = types.float64, types.int64
     A1F, A2F, A2I = types.float64[:], types.float64[:, :], types.int64[:, :]
     return F(typeof(S), I, I, F, F, I, I, F, F, F, types.boolean, typeof(P), types.int64[:], I,

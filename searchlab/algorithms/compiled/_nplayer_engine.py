@@ -18,7 +18,7 @@ caller returns at once (the reference's SearchAborted).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit, typeof, types
 
 # <primitives>
 is_terminal = to_move = gen_moves_for = play_for = payoffs = None
@@ -32,7 +32,6 @@ INF = np.inf
 
 def signature(S, P):
     """_rec's explicit signature for state rows like ``S`` and parameters like ``P``."""
-    from numba import typeof
     F, I = types.float64, types.int64
     return F(typeof(S), I, F, F, F, I, I, I, I, F, I, typeof(P), types.int64[:], types.int64[:],
              types.int64[:, :], types.int64[:, :], types.float64[:, :], types.float64[:, :])
