@@ -64,8 +64,9 @@ def run_compiled(game: Any, algorithm: str, ordering: str, horizon: float, low: 
     E = module(cg)
     decisions = cg.max_decisions if not math.isfinite(horizon) else min(int(horizon), cg.max_decisions)
     rows = 2 * decisions + 4                 # every path, plus the static order's scratch rows
-    S = np.zeros((rows + 2, cg.encode(game.initial_state()).shape[0]), cg.state_dtype)
-    S[0] = cg.encode(game.initial_state())
+    row = cg.encode(game.initial_state())
+    S = np.zeros((rows + 2, row.shape[0]), cg.state_dtype)
+    S[0] = row
     P = cg.params
     tol = 1e-9 * max(1.0, abs(low), abs(high))
     cnt = np.zeros(E.N_COUNTERS, np.int64)
@@ -81,7 +82,7 @@ def run_compiled(game: Any, algorithm: str, ordering: str, horizon: float, low: 
     M = np.zeros((rows + 2, cg.max_moves), np.int64)
     keys = np.zeros(cg.max_moves)
     bad = np.zeros(1)
-    by_prob = np.array([outcome_order == "probability"], np.int64)
+    by_prob = np.array([outcome_order == "probability"], np.int64)      # outcomes by probability (0/1)
     depth = np.int64(2**62) if not math.isfinite(horizon) else np.int64(horizon)
     limit = np.int64(2**62) if max_nodes is None else np.int64(max_nodes)
     static = ordering == "static"
