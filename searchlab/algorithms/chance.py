@@ -61,7 +61,6 @@ from searchlab.hashing import child_key
 from searchlab.algorithms.chance_compiled import run_compiled
 from searchlab.algorithms.chance_compiled import supports as compiled_supports
 from searchlab.algorithms.context import count_node
-from searchlab.algorithms.kernels.chance import kernel_supports_chance, run_chance_kernel
 from searchlab.algorithms.result import SearchResult
 from searchlab.games.protocol import ChanceGame
 
@@ -444,11 +443,12 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
     - iterative: iterative deepening over depth 1..depth, the previous best root move first;
       ``iterations`` holds each iteration's nodes.
     - max_nodes: node budget (status "aborted", value None when exceeded).
-    - engine: "reference" (this module, the default), "kernel" (the compiled kernel of
-      searchlab/algorithms/kernels/chance.py: ChanceTree, natural move order, not iterative;
-      UnsupportedError elsewhere), "compiled" (searchlab/algorithms/chance_compiled.py: Pig,
-      orderings natural and static, not iterative; UnsupportedError elsewhere) or "auto"
-      (whichever applies, else the reference). All return the same counts.
+    - engine: "reference" (this module, the default); the compiled chance engine
+      (searchlab/algorithms/chance_compiled.py, one numba search over the game's primitives,
+      not iterative) as "kernel" on the synthetic ChanceTree (natural order) and as "compiled"
+      on Pig and the dice race (natural and static order), UnsupportedError elsewhere; or
+      "auto" (the compiled engine where it applies, else the reference). All return the same
+      counts.
 
     Returns a SearchResult (value from MAX's view) with ``chance_nodes`` set and, in
     ``extra``: chance_cutoffs, probes, probe_cutoffs, bounds. ``best_moves`` is complete for
@@ -489,20 +489,16 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
     if engine not in ENGINES:
         raise InvalidParameterError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
     horizon = INF if depth is None else depth
-    if engine in ("compiled", "auto") and compiled_supports(game, algorithm, ordering, iterative):
+    if engine != "reference" and compiled_supports(game, algorithm, ordering, iterative, engine):
         return run_compiled(game, algorithm, ordering, horizon, low, high, outcome_order, max_nodes)
     if engine == "compiled":
         raise UnsupportedError(f"no compiled chance engine for {algorithm}/{ordering} on {game.name}"
                                + (" with iterative deepening" if iterative else "")
-                               + " (Pig, natural or static order): use engine='reference'")
-    if engine != "reference":
-        fits = kernel_supports_chance(game, algorithm, ordering) and not iterative and depth is None
-        if engine == "kernel" and not fits:
-            raise UnsupportedError(f"no compiled chance kernel for {algorithm}/{ordering} on {game.name}"
-                                   + (" with iterative deepening" if iterative else "")
-                                   + ": use engine='reference'")
-        if fits:
-            return run_chance_kernel(game, algorithm, (low, high), outcome_order, max_nodes)
+                               + " (Pig and the dice race, natural or static order): use engine='reference'")
+    if engine == "kernel":
+        raise UnsupportedError(f"no compiled chance kernel for {algorithm}/{ordering} on {game.name}"
+                               + (" with iterative deepening" if iterative else "")
+                               + " (the chance tree, natural order): use engine='reference'")
     ctx = ChanceContext(game, horizon, low, high, ordering, outcome_order,
                         INF if max_nodes is None else max_nodes, order_seed=order_seed)
     fn = ALGORITHMS[algorithm]

@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 from typing import Any, Hashable
 
 from searchlab.algorithms.context import count_node
-from searchlab.algorithms.kernels.multiplayer import kernel_supports_multiplayer, run_multiplayer_kernel
 from searchlab.algorithms.multiplayer_compiled import run_compiled
 from searchlab.algorithms.multiplayer_compiled import supports as compiled_supports
 from searchlab.algorithms.result import MultiResult
@@ -219,11 +218,11 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
     - ordering: "natural" (move order), or "perfect" for paranoid: children best-first for the
       mover by their exact paranoid value (an oracle computed before the search, not counted;
       the game needs ``hash_key``): the best case of Sturtevant & Korf's analysis.
-    - engine: "reference" (this module, the default), "kernel" (the compiled kernel of
-      searchlab/algorithms/kernels/multiplayer.py: NPlayerTree from its root, its full depth,
-      natural order; UnsupportedError elsewhere), "compiled" (the compiled engine of
-      searchlab/algorithms/multiplayer_compiled.py: Rolit, any root and depth, natural order;
-      UnsupportedError elsewhere) or "auto" (whichever of the two applies, else the reference).
+    - engine: "reference" (this module, the default); the compiled n-player engine
+      (searchlab/algorithms/multiplayer_compiled.py, one numba search over the game's
+      primitives, natural order, any root) as "kernel" on the NPlayerTree (a horizon at or
+      beyond its leaves) and as "compiled" on Rolit and Harvest (any depth), UnsupportedError
+      elsewhere; or "auto" (the compiled engine where it applies, else the reference).
     Raises InvalidParameterError / UnsupportedError before any search.
     """
     if not isinstance(game, MultiPlayerGame):
@@ -269,19 +268,14 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
         raise InvalidParameterError("the root is terminal: nothing to search")
     if engine not in ENGINES:
         raise InvalidParameterError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
-    if engine in ("compiled", "auto") and compiled_supports(game, algorithm, ordering):
+    if engine != "reference" and compiled_supports(game, algorithm, ordering, engine, horizon):
         return run_compiled(game, algorithm, state, horizon, total, max_nodes)
     if engine == "compiled":
         raise UnsupportedError(f"no compiled n-player engine for {algorithm} on {game.name} with ordering "
-                               f"{ordering!r} (Rolit, natural order): use engine='reference'")
-    if engine != "reference":
-        fits = (kernel_supports_multiplayer(game, algorithm) and root is None and ordering == "natural"
-                and horizon == game.default_depth and (total is None or total == game.total))
-        if engine == "kernel" and not fits:
-            raise UnsupportedError(f"no compiled n-player kernel for {algorithm} on {game.name} with these "
-                                   "arguments: use engine='reference'")
-        if fits:
-            return run_multiplayer_kernel(game, algorithm, max_nodes)
+                               f"{ordering!r} (Rolit and Harvest, natural order): use engine='reference'")
+    if engine == "kernel":
+        raise UnsupportedError(f"no compiled n-player kernel for {algorithm} on {game.name} with these "
+                               "arguments (the n-player tree, natural order, to its leaves): use engine='reference'")
     ctx = MultiContext(game, horizon, game.to_move(state), total,
                        INF if max_nodes is None else max_nodes)
     if ordering == "perfect":

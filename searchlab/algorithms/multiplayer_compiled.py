@@ -1,170 +1,89 @@
-"""The compiled n-player engine for Rolit: max^n, shallow pruning, paranoid (alpha-beta and
-plain minimax) and best-reply search over searchlab/games/rolit_compiled.py's primitives.
+"""The compiled n-player engine's public side: which searches it runs, and running one.
 
-``run_compiled(game, algorithm, state, horizon, total, max_nodes)`` returns the same
-MultiResult as searchlab.algorithms.multiplayer.search_multiplayer (engine "reference"), node
-for node: value vector and value bit for bit, best move, nodes, leaves, interior, cutoffs,
-per_ply, status (tests/games/test_rolit_compiled.py, also under NUMBA_DISABLE_JIT=1). The
-search is one recursive function repeating multiplayer.py's maxn / maxn_shallow / paranoid /
-brs step for step (natural move order only). It is compiled for one explicit signature, so
-numba's on-disk cache holds it (kernels/_recursive.py). Positions live in a per-ply stack
-``S`` (row ply = the node at that ply), value vectors in ``V`` (row ply = the vector the node
-returns) and ``B`` (the node's best child vector so far): nothing is allocated per node.
+One numba search (searchlab/algorithms/compiled/_nplayer_engine.py) serves every n-player game
+that supplies compiled primitives (the contract: searchlab.algorithms.compiled.nplayer): the
+NPlayerTree (engine "kernel"), Rolit and Harvest (engine "compiled"). ``run_compiled`` returns
+the same MultiResult as searchlab.algorithms.multiplayer.search_multiplayer (engine
+"reference"), node for node: value vector and value bit for bit, best move, nodes, leaves,
+interior, cutoffs, per_ply, status (tests/algorithms/test_nplayer_engine.py, also under
+NUMBA_DISABLE_JIT=1). Natural move order only.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
+from typing import Any
 
 import numpy as np
-from numba import njit, types
 
+from searchlab.algorithms.compiled import family
+from searchlab.algorithms.compiled.nplayer import CompiledNPlayerGame, NPlayerPrimitives
 from searchlab.algorithms.kernels._recursive import ready
 from searchlab.algorithms.result import MultiResult
 from searchlab.errors import InvalidParameterError
-from searchlab.games.rolit import Rolit
-from searchlab.games.rolit_compiled import MOVER, encode, gen_moves_for, is_terminal, payoffs, play_for
 
-ALG_MAXN, ALG_SHALLOW, ALG_PARANOID, ALG_PARANOID_MM, ALG_BRS = range(5)
-ALGORITHMS = {"maxn": ALG_MAXN, "maxn-shallow": ALG_SHALLOW, "paranoid": ALG_PARANOID,
-              "paranoid-minimax": ALG_PARANOID_MM, "brs": ALG_BRS}
+TEMPLATE = Path(family.__file__).with_name("_nplayer_engine.py")
+ALGORITHMS = {"maxn": 0, "maxn-shallow": 1, "paranoid": 2, "paranoid-minimax": 3, "brs": 4}
 NODES, LEAVES, CUTS, ABORT, BEST, BAD = range(6)
-MAX_PLY = 64                 # Rolit lasts 60 plies; a row per ply plus the leaf's
-MAX_MOVES = 192              # BRS's MIN node: every opponent's moves (3 x 60 at most)
 INF = np.inf
 
-_F, _I = types.float64, types.int64
-_SIGNATURE = _F(types.uint64[:, :], _I, _F, _F, _F, _I, _I, _I, _I, _F, _I, types.int64[:],
-                types.int64[:], types.int64[:, :], types.int64[:, :], types.float64[:, :],
-                types.float64[:, :])
+
+def compiled_nplayer_game(game: Any) -> CompiledNPlayerGame | None:
+    """The game's n-player primitives, or None where it has none."""
+    caps = getattr(game, "capabilities", None)
+    if caps is None or not getattr(caps, "family_compiled", False):
+        return None
+    cg = game.family_primitives()
+    return cg if isinstance(cg, CompiledNPlayerGame) else None
 
 
-@njit(cache=True)          # compiled for _SIGNATURE by ready() on first use
-def _rec(S, ply, alpha, beta, bound, algo, n, depth, root, total, max_nodes, cnt, per_ply, M, MP, V, B):
-    """One node at ``ply`` (position S[ply]): its value vector into V[ply]; returns the root
-    player's component (paranoid, BRS: the node's value; 0 after an abort)."""
-    cnt[NODES] += 1
-    if cnt[NODES] > max_nodes:
-        cnt[ABORT] = 1
-        return 0.0
-    per_ply[ply] += 1
-    s = S[ply]
-    terminal = is_terminal(s)
-    if terminal or ply >= depth:
-        cnt[LEAVES] += 1
-        payoffs(s, n, not terminal, V[ply])
-        if algo == ALG_SHALLOW:
-            acc = 0.0
-            low = V[ply, 0]
-            for i in range(n):
-                acc += V[ply, i]
-                low = min(low, V[ply, i])
-            if low < 0 or acc != total:
-                cnt[BAD] = 1
-                cnt[ABORT] = 1
-        return V[ply, root]
-    child = S[ply + 1]
-    best_m = -1
-    if algo == ALG_MAXN or algo == ALG_SHALLOW:
-        mover = np.int64(s[MOVER])
-        k = gen_moves_for(s, mover, M[ply])
-        for i in range(k):
-            m = M[ply, i]
-            play_for(s, mover, m, n, child)
-            child_bound = total if best_m < 0 else total - B[ply, mover]
-            _rec(S, ply + 1, alpha, beta, child_bound, algo, n, depth, root, total, max_nodes, cnt,
-                 per_ply, M, MP, V, B)
-            if cnt[ABORT]:
-                return 0.0
-            if best_m < 0 or V[ply + 1, mover] > B[ply, mover]:
-                B[ply, :n] = V[ply + 1, :n]
-                best_m = m
-            if algo == ALG_SHALLOW and B[ply, mover] >= bound and i < k - 1:
-                cnt[CUTS] += 1
-                break
-        if ply == 0:
-            cnt[BEST] = best_m
-        V[ply, :n] = B[ply, :n]
-        return V[ply, root]
-    # paranoid and BRS: (player, move) pairs, then fail-soft alpha-beta (multiplayer._two_sided)
-    if algo == ALG_BRS:
-        maximizing = ply % 2 == 0
-        if maximizing:
-            k = gen_moves_for(s, root, M[ply])
-            MP[ply, :k] = root
-        else:
-            k = 0
-            for j in range(1, n):
-                p = (root + j) % n
-                c = gen_moves_for(s, p, M[ply, k:])
-                MP[ply, k:k + c] = p
-                k += c
-    else:
-        mover = np.int64(s[MOVER])
-        maximizing = mover == root
-        k = gen_moves_for(s, mover, M[ply])
-        MP[ply, :k] = mover
-    prune = algo != ALG_PARANOID_MM
-    best = -INF if maximizing else INF
-    for i in range(k):
-        m = M[ply, i]
-        play_for(s, MP[ply, i], m, n, child)
-        c = _rec(S, ply + 1, alpha, beta, 0.0, algo, n, depth, root, total, max_nodes, cnt, per_ply,
-                 M, MP, V, B)
-        if cnt[ABORT]:
-            return 0.0
-        if (c > best) if maximizing else (c < best):
-            best = c
-            B[ply, :n] = V[ply + 1, :n]
-            best_m = m
-        if prune:
-            if maximizing:
-                if best >= beta:
-                    if i < k - 1:
-                        cnt[CUTS] += 1
-                    break
-                alpha = max(alpha, best)
-            else:
-                if best <= alpha:
-                    if i < k - 1:
-                        cnt[CUTS] += 1
-                    break
-                beta = min(beta, best)
-    if ply == 0:
-        cnt[BEST] = best_m
-    V[ply, :n] = B[ply, :n]
-    return best
+def supports(game: Any, algorithm: str, ordering: str, engine: str, horizon: float) -> bool:
+    """Whether the compiled engine runs this search for ``engine`` ("kernel", "compiled" or
+    "auto"): a game with n-player primitives whose label is that engine (any label for
+    "auto"), any of the n-player algorithms, natural move order; for a game without static
+    values a horizon at or beyond its ``default_depth``."""
+    cg = compiled_nplayer_game(game)
+    if cg is None or engine not in (cg.label, "auto") or algorithm not in ALGORITHMS or ordering != "natural":
+        return False
+    return cg.static_values or (game.default_depth is not None and horizon >= game.default_depth)
 
 
-def supports(game, algorithm: str, ordering: str = "natural") -> bool:
-    """Whether the compiled engine covers this search: Rolit (itself, not a wrapper), any of
-    the n-player algorithms, natural move order."""
-    return type(game) is Rolit and algorithm in ALGORITHMS and ordering == "natural"
+def module(cg: CompiledNPlayerGame):
+    """The n-player engine specialised for ``cg``'s primitives (compiled or loaded once)."""
+    return family.engine(TEMPLATE, NPlayerPrimitives._fields, tuple(cg.prims))
 
 
-def run_compiled(game: Rolit, algorithm: str, state, horizon: float, total: float | None,
+def run_compiled(game: Any, algorithm: str, state: Any, horizon: float, total: float | None,
                  max_nodes: int | None) -> MultiResult:
-    """Search ``state`` of a Rolit game to ``horizon`` plies (math.inf: to the end) with the
-    compiled engine; ``total`` is shallow pruning's constant sum (validated by the caller,
-    search_multiplayer). Raises InvalidParameterError when a leaf breaks the constant sum,
-    as the reference does."""
-    n = game.n_players
-    S = np.zeros((MAX_PLY + 1, 5), np.uint64)
-    S[0] = encode(state)
-    cnt = np.zeros(6, np.int64)
+    """Search ``state`` to ``horizon`` plies (math.inf: to the end) with the compiled engine;
+    ``total`` is shallow pruning's constant sum (validated by search_multiplayer). Raises
+    InvalidParameterError when a leaf breaks the constant sum, as the reference does."""
+    cg = compiled_nplayer_game(game)
+    E = module(cg)
+    n = cg.n_players
+    plies = cg.max_plies if not math.isfinite(horizon) else min(int(horizon), cg.max_plies)
+    row = cg.encode(state)
+    S = np.zeros((plies + 2, row.shape[0]), cg.state_dtype)
+    S[0] = row
+    P = cg.params
+    cnt = np.zeros(E.N_COUNTERS, np.int64)
     cnt[BEST] = -1                         # no move: a root at the horizon
-    per_ply = np.zeros(MAX_PLY + 1, np.int64)
-    M = np.zeros((MAX_PLY + 1, MAX_MOVES), np.int64)
-    MP = np.zeros((MAX_PLY + 1, MAX_MOVES), np.int64)
-    V = np.zeros((MAX_PLY + 1, 4))
-    B = np.zeros((MAX_PLY + 1, 4))
-    depth = MAX_PLY if not math.isfinite(horizon) else int(horizon)
+    per_ply = np.zeros(plies + 2, np.int64)
+    width = cg.max_moves * max(1, n - 1)   # best-reply search's MIN node: every opponent's moves
+    M = np.zeros((plies + 2, width), np.int64)
+    MP = np.zeros((plies + 2, width), np.int64)
+    V = np.zeros((plies + 2, n))
+    B = np.zeros((plies + 2, n))
+    depth = np.int64(2**62) if not math.isfinite(horizon) else np.int64(horizon)
     limit = np.int64(2**62) if max_nodes is None else np.int64(max_nodes)
-    root = state.mover
+    root = int(game.to_move(state))
+    rec = ready(E._rec, E.signature(S, P))
     t0 = time.perf_counter()
-    value = ready(_rec, _SIGNATURE)(S, 0, -INF, INF, float(total or 0.0), ALGORITHMS[algorithm], n, depth, root,
-                 float(total or 0.0), limit, cnt, per_ply, M, MP, V, B)
+    with np.errstate(over="ignore"):
+        value = rec(S, 0, -INF, INF, float(total or 0.0), ALGORITHMS[algorithm], n, depth, root, float(total or 0.0),
+                    limit, P, cnt, per_ply, M, MP, V, B)
     wall = time.perf_counter() - t0
     if cnt[BAD]:
         raise InvalidParameterError(f"shallow pruning needs non-negative payoffs summing to total={total}; "
@@ -179,4 +98,4 @@ def run_compiled(game: Rolit, algorithm: str, state, horizon: float, total: floa
         leaves=int(cnt[LEAVES]), interior=nodes - int(cnt[LEAVES]), cutoffs=int(cnt[CUTS]),
         per_ply=tuple(int(x) for x in per_ply[:top + 1]), algorithm=algorithm, n_players=n,
         root_player=root, depth=int(horizon) if math.isfinite(horizon) else -1, wall_time=wall,
-        status="ok" if ok else "aborted", engine="compiled")
+        status="ok" if ok else "aborted", engine=cg.label)

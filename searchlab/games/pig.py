@@ -34,14 +34,16 @@ from __future__ import annotations
 
 import math
 import re
-from typing import NamedTuple
+from dataclasses import replace
+from typing import Any, NamedTuple
 
 from searchlab.errors import InvalidParameterError
+from searchlab.games import pig_compiled
+from searchlab.games.pig_compiled import POINTS_PER_TURN, ROLL, STOP
 from searchlab.games.protocol import CHANCE
 from searchlab.hashing import MASK64
 
-ROLL, STOP = 0, 1
-POINTS_PER_TURN = 8.0
+__all__ = ["POINTS_PER_TURN", "ROLL", "STOP", "Pig", "PigState", "evaluate_text", "race_estimate"]
 
 
 class PigState(NamedTuple):
@@ -78,7 +80,7 @@ class Pig:
     """Pig as a ChanceGame; ``Pig(winscore=20, dice=6)`` etc. ``default_depth`` None (the
     game can last ``horizon`` decisions: give searches a depth)."""
 
-    capabilities = CHANCE
+    capabilities = replace(CHANCE, family_compiled=True)
     has_static = True
     value_bounds = (-1.0, 1.0)
     default_depth = None
@@ -141,6 +143,10 @@ class Pig:
 
     def hash_key(self, s: PigState) -> int:
         return hash(s) & MASK64
+
+    def family_primitives(self) -> Any:
+        """The compiled chance engine's primitives (searchlab.games.pig_compiled)."""
+        return pig_compiled.compiled_chance_game(self)
 
     def __repr__(self) -> str:
         return self.name

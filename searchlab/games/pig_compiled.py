@@ -5,19 +5,24 @@ move, rolling (1 at the chance node after a roll), decisions made. The game's pa
 a row ``P`` = (winscore, dice, horizon, the root's mover = MAX). Every function repeats
 searchlab/games/pig.py exactly: the same moves in the same order (ROLL 0, STOP 1), outcomes
 (face k + 1 for outcome k, probability 1/dice each, natural order), terminal test, utility
-and race-model evaluation (the same float operations; tests/games/test_pig_compiled.py). The
-chance search over these primitives is searchlab/algorithms/chance_compiled.py.
+and race-model evaluation (the same float operations; tests/games/test_pig_compiled.py). They
+are the primitives of the compiled chance engine (the contract:
+searchlab.algorithms.compiled.chance); ``compiled_chance_game(game)`` hands them to it.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numba import njit
 
-from searchlab.games.pig import POINTS_PER_TURN, ROLL, STOP, PigState
+from searchlab.algorithms.compiled.chance import ChancePrimitives, CompiledChanceGame
+from searchlab.algorithms.kernels._hashing import mix_row
 
+ROLL, STOP = 0, 1                 # the decision moves (searchlab.games.pig uses these)
+POINTS_PER_TURN = 8.0             # the race model's points per turn
 STATE_SIZE = 6
 S0, S1, TURN, MOVER, ROLLING, DECISIONS = range(6)
 WINSCORE, DICE, HORIZON, ROOT_MOVER = range(4)
@@ -29,7 +34,7 @@ def is_terminal(s, P):
 
 
 @njit(cache=True)
-def is_chance(s):
+def is_chance(s, P):
     return s[ROLLING] != 0
 
 
@@ -71,6 +76,21 @@ def gen_moves(s, P, out):
 
 
 @njit(cache=True)
+def outcomes(s, P, probs):
+    """The die's faces: outcome k (face k + 1) with probability 1/dice each."""
+    dice = P[DICE]
+    for k in range(dice):
+        probs[k] = 1.0 / dice
+    return dice
+
+
+@njit(cache=True)
+def hash_key(s, P):
+    """A key of the position (all six words)."""
+    return mix_row(s, STATE_SIZE)
+
+
+@njit(cache=True)
 def play(s, m, P, out):
     """``out`` = the position after move (or, at a chance node, outcome) ``m`` (Pig.play)."""
     out[:] = s
@@ -92,12 +112,24 @@ def play(s, m, P, out):
     out[MOVER] = mover if out[mover] >= P[WINSCORE] else 1 - mover
 
 
-def encode(state: PigState) -> np.ndarray:
+PRIMITIVES = ChancePrimitives(is_terminal, is_chance, max_to_move, utility, evaluate, gen_moves, outcomes,
+                              play, hash_key)
+
+
+def encode(state: Any) -> np.ndarray:
     """The row of a PigState."""
     return np.array([state.scores[0], state.scores[1], state.turn_total, state.mover,
                      int(state.rolling), state.decisions], dtype=np.int64)
 
 
-def parameters(game) -> np.ndarray:
+def parameters(game: Any) -> np.ndarray:
     """The row ``P`` of a Pig game."""
     return np.array([game.winscore, game.dice, game.horizon, game.root.mover], dtype=np.int64)
+
+
+def compiled_chance_game(game: Any) -> CompiledChanceGame:
+    """Pig's CompiledChanceGame (orderings natural and static)."""
+    return CompiledChanceGame(
+        prims=PRIMITIVES, state_dtype=np.int64, encode=encode, params=parameters(game), max_moves=2,
+        max_outcomes=game.dice, n_move_ids=2, max_decisions=game.horizon, orderings=("natural", "static"),
+        label="compiled")

@@ -43,6 +43,9 @@ class Capabilities:
         leaves_below: ``leaves_below(s)`` (explicit trees: step-by-step traces).
         compiled: ``compiled_primitives()`` returns the game's primitives for the compiled
             engine (a CompiledGame, searchlab.algorithms.compiled).
+        family_compiled: ``family_primitives()`` returns the game's primitives for the compiled
+            chance engine (a CompiledChanceGame, searchlab.algorithms.compiled.chance) or the
+            compiled n-player engine (a CompiledNPlayerGame, searchlab.algorithms.compiled.nplayer).
         kernel_model: the synthetic tree model a compiled kernel implements node for node
             (``iid``, ``ordered``, ``incremental``); None = no compiled kernel.
     """
@@ -63,6 +66,7 @@ class Capabilities:
     node_ids: bool = False
     leaves_below: bool = False
     compiled: bool = False
+    family_compiled: bool = False
     kernel_model: str | None = None
 
     def require_classical(self, what: str) -> None:

@@ -28,17 +28,19 @@ Generator from the seed, no global state).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
-from searchlab.games.protocol import Capabilities
+from searchlab.games import rolit_compiled
 from searchlab.games.othello import CORNERS, _squares, flips, legal_squares
+from searchlab.games.protocol import Capabilities
+from searchlab.games.rolit_compiled import CORNER_WEIGHT
 from searchlab.hashing import MASK64
 
+__all__ = ["CORNER_WEIGHT", "Rolit", "RolitState"]
 FULL = MASK64
-CORNER_WEIGHT = 4
 _START = (1 << 27, 1 << 28, 1 << 36, 1 << 35)      # d4, e4, e5, d5
 _NEIGHBOURS = []
 for _sq in range(64):
@@ -66,7 +68,8 @@ class Rolit:
 
     has_static = True
     default_depth = None
-    capabilities = Capabilities(two_player=False, zero_sum=False, constant_sum=True, with_mover=True)
+    capabilities = Capabilities(two_player=False, zero_sum=False, constant_sum=True, with_mover=True,
+                                family_compiled=True)
 
     def __init__(self, players: int = 4, root: RolitState | None = None) -> None:
         if isinstance(players, bool) or players not in (3, 4):
@@ -148,6 +151,10 @@ class Rolit:
 
     def hash_key(self, state: RolitState) -> int:
         return hash((state.discs, state.mover)) & MASK64
+
+    def family_primitives(self) -> Any:
+        """The compiled n-player engine's primitives (searchlab.games.rolit_compiled)."""
+        return rolit_compiled.compiled_nplayer_game(self)
 
     def render(self, state: RolitState) -> str:
         rows = []

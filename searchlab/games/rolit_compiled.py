@@ -5,17 +5,22 @@ RolitState.discs) and the player to move. Every function repeats searchlab/games
 exactly: the same legal moves in the same (ascending square) order, the same flips, and the
 same payoff vectors (integers, so the float vectors are equal bit for bit). Move generation
 and flips are Othello's kernel (searchlab.algorithms.kernels.othello) with the mover's discs
-against every other colour. The n-player search over these primitives is
-searchlab/algorithms/multiplayer_compiled.py (tests/games/test_rolit_compiled.py).
+against every other colour. They are the primitives of the compiled n-player engine (the
+contract: searchlab.algorithms.compiled.nplayer; ``P`` = [players]); ``compiled_nplayer_game``
+hands them to it (tests/games/test_rolit_compiled.py).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
+from searchlab.algorithms.compiled.nplayer import CompiledNPlayerGame, NPlayerPrimitives
 from searchlab.algorithms.kernels.othello import flips, legal_moves, popcount
-from searchlab.games.rolit import CORNER_WEIGHT, RolitState
+
+CORNER_WEIGHT = 4                 # the evaluation's corner weight (searchlab.games.rolit uses it)
 
 STATE_SIZE = 5
 MOVER = 4
@@ -32,9 +37,14 @@ def occupied(s):
 
 
 @njit(cache=True)
-def is_terminal(s):
+def is_terminal(s, P):
     """The board is full (Rolit has no passes: the game lasts exactly 60 plies)."""
     return occupied(s) == FULL
+
+
+@njit(cache=True)
+def to_move(s, P):
+    return np.int64(s[MOVER])
 
 
 @njit(cache=True)
@@ -47,7 +57,7 @@ def adjacent(occ):
 
 
 @njit(cache=True)
-def gen_moves_for(s, mover, out):
+def gen_moves_for(s, mover, P, out):
     """Player ``mover``'s moves in ascending square order into ``out``; their number. Captures
     if there are any, else every empty square next to a disc (Rolit.legal_moves)."""
     own = s[mover]
@@ -65,7 +75,7 @@ def gen_moves_for(s, mover, out):
 
 
 @njit(cache=True)
-def play_for(s, mover, m, n_players, out):
+def play_for(s, mover, m, P, out):
     """``out`` = the position after player ``mover`` plays square ``m`` (Rolit.play with the
     mover set to ``mover``); the next player is mover + 1 (mod n_players)."""
     own = s[mover]
@@ -77,13 +87,14 @@ def play_for(s, mover, m, n_players, out):
             out[c] = s[c] | f | bit
         else:
             out[c] = s[c] & ~f
-    out[MOVER] = np.uint64((mover + 1) % n_players)
+    out[MOVER] = np.uint64((mover + 1) % P[0])
 
 
 @njit(cache=True)
-def payoffs(s, n_players, horizon, out):
-    """``out[:n_players]`` = the utility vector (terminal) or, with ``horizon``, the evaluation
+def payoffs(s, P, horizon, out):
+    """``out[:players]`` = the utility vector (terminal) or, with ``horizon``, the evaluation
     vector (Rolit.utility_vector / evaluate_vector, as floats of exact integers)."""
+    n_players = P[0]
     neutral = popcount(s[3]) if n_players == 3 else 0
     free = 4
     for i in range(n_players):
@@ -98,6 +109,16 @@ def payoffs(s, n_players, horizon, out):
             out[i] += np.float64(CORNER_WEIGHT * free)
 
 
-def encode(state: RolitState) -> np.ndarray:
+PRIMITIVES = NPlayerPrimitives(is_terminal, to_move, gen_moves_for, play_for, payoffs)
+
+
+def encode(state: Any) -> np.ndarray:
     """The row of a RolitState."""
     return np.array([*state.discs, state.mover], dtype=np.uint64)
+
+
+def compiled_nplayer_game(game: Any) -> CompiledNPlayerGame:
+    """Rolit's CompiledNPlayerGame (a game lasts 60 plies; at most 60 moves per player)."""
+    return CompiledNPlayerGame(
+        prims=PRIMITIVES, state_dtype=np.uint64, encode=encode,
+        params=np.array([game.n_players], np.int64), n_players=game.n_players, max_moves=64, max_plies=64)

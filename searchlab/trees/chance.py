@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from numbers import Real
 from typing import Any
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.protocol import CHANCE
 from searchlab.hashing import child_key, root_key, unit
+from searchlab.trees import chance_compiled
 from searchlab.trees.base import check_int
 
 #: node kinds by level mod 4 in the synthetic chance tree
@@ -40,7 +42,7 @@ class ChanceTree:
     """
 
     model = "chance"
-    capabilities = CHANCE
+    capabilities = replace(CHANCE, family_compiled=True)
     has_static = False
 
     def __init__(self, b: int, n: int, d: int, seed: int = 0, low: float = 0.0, high: float = 1.0,
@@ -107,6 +109,10 @@ class ChanceTree:
 
     def hash_key(self, state: tuple[int, int]) -> int:
         return state[0]
+
+    def family_primitives(self) -> Any:
+        """The compiled chance engine's primitives (searchlab.trees.chance_compiled)."""
+        return chance_compiled.compiled_chance_game(self)
 
     def __repr__(self) -> str:
         return self.name

@@ -3,9 +3,12 @@ MultiPlayerGame (searchlab.games.protocol) with i.i.d. or constant-sum value vec
 
 from __future__ import annotations
 
+from typing import Any
+
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, VECTOR_SALT, mix64, root_key, unit
+from searchlab.trees import nplayer_compiled
 from searchlab.trees.base import check_int
 
 
@@ -31,7 +34,7 @@ class NPlayerTree:
                  levels: int = 0, total: int = 12) -> None:
         self.n_players = check_int("players", players, 2)
         self.capabilities = Capabilities(two_player=self.n_players == 2, zero_sum=False,
-                                         constant_sum=True, with_mover=True)
+                                         constant_sum=True, with_mover=True, family_compiled=True)
         self.b = check_int("b", b, 1)
         self.d = check_int("d", d, 0)
         self.seed = check_int("seed", seed, 0)
@@ -90,6 +93,10 @@ class NPlayerTree:
 
     def hash_key(self, state: tuple) -> int:
         return state[0]
+
+    def family_primitives(self) -> Any:
+        """The compiled n-player engine's primitives (searchlab.trees.nplayer_compiled)."""
+        return nplayer_compiled.compiled_nplayer_game(self)
 
     def __repr__(self) -> str:
         return self.name

@@ -1,4 +1,5 @@
-"""The compiled chance kernel against the reference, node for node (and without JIT)."""
+"""The compiled chance engine on the synthetic chance tree (engine "kernel") against the
+reference, node for node (and without JIT)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,13 @@ def test_kernel_equals_reference_node_for_node(b, n, d, levels, probs):
         _same(t, "star2", max_nodes=17)
 
 
+def test_kernel_with_a_horizon_past_the_leaves():
+    t = ChanceTree(3, 2, 3, seed=5, levels=4)
+    for alg in ALGS:
+        ker = _same(t, alg, depth=5)
+        assert ker.depth == 5
+
+
 def test_kernel_refusals():
     with pytest.raises(UnsupportedError, match="no compiled chance kernel"):
         search_chance(Pig(winscore=10), "star1", depth=2, engine="kernel")
@@ -72,20 +80,23 @@ def test_kernels_without_jit_in_a_subprocess():
 
 
 def test_recursive_kernels_load_from_numba_disk_cache():
-    """Both self-recursive kernels (explicit signatures) are stored by numba's on-disk cache and
-    a fresh process loads them instead of compiling (a load of a type-inferred recursive
-    function would crash the process: numba issues #6061/#6713)."""
+    """The family engines' self-recursive searches (explicit signatures), specialised for the
+    trees, are stored by numba's on-disk cache and a fresh process loads them instead of
+    compiling (a load of a type-inferred recursive function would crash the process: numba
+    issues #6061/#6713)."""
     search_chance(ChanceTree(2, 2, 2, seed=1), "star2", engine="kernel")     # writes the caches here
     search_multiplayer(NPlayerTree(3, 2, 2, seed=1), "maxn", engine="kernel")
     code = ("from searchlab.algorithms.chance import search_chance as s\n"
             "from searchlab.algorithms.multiplayer import search_multiplayer as m\n"
-            "from searchlab.algorithms.kernels import chance, multiplayer\n"
+            "from searchlab.algorithms import chance_compiled as cc, multiplayer_compiled as mc\n"
             "from searchlab.trees.chance import ChanceTree\n"
             "from searchlab.trees.nplayer import NPlayerTree\n"
-            "assert s(ChanceTree(2, 2, 3, seed=3), 'star2', engine='kernel').nodes > 0\n"
-            "assert m(NPlayerTree(3, 2, 3, seed=1), 'paranoid', engine='kernel').nodes > 0\n"
-            "print(sum(chance._rec.stats.cache_hits.values()), sum(multiplayer._mrec.stats.cache_hits.values()),\n"
-            "      sum(chance._rec.stats.cache_misses.values()))\n")
+            "t, u = ChanceTree(2, 2, 3, seed=3), NPlayerTree(3, 2, 3, seed=1)\n"
+            "assert s(t, 'star2', engine='kernel').nodes > 0\n"
+            "assert m(u, 'paranoid', engine='kernel').nodes > 0\n"
+            "c, n = cc.module(t.family_primitives())._rec, mc.module(u.family_primitives())._rec\n"
+            "print(sum(c.stats.cache_hits.values()), sum(n.stats.cache_hits.values()),\n"
+            "      sum(c.stats.cache_misses.values()))\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("NUMBA_DISABLE_JIT", None)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)

@@ -36,3 +36,18 @@ def test_kernel_refusals():
     with pytest.raises(UnsupportedError):
         search_multiplayer(NPlayerTree(3, 2, 3), "paranoid", ordering="perfect", engine="kernel")
     assert search_multiplayer(Rolit(3), "maxn", depth=1, engine="auto").engine == "compiled"   # Rolit's engine
+
+
+def test_kernel_from_any_root_and_beyond_the_leaves():
+    """The one n-player engine searches the tree from an inner node, and with a horizon past
+    its leaves, node for node as the reference; a horizon above the leaves (no static values)
+    stays the reference's."""
+    t = NPlayerTree(3, 3, 5, seed=7, values="constsum", total=9)
+    inner = t.play(t.play(t.initial_state(), 2), 0)
+    for alg in ALGS:
+        for kw in ({"root": inner}, {"depth": 7}):
+            ref = search_multiplayer(t, alg, **kw)
+            ker = search_multiplayer(t, alg, engine="kernel", **kw)
+            assert ker.counts() == ref.counts() and ker.root_player == ref.root_player == kw.get("root", (0, 0, 0))[2]
+    with pytest.raises(UnsupportedError, match="no compiled n-player kernel"):
+        search_multiplayer(t, "maxn", depth=3, engine="kernel")

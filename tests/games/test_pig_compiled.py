@@ -1,4 +1,4 @@
-"""Compiled Pig (games/pig_compiled.py + algorithms/chance_compiled.py) against the reference
+"""Compiled Pig (games/pig_compiled.py on the compiled chance engine) against the reference
 engine, node for node (and without JIT in a subprocess)."""
 
 from __future__ import annotations
@@ -50,6 +50,11 @@ def test_primitives_equal_the_reference_game_along_random_games():
                     assert PC.utility(enc, P) == g.utility(s)
                     break
                 assert PC.evaluate(enc, P) == g.evaluate(s)
+                assert bool(PC.is_chance(enc, P)) == g.is_chance(s)
+                if s.rolling:
+                    probs = np.zeros(g.dice)
+                    assert PC.outcomes(enc, P, probs) == g.dice
+                    assert list(probs) == [p for _, p in g.chance_outcomes(s)]
                 moves = [o for o, _ in g.chance_outcomes(s)] if s.rolling else g.legal_moves(s)
                 assert PC.gen_moves(enc, P, out) == (0 if s.rolling else len(moves))
                 if not s.rolling:

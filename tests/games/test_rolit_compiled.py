@@ -1,4 +1,4 @@
-"""Compiled Rolit (games/rolit_compiled.py + algorithms/multiplayer_compiled.py) against the
+"""Compiled Rolit (games/rolit_compiled.py on the compiled n-player engine) against the
 reference engine, node for node (and without JIT in a subprocess)."""
 
 from __future__ import annotations
@@ -39,22 +39,23 @@ def test_primitives_equal_the_reference_game_along_random_games():
     for players in (3, 4):
         for seed in range(3):
             g = Rolit(players)
+            P = np.array([players], np.int64)
             s = g.initial_state()
             rng = np.random.default_rng(seed)
             while True:
                 enc = RC.encode(s)
-                assert bool(RC.is_terminal(enc)) == g.is_terminal(s)
-                RC.payoffs(enc, players, False, vec)
+                assert bool(RC.is_terminal(enc, P)) == g.is_terminal(s)
+                RC.payoffs(enc, P, False, vec)
                 assert tuple(vec[:players]) == g.utility_vector(s)
-                RC.payoffs(enc, players, True, vec)
+                RC.payoffs(enc, P, True, vec)
                 assert tuple(vec[:players]) == g.evaluate_vector(s)
                 if g.is_terminal(s):
                     break
                 moves = g.legal_moves(s)
-                k = RC.gen_moves_for(enc, s.mover, out)
+                k = RC.gen_moves_for(enc, s.mover, P, out)
                 assert list(out[:k]) == moves
                 m = moves[int(rng.integers(len(moves)))]
-                RC.play_for(enc, s.mover, m, players, row)
+                RC.play_for(enc, s.mover, m, P, row)
                 s = g.play(s, m)
                 assert tuple(int(x) for x in row) == (*s.discs, s.mover)
 

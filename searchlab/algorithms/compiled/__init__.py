@@ -76,6 +76,15 @@ returns the same SearchResult as the reference (``engine="compiled"``); its docs
 what is covered. The numba search itself is ``_engine.py`` here, a template that
 ``specialise.py`` copies per game with the game's primitives as its globals, so that numba
 caches the compiled engine on disk (a warm process loads it in about a second).
+
+The chance and n-player families
+================================
+
+The same pattern serves the other two search families: ``chance.py`` and ``nplayer.py`` here
+state what a chance game and an n-player game supply, ``_chance_engine.py`` and
+``_nplayer_engine.py`` are their searches (templates), and ``family.py`` specialises a template
+per game with specialise.py's cache. Their public wrappers are
+searchlab.algorithms.chance_compiled and multiplayer_compiled.
 """
 
 from __future__ import annotations

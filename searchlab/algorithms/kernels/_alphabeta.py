@@ -9,9 +9,11 @@ searchlab/algorithms/reference.py and the orderings of searchlab/algorithms/orde
 The same kernel, run as natural-order minimax in *build* mode, fills the exact-value oracle
 used by perfect and worst ordering (see _oracle.py).
 
-Every jitted function lives in this one file on purpose: numba's on-disk cache (cache=True)
-is invalidated only by edits to the file that defines the cached function, not by edits to
-the files of the functions it calls. _hashing.py re-exports the hashing helpers.
+Every jitted function of the search lives in this one file on purpose: numba's on-disk cache
+(cache=True) is invalidated only by edits to the file that defines the cached function, not by
+edits to the files of the functions it calls. The one exception is the key arithmetic
+(mix64, child_key, unit, order_draw, noise), fixed by docs/trees.md and shared by every compiled
+tree and game: it lives once in _hashing.py.
 
 The 64-bit key arithmetic (docs/trees.md; mirrors searchlab/hashing.py): every constant is a
 numpy uint64 and every operand is cast explicitly, because in numba (and numpy) uint64 combined
@@ -25,51 +27,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from searchlab.algorithms.kernels._hashing import (GOLDEN, NOISE_SALT, ORDER_SALT, TWO_POW_M53,  # noqa: F401
+                                                 child_key, mix64, noise, order_draw, unit)
 
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-ORDER_SALT = np.uint64(0xD1B54A32D192ED03)
-NOISE_SALT = np.uint64(0x9FB21C651E98DF25)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
 _S11 = np.uint64(11)
-_S27 = np.uint64(27)
-_S30 = np.uint64(30)
-_S31 = np.uint64(31)
-TWO_POW_M53 = 2.0**-53
-
-
-@njit(cache=True)
-def mix64(z):
-    """SplitMix64's finaliser on a uint64 (wrapping arithmetic)."""
-    z = z ^ (z >> _S30)
-    z = z * _M1
-    z = z ^ (z >> _S27)
-    z = z * _M2
-    return z ^ (z >> _S31)
-
-
-@njit(cache=True)
-def child_key(key, i):
-    """Key of child i (natural index, an int64): mix64(key + (i + 1) * GOLDEN)."""
-    return mix64(key + np.uint64(i + 1) * GOLDEN)
-
-
-@njit(cache=True)
-def unit(z):
-    """A double in [0, 1) from the top 53 bits of the uint64 z."""
-    return np.float64(z >> _S11) * TWO_POW_M53
-
-
-@njit(cache=True)
-def order_draw(key, j):
-    """draw_j(key) of the ordered tree: unit(mix64((key ^ ORDER_SALT) + (j + 1) * GOLDEN))."""
-    return unit(mix64((key ^ ORDER_SALT) + np.uint64(j + 1) * GOLDEN))
-
-
-@njit(cache=True)
-def noise(ck):
-    """The incremental tree's per-node noise: 2 * unit(mix64(ck ^ NOISE_SALT)) - 1."""
-    return 2.0 * unit(mix64(ck ^ NOISE_SALT)) - 1.0
 
 
 # tree models
