@@ -30,8 +30,9 @@ a node cap of the nodes searched so far plus the remaining time times this move'
 nodes per second; when it reaches the cap it is abandoned as under a node budget. So a move
 takes about ``cpu_seconds``, and moves in this mode are not reproducible node for node.
 
-What is counted: ``MoveSearch.nodes`` = every node visited for the move (abandoned iteration
-included) plus quiescence nodes; ``iterations`` the completed iterations (depth, nodes, value,
+What is counted: ``MoveSearch.nodes`` = every node visited for the move (an abandoned
+iteration's included, up to the cap: the node that would pass it is not searched) plus
+quiescence nodes, so at most ``nodes`` under a node budget; ``iterations`` the completed iterations (depth, nodes, value,
 best move); values are from the game's MAX side. Errors: InvalidParameterError for a bad
 configuration value (naming it), UnsupportedError for a combination the game or engine cannot
 do (as ``api.search``).
@@ -182,6 +183,7 @@ class EngineSession:
     def _fresh(self) -> None:
         """Empty table, killers and history (a new game, or every move without ``persist``)."""
         cfg = self.config
+        self._deepest = 0       # the deepest iteration (started) of the moves since then
         if self.engine == "compiled":
             if getattr(self, "_E", None) is None:
                 self._module, self._E = compiled_engine.owned_workspace(
@@ -214,7 +216,9 @@ class EngineSession:
         root = rooted(game, state)
         t0 = time.thread_time()
         run = self._move_compiled if self.engine == "compiled" else self._move_reference
+        self._quiet_end = False
         iters, nodes, re_searches, fired = run(root, t0)
+        self._deepest = max(self._deepest, len(iters) + 1)     # the abandoned one stored too
         cpu = time.thread_time() - t0
         if iters:
             last = iters[-1]
@@ -222,6 +226,25 @@ class EngineSession:
                               re_searches, fired, cpu)
         return MoveSearch(list(game.legal_moves(root))[0], 0, nodes, None, (), re_searches,
                           fired, cpu)
+
+    def _ended(self, iters: list, no_horizon_node: bool, no_table_cut: bool) -> bool:
+        """True when the last iteration shows that deeper ones would search the same tree: it
+        visited no node at its horizon and either took no value from the table, or the
+        iteration before it also visited none there, both gave the same value and move, and it
+        is deeper than one plus the deepest iteration of the earlier moves (whose table values
+        answer the early iterations of a move without a node at their horizon). (A table value stored by an earlier move may stand for a subtree that did reach a
+        horizon, so a table cut alone does not prove the tree ended; two equal iterations
+        without a horizon node are taken as the end, as engines stop on a proven result.)"""
+        if not no_horizon_node:
+            self._quiet_end = False
+            return False
+        if no_table_cut:
+            return True
+        same = len(iters) > 1 and (iters[-1].value, iters[-1].best_move) == \
+            (iters[-2].value, iters[-2].best_move) and iters[-1].depth > self._deepest + 1
+        ended = self._quiet_end and same
+        self._quiet_end = True
+        return ended
 
     def _cap(self, used: int, t0: float, iters: list) -> int | None:
         """The total-node cap for the next iteration of this move, or None: do not start it."""
@@ -251,6 +274,7 @@ class EngineSession:
         def used() -> int:
             return ctx.nodes + (ctx.pruning.q_nodes if ctx.pruning is not None else 0)
 
+        spent = None
         for k in range(1, cfg.max_depth + 1):
             cap = self._cap(used(), t0, iters)
             if cap is None:
@@ -263,13 +287,14 @@ class EngineSession:
             try:
                 v = drivers.search_root(root, ctx, cfg.algorithm)
             except SearchAborted:
+                spent = cap             # the node over the cap was counted, never searched
                 break
             iters.append(Iteration(k, used() - start, float(v), ctx.best_move))
-            if (ctx.per_ply[k] if k < len(ctx.per_ply) else 0) == at_k \
-                    and self._table.cutoffs == cuts:
-                break           # no node at the horizon, none cut by the table: game over
+            if self._ended(iters, (ctx.per_ply[k] if k < len(ctx.per_ply) else 0) == at_k,
+                           self._table.cutoffs == cuts):
+                break
         fired = dict(ctx.pruning.fired) if ctx.pruning is not None else {}
-        return iters, used(), ctx.re_searches, fired
+        return iters, used() if spent is None else spent, ctx.re_searches, fired
 
     def _move_compiled(self, root: Any, t0: float) -> tuple[list, int, int, dict]:
         cfg, E, module = self.config, self._E, self._module
@@ -285,6 +310,7 @@ class EngineSession:
         def used() -> int:
             return int(cnt[K.C_NODES]) + (int(cnt[K.C_QNODES]) if self.pruned else 0)
 
+        spent = None
         for k in range(1, cfg.max_depth + 1):
             cap = self._cap(used(), t0, iters)
             if cap is None:
@@ -296,10 +322,11 @@ class EngineSession:
             start, at_k, cuts = used(), int(per_ply[k]), int(cnt[K.C_TTCUT])
             v = compiled_engine.root_search(module, E, -math.inf, math.inf)
             if cnt[K.C_ABORT]:
+                spent = cap
                 break
             iters.append(Iteration(k, used() - start, float(v), cg.move_of(int(cnt[K.C_BEST]))))
-            if int(per_ply[k]) == at_k and int(cnt[K.C_TTCUT]) == cuts:
+            if self._ended(iters, int(per_ply[k]) == at_k, int(cnt[K.C_TTCUT]) == cuts):
                 break
         fired = {name: int(cnt[i]) for name, i in K.FIRED.items() if cnt[i]} if self.pruned \
             else {}
-        return iters, used(), int(cnt[K.C_RE]), fired
+        return iters, used() if spent is None else spent, int(cnt[K.C_RE]), fired
