@@ -30,6 +30,7 @@ from typing import Sequence
 
 import numpy as np
 from scipy import stats
+from scipy.optimize import brentq
 
 from searchlab.errors import InvalidParameterError
 
@@ -252,7 +253,6 @@ def _mle_under_mean(f: np.ndarray, s: float) -> np.ndarray:
     """The pair-outcome probabilities that maximise sum f_i log p_i with mean score s (Van den
     Bergh's constrained MLE, as Fishtest's): p_i = f_i / (n (1 + lam (x_i - s))), lam the root
     of sum f_i (x_i - s) / (1 + lam (x_i - s)) = 0 (scipy.optimize.brentq)."""
-    from scipy.optimize import brentq
     x, n = _PAIR_SCORES[f > 0], f[f > 0]
     d = x - s
     if d.max() <= 0 or d.min() >= 0:
