@@ -189,6 +189,7 @@ class EngineSession:
                 self._module, self._E = compiled_engine.owned_workspace(
                     self.game, cfg.algorithm, self.ordering, cfg.pruning, cfg.max_depth + 1,
                     cfg.tt_size)
+                self._cg = compiled_engine.compiled_game(self.game)
             else:
                 E = self._E
                 E[6][K.P_AGE0] = E[4][K.C_AGE] + 1      # every entry so far reads as empty
@@ -232,9 +233,10 @@ class EngineSession:
         visited no node at its horizon and either took no value from the table, or the
         iteration before it also visited none there, both gave the same value and move, and it
         is deeper than one plus the deepest iteration of the earlier moves (whose table values
-        answer the early iterations of a move without a node at their horizon). (A table value stored by an earlier move may stand for a subtree that did reach a
-        horizon, so a table cut alone does not prove the tree ended; two equal iterations
-        without a horizon node are taken as the end, as engines stop on a proven result.)"""
+        answer a move's early iterations without a node at their horizon). A table value stored
+        by an earlier move may stand for a subtree that did reach a horizon, so a table cut
+        alone does not prove the tree ended; two equal iterations without a horizon node are
+        taken as the end, as engines stop on a proven result."""
         if not no_horizon_node:
             self._quiet_end = False
             return False
@@ -298,7 +300,7 @@ class EngineSession:
 
     def _move_compiled(self, root: Any, t0: float) -> tuple[list, int, int, dict]:
         cfg, E, module = self.config, self._E, self._module
-        cg = compiled_engine.compiled_game(self.game)
+        cg = self._cg
         cnt, per_ply, ip, fp = E[4], E[5], E[6], E[7]
         age = int(cnt[K.C_AGE])
         cnt.fill(0)

@@ -56,6 +56,8 @@ def test_table_persists_across_moves_and_not_without_persist():
         assert (fresh.move, fresh.nodes, [(i.depth, i.nodes) for i in fresh.iterations]) == \
             (rec[0], rec[2], [(d, n) for d, n, _, _ in rec[6]])
         state = g.play(state, rec[0])
+    # the compiled session forgets alike (its table emptied by age, killers and history reset)
+    assert _game_line(g, off, "compiled", 3)[1] == without
     # with it, the second move's early iterations are answered from the first move's table
     first_iters = lambda rec: sum(n for d, n, _, _ in rec[6] if d <= 4)     # noqa: E731
     assert with_memory[0] == without[0]
