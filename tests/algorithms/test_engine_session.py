@@ -138,3 +138,25 @@ for eng in ("reference", "compiled"):
     ref, com = run_without_jit(code).strip().splitlines()
     assert ref.startswith("reference ") and com.startswith("compiled ")
     assert ref.split(" ", 1)[1] == com.split(" ", 1)[1]
+
+
+def test_guarded_null_move_sessions_agree_without_jit():
+    """Connect Four's guard and pass as plain Python in the compiled engine: two moves."""
+    code = """
+from searchlab.games.null_move import connect_four_with_null_move
+from searchlab.algorithms.engine_session import EngineSession, SessionConfig
+from searchlab.algorithms.pruning import NullMove, Pruning
+g = connect_four_with_null_move("445")
+cfg = SessionConfig(ordering="static", nodes=500, pruning=Pruning(null_move=NullMove(2)))
+for eng in ("reference", "compiled"):
+    s = EngineSession(g, cfg, eng)
+    st, out = g.initial_state(), []
+    for _ in range(2):
+        m = s.choose(st)
+        out.append((m.move, m.nodes, m.fired, [(i.depth, i.nodes, i.value) for i in m.iterations]))
+        st = g.play(st, m.move)
+    print(s.engine, out)
+"""
+    ref, com = run_without_jit(code).strip().splitlines()
+    assert ref.startswith("reference ") and com.startswith("compiled ")
+    assert ref.split(" ", 1)[1] == com.split(" ", 1)[1] and "null_move" in ref
