@@ -15,9 +15,9 @@ How a player searches a move (``Player.play``):
   budget. It handicaps null move and late move reductions, which lean on the table and the
   move order; kept to compare with and to reproduce earlier tables.
 
-Either way the move of the deepest completed depth is played, so every player spends at most
-about ``budget`` nodes per move, and a cheaper configuration reaches deeper. Openings are seeded random positions; every opening is played
-twice with colours swapped (a *game pair*), so neither side profits from a lucky opening, and
+Either way the move of the deepest completed depth is played, so under a node budget every
+player spends at most ``budget`` nodes per move, and a cheaper configuration reaches deeper.
+Openings are seeded random positions; every opening is played twice with colours swapped (a *game pair*), so neither side profits from a lucky opening, and
 the pair is the unit of the pentanomial analysis (searchlab.analysis.stats).
 
 Searches run with ``engine="auto"``: the compiled engine wherever the game has primitives for
@@ -32,9 +32,9 @@ Repetition at the root (``avoid_repetition``): a search sees the game's history 
 the game's states carry it (chess), so a player that is ahead could walk into a repetition draw. So when the chosen move
 would make a position's third occurrence and the player's own search scores its position
 above 0 (better than a draw, from its side), it plays instead the best of its other moves,
-each child searched to one ply less than the depth reached (at least 1); those extra nodes
-are counted in ``MoveChoice.nodes``. Both players follow the rule, so the match stays fair; it
-cannot fire in games without repetitions (Connect Four, Othello).
+each child searched to one ply less than the depth reached (at least 1; fresh searches in
+either play mode); those extra nodes are counted in ``MoveChoice.nodes``. Both players follow
+the rule, so the match stays fair; it cannot fire in games without repetitions (Connect Four, Othello).
 """
 
 from __future__ import annotations
