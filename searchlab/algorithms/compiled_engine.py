@@ -311,6 +311,45 @@ def _workspace(cg: CompiledGame, rows: int, tt_size: int | None, ages: int, ip: 
             history, root_vals, widths, FI, FF, FK)
 
 
+def owned_workspace(game: Any, algorithm: str, ordering: str, pruning: Any, rows: int,
+                    tt_size: int, ordering_seed: int = 0) -> tuple[Any, tuple]:
+    """(the engine module, a fresh environment tuple ``E``) whose arrays belong to the caller
+    alone, not to this thread's shared buffers: an engine session (engine_session.py) keeps
+    its transposition table, killers and history in them from one search to the next. The
+    table starts empty with P_AGE0 = 0 (the caller ages it through cnt[C_AGE] and empties it
+    by setting ip[P_AGE0] above every age used); ``rows`` plies of state stack (quiescence's
+    extra plies added here). Raises ValueError when the compiled engine does not run the
+    combination at a finite horizon (``supports`` says so first)."""
+    plan = _plan(game, algorithm, ordering, pruning, True)
+    if plan is None:
+        raise ValueError(f"no compiled engine for {algorithm}/{ordering} on {game.name}")
+    if plan.static:
+        base_order("static", game, rows, ordering_seed)
+    cg = plan.cg
+    rows = rows + plan.qmax + 2
+    frames = 2 * rows + 2
+    ip, fp = plan.ip.copy(), plan.fp.copy()
+    ip[K.P_AGE0] = 0
+    tt = _table(tt_size)
+    killers = np.full((rows, 2), -1, np.int64)
+    E = (np.zeros((rows, cg.state_size), np.uint64), np.zeros((rows, cg.max_moves), np.int64),
+         np.zeros((rows, cg.max_moves)), np.zeros((rows, cg.max_moves), np.uint64),
+         np.zeros(K.N_COUNTERS, np.int64), np.zeros(rows, np.int64), ip, fp,
+         np.array([random_order_salt(ordering_seed)], np.uint64), *tt, killers,
+         np.zeros((2, cg.n_move_ids), np.int64), np.zeros(cg.n_move_ids), plan.widths,
+         np.zeros((frames, K.N_FI), np.int64), np.zeros((frames, K.N_FF)),
+         np.zeros(frames, np.uint64))
+    return plan.module, E
+
+
+def root_search(module: Any, E: tuple, alpha: float, beta: float) -> float:
+    """One compiled search of E's root (row 0) to fp[F_DEPTH], the window (alpha, beta)."""
+    if _PLAIN_PYTHON:                   # wrapping uint64 arithmetic under NUMBA_DISABLE_JIT
+        with np.errstate(over="ignore"):
+            return float(module.search(E, alpha, beta))
+    return float(module.search(E, alpha, beta))
+
+
 def _table(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A transposition table of ``size`` entries (_engine.py: T_KEY ...), rows aligned to 64
     bytes (two to a cache line), as uint64, float64 and int64 views; every entry empty (-1)."""

@@ -11,6 +11,10 @@ of these, so a verdict can say *how strong* its evidence is:
   by the five pair outcomes 0, ½, 1, 1½, 2 points; score, Elo, a normal CI and a p-value from the
   pair-level variance, and ``min_detectable_elo``: the smallest Elo difference the match size
   detects with the given power.
+- ``gsprt``: a sequential test of a pentanomial match (Fishtest's GSPRT): H0 Elo = elo0
+  against H1 Elo = elo1, error rates alpha and beta; its log-likelihood ratio exact
+  (``llr_pentanomial``: the multinomial likelihood maximised under each hypothesis's mean) or
+  in the normal approximation (``llr_normal``); ``holm_pairings`` Holm across pairings.
 - ``classify``: the verdict kind of one estimate with a CI: "shown", "contradicted",
   "no effect" (the CI lies inside an equivalence margin) or "not shown at this power".
 
@@ -26,13 +30,15 @@ from typing import Sequence
 
 import numpy as np
 from scipy import stats
+from scipy.optimize import brentq
 
 from searchlab.errors import InvalidParameterError
 
 from .estimators import Estimate, bootstrap_ci
 
 __all__ = ["paired_ratio", "gmean_ci", "holm", "Pentanomial", "pentanomial", "pentanomial_from_pairs",
-           "trinomial", "min_detectable_elo", "elo", "classify", "VERDICT_KINDS", "mean_ci"]
+           "trinomial", "min_detectable_elo", "elo", "classify", "VERDICT_KINDS", "mean_ci",
+           "score_of_elo", "llr_pentanomial", "llr_normal", "SPRT", "gsprt", "holm_pairings"]
 
 #: the kinds ``classify`` returns, and what each means for a claim
 VERDICT_KINDS = {
@@ -219,3 +225,120 @@ def gmean_ci(logs: np.ndarray, n_resamples: int = 999, seed: int = 0) -> tuple[f
     res = stats.bootstrap((logs,), np.mean, n_resamples=n_resamples, method="percentile",
                           confidence_level=0.95, random_state=np.random.default_rng(seed))
     return v, float(np.exp(res.confidence_interval.low)), float(np.exp(res.confidence_interval.high))
+
+
+def score_of_elo(e: float) -> float:
+    """The expected score of an Elo difference (logistic model): 1 / (1 + 10^(-e / 400))."""
+    return 1.0 / (1.0 + 10.0 ** (-e / 400.0))
+
+
+_PAIR_SCORES = np.arange(5) / 4.0          # per-game score of the pair outcomes 0, ½, 1, 1½, 2
+
+
+def _check_sprt_args(counts: Sequence[int], elo0: float, elo1: float) -> np.ndarray:
+    c = np.asarray(counts, dtype=float)
+    if c.shape != (5,) or (c < 0).any() or c.sum() < 1 or not np.all(c == np.round(c)):
+        raise InvalidParameterError(f"counts must be five non-negative integer pair counts; "
+                                    f"got {counts!r}")
+    for name, v in (("elo0", elo0), ("elo1", elo1)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
+                or abs(v) >= 2000:
+            raise InvalidParameterError(f"{name} must be a finite Elo in (-2000, 2000); got {v!r}")
+    if not elo0 < elo1:
+        raise InvalidParameterError(f"elo0 must be below elo1; got {elo0} and {elo1}")
+    return c
+
+
+def _mle_under_mean(f: np.ndarray, s: float) -> np.ndarray:
+    """The pair-outcome probabilities that maximise sum f_i log p_i with mean score s (Van den
+    Bergh's constrained MLE, as Fishtest's): p_i = f_i / (n (1 + lam (x_i - s))), lam the root
+    of sum f_i (x_i - s) / (1 + lam (x_i - s)) = 0 (scipy.optimize.brentq)."""
+    x, n = _PAIR_SCORES[f > 0], f[f > 0]
+    d = x - s
+    if d.max() <= 0 or d.min() >= 0:
+        raise InvalidParameterError(
+            f"a mean score of {s:.4f} lies outside the observed pair outcomes: no likelihood "
+            f"with that mean (use prior > 0)")
+    lo, hi = -1.0 / d.max(), -1.0 / d.min()          # 1 + lam d_i > 0 for every i
+    span = hi - lo
+    lam = brentq(lambda t: float((n * d / (1.0 + t * d)).sum()), lo + 1e-12 * span,
+                 hi - 1e-12 * span, xtol=1e-15, rtol=1e-15, maxiter=500)
+    p = np.zeros(5)
+    p[f > 0] = n / (n.sum() * (1.0 + lam * d))
+    return p
+
+
+def llr_pentanomial(counts: Sequence[int], elo0: float, elo1: float,
+                    prior: float = 1e-3) -> float:
+    """The generalised log-likelihood ratio of H1 (Elo = elo1) over H0 (Elo = elo0) for pair
+    counts [LL, LD, DD or WL, WD, WW] (A's points 0 .. 2): sum_i n_i log(p1_i / p0_i), p_h the
+    multinomial MLE whose mean per-game score is score_of_elo(elo_h) (Fishtest's exact GSPRT,
+    logistic Elo). ``prior`` is added to every count first (Fishtest's regularisation, so that a
+    hypothesis's mean outside the observed outcomes still has a likelihood); 0 = none."""
+    c = _check_sprt_args(counts, elo0, elo1)
+    if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not 0 <= prior < 1:
+        raise InvalidParameterError(f"prior must be a number in [0, 1); got {prior!r}")
+    f = c + prior
+    p0, p1 = _mle_under_mean(f, score_of_elo(elo0)), _mle_under_mean(f, score_of_elo(elo1))
+    k = c > 0
+    return float((c[k] * np.log(p1[k] / p0[k])).sum())
+
+
+def llr_normal(counts: Sequence[int], elo0: float, elo1: float) -> float:
+    """The GSPRT's log-likelihood ratio in the normal approximation (Fishtest's LLR_alt2):
+    N / (2 var) * ((s - s0)^2 - (s - s1)^2), N pairs, s their mean per-game score, var the
+    variance of a pair's per-game score, s_h = score_of_elo(elo_h). Raises
+    InvalidParameterError when every pair scored the same (var = 0)."""
+    c = _check_sprt_args(counts, elo0, elo1)
+    n = c.sum()
+    s = float((c * _PAIR_SCORES).sum() / n)
+    var = float((c * (_PAIR_SCORES - s) ** 2).sum() / n)
+    if var == 0:
+        raise InvalidParameterError("llr_normal needs pairs of at least two outcomes (variance 0)")
+    s0, s1 = score_of_elo(elo0), score_of_elo(elo1)
+    return float(n / (2 * var) * ((s - s0) ** 2 - (s - s1) ** 2))
+
+
+@dataclass(frozen=True)
+class SPRT:
+    """A sequential test's state: ``llr`` between the bounds ``lower`` = log(beta / (1 -
+    alpha)) and ``upper`` = log((1 - beta) / alpha); ``state`` "H1 accepted" (llr >= upper),
+    "H0 accepted" (llr <= lower) or "continue"; the hypotheses H0: Elo = elo0, H1: Elo = elo1
+    (logistic Elo of A over B), the error rates and the pairs seen."""
+
+    llr: float
+    lower: float
+    upper: float
+    state: str
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    pairs: int
+
+
+def gsprt(counts: Sequence[int], elo0: float = 0.0, elo1: float = 10.0, *, alpha: float = 0.05,
+          beta: float = 0.05, exact: bool = True) -> SPRT:
+    """The GSPRT on pentanomial pair counts (``llr_pentanomial``, or ``llr_normal`` with
+    exact=False) against Wald's bounds: the test stops and accepts H1 or H0 once the LLR
+    leaves (lower, upper). Read after every pair (or chunk of pairs), its error rates are at
+    most about alpha (accepting H1 when Elo <= elo0) and beta (accepting H0 when Elo >=
+    elo1). Raises InvalidParameterError for bad counts, Elo bounds or rates."""
+    for name, v in (("alpha", alpha), ("beta", beta)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < 0.5:
+            raise InvalidParameterError(f"{name} must be in (0, 0.5); got {v!r}")
+    llr = llr_pentanomial(counts, elo0, elo1) if exact else llr_normal(counts, elo0, elo1)
+    lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+    state = "H1 accepted" if llr >= upper else "H0 accepted" if llr <= lower else "continue"
+    return SPRT(llr, lower, upper, state, float(elo0), float(elo1), float(alpha), float(beta),
+                int(sum(counts)))
+
+
+def holm_pairings(matches: dict) -> dict:
+    """Holm-adjusted p-values across pairings: {name: Pentanomial} -> {name: adjusted p} (each
+    pairing's two-sided test of score 1/2, ``Pentanomial.p_value``, adjusted for the family)."""
+    if not matches or not all(isinstance(m, Pentanomial) for m in matches.values()):
+        raise InvalidParameterError("holm_pairings needs a non-empty {name: Pentanomial} dict")
+    names = list(matches)
+    adj = holm([matches[k].p_value for k in names])
+    return {k: float(a) for k, a in zip(names, adj)}

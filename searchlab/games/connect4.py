@@ -113,6 +113,23 @@ def winning_cells(pos: int, mask: int) -> int:
     return r & (BOARD ^ mask)
 
 
+def safe_moves(state: "ConnectFourState") -> int:
+    """The number of the side to move's non-losing moves (Pons' possibleNonLosingMoves): the
+    playable cells; only the blocking cell when the opponent threatens to win on a playable
+    cell (none when on two); minus the cells right below a cell where the opponent would win
+    (playing there hands the opponent that cell). The null-move guard's count
+    (searchlab.games.null_move)."""
+    cur, mask, _ = state
+    possible = (mask + BOTTOM) & BOARD
+    opp_win = winning_cells(cur ^ mask, mask)
+    forced = possible & opp_win
+    if forced:
+        if forced & (forced - 1):
+            return 0
+        possible = forced
+    return (possible & ~(opp_win >> 1)).bit_count()
+
+
 class ConnectFourState(NamedTuple):
     """Immutable position: ``current`` = stones of the side to move, ``mask`` = all stones,
     ``plies`` = stones played. Pons' layout (module docstring)."""

@@ -130,6 +130,37 @@ def pass_turn(s, out):
     out[3] = s[3]
 
 
+#: the fewest safe moves with which a null move is allowed (searchlab.games.null_move)
+NULL_MOVE_MIN_SAFE = 3
+_BOTTOM = np.int64(sum(1 << (7 * c) for c in range(WIDTH)))
+_BOARD = np.int64(sum(1 << (7 * c) for c in range(WIDTH)) * ((1 << HEIGHT) - 1))
+
+
+@njit(cache=True)
+def safe_moves(s):
+    """The side to move's non-losing moves (Pons' possibleNonLosingMoves), as
+    searchlab.games.connect4.safe_moves: the playable cells, only the one blocking cell when
+    the opponent threatens to win there (none when it threatens twice), minus the cells right
+    below an opponent's winning cell (playing there lets the opponent win on top)."""
+    cur, mask = np.int64(s[0]), np.int64(s[1])
+    opp = cur ^ mask
+    possible = (mask + _BOTTOM) & _BOARD
+    opp_win = _winning_cells(opp, mask)
+    forced = possible & opp_win
+    if forced:
+        if forced & (forced - 1):
+            return 0
+        possible = forced
+    return _count(possible & ~(opp_win >> 1))
+
+
+@njit(cache=True)
+def null_move_guard(s):
+    """A null move is allowed when the side to move has at least NULL_MOVE_MIN_SAFE safe moves
+    (the zugzwang guard: searchlab.games.null_move)."""
+    return safe_moves(s) >= NULL_MOVE_MIN_SAFE
+
+
 PRIMITIVES = Primitives(max_to_move, gen_moves, play, is_terminal, utility, evaluate, hash_key,
                         order_key, never_noisy, no_null_move, null_move_never, no_noisy_moves)
 

@@ -1,11 +1,23 @@
-"""A match runner: configuration A against B at an equal node budget per move.
+"""A match runner: configuration A against B at an equal budget per move.
 
-Each player picks its move by iterative deepening under its node budget: depth 1, 2, ... are
-searched from the current position (each a full search with the player's algorithm, ordering
-and pruning) until the next depth would exceed the budget; the move of the deepest completed
-depth is played. So every player spends at most ``budget`` nodes per move, and a cheaper
-configuration reaches deeper. Openings are seeded random positions; every opening is played
-twice with colours swapped (a *game pair*), so neither side profits from a lucky opening, and
+How a player searches a move (``Player.play``):
+
+- ``"engine"`` (the default): as a game engine does, one iterative-deepening search per move
+  in an engine session (searchlab.algorithms.engine_session): its transposition table,
+  killers and history persist across the iterations and, with ``Player.persist`` (default),
+  across the player's moves of one game (a new game starts empty); the previous iteration's
+  best move is searched first. The ordering gets a table, killers and history where it names
+  no dynamic component (``engine_ordering``). Budget per move (``budget_mode``): ``"nodes"``
+  (``budget`` nodes, quiescence included; the iteration that runs out is abandoned) or
+  ``"cpu"`` (``cpu_seconds`` of thread CPU time; ``budget`` is then a node cap).
+- ``"fresh-per-depth"``: the older runner: depth 1, 2, ... each searched as a fresh search
+  (nothing carried from one depth or move to the next) until the next depth would exceed the
+  budget. It handicaps null move and late move reductions, which lean on the table and the
+  move order; kept to compare with and to reproduce earlier tables.
+
+Either way the move of the deepest completed depth is played, so under a node budget every
+player spends at most ``budget`` nodes per move, and a cheaper configuration reaches deeper.
+Openings are seeded random positions; every opening is played twice with colours swapped (a *game pair*), so neither side profits from a lucky opening, and
 the pair is the unit of the pentanomial analysis (searchlab.analysis.stats).
 
 Searches run with ``engine="auto"``: the compiled engine wherever the game has primitives for
@@ -20,9 +32,9 @@ Repetition at the root (``avoid_repetition``): a search sees the game's history 
 the game's states carry it (chess), so a player that is ahead could walk into a repetition draw. So when the chosen move
 would make a position's third occurrence and the player's own search scores its position
 above 0 (better than a draw, from its side), it plays instead the best of its other moves,
-each child searched to one ply less than the depth reached (at least 1); those extra nodes
-are counted in ``MoveChoice.nodes``. Both players follow the rule, so the match stays fair; it
-cannot fire in games without repetitions (Connect Four, Othello).
+each child searched to one ply less than the depth reached (at least 1; fresh searches in
+either play mode); those extra nodes are counted in ``MoveChoice.nodes``. Both players follow
+the rule, so the match stays fair; it cannot fire in games without repetitions (Connect Four, Othello).
 """
 
 from __future__ import annotations
@@ -34,14 +46,21 @@ import numpy as np
 from tqdm import tqdm
 
 from searchlab.algorithms.api import search
+from searchlab.algorithms.engine_session import EngineSession, SessionConfig
 from searchlab.algorithms.pruning import Pruning
 from searchlab.errors import InvalidParameterError
 from searchlab.games.position import FromState, rooted
 
 
+PLAY_MODES = ("engine", "fresh-per-depth")
+
+
 @dataclass(frozen=True)
 class Player:
-    """A search configuration: name, algorithm, ordering, pruning, node budget per move."""
+    """A search configuration: name, algorithm, ordering, pruning, node budget per move, and
+    how it plays (the module docstring): ``play`` "engine" or "fresh-per-depth";
+    ``budget_mode`` "nodes" or "cpu" (engine play only) with ``cpu_seconds``; ``persist``
+    (engine play: table, killers and history kept from move to move)."""
 
     name: str
     algorithm: str = "alphabeta"
@@ -49,6 +68,36 @@ class Player:
     pruning: Pruning | None = None
     budget: int = 10_000
     max_depth: int = 64
+    play: str = "engine"
+    budget_mode: str = "nodes"
+    cpu_seconds: float | None = None
+    persist: bool = True
+
+    def session_config(self) -> SessionConfig:
+        """The engine session's configuration of this player."""
+        return SessionConfig(self.algorithm, self.ordering, self.pruning, self.budget_mode,
+                             self.budget, self.cpu_seconds, self.max_depth, self.persist)
+
+    def describe(self) -> str:
+        """How it plays, for tables and reports, e.g. "engine, 10000 nodes/move, persist"."""
+        if self.play != "engine":
+            return f"fresh-per-depth, {self.budget} nodes/move"
+        budget = f"{self.budget} nodes/move" if self.budget_mode == "nodes" else \
+            f"{self.cpu_seconds:g} s CPU/move (thread time), cap {self.budget} nodes"
+        return f"engine, {budget}, {'persist' if self.persist else 'fresh table per move'}"
+
+
+def check_player(game: Any, p: Player, engine: str = "auto") -> None:
+    """Raise InvalidParameterError (naming the player and parameter) for a bad Player."""
+    if p.play not in PLAY_MODES:
+        raise InvalidParameterError(f"player {p.name}: play must be one of "
+                                    f"{', '.join(PLAY_MODES)}; got {p.play!r}")
+    if isinstance(p.budget, bool) or not isinstance(p.budget, int) or p.budget < 1:
+        raise InvalidParameterError(f"player {p.name}: budget must be >= 1; got {p.budget}")
+    if p.play == "fresh-per-depth" and (p.budget_mode != "nodes" or p.cpu_seconds is not None):
+        raise InvalidParameterError(f"player {p.name}: budget_mode 'cpu' needs play='engine'")
+    if p.play == "engine":
+        EngineSession(game, p.session_config(), engine)       # validates the configuration
 
 
 @dataclass(frozen=True)
@@ -118,7 +167,8 @@ class GameRecord:
     """One game: ``opening`` its index (the pair id: the two games of an opening form a pair),
     ``a_is_max`` whether A played the game's MAX side (the side to move at the game's start),
     ``result`` for A (1 win, ½ draw, 0 loss), ``ending`` how it ended ("terminal",
-    "repetition" or "max_plies"); per move of each player the depth reached and nodes spent."""
+    "repetition" or "max_plies"); per move of each player the depth reached and nodes spent;
+    ``a_play``/``b_play`` how each played (``Player.describe``)."""
 
     opening: int
     a_is_max: bool
@@ -129,13 +179,16 @@ class GameRecord:
     ending: str = "terminal"
     a_nodes: list[int] = field(default_factory=list)
     b_nodes: list[int] = field(default_factory=list)
+    a_play: str = ""
+    b_play: str = ""
 
 
 @dataclass(frozen=True)
 class MatchResult:
     """Games, A's score and draws; ``pairs`` the per-opening game pairs (A's result with each
     colour), the unit the Elo analysis takes (searchlab.analysis.stats.pentanomial_from_pairs:
-    the project's one Elo and interval)."""
+    the project's one Elo and interval); how each played (``Player.describe``: play mode,
+    budget mode and budget) and the mean depth reached and nodes spent per move."""
 
     a: str
     b: str
@@ -148,6 +201,10 @@ class MatchResult:
     a_mean_depth: float
     b_mean_depth: float
     records: tuple = ()
+    a_play: str = ""
+    b_play: str = ""
+    a_mean_nodes: float = 0.0
+    b_mean_nodes: float = 0.0
 
 
 def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
@@ -155,7 +212,9 @@ def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
     """One game from ``opening``, A playing MAX if ``a_is_max`` (the module docstring: draws by
     threefold repetition and at ``max_plies``); the record's ``opening`` is ``pair``."""
     state, plies = rooted(game, opening), 0
-    rec = GameRecord(pair, a_is_max, 0.5, 0)
+    rec = GameRecord(pair, a_is_max, 0.5, 0, a_play=a.describe(), b_play=b.describe())
+    sessions = {side: EngineSession(game, p.session_config(), engine) if p.play == "engine"
+                else None for side, p in ((True, a), (False, b))}      # one per side
     seen = {game.hash_key(state): 1}
     ending = "max_plies"
     while plies < max_plies:
@@ -164,7 +223,12 @@ def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
             break
         a_moves = game.max_to_move(state) == a_is_max
         player = a if a_moves else b
-        choice = choose_move(game, state, player, engine)
+        session = sessions[a_moves]
+        if session is not None:
+            ms = session.choose(state)
+            choice = MoveChoice(ms.move, ms.depth, ms.nodes, ms.value)
+        else:
+            choice = choose_move(game, state, player, engine)
         third = {k for k, c in seen.items() if c >= 2}
         if third:
             choice = avoid_repetition(game, state, choice, player, third, engine)
@@ -193,8 +257,7 @@ def play_pairs(game: Any, a: Player, b: Player, openings: list, first_pair: int 
     if not openings:
         raise InvalidParameterError("a match needs at least one opening")
     for p in (a, b):
-        if p.budget < 1:
-            raise InvalidParameterError(f"player {p.name}: budget must be >= 1; got {p.budget}")
+        check_player(game, p, engine)
     it = [(first_pair + i, o, side) for i, o in enumerate(openings) for side in (True, False)]
     return [play_game(game, o, a, b, side, max_plies, engine, pair)
             for pair, o, side in tqdm(it, disable=not progress, desc=f"{a.name} vs {b.name}")]
@@ -210,8 +273,13 @@ def run_match(game: Any, a: Player, b: Player, openings: list,
     results = [r.result for r in records]
     depth_a = [d for r in records for d in r.a_depths]
     depth_b = [d for r in records for d in r.b_depths]
+    nodes_a = [n for r in records for n in r.a_nodes]
+    nodes_b = [n for r in records for n in r.b_nodes]
     return MatchResult(
         a=a.name, b=b.name, games=len(records), a_wins=results.count(1.0),
         draws=results.count(0.5), b_wins=results.count(0.0), score=score, pairs=pairs,
         a_mean_depth=float(np.mean(depth_a)) if depth_a else 0.0,
-        b_mean_depth=float(np.mean(depth_b)) if depth_b else 0.0, records=tuple(records))
+        b_mean_depth=float(np.mean(depth_b)) if depth_b else 0.0, records=tuple(records),
+        a_play=a.describe(), b_play=b.describe(),
+        a_mean_nodes=float(np.mean(nodes_a)) if nodes_a else 0.0,
+        b_mean_nodes=float(np.mean(nodes_b)) if nodes_b else 0.0)

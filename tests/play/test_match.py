@@ -48,3 +48,26 @@ def test_bad_match_input():
         run_match(g, Player("a"), Player("b"), [])
     with pytest.raises(InvalidParameterError, match="budget must be >= 1"):
         run_match(g, Player("a", budget=0), Player("b"), [g.initial_state()])
+
+
+def test_match_records_how_each_side_played_and_both_modes_run():
+    g = TicTacToe()
+    openings = sample_states(g, ply=2, n=2, seed=4)
+    eng = Player("engine", budget=300)
+    fresh = Player("fresh", budget=300, play="fresh-per-depth")
+    r = run_match(g, eng, fresh, openings, engine="reference")
+    assert (r.a_play, r.b_play) == ("engine, 300 nodes/move, persist",
+                                    "fresh-per-depth, 300 nodes/move")
+    assert all(rec.a_play == r.a_play and rec.b_play == r.b_play for rec in r.records)
+    assert 0 < r.a_mean_nodes <= 300 and 0 < r.b_mean_nodes <= 300
+    cpu = Player("cpu", budget=10**6, budget_mode="cpu", cpu_seconds=0.5)
+    assert cpu.describe() == "engine, 0.5 s CPU/move (thread time), cap 1000000 nodes, persist"
+
+
+def test_bad_play_mode():
+    g = TicTacToe()
+    with pytest.raises(InvalidParameterError, match="play must be one of engine"):
+        run_match(g, Player("a", play="fresh"), Player("b"), [g.initial_state()])
+    with pytest.raises(InvalidParameterError, match="budget_mode 'cpu' needs play='engine'"):
+        run_match(g, Player("a", play="fresh-per-depth", budget_mode="cpu", cpu_seconds=1.0),
+                  Player("b"), [g.initial_state()])

@@ -135,5 +135,6 @@ def test_a_chess_game_ends_at_the_third_occurrence_not_at_a_twofold_one(monkeypa
     for m in ["g1f3", "g8f6", "f3g1", "f6g8"]:
         twice = g.play(twice, m)
     assert g.is_terminal(twice)                      # twofold since the (unrooted) start: a draw
-    rec = play_game(g, start, Player("a"), Player("b"), a_is_max=True)
+    a, b = Player("a", play="fresh-per-depth"), Player("b", play="fresh-per-depth")
+    rec = play_game(g, start, a, b, a_is_max=True)
     assert (rec.plies, rec.ending, rec.result) == (8, "repetition", 0.5)

@@ -215,14 +215,17 @@ def match_openings(domain: str, dconf: Any, study_seed: int) -> list[Opening]:
 
 def match_players(domain: str, dconf: Any, t: TechniqueConf, models: dict
                   ) -> tuple[Player, Player]:
-    """(A, B): the technique against sound alpha-beta, same ordering and budget; both get the
-    match's quiescence, if any."""
+    """(A, B): the technique against sound alpha-beta, same ordering and budget, both playing
+    fresh-per-depth (play/match.py; the study's tables were made so); both get the match's
+    quiescence, if any."""
     m = dconf.match
     pr = build_pruning(t, dconf.value_scale, models.get((domain, domain)))
     if m.quiescence is not None:
         pr = dataclasses.replace(pr or Pruning(), quiescence=Quiescence(m.quiescence))
-    a = Player(t.label, "alphabeta", m.ordering, pr, m.budget)
-    b = Player("alpha-beta (sound)", "alphabeta", m.ordering, _quiescence(m), m.budget)
+    # the study's stored tables were played fresh-per-depth; its config has no play mode yet
+    a = Player(t.label, "alphabeta", m.ordering, pr, m.budget, play="fresh-per-depth")
+    b = Player("alpha-beta (sound)", "alphabeta", m.ordering, _quiescence(m), m.budget,
+               play="fresh-per-depth")
     return a, b
 
 
