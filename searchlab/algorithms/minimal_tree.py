@@ -1,24 +1,43 @@
-"""Each position's own minimal tree: the size of the perfectly ordered alpha-beta tree.
+"""Each position's own minimal tree: the size of the perfectly ordered alpha-beta tree, under the
+transposition-table and quiescence settings of the search it is compared with.
 
-``minimal_tree(game, depth)`` counts the nodes that fail-soft alpha-beta (reference.alphabeta:
-full root window, no transposition table, no quiescence, no pruning) visits from the game's
-initial state to the horizon ``depth`` when every node searches its children best first by
-their exact depth-limited minimax values (MAX's view; descending at MAX, ascending at MIN;
-ties in natural order, a stable sort) - the reference engine's ``perfect`` ordering, node for
-node, but with the children's values computed by the compiled engine (plain alpha-beta to the
-child's remaining depth, its exact value) and memoised on (hash key, remaining depth), so that
-it reaches the depths real searches do. The oracle's own searches are not counted.
+``minimal_tree(game, depth, tt=..., quiescence=...)`` runs fail-soft alpha-beta
+(reference.alphabeta; with ``quiescence``, pruning.pruned_alphabeta with quiescence alone) from
+the game's initial state to the horizon ``depth``, every node searching its children best first
+by their exact depth-limited values (MAX's view; descending at MAX, ascending at MIN; ties in
+natural order, a stable sort): the reference engine's ``perfect`` ordering. The search is the
+reference's own code on a SearchContext, so every node is counted exactly as search() counts
+it (SearchResult's conventions: a node is one call, the root and the leaves included; a node
+answered by the table counts as a node, not a leaf; quiescence nodes are counted apart, in
+``q_nodes``).
 
-What is counted (``MinimalTree``): ``nodes`` (every node visited, the root and the leaves
-included: SearchResult.nodes of search(game, "alphabeta", "perfect")), ``leaves`` (horizon and
-terminal nodes visited), ``per_ply``; ``value`` is the root's exact value. On a uniform tree
-with distinct values the leaves are Knuth and Moore's b^ceil(d/2) + b^floor(d/2) - 1.
+- ``tt=True``: the search has a transposition table of ``tt_size`` entries as search() builds
+  for an ordering with ``tt`` (tt.py: probes below the root, a store at every node, depth-
+  preferred aged replacement), used for its values only: the order stays perfect (a table move
+  would only ever move a child that is not best to the front). So the tree is the perfectly
+  ordered search of the DAG, transpositions cut as the compared policy's table cuts them.
+- ``quiescence``: a pruning.Quiescence record (without delta pruning): every horizon node is
+  resolved by the same quiescence search as the compared policy's (stand pat, the game's noisy
+  moves in its own order, at most ``max_depth`` extra plies), and the exact values that order
+  the children are those of the quiescence-extended tree.
 
-The tree is the one plain alpha-beta searches: a policy with a transposition table or
-quiescence searches a different tree (transpositions merged, capture sequences added), and is
-compared with this one only as "nodes / minimal nodes of the plain tree"; matching those
-settings here is not built yet. The smallest proof tree over all orderings is not
-computed either.
+Exact values: for a game with compiled primitives, the reference search runs on the compiled
+rows (compiled_rows.RowGame, the Python rules bit for bit) and each child's exact value is one
+compiled full-window alpha-beta search (``value_ordering``, no table), memoised on (hash key,
+remaining depth); a game without them uses the reference engine the same way, a synthetic tree
+without static values plain minimax. The oracle's searches are not counted. In chess the memo
+key, like the table's and the reference oracle's, holds no repetition history: a position met
+again by another path reuses the first path's value.
+
+What is counted (``MinimalTree``): ``nodes``, ``leaves``, ``per_ply`` (as SearchResult),
+``q_nodes``, ``tt_cutoffs``; ``value`` is the root's exact value. With tt off and no quiescence
+it is search(game, "alphabeta", "perfect") node for node; on a uniform tree with distinct
+values the leaves are Knuth and Moore's b^ceil(d/2) + b^floor(d/2) - 1. It is the perfectly
+ordered tree, not the smallest over all orderings (proof_tree.py): with a table, an ordering
+that steers into transpositions can be smaller.
+
+``policy_settings(game, ordering, pruning)`` gives the ``tt`` and ``quiescence`` arguments that
+match a search(game, "alphabeta", ordering, pruning=pruning).
 """
 
 from __future__ import annotations
@@ -27,12 +46,18 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from searchlab.algorithms import compiled_engine
-from searchlab.algorithms.api import search
+from searchlab.algorithms import drivers, reference
+from searchlab.algorithms.api import DEFAULT_TT_SIZE, search
+from searchlab.algorithms.compiled import compiled_game
+from searchlab.algorithms.compiled_rows import RowGame
+from searchlab.algorithms.context import SearchContext
 from searchlab.algorithms.ordering import parse_ordering
-from searchlab.errors import InvalidParameterError
+from searchlab.algorithms.pruning import (Pruning, PruningState, Quiescence, pruned_alphabeta,
+                                          validate_pruning)
+from searchlab.algorithms.tt import TranspositionTable
+from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.position import FromState
-from searchlab.limits import excerpt
+from searchlab.limits import MAX_TT_SIZE, excerpt
 
 
 @dataclass
@@ -45,23 +70,71 @@ class MinimalTree:
     depth: int
     per_ply: list[int] = field(default_factory=list)
     oracle_searches: int = 0        # exact-value searches the count needed (not counted in nodes)
-    best_move: int | None = None    # the root's first child in perfect order (None at a leaf):
+    best_move: Any = None           # the root's first child in perfect order (None at a leaf):
                                     # SearchResult.best_move of search(game, "alphabeta", "perfect")
+    q_nodes: int = 0                # quiescence nodes (SearchResult.q_nodes), not in ``nodes``
+    tt_cutoffs: int = 0             # nodes the table answered (SearchResult.tt_cutoffs)
+    tt: bool = False
+    quiescence: Quiescence | None = None
 
 
-def minimal_tree(game: Any, depth: int, value_ordering: str | None = None) -> MinimalTree:
-    """The perfectly ordered alpha-beta tree of ``game``'s initial state to ``depth`` plies.
+def policy_settings(game: Any, ordering: str, pruning: Pruning | None = None,
+                    algorithm: str = "alphabeta") -> dict[str, Any]:
+    """The ``tt`` and ``quiescence`` arguments of minimal_tree matching a search() with this
+    ordering and pruning: ``tt`` when the search's table cuts on values (an ordering with
+    ``tt``, or MTD(f)); ``id`` alone keeps moves only and cuts nothing. Raises
+    UnsupportedError for pruning beyond quiescence (an unsound search has no minimal tree of
+    its own) or quiescence with delta pruning, InvalidParameterError for a bad ordering."""
+    parts = parse_ordering(ordering, game)
+    q = None
+    if pruning is not None:
+        others = [t for t in pruning.active() if t != "quiescence"]
+        if others:
+            raise UnsupportedError(
+                f"pruning {', '.join(others)}: a minimal tree is defined for sound searches only "
+                "(alpha-beta, a transposition table, quiescence)")
+        q = pruning.quiescence
+    return {"tt": "tt" in parts or algorithm == "mtdf", "quiescence": q}
+
+
+def minimal_tree(game: Any, depth: int, value_ordering: str | None = None, *, tt: bool = False,
+                 tt_size: int = DEFAULT_TT_SIZE,
+                 quiescence: Quiescence | None = None) -> MinimalTree:
+    """The perfectly ordered alpha-beta tree of ``game``'s initial state to ``depth`` plies,
+    with a transposition table (``tt``, ``tt_size`` entries) and ``quiescence`` as the compared
+    search has them (the module docstring).
 
     ``value_ordering``: the ordering of the oracle's exact-value searches (any policy without
     a transposition table; it changes their cost, never their values): default the game's
     first own ordering with killer+history, else killer+history. Raises InvalidParameterError
-    for a depth that is not an integer >= 1 or an ordering with ``tt``/``id``/``tactical``.
+    for a depth that is not an integer >= 1, a non-bool ``tt``, a bad ``tt_size``, an
+    ordering with ``tt``/``id``/``tactical`` or a ``quiescence`` that is not a Quiescence
+    record; UnsupportedError for quiescence on a game without noisy moves or with delta
+    pruning (its values depend on the window: no window-free exact value orders by them).
     """
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise InvalidParameterError(f"depth must be an integer >= 1; got {excerpt(depth)}")
+    if not isinstance(tt, bool):
+        raise InvalidParameterError(f"tt must be True or False; got {excerpt(tt)}")
+    if isinstance(tt_size, bool) or not isinstance(tt_size, int) or tt_size < 1 \
+            or tt_size & (tt_size - 1) or tt_size > MAX_TT_SIZE:
+        raise InvalidParameterError(f"tt_size must be a power of two in [1, {MAX_TT_SIZE}] "
+                                    f"(searchlab.limits.MAX_TT_SIZE); got {excerpt(tt_size)}")
+    table = TranspositionTable(tt_size, values=True) if tt else None
     if not game.capabilities.static_values and depth < (game.default_depth or math.inf):
         raise InvalidParameterError(
             f"depth {depth} is below {game.name}'s end and it has no static values")
+    pruning = None
+    if quiescence is not None:
+        if not isinstance(quiescence, Quiescence):
+            raise InvalidParameterError(
+                f"quiescence must be a searchlab Quiescence record or None; got {excerpt(quiescence)}")
+        if quiescence.delta is not None:
+            raise UnsupportedError(
+                "quiescence with delta pruning: its values depend on the search window, so "
+                "there are no window-free exact values to order by (use delta=None)")
+        pruning = Pruning(quiescence=quiescence)
+        validate_pruning(pruning, game, "alphabeta", ("natural",))
     if value_ordering is None:
         own = list(game.move_orderings()) if game.capabilities.own_orderings else []
         value_ordering = "killer+history" + (f"+{own[0]}" if own else "")
@@ -70,60 +143,53 @@ def minimal_tree(game: Any, depth: int, value_ordering: str | None = None) -> Mi
         raise InvalidParameterError(
             f"value_ordering {excerpt(value_ordering)}: no tt, id or tactical (the oracle's "
             "searches must be plain alpha-beta, whose root value is exact)")
+    rows = None
+    if game.capabilities.static_values and compiled_game(game) is not None:
+        rows = RowGame(game)
+    g = rows if rows is not None else game
     memo: dict[tuple[Any, int], float] = {}
-    per_ply = [0] * (depth + 1)
-    stats = {"leaves": 0, "oracle": 0}
-    root_best: list[int] = []
-    compiled = compiled_engine.supports(game, "alphabeta", value_ordering, None, depth)
+    oracle = [0]
 
     def exact(state: Any, left: int) -> float:
-        if game.is_terminal(state):
-            return game.utility(state)
-        if left == 0:
-            return game.evaluate(state)
-        key = (game.hash_key(state), left)
+        if g.is_terminal(state):
+            return g.utility(state)
+        if left == 0 and pruning is None:
+            return g.evaluate(state)
+        key = (g.hash_key(state), left)
         v = memo.get(key)
-        if v is None and not game.capabilities.static_values:
+        if v is not None:
+            return v
+        if not g.capabilities.static_values:
             # a synthetic tree without static values (searched to its end): plain minimax
-            vals = [exact(game.play(state, m), left - 1) for m in game.legal_moves(state)]
-            v = memo[key] = max(vals) if game.max_to_move(state) else min(vals)
-        if v is None:
-            stats["oracle"] += 1
-            r = search(FromState(game, state), "alphabeta", value_ordering, depth=left,
-                       engine="compiled" if compiled else "reference")
-            v = memo[key] = r.value
-        return v
-
-    def alphabeta(state: Any, ply: int, alpha: float, beta: float) -> float:
-        per_ply[ply] += 1
-        if game.is_terminal(state) or ply >= depth:
-            stats["leaves"] += 1
-            return game.utility(state) if game.is_terminal(state) else game.evaluate(state)
-        maxing = game.max_to_move(state)
-        moves = list(game.legal_moves(state))
-        children = [game.play(state, m) for m in moves]
-        vals = [exact(c, depth - ply - 1) for c in children]
-        order = sorted(range(len(children)), key=(lambda i: -vals[i]) if maxing
-                       else vals.__getitem__)
-        if ply == 0:
-            root_best.append(moves[order[0]])
-        if maxing:
-            v = -math.inf
-            for i in order:
-                v = max(v, alphabeta(children[i], ply + 1, alpha, beta))
-                if v >= beta:
-                    break
-                alpha = max(alpha, v)
+            vals = [exact(g.play(state, m), left - 1) for m in g.legal_moves(state)]
+            v = max(vals) if g.max_to_move(state) else min(vals)
         else:
-            v = math.inf
-            for i in order:
-                v = min(v, alphabeta(children[i], ply + 1, alpha, beta))
-                if v <= alpha:
-                    break
-                beta = min(beta, v)
+            oracle[0] += 1
+            if rows is not None:
+                v = rows.exact(state, left, value_ordering, pruning)[0]
+            else:
+                v = search(FromState(game, state), "alphabeta", value_ordering, depth=left,
+                           engine="reference", pruning=pruning).value
+        memo[key] = v
         return v
 
-    value = alphabeta(game.initial_state(), 0, -math.inf, math.inf)
-    return MinimalTree(value=value, nodes=sum(per_ply), leaves=stats["leaves"], depth=depth,
-                       per_ply=per_ply, oracle_searches=stats["oracle"],
-                       best_move=root_best[0] if root_best else None)
+    def order(state: Any, moves: list, ply: int) -> list:
+        left = ctx.depth - ply - 1
+        vals = {m: exact(g.play(state, m), left) for m in moves}
+        if g.max_to_move(state):
+            return sorted(moves, key=lambda m: -vals[m])
+        return sorted(moves, key=vals.__getitem__)
+
+    algo = pruned_alphabeta if pruning is not None else reference.alphabeta
+    ctx = SearchContext(game=g, depth=depth, order=order, child=algo, tt=table,
+                        pruning=PruningState(pruning) if pruning is not None else None)
+    value = drivers.search_root(g.initial_state(), ctx, "alphabeta")
+    best = ctx.best_move
+    if rows is not None and best is not None:
+        best = rows.move_of(best)
+    per_ply = (list(ctx.per_ply) + [0] * (depth + 1))[:depth + 1]
+    return MinimalTree(value=value, nodes=ctx.nodes, leaves=ctx.leaves, depth=depth,
+                       per_ply=per_ply, oracle_searches=oracle[0], best_move=best,
+                       q_nodes=ctx.pruning.q_nodes if ctx.pruning is not None else 0,
+                       tt_cutoffs=table.cutoffs if table is not None else 0, tt=tt,
+                       quiescence=quiescence)
