@@ -1,4 +1,5 @@
-"""Compiled Connect Four searches (private): Pons' tutorial solvers and the real solver.
+"""Compiled Connect Four searches (private): Pons' tutorial solvers and the real solver (with
+Pons' tutorial table, his current one, or searchlab's "dual" table).
 
 Private: call them through ``searchlab.games.connect4`` (``pons_tutorial``, ``solve``), which
 validate the position and return plain results. Definitions: docs/games.md, "Connect Four".
@@ -171,7 +172,7 @@ def _tutorial_many(curs, masks, ns, variant, scores, nodes):
 #
 # tt: int64[TT_SIZE + 1]. Slot key % TT_SIZE holds key | value << 49 | epoch << 55 (always
 # replace); tt[TT_SIZE] holds the current epoch. An entry of another epoch reads as empty, so
-# every solve starts from an empty table without clearing it. buf: int64[43, 16] scratch, row
+# every solve starts from an empty table without clearing it. buf: int64[43, >= 16] scratch, row
 # n = ply n's move list (columns 0..7: moves, 8..15: their scores); rows along one recursion
 # path never overlap. Each negamax call returns (score, calls in its subtree).
 
