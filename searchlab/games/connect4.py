@@ -426,9 +426,8 @@ def solve(moves: "str | ConnectFour | ConnectFourState", weak: bool = False,
     current solver, without an opening book), "dual" keeps both bounds of a position and its
     cut-off move (searched first). All give the same score; on Pons' benchmark sets "bounds"
     takes fewer nodes than "upper" and "dual" no more than "bounds". An unknown ``table``
-    raises InvalidParameterError. Not thread-safe (one table of
-    each kind per process). Meant for late positions (Pons' benchmark sets); openings take
-    minutes or more (no opening book).
+    raises InvalidParameterError. Not thread-safe (one table of each kind per process). Meant
+    for late positions (Pons' benchmark sets); openings take minutes or more (no opening book).
     """
     _check_table(table)
     state = _state_of(moves)
