@@ -30,8 +30,10 @@ number of stones played (as Pons stores a position).
 Compiled searches (numba; docs/games.md):
 - ``pons_tutorial(moves, variant)``: the five solvers of Pons' tutorial exactly as the README
   spells them out, returning (score, nodes); node counts match the published Test_L3_R1 means.
-- ``solve(moves, weak=False)``: negamax alpha-beta with null-window iterative narrowing of
-  the score, a transposition table, threat-aware centre-first ordering (Pons' parts 7-10);
+- ``solve(moves, weak=False, table="upper")``: negamax alpha-beta with null-window iterative
+  narrowing of the score, a transposition table, threat-aware centre-first ordering (Pons'
+  parts 7-10; ``table="bounds"``: also lower bounds in the table, as Pons' current solver;
+  ``table="dual"``: both bounds per entry and the cut-off move first);
   returns SolveResult(score, nodes, seconds), score relative to the side to move.
 """
 
@@ -384,23 +386,42 @@ class SolveResult:
 
 
 class _SolverTables:
-    """The solver's transposition table and scratch space, allocated once per process."""
+    """One solver table's transposition table and scratch space, allocated once per process."""
 
-    def __init__(self) -> None:
-        # TT_SIZE slots + the epoch; written once now so that no solve pays page faults
-        self.tt = np.empty(kernel.TT_SIZE + 1, dtype=np.int64)
+    def __init__(self, slots: int) -> None:
+        # the slots + the epoch; written once now so that no solve pays page faults
+        self.tt = np.empty(slots + 1, dtype=np.int64)
         self.tt.fill(0)
-        self.buf = np.zeros((CELLS + 1, 16), dtype=np.int64)
+        self.buf = np.zeros((CELLS + 1, 24), dtype=np.int64)
 
 
-_TABLES: _SolverTables | None = None
+#: solver tables (docs/games.md, "The solver"): "upper" is Pons' tutorial part 10 (upper bounds,
+#: 8,388,593 slots), "bounds" his current solver without its opening book (a lower or an upper
+#: bound per entry, 16,777,259 slots), "dual" the same table with both bounds per entry and
+#: the cut-off move searched first (searchlab's)
+SOLVER_TABLES = ("upper", "bounds", "dual")
+_TABLES: dict[str, _SolverTables] = {}
 
 
-def _tables() -> _SolverTables:
-    global _TABLES
-    if _TABLES is None:
-        _TABLES = _SolverTables()
-    return _TABLES
+def _check_table(table: str) -> str:
+    if table not in SOLVER_TABLES:
+        raise InvalidParameterError(
+            f"table must be one of {', '.join(SOLVER_TABLES)}; got {table!r}")
+    return table
+
+
+def _tables(table: str = "upper") -> _SolverTables:
+    if table not in _TABLES:
+        _TABLES[table] = _SolverTables(kernel.TT_SIZE if table == "upper" else kernel.BTT_SIZE)
+    return _TABLES[table]
+
+
+def _run_solve(table: str, state: ConnectFourState, weak: bool) -> tuple[int, int]:
+    tb = _tables(table)
+    if table == "upper":
+        return kernel._solve(state.current, state.mask, state.plies, weak, tb.tt, tb.buf)
+    return kernel._bounds_solve(state.current, state.mask, state.plies, weak,
+                                int(table == "dual"), tb.tt, tb.buf)
 
 
 def _terminal_score(state: ConnectFourState) -> int:
@@ -410,36 +431,49 @@ def _terminal_score(state: ConnectFourState) -> int:
     return 0
 
 
-def solve(moves: "str | ConnectFour | ConnectFourState", weak: bool = False) -> SolveResult:
+def solve(moves: "str | ConnectFour | ConnectFourState", weak: bool = False,
+          table: str = "upper") -> SolveResult:
     """Solve a Connect Four position exactly (docs/games.md, "The solver").
 
     Returns SolveResult(score, nodes, seconds); the score is relative to the side to move, as
     in the benchmark files. A finished game returns its final score with nodes = 0. Each call
-    starts from an empty transposition table, so nodes are reproducible. Not thread-safe (one
-    table per process). Meant for late positions (Pons' benchmark sets); openings take minutes
-    or more (no opening book).
+    starts from an empty transposition table, so nodes are reproducible. ``table`` (one of
+    SOLVER_TABLES) picks the transposition table: "upper" stores upper bounds only (Pons'
+    tutorial, part 10), "bounds" lower and upper bounds in a table twice as large (Pons'
+    current solver, without an opening book), "dual" keeps both bounds of a position and its
+    cut-off move (searched first). All give the same score; on Pons' benchmark sets "bounds"
+    takes fewer nodes than "upper" and "dual" no more than "bounds". An unknown ``table``
+    raises InvalidParameterError. Not thread-safe (one table of each kind per process). Meant
+    for late positions (Pons' benchmark sets); openings take minutes or more (no opening book).
     """
+    _check_table(table)
     state = _state_of(moves)
     t0 = time.perf_counter()
     if state.won_by_last_mover() or state.plies >= CELLS:
         s = _terminal_score(state)
         return SolveResult(int(np.sign(s)) if weak else s, 0, time.perf_counter() - t0)
-    tb = _tables()
-    score, nodes = kernel._solve(state.current, state.mask, state.plies, bool(weak), tb.tt, tb.buf)
+    score, nodes = _run_solve(table, state, bool(weak))
     return SolveResult(int(score), int(nodes), time.perf_counter() - t0)
 
 
-def solve_many(positions: Sequence, weak: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """``solve`` over many non-terminal positions in one compiled call: (scores, nodes)."""
+def solve_many(positions: Sequence, weak: bool = False,
+               table: str = "upper") -> tuple[np.ndarray, np.ndarray]:
+    """``solve`` over many non-terminal positions in one compiled call: (scores, nodes).
+    A finished game raises InvalidParameterError, as does an unknown ``table``."""
+    _check_table(table)
     states = [_state_of(p) for p in positions]
     for s in states:
         _require_open(s, "solve_many")
     curs, masks, ns = _arrays(states)
-    tb = _tables()
+    tb = _tables(table)
     scores = np.zeros(len(states), dtype=np.int64)
     nodes = np.zeros(len(states), dtype=np.int64)
     if states:
-        kernel._solve_many(curs, masks, ns, bool(weak), tb.tt, tb.buf, scores, nodes)
+        if table == "upper":
+            kernel._solve_many(curs, masks, ns, bool(weak), tb.tt, tb.buf, scores, nodes)
+        else:
+            kernel._bounds_solve_many(curs, masks, ns, bool(weak), int(table == "dual"), tb.tt,
+                                      tb.buf, scores, nodes)
     return scores, nodes
 
 

@@ -1,4 +1,5 @@
-"""Compiled Connect Four searches (private): Pons' tutorial solvers and the real solver.
+"""Compiled Connect Four searches (private): Pons' tutorial solvers and the real solver (with
+Pons' tutorial table, his current one, or searchlab's "dual" table).
 
 Private: call them through ``searchlab.games.connect4`` (``pons_tutorial``, ``solve``), which
 validate the position and return plain results. Definitions: docs/games.md, "Connect Four".
@@ -171,7 +172,7 @@ def _tutorial_many(curs, masks, ns, variant, scores, nodes):
 #
 # tt: int64[TT_SIZE + 1]. Slot key % TT_SIZE holds key | value << 49 | epoch << 55 (always
 # replace); tt[TT_SIZE] holds the current epoch. An entry of another epoch reads as empty, so
-# every solve starts from an empty table without clearing it. buf: int64[43, 16] scratch, row
+# every solve starts from an empty table without clearing it. buf: int64[43, >= 16] scratch, row
 # n = ply n's move list (columns 0..7: moves, 8..15: their scores); rows along one recursion
 # path never overlap. Each negamax call returns (score, calls in its subtree).
 
@@ -293,5 +294,190 @@ def _solve_many(curs, masks, ns, weak, tt, buf, out_scores, out_nodes):
     """_solve on every position (a fresh table epoch for each)."""
     for i in range(curs.shape[0]):
         s, k = _solve(curs[i], masks[i], ns[i], weak, tt, buf)
+        out_scores[i] = s
+        out_nodes[i] = k
+
+
+# --------------------------------------------------------------------------------------------
+# The bounds solver: Pons' current solver (after the tutorial) without its opening book. It
+# differs from the solver above only in its transposition table: 16,777,259 slots (the first
+# prime above 2^24), and a cut-off (score >= beta) stores the score as a lower bound, probed
+# like the upper bound (it raises alpha). Everything else (non-losing moves, ordering, the
+# probes of _solve) is the same. With ``extra`` = 1 (searchlab's additions, not Pons'): a
+# store into the slot of the same position keeps the bound of the other kind (an entry holds
+# a lower and an upper bound), and an entry keeps the move that cut off, which is searched
+# first when the position is met again (the others follow in threat-count order).
+#
+# buf: int64[43, 24] scratch as for the solver above, plus columns 16..23: the opponent's
+# winning cells after each move (passed to the child). tt: int64[BTT_SIZE + 1]. Slot key % BTT_SIZE holds key // BTT_SIZE (25 bits; with the slot
+# it determines the key, as in Pons' truncated keys) | lower << 25 | upper << 31 | move << 37
+# | epoch << 40, where lower and upper are bound + 22 (1..43; 0: no such bound), move is
+# 1 + the column of the cut-off move (0: none), and tt[BTT_SIZE] holds the current epoch
+# (1 .. 2^23 - 1; the table is cleared when it wraps). Without ``extra`` an entry holds one
+# bound and no move (Pons' table). Always replace.
+
+BTT_SIZE = 16777259
+BTT_LOWER_SHIFT = 25                          # 2^49 / BTT_SIZE < 2^25
+BTT_UPPER_SHIFT = 31
+BTT_MOVE_SHIFT = 37
+BTT_EPOCH_SHIFT = 40
+BTT_MAX_EPOCH = (1 << 23) - 1
+BTT_DATA = ((1 << 15) - 1) << BTT_LOWER_SHIFT   # lower, upper, move
+
+
+@njit(cache=True, inline="always")
+def _column_of(m):
+    """Column of a one-bit move."""
+    c = 0
+    while m >= 128:
+        m >>= 7
+        c += 1
+    return c
+
+
+@njit("UniTuple(int64, 2)(int64, int64, int64, int64, int64, int64, int64, int64, int64[::1], "
+      "int64[:, ::1])", cache=True)
+def _bounds_negamax(cur, mask, n, alpha, beta, opp_win, epoch, extra, tt, buf):
+    """Pons' current negamax (no book; ``extra``: searchlab's additions); requires that the
+    side to move cannot win at once. ``opp_win``: the opponent's winning cells
+    (_winning_cells(cur ^ mask, mask)), which the parent already computed to order its moves;
+    -1: not known, compute them."""
+    nodes = 1
+    if opp_win < 0:
+        opp_win = _winning_cells(cur ^ mask, mask)
+    possible = (mask + BOTTOM) & BOARD
+    forced = possible & opp_win
+    if forced:
+        if forced & (forced - 1):
+            possible = 0
+        else:
+            possible = forced
+    nxt = possible & ~(opp_win >> 1)       # Pons' possibleNonLosingMoves, as _non_losing_moves
+    if nxt == 0:
+        return -((CELLS - n) // 2), nodes
+    if n >= CELLS - 2:
+        return 0, nodes
+    lo = -((CELLS - 2 - n) // 2)
+    if alpha < lo:
+        alpha = lo
+        if alpha >= beta:
+            return alpha, nodes
+    hi = (CELLS - 1 - n) // 2
+    if beta > hi:
+        beta = hi
+        if alpha >= beta:
+            return beta, nodes
+    key = cur + mask
+    slot = key % BTT_SIZE
+    tag = key // BTT_SIZE | (epoch << BTT_EPOCH_SHIFT)
+    e = tt[slot]
+    first = 0
+    kept = 0                      # the entry's data to keep on a store (extra only)
+    if (e & ~BTT_DATA) == tag:
+        code = (e >> BTT_LOWER_SHIFT) & 63
+        if code:
+            lo = code - VALUE_OFFSET
+            if alpha < lo:
+                alpha = lo
+                if alpha >= beta:
+                    return alpha, nodes
+        code = (e >> BTT_UPPER_SHIFT) & 63
+        if code:
+            hi = code - VALUE_OFFSET
+            if beta > hi:
+                beta = hi
+                if alpha >= beta:
+                    return beta, nodes
+        c = (e >> BTT_MOVE_SHIFT) & 7
+        if c:
+            first = nxt & (COLUMN << (7 * (c - 1)))
+        if extra:
+            kept = e & BTT_DATA
+    size = 0
+    for i in range(WIDTH - 1, -1, -1):
+        m = nxt & (COLUMN << (7 * ((ORDER_CENTRE >> (4 * i)) & 15)))
+        if m and m != first:
+            w = _winning_cells(cur | m, mask)
+            sc = _popcount(w)
+            pos = size
+            while pos > 0 and buf[n, 8 + pos - 1] > sc:
+                buf[n, pos] = buf[n, pos - 1]
+                buf[n, 8 + pos] = buf[n, 8 + pos - 1]
+                buf[n, 16 + pos] = buf[n, 16 + pos - 1]
+                pos -= 1
+            buf[n, pos] = m
+            buf[n, 8 + pos] = sc
+            buf[n, 16 + pos] = w & ~m
+            size += 1
+    if first:
+        buf[n, size] = first
+        buf[n, 16 + size] = _winning_cells(cur | first, mask) & ~first
+        size += 1
+    while size > 0:
+        size -= 1
+        m = buf[n, size]
+        s, k = _bounds_negamax(cur ^ mask, mask | m, n + 1, -beta, -alpha, buf[n, 16 + size],
+                               epoch, extra, tt, buf)
+        nodes += k
+        score = -s
+        if score >= beta:
+            data = (score + VALUE_OFFSET) << BTT_LOWER_SHIFT
+            if extra:
+                data |= (kept & (63 << BTT_UPPER_SHIFT)) | (
+                    (_column_of(m) + 1) << BTT_MOVE_SHIFT)
+            tt[slot] = tag | data
+            return score, nodes
+        if score > alpha:
+            alpha = score
+    tt[slot] = tag | ((alpha + VALUE_OFFSET) << BTT_UPPER_SHIFT) | (
+        kept & ((63 << BTT_LOWER_SHIFT) | (7 << BTT_MOVE_SHIFT)))
+    return alpha, nodes
+
+
+@njit(cache=True)
+def _bounds_new_epoch(tt):
+    """Start a solve with an (effectively) empty bounds table (cleared on epoch wrap)."""
+    epoch = tt[BTT_SIZE] + 1
+    if epoch > BTT_MAX_EPOCH:
+        tt[:] = 0
+        epoch = 1
+    tt[BTT_SIZE] = epoch
+    return epoch
+
+
+@njit(cache=True)
+def _bounds_solve(cur, mask, n, weak, extra, tt, buf):
+    """_solve with the bounds table: (score, nodes) of a non-terminal position."""
+    epoch = _bounds_new_epoch(tt)
+    if _winning_cells(cur, mask) & ((mask + BOTTOM) & BOARD):
+        return (1 if weak else (CELLS + 1 - n) // 2), 1
+    lo = -((CELLS - n) // 2)
+    hi = (CELLS + 1 - n) // 2
+    if weak:
+        lo = -1
+        hi = 1
+    nodes = 0
+    while lo < hi:
+        med = lo + (hi - lo) // 2
+        if med <= 0 and _div2(lo) < med:
+            med = _div2(lo)
+        elif med >= 0 and _div2(hi) > med:
+            med = _div2(hi)
+        r, k = _bounds_negamax(cur, mask, n, med, med + 1, -1, epoch, extra, tt, buf)
+        nodes += k
+        if r <= med:
+            hi = r
+        else:
+            lo = r
+    if weak:
+        return max(-1, min(1, lo)), nodes
+    return lo, nodes
+
+
+@njit(cache=True)
+def _bounds_solve_many(curs, masks, ns, weak, extra, tt, buf, out_scores, out_nodes):
+    """_bounds_solve on every position (a fresh table epoch for each)."""
+    for i in range(curs.shape[0]):
+        s, k = _bounds_solve(curs[i], masks[i], ns[i], weak, extra, tt, buf)
         out_scores[i] = s
         out_nodes[i] = k
