@@ -4,7 +4,7 @@
 
 Stockfish's ``go perft N`` (UCI) and the kernel's ``CompiledBoard.perft`` on the start position
 (depth 6, 119,060,324 leaves) and Kiwipete (depth 5, 193,690,690 leaves); ``--deep`` adds CPW
-position 3 at depth 7 (178,633,661 leaves). Both count with bulk counting at the last ply and
+positions 3 (depth 7, 178,633,661 leaves), 5 (depth 5, 89,941,194) and 6 (depth 5, 164,075,551). Both count with bulk counting at the last ply and
 both run on one thread (Stockfish's perft is single-threaded).
 
 The machine may be shared and noisy, so the two programs take turns: each round times the
@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "tests" / "data" / "chess" / "perft.csv"
 POSITIONS = [("startpos", 6), ("kiwipete", 5)]
-DEEP = [("cpw_position3", 7)]
+DEEP = [("cpw_position3", 7), ("cpw_position5", 5), ("cpw_position6", 5)]
 
 
 class Stockfish:
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--stockfish", help="the Stockfish binary (default: on PATH or /usr/games)")
     ap.add_argument("--rounds", type=int, default=3, help="rounds per program; best of these")
-    ap.add_argument("--deep", action="store_true", help="also CPW position 3 at depth 7")
+    ap.add_argument("--deep", action="store_true", help="also CPW positions 3, 5 and 6")
     args = ap.parse_args(argv)
     if args.rounds < 1:
         ap.error(f"--rounds must be >= 1; got {args.rounds}")

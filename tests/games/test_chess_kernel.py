@@ -24,7 +24,7 @@ from searchlab.games.chesskernel.count import count_moves
 from searchlab.games.chesskernel.movegen import MAX_MOVES, generate, has_legal_move
 from searchlab.games.chesskernel.position import ROW, make_move, row_from_board
 from searchlab.games.chesskernel.tables import BISHOP_RAYS, ROOK_RAYS
-from tests.games.chess_kernel_cases import perft_cases, random_game, suite_fens
+from tests.games.chess_kernel_cases import perft_cases, perft_fens, random_game, suite_fens
 from tests.nojit import run_without_jit
 
 PERFT_FAST = 3_000_000
@@ -35,10 +35,11 @@ SLOW = [c for c in CASES if PERFT_FAST < c[3] <= PERFT_SLOW]
 
 
 def test_data_is_complete():
-    # 793 entries: 770 from perftsuite.epd (128 lines, 127 distinct positions: one repeats),
-    # 23 from perft.csv (positions also in the suite).
-    assert len(CASES) == 793 and len(suite_fens()) == 127
-    assert len(FAST) == 714 and len(FAST) + len(SLOW) == 764
+    # 813 entries: 770 from perftsuite.epd (128 lines, 127 distinct positions: one repeats),
+    # 43 from perft.csv (start, Kiwipete and position 3, also in the suite; CPW positions 4, 4
+    # mirrored, 5 and 6, not in it).
+    assert len(CASES) == 813 and len(suite_fens()) == 127 and len(perft_fens()) == 131
+    assert len(FAST) == 729 and len(FAST) + len(SLOW) == 783
 
 
 def test_slider_attacks_equal_python_chess():
@@ -62,7 +63,7 @@ def _run_perft(case):
 
 
 def test_perft_fast_entries():
-    """Every entry of at most PERFT_FAST leaves (714 of 793; ~63 M leaves in all)."""
+    """Every entry of at most PERFT_FAST leaves (729 of 813)."""
     for case in FAST:
         _run_perft(case)
 
@@ -99,17 +100,17 @@ def _walk_has_legal_move(stack, ply, depth, moves, counts):
 
 def _has_legal_move_on_trees(depth: int) -> np.ndarray:
     counts = np.zeros(4, dtype=np.int64)
-    for fen in suite_fens():
+    for fen in perft_fens():
         stack = np.zeros((depth + 1, ROW), dtype=np.uint64)
         stack[0] = row_from_board(chess.Board(fen))
         _walk_has_legal_move(stack, 0, depth, np.zeros((depth + 1, MAX_MOVES), np.int64), counts)
     return counts
 
 
-def test_has_legal_move_and_count_agree_with_generation_on_the_suite_trees():
+def test_has_legal_move_and_count_agree_with_generation_on_the_perft_trees():
     """has_legal_move (bitboards only, used by the compiled game's terminal test) and
     count_moves (perft's count at the last ply) against the move generator at every node of the
-    perft suite's trees to depth 3 (515 k nodes, 347 without a move)."""
+    perft positions' trees to depth 3 (690 k nodes, 435 without a move)."""
     nodes, without, wrong, miscounted = _has_legal_move_on_trees(3)
     assert wrong == 0 and miscounted == 0 and nodes > 400_000 and without > 100
 
