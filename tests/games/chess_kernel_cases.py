@@ -30,6 +30,11 @@ def perft_cases() -> list[tuple[str, str, int, int]]:
 
 def suite_fens() -> list[str]:
     """The distinct positions of perftsuite.epd."""
+    return list(dict.fromkeys(fen for name, fen, _, _ in perft_cases() if name.startswith("suite")))
+
+
+def perft_fens() -> list[str]:
+    """The distinct positions of perftsuite.epd and perft.csv (the suite's first)."""
     return list(dict.fromkeys(fen for _, fen, _, _ in perft_cases()))
 
 

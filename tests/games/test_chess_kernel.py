@@ -20,9 +20,11 @@ from searchlab.errors import InvalidParameterError, SearchlabError
 from searchlab.games.chess_game import Chess
 from searchlab.games.chesskernel import CompiledBoard, perft
 from searchlab.games.chesskernel.attacks import bishop_attacks, rook_attacks
+from searchlab.games.chesskernel.count import count_moves
 from searchlab.games.chesskernel.movegen import MAX_MOVES, generate, has_legal_move
 from searchlab.games.chesskernel.position import ROW, make_move, row_from_board
-from tests.games.chess_kernel_cases import perft_cases, random_game, suite_fens
+from searchlab.games.chesskernel.tables import BISHOP_RAYS, ROOK_RAYS
+from tests.games.chess_kernel_cases import perft_cases, perft_fens, random_game, suite_fens
 from tests.nojit import run_without_jit
 
 PERFT_FAST = 3_000_000
@@ -33,10 +35,11 @@ SLOW = [c for c in CASES if PERFT_FAST < c[3] <= PERFT_SLOW]
 
 
 def test_data_is_complete():
-    # 793 entries: 770 from perftsuite.epd (128 lines, 127 distinct positions: one repeats),
-    # 23 from perft.csv (positions also in the suite).
-    assert len(CASES) == 793 and len(suite_fens()) == 127
-    assert len(FAST) == 714 and len(FAST) + len(SLOW) == 764
+    # 813 entries: 770 from perftsuite.epd (128 lines, 127 distinct positions: one repeats),
+    # 43 from perft.csv (start, Kiwipete and position 3, also in the suite; CPW positions 4, 4
+    # mirrored, 5 and 6, not in it).
+    assert len(CASES) == 813 and len(suite_fens()) == 127 and len(perft_fens()) == 131
+    assert len(FAST) == 729 and len(FAST) + len(SLOW) == 783
 
 
 def test_slider_attacks_equal_python_chess():
@@ -49,6 +52,9 @@ def test_slider_attacks_equal_python_chess():
         bishop = chess.BB_DIAG_ATTACKS[sq][occ & chess.BB_DIAG_MASKS[sq]]
         assert int(rook_attacks(sq, np.uint64(occ))) == rook
         assert int(bishop_attacks(sq, np.uint64(occ))) == bishop
+    for sq in range(64):        # the rays count.py filters with: attacks on an empty board
+        assert int(ROOK_RAYS[sq]) == chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0]
+        assert int(BISHOP_RAYS[sq]) == chess.BB_DIAG_ATTACKS[sq][0]
 
 
 def _run_perft(case):
@@ -57,7 +63,7 @@ def _run_perft(case):
 
 
 def test_perft_fast_entries():
-    """Every entry of at most PERFT_FAST leaves (714 of 793; ~63 M leaves in all)."""
+    """Every entry of at most PERFT_FAST leaves (729 of 813)."""
     for case in FAST:
         _run_perft(case)
 
@@ -79,11 +85,13 @@ def test_divide_sums_to_perft_and_follows_python_chess_order():
 @njit
 def _walk_has_legal_move(stack, ply, depth, moves, counts):
     """Every node of the tree below row ply: counts[0] nodes, counts[1] nodes without a legal
-    move, counts[2] disagreements of has_legal_move with generate."""
+    move, counts[2] disagreements of has_legal_move with generate, counts[3] disagreements of
+    count_moves (perft's bulk count) with generate's number of moves."""
     n = generate(stack[ply], moves[ply])
     counts[0] += 1
     counts[1] += n == 0
     counts[2] += has_legal_move(stack[ply]) != (n > 0)
+    counts[3] += count_moves(stack[ply]) != n
     if depth > 0:
         for i in range(n):
             make_move(stack[ply], stack[ply + 1], moves[ply, i])
@@ -91,25 +99,26 @@ def _walk_has_legal_move(stack, ply, depth, moves, counts):
 
 
 def _has_legal_move_on_trees(depth: int) -> np.ndarray:
-    counts = np.zeros(3, dtype=np.int64)
-    for fen in suite_fens():
+    counts = np.zeros(4, dtype=np.int64)
+    for fen in perft_fens():
         stack = np.zeros((depth + 1, ROW), dtype=np.uint64)
         stack[0] = row_from_board(chess.Board(fen))
         _walk_has_legal_move(stack, 0, depth, np.zeros((depth + 1, MAX_MOVES), np.int64), counts)
     return counts
 
 
-def test_has_legal_move_agrees_with_generation_on_the_suite_trees():
-    """has_legal_move (bitboards only, used by the compiled game's terminal test) against the
-    move generator at every node of the perft suite's trees to depth 3 (515 k nodes, 347 without a move)."""
-    nodes, without, wrong = _has_legal_move_on_trees(3)
-    assert wrong == 0 and nodes > 400_000 and without > 100
+def test_has_legal_move_and_count_agree_with_generation_on_the_perft_trees():
+    """has_legal_move (bitboards only, used by the compiled game's terminal test) and
+    count_moves (perft's count at the last ply) against the move generator at every node of the
+    perft positions' trees to depth 3 (690 k nodes, 435 without a move)."""
+    nodes, without, wrong, miscounted = _has_legal_move_on_trees(3)
+    assert wrong == 0 and miscounted == 0 and nodes > 400_000 and without > 100
 
 
 @pytest.mark.slow
-def test_has_legal_move_agrees_with_generation_deeper():
-    nodes, without, wrong = _has_legal_move_on_trees(4)
-    assert wrong == 0 and nodes > 10_000_000 and without > 1000
+def test_has_legal_move_and_count_agree_with_generation_deeper():
+    nodes, without, wrong, miscounted = _has_legal_move_on_trees(4)
+    assert wrong == 0 and miscounted == 0 and nodes > 10_000_000 and without > 1000
 
 
 def _compare(kb: CompiledBoard, board: chess.Board, stats: dict) -> None:
@@ -125,6 +134,7 @@ def _compare(kb: CompiledBoard, board: chess.Board, stats: dict) -> None:
                                                           board.fullmove_number), fen
     assert kb.is_check() == board.is_check(), fen
     assert bool(has_legal_move(kb.row)) == any(board.legal_moves), fen
+    assert count_moves(kb.row) == board.legal_moves.count(), fen
     # The row after the moves equals the row loaded from the FEN: no path-dependent word.
     assert np.array_equal(kb.row, row_from_board(board)), fen
     assert kb.halfmove_clock() == board.halfmove_clock

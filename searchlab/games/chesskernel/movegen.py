@@ -209,42 +209,47 @@ def _pawn_moves(pos, out, n, us, king, pinned, to_mask):
 
 
 @njit
-def _castling(pos, out, n, us, king):
-    """Castling moves, king-side first (python-chess's order: the h-rook's square is higher)."""
+def castle_target(pos, us, king, side):
+    """The king's target square of castling on ``side`` (0 king-side, 1 queen-side) when that
+    castling is legal (python-chess's rules), else -1."""
     rights = np.int64(pos[CASTLE])
+    home = _E1 if us == 0 else _E8
+    if king != home or not (rights >> (2 * us + side)) & 1:
+        return -1
     them = 1 - us
     occ = pos[OCC]
     occ_no_king = occ ^ BIT[king]
-    home = _E1 if us == 0 else _E8
-    if king != home:
+    if side == 0:
+        king_to, rook_from, rook_to = home + 2, home + 3, home + 1
+    else:
+        king_to, rook_from, rook_to = home - 2, home - 4, home - 1
+    path = BETWEEN[king, rook_from] | BIT[king_to] | BIT[rook_to]
+    if (occ ^ BIT[king] ^ BIT[rook_from]) & path:
+        return -1
+    # The king's square and the squares it crosses, seen without the king; its target seen
+    # after the rook has moved (python-chess's test).
+    crossed = BETWEEN[king, king_to] | BIT[king]
+    while crossed:
+        s = msb(crossed)
+        crossed ^= BIT[s]
+        if attackers(pos, them, s, occ_no_king):
+            return -1
+    occ_after = occ_no_king ^ BIT[rook_from] ^ BIT[rook_to]
+    if attackers(pos, them, king_to, occ_after):
+        return -1
+    return king_to
+
+
+@njit
+def _castling(pos, out, n, us, king):
+    """Castling moves, king-side first (python-chess's order: the h-rook's square is higher)."""
+    if not pos[CASTLE]:
         return n
     for side in range(2):           # 0 king-side, 1 queen-side
-        if not (rights >> (2 * us + side)) & 1:
-            continue
-        if side == 0:
-            king_to, rook_from, rook_to = home + 2, home + 3, home + 1
-        else:
-            king_to, rook_from, rook_to = home - 2, home - 4, home - 1
-        path = BETWEEN[king, rook_from] | BIT[king_to] | BIT[rook_to]
-        if (occ ^ BIT[king] ^ BIT[rook_from]) & path:
-            continue
-        # The king's square and the squares it crosses, seen without the king; its target seen
-        # after the rook has moved (python-chess's test).
-        crossed = BETWEEN[king, king_to] | BIT[king]
-        attacked = False
-        while crossed:
-            s = msb(crossed)
-            crossed ^= BIT[s]
-            if attackers(pos, them, s, occ_no_king):
-                attacked = True
-                break
-        if attacked:
-            continue
-        occ_after = occ_no_king ^ BIT[rook_from] ^ BIT[rook_to]
-        if attackers(pos, them, king_to, occ_after):
-            continue
-        out[n] = encode(king, king_to, 0, KIND_CASTLE, KING, 0)
-        n += 1
+        king_to = castle_target(pos, us, king, side)
+        if king_to >= 0:
+            out[n] = encode(king, king_to, 0, KIND_CASTLE, KING, 0)
+            n += 1
     return n
 
 

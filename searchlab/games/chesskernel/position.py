@@ -31,6 +31,7 @@ python-chess's ``board.is_repetition(count)`` is ``repetitions(...) >= count - 1
 from __future__ import annotations
 
 import chess
+import chess.polyglot
 import numpy as np
 from numba import njit
 
@@ -183,27 +184,13 @@ def full_key(pos):
     return k
 
 
-@njit
-def set_derived(pos):
-    """Fill the occupancy and key words of a row whose pieces, side, rights and ep are set."""
-    w = _Z
-    b = _Z
-    for i in range(6):
-        w |= pos[i]
-        b |= pos[6 + i]
-    pos[OCC_W] = w
-    pos[OCC_B] = b
-    pos[OCC] = w | b
-    pos[KEY] = full_key(pos)
-    pos[EP_KEY] = ep_key_part(pos)
-    pos[REP_KEY] = pos[KEY] if legal_ep_exists(pos) else pos[KEY] ^ pos[EP_KEY]
-
-
 # --- making moves ---------------------------------------------------------------------------
-@njit
-def make_move(src, dst, m):
-    """Write the position after legal move m (movegen.py's encoding) of row src into row dst
-    (copy-make: src is unchanged)."""
+@njit(inline="always")
+def make_board(src, dst, m):
+    """Write the position after legal move m (movegen.py's encoding) of row src into row dst,
+    without its keys: pieces, occupancy, side to move, castling rights, en-passant square and
+    clocks as make_move writes them; KEY, EP_KEY and REP_KEY are src's, i.e. stale (perft's
+    make: nothing it calls reads them)."""
     for i in range(ROW):
         dst[i] = src[i]
     us = np.int64(src[STM])
@@ -216,44 +203,29 @@ def make_move(src, dst, m):
     captured = move_captured(m)
     fb = BIT[frm]
     tb = BIT[to]
-    key = src[KEY] ^ src[EP_KEY] ^ TURN_HASH
     occ_us = OCC_W + us
-    occ_them = OCC_W + them
     mine = us * 6 + piece - 1
     if captured:
+        cap_sq = to
         if kind == KIND_EP:
             cap_sq = to - 8 if us == 0 else to + 8
-        else:
-            cap_sq = to
         cb = BIT[cap_sq]
-        theirs = them * 6 + captured - 1
-        dst[theirs] ^= cb
-        dst[occ_them] ^= cb
-        key ^= PIECE_HASH[theirs, cap_sq]
+        dst[them * 6 + captured - 1] ^= cb
+        dst[OCC_W + them] ^= cb
     dst[mine] ^= fb | tb
     dst[occ_us] ^= fb | tb
-    key ^= PIECE_HASH[mine, frm] ^ PIECE_HASH[mine, to]
     if promo:
-        newp = us * 6 + promo - 1
         dst[mine] ^= tb
-        dst[newp] ^= tb
-        key ^= PIECE_HASH[mine, to] ^ PIECE_HASH[newp, to]
+        dst[us * 6 + promo - 1] ^= tb
     elif kind == KIND_CASTLE:
         if to > frm:
-            rf, rt = frm + 3, frm + 1
+            rb = BIT[frm + 3] | BIT[frm + 1]
         else:
-            rf, rt = frm - 4, frm - 1
-        rook = us * 6 + 3
-        rb = BIT[rf] | BIT[rt]
-        dst[rook] ^= rb
+            rb = BIT[frm - 4] | BIT[frm - 1]
+        dst[us * 6 + 3] ^= rb
         dst[occ_us] ^= rb
-        key ^= PIECE_HASH[rook, rf] ^ PIECE_HASH[rook, rt]
     dst[OCC] = dst[OCC_W] | dst[OCC_B]
-    rights = np.int64(src[CASTLE])
-    new_rights = rights & CASTLE_KEEP[frm] & CASTLE_KEEP[to]
-    if new_rights != rights:
-        key ^= CASTLE_HASH[rights] ^ CASTLE_HASH[new_rights]
-        dst[CASTLE] = np.uint64(new_rights)
+    dst[CASTLE] = src[CASTLE] & np.uint64(CASTLE_KEEP[frm] & CASTLE_KEEP[to])
     dst[STM] = np.uint64(them)
     if kind == KIND_DOUBLE:
         dst[EP] = np.uint64((frm + to) >> 1)
@@ -265,9 +237,26 @@ def make_move(src, dst, m):
         dst[HALF] = src[HALF] + _S1
     if us == 1:
         dst[FULL] = src[FULL] + _S1
+
+
+@njit
+def make_move(src, dst, m):
+    """Write the position after legal move m (movegen.py's encoding) of row src into row dst
+    (copy-make: src is unchanged), keys included: make_board, then the Polyglot key updated by
+    every (piece, square) that changed, the side, the castling rights and the en-passant
+    file."""
+    make_board(src, dst, m)
+    key = src[KEY] ^ src[EP_KEY] ^ TURN_HASH
+    for p in range(12):
+        changed = src[p] ^ dst[p]
+        while changed:
+            key ^= PIECE_HASH[p, lsb(changed)]
+            changed &= changed - _S1
+    if dst[CASTLE] != src[CASTLE]:
+        key ^= CASTLE_HASH[np.int64(src[CASTLE])] ^ CASTLE_HASH[np.int64(dst[CASTLE])]
     ep_part = _Z
     rep_key = key
-    if kind == KIND_DOUBLE:
+    if move_kind(m) == KIND_DOUBLE:
         ep_part = ep_key_part(dst)
         key ^= ep_part
         if ep_part != _Z and legal_ep_exists(dst):
@@ -312,11 +301,19 @@ def repetitions(stack, ply, first):
 
 # --- loading from python-chess --------------------------------------------------------------
 def row_from_board(board: chess.Board) -> np.ndarray:
-    """The row of a python-chess board (standard chess; validated by the caller)."""
+    """The row of a python-chess board (standard chess; validated by the caller).
+
+    Plain Python, no compiled code (a process that only loads positions and runs a cached
+    compiled search compiles nothing): the keys come from python-chess, KEY being
+    ``chess.polyglot.zobrist_hash`` (the tests check it against ``full_key``), EP_KEY what the
+    en-passant file adds to it, REP_KEY without that part unless an en-passant capture is
+    legal (``Board.has_legal_en_passant``)."""
     pos = np.zeros(ROW, dtype=np.uint64)
     for c, color in enumerate((chess.WHITE, chess.BLACK)):
         for pt in range(1, 7):
             pos[c * 6 + pt - 1] = np.uint64(board.pieces_mask(pt, color))
+        pos[OCC_W + c] = np.uint64(board.occupied_co[color])
+    pos[OCC] = np.uint64(board.occupied)
     pos[STM] = np.uint64(0 if board.turn == chess.WHITE else 1)
     rights = board.clean_castling_rights()
     bits = 0
@@ -327,6 +324,10 @@ def row_from_board(board: chess.Board) -> np.ndarray:
     pos[EP] = np.uint64(NO_SQUARE if board.ep_square is None else board.ep_square)
     pos[HALF] = np.uint64(board.halfmove_clock)
     pos[FULL] = np.uint64(board.fullmove_number)
-    with np.errstate(over="ignore"):
-        set_derived(pos)
+    hasher = chess.polyglot.ZobristHasher(chess.polyglot.POLYGLOT_RANDOM_ARRAY)
+    key = hasher(board)
+    ep_part = hasher.hash_ep_square(board)
+    pos[KEY] = np.uint64(key)
+    pos[EP_KEY] = np.uint64(ep_part)
+    pos[REP_KEY] = np.uint64(key if board.has_legal_en_passant() else key ^ ep_part)
     return pos

@@ -48,6 +48,11 @@ def _line_mask(sq: int, df: int, dr: int) -> int:
 FILE_MASK = np.array([_line_mask(s, 0, 1) for s in range(64)], dtype=np.uint64)
 DIAG_MASK = np.array([_line_mask(s, 1, 1) for s in range(64)], dtype=np.uint64)
 ANTI_MASK = np.array([_line_mask(s, 1, -1) for s in range(64)], dtype=np.uint64)
+#: Empty-board slider rays of each square (sq excluded): what a bishop or rook on sq could
+#: attack at most; a cheap filter before the slider arithmetic.
+BISHOP_RAYS = DIAG_MASK | ANTI_MASK
+ROOK_RAYS = FILE_MASK | np.array([(0xFF << (8 * (s // 8))) ^ (1 << s) for s in range(64)],
+                                 dtype=np.uint64)
 #: BIT[sq ^ 56]: the slider's bit in the byte-swapped (vertically mirrored) board.
 BIT_SWAPPED = np.array([1 << (s ^ 56) for s in range(64)], dtype=np.uint64)
 
