@@ -19,9 +19,11 @@ It returns
   depth with an odd/even intercept, and alpha = log b_eff(policy) / (2 log b_eff(minimal)),
   1/2 when the policy grows as its minimal tree does (which grows as b^(d/2)).
 
-A ratio below 1 is possible with a table: the minimal tree is the *perfectly ordered* search of
-the DAG, and an order that steers into transpositions (or iterative deepening's earlier
-iterations filling the table) can cut more; ``id`` policies' nodes include every iteration.
+A ratio below 1 is possible: the minimal tree is the *perfectly ordered* search, ties broken in
+natural order, and where values tie another best child can have a smaller subtree
+(searchlab.algorithms.proof_tree gives the smallest over all orders, without a table); with a
+table, an order that steers into transpositions (or iterative deepening's earlier iterations
+filling the table) can cut more. ``id`` policies' nodes include every iteration.
 Searches over ``max_nodes`` are "aborted": their rows have no ratio and their depths leave the
 fit; the summary counts them.
 """
