@@ -4,7 +4,7 @@ the per-policy summary (geometric mean of nodes / minimal nodes with a paired bo
 against the minimal tree's growth on the depths every policy finished) and the CPU seconds.
 
     .venv/bin/python benchmarks/real_minimal.py --game connect4 --positions 30 --depth 10 --min-depth 6
-    .venv/bin/python benchmarks/real_minimal.py --game chess --positions 30 --depth 4 --min-depth 2
+    .venv/bin/python benchmarks/real_minimal.py --game chess --positions 30 --depth 4 --min-depth 4
 
 Chess positions: WAC.001, WAC.(1 + every), ...; searches and minimal trees with quiescence
 (at most 8 extra plies, as the chess studies' quiescence_8). ``--csv`` writes the tidy table.
