@@ -85,7 +85,7 @@ def test_section_figures_in_the_format_asked_with_cis_and_linked_as_written(data
     import matplotlib.pyplot as plt
     from matplotlib.container import ErrorbarContainer
 
-    from searchlab.parallel import study as PS
+    from searchlab.studies.parallel import parallel_tasks as PS
     text = PC.parallel_section(data, tmp_path, "svg")
     linked = [ln.split("](figures/")[1].split(")")[0] for ln in text.split("![")[1:]]
     assert linked and all(name.endswith(".svg") and (tmp_path / name).exists() for name in linked)

@@ -13,15 +13,12 @@ this module only generalises the template and the field names.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import sys
 import threading
 import types
 from pathlib import Path
 from typing import Any
 
-from searchlab.algorithms.compiled.specialise import (_PREFIX, _dependencies, _import_line, _mark_used,
-                                                      _write, cache_dir, heal, heal_numba, prune)
+from searchlab.algorithms.compiled.specialise import (_dependencies, _import_line, load_copy)
 
 _BEGIN, _END = "# <primitives>\n", "# </primitives>\n"
 _loaded: dict[tuple, types.ModuleType] = {}
@@ -55,28 +52,7 @@ def source(template: Path, fields: tuple[str, ...], prims: tuple) -> tuple[str, 
 
 
 def _load(template: Path, fields: tuple[str, ...], prims: tuple) -> types.ModuleType:
-    text, digest = source(template, fields, prims)
-    name = f"{_PREFIX}{digest[:24]}"
-    path = cache_dir() / f"{name}.py"
-    for attempt in range(2):        # another process's prune may remove it in between
-        heal(path, text)
-        if not path.exists():
-            _write(path, text)
-            prune(path.parent)
-        _mark_used(path)
-        spec = importlib.util.spec_from_file_location(name, path)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        try:
-            spec.loader.exec_module(mod)
-        except FileNotFoundError:
-            del sys.modules[name]
-            if attempt:
-                raise
-            continue
-        heal_numba(path)
-        return mod
-    raise AssertionError("unreachable")
+    return load_copy(*source(template, fields, prims))
 
 
 def loaded(template: Path) -> list[Any]:

@@ -116,7 +116,13 @@ def source(prims: Primitives) -> tuple[str, str]:
 
 
 def _load(prims: Primitives) -> types.ModuleType:
-    text, digest = source(prims)
+    return load_copy(*source(prims))
+
+
+def load_copy(text: str, digest: str) -> types.ModuleType:
+    """Import the engine copy whose source is ``text`` (``digest``: its content hash, which
+    names it) from the on-disk cache, writing it there first when it is missing, healing a
+    damaged copy and numba's files beside it. Every compiled family's loader goes through it."""
     name = f"{_PREFIX}{digest[:24]}"
     path = cache_dir() / f"{name}.py"
     for attempt in range(2):        # another process's prune may remove it in between
