@@ -245,13 +245,15 @@ def _solver_negamax(cur, mask, n, alpha, beta, epoch, tt, buf):
 
 
 @njit(cache=True)
-def _new_epoch(tt):
-    """Start a solve with an (effectively) empty table: bump the epoch, clearing on wrap."""
-    epoch = tt[TT_SIZE] + 1
-    if epoch > MAX_EPOCH:
+def _new_epoch(tt, size, max_epoch):
+    """Start a solve with an (effectively) empty table of ``size`` slots (the epoch kept in
+    slot ``size``): bump the epoch, clearing the table when it passes ``max_epoch``. Both the
+    upper-bound and the bounds table use it."""
+    epoch = tt[size] + 1
+    if epoch > max_epoch:
         tt[:] = 0
         epoch = 1
-    tt[TT_SIZE] = epoch
+    tt[size] = epoch
     return epoch
 
 
@@ -263,7 +265,7 @@ def _solve(cur, mask, n, weak, tt, buf):
     halfway (biased towards the bound nearer 0, as Pons does). nodes sums the negamax calls
     of every probe; a position won at once counts as one node.
     """
-    epoch = _new_epoch(tt)
+    epoch = _new_epoch(tt, TT_SIZE, MAX_EPOCH)
     if _winning_cells(cur, mask) & ((mask + BOTTOM) & BOARD):
         return (1 if weak else (CELLS + 1 - n) // 2), 1
     lo = -((CELLS - n) // 2)
@@ -435,20 +437,9 @@ def _bounds_negamax(cur, mask, n, alpha, beta, opp_win, epoch, extra, tt, buf):
 
 
 @njit(cache=True)
-def _bounds_new_epoch(tt):
-    """Start a solve with an (effectively) empty bounds table (cleared on epoch wrap)."""
-    epoch = tt[BTT_SIZE] + 1
-    if epoch > BTT_MAX_EPOCH:
-        tt[:] = 0
-        epoch = 1
-    tt[BTT_SIZE] = epoch
-    return epoch
-
-
-@njit(cache=True)
 def _bounds_solve(cur, mask, n, weak, extra, tt, buf):
     """_solve with the bounds table: (score, nodes) of a non-terminal position."""
-    epoch = _bounds_new_epoch(tt)
+    epoch = _new_epoch(tt, BTT_SIZE, BTT_MAX_EPOCH)
     if _winning_cells(cur, mask) & ((mask + BOTTOM) & BOARD):
         return (1 if weak else (CELLS + 1 - n) // 2), 1
     lo = -((CELLS - n) // 2)
