@@ -28,6 +28,7 @@ import pyarrow.parquet as pq
 from searchlab.studies.chance import chance_study as CS
 from searchlab.studies.rigor import convergence as CV
 from searchlab.studies.multiplayer import multiplayer_study as MS
+from searchlab.studies.ordering import minimal_trees_study as MT
 from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.experiment import provenance
 from searchlab.experiment.runner import RunSettings
@@ -40,7 +41,8 @@ from searchlab.limits import MAX_COUNT, excerpt
 MARKER = "claim_study.json"
 #: family -> (plan(size, seed, ...), table kinds, sizes)
 FAMILIES = {"chance": (CS.chance_steps, CS.KINDS, CS.SIZES), "multiplayer": (MS.multiplayer_steps, MS.KINDS, MS.SIZES),
-            "convergence": (CV.convergence_steps, CV.KINDS, CV.SIZES)}
+            "convergence": (CV.convergence_steps, CV.KINDS, CV.SIZES),
+            "minimal_trees": (MT.minimal_steps, MT.KINDS, MT.SIZES)}
 _I, _F, _S = pa.int64(), pa.float64(), pa.string()
 SCHEMAS = {
     "growth": pa.schema([("b", _I), ("n", _I), ("d", _I), ("spread", _F), ("instance", _I), ("algorithm", _S),
@@ -58,6 +60,9 @@ SCHEMAS = {
     "games": pa.schema([("opening", _I), ("seats", _S), ("player", _I), ("algorithm", _S), ("share", _F),
                         ("discs", _I), ("depth", _F)]),
     "paired_leaves": pa.schema([("b", _I), ("tree", _I), ("d", _I), ("leaves", _I)]),
+    "minimal": pa.schema([("game", _S), ("instance", _I), ("position", _S), ("policy", _S), ("depth", _I),
+                          ("status", _S), ("nodes", _I), ("last_nodes", _I), ("q_nodes", _I),
+                          ("minimal_nodes", _I), ("minimal_q_nodes", _I), ("tt", pa.bool_()), ("ratio", _F)]),
     "cc": pa.schema([("players", _I), ("position", _I), ("algorithm", _S), ("d", _I), ("leaves", _I),
                      ("nodes", _I), ("cutoffs", _I), ("branching", _I), ("keeps_turn", _I)]),
 }
@@ -74,7 +79,7 @@ class ClaimStudyConfig:
 
     study: str
     description: str
-    family: str                    # chance | multiplayer | convergence
+    family: str                    # chance | multiplayer | convergence | minimal_trees
     size: str                      # full | small | tiny
     seed: int
     openings: Optional[int] = None     # multiplayer: Rolit openings (each played in 6 seatings)

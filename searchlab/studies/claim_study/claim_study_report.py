@@ -14,6 +14,7 @@ import pandas as pd
 from searchlab.studies.chance import chance_study as CS
 from searchlab.studies.rigor import convergence as CV
 from searchlab.studies.multiplayer import multiplayer_study as MS
+from searchlab.studies.ordering import minimal_trees_study as MT
 from searchlab.studies.chance import chance_verdicts as CH
 from searchlab.studies.multiplayer import multiplayer_verdicts as MP
 from searchlab.studies.claims.verdict import Context
@@ -32,6 +33,10 @@ FAMILIES = {
                     lambda t, c: CV.summarise(t, c.size, c.seed),
                     (), lambda res: {"convergence": res},
                     lambda e, fig_dir, fmt: CV.section(e["convergence"], fig_dir, fmt)),
+    "minimal_trees": ("real games against each position's own minimal tree",
+                      lambda t, c: MT.summarise(t, c.size, c.seed), (MT.close_to_own_minimal_tree,),
+                      lambda res: {"minimal_trees": res},
+                      lambda e, fig_dir, fmt: MT.section(e["minimal_trees"], fig_dir, fmt)),
 }
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from searchlab.studies.claims import arithmetic as A
 from searchlab.studies.chance import chance_verdicts as CH
 from searchlab.studies.ordering import chess_deep as CD
+from searchlab.studies.ordering import minimal_trees_study as MT
 from searchlab.studies.claims import complexity as X
 from searchlab.studies.claims import exact_trees as E
 from searchlab.studies.multiplayer import multiplayer_verdicts as MP
@@ -57,7 +58,7 @@ CLAIMS: list[Claim] = [
     Claim(("000-i",), "searching C first changes how much is pruned: the order of successors determines how much is "
           "pruned", "000", "complexity", E.order_changes_pruning),
     Claim(("000-j",), "with reasonable ordering, chess programs come fairly close to the b^(d/2) ideal", "000",
-          "complexity", CD.close_to_minimal_tree),
+          "complexity", lambda ctx: MT.close_to_own_minimal_tree(ctx, fallback=CD.close_to_minimal_tree)),
     # ordering techniques
     Claim(("000-k", "001-h", "003-h"), "iterative deepening's best move first is the most effective ordering in "
           "practice; its repeated shallow work more than pays for itself", "000, 001, 003", "ordering", O.iterative_deepening_pays),

@@ -17,7 +17,12 @@ It returns
   depths at which every policy finished on every position (``fit_depths``): b_eff of a policy
   and of its minimal tree are exp(slope) of least-squares lines of log(geometric-mean nodes) on
   depth with an odd/even intercept, and alpha = log b_eff(policy) / (2 log b_eff(minimal)),
-  1/2 when the policy grows as its minimal tree does (which grows as b^(d/2)).
+  1/2 when the policy grows as its minimal tree does (which grows as b^(d/2)), with a
+  percentile bootstrap CI over positions (``alpha_low``, ``alpha_high``: positions resampled,
+  both fits redone).
+
+``position_rows`` (one position's rows) and ``summarise`` (a table's summary) are the two
+halves, so that a study can run positions as separate tasks (studies/ordering/minimal_trees_study.py).
 
 A ratio below 1 is possible: the minimal tree is the *perfectly ordered* search, ties broken in
 natural order, and where values tie another best child can have a smaller subtree
@@ -40,6 +45,7 @@ import pandas as pd
 from searchlab.algorithms.api import DEFAULT_TT_SIZE, search
 from searchlab.algorithms.minimal_tree import minimal_tree, policy_settings
 from searchlab.algorithms.pruning import Pruning
+from searchlab.analysis.estimators import bootstrap_ci
 from searchlab.analysis.stats import paired_ratio
 from searchlab.errors import InvalidParameterError
 from searchlab.limits import excerpt
@@ -75,26 +81,45 @@ def real_minimal(positions: Sequence[Any], depth: int, policies: Sequence[str], 
     if len(names) != len(positions):
         raise InvalidParameterError(f"names must have one entry per position ({len(positions)}); "
                                     f"got {len(names)}")
-    settings = {p: policy_settings(positions[0], p, pruning) for p in policies}
     rows = []
     for name, game in zip(names, positions):
-        for d in range(min_depth, depth + 1):
-            minimal: dict[bool, Any] = {}
-            for p in policies:
-                s = settings[p]
-                if s["tt"] not in minimal:
-                    minimal[s["tt"]] = minimal_tree(game, d, tt=s["tt"], tt_size=tt_size,
-                                                    quiescence=s["quiescence"])
-                m = minimal[s["tt"]]
-                r = search(game, "alphabeta", p, depth=d, pruning=pruning, tt_size=tt_size,
-                           max_nodes=max_nodes)
-                ok = r.status == "ok"
-                rows.append({"position": name, "policy": p, "depth": d, "status": r.status,
-                             "nodes": r.nodes, "last_nodes": r.iterations[-1],
-                             "q_nodes": r.q_nodes, "minimal_nodes": m.nodes,
-                             "minimal_q_nodes": m.q_nodes, "tt": s["tt"],
-                             "ratio": r.nodes / m.nodes if ok else math.nan})
-    table = pd.DataFrame(rows)
+        rows += position_rows(game, name, range(min_depth, depth + 1), policies, pruning=pruning,
+                              tt_size=tt_size, max_nodes=max_nodes)
+    return summarise(pd.DataFrame(rows), policies, depth, n_resamples=n_resamples, seed=seed)
+
+
+def position_rows(game: Any, name: str, depths: Sequence[int], policies: Sequence[str], *,
+                  pruning: Pruning | None = None, tt_size: int = DEFAULT_TT_SIZE,
+                  max_nodes: int | None = None) -> list[dict]:
+    """The table's rows of one position (a Game rooted at it, labelled ``name``): every policy
+    at every depth of ``depths``, each beside the minimal tree under that policy's table and
+    quiescence settings (computed once per setting and depth)."""
+    settings = {p: policy_settings(game, p, pruning) for p in policies}
+    rows = []
+    for d in depths:
+        minimal: dict[bool, Any] = {}
+        for p in policies:
+            s = settings[p]
+            if s["tt"] not in minimal:
+                minimal[s["tt"]] = minimal_tree(game, d, tt=s["tt"], tt_size=tt_size,
+                                                quiescence=s["quiescence"])
+            m = minimal[s["tt"]]
+            r = search(game, "alphabeta", p, depth=d, pruning=pruning, tt_size=tt_size,
+                       max_nodes=max_nodes)
+            ok = r.status == "ok"
+            rows.append({"position": str(name), "policy": p, "depth": int(d), "status": r.status,
+                         "nodes": int(r.nodes), "last_nodes": int(r.iterations[-1]),
+                         "q_nodes": int(r.q_nodes), "minimal_nodes": int(m.nodes),
+                         "minimal_q_nodes": int(m.q_nodes), "tt": bool(s["tt"]),
+                         "ratio": r.nodes / m.nodes if ok else math.nan})
+    return rows
+
+
+def summarise(table: pd.DataFrame, policies: Sequence[str], depth: int, *, n_resamples: int = 999,
+              seed: int = 0) -> RealMinimal:
+    """The per-policy summary of a table of ``position_rows`` (one game): the ratio at
+    ``depth`` and alpha from the depths at which every policy finished on every position
+    (a function of the table only)."""
     complete = table.groupby("depth")["status"].apply(lambda s: bool((s == "ok").all()))
     fit_depths = tuple(int(d) for d, ok in complete.items() if ok)
     summary = pd.DataFrame([_summary(table, p, depth, fit_depths, n_resamples, seed)
@@ -109,6 +134,7 @@ def _summary(table: pd.DataFrame, policy: str, depth: int, fit_depths: tuple[int
     out = {"policy": policy, "depth": depth, "positions": len(at), "aborted": len(at) - len(ok),
            "tt": bool(at.tt.iloc[0]), "gmean_ratio": math.nan, "ci_low": math.nan,
            "ci_high": math.nan, "beff": math.nan, "beff_minimal": math.nan, "alpha": math.nan,
+           "alpha_low": math.nan, "alpha_high": math.nan,
            "fit_depths": ",".join(map(str, fit_depths))}
     if len(ok):
         est = paired_ratio(ok.nodes.to_numpy(float), ok.minimal_nodes.to_numpy(float),
@@ -116,12 +142,22 @@ def _summary(table: pd.DataFrame, policy: str, depth: int, fit_depths: tuple[int
         out.update(gmean_ratio=est.value, ci_low=est.low, ci_high=est.high)
     if len(fit_depths) >= 2:
         sub = table[(table.policy == policy) & table.depth.isin(fit_depths)]
-        g = sub.groupby("depth")[["nodes", "minimal_nodes"]].agg(
-            lambda x: float(np.exp(np.log(x.to_numpy(float)).mean())))
-        d = g.index.to_numpy(float)
-        bp, bm = _beff(d, g.nodes.to_numpy()), _beff(d, g.minimal_nodes.to_numpy())
-        out.update(beff=bp, beff_minimal=bm,
-                   alpha=math.log(bp) / (2 * math.log(bm)) if bm > 1 else math.nan)
+        # log nodes [position, depth] of the policy and of its minimal trees
+        lp = np.log(sub.pivot(index="position", columns="depth", values="nodes").to_numpy(float))
+        lm = np.log(sub.pivot(index="position", columns="depth",
+                              values="minimal_nodes").to_numpy(float))
+        d = np.asarray(fit_depths, dtype=float)
+
+        def alpha(idx: np.ndarray) -> float:
+            bm = _beff(d, np.exp(lm[idx].mean(axis=0)))
+            bp = _beff(d, np.exp(lp[idx].mean(axis=0)))
+            return math.log(bp) / (2 * math.log(bm)) if bm > 1 else math.nan
+
+        idx = np.arange(len(lp))
+        est = bootstrap_ci(len(lp), alpha, n_resamples=n_resamples, seed=seed,
+                           method="percentile")
+        out.update(beff=_beff(d, np.exp(lp.mean(axis=0))), beff_minimal=_beff(d, np.exp(lm.mean(axis=0))),
+                   alpha=alpha(idx), alpha_low=est.low, alpha_high=est.high)
     return out
 
 
