@@ -46,6 +46,7 @@ from searchlab.analysis.tables import md_table  # noqa: E402
 from searchlab.studies.chance import chance_verdicts as CH  # noqa: E402
 from searchlab.studies.ordering import chess_deep as CD  # noqa: E402
 from searchlab.studies.ordering import minimal_trees_study as MT  # noqa: E402
+from searchlab.studies.ordering import chess_ordering_study as COS  # noqa: E402
 from searchlab.studies.claims import exact_trees as X  # noqa: E402
 from searchlab.studies.multiplayer import multiplayer_verdicts as MP  # noqa: E402
 from searchlab.studies.ordering import ordering_checks as OC  # noqa: E402
@@ -156,15 +157,15 @@ def _recorded_seconds(out: Path, secs: float, resume: bool) -> float:
 
 
 def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[dict, list]:
-    """The chance-node, n-player and minimal-tree studies (the engine's presets experiment=chance,
-    experiment=multiplayer and experiment=minimal_trees, size small or full): their results computed from the
+    """The chance-node, n-player, minimal-tree and chess-ordering studies (the engine's presets experiment=chance,
+    experiment=multiplayer, experiment=minimal_trees and experiment=chess_ordering, size small or full): their results computed from the
     runs' tables (the same numbers as studies.chance.chance_verdicts.chance_checks / multiplayer_checks), and
     info rows. With ``resume``, a run's stored tasks of the same config are not run again."""
     from searchlab.studies.claim_study.claim_study_report import results
 
     exact, info = {}, []
     size = "small" if small else "full"
-    for name in ("chance", "multiplayer", "minimal_trees"):
+    for name in ("chance", "multiplayer", "minimal_trees", "chess_ordering"):
         out = runs_dir / name
         if out.exists() and not resume:
             shutil.rmtree(out)
@@ -641,6 +642,8 @@ def main(argv: list[str] | None = None) -> int:
          MT.section(exact["minimal_trees"], fig_dir)),
         ("Chess at depth 7: ordering policies on WAC and Bratko-Kopec (compiled engine)",
          CD.section(exact["chess_deep"])),
+        ("Chess ordering as engines compose it, and aspiration windows (paired per position)",
+         COS.section(exact["chess_ordering"])),
         ("Chance nodes: expectiminimax, Star1, Star2", CH.chance_section(exact["chance"])),
         ("Three or more players: max^n, paranoid, best-reply search", MP.multiplayer_section(exact["multiplayer"])),
         ("Parallel alpha-beta: speedup and search overhead", PC.parallel_section(exact["parallel"], fig_dir)),

@@ -28,6 +28,7 @@ import pyarrow.parquet as pq
 from searchlab.studies.chance import chance_study as CS
 from searchlab.studies.rigor import convergence as CV
 from searchlab.studies.multiplayer import multiplayer_study as MS
+from searchlab.studies.ordering import chess_ordering_study as COS
 from searchlab.studies.ordering import minimal_trees_study as MT
 from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.experiment import provenance
@@ -42,7 +43,8 @@ MARKER = "claim_study.json"
 #: family -> (plan(size, seed, ...), table kinds, sizes)
 FAMILIES = {"chance": (CS.chance_steps, CS.KINDS, CS.SIZES), "multiplayer": (MS.multiplayer_steps, MS.KINDS, MS.SIZES),
             "convergence": (CV.convergence_steps, CV.KINDS, CV.SIZES),
-            "minimal_trees": (MT.minimal_steps, MT.KINDS, MT.SIZES)}
+            "minimal_trees": (MT.minimal_steps, MT.KINDS, MT.SIZES),
+            "chess_ordering": (COS.chess_order_steps, COS.KINDS, COS.SIZES)}
 _I, _F, _S = pa.int64(), pa.float64(), pa.string()
 SCHEMAS = {
     "growth": pa.schema([("b", _I), ("n", _I), ("d", _I), ("spread", _F), ("instance", _I), ("algorithm", _S),
@@ -63,6 +65,9 @@ SCHEMAS = {
     "minimal": pa.schema([("game", _S), ("instance", _I), ("position", _S), ("policy", _S), ("depth", _I),
                           ("status", _S), ("nodes", _I), ("last_nodes", _I), ("q_nodes", _I),
                           ("minimal_nodes", _I), ("minimal_q_nodes", _I), ("tt", pa.bool_()), ("ratio", _F)]),
+    "chess_order": pa.schema([("source", _S), ("instance", _I), ("position", _S), ("variant", _S), ("ordering", _S),
+                              ("aspiration", _F), ("depth", _I), ("status", _S), ("nodes", _I), ("q_nodes", _I),
+                              ("cutoffs", _I), ("re_searches", _I), ("value", _F)]),
     "cc": pa.schema([("players", _I), ("position", _I), ("algorithm", _S), ("d", _I), ("leaves", _I),
                      ("nodes", _I), ("cutoffs", _I), ("branching", _I), ("keeps_turn", _I)]),
 }
@@ -79,7 +84,7 @@ class ClaimStudyConfig:
 
     study: str
     description: str
-    family: str                    # chance | multiplayer | convergence | minimal_trees
+    family: str                    # chance | multiplayer | convergence | minimal_trees | chess_ordering
     size: str                      # full | small | tiny
     seed: int
     openings: Optional[int] = None     # multiplayer: Rolit openings (each played in 6 seatings)

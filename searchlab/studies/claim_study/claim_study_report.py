@@ -14,6 +14,7 @@ import pandas as pd
 from searchlab.studies.chance import chance_study as CS
 from searchlab.studies.rigor import convergence as CV
 from searchlab.studies.multiplayer import multiplayer_study as MS
+from searchlab.studies.ordering import chess_ordering_study as COS
 from searchlab.studies.ordering import minimal_trees_study as MT
 from searchlab.studies.chance import chance_verdicts as CH
 from searchlab.studies.multiplayer import multiplayer_verdicts as MP
@@ -37,6 +38,11 @@ FAMILIES = {
                       lambda t, c: MT.summarise(t, c.size, c.seed), (MT.close_to_own_minimal_tree,),
                       lambda res: {"minimal_trees": res},
                       lambda e, fig_dir, fmt: MT.section(e["minimal_trees"], fig_dir, fmt)),
+    "chess_ordering": ("chess ordering as engines compose it, and aspiration windows",
+                       lambda t, c: COS.summarise(t, c.size, c.seed),
+                       (COS.captures_aspiration_verdict,),
+                       lambda res: {"chess_ordering": res},
+                       lambda e, fig_dir, fmt: COS.section(e["chess_ordering"])),
 }
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from searchlab.studies.claims import arithmetic as A
 from searchlab.studies.chance import chance_verdicts as CH
 from searchlab.studies.ordering import chess_deep as CD
+from searchlab.studies.ordering import chess_ordering_study as COS
 from searchlab.studies.ordering import minimal_trees_study as MT
 from searchlab.studies.claims import complexity as X
 from searchlab.studies.claims import exact_trees as E
@@ -67,7 +68,7 @@ CLAIMS: list[Claim] = [
     Claim(("000-m", "001-j"), "transposition tables save much; an entry must store depth and bound type, not just a "
           "value", "000, 001", "ordering", O.transposition_tables),
     Claim(("001-k",), "captures first (MVV-LVA); aspiration windows increase cutoffs", "001", "ordering",
-          CD.captures_first),
+          lambda ctx: COS.captures_aspiration_verdict(ctx, fallback=CD.captures_first)),
     Claim(("002-a",), "centre column first in Connect Four, corners first in Othello, cells near stones in Hex: the "
           "earlier the good move, the more gets cut", "002", "ordering", O.game_specific_order),
     # unsound pruning

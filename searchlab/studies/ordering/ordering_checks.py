@@ -28,6 +28,7 @@ from searchlab.studies.rigor.convergence import fmt_ci
 from searchlab.studies.ordering.ordering_costs import COST_DEFINITION, best_by_cost
 from searchlab.analysis.format import number
 from searchlab.analysis.stats import classify, holm
+from searchlab.studies.ordering import chess_ordering_study as COS
 from searchlab.studies.ordering import deep_ordering_verdicts as OD
 from searchlab.studies.claims.verdict import Verdict
 from searchlab.games.chess_game import Chess
@@ -392,6 +393,13 @@ def killer_and_history(ctx):
                     + ", ".join(f"{lab}: {k:.2f} / {h:.2f}" for lab, k, h in rows if lab.startswith("incremental"))
                     + f"; games ({OD.datasets(deep)}): {OD.measured(comps)}")
         command = COMMAND + "; " + OD.COMMAND
+    chess = COS.killer_history_comparison(ctx)
+    if chess is not None:                   # chess as engines order it, paired per position
+        rows.append(("chess (staged order)", math.nan, math.nan))
+        if chess.high < 1 and chess.ratio <= 0.95:
+            better.append("chess (staged order)")
+        measured += "; chess: " + COS.comparison_text(chess)
+        command += "; " + COS.COMMAND
     if len(better) == len(rows):
         cat = "holds"
         det = (f"both improve on natural order everywhere measured; on incremental trees the killer "
