@@ -192,3 +192,18 @@ def test_small_deep_study_end_to_end(tmp_path):
                       n_resamples=49).read_text()
     assert "## Ordering in real games, searched deep (paired per position)" in md
     assert "| 002-a |" in md and "Connect Four, 3 positions of Pons' Test_L1_R1" in md.split("| 002-a |")[1]
+
+
+def test_ebf_compares_policies_at_one_common_depth():
+    """natural aborts on one position at d = 6: its own deepest EBF depth is 5 (5 and 3
+    complete), and the common depth of every policy is 5 too; centre's own is 6."""
+    t = table({"natural": 1.0, "centre": 0.25}, noise=0.0, aborted={("natural", 6): 1})
+    setting = "connect4 Test_L1_R1"
+    assert DO.common_depths(t) == {setting: 5}
+    own = DO.ebf_at_depth(t, n_resamples=99).set_index("policy")
+    assert own.loc["centre", "d"] == 6 and own.loc["natural", "d"] == 5
+    common = DO.ebf_at_depth(t, at=DO.common_depths(t), n_resamples=99)
+    assert set(common.d) == {5} and len(common) == 2
+    assert common.ebf.to_numpy() == pytest.approx([3.0, 3.0], rel=0.05)   # 3x a ply (counts truncated)
+    md = DO.deep_section(DO.deep_checks(t, n_resamples=99))
+    assert "EBF at the common depth (d = 5; 95 % CI)" in md

@@ -42,7 +42,7 @@ from searchlab.studies.sweep.policies import prepare
 from searchlab.analysis.stats import classify, holm, paired_ratio
 from searchlab.analysis.tables import md_table
 
-__all__ = ["GAME_ORDER", "DEEP_STUDIES", "CLAIM_COMPARISONS", "PairedComparison", "complete_depths",
+__all__ = ["GAME_ORDER", "DEEP_STUDIES", "CLAIM_COMPARISONS", "PairedComparison", "complete_depths", "common_depths",
            "paired_comparison", "ebf_at_depth", "claim_comparisons", "deep_checks", "deep_section",
            "dataset_label", "fmt_comparison"]
 
@@ -170,18 +170,37 @@ def paired_comparison(table: pd.DataFrame, setting: str, policy: str, baseline: 
                             _log_ttest(a, b))
 
 
-def ebf_at_depth(table: pd.DataFrame, *, n_resamples: int = 999) -> pd.DataFrame:
+def common_depths(table: pd.DataFrame) -> dict[str, int]:
+    """Per setting, the deepest depth d >= 3 at which every policy finished every position at d
+    and at d - 2 (settings without one are left out): where policies' EBFs compare."""
+    df = _with_keys(table)
+    units = _units(df)
+    out = {}
+    for setting, g in df.groupby("setting", sort=True):
+        fulls = [set(_complete(df, setting, p, units[setting])) for p in g["policy"].unique()]
+        both = set.intersection(*fulls)
+        ds = [d for d in both if d >= 3 and d - 2 in both]
+        if ds:
+            out[setting] = max(ds)
+    return out
+
+
+def ebf_at_depth(table: pd.DataFrame, *, at: Optional[dict[str, int]] = None,
+                 n_resamples: int = 999) -> pd.DataFrame:
     """Per setting and policy, the EBF at the deepest complete depth d >= 3 whose d - 2 is also
-    complete: sqrt of the geometric mean over positions of nodes(d) / nodes(d - 2), with a
-    bootstrap CI (positions resampled); b̄ the setting's mean measured branching factor
-    (column ``branching``) and alpha = log EBF / log b̄. Columns: setting, policy, d, n, ebf,
-    ebf_low, ebf_high, bbar, alpha."""
+    complete (or at ``at[setting]``, e.g. common_depths(), where both are complete): sqrt of the
+    geometric mean over positions of nodes(d) / nodes(d - 2), with a bootstrap CI (positions
+    resampled); b̄ the setting's mean measured branching factor (column ``branching``) and
+    alpha = log EBF / log b̄. Columns: setting, policy, d, n, ebf, ebf_low, ebf_high, bbar,
+    alpha."""
     df = _with_keys(table)
     units = _units(df)
     rows = []
     for (setting, policy), _ in df.groupby(["setting", "policy"], sort=True):
         full = _complete(df, setting, policy, units[setting])
         ds = [d for d in full if d >= 3 and d - 2 in full]
+        if at is not None:
+            ds = [d for d in ds if d == at.get(setting)]
         if not ds:
             continue
         d = ds[-1]
@@ -231,7 +250,8 @@ def deep_checks(table: pd.DataFrame, *, n_resamples: int = 999) -> dict[str, Any
     (classify of the geometric-mean ratio's CI against 1, claimed side: below 1; a CI that
     excludes 1 but whose Holm-adjusted p exceeds 0.05 is "not shown at this power").
     Returns {"settings": {setting: {dataset, game, order, n, bbar}}, "families": {family:
-    [PairedComparison]}, "depths": complete_depths(), "ebf": ebf_at_depth(), "means": {setting:
+    [PairedComparison]}, "depths": complete_depths(), "ebf": ebf_at_depth(), "common":
+    common_depths(), "ebf_common": ebf_at_depth(at=common_depths()), "means": {setting:
     {d: {policy: mean nodes}}} over the complete cells}. Settings of
     games without an own order are left out; InvalidParameterError when none is left."""
     df = _with_keys(table)
@@ -265,8 +285,11 @@ def deep_checks(table: pd.DataFrame, *, n_resamples: int = 999) -> dict[str, Any
                 kind = "not shown at this power"
             out.append(PairedComparison(**{**c.__dict__, "p_holm": float(p), "kind": kind}))
         families[fam] = out
+    common = common_depths(table)
     return dict(settings=settings, families=families, depths=complete_depths(table),
-                ebf=ebf_at_depth(table, n_resamples=n_resamples), means=_complete_means(df))
+                ebf=ebf_at_depth(table, n_resamples=n_resamples), common=common,
+                ebf_common=ebf_at_depth(table, at=common, n_resamples=n_resamples),
+                means=_complete_means(df))
 
 
 def _complete_means(df: pd.DataFrame) -> dict[str, dict[int, dict[str, float]]]:
@@ -306,18 +329,30 @@ def deep_section(data: dict[str, Any]) -> str:
     dep = data["depths"]
     dep = dep[dep["setting"].isin(list(data["settings"]))]
     ebf = data["ebf"].set_index(["setting", "policy"])
+    common = data.get("common", {})
+    ebf_c = data["ebf_common"].set_index(["setting", "policy"]) if "ebf_common" in data else ebf.iloc[0:0]
+    parts.append("EBF compares across policies only at one depth: the column \"at the common depth\" "
+                 "gives every policy's EBF at the deepest depth every policy completed (with d − 2), "
+                 "\"at its own depth\" each policy's deepest. α = log EBF / log b̄ measures against the "
+                 "root's branching, not against the positions' own minimal trees (tables, shrinking "
+                 "branching and quiescence change those): that comparison is the section \"Real games "
+                 "against each position's own minimal tree\".")
     for s in data["settings"]:
         rows = []
         for r in dep[dep["setting"] == s].itertuples(index=False):
             key = (s, r.policy)
             e = ebf.loc[key] if key in ebf.index else None
+            c = ebf_c.loc[key] if key in ebf_c.index else None
             rows.append([r.policy, r.depths, "none" if math.isnan(r.deepest_complete) else int(r.deepest_complete),
                          "-" if math.isnan(r.first_incomplete) else int(r.first_incomplete), r.aborted, r.engines,
+                         "n/a" if c is None else f"{c['ebf']:.3g} [{c['ebf_low']:.3g}, {c['ebf_high']:.3g}]",
                          "n/a" if e is None else f"{e['ebf']:.3g} [{e['ebf_low']:.3g}, {e['ebf_high']:.3g}] (d = {int(e['d'])})",
                          "n/a" if e is None else f"{e['alpha']:.2f}"])
+        at = f"d = {common[s]}" if s in common else "none"
         parts.append(f"### {s}: depth reached and EBF per policy\n\n" + md_table(
             ["policy", "depths searched", "deepest complete depth", "first depth with an aborted search",
-             "aborted searches", "engine", "EBF at depth (95 % CI)", "α = log EBF / log b̄"], rows))
+             "aborted searches", "engine", f"EBF at the common depth ({at}; 95 % CI)",
+             "EBF at its own depth (95 % CI)", "α = log EBF / log b̄ (own depth)"], rows))
     rows = []
     for fam, comps in data["families"].items():
         for c in comps:
