@@ -466,8 +466,9 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
               log=print) -> tuple[dict, list, list]:
     """The rigor studies: measurements for the claims registry, the rows of the
     "Studies run" table, and the report sections (built later, once figures can be written).
-    The convergence counts are the engine's run of experiment=convergence under
-    runs_dir/convergence (resumed with ``resume``), analysed from its table."""
+    The convergence counts and the exact expectations are the engine's runs of
+    experiment=convergence and experiment=exact_counts under runs_dir/convergence and
+    runs_dir/exact_counts (resumed with ``resume``), analysed from their tables."""
     from searchlab.studies.rigor import convergence as CV
     from searchlab.studies.claim_study.claim_study import load_tables
     from searchlab.studies.ordering import ordering_costs as K
@@ -494,12 +495,18 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
     info = [("convergence (paired, kernel)", f"b = {', '.join(map(str, conv))}, n = {n} trees per b, the same "
              "seeds at every depth", "n/a", "n/a", secs, rel)]
     out = {"convergence": conv}
-    log("== exact expectations (DP over the search window)")
+    exact_dir = runs_dir / "exact_counts"
+    if exact_dir.exists() and not resume:
+        shutil.rmtree(exact_dir)
+    log(f"== exact_counts (DP over the search window): {' '.join(ov)}")
     t1 = time.perf_counter()
-    out["exact_counts"] = EC.study(small, n_jobs=jobs, log=log)
+    _run_or_afresh("exact_counts", ov, exact_dir, log)
+    secs = _recorded_seconds(exact_dir, time.perf_counter() - t1, resume)
+    out["exact_counts"] = EC.summarise(load_tables(exact_dir), size, EC.SEED)
     out["exact_counts"].sampled = conv           # the sampled study is the exact numbers' check
-    info.append(("exact expectations (DP over the window)", "analysis module", "n/a", "n/a",
-                 time.perf_counter() - t1, "in memory"))
+    info.append(("exact expectations (DP over the window)",
+                 f"searchlab experiment=exact_counts claim_study.size={size}", "n/a", "n/a", secs,
+                 _rel(exact_dir)))
     for key, label, fn in (("worstcase", "worst case over all orderings", lambda: W.study(small)),
                            ("worst_attained", "worst case attained (no-cutoff trees)", W.attained_study),
                            ("nodetypes", "node types", lambda: N.study(small)),

@@ -27,6 +27,7 @@ import pyarrow.parquet as pq
 
 from searchlab.studies.chance import chance_study as CS
 from searchlab.studies.rigor import convergence as CV
+from searchlab.studies.rigor import exact_counts as EC
 from searchlab.studies.multiplayer import multiplayer_study as MS
 from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.experiment import provenance
@@ -40,7 +41,8 @@ from searchlab.limits import MAX_COUNT, excerpt
 MARKER = "claim_study.json"
 #: family -> (plan(size, seed, ...), table kinds, sizes)
 FAMILIES = {"chance": (CS.chance_steps, CS.KINDS, CS.SIZES), "multiplayer": (MS.multiplayer_steps, MS.KINDS, MS.SIZES),
-            "convergence": (CV.convergence_steps, CV.KINDS, CV.SIZES)}
+            "convergence": (CV.convergence_steps, CV.KINDS, CV.SIZES),
+            "exact_counts": (EC.exact_counts_steps, EC.KINDS, EC.SIZES)}
 _I, _F, _S = pa.int64(), pa.float64(), pa.string()
 SCHEMAS = {
     "growth": pa.schema([("b", _I), ("n", _I), ("d", _I), ("spread", _F), ("instance", _I), ("algorithm", _S),
@@ -58,6 +60,13 @@ SCHEMAS = {
     "games": pa.schema([("opening", _I), ("seats", _S), ("player", _I), ("algorithm", _S), ("share", _F),
                         ("discs", _I), ("depth", _F)]),
     "paired_leaves": pa.schema([("b", _I), ("tree", _I), ("d", _I), ("leaves", _I)]),
+    "exact_bounds": pa.schema([("b", _I), ("algorithm", _S), ("per_height", _I), ("d", _I), ("low_nodes", _F),
+                               ("low_leaves", _F), ("high_nodes", _F), ("high_leaves", _F), ("cells_even", _I),
+                               ("cells_odd", _I), ("seconds", _F)]),
+    "exact_crossover": pa.schema([("b", _I), ("K", _I), ("d", _I), ("growth", _F), ("seconds", _F)]),
+    "exact_critical": pa.schema([("b", _I), ("w", _F), ("d", _I), ("leaves", _F), ("growth", _F), ("seconds", _F)]),
+    "exact_check": pa.schema([("cell", _I), ("b", _I), ("d", _I), ("model", _S), ("tree", _I), ("nodes", _I),
+                              ("leaves", _I), ("seconds", _F)]),
     "cc": pa.schema([("players", _I), ("position", _I), ("algorithm", _S), ("d", _I), ("leaves", _I),
                      ("nodes", _I), ("cutoffs", _I), ("branching", _I), ("keeps_turn", _I)]),
 }
@@ -74,7 +83,7 @@ class ClaimStudyConfig:
 
     study: str
     description: str
-    family: str                    # chance | multiplayer | convergence
+    family: str                    # chance | multiplayer | convergence | exact_counts
     size: str                      # full | small | tiny
     seed: int
     openings: Optional[int] = None     # multiplayer: Rolit openings (each played in 6 seatings)
