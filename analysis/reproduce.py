@@ -42,7 +42,7 @@ from searchlab.analysis import estimators as E  # noqa: E402
 from searchlab.analysis import theory as T  # noqa: E402
 from searchlab.studies.ordering import deep_ordering as DO  # noqa: E402
 from searchlab.analysis.format import number  # noqa: E402
-from searchlab.analysis.tables import md_table  # noqa: E402
+from searchlab.analysis.markdown_tables import md_table  # noqa: E402
 from searchlab.studies.chance import chance_verdicts as CH  # noqa: E402
 from searchlab.studies.ordering import chess_deep as CD  # noqa: E402
 from searchlab.studies.claims import exact_trees as X  # noqa: E402

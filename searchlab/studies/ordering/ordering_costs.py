@@ -26,14 +26,14 @@ import numpy as np
 from scipy import stats as sst
 
 from searchlab import data
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.games.connect4 import ConnectFour, load_benchmark
 from searchlab.games.othello import Othello, random_position
 from searchlab.trees import IncrementalTree
 
 from searchlab.analysis.estimators import Estimate
 from searchlab.analysis.stats import holm, paired_ratio
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 
 __all__ = ["CountingGame", "PolicyCost", "measure_costs", "POLICIES", "study", "section",
            "COST_DEFINITION"]

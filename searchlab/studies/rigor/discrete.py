@@ -31,7 +31,7 @@ from searchlab.analysis import theory as T
 from searchlab.analysis.estimators import Estimate
 from searchlab.studies.rigor.instrumented import instrumented_alphabeta
 from searchlab.analysis.stats import paired_ratio
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 
 __all__ = ["leaf_win_prob", "CriticalCell", "critical_study", "CutRuleCell", "cut_rule_study",
            "section"]

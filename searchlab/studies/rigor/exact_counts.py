@@ -38,7 +38,7 @@ from searchlab.analysis import figures as P
 from searchlab.analysis.palette import SERIES
 from searchlab.analysis import theory as T
 from searchlab.studies.rigor.discrete import OFFSET, leaf_win_prob
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 from searchlab.studies.claim_study.claim_steps import Step, run_steps
 
 __all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "FULL_PER_HEIGHT", "SMALL_PER_HEIGHT", "ExactB", "bounds_rows",

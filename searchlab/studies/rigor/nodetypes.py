@@ -18,7 +18,7 @@ from searchlab.algorithms.ordering import base_order
 from searchlab.trees import IIDTree
 
 from searchlab.studies.rigor.instrumented import ALL, CUT, PV, TYPES, instrumented_alphabeta, minimal_tree_types
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 
 __all__ = ["NodeTypeCell", "study", "CELLS", "SMALL_CELLS"]
 

@@ -29,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.errors import InvalidParameterError
 from searchlab.trees import ExplicitTree, IIDTree
 
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 
 __all__ = ["leaf_values", "max_leaves_exact", "leaves_with_orders", "worst_first_orders",
            "adversarial_leaves", "WorstCase", "study", "section", "no_cutoff_tree", "Attained",
