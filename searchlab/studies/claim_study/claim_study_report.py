@@ -14,6 +14,7 @@ import pandas as pd
 from searchlab.studies.chance import chance_study as CS
 from searchlab.studies.rigor import convergence as CV
 from searchlab.studies.rigor import exact_counts as EC
+from searchlab.studies.rigor import rigor_study as RS
 from searchlab.studies.multiplayer import multiplayer_study as MS
 from searchlab.studies.chance import chance_verdicts as CH
 from searchlab.studies.multiplayer import multiplayer_verdicts as MP
@@ -38,6 +39,9 @@ FAMILIES = {
                      lambda t, c: EC.summarise(t, c.size, c.seed),
                      (X.random_order_three_quarters,), lambda res: {"exact_counts": res},
                      lambda e, fig_dir, fmt: EC.section(e["exact_counts"], fig_dir, fmt=fmt)),
+    "rigor": ("the worst case over all orderings, node types, Pearl's critical case, ties and the cut rule",
+              lambda t, c: RS.summarise(t, c.size, c.seed), (), lambda res: {"rigor": res},
+              lambda e, fig_dir, fmt: RS.section(e["rigor"])),
 }
 
 
