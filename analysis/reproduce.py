@@ -8,7 +8,7 @@ Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
 arithmetic), the rigor studies (the presets convergence, exact_counts and rigor: paired
 finite-depth convergence, exact expectations, the worst case over all orderings, node types,
-Pearl's critical case and the cut rule; and the policy costs, in this process) and the
+Pearl's critical case and the cut rule, the policy costs) and the
 parallel study (searchlab experiment=parallel; searchlab.studies.parallel.parallel_verdicts), the deep chess
 ordering study chess_deep (WAC and BK at depths 1..7 on the compiled engine,
 searchlab.studies.ordering.chess_deep; 750 s at full size on 2 cores, see its preset),
@@ -470,11 +470,9 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
     The convergence counts, the exact expectations and the other rigor studies are the engine's
     runs of experiment=convergence, experiment=exact_counts and experiment=rigor under
     runs_dir/convergence, runs_dir/exact_counts and runs_dir/rigor (resumed with ``resume``),
-    analysed from their tables; the policy costs (studies.ordering.ordering_costs) still run
-    in this process."""
+    analysed from their tables."""
     from searchlab.studies.rigor import convergence as CV
     from searchlab.studies.claim_study.claim_study import load_tables
-    from searchlab.studies.ordering import ordering_costs as K
     from searchlab.studies.rigor import exact_counts as EC
     from searchlab.studies.rigor import rigor_study as RS
 
@@ -511,18 +509,14 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
     rigor_dir = runs_dir / "rigor"
     if rigor_dir.exists() and not resume:
         shutil.rmtree(rigor_dir)
-    log(f"== rigor (worst case, node types, critical case, cut rule): {' '.join(ov)}")
+    log(f"== rigor (worst case, node types, critical case, cut rule, policy costs): {' '.join(ov)}")
     t1 = time.perf_counter()
     _run_or_afresh("rigor", ov, rigor_dir, log)
     secs = _recorded_seconds(rigor_dir, time.perf_counter() - t1, resume)
     out.update(RS.summarise(load_tables(rigor_dir), size, RS.SEED, n_resamples=resamples))
     info.append(("worst case over all orderings and attained, node types, Pearl's critical case, ties and the "
-                 "cut rule", f"searchlab experiment=rigor claim_study.size={size}", "n/a", "n/a", secs,
-                 _rel(rigor_dir)))
-    log("== policy costs")
-    t1 = time.perf_counter()
-    out["costs"] = K.study(small, n_resamples=resamples)
-    info.append(("policy costs", "analysis module", "n/a", "n/a", time.perf_counter() - t1, "in memory"))
+                 "cut rule, policy costs", f"searchlab experiment=rigor claim_study.size={size}", "n/a", "n/a",
+                 secs, _rel(rigor_dir)))
     return out, info
 
 

@@ -1,4 +1,4 @@
-"""The rigor studies that search (worst case, node types, critical case, cut rule) as tasks of
+"""The rigor studies that search (worst case, node types, critical case, cut rule, policy costs) as tasks of
 the engine (``searchlab experiment=rigor``): the same records as each module's in-process
 ``study``, and a run cut short resumes only what is missing."""
 
@@ -12,6 +12,7 @@ import pytest
 
 from searchlab.experiment import api
 from searchlab.studies.claim_study.claim_study import load_tables
+from searchlab.studies.ordering import ordering_costs as K
 from searchlab.studies.rigor import discrete as D
 from searchlab.studies.rigor import nodetypes as N
 from searchlab.studies.rigor import rigor_study as RS
@@ -37,12 +38,14 @@ def test_the_engine_run_gives_the_in_process_records(small_run):
     assert manifest["complete"] and manifest["tasks"] == len(RS.rigor_steps("small", RS.SEED))
     got = RS.summarise(load_tables(small_run), "small", RS.SEED, n_resamples=99)
     want = {"worstcase": W.study(True), "worst_attained": W.attained_study(), "nodetypes": N.study(True),
-            "critical": D.critical_study(True, n_resamples=99), "cut_rule": D.cut_rule_study(True, n_resamples=99)}
+            "critical": D.critical_study(True, n_resamples=99), "cut_rule": D.cut_rule_study(True, n_resamples=99),
+            "costs": K.study(True, n_resamples=99)}
     assert set(got) == set(want)
     for key in want:
         assert _text(got[key]) == _text(want[key]), key
     text = (small_run / "report.md").read_text()
     assert "The worst case over all orderings" in text and "Node types" in text and "critical" in text
+    assert "What ordering policies cost besides nodes" in text
 
 
 def test_a_run_cut_short_resumes_only_the_missing_tasks(small_run, tmp_path, capsys):

@@ -79,6 +79,9 @@ SCHEMAS = {
     "critical_leaves": pa.schema([("b", _I), ("w_index", _I), ("tree", _I), ("d", _I), ("leaves", _I)]),
     "cut_rule": pa.schema([("b", _I), ("d", _I), ("model", _S), ("tree", _I), ("leaves_ties_cut", _I),
                            ("leaves_strict", _I), ("tie_cuts", _I), ("cut_events", _I)]),
+    "policy_costs": pa.schema([("domain", _I), ("policy", _S), ("tree", _I), ("nodes", _I), ("leaves", _I),
+                               ("evaluations", _I), ("ordering_evaluations", _I), ("tt_probes", _I),
+                               ("re_searches", _I), ("cost", _I), ("value", _F)]),
     "cc": pa.schema([("players", _I), ("position", _I), ("algorithm", _S), ("d", _I), ("leaves", _I),
                      ("nodes", _I), ("cutoffs", _I), ("branching", _I), ("keeps_turn", _I)]),
 }
