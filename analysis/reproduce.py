@@ -6,8 +6,9 @@
 Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p through
 ``searchlab.experiment.api.run_study`` (tables under results/reproduce/<study>/, not committed),
 adds the exact computations (the textbook trees with their traces and tree figures, the b = 35
-arithmetic), the rigor studies (paired finite-depth convergence, the worst case
-over all orderings, node types, Pearl's critical case and the cut rule, policy costs) and the
+arithmetic), the rigor studies (the presets convergence, exact_counts and rigor: paired
+finite-depth convergence, exact expectations, the worst case over all orderings, node types,
+Pearl's critical case and the cut rule, the policy costs) and the
 parallel study (searchlab experiment=parallel; searchlab.studies.parallel.parallel_verdicts), the deep chess
 ordering study chess_deep (WAC and BK at depths 1..7 on the compiled engine,
 searchlab.studies.ordering.chess_deep; 750 s at full size on 2 cores, see its preset),
@@ -42,7 +43,7 @@ from searchlab.analysis import estimators as E  # noqa: E402
 from searchlab.analysis import theory as T  # noqa: E402
 from searchlab.studies.ordering import deep_ordering as DO  # noqa: E402
 from searchlab.analysis.format import number  # noqa: E402
-from searchlab.analysis.tables import md_table  # noqa: E402
+from searchlab.analysis.markdown_tables import md_table  # noqa: E402
 from searchlab.studies.chance import chance_verdicts as CH  # noqa: E402
 from searchlab.studies.ordering import chess_deep as CD  # noqa: E402
 from searchlab.studies.ordering import minimal_trees_study as MT  # noqa: E402
@@ -468,15 +469,14 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
               log=print) -> tuple[dict, list, list]:
     """The rigor studies: measurements for the claims registry, the rows of the
     "Studies run" table, and the report sections (built later, once figures can be written).
-    The convergence counts are the engine's run of experiment=convergence under
-    runs_dir/convergence (resumed with ``resume``), analysed from its table."""
+    The convergence counts, the exact expectations and the other rigor studies are the engine's
+    runs of experiment=convergence, experiment=exact_counts and experiment=rigor under
+    runs_dir/convergence, runs_dir/exact_counts and runs_dir/rigor (resumed with ``resume``),
+    analysed from their tables."""
     from searchlab.studies.rigor import convergence as CV
     from searchlab.studies.claim_study.claim_study import load_tables
-    from searchlab.studies.ordering import ordering_costs as K
-    from searchlab.studies.rigor import discrete as D
     from searchlab.studies.rigor import exact_counts as EC
-    from searchlab.studies.rigor import nodetypes as N
-    from searchlab.studies.rigor import worstcase as W
+    from searchlab.studies.rigor import rigor_study as RS
 
     cache = runs_dir / "convergence"
     if cache.exists() and not resume:
@@ -496,23 +496,29 @@ def run_rigor(small: bool, jobs: int, runs_dir: Path, resume: bool, resamples: i
     info = [("convergence (paired, kernel)", f"b = {', '.join(map(str, conv))}, n = {n} trees per b, the same "
              "seeds at every depth", "n/a", "n/a", secs, rel)]
     out = {"convergence": conv}
-    log("== exact expectations (DP over the search window)")
+    exact_dir = runs_dir / "exact_counts"
+    if exact_dir.exists() and not resume:
+        shutil.rmtree(exact_dir)
+    log(f"== exact_counts (DP over the search window): {' '.join(ov)}")
     t1 = time.perf_counter()
-    out["exact_counts"] = EC.study(small, n_jobs=jobs, log=log)
+    _run_or_afresh("exact_counts", ov, exact_dir, log)
+    secs = _recorded_seconds(exact_dir, time.perf_counter() - t1, resume)
+    out["exact_counts"] = EC.summarise(load_tables(exact_dir), size, EC.SEED)
     out["exact_counts"].sampled = conv           # the sampled study is the exact numbers' check
-    info.append(("exact expectations (DP over the window)", "analysis module", "n/a", "n/a",
-                 time.perf_counter() - t1, "in memory"))
-    for key, label, fn in (("worstcase", "worst case over all orderings", lambda: W.study(small)),
-                           ("worst_attained", "worst case attained (no-cutoff trees)", W.attained_study),
-                           ("nodetypes", "node types", lambda: N.study(small)),
-                           ("critical", "Pearl's critical case (kernel)",
-                            lambda: D.critical_study(small, n_resamples=resamples)),
-                           ("cut_rule", "ties and the cut rule", lambda: D.cut_rule_study(small, n_resamples=resamples)),
-                           ("costs", "policy costs", lambda: K.study(small, n_resamples=resamples))):
-        log(f"== {label}")
-        t1 = time.perf_counter()
-        out[key] = fn()
-        info.append((label, "analysis module", "n/a", "n/a", time.perf_counter() - t1, "in memory"))
+    info.append(("exact expectations (DP over the window)",
+                 f"searchlab experiment=exact_counts claim_study.size={size}", "n/a", "n/a", secs,
+                 _rel(exact_dir)))
+    rigor_dir = runs_dir / "rigor"
+    if rigor_dir.exists() and not resume:
+        shutil.rmtree(rigor_dir)
+    log(f"== rigor (worst case, node types, critical case, cut rule, policy costs): {' '.join(ov)}")
+    t1 = time.perf_counter()
+    _run_or_afresh("rigor", ov, rigor_dir, log)
+    secs = _recorded_seconds(rigor_dir, time.perf_counter() - t1, resume)
+    out.update(RS.summarise(load_tables(rigor_dir), size, RS.SEED, n_resamples=resamples))
+    info.append(("worst case over all orderings and attained, node types, Pearl's critical case, ties and the "
+                 "cut rule, policy costs", f"searchlab experiment=rigor claim_study.size={size}", "n/a", "n/a",
+                 secs, _rel(rigor_dir)))
     return out, info
 
 

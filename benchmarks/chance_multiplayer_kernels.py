@@ -22,14 +22,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from searchlab.algorithms.chance import search_chance  # noqa: E402
+from searchlab.algorithms.chance_search import search_chance  # noqa: E402
 from searchlab.algorithms.multiplayer import search_multiplayer  # noqa: E402
 from searchlab.games.dice_race import DiceRace  # noqa: E402
 from searchlab.games.harvest import Harvest  # noqa: E402
 from searchlab.games.pig import Pig  # noqa: E402
 from searchlab.games.rolit import Rolit  # noqa: E402
-from searchlab.trees.chance import ChanceTree  # noqa: E402
-from searchlab.trees.nplayer import NPlayerTree  # noqa: E402
+from searchlab.trees.chance_tree import ChanceTree  # noqa: E402
+from searchlab.trees.nplayer_tree import NPlayerTree  # noqa: E402
 
 
 def _line(name: str, alg: str, ref, t_ref: float, com, t_com: float) -> str:

@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--d7-depth", type=int, default=7)
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    from searchlab.algorithms.api import search
+    from searchlab.algorithms.search_api import search
     from searchlab.algorithms.pruning import Pruning, Quiescence
     from searchlab.games.chess_game import Chess
 

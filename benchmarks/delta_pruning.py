@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--delta", type=float, default=200.0)
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    from searchlab.algorithms.api import search
+    from searchlab.algorithms.search_api import search
     from searchlab.algorithms.pruning import Pruning, Quiescence
     from searchlab.analysis.stats import paired_ratio
     from searchlab.games.chess_game import Chess

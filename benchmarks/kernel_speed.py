@@ -147,7 +147,7 @@ def time_kernel(b: int, d: int, seeds: int, algorithm: str = "alphabeta") -> tup
 
 
 def time_reference(b: int, d: int, seeds: int) -> tuple[dict, float]:
-    from searchlab.algorithms.api import search
+    from searchlab.algorithms.search_api import search
     out, nodes, secs = {}, 0, 0.0
     for s in range(1, seeds + 1):
         tree = IIDTree(b, d, s)

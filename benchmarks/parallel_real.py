@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from searchlab.algorithms.api import search  # noqa: E402
+from searchlab.algorithms.search_api import search  # noqa: E402
 from searchlab.games.connect4 import ConnectFour  # noqa: E402
 from searchlab.games.othello import Othello  # noqa: E402
 from searchlab.parallel import simulate  # noqa: E402

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from searchlab.errors import (InvalidParameterError, SearchlabError, TreeTooLargeError,
                               UnsupportedError)
-from searchlab.algorithms.api import ALGORITHMS, search
+from searchlab.algorithms.search_api import ALGORITHMS, search
 from searchlab.algorithms.ordering import ORDERINGS
 from searchlab.algorithms.result import SearchResult
 from searchlab.trees import ExplicitTree, IIDTree, IncrementalTree, OrderedTree, make_tree

@@ -33,7 +33,7 @@ from searchlab.experiment.provenance import version
 from searchlab.experiment.composition import (_register_resolvers, axis_overrides, config_error_message,
                                               register_configs)
 from searchlab.experiment.schema import CONF_DIR, ConfigError
-from searchlab.lab.cli import main as lab_main
+from searchlab.lab.lab_cli import main as lab_main
 
 _register_resolvers()   # also in launcher jobs (submitit) that unpickle _task without main()
 
@@ -190,7 +190,7 @@ def main() -> None:
     """Console-script entry point (pyproject: searchlab = searchlab.cli:main)."""
     quiet_stdout()               # `searchlab ... | head -1`: no BrokenPipeError traceback
     argv = sys.argv[1:]
-    if argv[:1] == ["lab"]:      # the web lab: its own argparse, no Hydra (searchlab/lab/cli.py)
+    if argv[:1] == ["lab"]:      # the web lab: its own argparse, no Hydra (searchlab/lab/lab_cli.py)
         sys.exit(lab_main(argv[1:]))
     if "--version" in argv:
         print(f"searchlab {version()}")

@@ -143,10 +143,10 @@ def test_imports_are_at_the_top_except_optional_dependencies():
 def test_the_checks_report_an_upward_import_and_a_cycle():
     """The checks are not vacuous: a made-up upward import and a made-up cycle are found."""
     mods, table = modules(), layers()
-    upward = {"searchlab.trees.iid": [("searchlab.algorithms.api", 1, True)],
+    upward = {"searchlab.trees.iid": [("searchlab.algorithms.search_api", 1, True)],
               "searchlab.analysis.estimators": [("searchlab.studies.sweep.policies", 2, True)]}
     assert len(layer_violations(upward, mods, table)) == 2
-    assert layer_violations({"searchlab.algorithms.api": [("searchlab.trees", 1, True)]},
+    assert layer_violations({"searchlab.algorithms.search_api": [("searchlab.trees", 1, True)]},
                             mods, table) == []
     assert find_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 

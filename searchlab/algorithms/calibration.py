@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import linregress
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.pruning import ProbCut
 from searchlab.errors import InvalidParameterError
 from searchlab.games.position import FromState

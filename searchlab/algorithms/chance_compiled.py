@@ -3,7 +3,7 @@
 One numba search (searchlab/algorithms/compiled/_chance_engine.py) serves every chance game
 that supplies compiled primitives (the contract: searchlab.algorithms.compiled.chance): the
 ChanceTree (engine "kernel"), Pig and the dice race (engine "compiled"). ``run_compiled``
-returns the same SearchResult as searchlab.algorithms.chance.search_chance (engine
+returns the same SearchResult as searchlab.algorithms.chance_search.search_chance (engine
 "reference", not iterative), node for node: value bit for bit, best move(s), nodes, leaves,
 chance_nodes, cutoffs, per_ply and extra's chance_cutoffs, probes, probe_cutoffs, probe_reuses
 (tests/algorithms/test_chance_engine.py, also under NUMBA_DISABLE_JIT=1).

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Hashable
 
 from searchlab.algorithms import compiled_engine, drivers, reference
-from searchlab.algorithms.api import validate
+from searchlab.algorithms.search_api import validate
 from searchlab.algorithms.compiled import _engine as K
 from searchlab.algorithms.context import SearchContext
 from searchlab.algorithms.ordering import DYNAMIC_COMPONENTS, make_ordering, parse_ordering

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from searchlab.algorithms import drivers, reference
-from searchlab.algorithms.api import DEFAULT_TT_SIZE, search
+from searchlab.algorithms.search_api import DEFAULT_TT_SIZE, search
 from searchlab.algorithms.compiled import compiled_game
 from searchlab.algorithms.compiled_rows import RowGame
 from searchlab.algorithms.context import SearchContext

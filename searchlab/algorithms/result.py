@@ -33,7 +33,7 @@ class SearchResult:
     searched; ``re_searches`` counts PVS re-searches, aspiration re-searches and extra MTD(f)
     passes; ``tt_probes``/``tt_hits``/``tt_cutoffs`` the transposition table's work;
     ``q_nodes`` the quiescence search's nodes (beyond the horizon, not in ``nodes``);
-    ``chance_nodes`` the calls on chance nodes (searchlab/algorithms/chance.py; they are
+    ``chance_nodes`` the calls on chance nodes (searchlab/algorithms/chance_search.py; they are
     counted in ``nodes`` and ``interior`` too, 0 in games without chance); with
     pruning techniques on, ``extra["pruned"]`` counts how often each one fired.
     """

@@ -15,7 +15,7 @@ from typing import Any
 import matplotlib
 import matplotlib.pyplot as plt
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.result import SearchResult
 from searchlab.errors import UnsupportedError
 

@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.ordering import REFERENCE_ORACLE_MAX_LEAVES as GAME_ORACLE
 from searchlab.experiment import budget
 from searchlab.experiment.games import NOMINAL_B, make_game, position_identity

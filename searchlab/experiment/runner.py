@@ -48,7 +48,7 @@ import joblib
 from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.experiment.budget import task_work
 from searchlab.experiment.games import average_branching, format_move, make_game
 from searchlab.experiment.grid import Task

@@ -15,7 +15,7 @@ from typing import Any, Optional
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from searchlab.algorithms.api import ALGORITHMS, ENGINES
+from searchlab.algorithms.search_api import ALGORITHMS, ENGINES
 from searchlab.algorithms.ordering import ORDERINGS, parse_ordering
 from searchlab.experiment.games import (GAMES, SOURCES, GameSpec, hex_size, sample_game,
                                         select_positions)

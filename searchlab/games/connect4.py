@@ -230,7 +230,7 @@ class ConnectFour:
     @property
     def solvable(self) -> bool:
         """Whether the root is small enough to search to the end without a depth or a node
-        budget (algorithms.api.SOLVABLE_EMPTY empty cells at most)."""
+        budget (algorithms.search_api.SOLVABLE_EMPTY empty cells at most)."""
         return WIDTH * HEIGHT - self._root.plies <= SOLVABLE_EMPTY
 
     def initial_state(self) -> ConnectFourState:

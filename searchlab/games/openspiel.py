@@ -91,7 +91,7 @@ class OpenSpielGame:
         self.evaluation = evaluation
         self.has_static = evaluation is not None
         self.default_depth = None
-        # searched to the end without a depth or node budget (algorithms.api) only when the
+        # searched to the end without a depth or node budget (algorithms.search_api) only when the
         # whole game is at most as long as tic-tac-toe's (9 plies; 549,946 minimax nodes)
         self.solvable = self.game.max_game_length() - len(history) <= 9
         self.value_bounds = (float(self.game.min_utility()), float(self.game.max_utility())) \

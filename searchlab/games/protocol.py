@@ -77,7 +77,7 @@ class Capabilities:
             raise UnsupportedError(
                 f"{what} needs a two-player, zero-sum, deterministic game of perfect information; "
                 f"this game is not: {', '.join(missing)} (chance games: "
-                "searchlab.algorithms.chance.search_chance; n players: "
+                "searchlab.algorithms.chance_search.search_chance; n players: "
                 "searchlab.algorithms.multiplayer.search_multiplayer)")
 
 
@@ -126,7 +126,7 @@ class Game(Protocol):
 
 @runtime_checkable
 class ChanceGame(Game, Protocol):
-    """A two-player zero-sum game with chance nodes (searchlab.algorithms.chance).
+    """A two-player zero-sum game with chance nodes (searchlab.algorithms.chance_search).
 
     - ``is_chance(s)``: True at a chance node (neither player moves; ``max_to_move`` is then
       meaningless).

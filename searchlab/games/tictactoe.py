@@ -142,7 +142,7 @@ class TicTacToe:
     name = "tictactoe"
     capabilities: Capabilities = Capabilities(static_values=True, compiled=True)
     default_depth = None
-    #: small enough to search to the end without a depth or node budget (algorithms.api)
+    #: small enough to search to the end without a depth or node budget (algorithms.search_api)
     solvable = True
 
     def __init__(self, moves: "str | Iterable[int] | TicTacToeState" = "") -> None:

@@ -1,5 +1,5 @@
 import sys
 
-from searchlab.lab.cli import main
+from searchlab.lab.lab_cli import main
 
 sys.exit(main())

@@ -34,7 +34,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from searchlab.lab import games, trees
+from searchlab.lab import play_games, trees
 from searchlab.lab.requests import (MAX_BODY_BYTES, MAX_CONCURRENT, WALL_CLOCK_CAP,
                                     MAX_GAME_DEPTH, MAX_NODES_COMPILED, MAX_TREE_DEPTH,
                                     MAX_TREE_LEAVES, MAX_TREE_VALUE, MINIMAX_BUDGET, ORACLE_LIMIT,
@@ -50,21 +50,21 @@ def _error(message: str, status: int) -> JSONResponse:
 
 
 def move_request(body: dict) -> dict:
-    kind = games.game_kind(body)
+    kind = play_games.game_kind(body)
     position = text(body, "position")
-    desc = games.describe(kind, position)
+    desc = play_games.describe(kind, position)
     move = body.get("move")
     nxt = next((m["next"] for m in desc["legal"] if move in (m["move"], m["name"])), None)
     if nxt is None:
         legal = " ".join(m["name"] for m in desc["legal"]) or "none (the game is over)"
         raise LabError(f"move {excerpt(move)} is not legal here; legal: {legal}")
-    return games.describe(kind, nxt)
+    return play_games.describe(kind, nxt)
 
 
 def meta() -> dict:
     return {"games": {k: {"label": g.label, "default_depth": g.default_depth, "own": g.own,
-                          "sides": g.sides} for k, g in games.GAMES.items()},
-            "algorithms": list(games.ALGORITHMS), "orderings": list(games.ORDERINGS),
+                          "sides": g.sides} for k, g in play_games.GAMES.items()},
+            "algorithms": list(play_games.ALGORITHMS), "orderings": list(play_games.ORDERINGS),
             "trace_algorithms": list(trees.TRACE_ALGORITHMS),
             "trace_orderings": list(trees.TRACE_ORDERINGS),
             "presets": {k: v[0] for k, v in trees.PRESETS.items()},
@@ -153,7 +153,7 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
         yield
         pool.close()
 
-    inline_api = [("position", lambda b: games.describe(games.game_kind(b), text(b, "position"))),
+    inline_api = [("position", lambda b: play_games.describe(play_games.game_kind(b), text(b, "position"))),
                   ("move", move_request)]
     routes = [Route("/", index), Route("/api/meta", meta_endpoint),
               *[Route(f"/api/{name}", job(name), methods=["POST"]) for name in JOBS],

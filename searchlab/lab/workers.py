@@ -34,15 +34,15 @@ from typing import Any, Callable
 
 from multiprocessing.connection import Connection
 
-from searchlab.lab import export, games, trees
+from searchlab.lab import play_games, trace_player_export, trees
 from searchlab.lab.requests import LabError
 
 
 def _jobs() -> dict[str, Callable[[dict], Any]]:
     # called in the worker only: the server process never runs a search
-    return {"trace": trees.trace_request, "export": export.export_request,
-            "search": games.engine_move, "compare": games.compare,
-            "minimal": games.minimal_row}
+    return {"trace": trees.trace_request, "export": trace_player_export.export_request,
+            "search": play_games.engine_move, "compare": play_games.compare,
+            "minimal": play_games.minimal_row}
 
 
 JOBS = ("trace", "export", "search", "compare", "minimal")

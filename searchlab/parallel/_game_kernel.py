@@ -1,4 +1,4 @@
-"""The parallel simulator over a game's compiled primitives, in numba (private; see games.py).
+"""The parallel simulator over a game's compiled primitives, in numba (private; see game_simulation.py).
 
 The same event rules as the synthetic-tree simulator (_kernel.py, docs/parallel.md), with what
 a game adds:

@@ -1,6 +1,6 @@
 """The discrete-event simulator of parallel alpha-beta, in numba (private; see simulate.py).
 
-Its specification is the readable simulator, reference.py: tests/parallel compares the two
+Its specification is the readable simulator, reference_simulator.py: tests/parallel compares the two
 field for field, and this code run as plain Python (NUMBA_DISABLE_JIT=1) with itself compiled.
 The rules (docs/parallel.md), in short:
 

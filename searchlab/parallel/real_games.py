@@ -34,7 +34,7 @@ import numpy as np
 from searchlab.errors import InvalidParameterError
 from searchlab.parallel import _game_kernel as GK
 from searchlab.parallel import _kernel as K
-from searchlab.parallel import games as GS
+from searchlab.parallel import game_simulation as GS
 from searchlab.parallel.real import run_threads
 from searchlab.parallel.simulate import ALGORITHMS, Costs, _check_int
 

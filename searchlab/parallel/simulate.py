@@ -1,12 +1,12 @@
 """Simulated parallel alpha-beta: ``simulate(tree, algorithm, p)`` and its result record.
 
-Two engines give the same numbers: the readable simulator (reference.py, the specification)
+Two engines give the same numbers: the readable simulator (reference_simulator.py, the specification)
 and the compiled one (_kernel.py, for speed).
 
 A deterministic discrete-event simulation of p virtual processors (1..256) searching a
 synthetic tree (IIDTree, OrderedTree, IncrementalTree) in natural move order, or any game with
 compiled primitives (Connect Four, Othello, ...) or synthetic tree under a move-ordering policy
-(games.py, _game_kernel.py), with PV-splitting, YBWC, ABDADA or Lazy SMP (rules:
+(game_simulation.py, _game_kernel.py), with PV-splitting, YBWC, ABDADA or Lazy SMP (rules:
 docs/parallel.md; code: _kernel.py). The clock counts
 node visits: every visit costs ``Costs.node``; a split, a message and a transposition-table
 access cost what ``Costs`` says. Same inputs, same numbers, bit for bit.
@@ -27,12 +27,12 @@ from typing import Any
 import numpy as np
 
 from searchlab.algorithms.kernels import _model_of, _params
-from searchlab.parallel import games as GS
+from searchlab.parallel import game_simulation as GS
 from searchlab.algorithms.kernels._alphabeta import MODEL_INCREMENTAL
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.hashing import MASK64, mix64
 from searchlab.parallel import _kernel as K
-from searchlab.parallel.reference import COUNTERS, Simulation
+from searchlab.parallel.reference_simulator import COUNTERS, Simulation
 
 ALGORITHMS = {"pv-split": K.ALG_PVSPLIT, "ybwc": K.ALG_YBWC, "abdada": K.ALG_ABDADA,
               "lazy-smp": K.ALG_LAZY}
@@ -217,14 +217,14 @@ def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
       ``seq_nodes * costs.node`` when only seq_nodes is given. On the tree kernel it is always
       ``seq_nodes * costs.node`` (natural order has no table).
     - engine: "kernel" (compiled, _kernel.py) or "reference" (the readable simulator,
-      reference.py: the same numbers, slowly; its seq_nodes comes from the reference too;
+      reference_simulator.py: the same numbers, slowly; its seq_nodes comes from the reference too;
       synthetic trees in natural order only).
     - ordering: the move-ordering policy (default natural): a base order (natural, random,
       static, or the game's own, e.g. centre, corners) and the dynamic components tt (a shared
       transposition table of 2^tt_bits slots, its move first), killer and history (each
       processor's own), e.g. "centre+tt+killer+history". ABDADA and Lazy SMP need tt on games
       and under any ordering but natural. Games, and trees under another ordering than
-      natural, run on the game kernel (games.py).
+      natural, run on the game kernel (game_simulation.py).
     - split_plies: PV-split/YBWC split only at plies below it (default: anywhere; games only).
     - ordering_seed: seeds the random base order.
 

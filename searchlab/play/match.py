@@ -45,7 +45,7 @@ from typing import Any, Hashable
 import numpy as np
 from tqdm import tqdm
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.engine_session import EngineSession, SessionConfig
 from searchlab.algorithms.pruning import Pruning
 from searchlab.errors import InvalidParameterError

@@ -2,7 +2,7 @@
 searchlab.algorithms.compiled.nplayer), for the compiled n-player engine.
 
 State row (uint64): [key, ply, mover]. Parameters ``P`` (int64): players, b, d, constant-sum
-(0/1), levels, total. Every function repeats searchlab.trees.nplayer.NPlayerTree exactly: moves
+(0/1), levels, total. Every function repeats searchlab.trees.nplayer_tree.NPlayerTree exactly: moves
 0..b-1 for every player, children's keys mix64(key + (p·b + i + 1)·GOLDEN), and the leaf
 vectors' components by the same integer and float operations. The tree has no static values
 (``static_values`` False): the engine runs it only with a horizon at or below its leaves, so

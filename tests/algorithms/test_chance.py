@@ -1,4 +1,4 @@
-"""Chance search (searchlab/algorithms/chance.py): Star1/Star2 = expectiminimax, counts, errors."""
+"""Chance search (searchlab/algorithms/chance_search.py): Star1/Star2 = expectiminimax, counts, errors."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from searchlab.algorithms.chance import search_chance
+from searchlab.algorithms.chance_search import search_chance
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.pig import Pig
-from searchlab.trees.chance import ChanceTree, ExplicitChanceTree, ludo_example
+from searchlab.trees.chance_tree import ChanceTree, ExplicitChanceTree, ludo_example
 
 PRUNING = ("alphabeta-emm", "star1", "star2")
 CASES = [  # b, n, d, levels, probs, (low, high)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from searchlab.algorithms.chance import search_chance
+from searchlab.algorithms.chance_search import search_chance
 from searchlab.algorithms.multiplayer import search_multiplayer
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.pig import Pig
-from searchlab.trees.chance import ChanceTree
-from searchlab.trees.nplayer import NPlayerTree
+from searchlab.trees.chance_tree import ChanceTree
+from searchlab.trees.nplayer_tree import NPlayerTree
 from tests.nojit import run_without_jit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,10 +65,10 @@ def test_kernel_refusals():
 def test_kernels_without_jit_in_a_subprocess():
     """The chance and the n-player kernel run as plain Python (NUMBA_DISABLE_JIT=1) give the
     reference's counts."""
-    code = ("from searchlab.algorithms.chance import search_chance as s\n"
+    code = ("from searchlab.algorithms.chance_search import search_chance as s\n"
             "from searchlab.algorithms.multiplayer import search_multiplayer as m\n"
-            "from searchlab.trees.chance import ChanceTree\n"
-            "from searchlab.trees.nplayer import NPlayerTree\n"
+            "from searchlab.trees.chance_tree import ChanceTree\n"
+            "from searchlab.trees.nplayer_tree import NPlayerTree\n"
             "t = ChanceTree(2, 3, 2, seed=4, levels=3)\n"
             "for a in ('expectiminimax', 'star1', 'star2'):\n"
             "    assert s(t, a, engine='kernel').counts() == s(t, a).counts(), a\n"
@@ -86,11 +86,11 @@ def test_recursive_kernels_load_from_numba_disk_cache():
     issues #6061/#6713)."""
     search_chance(ChanceTree(2, 2, 2, seed=1), "star2", engine="kernel")     # writes the caches here
     search_multiplayer(NPlayerTree(3, 2, 2, seed=1), "maxn", engine="kernel")
-    code = ("from searchlab.algorithms.chance import search_chance as s\n"
+    code = ("from searchlab.algorithms.chance_search import search_chance as s\n"
             "from searchlab.algorithms.multiplayer import search_multiplayer as m\n"
             "from searchlab.algorithms import chance_compiled as cc, multiplayer_compiled as mc\n"
-            "from searchlab.trees.chance import ChanceTree\n"
-            "from searchlab.trees.nplayer import NPlayerTree\n"
+            "from searchlab.trees.chance_tree import ChanceTree\n"
+            "from searchlab.trees.nplayer_tree import NPlayerTree\n"
             "t, u = ChanceTree(2, 2, 3, seed=3), NPlayerTree(3, 2, 3, seed=1)\n"
             "assert s(t, 'star2', engine='kernel').nodes > 0\n"
             "assert m(u, 'paranoid', engine='kernel').nodes > 0\n"

@@ -1,4 +1,4 @@
-"""Chance search under the orderings "random" and "perfect" (searchlab/algorithms/chance.py):
+"""Chance search under the orderings "random" and "perfect" (searchlab/algorithms/chance_search.py):
 Star1/Star2 return expectiminimax's value under every ordering, "perfect" puts the best move
 first, "random" is a function of its seed, bad input is refused before any search."""
 
@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from searchlab.algorithms.chance import CHANCE_ORDERINGS, search_chance
+from searchlab.algorithms.chance_search import CHANCE_ORDERINGS, search_chance
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.pig import Pig, PigState
-from searchlab.trees.chance import ChanceTree, ExplicitChanceTree
+from searchlab.trees.chance_tree import ChanceTree, ExplicitChanceTree
 
 
 @pytest.mark.parametrize("ordering", ["natural", "random", "perfect"])

@@ -39,7 +39,7 @@ def km_leaves(b: int, d: int) -> int:
 
 
 def reference(tree, algorithm, ordering, depth=None, ordering_seed=0, max_nodes=None):
-    from searchlab.algorithms.api import search
+    from searchlab.algorithms.search_api import search
     return search(tree, algorithm, ordering, depth=depth, ordering_seed=ordering_seed,
                   engine="reference", max_nodes=max_nodes)
 
@@ -211,7 +211,7 @@ def test_node_budget_aborts_like_the_reference():
 
 
 def test_search_api_dispatches_to_the_kernel():
-    from searchlab.algorithms.api import search
+    from searchlab.algorithms.search_api import search
     t = IIDTree(8, 5, 1)
     r = search(t, "alphabeta", "natural", engine="kernel")
     assert r.engine == "kernel" and (r.leaves, r.nodes) == (4309, 5382)

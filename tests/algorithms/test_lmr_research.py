@@ -3,7 +3,7 @@ is searched again at full depth and window, and every such re-search is counted.
 
 from __future__ import annotations
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.pruning import LateMoveReductions, Pruning
 from searchlab.games.connect4 import ConnectFour
 from searchlab.games.position import FromState

@@ -9,7 +9,7 @@ import pytest
 from searchlab.algorithms.multiplayer import search_multiplayer
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.rolit import Rolit
-from searchlab.trees.nplayer import NPlayerTree
+from searchlab.trees.nplayer_tree import NPlayerTree
 
 
 @pytest.mark.parametrize("n", [3, 4])

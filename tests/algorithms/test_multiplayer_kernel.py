@@ -8,7 +8,7 @@ import pytest
 from searchlab.algorithms.multiplayer import search_multiplayer
 from searchlab.errors import UnsupportedError
 from searchlab.games.rolit import Rolit
-from searchlab.trees.nplayer import NPlayerTree
+from searchlab.trees.nplayer_tree import NPlayerTree
 
 ALGS = ("maxn", "maxn-shallow", "paranoid", "paranoid-minimax", "brs")
 

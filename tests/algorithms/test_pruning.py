@@ -7,7 +7,7 @@ import functools
 import pytest
 
 from searchlab import IIDTree, IncrementalTree, InvalidParameterError, UnsupportedError, search
-from searchlab.algorithms.exact import exact_best_moves, root_move_values
+from searchlab.algorithms.ground_truth import exact_best_moves, root_move_values
 from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
                                           Pruning, Quiescence)
 from searchlab.games.position import FromState

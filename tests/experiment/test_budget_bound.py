@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.experiment import api, budget, grid
 from searchlab.experiment.validation import validate
 from searchlab.limits import MAX_COUNT, MAX_DEPTH

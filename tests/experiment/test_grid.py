@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.experiment import api, budget, grid
 from searchlab.experiment.runner import make_batches
 from searchlab.experiment.schema import ConfigError

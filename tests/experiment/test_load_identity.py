@@ -13,7 +13,7 @@ import pytest
 from searchlab.experiment import store
 from searchlab.experiment.api import run_study
 from searchlab.experiment.run_status import IncompleteRunError, NotARunError
-from searchlab.report import cli as report_cli
+from searchlab.report import report_cli
 
 TINY = ["sweep.b=[2]", "sweep.d=1..2", "sweep.instances=2", "sweep.ordering=[random]",
         "runner.n_jobs=1", "runner.progress=false", "runner.report=false"]

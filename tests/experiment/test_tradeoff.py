@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.calibration import fit_probcut, sample_states
 from searchlab.experiment import api, store
 from searchlab.studies.tradeoff import tradeoff_measure as st

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.errors import InvalidParameterError, SearchlabError, UnsupportedError
 from searchlab.games.chess_game import Chess
 from searchlab.games.epd import load_epd, parse_epd_line

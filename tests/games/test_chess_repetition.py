@@ -11,7 +11,7 @@ import random
 import chess
 import pytest
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.pruning import Pruning, Quiescence
 from searchlab.errors import InvalidParameterError
 from searchlab.games.chess_game import Chess, ChessState

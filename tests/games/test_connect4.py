@@ -18,7 +18,7 @@ from searchlab.games.connect4 import (TUTORIAL_VARIANTS, ConnectFour, ConnectFou
                                       load_benchmark, parse_moves, pons_tutorial,
                                       pons_tutorial_many, solve, solve_many)
 from searchlab.games.protocol import Game
-from searchlab.algorithms import api
+from searchlab.algorithms import search_api
 
 DATA = Path(__file__).resolve().parents[2] / "searchlab" / "data" / "connect4"
 
@@ -205,7 +205,7 @@ def test_reference_search_agrees_with_file_scores():
     _, nodes = pons_tutorial_many([m for m, _ in data], "alphabeta-lr-weak")
     small = [data[i] for i in np.argsort(nodes, kind="stable")[:15]]
     for m, score in small:
-        r = api.search(ConnectFour(m), algorithm="alphabeta", engine="reference",
+        r = search_api.search(ConnectFour(m), algorithm="alphabeta", engine="reference",
                        max_nodes=200_000)
         assert r.status == "ok" and r.value == score, m
 

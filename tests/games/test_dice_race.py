@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from searchlab.algorithms.chance import search_chance
+from searchlab.algorithms.chance_search import search_chance
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games import dice_race_compiled as DC
 from searchlab.games.dice_race import DiceRace, DiceRaceState
@@ -151,7 +151,7 @@ def test_engine_choice_and_refusals():
 
 def test_compiled_without_jit_in_a_subprocess():
     """The same searches as plain Python (NUMBA_DISABLE_JIT=1) give the reference's counts."""
-    code = ("from searchlab.algorithms.chance import search_chance as s\n"
+    code = ("from searchlab.algorithms.chance_search import search_chance as s\n"
             "from searchlab.games.dice_race import DiceRace\n"
             "g = DiceRace(length=5).random_root(6, 1)\n"
             "for a in ('expectiminimax', 'alphabeta-emm', 'star1', 'star2'):\n"

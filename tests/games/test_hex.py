@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from searchlab import search
-from searchlab.algorithms.exact import root_move_values
+from searchlab.algorithms.ground_truth import root_move_values
 from searchlab.errors import InvalidParameterError, SearchlabError
 from searchlab.experiment import api
 from searchlab.experiment.api import run_study

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from searchlab import InvalidParameterError
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.pruning import NullMove, Pruning
 from searchlab.games import connect4_compiled as cc
 from searchlab.games.connect4 import ConnectFour, safe_moves

@@ -10,8 +10,8 @@ pyspiel = pytest.importorskip("pyspiel", reason="open-spiel not installed (pip i
 
 from open_spiel.python.algorithms import minimax as os_minimax  # noqa: E402
 
-from searchlab.algorithms.api import search  # noqa: E402
-from searchlab.algorithms.chance import search_chance  # noqa: E402
+from searchlab.algorithms.search_api import search  # noqa: E402
+from searchlab.algorithms.chance_search import search_chance  # noqa: E402
 from searchlab.algorithms.multiplayer import search_multiplayer  # noqa: E402
 from searchlab.errors import InvalidParameterError, UnsupportedError  # noqa: E402
 from searchlab.games.connect4 import ConnectFour  # noqa: E402

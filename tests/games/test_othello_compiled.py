@@ -8,7 +8,7 @@ import random
 
 import numpy as np
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.calibration import sample_states
 from searchlab.algorithms.pruning import NullMove, Pruning
 from searchlab.studies.tradeoff.domains import othello_game

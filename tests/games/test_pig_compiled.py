@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from searchlab.algorithms.chance import search_chance
+from searchlab.algorithms.chance_search import search_chance
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games import pig_compiled as PC
 from searchlab.games.pig import Pig, PigState
-from searchlab.trees.chance import ChanceTree
+from searchlab.trees.chance_tree import ChanceTree
 from tests.nojit import run_without_jit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,7 +103,7 @@ def test_engine_choice_and_refusals():
 
 def test_compiled_without_jit_in_a_subprocess():
     """The same searches as plain Python (NUMBA_DISABLE_JIT=1) give the reference's counts."""
-    code = ("from searchlab.algorithms.chance import search_chance as s\n"
+    code = ("from searchlab.algorithms.chance_search import search_chance as s\n"
             "from searchlab.games.pig import Pig\n"
             "g = Pig(winscore=12, dice=3)\n"
             "for a in ('expectiminimax', 'alphabeta-emm', 'star1', 'star2'):\n"

@@ -14,7 +14,7 @@ from searchlab.algorithms.multiplayer import MULTI_ALGORITHMS, search_multiplaye
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games import rolit_compiled as RC
 from searchlab.games.rolit import Rolit
-from searchlab.trees.nplayer import NPlayerTree
+from searchlab.trees.nplayer_tree import NPlayerTree
 from tests.nojit import run_without_jit
 
 ROOT = Path(__file__).resolve().parents[2]

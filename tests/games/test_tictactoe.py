@@ -13,7 +13,7 @@ import pytest
 from searchlab.errors import InvalidParameterError
 from searchlab.games.protocol import Game
 from searchlab.games.tictactoe import TicTacToe, TicTacToeState, kernel_search, parse_moves
-from searchlab.algorithms import api
+from searchlab.algorithms import search_api
 
 PER_PLY = (1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872)
 
@@ -155,12 +155,12 @@ def test_kernel_matches_reference_engine():
         for algorithm in ("minimax", "alphabeta"):
             if text == "" and algorithm == "minimax":
                 continue                             # covered below
-            ref = api.search(g, algorithm=algorithm, engine="reference")
+            ref = search_api.search(g, algorithm=algorithm, engine="reference")
             assert ref.counts() == kernel_search(g, algorithm).counts(), (text, algorithm)
 
 
 def test_reference_minimax_549946():
-    r = api.search(TicTacToe(), algorithm="minimax", engine="reference")
+    r = search_api.search(TicTacToe(), algorithm="minimax", engine="reference")
     assert r.nodes == 549946 and r.value == 0
     assert r.per_ply == PER_PLY
 

@@ -186,7 +186,7 @@ def test_compare_equals_search(client):
 @pytest.mark.parametrize("game, position, depth", [
     ("tictactoe", "4", 8), ("connect4", "4455", 5), ("othello", "f5", 4), ("hex", "4 b2", 3)])
 def test_minimal_row_equals_search_perfect(client, game, position, depth):
-    from searchlab.lab.games import GAMES
+    from searchlab.lab.play_games import GAMES
     row = client.post("/api/minimal", json={"game": game, "position": position,
                                             "depth": depth}).json()
     ref = search(GAMES[game].build(position), "alphabeta", "perfect", depth=depth,
@@ -198,7 +198,7 @@ def test_minimal_row_equals_search_perfect(client, game, position, depth):
 
 
 def test_minimal_row_states_why_not(monkeypatch):
-    from searchlab.lab import games
+    from searchlab.lab import play_games as games
     row = games.minimal_row({"game": "hex", "position": "", "depth": 5})     # Hex 7x7's default
     assert row["status"] == "not run" and "nodes" not in row
     assert "about 120,049 leaves" in row["note"] and "b = 49, d = 5" in row["note"]
@@ -278,7 +278,7 @@ def test_export_is_self_contained(client, tmp_path):
 
 
 def test_cli_export_and_host_guard(tmp_path, capsys):
-    from searchlab.lab.cli import main
+    from searchlab.lab.lab_cli import main
     assert main(["export", "--preset", "textbook", "--out", str(tmp_path / "x.html")]) == 0
     assert (tmp_path / "x.html").exists()
     assert main(["export", "--tree", "[[1,", "--out", str(tmp_path / "y.html")]) == 2

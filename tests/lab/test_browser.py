@@ -24,7 +24,7 @@ from searchlab import search  # noqa: E402
 from searchlab.algorithms.minimal_tree import minimal_tree  # noqa: E402
 from searchlab.algorithms.trace import run_trace  # noqa: E402
 from searchlab.lab.app import create_app  # noqa: E402
-from searchlab.lab.games import GAMES  # noqa: E402
+from searchlab.lab.play_games import GAMES  # noqa: E402
 from searchlab.trees import ExplicitTree  # noqa: E402
 
 CHROMIUM = os.environ.get("SEARCHLAB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"

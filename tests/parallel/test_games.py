@@ -1,4 +1,4 @@
-"""The parallel simulator and the real threads on games (searchlab/parallel/games.py,
+"""The parallel simulator and the real threads on games (searchlab/parallel/game_simulation.py,
 _game_kernel.py, real_games.py): at p = 1 every algorithm is the compiled engine's alpha-beta
 with the same ordering, node for node; every simulated or real parallel search returns the
 sequential value; the game kernel on a synthetic tree equals the tree kernel (two independent
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.connect4 import ConnectFour
 from searchlab.games.othello import Othello

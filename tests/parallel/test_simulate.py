@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.tictactoe import TicTacToe
 from searchlab.parallel import ALGORITHMS, Costs, sequential_nodes, simulate
@@ -158,7 +158,7 @@ def test_real_lazy_smp_threads():
 
 @pytest.mark.parametrize("algorithm", list(ALGORITHMS))
 def test_readable_reference_equals_kernel(algorithm):
-    """The readable simulator (searchlab/parallel/reference.py) and the compiled one agree on
+    """The readable simulator (searchlab/parallel/reference_simulator.py) and the compiled one agree on
     every field, every processor's node count included; small tables force collisions."""
     cases = [(IIDTree(3, 4, seed=1), None), (OrderedTree(4, 5, seed=2, p=0.5), None),
              (IncrementalTree(3, 6, seed=3), 5), (IIDTree(2, 7, seed=4, levels=3), None)]

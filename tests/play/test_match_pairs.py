@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from searchlab import InvalidParameterError
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.calibration import sample_states
 from searchlab.algorithms.pruning import NullMove, Pruning
 from searchlab.studies.tradeoff.domains import connect4_game

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from searchlab.algorithms.api import ENGINES
+from searchlab.algorithms.search_api import ENGINES
 from searchlab.studies.sweep.sweep_report import summary_table
 
 ROOT = Path(__file__).resolve().parents[2]

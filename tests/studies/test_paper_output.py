@@ -26,7 +26,7 @@ from searchlab.analysis.labels import text_box  # noqa: E402
 from searchlab.studies.sweep.facets import pruning_effect, swept_axes  # noqa: E402
 from searchlab.experiment.api import run_study  # noqa: E402
 from searchlab.studies.sweep.sweep_report import write_report  # noqa: E402
-from searchlab.report.cli import main as report_main  # noqa: E402
+from searchlab.report.report_cli import main as report_main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 README_CMD = ["tree=incremental", "ordering=static", "sweep.pruning=[none,null_r2,lmr_log]"]
@@ -146,7 +146,7 @@ def test_report_cli_tables_and_pdf_link_what_was_written(prune_run, capsys):
 
 
 def test_report_cli_rejects_unknown_table_format(prune_run):
-    out = subprocess.run([sys.executable, "-m", "searchlab.report.cli", str(prune_run), "--tables",
+    out = subprocess.run([sys.executable, "-m", "searchlab.report.report_cli", str(prune_run), "--tables",
                           "csv,docx"], capture_output=True, text=True)
     assert out.returncode == 2
     assert "--tables" in out.stderr and "csv, latex, md" in out.stderr
@@ -361,7 +361,7 @@ def test_report_format_reaches_every_kinds_writer(tmp_path, monkeypatch):
     import json
 
     from searchlab.experiment import api
-    from searchlab.report.cli import main as report_main
+    from searchlab.report.report_cli import main as report_main
     got = []
     kinds = tuple(k if k.section is None else
                   dataclasses.replace(k, report=lambda d, fig_format="png", name=k.name:

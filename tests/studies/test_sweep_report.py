@@ -2,7 +2,7 @@ import re
 
 from searchlab.studies.claims import registry as C
 from searchlab.studies.sweep import sweep_report as R
-from searchlab.report.cli import main
+from searchlab.report.report_cli import main
 from tests.conftest import synthetic_table
 
 SECTIONS = ["Run", "Estimators", "Effective branching factors", "Estimators compared", "Knuth–Moore exactness", "Figures",

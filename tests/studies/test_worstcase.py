@@ -49,7 +49,7 @@ def test_worst_first_orders_match_the_engine(b, d, seed):
 
 @pytest.mark.parametrize("b,d", [(2, 1), (2, 4), (2, 7), (3, 3), (3, 5), (4, 4), (5, 3), (8, 3), (35, 2)])
 def test_no_cutoff_tree_makes_alphabeta_examine_every_leaf(b, d):
-    from searchlab.algorithms.api import search
+    from searchlab.algorithms.search_api import search
     from searchlab.studies.rigor.worstcase import no_cutoff_tree
     from searchlab.trees import ExplicitTree
 

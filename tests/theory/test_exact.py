@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.studies.rigor.instrumented import instrumented_alphabeta
 from searchlab.analysis.theory import knuth_moore_leaves, knuth_moore_nodes
 from searchlab.errors import InvalidParameterError

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from searchlab.algorithms.chance import search_chance
+from searchlab.algorithms.chance_search import search_chance
 from searchlab.algorithms.multiplayer import search_multiplayer
 from searchlab.errors import InvalidParameterError
 from searchlab.hashing import GOLDEN, MASK64, mix64
-from searchlab.trees.chance import ChanceTree, ExplicitChanceTree, ludo_example
-from searchlab.trees.nplayer import NPlayerTree
+from searchlab.trees.chance_tree import ChanceTree, ExplicitChanceTree, ludo_example
+from searchlab.trees.nplayer_tree import NPlayerTree
 
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "chance-tree-spec.md"
 

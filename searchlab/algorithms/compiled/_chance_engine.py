@@ -1,4 +1,4 @@
-"""The compiled chance search (private): searchlab/algorithms/chance.py's expectiminimax,
+"""The compiled chance search (private): searchlab/algorithms/chance_search.py's expectiminimax,
 alphabeta-emm, Star1 and Star2 repeated operation for operation in numba over a chance game's
 primitives (the contract: searchlab.algorithms.compiled.chance).
 

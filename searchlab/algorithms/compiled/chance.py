@@ -4,7 +4,7 @@ A chance game (searchlab.games.protocol.ChanceGame) opts in with ``Capabilities(
 =True)`` and a method ``family_primitives(self) -> CompiledChanceGame``. The engine
 (``_chance_engine.py``, a template specialised per game by ``family.engine``) runs
 expectiminimax, alphabeta-emm, Star1 and Star2 over the primitives, node for node as
-searchlab.algorithms.chance (the public wrapper: searchlab.algorithms.chance_compiled).
+searchlab.algorithms.chance_search (the public wrapper: searchlab.algorithms.chance_compiled).
 
 State and parameters
     A state is one row of a 2-D array of ``state_dtype`` (int64 or uint64), layout private to

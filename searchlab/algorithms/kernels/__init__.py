@@ -1,6 +1,6 @@
 """Compiled (numba) search kernels for the synthetic tree models: the fast engine.
 
-Public entry points, used by ``searchlab.algorithms.api.search(..., engine="kernel"|"auto")``:
+Public entry points, used by ``searchlab.algorithms.search_api.search(..., engine="kernel"|"auto")``:
 
 - ``kernel_supports(tree, algorithm, ordering)``: whether a kernel exists for the combination;
 - ``run_kernel(tree, algorithm, ordering, depth, ordering_seed, max_nodes)``: the search, as a

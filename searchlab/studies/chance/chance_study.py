@@ -37,11 +37,11 @@ from scipy import stats
 
 from searchlab.analysis import estimators as E
 from searchlab.analysis.stats import paired_ratio
-from searchlab.algorithms.api import search
-from searchlab.algorithms.chance import search_chance
+from searchlab.algorithms.search_api import search
+from searchlab.algorithms.chance_search import search_chance
 from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.games.pig import Pig, PigState
-from searchlab.trees.chance import ChanceTree, ExplicitChanceTree, ludo_example
+from searchlab.trees.chance_tree import ChanceTree, ExplicitChanceTree, ludo_example
 from searchlab.trees.iid import IIDTree
 
 GROWTH_ALGORITHMS = ("expectiminimax", "alphabeta-emm", "star1", "star2")

@@ -17,7 +17,7 @@ import pandas as pd
 from searchlab.studies.chance import chance_study as CS
 from searchlab.analysis.format import number, percent
 from searchlab.studies.claim_study.claim_steps import run_steps
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 from searchlab.studies.claims import exact_trees
 from searchlab.studies.claims.verdict import Context, Verdict, exact_missing, run_standalone
 
@@ -209,7 +209,7 @@ def ludo_example(ctx: Context) -> Verdict:
     vals = ", ".join(f"{a}: {number(v)}" for a, v in lu["values"].items())
     ok = lu["best"] == "safe" and lu["values"]["safe"] == 4.0 and abs(lu["values"]["race"] - 3.8) < 1e-12
     return Verdict("holds" if ok else "does not hold",
-                   f"expectiminimax through the engine (searchlab.trees.chance.ludo_example): best move "
+                   f"expectiminimax through the engine (searchlab.trees.chance_tree.ludo_example): best move "
                    f"{lu['best']}, value {number(lu['value'])} ({lu['nodes']} nodes, {lu['chance_nodes']} chance)",
                    vals, "safe 4.0, race 3.8: safe", "search_chance(ludo_example(), 'expectiminimax')")
 

@@ -27,6 +27,8 @@ import pyarrow.parquet as pq
 
 from searchlab.studies.chance import chance_study as CS
 from searchlab.studies.rigor import convergence as CV
+from searchlab.studies.rigor import exact_counts as EC
+from searchlab.studies.rigor import rigor_study as RS
 from searchlab.studies.multiplayer import multiplayer_study as MS
 from searchlab.studies.ordering import chess_ordering_study as COS
 from searchlab.studies.ordering import minimal_trees_study as MT
@@ -44,7 +46,9 @@ MARKER = "claim_study.json"
 FAMILIES = {"chance": (CS.chance_steps, CS.KINDS, CS.SIZES), "multiplayer": (MS.multiplayer_steps, MS.KINDS, MS.SIZES),
             "convergence": (CV.convergence_steps, CV.KINDS, CV.SIZES),
             "minimal_trees": (MT.minimal_steps, MT.KINDS, MT.SIZES),
-            "chess_ordering": (COS.chess_order_steps, COS.KINDS, COS.SIZES)}
+            "chess_ordering": (COS.chess_order_steps, COS.KINDS, COS.SIZES),
+            "exact_counts": (EC.exact_counts_steps, EC.KINDS, EC.SIZES),
+            "rigor": (RS.rigor_steps, RS.KINDS, RS.SIZES)}
 _I, _F, _S = pa.int64(), pa.float64(), pa.string()
 SCHEMAS = {
     "growth": pa.schema([("b", _I), ("n", _I), ("d", _I), ("spread", _F), ("instance", _I), ("algorithm", _S),
@@ -68,6 +72,26 @@ SCHEMAS = {
     "chess_order": pa.schema([("source", _S), ("instance", _I), ("position", _S), ("variant", _S), ("ordering", _S),
                               ("aspiration", _F), ("depth", _I), ("status", _S), ("nodes", _I), ("q_nodes", _I),
                               ("cutoffs", _I), ("re_searches", _I), ("value", _F)]),
+    "exact_bounds": pa.schema([("b", _I), ("algorithm", _S), ("per_height", _I), ("d", _I), ("low_nodes", _F),
+                               ("low_leaves", _F), ("high_nodes", _F), ("high_leaves", _F), ("cells_even", _I),
+                               ("cells_odd", _I), ("seconds", _F)]),
+    "exact_crossover": pa.schema([("b", _I), ("K", _I), ("d", _I), ("growth", _F), ("seconds", _F)]),
+    "exact_critical": pa.schema([("b", _I), ("w", _F), ("d", _I), ("leaves", _F), ("growth", _F), ("seconds", _F)]),
+    "exact_check": pa.schema([("cell", _I), ("b", _I), ("d", _I), ("model", _S), ("tree", _I), ("nodes", _I),
+                              ("leaves", _I), ("seconds", _F)]),
+    "worst_case": pa.schema([("b", _I), ("d", _I), ("method", _S), ("tree", _I), ("worst_first", _I),
+                             ("maximum", _I)]),
+    "worst_attained": pa.schema([("b", _I), ("d", _I), ("algorithm", _S), ("leaves", _I), ("nodes", _I),
+                                 ("cutoffs", _I), ("value", _F), ("minimax_value", _F)]),
+    "node_types": pa.schema([("b", _I), ("d", _I), ("ordering", _S), ("n", _I), ("type", _S), ("ply", _I),
+                             ("nodes", _F), ("minimal", _I), ("cut_rate", _F), ("first_move_share", _F),
+                             ("children_per_node", _F)]),
+    "critical_leaves": pa.schema([("b", _I), ("w_index", _I), ("tree", _I), ("d", _I), ("leaves", _I)]),
+    "cut_rule": pa.schema([("b", _I), ("d", _I), ("model", _S), ("tree", _I), ("leaves_ties_cut", _I),
+                           ("leaves_strict", _I), ("tie_cuts", _I), ("cut_events", _I)]),
+    "policy_costs": pa.schema([("domain", _I), ("policy", _S), ("tree", _I), ("nodes", _I), ("leaves", _I),
+                               ("evaluations", _I), ("ordering_evaluations", _I), ("tt_probes", _I),
+                               ("re_searches", _I), ("cost", _I), ("value", _F)]),
     "cc": pa.schema([("players", _I), ("position", _I), ("algorithm", _S), ("d", _I), ("leaves", _I),
                      ("nodes", _I), ("cutoffs", _I), ("branching", _I), ("keeps_turn", _I)]),
 }
@@ -84,7 +108,7 @@ class ClaimStudyConfig:
 
     study: str
     description: str
-    family: str                    # chance | multiplayer | convergence | minimal_trees | chess_ordering
+    family: str                    # chance | multiplayer | convergence | exact_counts | rigor | minimal_trees | chess_ordering
     size: str                      # full | small | tiny
     seed: int
     openings: Optional[int] = None     # multiplayer: Rolit openings (each played in 6 seatings)

@@ -13,11 +13,14 @@ import pandas as pd
 
 from searchlab.studies.chance import chance_study as CS
 from searchlab.studies.rigor import convergence as CV
+from searchlab.studies.rigor import exact_counts as EC
+from searchlab.studies.rigor import rigor_study as RS
 from searchlab.studies.multiplayer import multiplayer_study as MS
 from searchlab.studies.ordering import chess_ordering_study as COS
 from searchlab.studies.ordering import minimal_trees_study as MT
 from searchlab.studies.chance import chance_verdicts as CH
 from searchlab.studies.multiplayer import multiplayer_verdicts as MP
+from searchlab.studies.claims import complexity as X
 from searchlab.studies.claims.verdict import Context
 from searchlab.studies.claim_study.claim_study import load_tables, run_config
 
@@ -34,6 +37,13 @@ FAMILIES = {
                     lambda t, c: CV.summarise(t, c.size, c.seed),
                     (), lambda res: {"convergence": res},
                     lambda e, fig_dir, fmt: CV.section(e["convergence"], fig_dir, fmt)),
+    "exact_counts": ("random-order alpha-beta on i.i.d. trees from exact expectations (DP over the search window)",
+                     lambda t, c: EC.summarise(t, c.size, c.seed),
+                     (X.random_order_three_quarters,), lambda res: {"exact_counts": res},
+                     lambda e, fig_dir, fmt: EC.section(e["exact_counts"], fig_dir, fmt=fmt)),
+    "rigor": ("the worst case over all orderings, node types, Pearl's critical case, ties and the cut rule",
+              lambda t, c: RS.summarise(t, c.size, c.seed), (), lambda res: {"rigor": res},
+              lambda e, fig_dir, fmt: RS.section(e["rigor"])),
     "minimal_trees": ("real games against each position's own minimal tree",
                       lambda t, c: MT.summarise(t, c.size, c.seed), (MT.close_to_own_minimal_tree,),
                       lambda res: {"minimal_trees": res},

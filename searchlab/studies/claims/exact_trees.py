@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.trace import run_trace
 from searchlab.analysis.format import number
 from searchlab.studies.claims.memory import stack_fit, stack_study, workspace_fit, workspace_study

@@ -30,11 +30,11 @@ from typing import Any
 import numpy as np
 from numba.core.runtime import _nrt_python as _nrt
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.kernels import _alphabeta as _ab
 from searchlab.trees import IIDTree
 
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 
 __all__ = ["StackCell", "DEFAULT_CELLS", "measure_stack", "stack_study", "stack_fit", "stack_section",
            "WorkspaceCell", "WORKSPACE_CELLS", "measure_workspace", "workspace_study", "workspace_fit"]

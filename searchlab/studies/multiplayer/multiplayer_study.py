@@ -45,7 +45,7 @@ from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.games import openspiel
 from searchlab.games.openspiel_chinese_checkers import OpenSpielChineseCheckers
 from searchlab.games.rolit import Rolit
-from searchlab.trees.nplayer import NPlayerTree
+from searchlab.trees.nplayer_tree import NPlayerTree
 
 TREE_ALGORITHMS = ("maxn", "maxn-shallow", "paranoid", "paranoid-perfect", "brs")
 MATCH_ALGORITHMS = ("maxn-shallow", "paranoid", "brs")

@@ -16,7 +16,7 @@ from typing import Any
 from searchlab.studies.multiplayer import multiplayer_study as MS
 from searchlab.analysis.format import number
 from searchlab.studies.claim_study.claim_steps import run_steps
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 from searchlab.studies.claims.verdict import Context, Verdict, exact_missing, run_standalone
 
 COMMAND = "searchlab experiment=multiplayer (run by analysis/reproduce.py; in-process: searchlab.studies.multiplayer.multiplayer_verdicts.multiplayer_checks())"

@@ -44,7 +44,7 @@ import pandas as pd
 from scipy import stats
 
 from searchlab.analysis.stats import classify, holm, mean_ci, paired_ratio
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 from searchlab.studies.claims import complexity as X
 from searchlab.studies.ordering import ordering_checks as O
 from searchlab.studies.claims.verdict import Verdict

@@ -28,10 +28,10 @@ from typing import Any
 
 import pandas as pd
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.pruning import Pruning, Quiescence
 from searchlab.analysis.stats import paired_ratio
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 from searchlab.experiment.games import GameSpec, Position, make_game, select_positions
 from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.studies.claims.verdict import Verdict

@@ -40,7 +40,7 @@ from searchlab.errors import InvalidParameterError
 from searchlab.analysis.estimators import Estimate
 from searchlab.studies.sweep.policies import prepare
 from searchlab.analysis.stats import classify, holm, paired_ratio
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 
 __all__ = ["GAME_ORDER", "DEEP_STUDIES", "CLAIM_COMPARISONS", "PairedComparison", "complete_depths", "common_depths",
            "paired_comparison", "ebf_at_depth", "claim_comparisons", "deep_checks", "deep_section",

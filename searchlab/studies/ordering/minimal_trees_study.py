@@ -30,7 +30,7 @@ import pandas as pd
 
 from searchlab.algorithms.pruning import Pruning, Quiescence
 from searchlab.analysis import figures as P
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 from searchlab.experiment.games import GameSpec, Position, make_game, select_positions
 from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.studies.claims.verdict import Verdict

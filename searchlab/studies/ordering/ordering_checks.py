@@ -18,7 +18,7 @@ import numpy as np
 
 from searchlab import data as shipped
 from searchlab.algorithms import drivers, reference
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.calibration import sample_states
 from searchlab.algorithms.context import SearchContext
 from searchlab.algorithms.ordering import make_ordering

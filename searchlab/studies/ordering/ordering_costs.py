@@ -26,17 +26,17 @@ import numpy as np
 from scipy import stats as sst
 
 from searchlab import data
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.games.connect4 import ConnectFour, load_benchmark
 from searchlab.games.othello import Othello, random_position
 from searchlab.trees import IncrementalTree
 
 from searchlab.analysis.estimators import Estimate
 from searchlab.analysis.stats import holm, paired_ratio
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 
 __all__ = ["CountingGame", "PolicyCost", "measure_costs", "POLICIES", "study", "section",
-           "COST_DEFINITION"]
+           "COST_DEFINITION", "cost_domains", "cost_rows", "costs_from"]
 
 POLICIES = ["natural", "static", "killer", "history", "killer+history", "id", "id+killer",
             "id+tt", "id+tt+killer+history+static", "perfect"]
@@ -93,6 +93,12 @@ class PolicyCost:
 
 def _domain(label: str, trees: list, depth: int, policies: list[str], n_resamples: int) -> list[PolicyCost]:
     per = {p: [measure_costs(t, p, depth) for t in trees] for p in policies}
+    return _domain_from(label, len(trees), per, policies, n_resamples)
+
+
+def _domain_from(label: str, n: int, per: dict[str, list[dict]], policies: list[str],
+                 n_resamples: int) -> list[PolicyCost]:
+    """The PolicyCosts of one domain from each policy's measure_costs per tree (in tree order)."""
     nat = per["natural"]
     out, pvals = [], []
     for p in policies:
@@ -109,7 +115,7 @@ def _domain(label: str, trees: list, depth: int, policies: list[str], n_resample
         means = {key: float(np.mean([r[key] for r in per[p]])) for key in
                  ("nodes", "leaves", "evaluations", "ordering_evaluations", "tt_probes", "re_searches", "cost")}
         nodes = [r["nodes"] for r in per[p]]
-        res.append(PolicyCost(label, p, len(trees), means,
+        res.append(PolicyCost(label, p, n, means,
                               paired_ratio(cost, base, n_resamples=n_resamples),
                               paired_ratio(nodes, [r["nodes"] for r in nat], n_resamples=n_resamples),
                               float(adj[k - 1]) if k else math.nan,
@@ -138,15 +144,72 @@ def game_positions(small: bool = False) -> list[tuple[str, list, int, str]]:
             (f"Othello d={do} (random_position(12, seed) seeds 0-{n - 1})", ot, do, "corners")]
 
 
+#: the incremental domains' sibling correlations
+CORRELATIONS = (0.0, 0.5, 1.0)
+
+
+def _incremental_size(small: bool) -> tuple[int, int, int]:
+    """(n, b, d) of the incremental domains."""
+    return (3, 5, 6) if small else (12, 6, 7)
+
+
+def cost_domains(small: bool = False) -> list[tuple[str, int, list[str]]]:
+    """(label, trees, policies) of every domain of ``study``, in its order: the incremental
+    trees at each of CORRELATIONS, then the game domains of ``game_positions``."""
+    n, b, d = _incremental_size(small)
+    out = [(f"incremental b={b} d={d} corr {corr}", n, list(POLICIES)) for corr in CORRELATIONS]
+    return out + [(label, len(games), [p.format(own=own) for p in GAME_POLICIES])
+                  for label, games, _, own in game_positions(small)]
+
+
+def _domain_trees(small: bool, k: int) -> tuple[list, int]:
+    """The trees (or games) of domain ``k`` of cost_domains(small) and their search depth."""
+    n, b, d = _incremental_size(small)
+    if k < len(CORRELATIONS):
+        return [IncrementalTree(b, d, s, decay=0.9, correlation=CORRELATIONS[k]) for s in range(n)], d
+    _, games, depth, _ = game_positions(small)[k - len(CORRELATIONS)]
+    return games, depth
+
+
+def cost_rows(small: bool, domain: int, policy: str) -> list[dict]:
+    """Rows of the ``policy_costs`` table: measure_costs of every tree of domain ``domain`` of
+    cost_domains(small) under ``policy``, one per tree (its index in the domain)."""
+    trees, depth = _domain_trees(small, domain)
+    return [dict(domain=domain, policy=policy, tree=i, **{k: (float(v) if k == "value" else int(v))
+                                                          for k, v in measure_costs(t, policy, depth).items()})
+            for i, t in enumerate(trees)]
+
+
+def costs_from(table: Any, small: bool = False, n_resamples: int = 999) -> list[PolicyCost]:
+    """The PolicyCosts of every domain from the ``policy_costs`` table (a DataFrame of cost_rows'
+    rows); ValueError when a (domain, policy) lacks trees."""
+    out = []
+    for k, (label, n, policies) in enumerate(cost_domains(small)):
+        per = {}
+        for p in policies:
+            sub = table[(table["domain"] == k) & (table["policy"] == p)].sort_values("tree")
+            if sub["tree"].tolist() != list(range(n)):
+                raise ValueError(f"policy costs {label}, {p}: {len(sub)} of {n} trees (an incomplete run)")
+            per[p] = [{c: (float(r[c]) if c == "value" else int(r[c])) for c in _COST_KEYS}
+                      for r in sub.to_dict("records")]
+        out += _domain_from(label, n, per, policies, n_resamples)
+    return out
+
+
+#: the counts measure_costs returns
+_COST_KEYS = ("nodes", "leaves", "evaluations", "ordering_evaluations", "tt_probes", "re_searches", "cost", "value")
+
+
 def study(small: bool = False, n_resamples: int = 999) -> list[PolicyCost]:
     """Incremental trees (b = 6, d = 7, decay 0.9, n = 12; small: b = 5, d = 6, n = 3) at
     sibling correlation 0, 0.5 and 1, every policy of POLICIES; then the game domains of
     ``game_positions``, every policy of GAME_POLICIES (reference engine: the evaluations are
-    counted through CountingGame)."""
+    counted through CountingGame); in this process (the engine runs ``cost_rows`` as tasks:
+    studies.rigor.rigor_study)."""
 
-    n, b, d = (3, 5, 6) if small else (12, 6, 7)
+    n, b, d = _incremental_size(small)
     out = []
-    for corr in (0.0, 0.5, 1.0):
+    for corr in CORRELATIONS:
         trees = [IncrementalTree(b, d, s, decay=0.9, correlation=corr) for s in range(n)]
         out += _domain(f"incremental b={b} d={d} corr {corr}", trees, d, POLICIES, n_resamples)
     for label, games, depth, own in game_positions(small):

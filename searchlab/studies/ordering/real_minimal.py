@@ -42,7 +42,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from searchlab.algorithms.api import DEFAULT_TT_SIZE, search
+from searchlab.algorithms.search_api import DEFAULT_TT_SIZE, search
 from searchlab.algorithms.minimal_tree import minimal_tree, policy_settings
 from searchlab.algorithms.pruning import Pruning
 from searchlab.analysis.estimators import bootstrap_ci

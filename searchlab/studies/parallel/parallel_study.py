@@ -35,7 +35,7 @@ from searchlab.experiment.session import EnvelopeRows, Session, dump_yaml
 from searchlab.experiment.validation import plain_config, structured
 from searchlab.experiment.table_kinds import PARALLEL_SCHEMA
 from searchlab.parallel import ALGORITHMS, Costs
-from searchlab.parallel.games import policy
+from searchlab.parallel.game_simulation import policy
 from searchlab.parallel.simulate import MAX_PROCESSORS
 from searchlab.studies.parallel.parallel_tasks import GAMES, game_rows, tree_rows
 

@@ -21,7 +21,7 @@ import pandas as pd  # noqa: E402
 from searchlab.games.connect4 import ConnectFour  # noqa: E402
 from searchlab.games.othello import Othello  # noqa: E402
 from searchlab.games.tictactoe import TicTacToe  # noqa: E402
-from searchlab.parallel.games import TABLE_ALGORITHMS  # noqa: E402
+from searchlab.parallel.game_simulation import TABLE_ALGORITHMS  # noqa: E402
 from searchlab.parallel.simulate import ALGORITHMS, Costs, simulate  # noqa: E402
 from searchlab.trees import IIDTree, IncrementalTree, OrderedTree  # noqa: E402
 

@@ -27,7 +27,7 @@ import pandas as pd
 
 from searchlab.analysis.format import number, percent
 from searchlab.analysis.stats import mean_ci
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 from searchlab.studies.claims.verdict import Context, Verdict
 from searchlab.parallel.simulate import ALGORITHMS, Costs
 from searchlab.studies.parallel.parallel_tasks import (overhead_table, plot_overhead, plot_policies, plot_speedup,

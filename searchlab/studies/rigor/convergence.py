@@ -46,7 +46,7 @@ from searchlab.analysis import figures as P
 from searchlab.analysis import theory as T
 from searchlab.analysis.estimators import Estimate, bootstrap_ci
 from searchlab.studies.claim_study.claim_steps import Step
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 
 __all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "SIZES", "KINDS", "ORDERING", "tree_seeds", "count_leaves",
            "leaves_rows", "convergence_steps", "matrix", "summarise", "Growth",

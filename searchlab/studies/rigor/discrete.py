@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from searchlab.algorithms.ordering import base_order
 from searchlab.algorithms.kernels import run_kernel
@@ -31,10 +32,11 @@ from searchlab.analysis import theory as T
 from searchlab.analysis.estimators import Estimate
 from searchlab.studies.rigor.instrumented import instrumented_alphabeta
 from searchlab.analysis.stats import paired_ratio
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 
 __all__ = ["leaf_win_prob", "CriticalCell", "critical_study", "CutRuleCell", "cut_rule_study",
-           "section"]
+           "section", "critical_plan", "critical_rows", "critical_from", "cut_rule_plan", "cut_rule_rows",
+           "cut_rule_from"]
 
 OFFSET = 0.15
 FULL_DEPTHS = {2: range(2, 27), 4: range(2, 16), 8: range(2, 11)}
@@ -72,24 +74,56 @@ class CriticalCell:
     growth_d: int
 
 
+def critical_plan(small: bool = False, seed: int = 14) -> list[tuple[int, int, list[int], list[int]]]:
+    """(b, w index 0..2 for xi_b - OFFSET, xi_b, xi_b + OFFSET, depths, seeds): every b of
+    FULL_DEPTHS (SMALL_DEPTHS); n = 100 (small: 20) trees seed·10^6 + b·1000 + i, the same
+    seeds at every depth and w."""
+    n = 20 if small else 100
+    return [(b, k, [int(d) for d in ds], [seed * 1_000_000 + b * 1000 + i for i in range(n)])
+            for b, ds in (SMALL_DEPTHS if small else FULL_DEPTHS).items() for k in range(3)]
+
+
+def _w(b: int, k: int) -> float:
+    xi = T.pearl_xi(b)
+    return (xi - OFFSET, xi, xi + OFFSET)[k]
+
+
+def critical_rows(b: int, k: int, depths: list[int], seeds: list[int]) -> list[dict]:
+    """Rows of the ``critical_leaves`` table: leaves of the kernel's random-order alpha-beta on
+    win/loss IIDTree(b, d, seed) with w = _w(b, k) (leaf_win_prob), one per (tree, d)."""
+    mat = _leaves(b, depths, _w(b, k), seeds)
+    return [{"b": b, "w_index": k, "tree": i, "d": d, "leaves": int(mat[i, j])}
+            for i in range(len(seeds)) for j, d in enumerate(depths)]
+
+
+def critical_from(table: pd.DataFrame, plan, n_resamples: int = 999) -> list[CriticalCell]:
+    """The CriticalCells of ``plan`` (critical_plan) from the ``critical_leaves`` table: the
+    parity fit over the deepest 8 depths and the parity growth at the deepest d, with bootstrap
+    CIs over the paired trees. ValueError when a (tree, depth) is missing."""
+    out = []
+    for b, k, ds, seeds in plan:
+        sub = table[(table["b"] == b) & (table["w_index"] == k)]
+        wide = sub.pivot(index="tree", columns="d", values="leaves").sort_index().sort_index(axis=1)
+        if wide.shape != (len(seeds), len(ds)) or wide.isna().to_numpy().any():
+            raise ValueError(f"critical case b={b}, w index {k}: the table misses counts (an incomplete run)")
+        depths = np.array(ds)
+        mat = wide.to_numpy(dtype=float)
+        w = _w(b, k)
+        keep = depths[-8:]
+        sub_m = mat[:, -len(keep):]
+        _, al, _ = E.fit_with_ci(keep, sub_m, b, n_resamples=n_resamples)
+        dmax = int(depths[-1])
+        g = E.parity_growth_with_ci(depths, mat, n_resamples=n_resamples, only=dmax)[dmax]
+        out.append(CriticalCell(b, float(w), k == 1, tuple(int(d) for d in keep), len(seeds), al, g, dmax))
+    return out
+
+
 def critical_study(small: bool = False, seed: int = 14, n_resamples: int = 999) -> list[CriticalCell]:
     """w = xi_b - 0.15, xi_b, xi_b + 0.15 for every b of FULL_DEPTHS (SMALL_DEPTHS); n = 100
-    (small: 20) trees, the same seeds at every depth and w."""
-    n = 20 if small else 100
-    out = []
-    for b, ds in (SMALL_DEPTHS if small else FULL_DEPTHS).items():
-        depths = np.array(list(ds))
-        seeds = [seed * 1_000_000 + b * 1000 + i for i in range(n)]
-        xi = T.pearl_xi(b)
-        for w in (xi - OFFSET, xi, xi + OFFSET):
-            mat = _leaves(b, depths, w, seeds)
-            keep = depths[-8:]
-            sub = mat[:, -len(keep):]
-            _, al, _ = E.fit_with_ci(keep, sub, b, n_resamples=n_resamples)
-            dmax = int(depths[-1])
-            g = E.parity_growth_with_ci(depths, mat, n_resamples=n_resamples, only=dmax)[dmax]
-            out.append(CriticalCell(b, float(w), w == xi, tuple(int(d) for d in keep), n, al, g, dmax))
-    return out
+    (small: 20) trees, the same seeds at every depth and w; in this process (the engine runs
+    ``critical_rows`` as tasks: studies.rigor.rigor_study)."""
+    plan = critical_plan(small, seed)
+    return critical_from(pd.DataFrame([r for c in plan for r in critical_rows(*c)]), plan, n_resamples)
 
 
 @dataclass(frozen=True)
@@ -107,33 +141,59 @@ class CutRuleCell:
     tie_share: float
 
 
-def cut_rule_study(small: bool = False, seed: int = 14, n_resamples: int = 999) -> list[CutRuleCell]:
-    """Random order, b = 2 and 4, K = 2, 3, 8 levels, the critical win probability and
-    continuous values; n = 20 (small: 5) trees."""
+#: the leaf models of the cut-rule study: label -> IIDTree keywords (of b and d)
+def _cut_rule_models(b: int, d: int) -> list[tuple[str, dict]]:
+    return [("K = 2", dict(levels=2)), ("K = 3", dict(levels=3)), ("K = 8", dict(levels=8)),
+            ("critical (w = ξ_b)", dict(win_prob=leaf_win_prob(T.pearl_xi(b), d))), ("continuous", dict())]
 
+
+def cut_rule_plan(small: bool = False) -> list[tuple[int, int, str, int]]:
+    """(b, d, leaf model, trees): b = 2 and 4, every model of _cut_rule_models; n = 20 (small: 5)."""
     n = 5 if small else 20
     cells = [(2, 10), (4, 5)] if small else [(2, 14), (4, 7)]
+    return [(b, d, label, n) for b, d in cells for label, _ in _cut_rule_models(b, d)]
+
+
+def cut_rule_rows(b: int, d: int, model: str, n: int, seed: int) -> list[dict]:
+    """Rows of the ``cut_rule`` table, one per tree i < n (IIDTree(b, d, seed·1000 + i), random
+    order seeded the same): the instrumented alpha-beta's leaves with ties cut and under the
+    strict rule, and the ties among the cut events of the first."""
+    kw = dict(_cut_rule_models(b, d))[model]
     out = []
-    for b, d in cells:
-        kinds = [("K = 2", dict(levels=2)), ("K = 3", dict(levels=3)), ("K = 8", dict(levels=8)),
-                 ("critical (w = ξ_b)", dict(win_prob=leaf_win_prob(T.pearl_xi(b), d))),
-                 ("continuous", dict())]
-        for label, kw in kinds:
-            ge, st, ties, events = [], [], 0, 0
-            for i in range(n):
-                s = seed * 1000 + i
-                tree = IIDTree(b, d, s, **kw)
-                order = base_order("random", tree, d, s)
-                a = instrumented_alphabeta(tree, order=order)
-                z = instrumented_alphabeta(tree, order=order, cut_rule=">")
-                ge.append(a.leaves)
-                st.append(z.leaves)
-                ties += a.tie_cuts
-                events += a.cut_events
-            out.append(CutRuleCell(b, d, label, n, float(np.mean(ge)), float(np.mean(st)),
-                                   paired_ratio(st, ge, n_resamples=n_resamples),
-                                   ties / events if events else math.nan))
+    for i in range(n):
+        s = seed * 1000 + i
+        tree = IIDTree(b, d, s, **kw)
+        order = base_order("random", tree, d, s)
+        a = instrumented_alphabeta(tree, order=order)
+        z = instrumented_alphabeta(tree, order=order, cut_rule=">")
+        out.append({"b": b, "d": d, "model": model, "tree": i, "leaves_ties_cut": int(a.leaves),
+                    "leaves_strict": int(z.leaves), "tie_cuts": int(a.tie_cuts), "cut_events": int(a.cut_events)})
     return out
+
+
+def cut_rule_from(table: pd.DataFrame, plan, n_resamples: int = 999) -> list[CutRuleCell]:
+    """The CutRuleCells of ``plan`` (cut_rule_plan) from the ``cut_rule`` table (trees in index
+    order); ValueError when a cell lacks trees."""
+    out = []
+    for b, d, label, n in plan:
+        sub = table[(table["b"] == b) & (table["d"] == d) & (table["model"] == label)].sort_values("tree")
+        if sub["tree"].tolist() != list(range(n)):
+            raise ValueError(f"cut rule b={b}, d={d}, {label}: {len(sub)} of {n} trees (an incomplete run)")
+        ge, st = [int(x) for x in sub["leaves_ties_cut"]], [int(x) for x in sub["leaves_strict"]]
+        ties, events = int(sub["tie_cuts"].sum()), int(sub["cut_events"].sum())
+        out.append(CutRuleCell(b, d, label, n, float(np.mean(ge)), float(np.mean(st)),
+                               paired_ratio(st, ge, n_resamples=n_resamples),
+                               ties / events if events else math.nan))
+    return out
+
+
+def cut_rule_study(small: bool = False, seed: int = 14, n_resamples: int = 999) -> list[CutRuleCell]:
+    """Random order, b = 2 and 4, K = 2, 3, 8 levels, the critical win probability and
+    continuous values; n = 20 (small: 5) trees; in this process (the engine runs
+    ``cut_rule_rows`` as tasks: studies.rigor.rigor_study)."""
+    plan = cut_rule_plan(small)
+    return cut_rule_from(pd.DataFrame([r for b, d, m, n in plan for r in cut_rule_rows(b, d, m, n, seed)]),
+                         plan, n_resamples)
 
 
 def section(critical: list[CriticalCell], cut_rule: list[CutRuleCell]) -> str:

@@ -25,12 +25,12 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
-from joblib import Parallel, delayed
+import pandas as pd
 from scipy import stats
 
 from searchlab.algorithms.kernels import run_kernel
 from searchlab.hashing import GOLDEN, MASK64, mix64
-from searchlab.theory.exact import (ContinuousBounds, continuous_bounds, expected_counts,
+from searchlab.theory.exact import (ContinuousBounds, ExactSequence, continuous_bounds, expected_counts,
                                     uniform_pmf, win_loss_pmf)
 from searchlab.trees import IIDTree
 
@@ -38,12 +38,14 @@ from searchlab.analysis import figures as P
 from searchlab.analysis.palette import SERIES
 from searchlab.analysis import theory as T
 from searchlab.studies.rigor.discrete import OFFSET, leaf_win_prob
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
+from searchlab.studies.claim_study.claim_steps import Step, run_steps
 
-__all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "FULL_PER_HEIGHT", "SMALL_PER_HEIGHT", "ExactB",
-           "convergence", "Crossover", "crossover", "CriticalRow", "critical", "CheckCell",
-           "simulation_check", "study_rows_check", "chi_square", "ExactStudy", "study", "facts", "verdict_words", "plot_gap",
-           "section"]
+__all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "FULL_PER_HEIGHT", "SMALL_PER_HEIGHT", "ExactB", "bounds_rows",
+           "convergence", "Crossover", "crossover", "crossover_rows", "CriticalRow", "critical", "critical_rows",
+           "CheckCell", "check_rows", "check_cells", "simulation_check", "study_rows_check", "chi_square",
+           "ExactStudy", "SIZES", "KINDS", "SEED", "exact_counts_steps", "summarise", "study", "facts",
+           "verdict_words", "plot_gap", "section"]
 
 #: deepest depth per b (continuous leaves). Full size: b = 2 to 60 and 8 to 24 as the issue asks;
 #: the cost is in the section (O(dmax^3 per_height^2) per b).
@@ -54,6 +56,8 @@ FULL_PER_HEIGHT, SMALL_PER_HEIGHT = 32, 16
 CROSS_K = (2, 4, 8, 16, 32, 64, 128, 256)
 CROSS_DMAX = {2: 80, 4: 60, 8: 40}
 CROSS_SMALL = ((2, 4, 8, 16), {2: 40})
+#: alpha-beta without deep cutoffs: deepest d per b, cells per height
+B2_DEPTHS, B2_SMALL, B2_PER_HEIGHT = {2: 30, 4: 20, 8: 14}, {2: 12, 8: 6}, 16
 
 
 @dataclass(frozen=True)
@@ -92,18 +96,47 @@ class ExactB:
         return self.value(count, d) / self.value(count, d - 1)
 
 
-def _one_b(b: int, dmax: int, per_height: int) -> ExactB:
+def bounds_rows(b: int, dmax: int, per_height: int, algorithm: str = "alphabeta") -> list[dict]:
+    """Rows of the ``exact_bounds`` table for one b: the bracket of continuous_bounds at
+    ``per_height`` cells per height, and for alpha-beta also at per_height / 2 (the midpoint's
+    estimated error); one row per (per_height, d) with both ends, nodes and leaves (floats, as
+    computed), the partition's cells and the seconds the step took."""
     t0 = time.perf_counter()
-    fine = continuous_bounds(b, dmax, per_height)
-    coarse = continuous_bounds(b, dmax, per_height // 2)
-    return ExactB(b, per_height, fine, coarse, time.perf_counter() - t0)
+    grids = [continuous_bounds(b, dmax, per_height, algorithm)]
+    if algorithm == "alphabeta":
+        grids.append(continuous_bounds(b, dmax, per_height // 2))
+    secs = time.perf_counter() - t0
+    return [{"b": b, "algorithm": algorithm, "per_height": cb.per_height, "d": d,
+             "low_nodes": cb.low.nodes[d], "low_leaves": cb.low.leaves[d],
+             "high_nodes": cb.high.nodes[d], "high_leaves": cb.high.leaves[d],
+             "cells_even": cb.cells[0], "cells_odd": cb.cells[1], "seconds": secs}
+            for cb in grids for d in range(cb.low.dmax + 1)]
 
 
-def convergence(depths: dict[int, int], per_height: int, n_jobs: int = 1) -> dict[int, ExactB]:
-    """ExactB per b, in parallel over b (joblib)."""
-    order = sorted(depths, key=lambda b: -depths[b] ** 3)     # the longest first
-    got = Parallel(n_jobs=n_jobs)(delayed(_one_b)(b, depths[b], per_height) for b in order)
-    return {r.b: r for r in sorted(got, key=lambda r: r.b)}
+def _bounds_of(rows: pd.DataFrame) -> ContinuousBounds:
+    """The ContinuousBounds of one (b, algorithm, per_height) group of ``exact_bounds`` rows."""
+    rows = rows.sort_values("d")
+    if rows["d"].tolist() != list(range(len(rows))):
+        raise ValueError(f"b={int(rows['b'].iloc[0])}: the exact_bounds table misses depths (an incomplete run)")
+    b = int(rows["b"].iloc[0])
+    seqs = [ExactSequence(b, (), rule, tuple(float(x) for x in rows[f"{end}_nodes"]),
+                          tuple(float(x) for x in rows[f"{end}_leaves"]))
+            for end, rule in (("low", ">="), ("high", ">"))]
+    return ContinuousBounds(b, int(rows["per_height"].iloc[0]), seqs[0], seqs[1],
+                            (int(rows["cells_even"].iloc[0]), int(rows["cells_odd"].iloc[0])))
+
+
+def _exact_b(rows: pd.DataFrame, per_height: int) -> ExactB:
+    """The ExactB of one b from its alpha-beta ``exact_bounds`` rows."""
+    fine = _bounds_of(rows[rows["per_height"] == per_height])
+    coarse = _bounds_of(rows[rows["per_height"] == per_height // 2])
+    return ExactB(fine.b, per_height, fine, coarse, float(rows["seconds"].iloc[0]))
+
+
+def convergence(depths: dict[int, int], per_height: int) -> dict[int, ExactB]:
+    """ExactB per b, in this process (the engine runs ``bounds_rows`` as tasks: exact_counts_steps)."""
+    return {b: _exact_b(pd.DataFrame(bounds_rows(b, depths[b], per_height)), per_height)
+            for b in sorted(depths)}
 
 
 @dataclass(frozen=True)
@@ -181,12 +214,21 @@ def _seeds(base: int, key: int, n: int) -> list[int]:
     return [mix64((base + (key * 2**20 + i + 1) * GOLDEN) & MASK64) for i in range(n)]
 
 
-def _simulate(b: int, d: int, seeds, levels: int, win_prob) -> np.ndarray:
-    out = np.empty((len(seeds), 2))
+def check_rows(cell: int, b: int, d: int, model: str, seeds: list[int], first: int) -> list[dict]:
+    """Rows of the ``exact_check`` table: nodes and leaves of the kernel's alpha-beta (natural
+    order) on IIDTree(b, d, seed) for each seed of one check cell (``model``: "continuous",
+    "K=<levels>" or "critical", the win/loss leaves at Pearl's xi_b); ``tree`` = ``first`` + the
+    seed's position (its index in the cell's _seeds)."""
+    t0 = time.perf_counter()
+    levels = int(model[2:]) if model.startswith("K=") else 0
+    win_prob = leaf_win_prob(T.pearl_xi(b), d) if model == "critical" else None
+    out = []
     for i, s in enumerate(seeds):
         r = run_kernel(IIDTree(b, d, s, levels=levels, win_prob=win_prob), "alphabeta", "natural")
-        out[i] = r.nodes, r.leaves
-    return out
+        out.append({"cell": cell, "b": b, "d": d, "model": model, "tree": first + i,
+                    "nodes": int(r.nodes), "leaves": int(r.leaves)})
+    secs = time.perf_counter() - t0
+    return [dict(r, seconds=secs) for r in out]
 
 
 #: (b, d, leaf model) of the check: continuous cells of the convergence section, K-level cells
@@ -198,34 +240,49 @@ CHECK_FULL = ([(b, d, "continuous") for b, d in ((2, 10), (2, 16), (2, 20), (4, 
 CHECK_SMALL = [(2, 8, "continuous"), (4, 5, "continuous"), (2, 8, "K=3"), (4, 5, "K=2"), (2, 9, "critical")]
 
 
-def simulation_check(cells, n: int, base_seed: int = 25, per_height: int = 32,
-                     n_jobs: int = 1, conv: dict[int, ExactB] | None = None) -> list[CheckCell]:
-    """The kernel's mean nodes and leaves over ``n`` independent trees per cell against the DP
-    (continuous cells: the bracket of ``conv[b]`` where it reaches d, else computed)."""
+def _exact_cell(b: int, d: int, model: str, per_height: int, conv: dict[int, ExactB] | None
+                ) -> dict[str, tuple[float, float]]:
+    """The DP's value (low = high) or bracket of one check cell, nodes and leaves (continuous
+    cells: the bracket of ``conv[b]`` where it reaches d, else computed at ``per_height``)."""
+    if model.startswith("K="):
+        seq = expected_counts(b, d, uniform_pmf(int(model[2:])))
+        return {c: (getattr(seq, c)[d],) * 2 for c in ("nodes", "leaves")}
+    if model == "critical":
+        seq = expected_counts(b, d, win_loss_pmf(leaf_win_prob(T.pearl_xi(b), d)))
+        return {c: (getattr(seq, c)[d],) * 2 for c in ("nodes", "leaves")}
+    e = (conv or {}).get(b)
+    cb = e.bounds if e is not None and d <= e.bounds.low.dmax else continuous_bounds(b, d, per_height)
+    return {c: (getattr(cb.low, c)[d], getattr(cb.high, c)[d]) for c in ("nodes", "leaves")}
+
+
+def check_cells(cells, table: pd.DataFrame, per_height: int,
+                conv: dict[int, ExactB] | None = None, n: int | None = None) -> list[CheckCell]:
+    """The CheckCells of ``cells`` (key = position in ``cells``) from the ``exact_check`` table:
+    the kernel's mean and standard error over the cell's trees (in tree order) against the DP.
+    ValueError when a cell lacks trees (none, or with ``n``: not trees 0..n-1; an incomplete run)."""
     out = []
     for key, (b, d, model) in enumerate(cells):
-        seeds = _seeds(base_seed, key, n)
-        levels, win_prob = 0, None
-        if model.startswith("K="):
-            levels = int(model[2:])
-            seq = expected_counts(b, d, uniform_pmf(levels))
-            exact = {c: (getattr(seq, c)[d],) * 2 for c in ("nodes", "leaves")}
-        elif model == "critical":
-            win_prob = leaf_win_prob(T.pearl_xi(b), d)
-            seq = expected_counts(b, d, win_loss_pmf(win_prob))
-            exact = {c: (getattr(seq, c)[d],) * 2 for c in ("nodes", "leaves")}
-        else:
-            e = (conv or {}).get(b)
-            cb = e.bounds if e is not None and d <= e.bounds.low.dmax else continuous_bounds(b, d, per_height)
-            exact = {c: (getattr(cb.low, c)[d], getattr(cb.high, c)[d]) for c in ("nodes", "leaves")}
-        chunks = [seeds[i::max(n_jobs, 1)] for i in range(max(n_jobs, 1))]
-        sims = np.vstack(Parallel(n_jobs=n_jobs)(delayed(_simulate)(b, d, c, levels, win_prob)
-                                                 for c in chunks if c))
-        for j, c in enumerate(("nodes", "leaves")):
-            x = sims[:, j]
+        sub = table[table["cell"] == key].sort_values("tree")
+        if sub.empty or (n is not None and sub["tree"].tolist() != list(range(n))):
+            raise ValueError(f"check cell {key} (b={b}, d={d}, {model}): {len(sub)} of "
+                             f"{n if n is not None else 'its'} trees (an incomplete run)")
+        n = len(sub)
+        exact = _exact_cell(b, d, model, per_height, conv)
+        for c in ("nodes", "leaves"):
+            x = sub[c].to_numpy(dtype=float)
             out.append(CheckCell(b, d, model, c, n, float(x.mean()), float(x.std(ddof=1) / math.sqrt(n)),
                                  *exact[c]))
     return out
+
+
+def simulation_check(cells, n: int, base_seed: int = 25, per_height: int = 32,
+                     conv: dict[int, ExactB] | None = None) -> list[CheckCell]:
+    """The kernel's mean nodes and leaves over ``n`` independent trees per cell against the DP
+    (continuous cells: the bracket of ``conv[b]`` where it reaches d, else computed), in this
+    process (the engine runs ``check_rows`` as tasks: exact_counts_steps)."""
+    rows = [r for key, (b, d, model) in enumerate(cells)
+            for r in check_rows(key, b, d, model, _seeds(base_seed, key, n), 0)]
+    return check_cells(cells, pd.DataFrame(rows), per_height, conv, n)
 
 
 def chi_square(cells: list[CheckCell], midpoint: bool = False) -> tuple[float, int, float]:
@@ -304,8 +361,6 @@ def study_rows_check(st: "ExactStudy", rows) -> list[CheckCell]:
     return out
 
 
-#: alpha-beta without deep cutoffs: deepest d per b, cells per height
-B2_DEPTHS, B2_SMALL, B2_PER_HEIGHT = {2: 30, 4: 20, 8: 14}, {2: 12, 8: 6}, 16
 
 
 @dataclass
@@ -320,32 +375,114 @@ class ExactStudy:
     sampled: dict | None = None         # studies.rigor.convergence's results, for the paired comparison
 
 
-def study(small: bool = False, n_jobs: int = 1, log=print) -> ExactStudy:
-    """Everything the section reports; ``small`` for a quick check (--small)."""
-    secs = {}
+# --------------------------------------------------------------------------- as engine tasks
+
+def crossover_rows(b: int, Ks: list[int], dmax: int) -> list[dict]:
+    """Rows of the ``exact_crossover`` table: crossover(b, Ks, dmax)'s growth per (K, d)."""
     t0 = time.perf_counter()
-    log("== exact expectations: convergence (continuous leaves)")
-    conv = convergence(SMALL_DEPTHS if small else FULL_DEPTHS,
-                       SMALL_PER_HEIGHT if small else FULL_PER_HEIGHT, n_jobs)
-    secs["convergence"] = time.perf_counter() - t0
+    got = crossover(b, tuple(Ks), dmax)
+    secs = time.perf_counter() - t0
+    return [{"b": b, "K": c.K, "d": d, "growth": g, "seconds": secs} for c in got for d, g in c.growth.items()]
+
+
+def critical_rows(b: int, dmax: int) -> list[dict]:
+    """Rows of the ``exact_critical`` table: critical(b, dmax)."""
     t0 = time.perf_counter()
-    Ks, dm = CROSS_SMALL if small else (CROSS_K, CROSS_DMAX)
-    cross = [c for b, dmax in dm.items() for c in crossover(b, Ks, dmax)]
-    secs["crossover"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    crit = [r for b, dmax in ({2: 24} if small else {2: 60, 4: 40, 8: 24}).items() for r in critical(b, dmax)]
-    secs["critical"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    no_deep = {b: continuous_bounds(b, d, B2_PER_HEIGHT, "no-deep-cutoffs")
-               for b, d in (B2_SMALL if small else B2_DEPTHS).items()}
-    secs["no deep cutoffs"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    log("== exact expectations: simulation check")
-    check = simulation_check(CHECK_SMALL if small else CHECK_FULL, 300 if small else 2000,
-                             per_height=SMALL_PER_HEIGHT if small else FULL_PER_HEIGHT, n_jobs=n_jobs,
-                             conv=conv)
-    secs["simulation check"] = time.perf_counter() - t0
-    return ExactStudy(small, conv, cross, crit, check, secs, no_deep)
+    got = critical(b, dmax)
+    secs = time.perf_counter() - t0
+    return [{"b": r.b, "w": r.w, "d": r.d, "leaves": r.leaves, "growth": r.growth, "seconds": secs} for r in got]
+
+
+#: trees per step of the simulation check (the task ids do not depend on n_jobs)
+CHECK_TREES_PER_STEP = 250
+#: the study at each size: (deepest d per b, cells per height, crossover (Ks, dmax per b),
+#: critical dmax per b, no-deep-cutoffs deepest d per b, check cells, trees per check cell)
+SIZES = {
+    "full": (FULL_DEPTHS, FULL_PER_HEIGHT, (CROSS_K, CROSS_DMAX), {2: 60, 4: 40, 8: 24}, B2_DEPTHS,
+             CHECK_FULL, 2000),
+    "small": (SMALL_DEPTHS, SMALL_PER_HEIGHT, CROSS_SMALL, {2: 24}, B2_SMALL, CHECK_SMALL, 300),
+    # the tests' size: every part of the study, each in a second or less
+    "tiny": ({2: 8, 4: 5}, 8, ((2, 4), {2: 12}), {2: 10}, {2: 6},
+             [(2, 6, "continuous"), (2, 6, "K=2"), (2, 7, "critical")], 2 * CHECK_TREES_PER_STEP // 5),
+}
+#: the tables the steps write
+KINDS = ("exact_bounds", "exact_crossover", "exact_critical", "exact_check")
+#: the study's seed (``base_seed`` of the check's _seeds; experiments/exact_counts.yaml)
+SEED = 25
+
+
+def exact_counts_steps(size: str = "full", seed: int = SEED) -> list[Step]:
+    """The study at ``size`` (SIZES) as steps of the engine (the claim-study family
+    ``exact_counts``: ``searchlab experiment=exact_counts``): the brackets per b (the longest
+    first), the crossover and critical sequences per b, the no-deep-cutoffs brackets per b, and
+    the simulation check's trees, CHECK_TREES_PER_STEP a step, seeded by _seeds(seed, cell, n)
+    (cell = its position in the size's check cells). Work: the DP's O(dmax^3 M^2) or the
+    trees' expected nodes, roughly."""
+    depths, per_height, (Ks, cross_dmax), crit_dmax, b2, cells, n = SIZES[size]
+    steps = [Step("exact_bounds", ("alphabeta", b), bounds_rows, dict(b=b, dmax=depths[b], per_height=per_height),
+                  depths[b] ** 3 * per_height ** 2)
+             for b in sorted(depths, key=lambda b: -depths[b] ** 3)]
+    steps += [Step("exact_bounds", ("no-deep-cutoffs", b), bounds_rows,
+                   dict(b=b, dmax=d, per_height=B2_PER_HEIGHT, algorithm="no-deep-cutoffs"),
+                   d ** 3 * B2_PER_HEIGHT ** 2) for b, d in b2.items()]
+    steps += [Step("exact_crossover", (b,), crossover_rows, dict(b=b, Ks=list(Ks), dmax=dmax),
+                   dmax ** 2 * len(Ks) * max(Ks) ** 2) for b, dmax in cross_dmax.items()]
+    steps += [Step("exact_critical", (b,), critical_rows, dict(b=b, dmax=dmax), dmax ** 2 * 12)
+              for b, dmax in crit_dmax.items()]
+    for key, (b, d, model) in enumerate(cells):
+        seeds = _seeds(seed, key, n)
+        for first in range(0, n, CHECK_TREES_PER_STEP):
+            chunk = seeds[first:first + CHECK_TREES_PER_STEP]
+            steps.append(Step("exact_check", (key, first), check_rows,
+                              dict(cell=key, b=b, d=d, model=model, seeds=chunk, first=first),
+                              int(len(chunk) * b ** (0.75 * d)) + 1))
+    return steps
+
+
+def _step_seconds(table: pd.DataFrame, step_cols: list[str]) -> float:
+    """The seconds of a table's steps: each step's (repeated on its rows) counted once."""
+    if table.empty:
+        return 0.0
+    return float(table.groupby(step_cols)["seconds"].first().sum())
+
+
+def summarise(tables: dict[str, pd.DataFrame], size: str = "full", seed: int = SEED) -> ExactStudy:
+    """Everything the section reports, from the run's tables (a function of the tables only;
+    ``seconds``: the steps' own seconds, summed per part). ValueError for an incomplete run."""
+    depths, per_height, (Ks, cross_dmax), crit_dmax, b2, cells, n = SIZES[size]
+    bounds = tables["exact_bounds"]
+    ab, nd = bounds[bounds["algorithm"] == "alphabeta"], bounds[bounds["algorithm"] == "no-deep-cutoffs"]
+    conv = {int(b): _exact_b(g, per_height) for b, g in ab.groupby("b")}
+    no_deep = {int(b): _bounds_of(g) for b, g in nd.groupby("b")}
+    no_deep = {b: no_deep[b] for b in b2 if b in no_deep}          # the plan's order
+    cross = []
+    xt = tables["exact_crossover"]
+    for b in cross_dmax:
+        for K in Ks:
+            sub = xt[(xt["b"] == b) & (xt["K"] == K)].sort_values("d")
+            if sub.empty:
+                raise ValueError(f"crossover b={b}, K={K}: no rows (an incomplete run)")
+            g = {int(d): float(v) for d, v in zip(sub["d"], sub["growth"])}
+            mid = 0.5 * (T.pearl_rb(b) + math.sqrt(b))
+            cross.append(Crossover(b, int(K), g, next((d for d in range(4, max(g) + 1) if g[d] < mid), None)))
+    ct = tables["exact_critical"]
+    crit = [CriticalRow(int(r.b), float(r.w), int(r.d), float(r.leaves), float(r.growth))
+            for b in crit_dmax for r in ct[ct["b"] == b].sort_values(["w", "d"]).itertuples()]
+    check = check_cells(cells, tables["exact_check"], per_height, conv, n)
+    secs = {"convergence": _step_seconds(ab, ["b"]),
+            "crossover": _step_seconds(xt, ["b"]),
+            "critical": _step_seconds(ct, ["b"]),
+            "no deep cutoffs": _step_seconds(nd, ["b"]),
+            "simulation check": _step_seconds(tables["exact_check"].assign(
+                first=tables["exact_check"]["tree"] // CHECK_TREES_PER_STEP), ["cell", "first"])}
+    return ExactStudy(size == "small", conv, cross, crit, check, secs, no_deep)
+
+
+def study(small: bool = False, seed: int = SEED) -> ExactStudy:
+    """Everything the section reports, every step in this process (the engine runs the same
+    steps as tasks: ``searchlab experiment=exact_counts``; the same numbers)."""
+    size = "small" if small else "full"
+    return summarise(run_steps(exact_counts_steps(size, seed), KINDS), size, seed)
 
 
 # --------------------------------------------------------------------------- facts and report
@@ -412,8 +549,9 @@ def verdict_words(f: dict) -> str:
             f"({'above R_b at every b' if f['all_above'] else 'see the table'}).")
 
 
-def plot_gap(st: ExactStudy, path: Path) -> Path:
-    """sqrt(N(d)/N(d-2)) - R_b (leaves) on a log scale against d, one line per b and parity."""
+def plot_gap(st: ExactStudy, path: Path, fmt: str = "png") -> Path:
+    """sqrt(N(d)/N(d-2)) - R_b (leaves) on a log scale against d, one line per b and parity;
+    written as ``fmt`` (png, pdf or svg)."""
     fig, ax = plt.subplots(figsize=(7.2, 4.4))
     for i, (b, e) in enumerate(st.conv.items()):
         rb = T.pearl_rb(b)
@@ -429,7 +567,7 @@ def plot_gap(st: ExactStudy, path: Path) -> Path:
     ax.set_title("Exact growth of random-order alpha-beta minus Pearl's R_b")
     ax.legend(fontsize=7, ncol=2)
     ax.grid(alpha=0.3, which="both")
-    return P.save(fig, path)
+    return P.save(fig, path, fmt)
 
 
 def _sampled_rows(st: ExactStudy) -> list[list]:
@@ -456,8 +594,9 @@ def _sampled_rows(st: ExactStudy) -> list[list]:
     return rows
 
 
-def section(st: ExactStudy, fig_dir: Path, tree_rows=None) -> str:
-    """The report section; ``tree_rows``: the studies' tree rows for the every-cell check."""
+def section(st: ExactStudy, fig_dir: Path, tree_rows=None, fmt: str = "png") -> str:
+    """The report section; ``tree_rows``: the studies' tree rows for the every-cell check; the
+    figure written as ``fmt`` (png, pdf or svg)."""
     f = facts(st)
     rows = []
     for b, v in f["b"].items():
@@ -494,7 +633,7 @@ def section(st: ExactStudy, fig_dir: Path, tree_rows=None) -> str:
             f"{c.z:+.2f}", f"{c.z_mid:+.2f}"] for c in st.check]
     x2, k, p = f["chi2"]
     x2m, _, pm = chi_square(st.check, midpoint=True)
-    fig = plot_gap(st, fig_dir / "exact_growth_gap.png")
+    fig = plot_gap(st, fig_dir / "exact_growth_gap.png", fmt)
     sampled = _sampled_rows(st)
     secs = ", ".join(f"{k} {v:.0f} s" for k, v in st.seconds.items())
     parts = [
@@ -512,7 +651,8 @@ def section(st: ExactStudy, fig_dir: Path, tree_rows=None) -> str:
         "rule (a superset, an upper bound): the true expectation lies in the bracket, rigorously. The value shown "
         "is the bracket's midpoint; ± is its change from M/2 to M cells per height (an estimate of its error, "
         "not a bound); the rigorous interval of the growth is given beside it. "
-        f"M = {st.conv[next(iter(st.conv))].per_height} cells per height; cost {secs} (2 workers).",
+        f"M = {st.conv[next(iter(st.conv))].per_height} cells per height; cost {secs} (the seconds of each "
+        "part's tasks on the engine's runner, summed).",
         md_table(["b", "d", "E[nodes]", "E[leaves]", "nodes / b^(3d/4)", "leaves / R_b^d", "N(d)/N(d-1)",
                   "sqrt(N(d)/N(d-2)) ± est. error", "rigorous interval", "R_b", "gap", "gap ratio per ply"], rows),
         "**Verdict (exact):** " + verdict_words(f),

@@ -13,14 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from searchlab.algorithms.ordering import base_order
 from searchlab.trees import IIDTree
 
 from searchlab.studies.rigor.instrumented import ALL, CUT, PV, TYPES, instrumented_alphabeta, minimal_tree_types
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 
-__all__ = ["NodeTypeCell", "study", "CELLS", "SMALL_CELLS"]
+__all__ = ["NodeTypeCell", "study", "CELLS", "SMALL_CELLS", "node_type_plan", "node_type_rows", "node_types_from"]
 
 #: (b, d) measured, per ordering
 CELLS = [(2, 12), (4, 7), (8, 5)]
@@ -69,11 +70,47 @@ def _cell(b: int, d: int, ordering: str, n: int, seed: int) -> NodeTypeCell:
         {t: kids[t] / interior[t] if interior[t] else float("nan") for t in TYPES})
 
 
+def node_type_rows(b: int, d: int, ordering: str, n: int, seed: int) -> list[dict]:
+    """Rows of the ``node_types`` table for one (b, d, ordering) over its ``n`` trees
+    (IIDTree(b, d, seed·10^4 + i)): one per (type, ply) with the mean nodes, the minimal tree's
+    count and the type's cut rate, first-move share and children per node (repeated per ply)."""
+    c = _cell(b, d, ordering, n, seed)
+    return [{"b": b, "d": d, "ordering": ordering, "n": n, "type": t, "ply": k, "nodes": float(c.per_ply[t][k]),
+             "minimal": int(c.minimal[t][k]), "cut_rate": float(c.cut_rate[t]),
+             "first_move_share": float(c.first_move_share[t]), "children_per_node": float(c.children_per_node[t])}
+            for t in TYPES for k in range(d + 1)]
+
+
+def node_types_from(table: pd.DataFrame, plan) -> list[NodeTypeCell]:
+    """The NodeTypeCells of ``plan`` ((b, d, ordering, n) in order) from the ``node_types`` table;
+    ValueError when a cell has no rows."""
+    out = []
+    for b, d, o, n in plan:
+        sub = table[(table["b"] == b) & (table["d"] == d) & (table["ordering"] == o)]
+        if len(sub) != len(TYPES) * (d + 1):
+            raise ValueError(f"node types b={b}, d={d}, {o}: {len(sub)} rows (an incomplete run)")
+        by = {t: sub[sub["type"] == t].sort_values("ply") for t in TYPES}
+        out.append(NodeTypeCell(
+            b, d, o, n, {t: tuple(float(x) for x in by[t]["nodes"]) for t in TYPES},
+            {t: tuple(int(x) for x in by[t]["minimal"]) for t in TYPES},
+            {t: float(by[t]["cut_rate"].iloc[0]) for t in TYPES},
+            {t: float(by[t]["first_move_share"].iloc[0]) for t in TYPES},
+            {t: float(by[t]["children_per_node"].iloc[0]) for t in TYPES}))
+    return out
+
+
+def node_type_plan(small: bool = False) -> list[tuple[int, int, str, int]]:
+    """(b, d, ordering, trees): every (b, d) of CELLS (SMALL_CELLS) under ORDERINGS, 20 (small: 4) trees."""
+    n = 4 if small else 20
+    return [(b, d, o, n) for b, d in (SMALL_CELLS if small else CELLS) for o in ORDERINGS]
+
+
 def study(small: bool = False, seed: int = 14) -> list[NodeTypeCell]:
     """Every (b, d) of CELLS (SMALL_CELLS) under perfect, random and worst-first order, over
-    20 (small: 4) seeded continuous i.i.d. trees."""
-    n = 4 if small else 20
-    return [_cell(b, d, o, n, seed) for b, d in (SMALL_CELLS if small else CELLS) for o in ORDERINGS]
+    20 (small: 4) seeded continuous i.i.d. trees, in this process (the engine runs
+    ``node_type_rows`` as tasks: studies.rigor.rigor_study)."""
+    plan = node_type_plan(small)
+    return node_types_from(pd.DataFrame([r for b, d, o, n in plan for r in node_type_rows(b, d, o, n, seed)]), plan)
 
 
 def section(cells: list[NodeTypeCell]) -> str:

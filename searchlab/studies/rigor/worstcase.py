@@ -28,16 +28,18 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.errors import InvalidParameterError
 from searchlab.trees import ExplicitTree, IIDTree
 
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 
 __all__ = ["leaf_values", "max_leaves_exact", "leaves_with_orders", "worst_first_orders",
            "adversarial_leaves", "WorstCase", "study", "section", "no_cutoff_tree", "Attained",
-           "attained_study", "DEFAULT_ATTAINED"]
+           "attained_study", "DEFAULT_ATTAINED", "attained_rows", "attained_from", "worst_case_plan",
+           "worst_case_rows", "worst_cases_from"]
 
 INF = math.inf
 
@@ -221,17 +223,37 @@ DEFAULT_ATTAINED = ((2, 1), (2, 2), (2, 3), (2, 4), (2, 5), (2, 8), (2, 12), (2,
                     (8, 4), (16, 2), (16, 3), (35, 2), (35, 3))
 
 
-def attained_study(cells=DEFAULT_ATTAINED, algorithms=("alphabeta", "alphabeta-failhard")) -> list[Attained]:
-    """search() (reference engine) on ``no_cutoff_tree(b, d)`` for every cell and algorithm,
-    with minimax's value beside it: the measurement behind "the worst case is attained"."""
+def attained_rows(b: int, d: int, algorithms=("alphabeta", "alphabeta-failhard")) -> list[dict]:
+    """Rows of the ``worst_attained`` table: search() (reference engine) on ``no_cutoff_tree(b, d)``
+    for every algorithm, with minimax's value beside it."""
+    tree = ExplicitTree(no_cutoff_tree(b, d))
+    mm = search(tree, "minimax", engine="reference")
+    out = []
+    for alg in algorithms:
+        r = search(tree, alg, engine="reference")
+        out.append({"b": b, "d": d, "algorithm": alg, "leaves": int(r.leaves), "nodes": int(r.nodes),
+                    "cutoffs": int(r.cutoffs), "value": float(r.value), "minimax_value": float(mm.value)})
+    return out
+
+
+def attained_from(table: pd.DataFrame, cells=DEFAULT_ATTAINED) -> list[Attained]:
+    """The Attained records of ``cells`` from the ``worst_attained`` table (rows in the plan's
+    order of cells, algorithms in stored order); ValueError when a cell has no rows."""
     out = []
     for b, d in cells:
-        tree = ExplicitTree(no_cutoff_tree(b, d))
-        mm = search(tree, "minimax", engine="reference")
-        for alg in algorithms:
-            r = search(tree, alg, engine="reference")
-            out.append(Attained(b, d, alg, r.leaves, r.nodes, r.cutoffs, r.value, mm.value))
+        sub = table[(table["b"] == b) & (table["d"] == d)].sort_values("algorithm")
+        if sub.empty:
+            raise ValueError(f"worst case attained b={b}, d={d}: no rows (an incomplete run)")
+        out += [Attained(int(r.b), int(r.d), str(r.algorithm), int(r.leaves), int(r.nodes), int(r.cutoffs),
+                         float(r.value), float(r.minimax_value)) for r in sub.itertuples()]
     return out
+
+
+def attained_study(cells=DEFAULT_ATTAINED, algorithms=("alphabeta", "alphabeta-failhard")) -> list[Attained]:
+    """search() (reference engine) on ``no_cutoff_tree(b, d)`` for every cell and algorithm,
+    with minimax's value beside it: the measurement behind "the worst case is attained"
+    (in this process; the engine runs ``attained_rows`` as tasks: studies.rigor.rigor_study)."""
+    return attained_from(pd.DataFrame([r for b, d in cells for r in attained_rows(b, d, algorithms)]), cells)
 
 
 def attained_section(cells: list[Attained]) -> str:
@@ -272,31 +294,52 @@ class WorstCase:
         return sum(m == self.full for m in self.maximum)
 
 
-def study(small: bool = False, seed: int = 14) -> list[WorstCase]:
-    """Exhaustive cells (b, d) up to (2, 8), (3, 5), (4, 3), (5, 2) and hill-climb cells beyond,
-    over seeded continuous i.i.d. trees (``small``: fewer trees and cells)."""
-
+def worst_case_plan(small: bool = False) -> list[tuple[int, int, str, int, int]]:
+    """The cells (b, d, method, trees, hill-climb steps): exhaustive cells (b, d) up to (2, 8),
+    (3, 5), (4, 3), (5, 2) and hill-climb cells beyond (``small``: fewer trees and cells)."""
     exhaustive = ([(2, d) for d in range(2, 7)] + [(3, 2), (3, 3), (3, 4), (4, 2), (4, 3), (5, 2)]
                   + ([] if small else [(2, 7), (2, 8), (3, 5)]))
     climbed = [(2, 9), (4, 4)] + ([] if small else [(2, 10), (3, 6), (8, 3)])
     n_ex, n_cl = (5, 2) if small else (20, 6)
+    steps = 150 if small else 600
+    return ([(b, d, "exhaustive", n_ex, 0) for b, d in exhaustive]
+            + [(b, d, "hill climb", n_cl, steps) for b, d in climbed])
+
+
+def worst_case_rows(b: int, d: int, method: str, n: int, seed: int, steps: int) -> list[dict]:
+    """Rows of the ``worst_case`` table, one per tree i < n (IIDTree(b, d, seed·1000 + i)):
+    the leaves of worst-first by exact value and the most over all orderings (``method``
+    "exhaustive") or the most a hill climb of ``steps`` steps seeded by i found ("hill climb")."""
     out = []
-    for b, d in exhaustive:
-        wf, mx = [], []
-        for i in range(n_ex):
-            vals = leaf_values(IIDTree(b, d, seed * 1000 + i))
-            wf.append(leaves_with_orders(vals, b, d, worst_first_orders(vals, b, d)))
-            mx.append(max_leaves_exact(vals, b, d))
-        out.append(WorstCase(b, d, "exhaustive", tuple(wf), tuple(mx)))
-    for b, d in climbed:
-        wf, mx = [], []
-        for i in range(n_cl):
-            vals = leaf_values(IIDTree(b, d, seed * 1000 + i))
-            s, m = adversarial_leaves(vals, b, d, steps=150 if small else 600, seed=i)
-            wf.append(s)
-            mx.append(m)
-        out.append(WorstCase(b, d, "hill climb", tuple(wf), tuple(mx)))
+    for i in range(n):
+        vals = leaf_values(IIDTree(b, d, seed * 1000 + i))
+        if method == "exhaustive":
+            wf, mx = leaves_with_orders(vals, b, d, worst_first_orders(vals, b, d)), max_leaves_exact(vals, b, d)
+        else:
+            wf, mx = adversarial_leaves(vals, b, d, steps=steps, seed=i)
+        out.append({"b": b, "d": d, "method": method, "tree": i, "worst_first": int(wf), "maximum": int(mx)})
     return out
+
+
+def worst_cases_from(table: pd.DataFrame, plan) -> list[WorstCase]:
+    """The WorstCase cells of ``plan`` (worst_case_plan) from the ``worst_case`` table (trees in
+    index order); ValueError when a cell lacks trees."""
+    out = []
+    for b, d, method, n, _ in plan:
+        sub = table[(table["b"] == b) & (table["d"] == d) & (table["method"] == method)].sort_values("tree")
+        if sub["tree"].tolist() != list(range(n)):
+            raise ValueError(f"worst case b={b}, d={d}: {len(sub)} of {n} trees (an incomplete run)")
+        out.append(WorstCase(b, d, method, tuple(int(x) for x in sub["worst_first"]),
+                             tuple(int(x) for x in sub["maximum"])))
+    return out
+
+
+def study(small: bool = False, seed: int = 14) -> list[WorstCase]:
+    """Every cell of worst_case_plan(small) over seeded continuous i.i.d. trees, in this process
+    (the engine runs ``worst_case_rows`` as tasks: studies.rigor.rigor_study)."""
+    plan = worst_case_plan(small)
+    return worst_cases_from(pd.DataFrame([r for b, d, m, n, st in plan
+                                          for r in worst_case_rows(b, d, m, n, seed, st)]), plan)
 
 
 def _wc_rows(cells: list[WorstCase]) -> list[list]:

@@ -31,7 +31,7 @@ from searchlab.analysis.format import number, percent
 from searchlab.analysis.palette import technique_style
 from searchlab.studies.sweep.policies import prepare
 from searchlab.analysis.stats import gmean_ci
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 
 __all__ = ["FACET_AXES", "swept_axes", "coverage_note", "is_sound", "pruning_effect", "pruning_ranges",
            "figure_pruning_effect", "pruning_section"]

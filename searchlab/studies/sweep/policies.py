@@ -37,7 +37,7 @@ from searchlab.analysis.figures import save
 from searchlab.analysis.palette import policy_style, split_policy
 from searchlab.analysis.stats import gmean_ci as gci
 from searchlab.analysis.format import number, percent
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 from searchlab.analysis.theory import knuth_moore_nodes
 
 __all__ = [

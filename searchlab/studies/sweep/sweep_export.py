@@ -36,7 +36,7 @@ from searchlab.analysis.format import number
 from searchlab.analysis import estimators as E
 from searchlab.studies.sweep import policies as P
 from searchlab.studies.sweep.facets import pruning_effect
-from searchlab.analysis.tables import md_table
+from searchlab.analysis.markdown_tables import md_table
 from searchlab.experiment.store import load
 
 __all__ = ["FORMATS", "summary_tables", "write_tables", "to_latex", "to_markdown", "parse_formats",
@@ -182,7 +182,7 @@ def to_latex(frame: pd.DataFrame, *, caption: str = "", label: str = "") -> str:
 
 
 def to_markdown(frame: pd.DataFrame) -> str:
-    """A markdown table (searchlab.analysis.tables.md_table) with the estimate and CI in one cell."""
+    """A markdown table (searchlab.analysis.markdown_tables.md_table) with the estimate and CI in one cell."""
     header, rows = _display(frame)
     return md_table(header, rows) + "\n"
 

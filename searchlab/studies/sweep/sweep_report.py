@@ -25,7 +25,7 @@ from searchlab.studies.ordering import deep_ordering as DO
 from searchlab.analysis.format import number
 from searchlab.studies.sweep.facets import coverage_note, pruning_section
 from searchlab.studies.sweep.policies import policies_section
-from searchlab.analysis.tables import NO_DATA, md_table
+from searchlab.analysis.markdown_tables import NO_DATA, md_table
 from searchlab.studies.claims.exact_trees import exact_checks
 from searchlab.studies.claims.registry import evaluate_all
 from searchlab.studies.claims.verdict import SOURCES, Claim, Context, Verdict

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.calibration import sample_states
 from searchlab.algorithms.compiled.stubs import null_move_always
 from searchlab.games import connect4_compiled as c4_compiled, othello_compiled

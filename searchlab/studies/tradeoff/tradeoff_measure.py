@@ -18,9 +18,9 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.calibration import fit_probcut
-from searchlab.algorithms.exact import exact_best_moves
+from searchlab.algorithms.ground_truth import exact_best_moves
 from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
                                           Pruning, Quiescence)
 from searchlab.errors import SearchlabError

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.minimal_tree import minimal_tree
 from searchlab.algorithms.result import SearchResult
 from searchlab.analysis.estimators import rn_bstar

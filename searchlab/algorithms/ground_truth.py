@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Hashable
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.games.position import FromState
 
 

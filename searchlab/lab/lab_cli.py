@@ -13,7 +13,7 @@ import argparse
 import ipaddress
 import sys
 
-from searchlab.lab.export import export_trace_html
+from searchlab.lab.trace_player_export import export_trace_html
 from searchlab.lab.requests import LabError
 
 try:                            # the optional extra "web"; `searchlab lab export` needs neither

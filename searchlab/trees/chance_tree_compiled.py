@@ -2,7 +2,7 @@
 searchlab.algorithms.compiled.chance), for the compiled chance engine.
 
 State row (uint64): [key, level]. Parameters ``P`` (float64): b, n, d, levels, low, high, then
-the n outcome probabilities. Every function repeats searchlab.trees.chance.ChanceTree exactly:
+the n outcome probabilities. Every function repeats searchlab.trees.chance_tree.ChanceTree exactly:
 moves 0..b-1, outcomes 0..n-1 with the tree's probabilities, children's keys by child_key,
 leaf values by the same float operations. The tree has no static values: ``evaluate`` is never
 called (the search's validation refuses a horizon above the leaves).

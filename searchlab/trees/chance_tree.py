@@ -11,7 +11,7 @@ from typing import Any
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.protocol import CHANCE
 from searchlab.hashing import child_key, root_key, unit
-from searchlab.trees import chance_compiled
+from searchlab.trees import chance_tree_compiled
 from searchlab.trees.base import check_int
 
 #: node kinds by level mod 4 in the synthetic chance tree
@@ -111,8 +111,8 @@ class ChanceTree:
         return state[0]
 
     def family_primitives(self) -> Any:
-        """The compiled chance engine's primitives (searchlab.trees.chance_compiled)."""
-        return chance_compiled.compiled_chance_game(self)
+        """The compiled chance engine's primitives (searchlab.trees.chance_tree_compiled)."""
+        return chance_tree_compiled.compiled_chance_game(self)
 
     def __repr__(self) -> str:
         return self.name
