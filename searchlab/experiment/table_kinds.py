@@ -43,6 +43,7 @@ TRADEOFF_SCHEMA = pa.schema([
     # chess: the EPD check (-1 elsewhere)
     ("solved", pa.int64()), ("budget_solved", pa.int64()),
     ("task_id", pa.string()),       # the position task's id (resume)
+    ("null_move_guard", pa.bool_()),    # null move went through the game's zugzwang guard
 ])
 #: The trade-off study's matches: one row per (domain, technique).
 MATCH_SCHEMA = pa.schema([
@@ -68,6 +69,10 @@ MATCH_GAME_SCHEMA = pa.schema([
     ("a_mean_nodes", pa.float64()), ("b_mean_nodes", pa.float64()),
     ("seed", pa.uint64()), ("wall_seconds", pa.float64()),
     ("task_id", pa.string()),
+    # how both sides played (studies/tradeoff/tradeoff_config.py MatchConf: play,
+    # persist_across_moves) and whether null move went through the game's zugzwang guard
+    ("play", pa.string()), ("persist_across_moves", pa.bool_()),
+    ("null_move_guard", pa.bool_()),
 ])
 #: The parallel study's rows: one per (tree or game position, algorithm, p) (docs/parallel.md;
 #: the measurements are searchlab.parallel.SimResult's fields).

@@ -5,8 +5,10 @@
 digest of its deterministic columns computed from the code before the change (commit f7adbf8,
 before the layout of top-level conf/ and experiments/ and the study-kind registry; the parallel
 study's table and the chance study's orderings table are from the code after those two studies
-were changed on purpose: 30 trees per cell, Star1/Star2 under three orderings; the
-minimal-tree study's table was added with the study): timings,
+were changed on purpose: 30 trees per cell, Star1/Star2 under three orderings; the matches'
+games, unsound_matches_small/games and chess_matches_small/games, are from the code after those
+presets were switched on purpose to engine-grade play with Connect Four's null-move guard; the minimal-tree and chess-ordering
+studies' tables were added with those studies): timings,
 versions, run directories and the columns that differ between two identical runs (the real
 threads of the parallel study) are left out; rows sorted by every kept column. The test runs
 the same studies with today's code and compares. Slow (about six minutes on 2 cores):

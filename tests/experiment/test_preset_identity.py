@@ -1,7 +1,9 @@
 """Every preset composes, validates, plans and fits its budget; its config hash, seed and task ids are what they were before the study kinds ran
 through one session skeleton (tests/data/preset_identity.json, written by the code before it):
 a run directory written then is resumed now (the same hash is accepted, the same task ids are
-skipped), and the numbers of a preset do not move."""
+skipped), and the numbers of a preset do not move. The config hashes of the matches-only presets
+(unsound_matches*, chess_matches*) are from after they were switched on purpose to engine-grade
+play with Connect Four's null-move guard (their task ids are unchanged)."""
 
 from __future__ import annotations
 

@@ -148,7 +148,7 @@ def test_null_move_failure_is_detected():
     techs = [TechniqueConf("alpha-beta (sound)", "sound"),
              TechniqueConf("null R=1", "null_move", null_move=NullMoveConf(1))]
     pos = Position("zugzwang", "zugzwang", "z0", 0)
-    pos.game = lambda: Zugzwang()          # a constructed domain
+    pos.game = lambda *_: Zugzwang()       # a constructed domain
     rows = st.run_position(pos, DomainConf(depth=3, ordering="natural", budget=200), techs,
                            {}, "test")
     by = {r["technique"]: r for r in rows}

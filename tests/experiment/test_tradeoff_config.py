@@ -68,6 +68,15 @@ def test_match_presets_are_game_pairs_at_size():
     ("tradeoff.techniques=[]", "techniques: the list is empty"),
     ("tradeoff.techniques.1.family=beam", "family 'beam' needs exactly"),
     ("tradeoff.domains.othello.ply=99", "tradeoff.domains.othello.ply must be <= 50"),
+    ("tradeoff.domains.connect4.match.play=fresh",
+     "tradeoff.domains.connect4.match.play must be one of engine, fresh-per-depth; got 'fresh'"),
+    ("+tradeoff.domains.othello.match.persist_across_moves=maybe",
+     "tradeoff.domains.othello.match.persist_across_moves"),
+    ("+tradeoff.domains.othello.null_move_guard=true",
+     "tradeoff.domains.othello.null_move_guard must be one of null .the game's own., false in "
+     "othello; got True"),
+    ("+tradeoff.domains.chess.null_move_guard=false",
+     "tradeoff.domains.chess.null_move_guard must be one of null .the game's own., true in chess"),
 ])
 def test_bad_parameters_are_one_line_before_any_work(capsys, override, match):
     with pytest.raises(ConfigError, match=match) as e:
@@ -78,6 +87,34 @@ def test_bad_parameters_are_one_line_before_any_work(capsys, override, match):
     assert ex.value.code == 2
     err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
     assert len(err) == 1 and err[0].startswith("searchlab: error: ") and match.split(" ")[0] in err[0]
+
+
+def test_play_mode_defaults_presets_and_config_hash():
+    """match.play defaults to engine play persisting across moves; the presets state theirs;
+    both keys (and the null-move guard) change the config hash."""
+    from searchlab.studies.tradeoff.tradeoff_config import MatchConf
+    from searchlab.studies.tradeoff.tradeoff_tasks import config_hash
+
+    assert (MatchConf().play, MatchConf().persist_across_moves) == ("engine", True)
+    base = load()
+    for d in ("connect4", "othello"):            # the study's own small matches: older play
+        assert getattr(base.domains, d).match.play == "fresh-per-depth"
+    assert base.domains.connect4.null_move_guard is False
+    for preset, domains in (("unsound_matches", ("connect4", "othello")),
+                            ("unsound_matches_small", ("connect4", "othello")),
+                            ("unsound_matches_1e5", ("connect4", "othello")),
+                            ("chess_matches", ("chess",)), ("chess_matches_small", ("chess",))):
+        cfg = load(preset)
+        for d in domains:
+            m = getattr(cfg.domains, d).match
+            assert (m.play, m.persist_across_moves) == ("engine", True), (preset, d)
+        if "connect4" in domains:
+            assert cfg.domains.connect4.null_move_guard is True
+    h = config_hash(load("unsound_matches"))
+    for o in ("tradeoff.domains.connect4.match.play=fresh-per-depth",
+              "tradeoff.domains.connect4.match.persist_across_moves=false",
+              "tradeoff.domains.connect4.null_move_guard=false"):
+        assert config_hash(load("unsound_matches", [o])) != h, o
 
 
 def test_cli_one_line_error_and_no_run_directory(tmp_path):

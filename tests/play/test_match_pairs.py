@@ -100,8 +100,10 @@ def test_trade_off_null_move_runs_compiled_node_for_node():
 @pytest.mark.parametrize("preset", ["unsound_matches", "chess_matches"])
 def test_every_match_player_of_the_presets_runs_on_the_compiled_engine(preset):
     """engine="auto" picks the compiled engine for both players of every pairing (checked by
-    compiled_engine.supports, which api.search consults; nothing is compiled here)."""
+    compiled_engine.supports, which api.search consults, on the ordering the engine session
+    searches with; nothing is compiled here); both presets play engine-grade."""
     from searchlab.algorithms import compiled_engine
+    from searchlab.algorithms.engine_session import engine_ordering
     from searchlab.algorithms.pruning import ProbCut
     from searchlab.experiment import api
     from searchlab.studies.tradeoff.tradeoff_config import selected_domains
@@ -112,12 +114,14 @@ def test_every_match_player_of_the_presets_runs_on_the_compiled_engine(preset):
     checked = 0
     for d in selected_domains(cfg):
         dconf = getattr(cfg.domains, d)
-        game = match_game(d)
+        game = match_game(d, dconf)
         view = FromState(game, game.initial_state())
         for label in dconf.match.techniques:
             a, b = match_players(d, dconf, by_label[label], {(d, d): ProbCut()})
             for p in (a, b):
-                assert compiled_engine.supports(view, p.algorithm, p.ordering, p.pruning, 3), \
+                assert (p.play, p.persist) == ("engine", True)
+                order = engine_ordering(p.ordering, game)
+                assert compiled_engine.supports(view, p.algorithm, order, p.pruning, 3), \
                     (d, label, p.name)
                 checked += 1
     assert checked == 2 * (11 if preset == "unsound_matches" else 2)

@@ -123,6 +123,31 @@ def test_paired_ratios_only_over_positions_both_finished(monkeypatch):
     assert r2["n"] == 2 and r2["ratio"] == pytest.approx(((80 / 300) * (100 / 300)) ** 0.5)
 
 
+def test_a_pair_of_different_caps_is_judged_under_the_smaller_one():
+    """Censoring made explicit: captures (cap 1000) finished position B's depth 2 with 500
+    nodes, above natural's cap of 300; under the common cap (300) that search counts as not
+    finished, so B leaves the pair at depth 2, exactly as natural's own stop at 300 would."""
+    rows = []
+    for pos in ("A", "B", "C"):
+        rows += [_row(pos, "natural", 1, 100), _row(pos, "natural", 2, 200)]
+        rows += [_row(pos, "captures", 1, 40), _row(pos, "captures", 2, 500 if pos == "B" else 80)]
+    df = CD._frame(pd.DataFrame(rows), {"natural": 300, "captures": 1000})
+    (r,) = CD.paired(df, [("captures", "natural")], n_resamples=99)
+    # at d=2 only A and C finish within 300 for both (< 90 %): d=1, where all three do
+    assert (r["d"], r["n"], r["cap"], r["censored"]) == (1, 3, 300, 0)
+    assert r["ratio"] == pytest.approx(0.4)
+    from unittest import mock
+    with mock.patch.object(CD, "FINISHED", 0.5):
+        (r2,) = CD.paired(df, [("captures", "natural")], n_resamples=99)
+    assert (r2["d"], r2["n"], r2["cap"], r2["censored"]) == (2, 2, 300, 1)
+    assert r2["ratio"] == pytest.approx(80 / 200)
+    # with equal caps nothing is censored and B stays in
+    df_eq = CD._frame(pd.DataFrame(rows), {"natural": 1000, "captures": 1000})
+    with mock.patch.object(CD, "FINISHED", 0.5):
+        (r3,) = CD.paired(df_eq, [("captures", "natural")], n_resamples=99)
+    assert (r3["d"], r3["n"], r3["censored"]) == (2, 3, 0)
+
+
 def test_a_policy_without_a_cap_is_refused():
     with pytest.raises(ValueError, match="no node cap for the policies \\['natural'\\]"):
         CD.measure(_capped_table(), {"captures": 1000})

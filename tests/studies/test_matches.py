@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -89,3 +90,94 @@ def test_match_verdict_can_come_out_every_way(techniques, category):
     v = U.unsound_pruning_worth_it(Context(df=pd.DataFrame(), summary=pd.DataFrame(),
                                            exact={"tradeoff": dict(t, erring=0)}))
     assert v.category == "does not hold"
+
+
+# --- the verdict words, from the numbers only (studies/tradeoff/match_words.py) ---------------
+def _depth_games(technique, pairs, depth_diffs, nodes=(1.0, 1.0), **kw):
+    """games() with A's mean depth per game pair set to 5 + the pair's difference (B: 5)."""
+    g = games(technique, pairs, **kw)
+    g["a_mean_depth"] = 5.0 + g["pair"].map(dict(enumerate(depth_diffs)))
+    g["b_mean_depth"] = 5.0
+    g["a_mean_nodes"], g["b_mean_nodes"] = nodes
+    return g
+
+
+def test_pairing_words_every_branch_and_its_boundaries():
+    from searchlab.studies.tradeoff.match_words import pairing_words
+    nan = math.nan
+    w = pairing_words
+    assert w(10, 90, 0.01, 0.5, 1.5) == "stronger"
+    assert w(-90, -10, 0.01, 0.5, 1.5) == "weaker"
+    assert w(-20, 20, 0.5, 0.5, 1.5) == "no difference shown at ±20 Elo"
+    assert w(-50, 50, 0.5, 0.5, 1.5) == "no difference shown at ±50 Elo"     # X = margin
+    assert w(-50.5, 50.5, 0.5, 0.5, 1.5) == "not shown at this power"       # X > margin
+    assert w(10, 90, 0.05, 0.5, 1.5) == "no difference shown at ±40 Elo"    # p = alpha: undecided
+    assert w(10, 90, nan, 0.5, 1.5) == "not shown at this power"            # not testable
+    # the depth bought's CI touching, containing or below 0: strength is not judged
+    assert w(-90, -10, 0.01, 0.0, 1.5) == "buys no depth"                   # boundary: low = 0
+    assert w(10, 90, 0.01, -0.3, 0.4) == "buys no depth"
+    assert w(10, 90, 0.01, -1.0, -0.2) == "buys no depth"
+    assert w(10, 90, 0.01, nan, nan) == "not shown at this power"           # no depth CI
+    for bad in (dict(alpha=0), dict(margin=-1)):
+        with pytest.raises(InvalidParameterError):
+            w(0, 1, 0.5, 0.5, 1.5, **bad)
+    with pytest.raises(InvalidParameterError, match="depth_lo must not exceed"):
+        w(0, 1, 0.5, 2, 1)
+
+
+def test_constructed_tables_reach_every_word_with_depth_and_node_ratio():
+    strong = [(1, 1)] * 30 + [(1, 0)] * 10
+    weak = [(0, 0)] * 30 + [(1, 0)] * 10
+    even = [(1, 0)] * 400 + [(1, 1)] * 30 + [(0, 0)] * 30
+    noisy = [(1, 1)] * 8 + [(0, 0)] * 6 + [(1, 0)] * 2
+    deeper = lambda n: [1.0 + 0.1 * (i % 3) for i in range(n)]          # noqa: E731
+    s = summarize_games(pd.concat([
+        _depth_games("strong", strong, deeper(40), nodes=(900.0, 1000.0)),
+        _depth_games("weak", weak, deeper(40)),
+        _depth_games("even", even, deeper(460)),
+        _depth_games("noisy", noisy, deeper(16)),
+        # as strong as "strong", but its depth bought straddles 0: not judged on strength
+        _depth_games("shallow", strong, [(-1.0) ** i for i in range(40)])]))
+    by = {r["technique"]: r for _, r in s.iterrows()}
+    assert by["strong"]["node_ratio"] == pytest.approx(0.9)
+    assert by["strong"]["depth_bought"] == pytest.approx(np.mean(deeper(40)))
+    assert by["strong"]["depth_lo"] < by["strong"]["depth_bought"] < by["strong"]["depth_hi"]
+    assert by["shallow"]["depth_lo"] < 0 < by["shallow"]["depth_hi"]
+    assert (by["strong"]["play"], bool(by["strong"]["persist_across_moves"])) == \
+        ("fresh-per-depth", False)                  # rows without the columns: the older play
+    # the GSPRT (H0 Elo 0, H1 Elo +20) leans to H1 for the strong side, to H0 for the weak one
+    assert by["strong"]["gsprt_llr"] > 0 > by["weak"]["gsprt_llr"]
+    words = {v.technique: v.words for v in judge_pairings(s, margin=50)}
+    half = (by["even"]["elo_hi"] - by["even"]["elo_lo"]) / 2
+    assert words == {"strong": "stronger", "weak": "weaker",
+                     "even": f"no difference shown at ±{half:.0f} Elo",
+                     "noisy": "not shown at this power", "shallow": "buys no depth"}
+    cat, det, _ = match_verdict(s)
+    assert cat == "holds only under conditions"
+    assert "buys no depth in 1" in det and "stronger in 1" in det and "weaker in 1" in det
+    assert "H0: Elo = 0 against H1: Elo = +20" in det
+    # without the stronger pairing: weaker where depth is bought -> not reproduced
+    cat, det, _ = match_verdict(s[s["technique"] != "strong"])
+    assert cat == "does not hold" and det.startswith("not reproduced at these budgets")
+    # only a pairing that buys no depth and loses: nothing is judged on strength
+    lose_flat = summarize_games(_depth_games("flat", weak, [(-1.0) ** i for i in range(40)]))
+    assert match_verdict(lose_flat)[0] == "not shown at this power"
+
+
+def test_play_columns_split_pairings_and_are_worded():
+    g = games("x", [(1, 0)] * 12)
+    eng = g.assign(play="engine", persist_across_moves=True)
+    s = summarize_games(pd.concat([g, eng]))
+    assert sorted(s["play"]) == ["engine", "fresh-per-depth"] and len(s) == 2
+    plays = sorted(v.play for v in judge_pairings(s))
+    assert plays == ["engine, persist", "fresh-per-depth"]
+
+
+def test_part_a_counts_unsound_techniques_only():
+    from searchlab.studies.tradeoff.tradeoff_report import _part_a
+    summary = pd.DataFrame({"technique": ["ab", "null", "lmr", "q4"],
+                            "family": ["sound", "null_move", "lmr", "quiescence"],
+                            "decision_error": [0.0, 0.2, 0.0, 0.5]})
+    erring, techs, line = _part_a(summary)
+    assert erring == ["null"] and sorted(techs) == ["lmr", "null"]
+    assert "1 of 2 unsound" in line and "Not counted" in line and "q4" in line

@@ -23,8 +23,11 @@ Definitions (every figure below follows them):
   neither solved nor unsolved).
 - paired node ratios: policy A's work over policy B's on the same positions at one depth (the
   deepest depth where both finished on at least 90 % of the positions: deeper, the positions
-  both finish are a selection of easy ones), positions where both finished (each within its
-  own cap); the geometric mean of the per-position ratios with a
+  both finish are a selection of easy ones), positions where both finished within the pair's
+  *common cap*, the smaller of the two policies' caps (censoring made explicit: a search of the
+  higher-capped policy whose work lies between the two caps counts as not finished, as it would
+  have under the other's cap, so the pair is judged under one cap; the caps and the searches so
+  censored are reported); the geometric mean of the per-position ratios with a
   bootstrap CI over positions (searchlab.analysis.stats.paired_ratio), Holm-adjusted p-values
   over the comparisons of one claim.
 - closeness to the minimal tree: per position, the horizon nodes of the last iteration
@@ -127,18 +130,26 @@ def paired(df: pd.DataFrame, pairs, n_resamples: int = 999) -> list[dict]:
     out = []
     units = df["unit"].nunique()
     for a, b in pairs:
+        caps = df[df["ordering"].isin((a, b))].groupby("ordering")["cap"].first()
+        if len(caps) < 2:
+            continue
+        common = float(caps.min())
+        done = df["ok"] & (df["work"] <= common)         # finished within the common cap
         for depth in sorted(df["d"].unique(), reverse=True):
-            x = df[(df["ordering"] == a) & (df["d"] == depth) & df["ok"]].set_index("unit")["work"]
-            y = df[(df["ordering"] == b) & (df["d"] == depth) & df["ok"]].set_index("unit")["work"]
+            at = df["d"] == depth
+            x = df[(df["ordering"] == a) & at & done].set_index("unit")["work"]
+            y = df[(df["ordering"] == b) & at & done].set_index("unit")["work"]
             both = x.index.intersection(y.index)
             if len(both) >= max(2, FINISHED * units):
                 break
         else:
             continue
+        censored = int((df["ordering"].isin((a, b)) & at & df["ok"] & ~done).sum())
         xa, yb = x[both].to_numpy(), y[both].to_numpy()
         est = paired_ratio(xa, yb, kind="geometric", n_resamples=n_resamples)
         out.append(dict(a=a, b=b, d=int(depth), n=len(both), ratio=est.value, low=est.low,
-                        high=est.high, p=_t_pvalue(np.log(xa / yb))))
+                        high=est.high, p=_t_pvalue(np.log(xa / yb)), cap=int(common),
+                        censored=censored))
     if out:
         for row, adj in zip(out, holm([r["p"] for r in out])):
             row["p_holm"] = float(adj)
@@ -314,10 +325,14 @@ def section(d: dict[str, Any]) -> str:
     pr = d["captures"] + d["killer"]
     if pr:
         parts.append("Paired node ratios (work = nodes + quiescence nodes; geometric mean over "
-                     "positions both finished, each within its own cap, 95 % bootstrap CI, Holm "
-                     "within each claim):\n\n" + md_table(
-                         ["A / B", "depth", "n", "ratio [CI]", "Holm p", "verdict kind"],
-                         [[f"{r['a']} / {r['b']}", r["d"], r["n"], _ci(r["ratio"], r["low"], r["high"]),
+                     "positions both finished within the pair's common cap, the smaller of the "
+                     "two policies' caps: a search of the higher-capped policy that finished "
+                     "only above it is censored, counted as not finished; 95 % bootstrap CI, "
+                     "Holm within each claim):\n\n" + md_table(
+                         ["A / B", "depth", "common cap", "censored", "n", "ratio [CI]",
+                          "Holm p", "verdict kind"],
+                         [[f"{r['a']} / {r['b']}", r["d"], f"{r.get('cap', 0):,}",
+                           r.get("censored", 0), r["n"], _ci(r["ratio"], r["low"], r["high"]),
                            f"{r['p_holm']:.2g}", r["kind"]] for r in pr]))
     if d["minimal"]:
         parts.append(f"{BEST} against the minimal tree of each position's b̄:\n\n" + md_table(

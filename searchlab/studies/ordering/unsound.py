@@ -120,11 +120,14 @@ def _paired_verdict(t: dict, measured: str, unsound: bool) -> Verdict:
     if not unsound:
         return Verdict("does not hold", "no unsound configuration erred on this sample", measured,
                        "unsound, and worth it at equal budget", cmd)
-    det = {"holds": "they err, and at equal node budget the depth bought wins in every pairing",
-           "holds only under conditions": "they err; the depth bought wins in some pairings, "
-                                          "not in others (named under measured)",
-           "does not hold": "they err, and at equal node budget the depth bought loses where a "
-                            "match decides",
+    det = {"holds": "they err, and at equal node budget the technique is stronger in every "
+                    "pairing",
+           "holds only under conditions": "they err; the technique is stronger in some "
+                                          "pairings, not in others (named under measured)",
+           "does not hold": "they err; not reproduced at these budgets with these "
+                            "implementations: no pairing stronger, and weaker where it buys "
+                            "depth and a match decides (pairings that buy no depth are not "
+                            "judged)",
            "not shown at this power": "part (a) holds (they prune the best move); part (b), "
                                       "that the depth bought is worth the errors, is not shown "
                                       "at this power"}[p["category"]]

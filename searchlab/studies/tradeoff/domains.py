@@ -7,9 +7,13 @@
 - othello: ``random_position(ply, seed)`` positions.
 - chess: the EPD suite (Bratko-Kopec), ``is_solution`` judges the move chosen.
 
-Connect Four and Othello have no null move of their own; ``WithNullMove`` adds one (the side to
-move passes) so that null-move pruning can be measured there too: in Connect Four, where
-zugzwang decides many positions, this is exactly the case the technique is known to fail in.
+Connect Four and Othello have no null move of their own. Connect Four's goes through the game's
+zugzwang guard by default (games/null_move.py ``connect_four_with_null_move``: no null move with
+fewer than 3 safe moves); with the domain's ``null_move_guard: false`` it is ``WithNullMove``'s
+unguarded pass (the side to move passes in every position: zugzwang decides many Connect Four
+positions, so this measures exactly the case the technique is known to fail in). Othello's is
+always the unguarded pass (no cheap test bounds its zugzwang: games/null_move.py). Chess has
+its own null move and guard (not in check, not with king and pawns only).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from searchlab.games import connect4_compiled as c4_compiled, othello_compiled
 from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import ConnectFour, ConnectFourState, load_benchmark
 from searchlab.games.epd import load_epd
+from searchlab.games.null_move import connect_four_with_null_move
 from searchlab.games.othello import Othello, OthelloState, random_position
 from searchlab.games.position import FromState
 from searchlab.experiment.seeds import tradeoff_seed as seed_for
@@ -82,7 +87,11 @@ def _othello_pass(state):
 _COMPILED_PASS = {_c4_pass: c4_compiled.pass_turn, _othello_pass: othello_compiled.pass_turn}
 
 
-def connect4_game(moves: str = ""):
+def connect4_game(moves: str = "", guard: bool = False):
+    """Connect Four from ``moves`` with a null move: through the game's zugzwang guard
+    (games/null_move.py) with ``guard``, else the unguarded pass (every position)."""
+    if guard:
+        return connect_four_with_null_move(moves, guard=True)
     return WithNullMove(ConnectFour(moves), _c4_pass)
 
 
@@ -100,13 +109,15 @@ class Position:
     seed: int
     spec: dict = field(default_factory=dict)
 
-    def game(self):
+    def game(self, null_move_guard: bool = False):
+        """The position's game; Connect Four's null move guarded with ``null_move_guard``
+        (the other domains ignore it: their null move is fixed, the module docstring)."""
         s = self.spec
         if self.domain == "incremental":
             return IncrementalTree(s["b"], s["d"], s["tree_seed"], decay=s["decay"],
                                    correlation=s["correlation"])
         if self.domain == "connect4":
-            return connect4_game(s["moves"])
+            return connect4_game(s["moves"], null_move_guard)
         if self.domain == "othello":
             return othello_game(OthelloState(*s["state"]))
         if self.domain == "chess":

@@ -1,7 +1,8 @@
-"""The matches of trade-off runs played in stored game pairs: the pairing table (pentanomial
-statistics, Holm-adjusted p-values, the smallest detectable Elo), the opening sets named, the
-verdict on "the depth bought is worth more than the error", and report.md of a matches-only
-run (presets unsound_matches, chess_matches).
+"""The matches of trade-off runs played in stored game pairs: the pairing table (how each side
+played, pentanomial statistics, Holm-adjusted p-values, the GSPRT with its H0/H1, the smallest
+detectable Elo, the depth bought with its paired CI and the node ratio, the verdict words), the
+opening sets named, the verdict on "the depth bought is worth more than the error", and
+report.md of a matches-only run (presets unsound_matches, chess_matches).
 
 Every number comes from the runs' ``games/`` tables (studies/tradeoff/matches.py summarises them).
 """
@@ -15,11 +16,16 @@ from pathlib import Path
 import pandas as pd
 
 from searchlab.analysis.format import number
-from searchlab.studies.tradeoff.matches import ALPHA, MIN_PAIRS, POWER, PairingVerdict, judge_pairings
+from searchlab.studies.tradeoff.match_words import (MARGIN, NO_DEPTH, NOT_SHOWN, STRONGER,
+                                                    WEAKER)
+from searchlab.studies.tradeoff.matches import (ALPHA, GSPRT_ALPHA, GSPRT_BETA, GSPRT_ELO0,
+                                                GSPRT_ELO1, MIN_PAIRS, POWER, PairingVerdict,
+                                                judge_pairings, play_text)
 from searchlab.studies.tradeoff.tradeoff_tables import load_table
 
-#: the equivalence margin (Elo) below which a pairing whose CI lies inside counts as "no effect"
-MARGIN = 50.0
+#: the GSPRT as the reports state it
+GSPRT_TEXT = (f"GSPRT H0: Elo = {GSPRT_ELO0:g} against H1: Elo = {GSPRT_ELO1:+g} (A over B), "
+              f"alpha = {GSPRT_ALPHA}, beta = {GSPRT_BETA}, exact pentanomial LLR")
 
 
 def has_games(run_dir: str | Path) -> bool:
@@ -46,25 +52,39 @@ def _f(x: float) -> str:
     return number(round(x)) if math.isfinite(x) else number(x)
 
 
+def _depth(v: PairingVerdict) -> str:
+    if math.isnan(v.depth_bought):
+        return "-"
+    ci = "" if math.isnan(v.depth_lo) else f" [{v.depth_lo:+.2f}, {v.depth_hi:+.2f}]"
+    return f"{v.depth_bought:+.2f}{ci}"
+
+
 def pairing_table(summary: pd.DataFrame, verdicts: list[PairingVerdict]) -> str:
-    """Markdown: per pairing games, pairs, the pentanomial counts, score, Elo with its 95 % CI,
-    p and Holm-adjusted p, the smallest detectable Elo, the verdict kind."""
-    by = {(v.domain, v.technique, v.budget): v for v in verdicts}
-    lines = ["| domain | A (vs sound alpha-beta) | nodes / move | games | pairs | pentanomial "
-             "0-½-1-1½-2 | A's score | Elo (A − B) [95 % CI] | p (Holm) | detectable Elo "
-             f"({POWER:.0%} power) | mean depth A / B | verdict |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    """Markdown: per pairing how both sides played, games, pairs, the pentanomial counts,
+    score, Elo with its 95 % CI, p and Holm-adjusted p, the GSPRT (LLR and state; GSPRT_TEXT),
+    the smallest detectable Elo, mean depths, the depth bought with its paired 95 % CI, the
+    node ratio, and the verdict words (match_words.pairing_words)."""
+    by = {(v.domain, v.technique, v.budget, v.play): v for v in verdicts}
+    lines = ["| domain | A (vs sound alpha-beta) | play | nodes / move | games | pairs | "
+             "pentanomial 0-½-1-1½-2 | A's score | Elo (A − B) [95 % CI] | p (Holm) | "
+             f"GSPRT LLR: state | detectable Elo ({POWER:.0%} power) | mean depth A / B | "
+             "depth bought A − B [95 % CI] | node ratio A / B | verdict |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for _, r in summary.iterrows():
-        v = by.get((r["domain"], r["technique"], int(r["budget"])))
+        v = by.get((r["domain"], r["technique"], int(r["budget"]), play_text(r)))
         pent = "-".join(str(int(r[f"p{k}"])) for k in range(5))
+        llr = r.get("gsprt_llr", math.nan)
         lines.append(
-            f"| {r['domain']} | {r['technique']} | {int(r['budget']):,} | {int(r['games'])} | "
-            f"{int(r['pairs'])} | {pent} | {r['score']:.3f} | {_f(r['elo'])} "
-            f"[{_f(r['elo_lo'])}, {_f(r['elo_hi'])}] | "
+            f"| {r['domain']} | {r['technique']} | {play_text(r)} | {int(r['budget']):,} | "
+            f"{int(r['games'])} | {int(r['pairs'])} | {pent} | {r['score']:.3f} | "
+            f"{_f(r['elo'])} [{_f(r['elo_lo'])}, {_f(r['elo_hi'])}] | "
             + (f"{r['p_value']:.3g} ({v.p_holm:.3g})" if v and v.kind != "not testable"
                else "-")
+            + (f" | {llr:.2f}: {r['gsprt_state']}" if math.isfinite(llr) else " | -")
             + f" | ±{_f(r['min_elo'])} | {r['a_mean_depth']:.2f} / {r['b_mean_depth']:.2f} | "
-            f"{v.kind if v else 'no complete pair'} |")
+            f"{_depth(v) if v else '-'} | "
+            + (f"{v.node_ratio:.3f}" if v and math.isfinite(v.node_ratio) else "-")
+            + f" | {v.words if v else 'no complete pair'} |")
     return "\n".join(lines)
 
 
@@ -90,45 +110,64 @@ def opening_sets(run_dirs: list[str | Path]) -> list[str]:
 def match_verdict(summary: pd.DataFrame) -> tuple[str, str, list[PairingVerdict]]:
     """(category, detail, per-pairing verdicts) for part (b) of claim 000-n/001-l, "the depth
     bought is worth more than the error", from pairings in game pairs with Holm's correction
-    over all of them:
+    over all of them, each worded by match_words.pairing_words (pairings that buy no depth are
+    not judged on strength):
 
-    - "holds": every pairing shows A (the unsound technique) stronger;
-    - "holds only under conditions": some pairings show A stronger, others not (named);
-    - "does not hold": no pairing shows A stronger and at least one shows it weaker;
-    - "not shown at this power": no pairing is decided (the detectable Elo stated)."""
+    - "holds": every pairing "stronger";
+    - "holds only under conditions": some pairings "stronger", others not (named);
+    - "does not hold": none "stronger", at least one "weaker" (a pairing that buys depth and
+      loses): the claim is not reproduced at these budgets with these implementations;
+    - "not shown at this power": none decided (the CI half widths and detectable Elo stated).
+
+    The detail counts every word, names the decided pairings, states how the pairings were
+    played and the GSPRT's hypotheses."""
     verdicts = judge_pairings(summary, ALPHA, MARGIN)
-    stronger = [v for v in verdicts if v.kind == "A stronger"]
-    weaker = [v for v in verdicts if v.kind == "A weaker"]
+    stronger = [v for v in verdicts if v.words == STRONGER]
+    weaker = [v for v in verdicts if v.words == WEAKER]
+    no_depth = [v for v in verdicts if v.words == NO_DEPTH]
+    no_diff = [v for v in verdicts if v.words.startswith("no difference shown")]
+    not_shown = [v for v in verdicts if v.words == NOT_SHOWN]
     untested = [v for v in verdicts if v.kind == "not testable"]
-    rest = [v for v in verdicts if v.kind not in ("A stronger", "A weaker", "not testable")]
 
     def names(vs):
         return ", ".join(f"{v.technique} in {v.domain} at {v.budget:,} nodes "
-                         f"({_f(v.elo)} [{_f(v.elo_lo)}, {_f(v.elo_hi)}])" for v in vs)
-    det = (f"{len(verdicts)} pairings, Holm's correction over the {len(verdicts) - len(untested)} "
-           f"testable ones at level {ALPHA}: A stronger in {len(stronger)}, weaker in "
-           f"{len(weaker)}, neither in {len(rest)}"
-           + (f", {len(untested)} not testable (under {MIN_PAIRS} pairs or no variance)"
+                         f"({_f(v.elo)} [{_f(v.elo_lo)}, {_f(v.elo_hi)}] Elo, depth bought "
+                         f"{_depth(v)})" for v in vs)
+    plays = sorted({v.play for v in verdicts})
+    det = (f"{len(verdicts)} pairings (played {', '.join(plays) or '-'}), Holm's correction "
+           f"over the {len(verdicts) - len(untested)} testable ones at level {ALPHA}: stronger "
+           f"in {len(stronger)}, weaker in {len(weaker)}, no difference shown in "
+           f"{len(no_diff)}, not shown at this power in {len(not_shown)}, buys no depth in "
+           f"{len(no_depth)} (depth bought's 95 % CI contains 0 or lies below it: strength "
+           f"not judged)"
+           + (f"; {len(untested)} not testable (under {MIN_PAIRS} pairs or no variance)"
               if untested else ""))
-    if stronger and not weaker and not rest and not untested:
+    if stronger and len(stronger) == len(verdicts):
         cat = "holds"
     elif stronger:
         cat = "holds only under conditions"
     elif weaker:
         cat = "does not hold"
+        det = "not reproduced at these budgets with these implementations; " + det
     else:
         cat = "not shown at this power"
     if stronger:
-        det += f"; worth it: {names(stronger)}"
+        det += f"; stronger: {names(stronger)}"
     if weaker:
-        det += f"; not worth it: {names(weaker)}"
-    if rest or untested:
-        mde = [v.min_elo for v in rest + untested]
-        eq = [v for v in rest if v.kind == "no effect"]
-        det += (f"; undecided: {len(rest) + len(untested)}" + (f" ({len(eq)} with the CI inside ±{MARGIN:.0f} "
-                                                 f"Elo)" if eq else "")
-                + f", the runs detect differences of {_f(min(mde))}–{_f(max(mde))} Elo or more "
-                f"({POWER:.0%} power, level {ALPHA}, before Holm)")
+        det += f"; weaker: {names(weaker)}"
+    if no_depth:
+        det += f"; buys no depth: {names(no_depth)}"
+    if no_diff:
+        det += "; no difference shown: " + ", ".join(
+            f"{v.technique} in {v.domain} at {v.budget:,} nodes ({v.words})" for v in no_diff)
+    if not_shown:
+        mde = [v.min_elo for v in not_shown]
+        det += (f"; not shown at this power: {len(not_shown)}, the runs detect differences of "
+                f"{_f(min(mde))}–{_f(max(mde))} Elo or more ({POWER:.0%} power, level {ALPHA}, "
+                f"before Holm)")
+    det += f"; {GSPRT_TEXT}: " + ", ".join(
+        f"{s} {sum(v.gsprt_state == s for v in verdicts)}"
+        for s in ("H1 accepted", "H0 accepted", "continue"))
     return cat, det, verdicts
 
 
@@ -144,13 +183,21 @@ def write_matches_report(run_dir: str | Path) -> Path:
     except (OSError, ValueError):
         pass
     cpu = sess.get("task_cpu_seconds") or {}
+    plays = sorted({v.play for v in verdicts})
     out = [f"# {run_dir.name}: unsound pruning against sound alpha-beta in game pairs", "",
-           "Each technique (A) plays sound alpha-beta (B) with the same ordering; each side "
-           "deepens iteratively until its node budget per move is spent (compiled engine); "
-           "every opening is played twice, colours swapped (a game pair). Statistics: "
-           "pentanomial over the pairs (searchlab/analysis/stats.py), Holm's correction over "
-           "the pairings, the smallest Elo difference the run detects at "
-           f"{POWER:.0%} power and level {ALPHA}.", "",
+           "Each technique (A) plays sound alpha-beta (B) with the same ordering and node "
+           f"budget per move (compiled engine), both playing {' / '.join(plays) or '-'} "
+           "(engine: one iterative deepening per move, table, killers and history kept across "
+           "its iterations, and across moves with persist; fresh-per-depth: every depth a "
+           "fresh search); every opening is played twice, colours swapped (a game pair). "
+           "Statistics: pentanomial over the pairs (searchlab/analysis/stats.py): Elo with a "
+           f"fixed-n 95 % CI, Holm's correction over the pairings, {GSPRT_TEXT}, the smallest "
+           f"Elo difference the run detects at {POWER:.0%} power and level {ALPHA}; the depth "
+           "bought (A's mean depth per move minus B's, per game pair, Student-t 95 % CI) and "
+           "the node ratio beside Elo. Verdict words per pairing: stronger / weaker (Holm), "
+           f"no difference shown at ±X Elo (X the CI half width, at most {MARGIN:.0f}), not "
+           "shown at this power, or buys no depth (the depth bought's CI contains 0 or lies "
+           "below it: strength not judged).", "",
            f"**Verdict (the depth bought is worth more than the error):** {cat}: {det}.", "",
            "Openings:", ""] + [f"- {x}" for x in opening_sets([run_dir])]
     out += ["", pairing_table(summary, verdicts), "",

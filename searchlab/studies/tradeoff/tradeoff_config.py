@@ -28,9 +28,15 @@ from searchlab.experiment.validation import plain_config, structured
 from searchlab.games.connect4 import ConnectFour, load_benchmark
 from searchlab.games.epd import load_epd
 from searchlab.limits import MAX_COUNT, check_int, check_number
+from searchlab.play.match import PLAY_MODES
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"      # searchlab/data: shipped inputs
 DOMAINS = ("incremental", "connect4", "othello", "chess")
+#: per domain, the values ``null_move_guard`` may take (None = the game's own: guarded in
+#: Connect Four and chess; Othello has no guard, its pass is offered everywhere; the incremental
+#: tree's null move is its own and has no guard to switch)
+NULL_MOVE_GUARDS = {"incremental": (None,), "connect4": (None, True, False),
+                    "othello": (None, False), "chess": (None, True)}
 FAMILIES = ("sound", "null_move", "lmr", "futility", "razoring", "beam", "probcut", "quiescence")
 
 
@@ -110,7 +116,15 @@ class MatchConf:
     the workers and lose less on a kill (resume is per task). ``max_plies``: a longer game is
     adjudicated a draw. ``quiescence``: quiescence depth given to *both* players (chess; None
     = off). ``balance_margin``: keep only openings whose sound search at ``balance_depth``
-    scores within this many ``value_scale`` units of 0 (None = every opening)."""
+    scores within this many ``value_scale`` units of 0 (None = every opening).
+
+    ``play``: how both players search a move (play/match.py, PLAY_MODES): "engine" (the
+    default: one iterative deepening per move whose transposition table, killers and history
+    persist across its iterations, the previous iteration's best move first) or
+    "fresh-per-depth" (every depth a fresh search, nothing carried over: the older runner).
+    ``persist_across_moves`` (engine play): the table, killers and history also carry over
+    from one move of a game to the next (default); false: every move starts empty. It has no
+    effect under fresh-per-depth (recorded false in the game rows)."""
 
     enabled: bool = True
     openings: int = 8
@@ -123,6 +137,8 @@ class MatchConf:
     quiescence: Optional[int] = None
     balance_margin: Optional[float] = None
     balance_depth: int = 2
+    play: str = "engine"
+    persist_across_moves: bool = True
 
 
 @dataclass
@@ -134,6 +150,10 @@ class DomainConf:
     budget: int = 3000              # node budget: depth reached / move chosen at equal budget
     budget_max_depth: int = 64      # deepest iteration under the budget (incremental: d)
     value_scale: float = 1.0
+    # None: the game's own null-move guard where it has one (Connect Four: >= 3 safe moves,
+    # games/null_move.py; chess: not in check, not king and pawns only); Othello has none.
+    # False: Connect Four's unguarded pass (every position). NULL_MOVE_GUARDS: what is allowed.
+    null_move_guard: Optional[bool] = None
     probcut_fit: ProbCutFitConf = field(default_factory=ProbCutFitConf)
     match: MatchConf = field(default_factory=lambda: MatchConf(enabled=False))
     # incremental tree only
@@ -323,6 +343,11 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
                 _int(f"{k}.match.quiescence", m.quiescence, 1)
             if m.balance_margin is not None:
                 _pos(f"{k}.match.balance_margin", m.balance_margin)
+            if m.play not in PLAY_MODES:
+                _fail(f"{k}.match.play must be one of {', '.join(PLAY_MODES)}; got {m.play!r}")
+            if not isinstance(m.persist_across_moves, bool):
+                _fail(f"{k}.match.persist_across_moves must be true or false; got "
+                      f"{m.persist_across_moves!r}")
             for lab in m.techniques:
                 if lab not in labels:
                     _fail(f"{k}.match.techniques: {lab!r} is not a technique label "
@@ -336,6 +361,12 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
             for c in d.correlations:
                 if not 0 <= c <= 1:
                     _fail(f"{k}.correlations must lie in [0, 1]; got {c}")
+        if d.null_move_guard not in NULL_MOVE_GUARDS[n] or not isinstance(
+                d.null_move_guard, (bool, type(None))):
+            allowed = ", ".join("null (the game's own)" if v is None else str(v).lower()
+                                for v in NULL_MOVE_GUARDS[n])
+            _fail(f"{k}.null_move_guard must be one of {allowed} in {n}; got "
+                  f"{d.null_move_guard!r} (docs/tradeoff.md, 'Null move per domain')")
         _check_orderings(k, n, d)
         if n == "connect4":
             if not d.benchmark or not data_path(d.benchmark).is_file():
@@ -350,6 +381,15 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
                 _fail(f"{k}.epd: no such file {d.epd!r}")
             _check_file(f"{k}.epd", n, data_path(d.epd))
     return cfg
+
+
+def null_move_guarded(domain: str, d: DomainConf) -> bool:
+    """Whether null move in ``domain`` goes through a zugzwang guard under config ``d``:
+    Connect Four unless ``null_move_guard`` is false, chess always (the game's own guard),
+    Othello and the incremental tree never (no guard exists)."""
+    if domain == "connect4":
+        return d.null_move_guard is not False
+    return domain == "chess"
 
 
 def _check_orderings(key: str, domain: str, d: DomainConf) -> None:

@@ -31,7 +31,8 @@ from searchlab.games.position import FromState
 from searchlab.play.match import Player, play_game
 from searchlab.play.openings import Opening, random_openings
 from searchlab.studies.tradeoff import domains as dom
-from searchlab.studies.tradeoff.tradeoff_config import TechniqueConf, TradeoffConfig
+from searchlab.studies.tradeoff.tradeoff_config import (TechniqueConf, TradeoffConfig,
+                                                        null_move_guarded)
 
 SOUND = "sound"
 
@@ -109,7 +110,8 @@ def _c4_move_results(moves: str, legal: Iterable[int]) -> dict[int, int]:
 def run_position(pos: dom.Position, dconf: Any, techniques: list[TechniqueConf],
                  models: dict, study: str) -> list[dict]:
     """Every applicable technique on one position: a list of table rows."""
-    game = pos.game()
+    guarded = null_move_guarded(pos.domain, dconf)
+    game = pos.game(guarded)
     depth, ordering = dconf.depth, dconf.ordering
     max_depth = depth if pos.domain == "incremental" else dconf.budget_max_depth
     exact_value, exact_best = exact_best_moves(game, depth, ordering=ordering, engine="reference")
@@ -159,7 +161,8 @@ def run_position(pos: dom.Position, dconf: Any, techniques: list[TechniqueConf],
             budget_move=str(bmove), budget_decision_error=int(bmove not in truth_best),
             exact_score=int(pos.spec["score"]) if c4 else -1,
             result_change=c4_change(r.best_move), budget_result_change=c4_change(bmove),
-            solved=solved(r.best_move), budget_solved=solved(bmove)))
+            solved=solved(r.best_move), budget_solved=solved(bmove),
+            null_move_guard=guarded))
     return rows
 
 
@@ -169,10 +172,11 @@ COLOURS = {"connect4": ("first", "second"), "othello": ("black", "white"),
            "chess": ("white", "black")}
 
 
-def match_game(domain: str):
-    """The game a domain's matches are played in (from its start position)."""
+def match_game(domain: str, dconf: Any = None):
+    """The game a domain's matches are played in (from its start position); Connect Four's
+    null move guarded unless ``dconf.null_move_guard`` is false (None: guarded)."""
     if domain == "connect4":
-        return dom.connect4_game("")
+        return dom.connect4_game("", dconf is None or null_move_guarded(domain, dconf))
     if domain == "othello":
         return dom.othello_game("")
     return Chess()
@@ -197,7 +201,7 @@ def match_openings(domain: str, dconf: Any, study_seed: int) -> list[Opening]:
     (play/openings.py), kept only if balanced when ``match.balance_margin`` is set (the sound
     player's search at ``balance_depth`` within margin x value_scale of 0)."""
     m = dconf.match
-    game = match_game(domain)
+    game = match_game(domain, dconf)
     accept = None
     if m.balance_margin is not None:
         bound = m.balance_margin * dconf.value_scale
@@ -216,17 +220,25 @@ def match_openings(domain: str, dconf: Any, study_seed: int) -> list[Opening]:
 def match_players(domain: str, dconf: Any, t: TechniqueConf, models: dict
                   ) -> tuple[Player, Player]:
     """(A, B): the technique against sound alpha-beta, same ordering and budget, both playing
-    fresh-per-depth (play/match.py; the study's tables were made so); both get the match's
+    as ``match.play`` says (play/match.py: "engine", an engine session per side and game whose
+    table, killers and history persist across iterations and, with
+    ``match.persist_across_moves``, across moves; or "fresh-per-depth"); both get the match's
     quiescence, if any."""
     m = dconf.match
     pr = build_pruning(t, dconf.value_scale, models.get((domain, domain)))
     if m.quiescence is not None:
         pr = dataclasses.replace(pr or Pruning(), quiescence=Quiescence(m.quiescence))
-    # the study's stored tables were played fresh-per-depth; its config has no play mode yet
-    a = Player(t.label, "alphabeta", m.ordering, pr, m.budget, play="fresh-per-depth")
+    persist = persists(m)
+    a = Player(t.label, "alphabeta", m.ordering, pr, m.budget, play=m.play, persist=persist)
     b = Player("alpha-beta (sound)", "alphabeta", m.ordering, _quiescence(m), m.budget,
-               play="fresh-per-depth")
+               play=m.play, persist=persist)
     return a, b
+
+
+def persists(m: Any) -> bool:
+    """Whether the players' table, killers and history carry over from move to move: engine
+    play with ``persist_across_moves`` (never under fresh-per-depth, where nothing carries)."""
+    return m.play == "engine" and bool(m.persist_across_moves)
 
 
 def run_match_task(domain: str, dconf: Any, t: TechniqueConf, models: dict, openings: list,
@@ -234,7 +246,7 @@ def run_match_task(domain: str, dconf: Any, t: TechniqueConf, models: dict, open
     """Every opening of ``openings`` (pair ids from ``first_pair``) played as a game pair:
     one MATCH_GAME_SCHEMA row per game."""
     m = dconf.match
-    game = match_game(domain)
+    game = match_game(domain, dconf)
     a, b = match_players(domain, dconf, t, models)
     rows = []
     for i, op in enumerate(openings):
@@ -249,7 +261,9 @@ def run_match_task(domain: str, dconf: Any, t: TechniqueConf, models: dict, open
                 result=g.result, ending=g.ending, plies=g.plies,
                 a_mean_depth=_mean(g.a_depths), b_mean_depth=_mean(g.b_depths),
                 a_mean_nodes=_mean(g.a_nodes), b_mean_nodes=_mean(g.b_nodes), seed=seed,
-                wall_seconds=time.perf_counter() - t0))
+                wall_seconds=time.perf_counter() - t0, play=m.play,
+                persist_across_moves=persists(m),
+                null_move_guard=null_move_guarded(domain, dconf)))
     return rows
 
 

@@ -22,6 +22,7 @@ from searchlab.analysis.labels import place_labels
 from searchlab.analysis.palette import TECHNIQUE_COLOURS
 from searchlab.studies.tradeoff.tradeoff_config import DOMAINS, FAMILIES
 from searchlab.studies.tradeoff.tradeoff_tables import load_table
+from searchlab.studies.tradeoff.match_words import NO_DEPTH, NOT_SHOWN, STRONGER, WEAKER
 from searchlab.studies.tradeoff.matches_report import (has_games, match_verdict, opening_sets, pairing_table,
                                       pairings, write_matches_report)
 
@@ -296,17 +297,30 @@ def verdict(df: pd.DataFrame, summary: pd.DataFrame, m: pd.DataFrame,
     return head, lines
 
 
+#: families that are not unsound pruning: the sound reference, and quiescence (it extends
+#: the search beyond the horizon rather than pruning it, so part (a) does not count it)
+NOT_UNSOUND = ("sound", "quiescence")
+
+
+def unsound_rows(summary: pd.DataFrame) -> pd.DataFrame:
+    """The rows of unsound techniques only (not the sound reference, not quiescence)."""
+    return summary[~summary["family"].isin(NOT_UNSOUND)]
+
+
 def _part_a(summary: pd.DataFrame) -> tuple[list[str], list[str], str]:
-    uns = summary[summary["family"] != "sound"]
+    uns = unsound_rows(summary)
     by_tech = uns.groupby("technique")["decision_error"].max()
     erring = sorted(t for t, e in by_tech.items() if e > 0)
     clean = sorted(t for t, e in by_tech.items() if e == 0)
     sound_err = summary[summary["family"] == "sound"]["decision_error"].max()
+    q = sorted(summary[summary["family"] == "quiescence"]["technique"].unique())
     line = (f"**(a) “they can prune the best move”.** {len(erring)} of {len(by_tech)} unsound "
             f"configurations chose a move that is not an exact best move in at least one "
             f"position (worst rate {pct(uns['decision_error'].max())}); sound alpha-beta never "
             f"did (max {pct(sound_err)})."
-            + (f" Never wrong on this sample: {', '.join(clean)}." if clean else ""))
+            + (f" Never wrong on this sample: {', '.join(clean)}." if clean else "")
+            + (f" Not counted (quiescence extends the search, it does not prune): "
+               f"{', '.join(q)}." if q else ""))
     return erring, list(by_tech.index), line
 
 
@@ -318,10 +332,11 @@ def _paired_verdict(df: pd.DataFrame, summary: pd.DataFrame, paired: pd.DataFram
                      f"budget, in game pairs.** {cat}: {det}."]
     head = (f"(a) {'supported' if erring else 'not observed'}: {len(erring)}/{len(techs)} "
             f"unsound configurations erred; (b) {cat}: {len(verdicts)} pairings in game pairs, "
-            f"{sum(v.kind == 'A stronger' for v in verdicts)} stronger, "
-            f"{sum(v.kind == 'A weaker' for v in verdicts)} weaker, "
-            f"{sum(v.kind not in ('A stronger', 'A weaker') for v in verdicts)} undecided "
-            f"(Holm).")
+            f"{sum(v.words == STRONGER for v in verdicts)} stronger, "
+            f"{sum(v.words == WEAKER for v in verdicts)} weaker, "
+            f"{sum(v.words.startswith('no difference') for v in verdicts)} no difference shown, "
+            f"{sum(v.words == NOT_SHOWN for v in verdicts)} not shown at this power, "
+            f"{sum(v.words == NO_DEPTH for v in verdicts)} buy no depth (Holm).")
     return head, lines
 
 
@@ -357,7 +372,7 @@ def claim_counts(run_dir: str | Path, match_dirs: tuple = ()) -> dict:
     that stored game pairs (``run_dir`` itself or ``match_dirs``), the part-(b) verdict from
     their pairings (``paired``: category, detail, pairings, games) and the data sets named."""
     s = _sections(Path(run_dir), tuple(match_dirs))
-    uns = s["summary"][s["summary"]["family"] != "sound"]
+    uns = unsound_rows(s["summary"])
     by_tech = uns.groupby("technique")["decision_error"].max()
     m = s["m"]
     decided = m[m["openings"] >= 2] if len(m) else m
@@ -380,8 +395,9 @@ def _paired_counts(paired: pd.DataFrame) -> dict | None:
     cat, det, verdicts = match_verdict(paired)
     return dict(category=cat, detail=det, pairings=len(verdicts),
                 games=int(paired["games"].sum()), pairs=int(paired["pairs"].sum()),
-                stronger=sum(v.kind == "A stronger" for v in verdicts),
-                weaker=sum(v.kind == "A weaker" for v in verdicts))
+                stronger=sum(v.words == STRONGER for v in verdicts),
+                weaker=sum(v.words == WEAKER for v in verdicts),
+                no_depth=sum(v.words == NO_DEPTH for v in verdicts))
 
 
 def tradeoff_section(run_dir: str | Path, match_dirs: tuple = ()) -> str:

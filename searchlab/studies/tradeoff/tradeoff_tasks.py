@@ -35,7 +35,8 @@ from searchlab.experiment.seeds import config_digest, task_digest
 from searchlab.experiment.session import EnvelopeRows, Session, dump_yaml
 from searchlab.experiment.table_kinds import MATCH_GAME_SCHEMA, TRADEOFF_SCHEMA
 from searchlab.studies.tradeoff import domains as dom
-from searchlab.studies.tradeoff.tradeoff_config import TradeoffConfig, selected_domains
+from searchlab.studies.tradeoff.tradeoff_config import (TradeoffConfig, null_move_guarded,
+                                                        selected_domains)
 from searchlab.studies.tradeoff.tradeoff_estimate import check_budget, match_work, position_work
 from searchlab.studies.tradeoff.tradeoff_measure import (fit_models, match_openings, run_match_task,
                                                    run_position)
@@ -122,10 +123,24 @@ def plan_tradeoff_tasks(cfg: TradeoffConfig, models: dict) -> list[TradeoffTask]
 
 
 def config_hash(cfg: TradeoffConfig) -> str:
-    """A digest of everything that changes the study's numbers (not workers or progress)."""
+    """A digest of everything that changes the study's numbers (not workers or progress).
+
+    The play mode (``match.play``, ``match.persist_across_moves``) and ``null_move_guard``
+    enter it wherever they differ from how the study played before these keys existed
+    (matches fresh-per-depth; Connect Four's and Othello's null move unguarded, chess's through
+    its own guard): a config that plays as before keeps its earlier hash, so its earlier run
+    directories still resume, and one that plays otherwise gets a new one."""
     d = dataclasses.asdict(cfg)
     for k in ("n_jobs", "progress", "results_dir", "description"):
         d.pop(k)
+    for name, dom_d in d["domains"].items():
+        dconf = getattr(cfg.domains, name)
+        m = dom_d["match"]
+        if not dconf.match.enabled or dconf.match.play == "fresh-per-depth":
+            m.pop("play")
+            m.pop("persist_across_moves")
+        if null_move_guarded(name, dconf) == (name == "chess"):
+            dom_d.pop("null_move_guard")
     return config_digest(d)
 
 

@@ -1,0 +1,62 @@
+"""The words of one pairing's verdict (technique A against sound alpha-beta B, one domain, one
+node budget per move), computed from its numbers only.
+
+``pairing_words`` turns a pairing's figures into one of:
+
+- "buys no depth": the paired 95 % CI of the depth bought (A's mean depth per move minus B's,
+  per game pair) contains 0 or lies at or below it. The technique is meant to buy depth with
+  its errors; where it buys none, its Elo says nothing about that trade, so strength is not
+  judged (the Elo figures stay in the table);
+- "stronger" / "weaker": the Holm-adjusted p-value of "score = ½" is below the level and the
+  Elo CI lies above / below 0;
+- "no difference shown at ±X Elo": undecided, and the Elo CI's half width X is at most the
+  margin (the run rules out differences much larger than X);
+- "not shown at this power": undecided with a wider CI, or not testable (too few pairs, pairs
+  all of one outcome, or too few pairs for a depth CI).
+"""
+
+from __future__ import annotations
+
+import math
+
+from searchlab.errors import InvalidParameterError
+
+STRONGER = "stronger"
+WEAKER = "weaker"
+NOT_SHOWN = "not shown at this power"
+NO_DEPTH = "buys no depth"
+NO_DIFFERENCE = "no difference shown at ±{x:.0f} Elo"
+#: the largest Elo CI half width at which an undecided pairing is worded "no difference shown"
+MARGIN = 50.0
+
+
+def pairing_words(elo_lo: float, elo_hi: float, p_holm: float, depth_lo: float,
+                  depth_hi: float, *, alpha: float = 0.05, margin: float = MARGIN) -> str:
+    """The verdict words of one pairing (the module docstring), in this order of precedence:
+    no depth CI (NaN bounds) -> "not shown at this power"; ``depth_lo`` <= 0 -> "buys no
+    depth"; ``p_holm`` NaN (not testable) -> "not shown at this power"; ``p_holm`` < ``alpha``
+    -> "stronger" (``elo_lo`` > 0) or "weaker" (``elo_hi`` < 0); else "no difference shown at
+    ±X Elo" with X = (elo_hi - elo_lo) / 2 when X <= ``margin``, else "not shown at this
+    power". Elo figures are A's over B's; depth in plies. Raises InvalidParameterError for
+    alpha outside (0, 1), a negative margin or a CI whose low end exceeds its high end."""
+    if not 0 < alpha < 1:
+        raise InvalidParameterError(f"alpha must lie in (0, 1); got {alpha!r}")
+    if not margin >= 0:
+        raise InvalidParameterError(f"margin must be >= 0 Elo; got {margin!r}")
+    for name, lo, hi in (("elo", elo_lo, elo_hi), ("depth", depth_lo, depth_hi)):
+        if lo > hi:
+            raise InvalidParameterError(f"{name}_lo must not exceed {name}_hi; got {lo} > {hi}")
+    if math.isnan(depth_lo) or math.isnan(depth_hi):
+        return NOT_SHOWN
+    if depth_lo <= 0:
+        return NO_DEPTH
+    if math.isnan(p_holm):
+        return NOT_SHOWN
+    if p_holm < alpha and elo_lo > 0:
+        return STRONGER
+    if p_holm < alpha and elo_hi < 0:
+        return WEAKER
+    half = (elo_hi - elo_lo) / 2
+    if math.isfinite(half) and half <= margin:
+        return NO_DIFFERENCE.format(x=half)
+    return NOT_SHOWN
