@@ -69,6 +69,7 @@ import numba
 import numpy as np
 
 from searchlab.algorithms.compiled import Primitives
+from searchlab.algorithms.kernels.hashing import mix64
 from searchlab.errors import UnsupportedError
 
 _TEMPLATE = Path(__file__).with_name("_engine.py")
@@ -118,7 +119,7 @@ def source(prims: Primitives) -> tuple[str, str]:
     lines = [_import_line(name, f) for name, f in zip(Primitives._fields, prims)]
     text = head + _BEGIN + "".join(lines) + _END + tail
     h = hashlib.sha256(text.encode())
-    h.update(_dependencies(prims))
+    h.update(_dependencies(tuple(prims) + (mix64,)))      # mix64: the template's own import
     return text, h.hexdigest()
 
 

@@ -13,7 +13,7 @@ Every jitted function of the search lives in this one file on purpose: numba's o
 (cache=True) is invalidated only by edits to the file that defines the cached function, not by
 edits to the files of the functions it calls. The one exception is the key arithmetic
 (mix64, child_key, unit, order_draw, noise), fixed by docs/trees.md and shared by every compiled
-tree and game: it lives once in _hashing.py.
+tree and game: it lives once in hashing.py.
 
 The 64-bit key arithmetic (docs/trees.md; mirrors searchlab/hashing.py): every constant is a
 numpy uint64 and every operand is cast explicitly, because in numba (and numpy) uint64 combined
@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.kernels._hashing import (GOLDEN, NOISE_SALT, ORDER_SALT, TWO_POW_M53,  # noqa: F401
+from searchlab.algorithms.kernels.hashing import (GOLDEN, NOISE_SALT, ORDER_SALT, TWO_POW_M53,  # noqa: F401
                                                  child_key, mix64, noise, order_draw, unit)
 
 _S11 = np.uint64(11)
