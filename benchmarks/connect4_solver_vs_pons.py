@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from searchlab.games import connect4 as c4          # noqa: E402
-from searchlab.algorithms.kernels import connect4 as c4k  # noqa: E402  (timing the bare kernel)
+from searchlab.games import connect4_kernel as c4k  # noqa: E402  (timing the bare kernel)
 
 SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L1_R1")
 

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from searchlab.games import connect4 as c4          # noqa: E402
 from searchlab.games.tictactoe import kernel_search  # noqa: E402
-from searchlab.algorithms.kernels import connect4 as c4k  # noqa: E402  (timing the bare kernel)
+from searchlab.games import connect4_kernel as c4k  # noqa: E402  (timing the bare kernel)
 
 
 def best_of(fn, repeat: int) -> float:

@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import types
-from numba.typed import Dict
 
 from searchlab.algorithms.compiled import family
 from searchlab.algorithms.compiled.chance import ChancePrimitives, CompiledChanceGame
@@ -72,8 +70,7 @@ def run_compiled(game: Any, algorithm: str, ordering: str, horizon: float, low: 
     cnt = np.zeros(E.N_COUNTERS, np.int64)
     cnt[BEST] = -1
     per_ply = np.zeros(rows + 2, np.int64)
-    memo_v = Dict.empty(key_type=E.KEY, value_type=types.float64)
-    memo_k = Dict.empty(key_type=E.KEY, value_type=types.int64)
+    memo_v, memo_k = E.new_memos()
     root_vals = np.full(cg.n_move_ids, np.nan)
     width = cg.max_outcomes
     s_lo, s_hi = np.empty((rows + 2, width)), np.empty((rows + 2, width))

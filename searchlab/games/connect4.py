@@ -48,11 +48,11 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from searchlab.algorithms.kernels import connect4 as kernel
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.limits import SOLVABLE_EMPTY
 from searchlab.games.connect4_compiled import CENTRE_FIRST
 from searchlab.games.connect4_compiled import compiled_game as _compiled_game
+from searchlab.games import connect4_kernel as kernel
 from searchlab.games.protocol import Capabilities
 from searchlab.hashing import mix64
 
@@ -312,7 +312,7 @@ class ConnectFour:
 
 
 # ------------------------------------------------------------------------------------------
-# Compiled searches (public wrappers over searchlab.algorithms.kernels.connect4).
+# Compiled searches (public wrappers over searchlab.games.connect4_kernel).
 
 def _state_of(position: "str | ConnectFour | ConnectFourState") -> ConnectFourState:
     if isinstance(position, str):

@@ -15,10 +15,9 @@ from numba import njit
 from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
                                                  null_move_never)
-from searchlab.algorithms.kernels._alphabeta import mix64
-from searchlab.algorithms.kernels.connect4 import _winning_cells
+from searchlab.algorithms.kernels.hashing import mix64
 from searchlab.algorithms.kernels.othello import popcount
-from searchlab.algorithms.kernels.connect4 import CELLS, HEIGHT, WIDTH
+from searchlab.games.connect4_kernel import CELLS, HEIGHT, WIDTH, winning_cells
 
 STATE_SIZE = 4
 CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)          # Pons' column order, the "centre" ordering
@@ -97,7 +96,7 @@ def evaluate(s):
     cells at a time), so ``~any_o & any_c`` are cur's windows."""
     cur, mask = np.int64(s[0]), np.int64(s[1])
     opp = cur ^ mask
-    t = _count(_winning_cells(cur, mask)) - _count(_winning_cells(opp, mask))
+    t = _count(winning_cells(cur, mask)) - _count(winning_cells(opp, mask))
     w = 0
     for k in range(4):
         d = _SHIFTS[k]
@@ -145,7 +144,7 @@ def safe_moves(s):
     cur, mask = np.int64(s[0]), np.int64(s[1])
     opp = cur ^ mask
     possible = (mask + _BOTTOM) & _BOARD
-    opp_win = _winning_cells(opp, mask)
+    opp_win = winning_cells(opp, mask)
     forced = possible & opp_win
     if forced:
         if forced & (forced - 1):

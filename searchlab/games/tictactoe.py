@@ -33,9 +33,9 @@ from typing import Iterable, NamedTuple
 
 import numpy as np
 
-from searchlab.algorithms.kernels import tictactoe as kernel
 from searchlab.algorithms.result import SearchResult
 from searchlab.errors import InvalidParameterError, UnsupportedError
+from searchlab.games import tictactoe_kernel as kernel
 from searchlab.games.protocol import Capabilities
 from searchlab.games.tictactoe_compiled import ZOBRIST
 from searchlab.games.tictactoe_compiled import compiled_game as _compiled_game

@@ -15,7 +15,7 @@ from numba import njit
 from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
                                                  no_order_key, null_move_never)
-from searchlab.algorithms.kernels.tictactoe import FULL, LINES, WIN
+from searchlab.games.tictactoe_kernel import FULL, LINES, WIN
 from searchlab.hashing import GOLDEN, MASK64, mix64
 
 STATE_SIZE = 3

@@ -146,6 +146,40 @@ def test_two_processes_compile_at_once_and_a_third_loads_from_disk(tmp_path):
     assert len(list((tmp_path / "searchlab_engine").glob("searchlab_engine_*.py"))) == 2
 
 
+_CACHED = """
+import numpy as np
+from fakegame.game import evaluate
+from searchlab.algorithms.compiled import specialise
+f = specialise.cached((evaluate,)).evaluate
+print(f(np.array([5], dtype=np.uint64)), len(f.stats.cache_hits), len(f.stats.cache_misses))
+"""
+
+
+def test_cached_functions_load_from_disk_and_follow_their_callees_sources(tmp_path, monkeypatch):
+    """specialise.cached (the chess kernel's entry points): a plain function calling a function
+    of another file is compiled once, loaded from disk by the next process, and compiled afresh
+    after an edit to the called file (which numba's own cache would not notice)."""
+    plain = HELPER.replace("@njit(cache=True)", "@njit")       # as the chess kernel's modules
+    fake = _fake_game(tmp_path, monkeypatch, helper=plain,
+                      game=GAME.replace("@njit(cache=True)", "@njit")).evaluate
+    text, key = specialise.cached_source((fake,))
+    assert "@njit(cache=True)\ndef evaluate(s):\n    return _evaluate(s)" in text
+    assert specialise.cached_source((fake,))[1] == key
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "nb"), PYTHONPATH=os.pathsep.join(
+        [str(tmp_path), str(ROOT), os.environ.get("PYTHONPATH", "")]), PYTHONDONTWRITEBYTECODE="1")
+    env.pop("NUMBA_DISABLE_JIT", None)
+
+    def run():
+        return subprocess.run([sys.executable, "-c", _CACHED], env=env, cwd=ROOT, text=True,
+                              stdout=subprocess.PIPE, timeout=300, check=True).stdout.split()
+    assert run() == ["10.0", "0", "1"]                          # compiled
+    assert run() == ["10.0", "1", "0"]                          # loaded from disk
+    (tmp_path / "fakegame" / "helper.py").write_text(textwrap.dedent(plain.replace("x + 1", "x + 20")))
+    assert run() == ["29.0", "0", "1"]                          # the edit: compiled afresh
+    with pytest.raises(UnsupportedError, match="two functions named"):
+        specialise.cached_source((fake, fake))
+
+
 def test_threads_search_at_once_with_their_own_buffers():
     """The search runs without the GIL and each thread keeps its own buffers and table: two
     threads searching different games at once get the counts of one thread alone."""

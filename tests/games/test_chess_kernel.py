@@ -20,13 +20,17 @@ from searchlab.errors import InvalidParameterError, SearchlabError
 from searchlab.games.chess_game import Chess
 from searchlab.games.chesskernel import CompiledBoard, perft
 from searchlab.games.chesskernel.attacks import bishop_attacks, rook_attacks
-from searchlab.games.chesskernel.count import count_moves
-from searchlab.games.chesskernel.movegen import MAX_MOVES, generate, has_legal_move
-from searchlab.games.chesskernel.position import ROW, make_move, row_from_board
+from searchlab.games.chesskernel.cached import kernel
+from searchlab.games.chesskernel.movegen import MAX_MOVES
+from searchlab.games.chesskernel.position import ROW, row_from_board
 from searchlab.games.chesskernel.tables import BISHOP_RAYS, ROOK_RAYS
 from tests.games.chess_kernel_cases import perft_cases, perft_fens, random_game, suite_fens
 from tests.nojit import run_without_jit
 
+# the kernel's functions as the wrapper calls them: compiled code loaded from the disk cache
+_K = kernel()
+count_moves, generate, has_legal_move, make_move = (_K.count_moves, _K.generate, _K.has_legal_move,
+                                                    _K.make_move)
 PERFT_FAST = 3_000_000
 PERFT_SLOW = 100_000_000
 CASES = perft_cases()

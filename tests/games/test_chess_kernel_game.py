@@ -14,9 +14,11 @@ import pytest
 
 from searchlab.games.chess_game import Chess, captures_first
 from searchlab.games.chesskernel import game as cg
+from searchlab.games.chesskernel.cached import kernel
 from searchlab.games.chesskernel.movegen import MAX_MOVES
 from tests.games.chess_kernel_cases import random_game, suite_fens
 
+K = kernel()        # the primitives, compiled code loaded from the disk cache
 TERMINAL = [
     "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",   # fool's mate: White mated
     "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",                                  # stalemate
@@ -44,32 +46,32 @@ def _used(row: np.ndarray) -> np.ndarray:
 def _check_state(game: Chess, state, max_white: bool, buf: np.ndarray, out: np.ndarray,
                  seen: dict) -> None:
     row = cg.encode_state(state, max_white)
-    assert bool(cg.max_to_move(row)) == game.max_to_move(state)
-    assert int(cg.hash_key(row)) == game.hash_key(state)
+    assert bool(K.max_to_move(row)) == game.max_to_move(state)
+    assert int(K.hash_key(row)) == game.hash_key(state)
     terminal = game.is_terminal(state)
-    assert bool(cg.is_terminal(row)) == terminal, state.fen
+    assert bool(K.is_terminal(row)) == terminal, state.fen
     if terminal:
         seen["terminal"] += 1
         seen["repetition"] += state.is_repetition_draw()
-        assert _bits(cg.utility(row)) == _bits(game.utility(state)), state.fen
+        assert _bits(K.utility(row)) == _bits(game.utility(state)), state.fen
         return
-    assert _bits(cg.evaluate(row)) == _bits(game.evaluate(state)), state.fen
-    n = cg.gen_moves(row, buf)
+    assert _bits(K.evaluate(row)) == _bits(game.evaluate(state)), state.fen
+    n = K.gen_moves(row, buf)
     ids = [int(m) for m in buf[:n]]
     moves = game.legal_moves(state)
     assert [cg.move_of(m) for m in ids] == moves and [cg.id_of(m) for m in moves] == ids
-    by_key = sorted(ids, key=lambda m: cg.order_key(row, m, cg.ORDER_CAPTURES))
+    by_key = sorted(ids, key=lambda m: K.order_key(row, m, cg.ORDER_CAPTURES))
     assert [cg.move_of(m) for m in by_key] == captures_first(state, moves)
-    k = cg.noisy_moves(row, buf)
+    k = K.noisy_moves(row, buf)
     assert [cg.move_of(int(m)) for m in buf[:k]] == game.noisy_moves(state)
     seen["captures"] += k
     for m, uci in zip(ids, moves):
-        assert bool(cg.is_noisy(row, m)) == game.is_noisy(state, uci)
-        cg.play(row, m, out)
+        assert bool(K.is_noisy(row, m)) == game.is_noisy(state, uci)
+        K.play(row, m, out)
         assert np.array_equal(_used(out), _used(cg.encode_state(game.play(state, uci), max_white))), uci
-    assert bool(cg.null_move_allowed(row)) == game.null_move_allowed(state)
+    assert bool(K.null_move_allowed(row)) == game.null_move_allowed(state)
     seen["null_refused"] += not game.null_move_allowed(state)
-    cg.null_move(row, out)
+    K.null_move(row, out)
     assert np.array_equal(_used(out), _used(cg.encode_state(game.null_move(state), max_white)))
     seen["states"] += 1
 
@@ -95,15 +97,15 @@ def test_terminal_positions():
     seen = _run(TERMINAL + NOT_TERMINAL, plies=0, seed=0)
     assert seen["terminal"] == len(TERMINAL) and seen["states"] == len(NOT_TERMINAL)
     mated = cg.encode_state(Chess(TERMINAL[0]).initial_state(), max_white=True)
-    assert cg.utility(mated) == -cg.MATE_VALUE
+    assert K.utility(mated) == -cg.MATE_VALUE
     mated[cg.MAX_COLOR] = np.uint64(1)
-    assert cg.utility(mated) == cg.MATE_VALUE
+    assert K.utility(mated) == cg.MATE_VALUE
 
 
 def test_level_evaluation_is_negative_zero_for_black_max():
     """Python negates float(0) to -0.0 when MAX is Black; the kernel must too (bit for bit)."""
     row = cg.encode_state(Chess("4k3/8/8/8/8/8/8/4K3 b - - 0 1").initial_state(), max_white=False)
-    assert math.copysign(1.0, cg.evaluate(row)) == -1.0
+    assert math.copysign(1.0, K.evaluate(row)) == -1.0
 
 
 def test_primitives_match_the_python_game_along_random_games():

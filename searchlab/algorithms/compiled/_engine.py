@@ -40,22 +40,8 @@ import math
 import numpy as np
 from numba import njit
 
-from searchlab.hashing import MASK64
+from searchlab.algorithms.kernels.hashing import mix64
 
-# SplitMix64's finaliser on uint64 (searchlab.hashing.mix64; kernels/_alphabeta.py has the same
-# for the synthetic kernel, which this layer may not import): the random order's ranks.
-_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
-_S27, _S30, _S31 = np.uint64(27), np.uint64(30), np.uint64(31)
-assert MASK64 == 0xFFFFFFFFFFFFFFFF
-
-
-@njit(cache=True, _nrt=False)
-def mix64(z):
-    z = z ^ (z >> _S30)
-    z = z * _M1
-    z = z ^ (z >> _S27)
-    z = z * _M2
-    return z ^ (z >> _S31)
 
 # --- the game's primitives ----------------------------------------------------------------------
 # The per-game copy replaces the lines between the markers with imports of the game's primitives

@@ -14,12 +14,14 @@ Modules, one job each:
     perft       perft with bulk counting
     board       the public wrapper: CompiledBoard (validated by searchlab.games.chess_fen), perft
     game        chess as a game of the compiled search engine (its primitives)
+    cached      the functions Python calls, cached on disk (compiled once, loaded afterwards)
 
-The kernel's functions compile on first use in a process (a few seconds; no on-disk cache of
-their own, because numba's cache would not notice edits to the modules a cached function
-calls). Loading a position (position.row_from_board) is plain Python, so a process whose
-searches run from the compiled engine's disk cache (searchlab.algorithms.compiled.specialise,
-which hashes every file the primitives depend on) compiles nothing for chess.
+The kernel's modules are plain ``@njit`` without numba's cache, which would not notice edits
+to the modules a cached function calls. What Python calls goes through cached.kernel(): a
+generated module of ``cache=True`` functions calling the kernel's, named by a hash of every
+source their compiled code depends on (searchlab.algorithms.compiled.specialise.cached), so a
+warm process loads them from disk. Loading a position is plain Python, and the compiled
+engine's searches run from its own cached per-game copy.
 ``NUMBA_DISABLE_JIT=1`` runs the same code as plain Python.
 """
 

@@ -2,7 +2,8 @@
 
 ``CompiledBoard(text)`` parses a FEN or EPD line with python-chess, refuses positions the kernel
 cannot play (searchlab.games.chess_fen.check_position, shared with the Python game) and keeps the position and every later one in a stack of
-rows (position.py), so repetitions over the game are seen. Moves in and out are UCI strings in
+rows (position.py), so repetitions over the game are seen. Its compiled calls go through
+cached.kernel(), loaded from disk in a warm process. Moves in and out are UCI strings in
 python-chess's order (movegen.py).
 
 Errors: ``InvalidParameterError`` (a SearchlabError) naming the position and the offending FEN
@@ -16,11 +17,10 @@ import numpy as np
 
 from searchlab.errors import InvalidParameterError
 from searchlab.games.chess_fen import check_position, parse_board
-from searchlab.games.chesskernel.movegen import MAX_MOVES, generate
-from searchlab.games.chesskernel.perft import divide_kernel, perft_kernel
+from searchlab.games.chesskernel.cached import kernel
+from searchlab.games.chesskernel.movegen import MAX_MOVES
 from searchlab.games.chesskernel.position import (CASTLE, EP, FULL, HALF, KEY, NO_SQUARE, ROW,
-                                                  STM, full_key, in_check, make_move,
-                                                  repetitions, row_from_board)
+                                                  STM, row_from_board, uci)
 
 #: The largest perft depth the wrapper accepts (a guard against typos, not a limit of the kernel).
 MAX_PERFT_DEPTH = 12
@@ -57,7 +57,7 @@ class CompiledBoard:
     def moves_encoded(self) -> np.ndarray:
         """The legal moves as the kernel encodes them (movegen.py), python-chess's order."""
         with np.errstate(over="ignore"):       # the slider arithmetic wraps by design
-            n = generate(self.row, self._buffer)
+            n = kernel().generate(self.row, self._buffer)
         return self._buffer[:n].copy()
 
     def legal_moves(self) -> list[str]:
@@ -71,11 +71,11 @@ class CompiledBoard:
     def recomputed_key(self) -> int:
         """The key computed from scratch (tests compare it with the incremental one)."""
         with np.errstate(over="ignore"):
-            return int(full_key(self.row))
+            return int(kernel().full_key(self.row))
 
     def is_check(self) -> bool:
         with np.errstate(over="ignore"):
-            return bool(in_check(self.row))
+            return bool(kernel().in_check(self.row))
 
     def halfmove_clock(self) -> int:
         return int(self.row[HALF])
@@ -83,7 +83,7 @@ class CompiledBoard:
     def repetitions(self) -> int:
         """Earlier positions of this game equal to the current one (python-chess's
         ``is_repetition(count)`` is ``repetitions() >= count - 1``)."""
-        return int(repetitions(self._stack, self._ply, 0))
+        return int(kernel().repetitions(self._stack, self._ply, 0))
 
     def to_board(self) -> chess.Board:
         """The position as a python-chess board (no move stack)."""
@@ -98,7 +98,7 @@ class CompiledBoard:
         for m in moves:
             if uci(int(m)) == move:
                 with np.errstate(over="ignore"):
-                    make_move(self._stack[self._ply], self._stack[self._ply + 1], m)
+                    kernel().make_move(self._stack[self._ply], self._stack[self._ply + 1], m)
                 self._ply += 1
                 return
         raise InvalidParameterError(
@@ -116,7 +116,7 @@ class CompiledBoard:
         depth = _check_depth(depth)
         stack, moves = self._scratch(depth)
         with np.errstate(over="ignore"):
-            return int(perft_kernel(stack, 0, depth, moves))
+            return int(kernel().perft_kernel(stack, 0, depth, moves))
 
     def divide(self, depth: int) -> dict[str, int]:
         """Perft below each legal move (depth >= 1), in python-chess's order."""
@@ -126,7 +126,7 @@ class CompiledBoard:
         stack, moves = self._scratch(depth)
         counts = np.zeros(MAX_MOVES, dtype=np.int64)
         with np.errstate(over="ignore"):
-            n = divide_kernel(stack, 0, depth, moves, counts)
+            n = kernel().divide_kernel(stack, 0, depth, moves, counts)
         return {uci(int(moves[0, i])): int(counts[i]) for i in range(n)}
 
     def _scratch(self, depth: int) -> tuple[np.ndarray, np.ndarray]:
@@ -144,15 +144,6 @@ def _check_depth(depth: int) -> int:
 def perft(text: str, depth: int) -> int:
     """Perft of a FEN/EPD position (see CompiledBoard.perft)."""
     return CompiledBoard(text, max_plies=0).perft(depth)
-
-
-_PROMO = {2: "n", 3: "b", 4: "r", 5: "q"}
-
-
-def uci(move: int) -> str:
-    """The UCI string of a kernel move (castling as king e1g1 etc., as python-chess)."""
-    frm, to, promo = move & 63, (move >> 6) & 63, (move >> 12) & 7
-    return chess.SQUARE_NAMES[frm] + chess.SQUARE_NAMES[to] + _PROMO.get(promo, "")
 
 
 def board_from_row(row: np.ndarray) -> chess.Board:

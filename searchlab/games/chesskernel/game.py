@@ -33,7 +33,6 @@ from numba import njit
 from searchlab.games.chess_values import (MATE_VALUE, PIECE_VALUES, PST, PST_KING_END,
                                           PST_KING_MIDDLE)
 from searchlab.algorithms.kernels.bits import lsb, popcount
-from searchlab.games.chesskernel.board import uci
 from searchlab.games.chesskernel.movegen import generate, has_legal_move
 from searchlab.games.chesskernel.position import (EP, HALF, KEY, KIND_CASTLE, KIND_DOUBLE,
                                                   KIND_EP, KIND_NORMAL, KING, OCC_W, PAWN,
@@ -41,7 +40,7 @@ from searchlab.games.chesskernel.position import (EP, HALF, KEY, KIND_CASTLE, KI
                                                   make_move, make_null,
                                                   move_captured, move_from, move_piece,
                                                   move_promo, move_to, piece_type_at,
-                                                  row_from_board)
+                                                  row_from_board, uci)
 
 N_HIST = ROW
 N_BEFORE = ROW + 1

@@ -331,3 +331,12 @@ def row_from_board(board: chess.Board) -> np.ndarray:
     pos[EP_KEY] = np.uint64(ep_part)
     pos[REP_KEY] = np.uint64(key if board.has_legal_en_passant() else key ^ ep_part)
     return pos
+
+
+_PROMO = {2: "n", 3: "b", 4: "r", 5: "q"}
+
+
+def uci(move: int) -> str:
+    """The UCI string of a kernel move (castling as king e1g1 etc., as python-chess)."""
+    frm, to, promo = move & 63, (move >> 6) & 63, (move >> 12) & 7
+    return chess.SQUARE_NAMES[frm] + chess.SQUARE_NAMES[to] + _PROMO.get(promo, "")

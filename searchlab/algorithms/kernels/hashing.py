@@ -1,14 +1,16 @@
 """The 64-bit key arithmetic of docs/trees.md on numba uint64 (mirrors searchlab/hashing.py).
 
 The one compiled copy of SplitMix64's finaliser and the keys built on it: the synthetic-tree
-kernel (_alphabeta.py), the compiled trees' and games' primitives and the chance and n-player
-engines import it from here (the lowest layer that holds numba code). Every constant is a numpy
-uint64 and every operand is cast explicitly, because in numba (and numpy) uint64 combined with
-int64 silently becomes float64. Under NUMBA_DISABLE_JIT these functions run on numpy uint64
+kernel (_alphabeta.py), the compiled engine (its random order), the compiled trees' and games'
+primitives and the parallel kernels import it from here. It is a layer of its own, below both
+kernels and the compiled engines (docs/architecture.md), and imports nothing of searchlab.
+
+Every constant is a numpy uint64 and every operand is cast explicitly, because in numba (and
+numpy) uint64 combined with int64 silently becomes float64. Under NUMBA_DISABLE_JIT these functions run on numpy uint64
 scalars, whose multiplications wrap (callers silence numpy's overflow warning with
 ``np.errstate(over="ignore")``). The key arithmetic is fixed by docs/trees.md: an edit here
-would change every tree, which is why numba's cache (which does not notice edits to a called
-function's file) is no concern.
+would change every tree; even so the compiled engine's copies hash this file with the
+primitives' sources (searchlab.algorithms.compiled.specialise), so an edit recompiles them.
 """
 
 from __future__ import annotations

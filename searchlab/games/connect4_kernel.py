@@ -1,8 +1,9 @@
-"""Compiled Connect Four searches (private): Pons' tutorial solvers and the real solver (with
+"""Connect Four's numba code: the bitboard rules (``winning_cells``, which the compiled game's
+primitives in connect4_compiled.py use too), Pons' tutorial solvers and the real solver (with
 Pons' tutorial table, his current one, or searchlab's "dual" table).
 
-Private: call them through ``searchlab.games.connect4`` (``pons_tutorial``, ``solve``), which
-validate the position and return plain results. Definitions: docs/games.md, "Connect Four".
+The solvers are called through ``searchlab.games.connect4`` (``pons_tutorial``, ``solve``),
+which validate the position and return plain results. Definitions: docs/games.md, "Connect Four".
 
 Bitboards in Pascal Pons' layout, held in int64 (49 bits used, so never negative): column c
 (0 = leftmost) is bits 7c .. 7c+5 from the bottom up, bit 7c+6 a sentinel that stays empty.
@@ -51,7 +52,7 @@ MAX_EPOCH = 255
 
 
 @njit(cache=True, inline="always")
-def _winning_cells(pos, mask):
+def winning_cells(pos, mask):
     """Empty cells where ``pos``'s owner would complete four in a row (Pons'
     compute_winning_position). Left shifts may drop bits beyond 63; only ``pos`` (< 2^49)
     is ever shifted and the result is masked to the board, so that is harmless."""
@@ -113,7 +114,7 @@ def _tutorial_negamax(cur, mask, n):
     if n == CELLS:
         return 0, nodes
     possible = (mask + BOTTOM) & BOARD
-    if _winning_cells(cur, mask) & possible:
+    if winning_cells(cur, mask) & possible:
         return (43 - n) // 2, nodes
     best = -42
     for c in range(WIDTH):
@@ -132,7 +133,7 @@ def _tutorial_alphabeta(cur, mask, n, alpha, beta, order):
     if n == CELLS:
         return 0, nodes
     possible = (mask + BOTTOM) & BOARD
-    if _winning_cells(cur, mask) & possible:
+    if winning_cells(cur, mask) & possible:
         return (43 - n) // 2, nodes
     mx = (41 - n) // 2
     if beta > mx:
@@ -181,7 +182,7 @@ def _non_losing_moves(cur, mask):
     """Pons' possibleNonLosingMoves: playable cells that do not hand the opponent an
     immediate win (0 when every move loses, e.g. two opponent threats to block)."""
     possible = (mask + BOTTOM) & BOARD
-    opp_win = _winning_cells(cur ^ mask, mask)
+    opp_win = winning_cells(cur ^ mask, mask)
     forced = possible & opp_win
     if forced:
         if forced & (forced - 1):
@@ -221,7 +222,7 @@ def _solver_negamax(cur, mask, n, alpha, beta, epoch, tt, buf):
     for i in range(WIDTH - 1, -1, -1):
         m = nxt & (COLUMN << (7 * ((ORDER_CENTRE >> (4 * i)) & 15)))
         if m:
-            sc = _popcount(_winning_cells(cur | m, mask))
+            sc = _popcount(winning_cells(cur | m, mask))
             pos = size
             while pos > 0 and buf[n, 8 + pos - 1] > sc:
                 buf[n, pos] = buf[n, pos - 1]
@@ -266,7 +267,7 @@ def _solve(cur, mask, n, weak, tt, buf):
     of every probe; a position won at once counts as one node.
     """
     epoch = _new_epoch(tt, TT_SIZE, MAX_EPOCH)
-    if _winning_cells(cur, mask) & ((mask + BOTTOM) & BOARD):
+    if winning_cells(cur, mask) & ((mask + BOTTOM) & BOARD):
         return (1 if weak else (CELLS + 1 - n) // 2), 1
     lo = -((CELLS - n) // 2)
     hi = (CELLS + 1 - n) // 2
@@ -342,11 +343,11 @@ def _column_of(m):
 def _bounds_negamax(cur, mask, n, alpha, beta, opp_win, epoch, extra, tt, buf):
     """Pons' current negamax (no book; ``extra``: searchlab's additions); requires that the
     side to move cannot win at once. ``opp_win``: the opponent's winning cells
-    (_winning_cells(cur ^ mask, mask)), which the parent already computed to order its moves;
+    (winning_cells(cur ^ mask, mask)), which the parent already computed to order its moves;
     -1: not known, compute them."""
     nodes = 1
     if opp_win < 0:
-        opp_win = _winning_cells(cur ^ mask, mask)
+        opp_win = winning_cells(cur ^ mask, mask)
     possible = (mask + BOTTOM) & BOARD
     forced = possible & opp_win
     if forced:
@@ -399,7 +400,7 @@ def _bounds_negamax(cur, mask, n, alpha, beta, opp_win, epoch, extra, tt, buf):
     for i in range(WIDTH - 1, -1, -1):
         m = nxt & (COLUMN << (7 * ((ORDER_CENTRE >> (4 * i)) & 15)))
         if m and m != first:
-            w = _winning_cells(cur | m, mask)
+            w = winning_cells(cur | m, mask)
             sc = _popcount(w)
             pos = size
             while pos > 0 and buf[n, 8 + pos - 1] > sc:
@@ -413,7 +414,7 @@ def _bounds_negamax(cur, mask, n, alpha, beta, opp_win, epoch, extra, tt, buf):
             size += 1
     if first:
         buf[n, size] = first
-        buf[n, 16 + size] = _winning_cells(cur | first, mask) & ~first
+        buf[n, 16 + size] = winning_cells(cur | first, mask) & ~first
         size += 1
     while size > 0:
         size -= 1
@@ -440,7 +441,7 @@ def _bounds_negamax(cur, mask, n, alpha, beta, opp_win, epoch, extra, tt, buf):
 def _bounds_solve(cur, mask, n, weak, extra, tt, buf):
     """_solve with the bounds table: (score, nodes) of a non-terminal position."""
     epoch = _new_epoch(tt, BTT_SIZE, BTT_MAX_EPOCH)
-    if _winning_cells(cur, mask) & ((mask + BOTTOM) & BOARD):
+    if winning_cells(cur, mask) & ((mask + BOTTOM) & BOARD):
         return (1 if weak else (CELLS + 1 - n) // 2), 1
     lo = -((CELLS - n) // 2)
     hi = (CELLS + 1 - n) // 2
