@@ -158,15 +158,15 @@ def _recorded_seconds(out: Path, secs: float, resume: bool) -> float:
 
 
 def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[dict, list]:
-    """The chance-node, n-player, minimal-tree and chess-ordering studies (the engine's presets experiment=chance,
-    experiment=multiplayer, experiment=minimal_trees and experiment=chess_ordering, size small or full): their results computed from the
+    """The chance-node, n-player, minimal-tree, chess-ordering and shallow ordering studies (the engine's presets experiment=chance,
+    experiment=multiplayer, experiment=minimal_trees, experiment=chess_ordering and experiment=ordering_checks, size small or full): their results computed from the
     runs' tables (the same numbers as studies.chance.chance_verdicts.chance_checks / multiplayer_checks), and
     info rows. With ``resume``, a run's stored tasks of the same config are not run again."""
     from searchlab.studies.claim_study.claim_study_report import results
 
     exact, info = {}, []
     size = "small" if small else "full"
-    for name in ("chance", "multiplayer", "minimal_trees", "chess_ordering"):
+    for name in ("chance", "multiplayer", "minimal_trees", "chess_ordering", "ordering_checks"):
         out = runs_dir / name
         if out.exists() and not resume:
             shutil.rmtree(out)
@@ -612,9 +612,8 @@ def main(argv: list[str] | None = None) -> int:
                 f.unlink()
     fig_dir.mkdir(parents=True, exist_ok=True)
     exact = X.exact_checks()
-    print("ordering measurements (incremental trees, Connect Four, Othello, chess) ...")
-    exact["ordering"] = OC.ordering_checks(small=args.small)
     exact.update(claim_exact)
+    exact["ordering"] = exact.pop("ordering_checks")      # the shallow ordering measurements
     exact["tradeoff"] = claim_counts(tradeoff_dir, match_dirs)
     exact["chess_deep"] = CD.measure(chess_deep, node_caps(runs_dir / CHESS_DEEP[0]),
                                      n_resamples=args.resamples)

@@ -7,7 +7,7 @@ before the layout of top-level conf/ and experiments/ and the study-kind registr
 study's table and the chance study's orderings table are from the code after those two studies
 were changed on purpose: 30 trees per cell, Star1/Star2 under three orderings; the matches'
 games, unsound_matches_small/games and chess_matches_small/games, are from the code after those
-presets were switched on purpose to engine-grade play with Connect Four's null-move guard; the minimal-tree and chess-ordering
+presets were switched on purpose to engine-grade play with Connect Four's null-move guard; the minimal-tree, chess-ordering and shallow ordering
 studies' tables were added with those studies): timings,
 versions, run directories and the columns that differ between two identical runs (the real
 threads of the parallel study) are left out; rows sorted by every kept column. The test runs
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DIGESTS = ROOT / "tests" / "data" / "reproduce_small_digests.json"
 #: columns that differ between identical runs, or that the re-layout added (pruning: "none")
 LEAVE_OUT = {"wall_seconds", "ref_wall_seconds", "time_ratio", "version", "commit", "engine",
-             "run_dir", "pruning", "config_hash", "wall_time"}
+             "run_dir", "pruning", "config_hash", "wall_time", "cpu_seconds"}
 
 
 def table_digest(folder: Path, cols: list[str] | None = None) -> dict:

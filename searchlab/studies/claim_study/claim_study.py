@@ -32,6 +32,7 @@ from searchlab.studies.rigor import rigor_study as RS
 from searchlab.studies.multiplayer import multiplayer_study as MS
 from searchlab.studies.ordering import chess_ordering_study as COS
 from searchlab.studies.ordering import minimal_trees_study as MT
+from searchlab.studies.ordering import ordering_checks_study as OCS
 from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.experiment import provenance
 from searchlab.experiment.runner import RunSettings
@@ -47,6 +48,7 @@ FAMILIES = {"chance": (CS.chance_steps, CS.KINDS, CS.SIZES), "multiplayer": (MS.
             "convergence": (CV.convergence_steps, CV.KINDS, CV.SIZES),
             "minimal_trees": (MT.minimal_steps, MT.KINDS, MT.SIZES),
             "chess_ordering": (COS.chess_order_steps, COS.KINDS, COS.SIZES),
+            "ordering_checks": (OCS.ordering_steps, OCS.KINDS, OCS.SIZES),
             "exact_counts": (EC.exact_counts_steps, EC.KINDS, EC.SIZES),
             "rigor": (RS.rigor_steps, RS.KINDS, RS.SIZES)}
 _I, _F, _S = pa.int64(), pa.float64(), pa.string()
@@ -92,6 +94,13 @@ SCHEMAS = {
     "policy_costs": pa.schema([("domain", _I), ("policy", _S), ("tree", _I), ("nodes", _I), ("leaves", _I),
                                ("evaluations", _I), ("ordering_evaluations", _I), ("tt_probes", _I),
                                ("re_searches", _I), ("cost", _I), ("value", _F)]),
+    "ordering_search": pa.schema([("domain", _S), ("unit", _I), ("policy", _S), ("value", _F), ("branching", _F),
+                                  ("cpu_seconds", _F), ("nodes", _F), ("leaves", _F), ("last", _F), ("fhf", _F),
+                                  ("cutoffs", _F), ("tt_hit", _F)]),
+    "ordering_aspiration": pa.schema([("unit", _I), ("width", _S), ("nodes", _I), ("cutoffs", _I),
+                                      ("re_searches", _I)]),
+    "ordering_table": pa.schema([("unit", _I), ("name", _S), ("count", _I)]),
+    "ordering_quiescence": pa.schema([("unit", _I), ("name", _S), ("swing", _F), ("solved", _I)]),
     "cc": pa.schema([("players", _I), ("position", _I), ("algorithm", _S), ("d", _I), ("leaves", _I),
                      ("nodes", _I), ("cutoffs", _I), ("branching", _I), ("keeps_turn", _I)]),
 }
@@ -108,7 +117,7 @@ class ClaimStudyConfig:
 
     study: str
     description: str
-    family: str                    # chance | multiplayer | convergence | exact_counts | rigor | minimal_trees | chess_ordering
+    family: str                    # chance | multiplayer | convergence | exact_counts | rigor | minimal_trees | chess_ordering | ordering_checks
     size: str                      # full | small | tiny
     seed: int
     openings: Optional[int] = None     # multiplayer: Rolit openings (each played in 6 seatings)

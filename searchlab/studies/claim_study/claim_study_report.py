@@ -18,6 +18,8 @@ from searchlab.studies.rigor import rigor_study as RS
 from searchlab.studies.multiplayer import multiplayer_study as MS
 from searchlab.studies.ordering import chess_ordering_study as COS
 from searchlab.studies.ordering import minimal_trees_study as MT
+from searchlab.studies.ordering import ordering_checks as OC
+from searchlab.studies.ordering import ordering_checks_study as OCS
 from searchlab.studies.chance import chance_verdicts as CH
 from searchlab.studies.multiplayer import multiplayer_verdicts as MP
 from searchlab.studies.claims import complexity as X
@@ -53,6 +55,10 @@ FAMILIES = {
                        (COS.captures_aspiration_verdict,),
                        lambda res: {"chess_ordering": res},
                        lambda e, fig_dir, fmt: COS.section(e["chess_ordering"])),
+    "ordering_checks": ("ordering techniques on incremental trees and shallow real games",
+                        lambda t, c: OCS.summarise(t, c.size, c.seed), (),
+                        lambda res: {"ordering_checks": res},
+                        lambda e, fig_dir, fmt: OC.ordering_section(e["ordering_checks"])),
 }
 
 

@@ -11,15 +11,12 @@ suite), so a rerun gives the same numbers.
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
 import numpy as np
 
-from searchlab import data as shipped
 from searchlab.algorithms import drivers, reference
 from searchlab.algorithms.search_api import search
-from searchlab.algorithms.calibration import sample_states
 from searchlab.algorithms.context import SearchContext
 from searchlab.algorithms.ordering import make_ordering
 from searchlab.algorithms.pruning import Pruning, Quiescence
@@ -28,14 +25,12 @@ from searchlab.studies.rigor.convergence import fmt_ci
 from searchlab.studies.ordering.ordering_costs import COST_DEFINITION, best_by_cost
 from searchlab.analysis.format import number
 from searchlab.analysis.stats import classify, holm
+from searchlab.studies.claim_study.claim_steps import run_steps
 from searchlab.studies.ordering import chess_ordering_study as COS
+from searchlab.studies.ordering import ordering_checks_study as OCS
 from searchlab.studies.ordering import deep_ordering_verdicts as OD
 from searchlab.studies.claims.verdict import Verdict
 from searchlab.games.chess_game import Chess
-from searchlab.games.connect4 import ConnectFour
-from searchlab.games.epd import load_epd
-from searchlab.games.othello import Othello, random_position
-from searchlab.games.tictactoe import TicTacToe
 from searchlab.trees import IncrementalTree
 
 POLICIES_TREE = ["natural", "static", "killer", "history", "killer+history", "id", "id+killer",
@@ -82,116 +77,59 @@ def _branching(game, states) -> float:
 
 
 def ordering_checks(small: bool = False) -> dict[str, Any]:
-    """Run every measurement (about a minute at full size; ``small``: a few seconds)."""
-    t0 = time.perf_counter()
-    out: dict[str, Any] = {"small": small}
-
-    # --- incremental trees: the correlation knob decides whether killer/history can help ---
-    n_trees = 3 if small else 12
-    b, d = (5, 6) if small else (6, 7)
-    tree = {}
-    for corr in (0.0, 0.5, 1.0):
-        per = [_run(IncrementalTree(b, d, s, decay=0.9, correlation=corr), POLICIES_TREE, d)
-               for s in range(n_trees)]
-        tree[corr] = _aggregate(per, POLICIES_TREE)
-    asp = {}
-    for delta in (None, 0.05, 0.3):
-        nodes, cut, res = [], [], []
-        for s in range(n_trees):
-            r = search(IncrementalTree(b, d, s, decay=0.9, correlation=0.5), "alphabeta", "id+tt",
-                       aspiration=delta)
-            nodes.append(r.nodes), cut.append(r.cutoffs), res.append(r.re_searches)
-        asp["none" if delta is None else delta] = dict(nodes=float(np.mean(nodes)),
-                                                       cutoffs=float(np.mean(cut)),
-                                                       re_searches=float(np.mean(res)))
-    out["tree"] = dict(b=b, d=d, n=n_trees, decay=0.9, by_corr=tree, aspiration=asp)
-
-    # --- Connect Four: seeded random middle-game positions ---
-    c4 = ConnectFour()
-    states = [s for s in sample_states(c4, ply=10, n=8 if small else 16, seed=11)
-              if not c4.is_terminal(s)]
-    c4_depth = 5 if small else 6
-    per = [_run(ConnectFour(s), POLICIES_C4, c4_depth) for s in states]
-    out["connect4"] = dict(depth=c4_depth, n=len(states), b_bar=_branching(c4, states),
-                           agg=_aggregate(per, POLICIES_C4))
-    # tic-tac-toe: the transposition table over a whole game tree
-    ttt = {p: search(TicTacToe(), "alphabeta", p).nodes for p in ("natural", "tt")}
-    out["tictactoe"] = ttt
-    out["tt_mistake"] = tt_mistake_demo(small)
-
-    # --- Othello: seeded random positions at ply 20 ---
-    o_states = [random_position(20, s) for s in range(4 if small else 10)]
-    o_depth = 3 if small else 4
-    per = [_run(Othello(s), POLICIES_OTHELLO, o_depth) for s in o_states]
-    out["othello"] = dict(depth=o_depth, n=len(o_states), b_bar=_branching(Othello(), o_states),
-                          agg=_aggregate(per, POLICIES_OTHELLO))
-
-    # --- chess: WAC positions; ordering and quiescence ---
-    wac = load_epd(shipped.path("chess", "wac.epd"))[: 3 if small else 8]
-    ch_depth = 2 if small else 3
-    games = [Chess(p.fen) for p in wac]
-    per = [_run(g, POLICIES_CHESS, ch_depth) for g in games]
-    out["chess"] = dict(depth=ch_depth, n=len(games),
-                        b_bar=_branching(Chess(), [g.initial_state() for g in games]),
-                        agg=_aggregate(per, POLICIES_CHESS))
-    # the horizon effect on more positions than the ordering part (001-m: n with a CI)
-    out["quiescence"] = quiescence_swings(load_epd(shipped.path("chess", "wac.epd"))[
-        : QUIESCENCE_POSITIONS["small" if small else "full"]], ch_depth)
-    out["seconds"] = time.perf_counter() - t0
-    return out
+    """Run every measurement in this process (about a minute at full size; ``small``: a few
+    seconds): the steps of ordering_checks_study (``searchlab experiment=ordering_checks`` runs
+    the same steps as tasks of the engine) and their summary."""
+    size = "small" if small else "full"
+    return OCS.summarise(run_steps(OCS.ordering_steps(size), OCS.KINDS), size)
 
 
 #: WAC positions the quiescence measurement (001-m) uses: the first 30 (full), 3 (small)
 QUIESCENCE_POSITIONS = {"full": 30, "small": 3}
 
 
-def quiescence_swings(positions: list, depth: int) -> dict[str, Any]:
-    """001-m's measurement: for each EPD position, |value(depth) − value(depth − 1)| (centipawns,
-    alpha-beta, captures first) without and with quiescence (Quiescence(max_depth=6)), and
-    whether the depth-``depth`` move is the suite's best move. Returns the per-position swings,
-    their medians and means, the solved counts and n."""
-    swings = {"plain": [], "quiescence": []}
-    solved = {"plain": 0, "quiescence": 0}
+def quiescence_swing(pos: Any, depth: int) -> dict[str, tuple[float, bool]]:
+    """001-m's measurement on one EPD position: name -> (|value(depth) − value(depth − 1)|
+    (centipawns, alpha-beta, captures first), whether the depth-``depth`` move is the suite's
+    best move), without ("plain") and with quiescence (Quiescence(max_depth=6))."""
     q = Pruning(quiescence=Quiescence(max_depth=6))
-    for pos in positions:
-        g = Chess(pos.fen)
-        for name, pr in (("plain", None), ("quiescence", q)):
-            v1 = search(g, "alphabeta", "captures", depth=depth - 1, pruning=pr).value
-            r2 = search(g, "alphabeta", "captures", depth=depth, pruning=pr)
-            swings[name].append(float(abs(r2.value - v1)))
-            solved[name] += bool(pos.is_solution(r2.best_move))
-    return dict(depth=depth, n=len(positions), swings=swings,
-                swing={k: float(np.median(v)) for k, v in swings.items()},
-                swing_mean={k: float(np.mean(v)) for k, v in swings.items()},
-                solved=solved)
+    g = Chess(pos.fen)
+    out = {}
+    for name, pr in (("plain", None), ("quiescence", q)):
+        v1 = search(g, "alphabeta", "captures", depth=depth - 1, pruning=pr).value
+        r2 = search(g, "alphabeta", "captures", depth=depth, pruning=pr)
+        out[name] = (float(abs(r2.value - v1)), bool(pos.is_solution(r2.best_move)))
+    return out
 
 
-def tt_mistake_demo(small: bool = False) -> dict[str, Any]:
-    """What goes wrong with a table that keeps only values (no depth, no bound type): the same
-    iterative-deepening search with the right table and with the naive one, against plain
+class _ValueOnlyTable(TranspositionTable):
+    """The classic mistake: a table that answers with any stored value, whatever its depth
+    and bound type."""
+
+    def probe(self, key, depth, alpha, beta):
+        self.probes += 1
+        e = self.entry(key)
+        if e is None:
+            return None
+        self.hits += 1
+        self.cutoffs += 1
+        return e.value
+
+
+def tt_mistake_wrong(seed: int) -> dict[str, bool]:
+    """What goes wrong with a table that keeps only values (no depth, no bound type), on one
+    incremental tree (b 4, d 6, seed ``seed``): the same iterative-deepening search with the
+    right table and with the naive one; name -> whether its value differs from plain
     alpha-beta's exact value."""
-    class ValueOnlyTable(TranspositionTable):
-        def probe(self, key, depth, alpha, beta):
-            self.probes += 1
-            e = self.entry(key)
-            if e is None:
-                return None
-            self.hits += 1
-            self.cutoffs += 1
-            return e.value                       # the classic mistake: any depth, any bound
-
-    wrong = {"right": 0, "value-only": 0}
-    n = 6 if small else 20
-    for s in range(n):
-        t = IncrementalTree(4, 6, s, decay=1.0, correlation=0.3)
-        exact = search(t, "alphabeta").value
-        for name, table in (("right", TranspositionTable()), ("value-only", ValueOnlyTable())):
-            ctx = SearchContext(game=t, depth=6, child=reference.alphabeta, tt=table)
-            order = make_ordering("id+tt", t, 6, table=table)
-            ctx.order, ctx.on_cut = order.order, order.on_cut
-            v = drivers.iterative_deepening(t.initial_state(), ctx, "alphabeta", 6)
-            wrong[name] += v != exact
-    return dict(n=n, wrong=wrong)
+    t = IncrementalTree(4, 6, seed, decay=1.0, correlation=0.3)
+    exact = search(t, "alphabeta").value
+    wrong = {}
+    for name, table in (("right", TranspositionTable()), ("value-only", _ValueOnlyTable())):
+        ctx = SearchContext(game=t, depth=6, child=reference.alphabeta, tt=table)
+        order = make_ordering("id+tt", t, 6, table=table)
+        ctx.order, ctx.on_cut = order.order, order.on_cut
+        wrong[name] = drivers.iterative_deepening(t.initial_state(), ctx, "alphabeta", 6) != exact
+    return wrong
 
 
 def policy_table(agg: dict, reference: str = "perfect") -> str:
@@ -209,8 +147,8 @@ def policy_table(agg: dict, reference: str = "perfect") -> str:
 def ordering_section(data: dict) -> str:
     """The report section on ordering techniques (tables from ``ordering_checks``)."""
     t = data["tree"]
-    parts = [f"Measured by `searchlab.studies.ordering.ordering_checks.ordering_checks()` "
-             f"({data['seconds']:.0f} s); alpha-beta (fail-soft), every policy returns plain "
+    parts = [f"Measured by `searchlab experiment=ordering_checks` (searchlab.studies.ordering."
+             f"ordering_checks_study; the searches took {data['seconds']:.0f} CPU s); alpha-beta (fail-soft), every policy returns plain "
              "alpha-beta's value (last column). Nodes include every iterative-deepening iteration; "
              "the last-iteration column is the final search alone."]
     for corr, agg in t["by_corr"].items():
@@ -243,7 +181,7 @@ def ordering_section(data: dict) -> str:
     return "\n\n".join(parts)
 
 
-COMMAND = "searchlab.studies.ordering.ordering_checks.ordering_checks() (run by analysis/reproduce.py)"
+COMMAND = "searchlab experiment=ordering_checks (run by analysis/reproduce.py; searchlab.studies.ordering.ordering_checks_study)"
 COST_COMMAND = "searchlab.studies.ordering.ordering_costs.study() (run by analysis/reproduce.py)"
 
 
