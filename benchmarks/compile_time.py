@@ -105,7 +105,7 @@ class Exclusive(event.Listener):
             stack[-1][3] += d
 
 
-event.install_listener("numba:run_pass", Exclusive()).__enter__()
+event.register("numba:run_pass", Exclusive())
 """
 PASSES_END = """
 print(f"first search {t3 - t2:.1f} s CPU, in numba's passes {sum(by_pass.values()):.1f} s")
