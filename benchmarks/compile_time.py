@@ -19,7 +19,7 @@ Columns (CPU seconds of the child, time.process_time, which the other processes 
 machine disturb less than wall time): ``import`` (searchlab and the game's modules),
 ``numba start`` (the first call of any compiled function in a process: numba sets up its
 compiler's registries, the same for every game; measured as the first call of a tiny cached
-function, searchlab.algorithms.kernels.hashing.mix64) and ``first search`` (the game's first
+function, searchlab.algorithms.kernels.hashing_compiled.mix64) and ``first search`` (the game's first
 search after that: cold, the compilation; warm, loading the compiled code from disk). The
 targets: cold first search <= 5 s and warm first search <= 0.05 s per game.
 
@@ -76,7 +76,7 @@ sys.path.insert(0, {root!r})
 t0 = time.process_time()
 {imports}
 import numpy as np
-from searchlab.algorithms.kernels.hashing import mix64
+from searchlab.algorithms.kernels.hashing_compiled import mix64
 t1 = time.process_time()
 mix64(np.uint64(1))
 t2 = time.process_time()

@@ -1,7 +1,7 @@
 """The 64-bit key arithmetic shared by every synthetic tree (docs/iid-tree-spec.md).
 
 Python ints are unbounded, so every operation is masked to 64 bits. The numba kernels repeat
-these functions on uint64 (searchlab/algorithms/kernels/hashing.py); tests compare the two.
+these functions on uint64 (searchlab/algorithms/kernels/hashing_compiled.py); tests compare the two.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ from numba import njit
 from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
                                                  null_move_never)
-from searchlab.algorithms.kernels.hashing import mix64
-from searchlab.algorithms.kernels.othello import popcount
+from searchlab.algorithms.kernels.hashing_compiled import mix64
+from searchlab.games.othello_kernel import popcount
 from searchlab.games.connect4_kernel import CELLS, HEIGHT, WIDTH, winning_cells
 
 STATE_SIZE = 4

@@ -156,7 +156,7 @@ class DiceRace:
         return math.tanh((need_min - need_max) / (2.0 * self.length))
 
     def hash_key(self, s: DiceRaceState) -> int:
-        """SplitMix64 over the encoded row (kernels.hashing.mix_row's arithmetic)."""
+        """SplitMix64 over the encoded row (kernels.hashing_compiled.mix_row's arithmetic)."""
         h = GOLDEN
         for w in (*s.tokens[0], *s.tokens[1], s.mover, s.roll + 1, s.decisions):
             h = mix64(((h ^ w) + GOLDEN) & MASK64)

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from searchlab.algorithms.compiled.chance import ChancePrimitives, CompiledChanceGame
-from searchlab.algorithms.kernels.hashing import mix_row
+from searchlab.algorithms.kernels.hashing_compiled import mix_row
 
 LENGTH, TOKENS, COINS, HORIZON, ROOT_MOVER = range(5)
 MAX_TOKENS, MAX_COINS = 4, 8

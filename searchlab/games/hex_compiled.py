@@ -36,7 +36,7 @@ from numba import njit
 from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
                                                  null_move_never)
-from searchlab.algorithms.kernels.othello import popcount
+from searchlab.games.othello_kernel import popcount
 from searchlab.games.hex_board import MAX_CELLS, MAX_SIZE, ZOBRIST, connected, masks, zobrist
 
 STATE_SIZE = 9

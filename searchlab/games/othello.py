@@ -52,7 +52,7 @@ Move-ordering policy (``move_orderings()``): "corners": corners first, then the 
 squares, then the rest, the X-squares (b2, g2, b7, g7) last; natural order within a class.
 
 ``othello_perft(depth)`` counts leaves from the standard start (or any position) with a
-numba kernel (searchlab/algorithms/kernels/othello.py), pass convention as in
+numba kernel (searchlab/games/othello_kernel.py), pass convention as in
 tests/data/othello/README.md (Aart Bik's); ``perft(game, state, depth)`` does the same
 through the Game protocol in pure Python (slow; a cross-check).
 """
@@ -65,7 +65,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from searchlab.algorithms.kernels import othello as kernel
+from searchlab.games import othello_kernel as kernel
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.othello_compiled import (_CORNER_MASK, _EDGE_MASK, _X_MASK, PASS,
                                               ZOBRIST_KEYS)

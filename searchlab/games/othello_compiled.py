@@ -6,7 +6,7 @@ Black to move (0/1), MAX is Black (0/1), and the squares where Black and where W
 generator and the evaluation's mobility all read them, instead of each generating the moves of
 both sides again). Move id = the square 0..63, or PASS = 64. Every function repeats
 searchlab.games.othello exactly (evaluate bit for bit, the Zobrist key equal); move generation
-is the perft kernel's (searchlab.algorithms.kernels.othello).
+is the perft kernel's (searchlab.games.othello_kernel).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
                                                  null_move_never)
 from searchlab.algorithms.kernels.bits import lsb
-from searchlab.algorithms.kernels.othello import flips, legal_moves, legal_moves_both, popcount
+from searchlab.games.othello_kernel import flips, legal_moves, legal_moves_both, popcount
 from searchlab.hashing import GOLDEN, MASK64, mix64
 
 STATE_SIZE = 6

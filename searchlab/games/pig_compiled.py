@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from searchlab.algorithms.compiled.chance import ChancePrimitives, CompiledChanceGame
-from searchlab.algorithms.kernels.hashing import mix_row
+from searchlab.algorithms.kernels.hashing_compiled import mix_row
 
 ROLL, STOP = 0, 1                 # the decision moves (searchlab.games.pig uses these)
 POINTS_PER_TURN = 8.0             # the race model's points per turn

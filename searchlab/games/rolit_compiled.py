@@ -4,7 +4,7 @@ A position is a row of 5 uint64: the four colours' bitboards (bit i = square i, 
 RolitState.discs) and the player to move. Every function repeats searchlab/games/rolit.py
 exactly: the same legal moves in the same (ascending square) order, the same flips, and the
 same payoff vectors (integers, so the float vectors are equal bit for bit). Move generation
-and flips are Othello's kernel (searchlab.algorithms.kernels.othello) with the mover's discs
+and flips are Othello's kernel (searchlab.games.othello_kernel) with the mover's discs
 against every other colour. They are the primitives of the compiled n-player engine (the
 contract: searchlab.algorithms.compiled.nplayer; ``P`` = [players]); ``compiled_nplayer_game``
 hands them to it (tests/games/test_rolit_compiled.py).
@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from searchlab.algorithms.compiled.nplayer import CompiledNPlayerGame, NPlayerPrimitives
-from searchlab.algorithms.kernels.othello import flips, legal_moves, popcount
+from searchlab.games.othello_kernel import flips, legal_moves, popcount
 
 CORNER_WEIGHT = 4                 # the evaluation's corner weight (searchlab.games.rolit uses it)
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.kernels.hashing import mix64
+from searchlab.algorithms.kernels.hashing_compiled import mix64
 from searchlab.parallel._kernel import (A0, A_, ALG_ABDADA, ALG_LAZY, ALG_PVSPLIT, ALG_YBWC, B0,
                                         B_, C_CUTOFFS, C_DEFERRED, C_LEAVES, C_MESSAGES,
                                         C_NODES, C_SPLITS, C_TT_CUTOFFS, C_TT_HITS, C_TT_PROBES,

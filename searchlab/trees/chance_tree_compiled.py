@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from searchlab.algorithms.compiled.chance import ChancePrimitives, CompiledChanceGame
-from searchlab.algorithms.kernels.hashing import child_key, unit
+from searchlab.algorithms.kernels.hashing_compiled import child_key, unit
 
 KEY, LEVEL = 0, 1
 B, N, D, LEVELS, LOW, HIGH, PROBS = range(7)

@@ -15,7 +15,7 @@ from numba import njit
 from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
                                                  no_order_key, null_move_never)
-from searchlab.algorithms.kernels.hashing import GOLDEN, mix64, unit
+from searchlab.algorithms.kernels.hashing_compiled import GOLDEN, mix64, unit
 
 KEY, PLY, B, D, LEVELS, WIN_LOSS, THRESHOLD = range(7)
 _S11 = np.uint64(11)

@@ -17,7 +17,7 @@ from numba import njit
 
 from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import never_noisy, no_noisy_moves, no_order_key
-from searchlab.algorithms.kernels.hashing import GOLDEN, NOISE_SALT, mix64, unit
+from searchlab.algorithms.kernels.hashing_compiled import GOLDEN, NOISE_SALT, mix64, unit
 from searchlab.hashing import NULL_SALT
 from searchlab.trees.iid_compiled import gen_moves, hash_key, is_terminal, max_to_move
 

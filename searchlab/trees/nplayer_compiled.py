@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from searchlab.algorithms.compiled.nplayer import CompiledNPlayerGame, NPlayerPrimitives
-from searchlab.algorithms.kernels.hashing import GOLDEN, mix64, unit
+from searchlab.algorithms.kernels.hashing_compiled import GOLDEN, mix64, unit
 from searchlab.hashing import VECTOR_SALT
 
 KEY, PLY, MOVER = 0, 1, 2

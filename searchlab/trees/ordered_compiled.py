@@ -16,7 +16,7 @@ from numba import njit
 from searchlab.algorithms.compiled import CompiledGame, Primitives
 from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
                                                  no_order_key, null_move_never)
-from searchlab.algorithms.kernels.hashing import GOLDEN, mix64, order_draw
+from searchlab.algorithms.kernels.hashing_compiled import GOLDEN, mix64, order_draw
 from searchlab.trees.iid_compiled import gen_moves, hash_key, is_terminal, max_to_move, no_static
 
 KEY, PLY, B, D, VALUE, W_BEST, W_RANDOM = range(7)      # the first four as the i.i.d. tree's

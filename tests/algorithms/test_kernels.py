@@ -67,7 +67,7 @@ def test_spec_reference_table(b, d, seed, value, order, leaves, nodes, algorithm
 
 
 def test_mix64_matches_python():
-    from searchlab.algorithms.kernels.hashing import mix64 as kmix
+    from searchlab.algorithms.kernels.hashing_compiled import mix64 as kmix
     rng = random.Random(5)
     zs = [0, 1, (1 << 64) - 1, 0x9E3779B97F4A7C15] + [rng.getrandbits(64) for _ in range(200)]
     for z in zs:

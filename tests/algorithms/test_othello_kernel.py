@@ -1,4 +1,4 @@
-"""Othello's compiled move generation (searchlab/algorithms/kernels/othello.py) against the
+"""Othello's compiled move generation (searchlab/games/othello_kernel.py) against the
 Python game's bitboard functions (searchlab.games.othello.legal_squares and flips), on random
 boards of every density (not only positions of real games: discs anywhere, any empty square
 tried), compiled and as plain Python (NUMBA_DISABLE_JIT=1); the bit helpers it uses."""
@@ -10,7 +10,7 @@ import random
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.kernels import othello as K
+from searchlab.games import othello_kernel as K
 from searchlab.algorithms.kernels.bits import lsb, msb
 from searchlab.games.othello import flips, legal_squares
 from tests.nojit import run_without_jit
@@ -80,7 +80,7 @@ def test_plain_python_run_equals_the_python_game():
     """The kernel's functions uncompiled (legal_moves_both's two calls, msb/lsb in Python)."""
     code = (
         "import numpy as np\n"
-        "from searchlab.algorithms.kernels import othello as K\n"
+        "from searchlab.games import othello_kernel as K\n"
         "from searchlab.games.othello import flips, legal_squares\n"
         "from tests.algorithms.test_othello_kernel import boards\n"
         "n = 0\n"

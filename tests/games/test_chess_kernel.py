@@ -22,7 +22,7 @@ from searchlab.games.chesskernel import CompiledBoard, perft
 from searchlab.games.chesskernel.attacks import bishop_attacks, rook_attacks
 from searchlab.games.chesskernel.cached import kernel
 from searchlab.games.chesskernel.movegen import MAX_MOVES
-from searchlab.games.chesskernel.position import ROW, row_from_board
+from searchlab.games.chesskernel.position_row import ROW, row_from_board
 from searchlab.games.chesskernel.tables import BISHOP_RAYS, ROOK_RAYS
 from tests.games.chess_kernel_cases import perft_cases, perft_fens, random_game, suite_fens
 from tests.nojit import run_without_jit

@@ -128,7 +128,7 @@ def test_001m_from_per_position_swings():
 
 def test_quiescence_swings_measures_each_position():
     from searchlab import data as shipped
-    from searchlab.studies.ordering.ordering_checks import quiescence_swings
+    from searchlab.studies.ordering.ordering_checks_study import quiescence_swings
     from searchlab.games.epd import load_epd
 
     wac = load_epd(shipped.path("chess", "wac.epd"))[:2]

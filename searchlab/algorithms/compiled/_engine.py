@@ -40,7 +40,7 @@ import math
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.kernels.hashing import mix64
+from searchlab.algorithms.kernels.hashing_compiled import mix64
 
 
 # --- the game's primitives ----------------------------------------------------------------------

@@ -69,7 +69,7 @@ import numba
 import numpy as np
 
 from searchlab.algorithms.compiled import Primitives
-from searchlab.algorithms.kernels.hashing import mix64
+from searchlab.algorithms.kernels.hashing_compiled import mix64
 from searchlab.errors import UnsupportedError
 
 _TEMPLATE = Path(__file__).with_name("_engine.py")

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from searchlab.algorithms.kernels import _alphabeta as _ab
-from searchlab.algorithms.kernels.hashing import mix64 as _mix
+from searchlab.algorithms.kernels.hashing_compiled import mix64 as _mix
 from searchlab.algorithms.kernels._oracle import ORACLE_MAX_LEAVES, check_oracle_size, oracle_offsets
 from searchlab.algorithms.result import SearchResult
 from searchlab.errors import InvalidParameterError, UnsupportedError

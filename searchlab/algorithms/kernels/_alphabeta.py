@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.kernels.hashing import (GOLDEN, NOISE_SALT, ORDER_SALT, TWO_POW_M53,  # noqa: F401
+from searchlab.algorithms.kernels.hashing_compiled import (GOLDEN, NOISE_SALT, ORDER_SALT, TWO_POW_M53,  # noqa: F401
                                                  child_key, mix64, noise, order_draw, unit)
 
 _S11 = np.uint64(11)

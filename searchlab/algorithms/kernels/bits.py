@@ -4,7 +4,7 @@ Each helper is a plain Python function (used as is under ``NUMBA_DISABLE_JIT=1``
 ``overload`` that compiles it to one machine instruction (LLVM ``ctlz``/``cttz``/``ctpop``):
 numba has no bit-scan of its own that also runs uncompiled. Arguments are non-zero numpy
 uint64 (``msb``/``lsb``) or any uint64 (``popcount``); results are int64. Used by the compiled
-chess kernel (searchlab.games.chesskernel) and Othello's (kernels/othello.py, othello_compiled).
+chess kernel (searchlab.games.chesskernel) and Othello's (games/othello_kernel.py, othello_compiled).
 """
 
 from __future__ import annotations

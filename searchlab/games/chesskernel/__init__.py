@@ -7,7 +7,7 @@ Modules, one job each:
     tables      precomputed attack tables, castling masks, Polyglot Zobrist numbers (numpy)
     bits        msb / lsb / popcount, one instruction compiled, plain Python uncompiled
     attacks     slider and leaper attack sets (hyperbola quintessence; why: tables.py)
-    position    the position row, copy-make of moves (with or without keys) and null moves,
+    position_row the position row, copy-make of moves (with or without keys) and null moves,
                 keys, repetitions
     movegen     legal moves in python-chess's exact order
     count       the number of legal moves without listing them (perft's last ply)

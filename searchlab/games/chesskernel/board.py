@@ -19,7 +19,7 @@ from searchlab.errors import InvalidParameterError
 from searchlab.games.chess_fen import check_position, parse_board
 from searchlab.games.chesskernel.cached import kernel
 from searchlab.games.chesskernel.movegen import MAX_MOVES
-from searchlab.games.chesskernel.position import (CASTLE, EP, FULL, HALF, KEY, NO_SQUARE, ROW,
+from searchlab.games.chesskernel.position_row import (CASTLE, EP, FULL, HALF, KEY, NO_SQUARE, ROW,
                                                   STM, row_from_board, uci)
 
 #: The largest perft depth the wrapper accepts (a guard against typos, not a limit of the kernel).

@@ -22,7 +22,7 @@ from searchlab.games.chesskernel import game
 from searchlab.games.chesskernel.count import count_moves
 from searchlab.games.chesskernel.movegen import generate, has_legal_move
 from searchlab.games.chesskernel.perft import divide_kernel, perft_kernel
-from searchlab.games.chesskernel.position import full_key, in_check, make_move, repetitions
+from searchlab.games.chesskernel.position_row import full_key, in_check, make_move, repetitions
 
 FUNCTIONS = (perft_kernel, divide_kernel, generate, has_legal_move, count_moves, make_move,
              full_key, in_check, repetitions,

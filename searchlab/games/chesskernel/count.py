@@ -23,7 +23,7 @@ from searchlab.algorithms.kernels.bits import lsb, popcount
 from searchlab.games.chesskernel.attacks import (bishop_attacks, king_attacks, knight_attacks,
                                                  pawn_attacks, rook_attacks)
 from searchlab.games.chesskernel.movegen import castle_target
-from searchlab.games.chesskernel.position import (CASTLE, EP, NO_SQUARE, OCC, OCC_W, STM,
+from searchlab.games.chesskernel.position_row import (CASTLE, EP, NO_SQUARE, OCC, OCC_W, STM,
                                                   attackers)
 from searchlab.games.chesskernel.tables import (BETWEEN, BISHOP_RAYS, BIT, LINE, ROOK_RAYS)
 

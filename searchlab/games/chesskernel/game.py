@@ -34,7 +34,7 @@ from searchlab.games.chess_values import (MATE_VALUE, PIECE_VALUES, PST, PST_KIN
                                           PST_KING_MIDDLE)
 from searchlab.algorithms.kernels.bits import lsb, popcount
 from searchlab.games.chesskernel.movegen import generate, has_legal_move
-from searchlab.games.chesskernel.position import (EP, HALF, KEY, KIND_CASTLE, KIND_DOUBLE,
+from searchlab.games.chesskernel.position_row import (EP, HALF, KEY, KIND_CASTLE, KIND_DOUBLE,
                                                   KIND_EP, KIND_NORMAL, KING, OCC_W, PAWN,
                                                   REP_KEY, ROW, SPARE, STM, encode, in_check,
                                                   make_move, make_null,

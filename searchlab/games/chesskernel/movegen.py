@@ -28,7 +28,7 @@ from numba import njit
 from searchlab.games.chesskernel.attacks import (bishop_attacks, king_attacks, knight_attacks,
                                                  pawn_attacks, rook_attacks)
 from searchlab.algorithms.kernels.bits import msb
-from searchlab.games.chesskernel.position import (BISHOP, CASTLE, EP, KIND_CASTLE, KIND_DOUBLE,
+from searchlab.games.chesskernel.position_row import (BISHOP, CASTLE, EP, KIND_CASTLE, KIND_DOUBLE,
                                                   KIND_EP, KIND_NORMAL, KING, KNIGHT, NO_SQUARE,
                                                   OCC, OCC_W, PAWN, QUEEN, ROOK, STM, attackers,
                                                   encode, piece_type_at)

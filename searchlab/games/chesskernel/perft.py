@@ -14,7 +14,7 @@ from numba import njit
 
 from searchlab.games.chesskernel.count import count_moves
 from searchlab.games.chesskernel.movegen import generate
-from searchlab.games.chesskernel.position import make_board
+from searchlab.games.chesskernel.position_row import make_board
 
 
 @njit

@@ -13,14 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
 
-from searchlab.algorithms import drivers, reference
-from searchlab.algorithms.search_api import search
-from searchlab.algorithms.context import SearchContext
-from searchlab.algorithms.ordering import make_ordering
-from searchlab.algorithms.pruning import Pruning, Quiescence
-from searchlab.algorithms.tt import TranspositionTable
 from searchlab.studies.rigor.convergence import fmt_ci
 from searchlab.studies.ordering.ordering_costs import COST_DEFINITION, best_by_cost
 from searchlab.analysis.format import number
@@ -30,51 +23,6 @@ from searchlab.studies.ordering import chess_ordering_study as COS
 from searchlab.studies.ordering import ordering_checks_study as OCS
 from searchlab.studies.ordering import deep_ordering_verdicts as OD
 from searchlab.studies.claims.verdict import Verdict
-from searchlab.games.chess_game import Chess
-from searchlab.trees import IncrementalTree
-
-POLICIES_TREE = ["natural", "static", "killer", "history", "killer+history", "id", "id+killer",
-                 "id+tt+killer+history+static", "perfect"]
-
-
-POLICIES_C4 = ["natural", "centre", "static", "killer", "history", "tt", "id", "id+tt",
-               "id+tt+killer+centre", "perfect"]
-
-
-POLICIES_OTHELLO = ["natural", "corners", "static", "killer", "history", "id+tt", "id+tt+killer+corners",
-                    "perfect"]
-
-
-POLICIES_CHESS = ["natural", "captures", "killer+captures", "id+tt+killer+history+captures"]
-
-
-def _run(game, policies, depth, **kw) -> dict[str, dict[str, float]]:
-    """Search one position under each policy; returns policy -> counts."""
-    out = {}
-    for p in policies:
-        r = search(game, "alphabeta", p, depth=depth, **kw)
-        out[p] = dict(nodes=r.nodes, leaves=r.leaves, last=r.last_iteration_nodes,
-                      value=r.value, fhf=r.fail_high_first_rate if r.fail_high_first_rate is not None else math.nan,
-                      cutoffs=r.cutoffs, tt_hit=r.tt_hit_rate if r.tt_hit_rate is not None else math.nan,
-                      move=r.best_move)
-    return out
-
-
-def _aggregate(per_position: list[dict], policies: list[str]) -> dict[str, dict[str, float]]:
-    agg = {}
-    for p in policies:
-        rows = [pp[p] for pp in per_position]
-        agg[p] = {k: float(np.nanmean([r[k] for r in rows])) if not all(
-            isinstance(r[k], float) and math.isnan(r[k]) for r in rows) else math.nan
-            for k in ("nodes", "leaves", "last", "fhf", "cutoffs", "tt_hit")}
-        agg[p]["n"] = len(rows)
-        agg[p]["same_value"] = sum(pp[p]["value"] == pp["natural"]["value"] for pp in per_position)
-    return agg
-
-
-def _branching(game, states) -> float:
-    return float(np.mean([len(list(game.legal_moves(s))) for s in states]))
-
 
 def ordering_checks(small: bool = False) -> dict[str, Any]:
     """Run every measurement in this process (about a minute at full size; ``small``: a few
@@ -82,54 +30,6 @@ def ordering_checks(small: bool = False) -> dict[str, Any]:
     the same steps as tasks of the engine) and their summary."""
     size = "small" if small else "full"
     return OCS.summarise(run_steps(OCS.ordering_steps(size), OCS.KINDS), size)
-
-
-#: WAC positions the quiescence measurement (001-m) uses: the first 30 (full), 3 (small)
-QUIESCENCE_POSITIONS = {"full": 30, "small": 3}
-
-
-def quiescence_swing(pos: Any, depth: int) -> dict[str, tuple[float, bool]]:
-    """001-m's measurement on one EPD position: name -> (|value(depth) − value(depth − 1)|
-    (centipawns, alpha-beta, captures first), whether the depth-``depth`` move is the suite's
-    best move), without ("plain") and with quiescence (Quiescence(max_depth=6))."""
-    q = Pruning(quiescence=Quiescence(max_depth=6))
-    g = Chess(pos.fen)
-    out = {}
-    for name, pr in (("plain", None), ("quiescence", q)):
-        v1 = search(g, "alphabeta", "captures", depth=depth - 1, pruning=pr).value
-        r2 = search(g, "alphabeta", "captures", depth=depth, pruning=pr)
-        out[name] = (float(abs(r2.value - v1)), bool(pos.is_solution(r2.best_move)))
-    return out
-
-
-class _ValueOnlyTable(TranspositionTable):
-    """The classic mistake: a table that answers with any stored value, whatever its depth
-    and bound type."""
-
-    def probe(self, key, depth, alpha, beta):
-        self.probes += 1
-        e = self.entry(key)
-        if e is None:
-            return None
-        self.hits += 1
-        self.cutoffs += 1
-        return e.value
-
-
-def tt_mistake_wrong(seed: int) -> dict[str, bool]:
-    """What goes wrong with a table that keeps only values (no depth, no bound type), on one
-    incremental tree (b 4, d 6, seed ``seed``): the same iterative-deepening search with the
-    right table and with the naive one; name -> whether its value differs from plain
-    alpha-beta's exact value."""
-    t = IncrementalTree(4, 6, seed, decay=1.0, correlation=0.3)
-    exact = search(t, "alphabeta").value
-    wrong = {}
-    for name, table in (("right", TranspositionTable()), ("value-only", _ValueOnlyTable())):
-        ctx = SearchContext(game=t, depth=6, child=reference.alphabeta, tt=table)
-        order = make_ordering("id+tt", t, 6, table=table)
-        ctx.order, ctx.on_cut = order.order, order.on_cut
-        wrong[name] = drivers.iterative_deepening(t.initial_state(), ctx, "alphabeta", 6) != exact
-    return wrong
 
 
 def policy_table(agg: dict, reference: str = "perfect") -> str:

@@ -26,8 +26,13 @@ import numpy as np
 import pandas as pd
 
 from searchlab import data as shipped
+from searchlab.algorithms import drivers, reference
 from searchlab.algorithms.calibration import sample_states
+from searchlab.algorithms.context import SearchContext
+from searchlab.algorithms.ordering import make_ordering
+from searchlab.algorithms.pruning import Pruning, Quiescence
 from searchlab.algorithms.search_api import search
+from searchlab.algorithms.tt import TranspositionTable
 from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import ConnectFour
 from searchlab.games.epd import load_epd
@@ -36,7 +41,9 @@ from searchlab.games.tictactoe import TicTacToe
 from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.trees import IncrementalTree
 
-__all__ = ["KINDS", "SIZES", "ordering_steps", "summarise"]
+__all__ = ["KINDS", "SIZES", "POLICIES_TREE", "POLICIES_C4", "POLICIES_OTHELLO", "POLICIES_CHESS",
+           "policy_counts", "aggregate", "quiescence_swing", "quiescence_swings", "tt_mistake_wrong",
+           "ordering_steps", "summarise"]
 
 KINDS = ("ordering_search", "ordering_aspiration", "ordering_table", "ordering_quiescence")
 #: size -> incremental trees (n, b, d), Connect Four (positions, depth), Othello (positions,
@@ -50,11 +57,107 @@ ASPIRATION = (None, 0.05, 0.3)
 _METRICS = ("nodes", "leaves", "last", "fhf", "cutoffs", "tt_hit")
 
 
+POLICIES_TREE = ["natural", "static", "killer", "history", "killer+history", "id", "id+killer",
+                 "id+tt+killer+history+static", "perfect"]
+
+
+POLICIES_C4 = ["natural", "centre", "static", "killer", "history", "tt", "id", "id+tt",
+               "id+tt+killer+centre", "perfect"]
+
+
+POLICIES_OTHELLO = ["natural", "corners", "static", "killer", "history", "id+tt", "id+tt+killer+corners",
+                    "perfect"]
+
+
+POLICIES_CHESS = ["natural", "captures", "killer+captures", "id+tt+killer+history+captures"]
+
+
+def policy_counts(game, policies, depth, **kw) -> dict[str, dict[str, float]]:
+    """Search one position under each policy; returns policy -> counts."""
+    out = {}
+    for p in policies:
+        r = search(game, "alphabeta", p, depth=depth, **kw)
+        out[p] = dict(nodes=r.nodes, leaves=r.leaves, last=r.last_iteration_nodes,
+                      value=r.value, fhf=r.fail_high_first_rate if r.fail_high_first_rate is not None else math.nan,
+                      cutoffs=r.cutoffs, tt_hit=r.tt_hit_rate if r.tt_hit_rate is not None else math.nan,
+                      move=r.best_move)
+    return out
+
+
+def aggregate(per_position: list[dict], policies: list[str]) -> dict[str, dict[str, float]]:
+    agg = {}
+    for p in policies:
+        rows = [pp[p] for pp in per_position]
+        agg[p] = {k: float(np.nanmean([r[k] for r in rows])) if not all(
+            isinstance(r[k], float) and math.isnan(r[k]) for r in rows) else math.nan
+            for k in ("nodes", "leaves", "last", "fhf", "cutoffs", "tt_hit")}
+        agg[p]["n"] = len(rows)
+        agg[p]["same_value"] = sum(pp[p]["value"] == pp["natural"]["value"] for pp in per_position)
+    return agg
+
+
+
+def quiescence_swing(pos: Any, depth: int) -> dict[str, tuple[float, bool]]:
+    """001-m's measurement on one EPD position: name -> (|value(depth) − value(depth − 1)|
+    (centipawns, alpha-beta, captures first), whether the depth-``depth`` move is the suite's
+    best move), without ("plain") and with quiescence (Quiescence(max_depth=6))."""
+    q = Pruning(quiescence=Quiescence(max_depth=6))
+    g = Chess(pos.fen)
+    out = {}
+    for name, pr in (("plain", None), ("quiescence", q)):
+        v1 = search(g, "alphabeta", "captures", depth=depth - 1, pruning=pr).value
+        r2 = search(g, "alphabeta", "captures", depth=depth, pruning=pr)
+        out[name] = (float(abs(r2.value - v1)), bool(pos.is_solution(r2.best_move)))
+    return out
+
+
+class _ValueOnlyTable(TranspositionTable):
+    """The classic mistake: a table that answers with any stored value, whatever its depth
+    and bound type."""
+
+    def probe(self, key, depth, alpha, beta):
+        self.probes += 1
+        e = self.entry(key)
+        if e is None:
+            return None
+        self.hits += 1
+        self.cutoffs += 1
+        return e.value
+
+
+def tt_mistake_wrong(seed: int) -> dict[str, bool]:
+    """What goes wrong with a table that keeps only values (no depth, no bound type), on one
+    incremental tree (b 4, d 6, seed ``seed``): the same iterative-deepening search with the
+    right table and with the naive one; name -> whether its value differs from plain
+    alpha-beta's exact value."""
+    t = IncrementalTree(4, 6, seed, decay=1.0, correlation=0.3)
+    exact = search(t, "alphabeta").value
+    wrong = {}
+    for name, table in (("right", TranspositionTable()), ("value-only", _ValueOnlyTable())):
+        ctx = SearchContext(game=t, depth=6, child=reference.alphabeta, tt=table)
+        order = make_ordering("id+tt", t, 6, table=table)
+        ctx.order, ctx.on_cut = order.order, order.on_cut
+        wrong[name] = drivers.iterative_deepening(t.initial_state(), ctx, "alphabeta", 6) != exact
+    return wrong
+
+
+def quiescence_swings(positions: list, depth: int) -> dict[str, Any]:
+    """001-m's measurement over EPD positions (quiescence_swing on each): the per-position
+    swings, their medians and means, the solved counts and n."""
+    swings: dict[str, list[float]] = {"plain": [], "quiescence": []}
+    solved = {"plain": 0, "quiescence": 0}
+    for pos in positions:
+        for name, (swing, ok) in quiescence_swing(pos, depth).items():
+            swings[name].append(swing)
+            solved[name] += ok
+    return dict(depth=depth, n=len(positions), swings=swings,
+                swing={k: float(np.median(v)) for k, v in swings.items()},
+                swing_mean={k: float(np.mean(v)) for k, v in swings.items()},
+                solved=solved)
+
+
 def _policies() -> dict[str, list[str]]:
-    # imported here: ordering_checks imports this module for its in-process run
-    from searchlab.studies.ordering import ordering_checks as OC
-    return {"tree": OC.POLICIES_TREE, "connect4": OC.POLICIES_C4, "othello": OC.POLICIES_OTHELLO,
-            "chess": OC.POLICIES_CHESS}
+    return {"tree": POLICIES_TREE, "connect4": POLICIES_C4, "othello": POLICIES_OTHELLO, "chess": POLICIES_CHESS}
 
 
 def _game(domain: str, unit: int, size: str) -> tuple[Any, int, float]:
@@ -77,12 +180,11 @@ def _game(domain: str, unit: int, size: str) -> tuple[Any, int, float]:
 
 
 def search_rows(domain: str, unit: int, size: str) -> list[dict]:
-    """One unit under every policy of its domain (ordering_checks._run's counts)."""
-    from searchlab.studies.ordering import ordering_checks as OC
+    """One unit under every policy of its domain (policy_counts)."""
     game, depth, branching = _game(domain, unit, size)
     key = "tree" if domain.startswith("tree") else domain
     c0 = time.process_time()
-    per = OC._run(game, _policies()[key], depth)
+    per = policy_counts(game, _policies()[key], depth)
     secs = time.process_time() - c0
     return [dict(domain=domain, unit=unit, policy=p, value=math.nan if r["value"] is None else float(r["value"]),
                  branching=branching, cpu_seconds=secs, **{k: float(r[k]) for k in _METRICS})
@@ -104,19 +206,17 @@ def aspiration_rows(unit: int, size: str) -> list[dict]:
 def table_rows(unit: int, size: str) -> list[dict]:
     """unit -1: tic-tac-toe's whole tree, natural and with a table; unit >= 0: one tree of the
     value-only table demonstration (1 when the table's answer was wrong)."""
-    from searchlab.studies.ordering import ordering_checks as OC
     if unit < 0:
         return [dict(unit=unit, name=p, count=int(search(TicTacToe(), "alphabeta", p).nodes))
                 for p in ("natural", "tt")]
-    return [dict(unit=unit, name=name, count=int(w)) for name, w in OC.tt_mistake_wrong(unit).items()]
+    return [dict(unit=unit, name=name, count=int(w)) for name, w in tt_mistake_wrong(unit).items()]
 
 
 def quiescence_rows(unit: int, size: str) -> list[dict]:
     """One WAC position's swing with and without quiescence (ordering_checks.quiescence_swing)."""
-    from searchlab.studies.ordering import ordering_checks as OC
     pos = load_epd(shipped.path("chess", "wac.epd"))[unit]
     return [dict(unit=unit, name=name, swing=swing, solved=int(solved))
-            for name, (swing, solved) in OC.quiescence_swing(pos, SIZES[size]["chess"][1]).items()]
+            for name, (swing, solved) in quiescence_swing(pos, SIZES[size]["chess"][1]).items()]
 
 
 def ordering_steps(size: str = "full", seed: int = 0) -> list[Step]:
@@ -140,13 +240,12 @@ def ordering_steps(size: str = "full", seed: int = 0) -> list[Step]:
 
 
 def _aggregate(t: pd.DataFrame, policies: list[str]) -> dict[str, dict[str, float]]:
-    """ordering_checks._aggregate over a domain's rows (units in order)."""
-    from searchlab.studies.ordering import ordering_checks as OC
+    """``aggregate`` over a domain's rows (units in order)."""
     per = []
     for _, g in t.sort_values("unit").groupby("unit", sort=True):
         per.append({r.policy: {**{k: getattr(r, k) for k in _METRICS},
                                "value": None if math.isnan(r.value) else r.value} for r in g.itertuples()})
-    return OC._aggregate(per, policies)
+    return aggregate(per, policies)
 
 
 def summarise(tables: dict[str, pd.DataFrame], size: str = "full", seed: int = 0) -> dict[str, Any]:
