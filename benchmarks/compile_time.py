@@ -55,10 +55,10 @@ GAMES = {
               "search(Chess(), 'alphabeta', 'natural', depth=2, engine='compiled')"),
     "chess perft": ("from searchlab.games.chesskernel import perft",
                     "assert perft('startpos', 3) == 8902"),
-    "pig": ("from searchlab.algorithms.chance import search_chance\n"
+    "pig": ("from searchlab.algorithms.chance_search import search_chance\n"
             "from searchlab.games.pig import Pig",
             "search_chance(Pig(winscore=20), 'star2', 'static', depth=2, engine='compiled')"),
-    "dice race": ("from searchlab.algorithms.chance import search_chance\n"
+    "dice race": ("from searchlab.algorithms.chance_search import search_chance\n"
                   "from searchlab.games.dice_race import DiceRace",
                   "search_chance(DiceRace(length=8), 'star2', 'static', depth=2, "
                   "engine='compiled')"),

@@ -9,7 +9,7 @@ import dataclasses
 
 import pytest
 
-from searchlab.algorithms.api import search
+from searchlab.algorithms.search_api import search
 from searchlab.algorithms.calibration import sample_states
 from searchlab.algorithms.pruning import NullMove, Pruning
 from searchlab.games.chess_game import Chess
