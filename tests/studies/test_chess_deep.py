@@ -96,8 +96,30 @@ def test_budgets_above_a_policys_cap_are_beyond_cap_never_counted():
     assert beyond["beyond_cap"] and pd.isna(beyond["share"]) and pd.isna(beyond["solved"])
     assert bb.loc[("captures", 1000), "share"] == pytest.approx(2 / 3)
     bd = CD.solved_by_depth(df).set_index(["ordering", "d"])
-    assert bd.loc[("natural", 2), "cap"] == 300 and bd.loc[("captures", 2), "cap"] == 1000
+    # solved share by depth: every policy under the common cap (300), its own cap beside it
+    assert bd.loc[("natural", 2), "cap"] == 300 and bd.loc[("captures", 2), "cap"] == 300
+    assert bd.loc[("captures", 2), "own_cap"] == 1000
     assert bd.loc[("natural", 2), "aborted"] == 1 and bd.loc[("natural", 2), "solved"] == 1
+
+
+def test_solved_share_by_depth_is_judged_under_the_common_cap():
+    """captures (own cap 1000) finishes position C's depth 2 with 700 nodes, above natural's
+    cap of 300: in the by-depth table it counts as not finished (censored), so its solved share
+    there is that of a 300-node cap, as natural's is."""
+    rows = []
+    for pos in ("A", "B", "C"):
+        rows += [_row(pos, "natural", 1, 100), _row(pos, "natural", 2, 300, solved=True)]
+        rows += [_row(pos, "captures", 1, 40),
+                 _row(pos, "captures", 2, 700 if pos == "C" else 80, solved=True)]
+    df = CD._frame(pd.DataFrame(rows), {"natural": 300, "captures": 1000})
+    bd = CD.solved_by_depth(df).set_index(["ordering", "d"])
+    cap2 = bd.loc[("captures", 2)]
+    assert cap2["solved"] == 2 and cap2["aborted"] == 1 and cap2["censored"] == 1
+    assert cap2["share"] == pytest.approx(2 / 3)
+    assert bd.loc[("natural", 2), "share"] == 1.0 and bd.loc[("natural", 2), "censored"] == 0
+    text = CD.section(CD.measure(pd.DataFrame(rows), {"natural": 300, "captures": 1000},
+                                 n_resamples=99))
+    assert "one cap of 300 nodes per search" in text
 
 
 def test_the_section_states_each_cap_and_marks_budgets_beyond_it():
@@ -108,7 +130,7 @@ def test_the_section_states_each_cap_and_marks_budgets_beyond_it():
     # the budget table: natural beyond its cap at 1e4 .. 5e6, captures too (cap 1,000)
     (nat,) = [ln for ln in text.splitlines() if ln.startswith("| natural") and "beyond cap" in ln]
     assert nat.count("beyond cap") == len(CD.BUDGETS)
-    assert "| natural | 300 |" in text                  # the by-depth table names the cap
+    assert "| natural | 300 |" in text                  # the by-depth table names the own cap
 
 
 def test_paired_ratios_only_over_positions_both_finished(monkeypatch):

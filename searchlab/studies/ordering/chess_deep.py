@@ -12,6 +12,9 @@ measurements when the study did not run).
 Definitions (every figure below follows them):
 - work of a search = ``nodes + q_nodes`` (main search and quiescence nodes). A search that hit
   its policy's per-search cap has status "aborted": it counts as unsolved at its depth.
+- solved share by depth: every policy under one cap, the run's smallest per-search cap (a
+  search of a higher-capped policy that finished only above it counts as unsolved there,
+  censored), so the shares compare orderings and not caps.
 - solved = the best move is an EPD ``bm`` move (and no ``am`` move) (EpdPosition.is_solution).
 - solved share at a node budget N: on each position the deepest depth k the policy completes
   within N (for policies with ``id`` the row at depth k already counts every iteration; for the
@@ -79,10 +82,21 @@ def _frame(table: pd.DataFrame, caps: Mapping[str, int]) -> pd.DataFrame:
 
 def solved_by_depth(df: pd.DataFrame) -> pd.DataFrame:
     """Per suite, policy and depth: positions, solved, aborted (aborted = unsolved), and the
-    policy's cap."""
+    cap they are judged under: the run's *common cap*, the smallest per-search cap of any
+    policy, the same for every policy so that the shares compare orderings, not caps. A search
+    of a higher-capped policy that finished only above the common cap counts as aborted there
+    (``censored`` counts them): the search is deterministic and the cap only stops it, so a
+    search that finished within the common cap would have finished identically under it, and
+    one that needed more would have been stopped."""
+    common = float(df["cap"].min())
+    df = df.assign(ok_c=df["ok"] & (df["work"] <= common),
+                   censored_c=df["ok"] & (df["work"] > common))
+    df = df.assign(won_c=df["won"] & df["ok_c"])
     g = df.groupby(["positions", "ordering", "d"])
-    out = g.agg(n=("unit", "size"), solved=("won", "sum"), aborted=("ok", lambda s: int((~s).sum())),
-                cap=("cap", "first"))
+    out = g.agg(n=("unit", "size"), solved=("won_c", "sum"),
+                aborted=("ok_c", lambda s: int((~s).sum())), censored=("censored_c", "sum"),
+                own_cap=("cap", "first"))
+    out["cap"] = common
     out["share"] = out["solved"] / out["n"]
     return out.reset_index()
 
@@ -310,9 +324,13 @@ def section(d: dict[str, Any]) -> str:
         rows = [[p, f"{d['caps'][p]:,}"]
                 + [("" if math.isnan(v) else f"{v:.2f}" + (f" ({a:.0f} ab.)" if a else ""))
                    for v, a in zip(piv.loc[p], ab.loc[p])] for p in piv.index]
-        parts.append(f"Solved share by depth, {suite} (cap: the policy's per-search node "
-                     "budget; ab.: searches stopped at it, counted unsolved):\n\n"
-                     + md_table(["policy", "cap"] + [f"d={c}" for c in piv.columns], rows))
+        common = int(g["cap"].iloc[0])
+        parts.append(f"Solved share by depth, {suite}, every policy judged under one cap of "
+                     f"{common:,} nodes per search, the smallest policy's (ab.: searches that "
+                     "did not finish within it, counted unsolved; those of a higher-capped "
+                     "policy that finished only above it are among them, censored at the common "
+                     "cap; own cap: the policy's cap in the run):\n\n"
+                     + md_table(["policy", "own cap"] + [f"d={c}" for c in piv.columns], rows))
     bb = pd.DataFrame(d["by_budget"])
     for suite, g in bb.groupby("positions"):
         rows = [[r.ordering] + [_budget_cell(x) for x in g[g["ordering"] == r.ordering].itertuples()]
