@@ -1,7 +1,13 @@
-"""Reproduce the background's claims from scratch: analysis/REPORT.md and analysis/figures/.
+"""Reproduce the background's claims from scratch: analysis/REPORT.md, analysis/parts/ and
+analysis/figures/.
 
-    .venv/bin/python analysis/reproduce.py            # full size (54 minutes measured on 2 cores, analysis/README.md)
-    .venv/bin/python analysis/reproduce.py --small    # a quick check (a few minutes)
+    .venv/bin/python analysis/reproduce.py                     # every part, full size (analysis/README.md)
+    .venv/bin/python analysis/reproduce.py --part pruning      # one part (PARTS), REPORT.md reassembled
+    .venv/bin/python analysis/reproduce.py --small --out DIR   # a quick check (a few minutes)
+
+The reproduction runs in parts (PARTS: trees, real_games, pruning), each with its own studies;
+a part writes parts/<part>.md and .json, and REPORT.md is assembled from the newest of every
+part (assemble_report).
 
 Runs the studies knuth_moore, ordering_ebf, pearl, discrete_values and ordered_p through
 ``searchlab.experiment.api.run_study`` (tables under results/reproduce/<study>/, not committed),
@@ -27,11 +33,13 @@ and stops, so a later ``--resume`` reuses their tables:
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Callable, NamedTuple
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -157,16 +165,22 @@ def _recorded_seconds(out: Path, secs: float, resume: bool) -> float:
     return secs
 
 
-def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print) -> tuple[dict, list]:
+#: the claim studies of every reproduction, in the order they run
+CLAIM_STUDIES = ("chance", "multiplayer", "minimal_trees", "chess_ordering", "ordering_checks")
+
+
+def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print,
+                      names: tuple[str, ...] = CLAIM_STUDIES) -> tuple[dict, list]:
     """The chance-node, n-player, minimal-tree, chess-ordering and shallow ordering studies (the engine's presets experiment=chance,
     experiment=multiplayer, experiment=minimal_trees, experiment=chess_ordering and experiment=ordering_checks, size small or full): their results computed from the
     runs' tables (the same numbers as studies.chance.chance_verdicts.chance_checks / multiplayer_checks), and
-    info rows. With ``resume``, a run's stored tasks of the same config are not run again."""
+    info rows. With ``resume``, a run's stored tasks of the same config are not run again.
+    ``names``: the studies to run (default CLAIM_STUDIES)."""
     from searchlab.studies.claim_study.claim_study_report import results
 
     exact, info = {}, []
     size = "small" if small else "full"
-    for name in ("chance", "multiplayer", "minimal_trees", "chess_ordering", "ordering_checks"):
+    for name in names:
         out = runs_dir / name
         if out.exists() and not resume:
             shutil.rmtree(out)
@@ -206,9 +220,11 @@ CHESS_DEEP = ("chess_deep", [], ["sweep.games=[{name:chess,positions:wac,sample:
                                  "sweep.d=1..5"])
 
 
-#: the stages of a full reproduction, in order (the progress line says "stage k of n")
-STAGES = ("tree studies", "unsound_tradeoff", "chess_deep", "matches", "parallel", "rigor studies",
-          "claim studies", "analysis")
+#: the stages of each part, in order (the progress line says "stage k of n")
+PART_STAGES = {"trees": ("tree studies", "parallel", "rigor studies", "claim studies", "analysis"),
+               "real_games": ("tree studies", "chess_deep", "claim studies", "analysis"),
+               "pruning": ("unsound_tradeoff", "matches", "analysis")}
+STAGES = PART_STAGES["trees"]
 #: progress bars when a person watches (a terminal); a redirected log stays free of them
 BARS = "true" if sys.stderr.isatty() else "false"
 
@@ -217,7 +233,7 @@ def where(stage: str, detail: str = "", log=print) -> None:
     """Say where the reproduction is ("stage 2 of 8: unsound_tradeoff"), and name it on the
     progress bar of the study that runs next (searchlab.experiment.runner.PROGRESS_DESC_ENV)."""
     from searchlab.experiment.runner import PROGRESS_DESC_ENV
-    k = STAGES.index(stage) + 1
+    k = STAGES.index(stage) + 1 if stage in STAGES else "?"
     text = f"stage {k} of {len(STAGES)}: {stage}" + (f", {detail}" if detail else "")
     os.environ[PROGRESS_DESC_ENV] = text
     log(f"[{text}]")
@@ -544,29 +560,299 @@ def rigor_sections(rig: dict, fig_dir: Path, tree_rows: pd.DataFrame) -> list[tu
     ]
 
 
+# --- the parts of the reproduction ---------------------------------------------------------------
+
+#: The parts of the reproduction, in report order, each with what it covers. A part runs its own
+#: studies and writes parts/<part>.md, a report of its own (its studies, its sections and the
+#: verdicts of the claims it owns), and parts/<part>.json, what the assembly reads; REPORT.md is
+#: then assembled from the newest file of every part of the same size, its header naming when,
+#: at which commit and by which command each part was made. The whole reproduction takes longer
+#: than a working session on 2 cores; one part fits in one, and regenerating a part replaces
+#: only its own sections and verdicts.
+PARTS = {
+    "trees": "synthetic trees: growth exponents and their fits, exact checks and expectations, "
+             "convergence, worst case and node types, chance nodes, three or more players, "
+             "parallel alpha-beta",
+    "real_games": "move ordering in real games: the shallow and deep ordering studies, chess at "
+                  "depth 7, each position's own minimal tree, chess ordering as engines compose it",
+    "pruning": "sound versus unsound pruning: the trade-off study and the engine-grade matches",
+}
+#: the studies of STUDIES each part runs (chess_deep: real_games)
+PART_STUDIES = {"trees": ("knuth_moore", "ordering_ebf", "pearl", "discrete_values", "ordered_p",
+                          "ordering_incremental"),
+                "real_games": ("ordering_games", "ordering_connect4_deep", "ordering_othello_deep",
+                               "ordering_hex_deep"),
+                "pruning": ()}
+#: the claims (by their first id) judged on a part other than trees: the data their verdicts
+#: rest on is that part's (000-k also reads the rigor study's policy costs, which real_games runs)
+CLAIM_PART = {"000-j": "real_games", "000-k": "real_games", "000-l": "real_games",
+              "000-m": "real_games", "001-k": "real_games", "002-a": "real_games",
+              "001-m": "real_games", "000-n": "pruning"}
+#: sections of the sweep report that are about synthetic trees only (left out of other parts)
+TREE_ONLY = ("Estimators", "Effective branching factors", "Estimators compared", "Knuth–Moore exactness",
+             "Figures", "Where b^(3/4) describes random order")
+#: the sweep report's sections every sweep part has: suffixed with the part so headings stay unique
+SHARED = ("Run", "Move-ordering policies", "Excluded rows")
+
+
+class PartRun(NamedTuple):
+    """What a part's studies produced: the sweep rows (``df``, maybe empty), the results the
+    claims registry reads (``exact``), the "Studies run" rows (``info``), the trees' summary
+    (None: computed from df), and ``sections(fig_dir)``, the part's own sections, built once
+    figures can be written. (A NamedTuple: this script is loaded by path in the tests, outside
+    sys.modules, where a dataclass cannot be made.)"""
+
+    df: pd.DataFrame
+    exact: dict
+    info: list
+    sections: Callable[[Path], list[tuple[str, str]]]
+    summary: pd.DataFrame | None = None
+
+
+def _studies(names: tuple[str, ...]) -> list:
+    return [st for st in STUDIES if st[0] in names]
+
+
+def run_trees(args: argparse.Namespace, runs_dir: Path) -> PartRun:
+    """The trees part: the tree studies, parallel, the rigor studies, chance and n-player."""
+    df, info = run_studies(args.small, args.jobs, runs_dir, args.resume, studies=_studies(PART_STUDIES["trees"]))
+    parallel_dir, parallel_secs = run_preset("parallel", args.small, args.jobs, runs_dir, args.resume)
+    info.append(("parallel", "searchlab experiment=parallel" + ("_small" if args.small else ""),
+                 "see its section", "see its section", parallel_secs, _rel(parallel_dir)))
+    where("rigor studies")
+    rigor, rigor_info = run_rigor(args.small, args.jobs, runs_dir, args.resume, args.resamples)
+    where("claim studies")
+    claims, claim_info = run_claim_studies(args.small, args.jobs, runs_dir, args.resume,
+                                           names=("chance", "multiplayer"))
+    where("analysis")
+    exact = X.exact_checks() | claims | rigor
+    exact["parallel"] = PC.summarise(PC.load_run(parallel_dir), parallel_secs,
+                                     command="searchlab experiment=parallel" + ("_small" if args.small else ""))
+    # every status: summarize fits only the (configuration, depth) cells where every instance
+    # finished (an aborted search leaves the hard instances out)
+    trees = df[df["b"].notna()]
+    summary = E.summarize(trees, n_resamples=args.resamples)
+    ok, _ = E.ok_rows(trees)
+
+    def sections(fig_dir: Path) -> list[tuple[str, str]]:
+        return [
+            ("Textbook trees and their traces", traces_section(fig_dir)),
+            ("The b = 35 arithmetic", arithmetic_section()),
+            ("Ordered trees: the knob p from 0 to 1", ordered_section(summary)),
+            ("Discrete leaf values", discrete_section(summary)),
+            ("Chance nodes: expectiminimax, Star1, Star2", CH.chance_section(exact["chance"])),
+            ("Three or more players: max^n, paranoid, best-reply search",
+             MP.multiplayer_section(exact["multiplayer"])),
+            ("Parallel alpha-beta: speedup and search overhead", PC.parallel_section(exact["parallel"], fig_dir)),
+        ] + rigor_sections(rigor, fig_dir, ok)
+
+    return PartRun(df, exact, info + rigor_info + claim_info, sections, summary)
+
+
+def run_real_games(args: argparse.Namespace, runs_dir: Path) -> PartRun:
+    """The real_games part: the shallow and deep ordering studies, chess_deep, the minimal-tree,
+    chess-ordering and shallow ordering studies, and the rigor study (its policy costs: 000-k)."""
+    df, info = run_studies(args.small, args.jobs, runs_dir, args.resume,
+                           studies=_studies(PART_STUDIES["real_games"]))
+    chess_deep, chess_info = run_studies(args.small, args.jobs, runs_dir, args.resume, studies=[CHESS_DEEP])
+    where("claim studies")
+    claims, claim_info = run_claim_studies(args.small, args.jobs, runs_dir, args.resume,
+                                           names=("minimal_trees", "chess_ordering", "ordering_checks", "rigor"))
+    where("analysis")
+    exact = X.exact_checks() | claims.pop("rigor") | claims
+    exact["ordering"] = exact.pop("ordering_checks")      # the shallow ordering measurements
+    exact["chess_deep"] = CD.measure(chess_deep, node_caps(runs_dir / CHESS_DEEP[0]), n_resamples=args.resamples)
+    deep_rows = df[df["experiment"].isin(DO.DEEP_STUDIES)] if "experiment" in df.columns else df.iloc[0:0]
+    if len(deep_rows):
+        print("deep real-game ordering studies: paired comparisons ...")
+        exact["deep_ordering"] = DO.deep_checks(deep_rows, n_resamples=args.resamples)
+
+    def sections(fig_dir: Path) -> list[tuple[str, str]]:
+        return [
+            ("Ordering techniques: iterative deepening, killer, history, transposition table",
+             OC.ordering_section(exact["ordering"])),
+            ("Ordering in real games, searched deep (compiled engine, paired per position)",
+             DO.deep_section(exact["deep_ordering"]) if "deep_ordering" in exact else
+             "The deep studies (" + ", ".join(DO.DEEP_STUDIES) + ") did not run."),
+            ("Real games against each position's own minimal tree", MT.section(exact["minimal_trees"], fig_dir)),
+            ("Chess at depth 7: ordering policies on WAC and Bratko-Kopec (compiled engine)",
+             CD.section(exact["chess_deep"])),
+            ("Chess ordering as engines compose it, and aspiration windows (paired per position)",
+             COS.section(exact["chess_ordering"])),
+        ]
+
+    return PartRun(df, exact, info + chess_info + claim_info, sections)
+
+
+def run_pruning(args: argparse.Namespace, runs_dir: Path) -> PartRun:
+    """The pruning part: the trade-off study and the match presets (10^5 nodes only with
+    --matches; else an earlier run of it under --runs is read)."""
+    tradeoff_dir, tradeoff_secs = run_preset("unsound_tradeoff", args.small, args.jobs, runs_dir, args.resume)
+    info = [("unsound_tradeoff", "searchlab experiment=unsound_tradeoff" + ("_small" if args.small else ""),
+             "see its section", "see its section", tradeoff_secs, _rel(tradeoff_dir))]
+    where("matches")
+    match_dirs, match_info = run_matches(args.small, args.jobs, runs_dir, args.resume, args.matches)
+    where("analysis")
+    exact = {"tradeoff": claim_counts(tradeoff_dir, tuple(match_dirs))}
+
+    def sections(fig_dir: Path) -> list[tuple[str, str]]:
+        return [("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir, tuple(match_dirs)))]
+
+    return PartRun(pd.DataFrame(), exact, info + match_info, sections)
+
+
+RUNNERS = {"trees": run_trees, "real_games": run_real_games, "pruning": run_pruning}
+
+
+def part_sections(part: str, run: PartRun, out: Path, command: str, source: str, resamples: int
+                  ) -> tuple[list[tuple[str, str]], list]:
+    """The part's sections (figures under out/figures/) and every claim's verdict from its data.
+    A part with sweep rows gets the sweep report's sections too (those about synthetic trees only
+    in the trees part; the shared ones named after the part)."""
+    fig_dir = out / "figures"
+    extra = run.sections(fig_dir)
+    if run.df.empty:
+        from searchlab.studies.claims.registry import evaluate_all
+        from searchlab.studies.claims.verdict import Context
+        ctx = Context(df=run.df, summary=pd.DataFrame(), exact=run.exact, command=command)
+        return extra, evaluate_all(ctx)
+    sections, results = R.report_sections(run.df, out, source=source, command=command, exact_results=run.exact,
+                                          extra_sections=extra, n_resamples=resamples, summary=run.summary)
+    if part != "trees":
+        sections = [(h, b) for h, b in sections if h not in TREE_ONLY]
+    label = {"trees": "synthetic trees", "real_games": "real games"}[part]
+    return [(f"{h}: {label}" if h in SHARED else h, b) for h, b in sections], results
+
+
+def _read_json(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def write_part(part: str, run: PartRun, out: Path, *, command: str, size: str, jobs: int, runs: Path,
+               t_studies: float, t_analysis0: float, resamples: int) -> Path:
+    """parts/<part>.md (the part's own report) and parts/<part>.json (generated, commit, command,
+    size, seconds, studies run, section headings, its claims' verdict rows, its figures); the
+    part's earlier figures are removed first. Returns the .md path."""
+    from searchlab.experiment.provenance import commit_label
+
+    parts_dir, fig_dir = out / "parts", out / "figures"
+    parts_dir.mkdir(parents=True, exist_ok=True)
+    fig_dir.mkdir(parents=True, exist_ok=True)
+    for name in _read_json(parts_dir / f"{part}.json").get("figures", []):
+        (fig_dir / name).unlink(missing_ok=True)
+    before = {f.name: f.stat().st_mtime_ns for f in fig_dir.iterdir()}
+    sections, results = part_sections(part, run, out, command, str(_rel(runs)), resamples)
+    owned = [(c, v) for c, v in results if CLAIM_PART.get(c.ids[0], "trees") == part]
+    figures = sorted(f.name for f in fig_dir.iterdir() if before.get(f.name) != f.stat().st_mtime_ns)
+    t_analysis = time.perf_counter() - t_analysis0
+    meta = dict(part=part, covers=PARTS[part], size=size, command=command, jobs=jobs,
+                generated=R.utc_stamp(), commit=commit_label(), runs=str(_rel(runs)),
+                studies_seconds=round(t_studies, 1), analysis_seconds=round(t_analysis, 1),
+                info=[[n, o, r, k, round(float(s), 1), str(d)] for n, o, r, k, s, d in run.info],
+                sections=[h for h, _ in sections], figures=figures,
+                claims={c.ids[0]: {"category": v.category, "row": R.claim_row(c, v)} for c, v in owned})
+    md = R.write_markdown(sections + [("Claims judged in this part", R.claims_section(owned))],
+                          parts_dir / f"{part}.md",
+                          title=f"searchlab reproduction, part {part}: {PARTS[part]}", command=command,
+                          preamble=_part_preamble(meta))
+    (parts_dir / f"{part}.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return md
+
+
+def _studies_table(metas: list[dict]) -> str:
+    return md_table(["part", "study", "overrides", "rows", "ok", "seconds", "table"],
+                    [[m["part"], n, o, r, k, f"{s:.0f}", f"`{d}`"] for m in metas for n, o, r, k, s, d in m["info"]])
+
+
+def _part_preamble(m: dict) -> str:
+    return (f"Size {m['size']}, commit {m['commit']}, {m['jobs']} worker processes: the studies took "
+            f"{m['studies_seconds']:.0f} s ({m['studies_seconds'] / 60:.1f} min), the analysis and this "
+            f"report {m['analysis_seconds']:.0f} s. The studies' tables are under `{m['runs']}` (not committed); "
+            "each row's provenance (config hash, version, commit) is in them. analysis/REPORT.md assembles "
+            "this part with the others.\n\nStudies run:\n\n" + _studies_table([m]))
+
+
+def _split_sections(md: str, headings: list[str]) -> list[tuple[str, str]]:
+    """The (heading, body) sections of a part's report, by the headings its .json lists (in
+    order; the claims section after them is left out)."""
+    lines = md.split("\n")
+    starts = []
+    for h in headings:
+        starts.append(lines.index(f"## {h}", starts[-1] + 1 if starts else 0))
+    ends = starts[1:] + [next(i for i in range(starts[-1] + 1, len(lines)) if lines[i].startswith("## "))]
+    return [(h, "\n".join(lines[a + 1:b]).strip("\n")) for h, a, b in zip(headings, starts, ends)]
+
+
+def assemble_report(out: Path, size: str) -> Path:
+    """out/REPORT.md from the newest parts/<part>.md and .json of every part of ``size``: a
+    header with each part's provenance, every part's sections in PARTS order, and one claims
+    table taking each claim's verdict from the part that owns it (CLAIM_PART). A part not yet
+    generated at this size is named in the header; its claims say so."""
+    from searchlab.studies.claims.registry import CLAIMS
+
+    metas, sections = [], []
+    for part in PARTS:
+        m = _read_json(out / "parts" / f"{part}.json")
+        if m.get("size") != size:
+            continue
+        metas.append(m)
+        sections += _split_sections((out / "parts" / f"{part}.md").read_text(encoding="utf-8"), m["sections"])
+    have = {m["part"]: m for m in metas}
+    rows, cats = [], []
+    for c in CLAIMS:
+        part = CLAIM_PART.get(c.ids[0], "trees")
+        got = have.get(part, {}).get("claims", {}).get(c.ids[0])
+        if got is None:
+            rows.append([", ".join(c.ids), c.text, "", "", "", f"not judged: part {part} not generated at size {size}", ""])
+            cats.append("not judged")
+        else:
+            rows.append(got["row"])
+            cats.append(got["category"])
+    tally = ", ".join(f"{k}: {n}" for k, n in pd.Series(cats).value_counts().items())
+    claims = (f"{len(rows)} entries covering {sum(len(c.ids) for c in CLAIMS)} claim IDs ({tally}); each verdict "
+              "comes from the part named in the header that owns its claim.\n\n" + md_table(R.CLAIM_COLUMNS, rows))
+    parts = md_table(["part", "covers", "generated", "commit", "command", "studies (s)", "analysis (s)"],
+                     [[m["part"], m["covers"], m["generated"], m["commit"], f"`{m['command']}`",
+                       f"{m['studies_seconds']:.0f}", f"{m['analysis_seconds']:.0f}"] for m in metas])
+    missing = [p for p in PARTS if p not in have]
+    t = sum(m["studies_seconds"] for m in metas)
+    preamble = (f"This is searchlab's own reproduction of the claims in docs/claims.md ({size} size), assembled "
+                "from its parts: each part runs its own studies and writes `analysis/parts/<part>.md`; "
+                "`.venv/bin/python analysis/reproduce.py --part PART` regenerates one part (and this "
+                "file), `.venv/bin/python analysis/reproduce.py` all of them. The parts' studies took "
+                f"{t:.0f} s ({t / 60:.1f} min) in all, each on the machine and at the commit its row states:\n\n"
+                + parts
+                + (f"\n\nNot generated at this size: {', '.join(missing)}." if missing else "")
+                + "\n\nStudies run:\n\n" + _studies_table(metas))
+    return R.write_markdown(sections + [("Claims", claims)], out / "REPORT.md",
+                            title="searchlab: reproducing the alpha-beta claims",
+                            command=".venv/bin/python analysis/reproduce.py", preamble=preamble)
+
+
 def main(argv: list[str] | None = None) -> int:
+    global STAGES
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--small", action="store_true", help="a quick check with small studies")
+    ap.add_argument("--part", default="all", choices=["all", *PARTS],
+                    help="run one part and reassemble REPORT.md from the parts (default all: every part)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (runner.n_jobs, default 2)")
-    ap.add_argument("--out", type=Path, default=HERE, help="where REPORT.md and figures/ go (default analysis/)")
+    ap.add_argument("--out", type=Path, default=HERE, help="where REPORT.md, parts/ and figures/ go (default analysis/)")
     ap.add_argument("--runs", type=Path, default=ROOT / "results" / "reproduce",
                     help="where the studies' tables go (default results/reproduce/)")
     ap.add_argument("--resume", action="store_true", help="reuse finished tasks of earlier runs instead of starting fresh")
     ap.add_argument("--resamples", type=int, default=999, help="bootstrap resamples (default 999)")
     ap.add_argument("--matches", action="store_true",
-                    help="also run (or resume) the 10^5-node match preset unsound_matches_1e5 (699 s "
-                         "measured on 2 cores); without it, a run of it already under --runs is read")
+                    help="also run (or resume) the 10^5-node match preset unsound_matches_1e5 (part pruning; "
+                         "699 s measured on 2 cores); without it, a run of it already under --runs is read")
     ap.add_argument("--only", default="", help="comma-separated studies of STUDIES or chess_deep: run just those into "
                     "--runs and stop (no report); e.g. ordering_hex_deep")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    cmd = ".venv/bin/python analysis/reproduce.py" + (" --small" if args.small else "") + (" --matches" if args.matches else "")
     runs_dir = (args.runs / ("small" if args.small else "full")).absolute()
     problem = _bad_arguments(args, runs_dir)
     if problem:                                  # before any study runs, not after all of them
         print(f"reproduce.py: error: {problem}", file=sys.stderr)
         return 2
-    rel_runs = _rel(runs_dir)
     if args.only:
         only = tuple(x.strip() for x in args.only.split(",") if x.strip())
         _, info = run_studies(args.small, args.jobs, runs_dir, args.resume, only=only,
@@ -574,103 +860,24 @@ def main(argv: list[str] | None = None) -> int:
         for name, _, rows, ok, secs, table_dir in info:
             print(f"{name}: {rows} rows ({ok} ok) in {secs:.0f} s; table under {table_dir}")
         return 0
-    df, info = run_studies(args.small, args.jobs, runs_dir, args.resume)
-    tradeoff_dir, tradeoff_secs = run_preset("unsound_tradeoff", args.small, args.jobs, runs_dir,
-                                             args.resume)
-    chess_deep, chess_info = run_studies(args.small, args.jobs, runs_dir, args.resume,
-                                         studies=[CHESS_DEEP])
-    info += chess_info
-    info.append(("unsound_tradeoff", "searchlab experiment=unsound_tradeoff" + ("_small" if args.small else ""),
-                 "see its section", "see its section", tradeoff_secs,
-                 _rel(tradeoff_dir)))
-    where("matches")
-    match_dirs, match_info = run_matches(args.small, args.jobs, runs_dir, args.resume, args.matches)
-    match_dirs = tuple(match_dirs)
-    info += match_info
-    parallel_dir, parallel_secs = run_preset("parallel", args.small, args.jobs, runs_dir,
-                                             args.resume)
-    info.append(("parallel", "searchlab experiment=parallel" + ("_small" if args.small else ""),
-                 "see its section", "see its section", parallel_secs, _rel(parallel_dir)))
-    where("rigor studies")
-    rigor, rigor_info = run_rigor(args.small, args.jobs, runs_dir, args.resume, args.resamples)
-    info += rigor_info
-    where("claim studies")
-    claim_exact, claim_info = run_claim_studies(args.small, args.jobs, runs_dir, args.resume)
-    info += claim_info
-    t_run = time.perf_counter() - t0
-    t_studies = sum(i[4] for i in info)  # on --resume: the time the tables took when produced
-    extra_presets = set(EXTRA_MATCH_PRESETS["small" if args.small else "full"])
-    t_extra = sum(i[4] for i in info if i[0] in extra_presets)
-    where("analysis")
-    print(f"studies done in {t_run:.0f} s; analysing {len(df)} rows")
-    t_analysis0 = time.perf_counter()
-    out = args.out
-    fig_dir = out / "figures"
-    if fig_dir.exists():
-        for f in fig_dir.glob("*"):
-            if f.suffix in (".png", ".pdf", ".svg"):
-                f.unlink()
-    fig_dir.mkdir(parents=True, exist_ok=True)
-    exact = X.exact_checks()
-    exact.update(claim_exact)
-    exact["ordering"] = exact.pop("ordering_checks")      # the shallow ordering measurements
-    exact["tradeoff"] = claim_counts(tradeoff_dir, match_dirs)
-    exact["chess_deep"] = CD.measure(chess_deep, node_caps(runs_dir / CHESS_DEEP[0]),
-                                     n_resamples=args.resamples)
-    deep_rows = df[df["experiment"].isin(DO.DEEP_STUDIES)] if "experiment" in df.columns else df.iloc[0:0]
-    if len(deep_rows):
-        print("deep real-game ordering studies: paired comparisons ...")
-        exact["deep_ordering"] = DO.deep_checks(deep_rows, n_resamples=args.resamples)
-    exact.update(rigor)
-    exact["parallel"] = PC.summarise(PC.load_run(parallel_dir), parallel_secs,
-                                     command="searchlab experiment=parallel"
-                                     + ("_small" if args.small else ""))
-    ok, _ = E.ok_rows(df)
-    ok = ok[ok["b"].notna()]               # tree rows: game rows go to the policies section
-    # every status: summarize fits only the (configuration, depth) cells where every instance
-    # finished (an aborted search leaves the hard instances out)
-    summary = E.summarize(df[df["b"].notna()], n_resamples=args.resamples)
-    runs = md_table(["study", "overrides", "rows", "ok", "seconds", "table"],
-                      [[n, o, r, k, f"{s:.0f}", f"`{d}`"] for n, o, r, k, s, d in info])
-    extra = [
-        ("Textbook trees and their traces", traces_section(fig_dir)),
-        ("The b = 35 arithmetic", arithmetic_section()),
-        ("Ordered trees: the knob p from 0 to 1", ordered_section(summary)),
-        ("Discrete leaf values", discrete_section(summary)),
-        ("Ordering techniques: iterative deepening, killer, history, transposition table",
-         OC.ordering_section(exact["ordering"])),
-        ("Ordering in real games, searched deep (compiled engine, paired per position)",
-         DO.deep_section(exact["deep_ordering"]) if "deep_ordering" in exact else
-         "The deep studies (" + ", ".join(DO.DEEP_STUDIES) + ") did not run."),
-        ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir, match_dirs)),
-        ("Real games against each position's own minimal tree",
-         MT.section(exact["minimal_trees"], fig_dir)),
-        ("Chess at depth 7: ordering policies on WAC and Bratko-Kopec (compiled engine)",
-         CD.section(exact["chess_deep"])),
-        ("Chess ordering as engines compose it, and aspiration windows (paired per position)",
-         COS.section(exact["chess_ordering"])),
-        ("Chance nodes: expectiminimax, Star1, Star2", CH.chance_section(exact["chance"])),
-        ("Three or more players: max^n, paranoid, best-reply search", MP.multiplayer_section(exact["multiplayer"])),
-        ("Parallel alpha-beta: speedup and search overhead", PC.parallel_section(exact["parallel"], fig_dir)),
-    ] + rigor_sections(rigor, fig_dir, ok)
-    size = "small (--small: a quick check; figures are noisier)" if args.small else "full"
-    preamble = (f"This is searchlab's own reproduction of the claims in docs/claims.md ({size} size). "
-                f"Regenerate it from scratch with `{cmd}` (from the repository root): the studies took "
-                f"{t_studies:.0f} s ({t_studies / 60:.1f} min) on this machine with {args.jobs} worker processes"
-                + (f" ({t_extra:.0f} s of it for {', '.join(sorted(extra_presets & {i[0] for i in info}))}, which runs only "
-                   f"with --matches: {(t_studies - t_extra) / 60:.1f} min without)" if t_extra else "") + ", "
-                f"and the analysis and report (exact checks, fits with bootstrap CIs, figures) about "
-                f"{{ANALYSIS}} s more. The studies' tables are under `{rel_runs}` "
-                f"(not committed); each row's provenance (config hash, version, commit) is in them.\n\n"
-                + "Studies run:\n\n" + runs)
-    path = R.build_report(df, out, title="searchlab: reproducing the alpha-beta claims", source=rel_runs,
-                          command=cmd, report_name="REPORT.md", exact_results=exact, extra_sections=extra,
-                          n_resamples=args.resamples, preamble=preamble, summary=summary)
-    t_analysis = time.perf_counter() - t_analysis0
-    path.write_text(path.read_text(encoding="utf-8").replace("{ANALYSIS}", f"{t_analysis:.0f}"), encoding="utf-8")
+    size = "small" if args.small else "full"
+    for part in (PARTS if args.part == "all" else [args.part]):
+        STAGES = PART_STAGES[part]
+        cmd = (".venv/bin/python analysis/reproduce.py" + (" --small" if args.small else "")
+               + f" --part {part}" + (" --matches" if args.matches and part == "pruning" else ""))
+        print(f"== part {part}: {PARTS[part]}")
+        t_part = time.perf_counter()
+        run = RUNNERS[part](args, runs_dir)
+        t_analysis0 = time.perf_counter()
+        # on --resume: the seconds the tables took when produced, not this invocation's
+        t_studies = sum(i[4] for i in run.info)
+        print(f"part {part}: studies done in {t_analysis0 - t_part:.0f} s; analysing")
+        path = write_part(part, run, args.out, command=cmd, size=size, jobs=args.jobs, runs=runs_dir,
+                          t_studies=t_studies, t_analysis0=t_analysis0, resamples=args.resamples)
+        print(f"wrote {path}")
+    path = assemble_report(args.out, size)
     total = time.perf_counter() - t0
-    print(f"studies: {t_studies:.0f} s (this invocation: {t_run:.0f} s); analysis and report: {t_analysis:.0f} s")
-    print(f"wrote {path} and {len(list(fig_dir.glob('*.png')))} figures in {fig_dir}")
+    print(f"wrote {path} and {len(list((args.out / 'figures').glob('*.png')))} figures in {args.out / 'figures'}")
     print(f"run time: {total:.0f} s ({total / 60:.1f} min)")
     return 0
 

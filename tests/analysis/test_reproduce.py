@@ -123,22 +123,88 @@ def test_matches_at_1e4_always_run_1e5_only_with_the_flag(reproduce, tmp_path, m
     assert ran == ["unsound_matches", "chess_matches", "unsound_matches_1e5"]
 
 
-def test_a_full_run_gets_past_the_tree_studies(reproduce, tmp_path, monkeypatch):
-    """main() walks its stages in order; a name bound inside main() must not shadow a stage
+def test_the_pruning_part_gets_past_the_tradeoff_study(reproduce, tmp_path, monkeypatch):
+    """main() walks a part's stages in order; a name bound inside main() must not shadow a stage
     helper (a loop variable called ``where`` once made every full run fail at its second
     stage with UnboundLocalError). The studies are stubbed: the run must reach the matches."""
     class Reached(Exception):
         pass
 
-    monkeypatch.setattr(reproduce, "run_studies", lambda *a, **k: (pd.DataFrame(), []))
-    monkeypatch.setattr(reproduce, "run_preset", lambda *a, **k: (tmp_path, ("x", "", 0, 0, 0.0, tmp_path)))
+    monkeypatch.setattr(reproduce, "run_preset", lambda *a, **k: (tmp_path, 0.0))
 
     def matches(*a, **k):
         raise Reached
 
     monkeypatch.setattr(reproduce, "run_matches", matches)
     with pytest.raises(Reached):
-        reproduce.main(["--small", "--runs", str(tmp_path / "runs"), "--out", str(tmp_path / "out")])
+        reproduce.main(["--small", "--part", "pruning", "--runs", str(tmp_path / "runs"),
+                        "--out", str(tmp_path / "out")])
+
+
+def _stub_runners(reproduce, monkeypatch, tag: str) -> list:
+    """Every part's runner replaced by one that runs nothing and returns a section named after
+    the part and ``tag``; the parts run are recorded."""
+    ran = []
+
+    def runner(part):
+        def run(args, runs_dir):
+            ran.append(part)
+            return reproduce.PartRun(pd.DataFrame(), {}, [(f"study_{part}", "(preset as is)", 1, 1, 2.0, "x")],
+                                     lambda fig_dir: [(f"Section of {part}", f"{tag} body of {part}")])
+        return run
+
+    monkeypatch.setattr(reproduce, "RUNNERS", {p: runner(p) for p in reproduce.PARTS})
+    return ran
+
+
+def test_every_part_writes_its_report_and_report_md_assembles_them(reproduce, tmp_path, monkeypatch):
+    ran = _stub_runners(reproduce, monkeypatch, "first")
+    out = tmp_path / "out"
+    assert reproduce.main(["--small", "--runs", str(tmp_path / "runs"), "--out", str(out)]) == 0
+    assert ran == list(reproduce.PARTS)
+    report = (out / "REPORT.md").read_text()
+    for part in reproduce.PARTS:
+        text = (out / "parts" / f"{part}.md").read_text()
+        assert f"## Section of {part}\n\nfirst body of {part}" in text and "## Claims judged in this part" in text
+        assert f"## Section of {part}\n\nfirst body of {part}" in report
+        assert f"study_{part}" in report                       # its row of the studies table
+    # one claims table: every claim once, its verdict from the part that owns it
+    from searchlab.studies.claims.registry import CLAIMS
+    claims = report.split("## Claims\n", 1)[1]
+    assert all(f"| {', '.join(c.ids)} |" in claims for c in CLAIMS)
+    assert "not judged" not in claims
+    assert report.index("## Section of trees") < report.index("## Section of real_games") \
+        < report.index("## Section of pruning") < report.index("## Claims")
+
+
+def test_one_part_regenerated_replaces_only_its_own_sections(reproduce, tmp_path, monkeypatch):
+    out, runs = tmp_path / "out", str(tmp_path / "runs")
+    _stub_runners(reproduce, monkeypatch, "first")
+    assert reproduce.main(["--small", "--runs", runs, "--out", str(out)]) == 0
+    ran = _stub_runners(reproduce, monkeypatch, "second")
+    assert reproduce.main(["--small", "--part", "pruning", "--runs", runs, "--out", str(out)]) == 0
+    assert ran == ["pruning"]
+    report = (out / "REPORT.md").read_text()
+    assert "second body of pruning" in report and "first body of pruning" not in report
+    assert "first body of trees" in report and "first body of real_games" in report
+    assert "--part pruning" in report                          # the part's own command in the header
+
+
+def test_a_part_missing_at_this_size_is_named_and_its_claims_not_judged(reproduce, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    _stub_runners(reproduce, monkeypatch, "first")
+    assert reproduce.main(["--small", "--part", "pruning", "--runs", str(tmp_path / "runs"), "--out", str(out)]) == 0
+    report = (out / "REPORT.md").read_text()
+    assert "Not generated at this size: trees, real_games." in report
+    assert "not judged: part trees not generated at size small" in report
+    row = next(ln for ln in report.splitlines() if ln.startswith("| 000-n, 001-l |"))
+    assert "not judged" not in row                            # pruning's own claim is judged
+
+
+def test_bad_part_is_refused(reproduce, tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        reproduce.main(["--part", "chess", "--runs", str(tmp_path)])
+    assert "invalid choice: 'chess'" in capsys.readouterr().err
 
 
 def test_resume_runs_a_study_of_another_config_afresh(reproduce, tmp_path, monkeypatch):

@@ -236,16 +236,23 @@ def _km_section(df: pd.DataFrame) -> str:
             + md_table(["tree", "searches", "leaves = Knuth–Moore", "nodes = Knuth–Moore", "b", "d"], rows))
 
 
-def _claims_section(results: list[tuple[Claim, Verdict]]) -> str:
-    rows = []
-    for c, v in results:
-        src = ", ".join(SOURCES[s.strip()] for s in c.source.split(","))
-        rows.append([", ".join(c.ids), c.text, src, v.measured, v.theory, v.cell(),
-                     f"`{v.command}`" if v.command else "none: nothing computed yet"])
+def claims_section(results: list[tuple[Claim, Verdict]]) -> str:
+    """The claims table: one row per claim (claim_row), after a tally of the verdicts."""
+    rows = [claim_row(c, v) for c, v in results]
     cats = pd.Series([v.category for _, v in results]).value_counts()
     tally = ", ".join(f"{k}: {int(n)}" for k, n in cats.items())
     return (f"{len(results)} entries covering {sum(len(c.ids) for c, _ in results)} claim IDs ({tally}).\n\n"
-            + md_table(["claim", "in words", "source", "measured (CI, n)", "theory", "verdict", "produced by"], rows))
+            + md_table(CLAIM_COLUMNS, rows))
+
+
+CLAIM_COLUMNS = ["claim", "in words", "source", "measured (CI, n)", "theory", "verdict", "produced by"]
+
+
+def claim_row(c: Claim, v: Verdict) -> list[str]:
+    """One claim's cells of the claims table (CLAIM_COLUMNS)."""
+    src = ", ".join(SOURCES[s.strip()] for s in c.source.split(","))
+    return [", ".join(c.ids), c.text, src, v.measured, v.theory, v.cell(),
+            f"`{v.command}`" if v.command else "none: nothing computed yet"]
 
 
 # --------------------------------------------------------------------------- discussion
@@ -445,6 +452,42 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
                  exact_results: dict | None = None, preamble: str = "",
                  summary: pd.DataFrame | None = None) -> Path:
     """Write out_dir/report_name and figures under out_dir/figures/. Returns the report path."""
+    sections, results = report_sections(df_all, out_dir, source=source, command=command, fmt=fmt,
+                                        exact=exact, extra_sections=extra_sections,
+                                        n_resamples=n_resamples, exact_results=exact_results,
+                                        summary=summary)
+    claims = ("Claims", claims_section(results))
+    at = next(i for i, (h, _) in enumerate(sections) if h == "Excluded rows")
+    return write_markdown(sections[:at] + [claims] + sections[at:], Path(out_dir) / report_name,
+                          title=title, command=command, preamble=preamble)
+
+
+def utc_stamp() -> str:
+    """Now, as reports state it: "2026-12-02 14:05 UTC"."""
+    return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def write_markdown(sections: list[tuple[str, str]], path: Path, *, title: str, command: str,
+                   preamble: str = "") -> Path:
+    """Write ``sections`` (heading, markdown body) to ``path`` under a title, the generation
+    stamp and command, ``preamble`` and a table of contents; returns ``path``."""
+    head = (f"# {title}\n\nGenerated {utc_stamp()} by `{command}`. Every number in this report is computed from the "
+            f"result table, an exact search, or searchlab.analysis.theory; none is typed by hand.\n\n")
+    if preamble:
+        head += preamble + "\n\n"
+    toc = "Contents: " + " · ".join(f"[{h}](#{anchor(h)})" for h, _ in sections) + "\n\n"
+    body = "\n\n".join(f"## {h}\n\n{b}" for h, b in sections)
+    path.write_text(head + toc + body + "\n", encoding="utf-8")
+    return path
+
+
+def report_sections(df_all: pd.DataFrame, out_dir: Path, *, source: str, command: str,
+                    fmt: str = "png", exact: bool = True,
+                    extra_sections: list[tuple[str, str]] | None = None, n_resamples: int = 999,
+                    exact_results: dict | None = None, summary: pd.DataFrame | None = None
+                    ) -> tuple[list[tuple[str, str]], list[tuple[Claim, Verdict]]]:
+    """The report's sections but the claims (figures written under out_dir/figures/), the last
+    one "Excluded rows", and every claim's verdict from this table and ``exact_results``."""
     out_dir = Path(out_dir)
     fig_dir = out_dir / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
@@ -508,7 +551,6 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
     if policies:
         sections.append(("Move-ordering policies", policies.split("\n", 1)[1].lstrip()
                          if policies.startswith("## ") else policies))
-    sections.append(("Claims", _claims_section(results)))
     if excluded:
         ex_rows = df_all[df_all["status"].astype(str) != "ok"]
         keys = [k for k in ("tree", "b", "d", "ordering", "algorithm", "status") if k in ex_rows.columns]
@@ -516,17 +558,7 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
         sections.append(("Excluded rows", md_table(list(g.columns), g.itertuples(index=False))))
     else:
         sections.append(("Excluded rows", "None: every row has status \"ok\"."))
-
-    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    head = (f"# {title}\n\nGenerated {stamp} by `{command}`. Every number in this report is computed from the "
-            f"result table, an exact search, or searchlab.analysis.theory; none is typed by hand.\n\n")
-    if preamble:
-        head += preamble + "\n\n"
-    toc = "Contents: " + " · ".join(f"[{h}](#{_anchor(h)})" for h, _ in sections) + "\n\n"
-    body = "\n\n".join(f"## {h}\n\n{b}" for h, b in sections)
-    path = out_dir / report_name
-    path.write_text(head + toc + body + "\n", encoding="utf-8")
-    return path
+    return sections, results
 
 
 def _has_policy_study(df: pd.DataFrame) -> bool:
@@ -537,7 +569,8 @@ def _has_policy_study(df: pd.DataFrame) -> bool:
     return bool(games or orders)
 
 
-def _anchor(h: str) -> str:
+def anchor(h: str) -> str:
+    """The GitHub-style anchor of a markdown heading."""
     keep = "".join(ch for ch in h.lower() if ch.isalnum() or ch in " -_")
     return keep.strip().replace(" ", "-")
 
