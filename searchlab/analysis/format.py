@@ -5,6 +5,7 @@ integers with thousands separators (counts are exact: never rounded), floats to 
 significant figures, with thousands separators from 1,000 to 99,999 and as ``m·10^e`` from
 10^5 up or below 10^-3; anything else as its text (``n/a`` when empty).
 ``percent(x)``: a fraction as ``12.3 %``.
+``interval(value, low, high)``: an estimate with its confidence interval, ``1.92 [1.73, 2.13]``.
 """
 
 from __future__ import annotations
@@ -46,3 +47,14 @@ def percent(x: Any) -> str:
     if x is None or not math.isfinite(float(x)):
         return NO_DATA
     return f"{100 * float(x):.1f} %"
+
+
+def interval(value: float, low: float, high: float, spec: str = ".3g", no_ci: str = "") -> str:
+    """``value [low, high]`` with each number formatted by ``spec`` (a format spec such as
+    ".3g" or ".2f"); n/a when the value is missing or not finite; the value followed by
+    ``no_ci`` when either bound is not finite."""
+    if value is None or not math.isfinite(float(value)):
+        return NO_DATA
+    if low is None or high is None or not (math.isfinite(float(low)) and math.isfinite(float(high))):
+        return f"{value:{spec}}{no_ci}"
+    return f"{value:{spec}} [{low:{spec}}, {high:{spec}}]"

@@ -54,6 +54,7 @@ from searchlab.analysis.markdown_tables import md_table
 from searchlab.studies.claims import complexity as X
 from searchlab.studies.ordering import ordering_checks as O
 from searchlab.studies.claims.verdict import Verdict
+from searchlab.analysis.format import interval
 
 COMMAND = "searchlab experiment=chess_deep (run by analysis/reproduce.py; searchlab.studies.ordering.chess_deep)"
 BUDGETS = (10_000, 100_000, 1_000_000, 5_000_000)
@@ -229,12 +230,8 @@ def measure(table: pd.DataFrame, caps: Mapping[str, int], n_resamples: int = 999
     )
 
 
-def _ci(value: float, low: float, high: float) -> str:
-    return f"{value:.3g} [{low:.3g}, {high:.3g}]"
-
-
 def _ratio_text(r: dict) -> str:
-    return (f"{r['a']} / {r['b']} at d={r['d']}: {_ci(r['ratio'], r['low'], r['high'])} "
+    return (f"{r['a']} / {r['b']} at d={r['d']}: {interval(r['ratio'], r['low'], r['high'])} "
             f"(n={r['n']}, Holm p={r['p_holm']:.2g})")
 
 
@@ -252,9 +249,9 @@ def close_to_minimal_tree(ctx) -> Verdict:
     last = d["minimal"][-1]
     measured = (f"{BEST}, WAC + BK ({sum(d['n'].values())} positions), depth {last['d']} with "
                 f"quiescence: horizon nodes / minimal tree of the position's b̄ (mean b̄ "
-                f"{last['b_bar']:.1f}) = {_ci(last['ratio'], last['low'], last['high'])} "
+                f"{last['b_bar']:.1f}) = {interval(last['ratio'], last['low'], last['high'])} "
                 f"(geometric mean, n={last['n']}); growth exponent α over d−2 → d = "
-                f"{_ci(last['alpha'], last['alpha_low'], last['alpha_high'])} (n={last['alpha_n']})")
+                f"{interval(last['alpha'], last['alpha_low'], last['alpha_high'])} (n={last['alpha_n']})")
     halfway = 0.625                     # between 1/2 (minimal tree) and 3/4 (random order)
     caveat = (f"; measured on the {last['n']} of {sum(d['n'].values())} positions finished "
               "within the cap, with b̄ from plies 0-1 (deeper positions branch less, and "
@@ -350,12 +347,12 @@ def section(d: dict[str, Any]) -> str:
                          ["A / B", "depth", "common cap", "censored", "n", "ratio [CI]",
                           "Holm p", "verdict kind"],
                          [[f"{r['a']} / {r['b']}", r["d"], f"{r.get('cap', 0):,}",
-                           r.get("censored", 0), r["n"], _ci(r["ratio"], r["low"], r["high"]),
+                           r.get("censored", 0), r["n"], interval(r["ratio"], r["low"], r["high"]),
                            f"{r['p_holm']:.2g}", r["kind"]] for r in pr]))
     if d["minimal"]:
         parts.append(f"{BEST} against the minimal tree of each position's b̄:\n\n" + md_table(
             ["depth", "n", "horizon nodes / KM [CI]", "α over d−2 → d [CI]"],
-            [[m["d"], m["n"], _ci(m["ratio"], m["low"], m["high"]),
-              _ci(m["alpha"], m["alpha_low"], m["alpha_high"]) if "alpha" in m else ""]
+            [[m["d"], m["n"], interval(m["ratio"], m["low"], m["high"]),
+              interval(m["alpha"], m["alpha_low"], m["alpha_high"]) if "alpha" in m else ""]
              for m in d["minimal"]]))
     return "\n\n".join(parts)

@@ -35,6 +35,7 @@ from searchlab.analysis.markdown_tables import md_table
 from searchlab.experiment.games import GameSpec, Position, make_game, select_positions
 from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.studies.claims.verdict import Verdict
+from searchlab.analysis.format import interval
 
 __all__ = ["KINDS", "SIZES", "POLICIES", "ASPIRATION", "COMPARISONS", "MAX_NODES", "chess_order_steps",
            "position_rows", "summarise", "section", "killer_history_comparison", "comparison_text",
@@ -137,11 +138,7 @@ def summarise(tables: dict[str, pd.DataFrame], size: str = "full", seed: int = 0
 
 
 def _ci(c: Comparison) -> str:
-    if not math.isfinite(c.ratio):
-        return "n/a"
-    if not (math.isfinite(c.low) and math.isfinite(c.high)):
-        return f"{c.ratio:.3f}"
-    return f"{c.ratio:.3f} [{c.low:.3f}, {c.high:.3f}]"
+    return interval(c.ratio, c.low, c.high, ".3f")
 
 
 def section(res: dict[str, Any]) -> str:

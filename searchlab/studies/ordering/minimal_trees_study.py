@@ -35,6 +35,7 @@ from searchlab.experiment.games import GameSpec, Position, make_game, select_pos
 from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.studies.claims.verdict import Verdict
 from searchlab.studies.ordering import real_minimal as RM
+from searchlab.analysis.format import interval
 
 __all__ = ["KINDS", "SIZES", "DOMAINS", "MAX_NODES", "minimal_steps", "position_step_rows",
            "summarise", "section", "close_to_own_minimal_tree", "CHESS_POLICY"]
@@ -128,11 +129,7 @@ def summarise(tables: dict[str, pd.DataFrame], size: str = "full", seed: int = 0
 
 
 def _ci(v: float, lo: float, hi: float, digits: int = 2) -> str:
-    if not math.isfinite(v):
-        return "n/a"
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return f"{v:.{digits}f}"
-    return f"{v:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+    return interval(v, lo, hi, f".{digits}f")
 
 
 def plot_ratios(res: dict[str, RM.RealMinimal], path: Path, fmt: str = "png") -> Path:

@@ -47,6 +47,7 @@ from searchlab.analysis import theory as T
 from searchlab.analysis.estimators import Estimate, bootstrap_ci
 from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.analysis.markdown_tables import md_table
+from searchlab.analysis.format import interval
 
 __all__ = ["FULL_DEPTHS", "SMALL_DEPTHS", "SIZES", "KINDS", "ORDERING", "tree_seeds", "count_leaves",
            "leaves_rows", "convergence_steps", "matrix", "summarise", "Growth",
@@ -426,11 +427,8 @@ def plot_growth(res: ConvergenceResult, path: Path, fmt: str = "png") -> Path:
 # --------------------------------------------------------------------------- report
 
 def fmt_ci(e, digits: int = 3) -> str:
-    if not math.isfinite(e.value):
-        return "n/a"
-    if not (math.isfinite(e.low) and math.isfinite(e.high)):
-        return f"{e.value:.{digits}g} (no CI)"
-    return f"{e.value:.{digits}g} [{e.low:.{digits}g}, {e.high:.{digits}g}]"
+    """An Estimate as ``value [low, high]`` to ``digits`` significant figures."""
+    return interval(e.value, e.low, e.high, f".{digits}g", " (no CI)")
 
 
 # --------------------------------------------------------------------------- convergence
