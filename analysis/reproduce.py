@@ -141,7 +141,8 @@ def run_matches(small: bool, jobs: int, runs_dir: Path, resume: bool, extra: boo
     dirs, info = [], []
     for preset in MATCH_PRESETS[size] + EXTRA_MATCH_PRESETS[size]:
         out = runs_dir / preset
-        if preset in MATCH_PRESETS[size] or extra:
+        ran = preset in MATCH_PRESETS[size] or extra
+        if ran:
             if out.exists() and not resume:
                 shutil.rmtree(out)
             log(f"== {preset}: runner.n_jobs={jobs}")
@@ -149,9 +150,18 @@ def run_matches(small: bool, jobs: int, runs_dir: Path, resume: bool, extra: boo
             _run_or_afresh(preset, [f"runner.n_jobs={jobs}", "runner.progress=false"], out, log)
             info.append((preset, f"searchlab experiment={preset}", "see its section", "see its section",
                          _recorded_seconds(out, time.perf_counter() - t0, resume), _rel(out)))
-        if has_games(out):
+        if has_games(out) and not ran and not _complete(out):
+            # an interrupted run of an extra preset: half its pairings would be reported as if whole
+            log(f"{preset}: not read, its run under {out} is incomplete (finish it with --matches --resume)")
+        elif has_games(out):
             dirs.append(out)
     return dirs, info
+
+
+def _complete(run_dir: Path) -> bool:
+    """Whether the run under ``run_dir`` finished every task (its manifest says so)."""
+    manifest = run_dir / "manifest.json"
+    return manifest.exists() and bool(json.loads(manifest.read_text()).get("complete"))
 
 
 def _recorded_seconds(out: Path, secs: float, resume: bool) -> float:

@@ -115,7 +115,14 @@ def test_matches_at_1e4_always_run_1e5_only_with_the_flag(reproduce, tmp_path, m
     assert [d.name for d in dirs] == ["unsound_matches", "chess_matches"]
     assert [i[0] for i in info] == ["unsound_matches", "chess_matches"]
     assert all((tmp_path / n / "reproduce_seconds.txt").exists() for n in ("unsound_matches", "chess_matches"))
-    (tmp_path / "unsound_matches_1e5").mkdir()                       # an earlier --matches run: read
+    extra = tmp_path / "unsound_matches_1e5"
+    extra.mkdir()                                        # an earlier --matches run, interrupted: not read
+    (extra / "manifest.json").write_text('{"complete": false}')
+    said = []
+    dirs, _ = reproduce.run_matches(False, 2, tmp_path, True, False, log=said.append)
+    assert [d.name for d in dirs] == ["unsound_matches", "chess_matches"]
+    assert any("unsound_matches_1e5: not read" in s for s in said)
+    (extra / "manifest.json").write_text('{"complete": true}')        # finished: read
     dirs, _ = reproduce.run_matches(False, 2, tmp_path, True, False, log=lambda *_: None)
     assert [d.name for d in dirs][-1] == "unsound_matches_1e5" and "unsound_matches_1e5" not in ran
     ran.clear()
