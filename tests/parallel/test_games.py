@@ -1,8 +1,8 @@
 """The parallel simulator and the real threads on games (searchlab/parallel/game_simulation.py,
-_game_kernel.py, real_games.py): at p = 1 every algorithm is the compiled engine's alpha-beta
+_sim_kernel.py, real_games.py): at p = 1 every algorithm is the compiled engine's alpha-beta
 with the same ordering, node for node; every simulated or real parallel search returns the
-sequential value; the game kernel on a synthetic tree equals the tree kernel (two independent
-implementations of the same rules); same inputs, same numbers; compiled = interpreted."""
+sequential value; on a synthetic tree the policy route (split_plies = d) equals the natural
+route; same inputs, same numbers; compiled = interpreted."""
 
 from __future__ import annotations
 
@@ -86,10 +86,11 @@ def test_parallel_work_happens_on_games():
 @pytest.mark.parametrize("trees", [
     [OrderedTree(4, 5, seed=2, p=0.6), OrderedTree(3, 6, seed=4, p=1.0)],
     pytest.param([IIDTree(3, 5, seed=1), IIDTree(2, 7, seed=3, levels=3)], marks=pytest.mark.slow)])
-def test_game_kernel_equals_tree_kernel(trees):
-    """Natural order, no table: the game kernel (split_plies = d routes a tree to it) and the
-    tree kernel give the same result, field for field (one model by default: each model's
-    primitives are one more compilation)."""
+def test_policy_route_equals_natural_route(trees):
+    """Natural order, no table: a tree run as a game under the policy "natural" (split_plies = d
+    routes it there: game_simulation.policy) and run in natural order (plain_policy, the readable
+    simulator's search) give the same result, field for field (one model by default: each
+    model's primitives are one more compilation)."""
     for tree in trees:
         for alg in ("ybwc", "pv-split"):
             for p in (1, 2, 5, 32):
