@@ -136,7 +136,7 @@ def heap_pop(ht, hq, hn):
     return t, q
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def fold(fr_f, fr_i, o, t, c, move):
     """Fold child ``move``'s value c into frame (o, t) (fail-soft alpha-beta; the frame's side
     to move in I_MAX); True on a cutoff."""

@@ -121,7 +121,7 @@ def tt_write(t_chk, t_vb, t_vf, t_meta, key, depth, value, alpha0, beta0, move):
         t_chk[slot] = key ^ t_vb[slot] ^ meta
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def order_node(s, child, moves, kf, ku, ip, salt, killers, hist, t_chk, t_vb, t_vf, t_meta,
                key, maxing):
     """The node's legal moves into ``moves`` in the policy's order; returns their number
@@ -183,7 +183,7 @@ def store_frame(q, t, depth, fr_key, fr_f, fr_i, t_chk, t_vb, t_vf, t_meta, np_k
              fr_f[q, t, B0], fr_i[q, t, I_BEST])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def plain_probe(q, t, depth, key, alpha, beta, ex, abdada, t_chk, t_vb, t_meta, np_cnt, fr_i,
                 pr_f, cnt, sc):
     """TABLE_PLAIN's probe of the node (q, t) with this key and window: 1 a cutoff (its value in

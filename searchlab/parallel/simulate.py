@@ -71,7 +71,7 @@ class SimResult:
     aborted jobs' and the deferred ABDADA answers' included), ``seq_nodes`` the sequential
     alpha-beta's; ``search_overhead = nodes / seq_nodes - 1``. ``time`` is the simulated time at
     which the root's value was known, ``seq_time`` the sequential search's (``seq_nodes *
-    costs.node``; on the game kernel plus its table accesses when the ordering has tt), ``speedup =
+    costs.node``; under a policy with tt plus its table accesses), ``speedup =
     seq_time / time``; ``idle`` sums the processors' idle time (no work, or an owner waiting for
     its split point) up to ``time``, ``idle_fraction = idle / (p * time)``.
     ``status`` is "ok" or "aborted" (``max_nodes`` exhausted; value None). ``best_move`` is the
@@ -180,7 +180,8 @@ def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
     - seed: seeds Lazy SMP's helper orders.
     - max_nodes: a safety budget on the total node visits (status "aborted" beyond it).
     - seq_nodes: the sequential alpha-beta's node count if already known (else computed).
-    - seq_time: on the game kernel, the sequential search's simulated time (its node visits and,
+    - seq_time: under a policy (games; trees under another ordering than natural or with
+      split_plies), the sequential search's simulated time (its node visits and,
       with tt, its table accesses) if already known; else computed with seq_nodes, or
       ``seq_nodes * costs.node`` when only seq_nodes is given. On trees in natural order it is
       always ``seq_nodes * costs.node`` (the sequential search has no table).

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from searchlab.algorithms.compiled import compiled_game
+from searchlab.algorithms.compiled.specialise import cache_dir
 from searchlab.algorithms.search_api import search
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.connect4 import ConnectFour
@@ -18,6 +20,7 @@ from searchlab.games.othello import Othello
 from searchlab.games.pig import Pig
 from searchlab.games.tictactoe import TicTacToe
 from searchlab.parallel import ALGORITHMS, Costs, simulate
+from searchlab.parallel import game_simulation as GS
 from searchlab.parallel.real_games import parallel_search
 from searchlab.trees import IIDTree, OrderedTree
 from tests.nojit import run_without_jit
@@ -100,6 +103,17 @@ def test_policy_route_equals_natural_route(trees):
                                  split_plies=tree.d)
                     assert a == b, (tree.name, alg, p)
                     assert a.per_processor_nodes == b.per_processor_nodes
+
+
+def test_one_kernel_copy_per_game():
+    """One simulator kernel, copied per game's primitives into the compiled engine's on-disk
+    cache: two trees of one model share a copy, a game has its own."""
+    a = GS.kernel(compiled_game(IIDTree(2, 3, seed=1)))
+    b = GS.kernel(compiled_game(IIDTree(3, 2, seed=5, levels=2)))
+    c = GS.kernel(compiled_game(TicTacToe()))
+    assert a is b and a is not c
+    assert Path(a.__file__).parent == cache_dir() == Path(c.__file__).parent
+    assert a.play is compiled_game(IIDTree(2, 2)).prims.play
 
 
 def test_trees_under_a_policy():
