@@ -68,7 +68,7 @@ def kernel(cg: CompiledGame) -> types.ModuleType:
 
 @dataclass(frozen=True)
 class Policy:
-    """A move-ordering policy as the game kernel takes it (``ip``), its salt and its spec."""
+    """A move-ordering policy as the kernel takes it (``ip``), its salt and its spec."""
 
     ordering: str
     ip: np.ndarray
@@ -87,7 +87,7 @@ def plain_policy(algorithm: str) -> Policy:
 
 def policy(game: Any, cg: CompiledGame, ordering: str, algorithm: str,
            ordering_seed: int = 0) -> Policy:
-    """Parse ``ordering`` for the game kernel; InvalidParameterError / UnsupportedError (naming
+    """Parse ``ordering`` for the kernel; InvalidParameterError / UnsupportedError (naming
     the parameter) for what it does not run."""
     parts = parse_ordering(ordering, game)
     ip = np.zeros(SK.NQ, np.int64)
@@ -141,7 +141,7 @@ def compiled_or_refuse(game: Any) -> CompiledGame:
 
 
 def allocate(cg: CompiledGame, p: int, depth: int, tt_bits: int) -> dict[str, np.ndarray]:
-    """The game kernel's state arrays for p processors (the table: 2^tt_bits slots)."""
+    """The kernel's state arrays for p processors (the table: 2^tt_bits slots)."""
     d2, m, n = depth + 2, cg.max_moves, 1 << tt_bits
     t_vb = np.zeros(n, np.uint64)
     return dict(

@@ -1,8 +1,8 @@
 """Real parallel alpha-beta on games: Lazy SMP, ABDADA and YBWC in numba nogil threads.
 
-Every worker is a Python thread; the node search runs in the game kernel
-(the game's copy of _sim_kernel.run in MODE_THREAD, compiled with ``nogil=True``, so threads run truly at once)
-over the game's compiled primitives, with the simulator's policy (games.Policy: the compiled
+Every worker is a Python thread; the node search runs in the simulator's kernel (the game's
+copy of _sim_kernel.run in MODE_THREAD, compiled with ``nogil=True``, so threads run truly at
+once) over the game's compiled primitives, with the simulator's policy (Policy: the compiled
 engine's ordering, each worker's own killers and history) and one shared transposition table in
 numpy memory (lockless-hashing check words: a torn entry reads as a miss).
 
@@ -322,7 +322,7 @@ _warmed: set = set()
 
 
 def _warm(game, cg, pol) -> None:
-    """Compile the game kernel for this game before the clock starts (a depth-1 search)."""
+    """Compile (or load) the kernel for this game before the clock starts (a depth-1 search)."""
     if id(cg.prims) in _warmed:
         return
     a = GS.allocate(cg, 1, 1, 1)
