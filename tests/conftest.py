@@ -75,6 +75,12 @@ _WARM_UP = [
     "search_chance(DiceRace(length=8), 'star2', 'static', depth=2, engine='compiled')",
     "from searchlab.algorithms.multiplayer import search_multiplayer\nfrom searchlab.games.rolit import Rolit\n"
     "search_multiplayer(Rolit.random(3, 20, 1), 'brs', depth=2, engine='compiled')",
+    # the parallel simulator's kernel: one copy per tree model and game the tests simulate
+    "from searchlab.parallel import simulate\nfrom searchlab.trees import IIDTree, OrderedTree, IncrementalTree\n"
+    "for t in (IIDTree(2, 2), OrderedTree(2, 2), IncrementalTree(2, 2)): simulate(t, 'ybwc', 2)",
+    "from searchlab.parallel import simulate\nfrom searchlab.games.connect4 import ConnectFour\n"
+    "from searchlab.games.othello import Othello\nfrom searchlab.games.tictactoe import TicTacToe\n"
+    "for g in (ConnectFour(), Othello(), TicTacToe()): simulate(g, 'ybwc', 2, depth=2)",
 ]
 
 

@@ -1,8 +1,8 @@
 """A real parallel search on this machine's cores: Lazy SMP with numba nogil threads.
 
-Each worker is a Python thread running the simulator's own step code (``_kernel.run`` in
-MODE_THREAD, compiled with ``nogil=True``, so the threads run truly in parallel) on one shared
-transposition table in plain numpy memory; entries carry a lockless-hashing check word, so a
+Each worker is a Python thread running the simulator's own step code (the tree's copy of
+_sim_kernel.run in MODE_THREAD, compiled with ``nogil=True``, so the threads run truly in
+parallel) on one shared transposition table (the simulator's plain table) in numpy memory; entries carry a lockless-hashing check word, so a
 torn entry written by a racing thread reads as a miss. Worker 0 searches in natural order,
 worker k > 0 keeps the first move first and orders the rest by its own hash (the simulator's
 Lazy SMP). The first worker to complete the root stops the others. Unlike the simulator, a real
@@ -18,8 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from searchlab.parallel import _kernel as K
-from searchlab.parallel.simulate import Costs, _check_int, _tree_params, allocate, call_run
+from searchlab.algorithms.compiled import compiled_game
+from searchlab.parallel import _events as K
+from searchlab.parallel import game_simulation as GS
+from searchlab.parallel.simulate import Costs, _check_int, _tree_params
 
 
 @dataclass(frozen=True)
@@ -75,11 +77,15 @@ def lazy_smp_threads(tree: Any, workers: int, *, depth: int | None = None, tt_bi
     """
     workers = _check_int("workers", workers, 1, 64)
     tt_bits = _check_int("tt_bits", tt_bits, 1, 30)
-    prm, depth = _tree_params(tree, depth)
-    arrays = allocate(workers, depth, prm.b, tt_bits)
+    depth = _tree_params(tree, depth)[1]
+    cg = compiled_game(tree)
+    arrays = GS.allocate(cg, workers, depth, tt_bits)
+    arrays["S"][:, 0, :] = cg.encode(tree.initial_state())
+    pol = GS.plain_policy("lazy-smp")
     results, wall, cpu, w = run_threads(
-        call_run, lambda q: (K.MODE_THREAD, q, K.ALG_LAZY, workers, prm, depth, Costs(), 1, seed,
-                             2**62, arrays), workers, "lazy_smp_threads")
+        GS.call_run, lambda q: (cg, K.MODE_THREAD, q, K.ALG_LAZY, workers, depth, 0, -np.inf,
+                                np.inf, pol, seed, Costs(), 1, depth + 1, 2**62, arrays),
+        workers, "lazy_smp_threads")
     cnt = arrays["cnt"]
     best = int(results[w][K.R_BEST])
     return RealResult(workers=workers, tree=tree.name, depth=depth,

@@ -1,8 +1,8 @@
 """Real parallel alpha-beta on games: Lazy SMP, ABDADA and YBWC in numba nogil threads.
 
-Every worker is a Python thread; the node search runs in the game kernel
-(_game_kernel.run in MODE_THREAD, compiled with ``nogil=True``, so threads run truly at once)
-over the game's compiled primitives, with the simulator's policy (games.Policy: the compiled
+Every worker is a Python thread; the node search runs in the simulator's kernel (the game's
+copy of _sim_kernel.run in MODE_THREAD, compiled with ``nogil=True``, so threads run truly at
+once) over the game's compiled primitives, with the simulator's policy (Policy: the compiled
 engine's ordering, each worker's own killers and history) and one shared transposition table in
 numpy memory (lockless-hashing check words: a torn entry reads as a miss).
 
@@ -32,8 +32,7 @@ from typing import Any
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
-from searchlab.parallel import _game_kernel as GK
-from searchlab.parallel import _kernel as K
+from searchlab.parallel import _events as K
 from searchlab.parallel import game_simulation as GS
 from searchlab.parallel.real import run_threads
 from searchlab.parallel.simulate import ALGORITHMS, Costs, _check_int
@@ -91,6 +90,7 @@ class _YBWC:
 
     def __init__(self, game, cg, workers, depth, pol, split_plies, tt_bits):
         self.cg, self.G, self.workers, self.depth = cg, cg.prims, workers, depth
+        self.kern = GS.kernel(cg)           # the game's copy of the simulator kernel
         self.pol, self.split_plies = pol, split_plies
         self.a = GS.allocate(cg, workers, depth, tt_bits if pol.table else 0)
         self.cv = threading.Condition()
@@ -129,7 +129,7 @@ class _YBWC:
     # --- a coordinator node -----------------------------------------------------------------
     def search(self, w: int, row: np.ndarray, ply: int, alpha: float, beta: float,
                ctx: _SplitPoint | None) -> float | None:
-        G, a, ip = self.G, self.a, self.pol.ip
+        G, a, ip, kern = self.G, self.a, self.pol.ip, self.kern
         if ply >= self.split_plies or ply >= self.depth or G.is_terminal(row):
             return self.job(w, row, ply, alpha, beta, ctx)
         cnt = a["cnt"]
@@ -139,20 +139,20 @@ class _YBWC:
             key = np.uint64(G.hash_key(row))
             if ply > 0:
                 cnt[w, K.C_TT_PROBES] += 1
-                found, sd, bound, tv, _m = GK.tt_read(a["t_chk"], a["t_vb"], a["t_vf"],
+                found, sd, bound, tv, _m = kern.tt_read(a["t_chk"], a["t_vb"], a["t_vf"],
                                                       a["t_meta"], key)
                 if found:
                     cnt[w, K.C_TT_HITS] += 1
                     if sd >= self.depth - ply and (
-                            bound == GK.EXACT or (bound == GK.LOWER and tv >= beta)
-                            or (bound == GK.UPPER and tv <= alpha)):
+                            bound == K.EXACT or (bound == K.LOWER and tv >= beta)
+                            or (bound == K.UPPER and tv <= alpha)):
                         cnt[w, K.C_TT_CUTOFFS] += 1
                         return tv
         maxing = bool(G.max_to_move(row))
         moves = np.zeros(self.cg.max_moves, np.int64)
         scratch = np.zeros(self.cg.state_size, np.uint64)
         with np.errstate(over="ignore"):
-            n = GK.order_node(G, row, scratch, moves, a["KF"][w, ply], a["KU"][w, ply], ip,
+            n = kern.order_node(row, scratch, moves, a["KF"][w, ply], a["KU"][w, ply], ip,
                               np.uint64(self.pol.order_salt), a["killers"][w, ply], a["hist"][w],
                               a["t_chk"], a["t_vb"], a["t_vf"], a["t_meta"], key, maxing)
         alpha0, beta0 = alpha, beta
@@ -163,7 +163,7 @@ class _YBWC:
             return None
         v, best = c, int(moves[0])
         if (v >= beta) if maxing else (v <= alpha):
-            GK.learn(ip, a["killers"][w, ply], a["hist"][w], maxing, best, self.depth - ply)
+            kern.learn(ip, a["killers"][w, ply], a["hist"][w], maxing, best, self.depth - ply)
             return self.store(key, ply, v, alpha0, beta0, best)
         if n == 1:
             return self.store(key, ply, v, alpha0, beta0, best)
@@ -199,8 +199,8 @@ class _YBWC:
             self.best = best
         if self.pol.table:
             a = self.a
-            GK.tt_write(a["t_chk"], a["t_vb"], a["t_vf"], a["t_meta"], key, self.depth - ply, v,
-                        alpha0, beta0, best)
+            self.kern.tt_write(a["t_chk"], a["t_vb"], a["t_vf"], a["t_meta"], key,
+                               self.depth - ply, v, alpha0, beta0, best)
         return v
 
     def work_on(self, w: int, sp: _SplitPoint) -> bool:
@@ -224,7 +224,7 @@ class _YBWC:
                     sp.value, sp.best = c, m
                 if (sp.value >= sp.beta) if sp.maxing else (sp.value <= sp.alpha):
                     sp.cut = True
-                    GK.learn(self.pol.ip, self.a["killers"][sp.owner, sp.ply],
+                    self.kern.learn(self.pol.ip, self.a["killers"][sp.owner, sp.ply],
                              self.a["hist"][sp.owner], sp.maxing, m, self.depth - sp.ply)
                     self.kill(sp)
                 elif sp.maxing:
@@ -322,14 +322,14 @@ _warmed: set = set()
 
 
 def _warm(game, cg, pol) -> None:
-    """Compile the game kernel for this game before the clock starts (a depth-1 search)."""
+    """Compile (or load) the kernel for this game before the clock starts (a depth-1 search)."""
     if id(cg.prims) in _warmed:
         return
     a = GS.allocate(cg, 1, 1, 1)
     a["S"][:, 0, :] = cg.encode(game.initial_state())
     GS.call_run(cg, K.MODE_THREAD, 0, K.ALG_YBWC, 1, 1, 0, -math.inf, math.inf, pol, 0, Costs(),
                 1, 0, 2**62, a, np.zeros(1, np.int64), np.zeros(K.NR))
-    GK.order_node(cg.prims, a["S"][0, 0], a["S"][0, 1], a["MV"][0, 0], a["KF"][0, 0],
+    GS.kernel(cg).order_node(a["S"][0, 0], a["S"][0, 1], a["MV"][0, 0], a["KF"][0, 0],
                   a["KU"][0, 0], pol.ip, np.uint64(0), a["killers"][0, 0], a["hist"][0],
                   a["t_chk"], a["t_vb"], a["t_vf"], a["t_meta"], np.uint64(0), True)
     _warmed.add(id(cg.prims))

@@ -1,4 +1,4 @@
-"""The parallel simulator written to be read: the specification of _kernel.py.
+"""The parallel simulator written to be read: the specification of _sim_kernel.py (natural order).
 
 Same rules (docs/parallel.md), same event order, same numbers: tests/parallel compares every
 field of every result with the compiled simulator's. It walks the tree through the Game protocol

@@ -1,13 +1,14 @@
 """Simulated parallel alpha-beta: ``simulate(tree, algorithm, p)`` and its result record.
 
-Two engines give the same numbers: the readable simulator (reference_simulator.py, the specification)
-and the compiled one (_kernel.py, for speed).
+Two engines give the same numbers on the synthetic trees in natural order: the readable
+simulator (reference_simulator.py, the specification) and the compiled one (_sim_kernel.py over
+the tree's compiled primitives, for speed; its wrapper game_simulation.py).
 
 A deterministic discrete-event simulation of p virtual processors (1..256) searching a
 synthetic tree (IIDTree, OrderedTree, IncrementalTree) in natural move order, or any game with
-compiled primitives (Connect Four, Othello, ...) or synthetic tree under a move-ordering policy
-(game_simulation.py, _game_kernel.py), with PV-splitting, YBWC, ABDADA or Lazy SMP (rules:
-docs/parallel.md; code: _kernel.py). The clock counts
+compiled primitives (Connect Four, Othello, ...) or synthetic tree under a move-ordering policy,
+with PV-splitting, YBWC, ABDADA or Lazy SMP (rules: docs/parallel.md; code: _sim_kernel.py and
+_events.py, one kernel for trees and games). The clock counts
 node visits: every visit costs ``Costs.node``; a split, a message and a transposition-table
 access cost what ``Costs`` says. Same inputs, same numbers, bit for bit.
 
@@ -26,12 +27,13 @@ from typing import Any
 
 import numpy as np
 
+from searchlab.algorithms.compiled import compiled_game
 from searchlab.algorithms.kernels import _model_of, _params
-from searchlab.parallel import game_simulation as GS
 from searchlab.algorithms.kernels._alphabeta import MODEL_INCREMENTAL
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.hashing import MASK64, mix64
-from searchlab.parallel import _kernel as K
+from searchlab.parallel import _events as K
+from searchlab.parallel import game_simulation as GS
 from searchlab.parallel.reference_simulator import COUNTERS, Simulation
 
 ALGORITHMS = {"pv-split": K.ALG_PVSPLIT, "ybwc": K.ALG_YBWC, "abdada": K.ALG_ABDADA,
@@ -69,7 +71,7 @@ class SimResult:
     aborted jobs' and the deferred ABDADA answers' included), ``seq_nodes`` the sequential
     alpha-beta's; ``search_overhead = nodes / seq_nodes - 1``. ``time`` is the simulated time at
     which the root's value was known, ``seq_time`` the sequential search's (``seq_nodes *
-    costs.node``; on the game kernel plus its table accesses when the ordering has tt), ``speedup =
+    costs.node``; under a policy with tt plus its table accesses), ``speedup =
     seq_time / time``; ``idle`` sums the processors' idle time (no work, or an owner waiting for
     its split point) up to ``time``, ``idle_fraction = idle / (p * time)``.
     ``status`` is "ok" or "aborted" (``max_nodes`` exhausted; value None). ``best_move`` is the
@@ -136,46 +138,12 @@ def _tree_params(tree: Any, depth: int | None):
     return prm, depth
 
 
-def allocate(p: int, depth: int, b: int, tt_bits: int) -> dict[str, np.ndarray]:
-    """The state arrays of ``_kernel.run`` for p processors (the table: 2^tt_bits slots)."""
-    d1, bb, n = depth + 1, max(b, 1), 1 << tt_bits
-    tt_vb = np.zeros(n, np.uint64)
-    return dict(
-        fr_key=np.zeros((p, d1), np.uint64), fr_f=np.zeros((p, d1, K.NFF), np.float64),
-        fr_i=np.zeros((p, d1, K.NFI), np.int64), ch_key=np.zeros((p, d1, bb), np.uint64),
-        ch_st=np.zeros((p, d1, bb), np.float64), perm=np.zeros((p, d1, bb), np.int64),
-        deferred=np.zeros((p, d1, bb), np.int8), pr_i=np.zeros((p, K.NPI), np.int64),
-        pr_f=np.zeros((p, K.NPF), np.float64), cnt=np.zeros((p, K.NC), np.int64),
-        tt_chk=np.zeros(n, np.uint64), tt_vb=tt_vb, tt_vf=tt_vb.view(np.float64),
-        tt_meta=np.zeros(n, np.uint64), tt_np=np.zeros(n, np.int64))
-
-
-def call_run(mode: int, q: int, alg: int, p: int, prm, depth: int, costs: Costs, min_split: int,
-             seed: int, max_nodes: int, arrays: dict, stop: np.ndarray, res: np.ndarray) -> None:
-    """One call of ``_kernel.run`` (explicit dtypes: numba compiles one specialisation)."""
-    salt = np.uint64(mix64((int(seed) & MASK64) ^ _HELPER_SALT))
-    a = arrays
-    with np.errstate(over="ignore"):        # uint64 wrap-around under NUMBA_DISABLE_JIT
-        K.run(np.int64(mode), np.int64(q), np.int64(alg), np.int64(p), np.int64(depth),
-              np.int64(prm.b), np.int64(prm.model), prm.root_key, prm.levels,
-              np.float64(prm.w_best), np.float64(prm.w_random), prm.scale, prm.good,
-              np.float64(prm.a_coef), np.float64(prm.c_coef), salt, np.float64(costs.node),
-              np.float64(costs.split), np.float64(costs.message), np.float64(costs.tt),
-              np.int64(min_split), np.int64(max_nodes), a["fr_key"], a["fr_f"], a["fr_i"],
-              a["ch_key"], a["ch_st"], a["perm"], a["deferred"], a["pr_i"], a["pr_f"], a["cnt"],
-              a["tt_chk"], a["tt_vb"], a["tt_vf"], a["tt_meta"], a["tt_np"], stop, res)
-
-
-def _run(prm, depth: int, alg: int, p: int, costs: Costs, min_split: int, tt_bits: int,
-         seed: int, max_nodes: int):
-    use_tt = alg in (K.ALG_ABDADA, K.ALG_LAZY)
-    arrays = allocate(p, depth, prm.b, tt_bits if use_tt else 0)
-    res = np.zeros(K.NR, np.float64)
-    call_run(K.MODE_SIM, 0, alg, p, prm, depth, costs, min_split, seed, max_nodes, arrays,
-             np.zeros(1, np.int64), res)
-    out = (int(res[K.R_STATUS]), float(res[K.R_VALUE]), int(res[K.R_BEST]), float(res[K.R_TIME]),
-           int(res[K.R_WINNER]))
-    return out, arrays["cnt"], arrays["pr_f"][:, K.F_IDLE]
+def _run(tree: Any, depth: int, algorithm: str, p: int, costs: Costs, min_split: int,
+         tt_bits: int, seed: int, max_nodes: int):
+    """The kernel on a synthetic tree in natural order (the readable simulator's search)."""
+    return GS.run_simulation(tree, compiled_game(tree), ALGORITHMS[algorithm], p, depth,
+                             GS.plain_policy(algorithm), costs, min_split, depth + 1, tt_bits,
+                             seed, max_nodes)
 
 
 def _run_reference(tree: Any, depth: int, algorithm: str, p: int, costs: Costs, min_split: int,
@@ -193,8 +161,8 @@ def _run_reference(tree: Any, depth: int, algorithm: str, p: int, costs: Costs, 
 def sequential_nodes(tree: Any, depth: int | None = None) -> int:
     """Nodes of sequential fail-soft alpha-beta in natural order (the simulator at p = 1 with
     YBWC, which never splits); equal to searchlab.search(tree, "alphabeta").nodes."""
-    prm, depth = _tree_params(tree, depth)
-    _, cnt, _ = _run(prm, depth, K.ALG_YBWC, 1, Costs(), 2, 1, 0, 2**62)
+    depth = _tree_params(tree, depth)[1]
+    _, cnt, _ = _run(tree, depth, "ybwc", 1, Costs(), 2, 1, 0, 2**62)
     return int(cnt[:, K.C_NODES].sum())
 
 
@@ -212,19 +180,20 @@ def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
     - seed: seeds Lazy SMP's helper orders.
     - max_nodes: a safety budget on the total node visits (status "aborted" beyond it).
     - seq_nodes: the sequential alpha-beta's node count if already known (else computed).
-    - seq_time: on the game kernel, the sequential search's simulated time (its node visits and,
+    - seq_time: under a policy (games; trees under another ordering than natural or with
+      split_plies), the sequential search's simulated time (its node visits and,
       with tt, its table accesses) if already known; else computed with seq_nodes, or
-      ``seq_nodes * costs.node`` when only seq_nodes is given. On the tree kernel it is always
-      ``seq_nodes * costs.node`` (natural order has no table).
-    - engine: "kernel" (compiled, _kernel.py) or "reference" (the readable simulator,
+      ``seq_nodes * costs.node`` when only seq_nodes is given. On trees in natural order it is
+      always ``seq_nodes * costs.node`` (the sequential search has no table).
+    - engine: "kernel" (compiled, _sim_kernel.py) or "reference" (the readable simulator,
       reference_simulator.py: the same numbers, slowly; its seq_nodes comes from the reference too;
       synthetic trees in natural order only).
     - ordering: the move-ordering policy (default natural): a base order (natural, random,
       static, or the game's own, e.g. centre, corners) and the dynamic components tt (a shared
       transposition table of 2^tt_bits slots, its move first), killer and history (each
       processor's own), e.g. "centre+tt+killer+history". ABDADA and Lazy SMP need tt on games
-      and under any ordering but natural. Games, and trees under another ordering than
-      natural, run on the game kernel (game_simulation.py).
+      and under any ordering but natural (on trees in natural order they use the readable
+      simulator's own table).
     - split_plies: PV-split/YBWC split only at plies below it (default: anywhere; games only).
     - ordering_seed: seeds the random base order.
 
@@ -278,12 +247,12 @@ def simulate(tree: Any, algorithm: str, p: int, *, depth: int | None = None,
         (status, value, best, ptime, _winner), cnt, idle = _run_reference(
             tree, depth, algorithm, p, costs, min_split, tt_bits, seed, budget)
     else:
-        prm, depth = _tree_params(tree, depth)
+        depth = _tree_params(tree, depth)[1]
         if seq_nodes is None:
             seq_nodes = sequential_nodes(tree, depth)
         t0 = time.perf_counter()
         (status, value, best, ptime, _winner), cnt, idle = _run(
-            prm, depth, ALGORITHMS[algorithm], p, costs, min_split, tt_bits, seed, budget)
+            tree, depth, algorithm, p, costs, min_split, tt_bits, seed, budget)
     wall = time.perf_counter() - t0
     if status == 2:
         raise RuntimeError("parallel simulator: the event queue ran dry before the root returned")

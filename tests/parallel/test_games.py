@@ -1,8 +1,8 @@
 """The parallel simulator and the real threads on games (searchlab/parallel/game_simulation.py,
-_game_kernel.py, real_games.py): at p = 1 every algorithm is the compiled engine's alpha-beta
+_sim_kernel.py, real_games.py): at p = 1 every algorithm is the compiled engine's alpha-beta
 with the same ordering, node for node; every simulated or real parallel search returns the
-sequential value; the game kernel on a synthetic tree equals the tree kernel (two independent
-implementations of the same rules); same inputs, same numbers; compiled = interpreted."""
+sequential value; on a synthetic tree the policy route (split_plies = d) equals the natural
+route; same inputs, same numbers; compiled = interpreted."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from searchlab.algorithms.compiled import compiled_game
+from searchlab.algorithms.compiled.specialise import cache_dir
 from searchlab.algorithms.search_api import search
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.connect4 import ConnectFour
@@ -18,6 +20,7 @@ from searchlab.games.othello import Othello
 from searchlab.games.pig import Pig
 from searchlab.games.tictactoe import TicTacToe
 from searchlab.parallel import ALGORITHMS, Costs, simulate
+from searchlab.parallel import game_simulation as GS
 from searchlab.parallel.real_games import parallel_search
 from searchlab.trees import IIDTree, OrderedTree
 from tests.nojit import run_without_jit
@@ -86,10 +89,11 @@ def test_parallel_work_happens_on_games():
 @pytest.mark.parametrize("trees", [
     [OrderedTree(4, 5, seed=2, p=0.6), OrderedTree(3, 6, seed=4, p=1.0)],
     pytest.param([IIDTree(3, 5, seed=1), IIDTree(2, 7, seed=3, levels=3)], marks=pytest.mark.slow)])
-def test_game_kernel_equals_tree_kernel(trees):
-    """Natural order, no table: the game kernel (split_plies = d routes a tree to it) and the
-    tree kernel give the same result, field for field (one model by default: each model's
-    primitives are one more compilation)."""
+def test_policy_route_equals_natural_route(trees):
+    """Natural order, no table: a tree run as a game under the policy "natural" (split_plies = d
+    routes it there: game_simulation.policy) and run in natural order (plain_policy, the readable
+    simulator's search) give the same result, field for field (one model by default: each
+    model's primitives are one more compilation)."""
     for tree in trees:
         for alg in ("ybwc", "pv-split"):
             for p in (1, 2, 5, 32):
@@ -99,6 +103,17 @@ def test_game_kernel_equals_tree_kernel(trees):
                                  split_plies=tree.d)
                     assert a == b, (tree.name, alg, p)
                     assert a.per_processor_nodes == b.per_processor_nodes
+
+
+def test_one_kernel_copy_per_game():
+    """One simulator kernel, copied per game's primitives into the compiled engine's on-disk
+    cache: two trees of one model share a copy, a game has its own."""
+    a = GS.kernel(compiled_game(IIDTree(2, 3, seed=1)))
+    b = GS.kernel(compiled_game(IIDTree(3, 2, seed=5, levels=2)))
+    c = GS.kernel(compiled_game(TicTacToe()))
+    assert a is b and a is not c
+    assert Path(a.__file__).parent == cache_dir() == Path(c.__file__).parent
+    assert a.play is compiled_game(IIDTree(2, 2)).prims.play
 
 
 def test_trees_under_a_policy():

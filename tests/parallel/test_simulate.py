@@ -98,22 +98,26 @@ def test_costs_change_time_not_value():
     assert dear.time > cheap.time
 
 
-def _rows() -> list[dict]:
-    """Every algorithm on one small tree of each model, as plain rows (wall time dropped)."""
+def _rows(engine: str = "kernel") -> list[dict]:
+    """Every algorithm on one small tree of each model, as plain rows (wall time dropped), by
+    the compiled kernel or the readable reference simulator."""
     cases = [(IIDTree(3, 3, seed=1), None), (OrderedTree(3, 3, seed=2, p=0.5), None),
              (IncrementalTree(3, 4, seed=3), 3)]
     out = []
     for tree, depth in cases:
         for alg in ALGORITHMS:
             out.append(plain_row(simulate(tree, alg, 3, depth=depth, tt_bits=3, min_split=1,
-                                          costs=Costs(split=3.0, message=1.0))))
+                                          costs=Costs(split=3.0, message=1.0), engine=engine)))
     return out
 
 
 def test_interpreted_equals_compiled():
+    """The kernel run as plain Python (NUMBA_DISABLE_JIT=1) gives the compiled kernel's rows and
+    the readable reference simulator's, field for field."""
     code = "import json, sys; from tests.parallel.test_simulate import _rows; json.dump(_rows(), sys.stdout)"
     interpreted = json.loads(run_without_jit(code, timeout=300))
     assert interpreted == json.loads(json.dumps(_rows()))
+    assert interpreted == json.loads(json.dumps(_rows("reference")))
     assert len(interpreted) == 12
 
 

@@ -45,9 +45,10 @@ def make_tree(model: str, b: int, d: int, seed: int, order_p: float | None = Non
 
 
 def _rows(game, depth, algorithms, ps, costs, min_split, tt_bits, ordering, seed, on_tree):
-    """Every algorithm at every p on one tree (``on_tree``: natural order, the tree kernel) or
-    game: SimResult.row()s plus ``same_value`` (the root value equals the sequential search's).
-    ABDADA and Lazy SMP share a table: on games only under orderings with tt."""
+    """Every algorithm at every p on one tree (``on_tree``: natural order, the readable
+    simulator's search) or game: SimResult.row()s plus ``same_value`` (the root value equals
+    the sequential search's). ABDADA and Lazy SMP share a table: on games only under orderings
+    with tt."""
     base = simulate(game, "ybwc", 1, depth=depth, ordering=ordering, costs=costs, tt_bits=tt_bits,
                     split_plies=None)          # the sequential search (p = 1 never splits)
     rows = []

@@ -1,25 +1,43 @@
-"""The parallel simulator over a game's compiled primitives, in numba (private; see game_simulation.py).
+"""The parallel simulator's one kernel, in numba (private; see simulate.py and game_simulation.py).
 
-The same event rules as the synthetic-tree simulator (_kernel.py, docs/parallel.md), with what
-a game adds:
+It simulates p processors searching a game or a synthetic tree through its compiled primitives
+(the contract: searchlab.algorithms.compiled; trees: searchlab/trees/*_compiled.py) by the event
+rules of docs/parallel.md, whose machinery (the event queue, split points, aborts, jobs, the
+fields' names) lives in _events.py. What a search adds:
 
 - states are rows of ``S[q, ply]`` built by the game's ``play`` (a helper's job builds its root
   from the split point owner's row, which stays put while the split point is active);
 - each node's moves are ordered by a *policy* (``ip``): a base order (natural, random, static or
   the game's own ``order_key``) and the dynamic components tt, killer and history in priority
-  order, exactly as the compiled engine's ``order_moves`` (searchlab/algorithms/compiled/_engine.py)
-  does; killers and history are each processor's own (a real engine's per-thread tables);
-- MAX/MIN comes from ``max_to_move`` (not the ply's parity);
-- the table is the compiled engine's (tt.py: probe below the root, depth-preferred
-  replacement, the best move stored and searched first), shared by every processor, each entry
-  with a lockless-hashing check word; ABDADA's "being searched" counts live in separate arrays
-  (``np_key``, ``np_cnt``), so they never evict a stored value. The table is used when the
-  policy names ``tt`` (ABDADA and Lazy SMP require it).
+  order, exactly as the compiled engine's ``order_moves`` (searchlab/algorithms/compiled/_engine.py,
+  whose stable sort ``_sort`` this kernel calls) does; killers and history are each
+  processor's own (a real engine's per-thread tables);
+- MAX/MIN comes from ``max_to_move``;
+- the shared table, one of two kinds (``ip[Q_TABLE]``), every entry with a lockless-hashing
+  check word:
+  - TABLE_ENGINE, the compiled engine's (tt.py: probe below the root, depth-preferred
+    replacement, the best move stored and searched first), used when the policy names ``tt``;
+    ABDADA's "being searched" counts live in separate arrays (``np_key``, ``np_cnt``), so they
+    never evict a stored value;
+  - TABLE_PLAIN, the simulator's own table of the readable simulator (reference_simulator.py),
+    used by ABDADA and Lazy SMP in natural order on synthetic trees: probed and stored below the
+    root only, an entry replaced unless it is being searched, no move stored, ABDADA's count
+    (``np_cnt``) kept with the entry and an in-progress marker (no value) installed in a free
+    slot.
 
 So with p = 1 every algorithm is the compiled engine's alpha-beta with the same ordering, node
-for node (tests/parallel/test_games.py). MODE_THREAD runs one real thread: processor ``qt`` from
-the node at ``root_ply`` (its row preset in ``S[qt, root_ply]``) with the window (root_alpha,
-root_beta), until ``stop[0]`` is set; it never splits (real YBWC splits in real.py).
+for node (tests/parallel/test_games.py), and on the synthetic trees in natural order the
+readable simulator's numbers, field for field (tests/parallel/test_simulate.py). MODE_THREAD runs
+one real thread: processor ``qt`` from the node at ``root_ply`` (its row preset in
+``S[qt, root_ply]``) with the window (root_alpha, root_beta), until ``stop[0]`` is set; it never
+splits (real YBWC splits in real_games.py).
+
+This file is a template, as the compiled engine's: game_simulation.kernel writes, per game, a
+copy whose marker block imports the game's primitives under the names below (the form numba
+caches on disk; searchlab/algorithms/compiled/specialise.py says why), so the simulator is
+written once and a warm process loads its compiled code instead of compiling it. Compiled
+without reference counting (``_nrt=False``, as the engine): it allocates nothing and takes only
+views of the caller's arrays.
 """
 
 from __future__ import annotations
@@ -27,49 +45,42 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from searchlab.algorithms.compiled._engine import _sort
 from searchlab.algorithms.kernels.hashing_compiled import mix64
-from searchlab.parallel._kernel import (A0, A_, ALG_ABDADA, ALG_LAZY, ALG_PVSPLIT, ALG_YBWC, B0,
+from searchlab.parallel._events import (A0, A_, ALG_ABDADA, ALG_LAZY, ALG_PVSPLIT, ALG_YBWC, B0,
                                         B_, C_CUTOFFS, C_DEFERRED, C_LEAVES, C_MESSAGES,
                                         C_NODES, C_SPLITS, C_TT_CUTOFFS, C_TT_HITS, C_TT_PROBES,
                                         EXACT, F_IDLE, F_IDLE_SINCE, F_RES, I_BEST, I_CUR, I_ITER,
-                                        I_NDEF, I_POS, I_PV, I_SLOT, I_SP, IDLE, LOWER, MODE_SIM,
-                                        P_ABORTED, P_BASE, P_HASRES, P_HMOVE, P_ONEVAL, P_PEND,
-                                        P_STATE, P_TOP, P_WORKS, PEND_JOB, PEND_NONE, PEND_ROOT,
-                                        R_BEST, R_STATUS, R_TIME, R_VALUE, R_WINNER, RUNNING,
-                                        UPPER, V_, WAITING, abort_helpers, heap_pop, heap_push,
-                                        sp_remove, start_job)
+                                        I_MAX, I_N, I_NDEF, I_POS, I_PV, I_SLOT, I_SP, IDLE,
+                                        LOWER, MODE_SIM, P_ABORTED, P_BASE, P_HASRES, P_HMOVE,
+                                        P_ONEVAL, P_PEND, P_STATE, P_TOP, P_WORKS, PEND_JOB,
+                                        PEND_NONE, PEND_ROOT, R_BEST, R_STATUS, R_TIME, R_VALUE,
+                                        R_WINNER, RUNNING, UPPER, V_, WAITING, abort_helpers,
+                                        close_sp, fold, heap_pop, heap_push, sp_remove, start_job)
+
+# --- the game's primitives ----------------------------------------------------------------------
+# The per-game copy replaces the lines between the markers with imports of the game's primitives
+# under these names (the contract: searchlab.algorithms.compiled). The template binds nothing.
+# <primitives>
+max_to_move = gen_moves = play = is_terminal = utility = evaluate = hash_key = order_key = None
+# </primitives>
+PRIMITIVE_NAMES = ("max_to_move", "gen_moves", "play", "is_terminal", "utility", "evaluate",
+                   "hash_key", "order_key")
 
 INF = np.inf
-# frame fields beyond _kernel's (fr_i)
-I_N = 8                 # number of moves
-I_MAX = 9               # 1: MAX to move
-NFI_G = 10
 # policy (ip): base order, the game's own order code, dynamic components in priority order
 Q_BASE = 0
 Q_OWN = 1
 Q_NDYN = 2
 Q_DYN0 = 3              # .. Q_DYN0 + 2
-Q_TABLE = 6             # 1: the shared table is used
+Q_TABLE = 6             # the shared table: TABLE_NONE, TABLE_ENGINE or TABLE_PLAIN
 Q_KILLER = 7
 Q_HISTORY = 8
 NQ = 9
 B_NATURAL, B_RANDOM, B_STATIC, B_OWN = 0, 1, 2, 3
 D_TABLE, D_KILLER, D_HISTORY = 1, 2, 3
+TABLE_NONE, TABLE_ENGINE, TABLE_PLAIN = 0, 1, 2
 _MOVE_BITS = np.uint64(0xFFFFFF)
-
-
-@njit(cache=True, nogil=True)
-def sort_moves(moves, keys, n, descending):
-    """Stable insertion sort of moves[:n] by keys[:n] (the compiled engine's _sort)."""
-    for i in range(1, n):
-        m, k = moves[i], keys[i]
-        j = i - 1
-        while j >= 0 and ((keys[j] < k) if descending else (keys[j] > k)):
-            moves[j + 1] = moves[j]
-            keys[j + 1] = keys[j]
-            j -= 1
-        moves[j + 1] = m
-        keys[j + 1] = k
 
 
 @njit(cache=True, nogil=True)
@@ -110,39 +121,39 @@ def tt_write(t_chk, t_vb, t_vf, t_meta, key, depth, value, alpha0, beta0, move):
         t_chk[slot] = key ^ t_vb[slot] ^ meta
 
 
-@njit(nogil=True, _nrt=False)
-def order_node(G, s, child, moves, kf, ku, ip, salt, killers, hist, t_chk, t_vb, t_vf, t_meta,
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def order_node(s, child, moves, kf, ku, ip, salt, killers, hist, t_chk, t_vb, t_vf, t_meta,
                key, maxing):
     """The node's legal moves into ``moves`` in the policy's order; returns their number
     (the compiled engine's order_moves; ``child`` is a scratch row, ``key`` the node's hash)."""
-    n = G.gen_moves(s, moves)
+    n = gen_moves(s, moves)
     base = ip[Q_BASE]
     if base == B_RANDOM:
         for i in range(n):
-            G.play(s, moves[i], child)
-            ku[i] = mix64(G.hash_key(child) ^ salt)
-        sort_moves(moves, ku, n, False)
+            play(s, moves[i], child)
+            ku[i] = mix64(hash_key(child) ^ salt)
+        _sort(moves, ku, n, False)
     elif base == B_STATIC:
         for i in range(n):
-            G.play(s, moves[i], child)
-            kf[i] = G.utility(child) if G.is_terminal(child) else G.evaluate(child)
-        sort_moves(moves, kf, n, maxing)
+            play(s, moves[i], child)
+            kf[i] = utility(child) if is_terminal(child) else evaluate(child)
+        _sort(moves, kf, n, maxing)
     elif base == B_OWN:
         for i in range(n):
-            kf[i] = G.order_key(s, moves[i], ip[Q_OWN])
-        sort_moves(moves, kf, n, False)
+            kf[i] = order_key(s, moves[i], ip[Q_OWN])
+        _sort(moves, kf, n, False)
     for j in range(ip[Q_NDYN] - 1, -1, -1):           # lowest priority first; sorts are stable
         part = ip[Q_DYN0 + j]
         if part == D_HISTORY:
             side = 1 if maxing else 0
             for i in range(n):
                 kf[i] = -float(hist[side, moves[i]])
-            sort_moves(moves, kf, n, False)
+            _sort(moves, kf, n, False)
         elif part == D_KILLER:
             for k in (1, 0):
                 if killers[k] >= 0:
                     to_front(moves, n, killers[k])
-        elif part == D_TABLE and ip[Q_TABLE] != 0:
+        elif part == D_TABLE and ip[Q_TABLE] == TABLE_ENGINE:
             found, _d, _b, _v, m = tt_read(t_chk, t_vb, t_vf, t_meta, key)
             if found and m >= 0:
                 to_front(moves, n, m)
@@ -161,29 +172,6 @@ def learn(ip, killers, hist, maxing, m, depth_left):
 
 
 @njit(cache=True, nogil=True)
-def fold(fr_f, fr_i, o, t, c, move):
-    """Fold a child's value c into frame (o, t) (fail-soft alpha-beta); True on a cutoff."""
-    if fr_i[o, t, I_MAX] == 1:
-        if c > fr_f[o, t, V_]:
-            fr_f[o, t, V_] = c
-            fr_i[o, t, I_BEST] = move
-        if fr_f[o, t, V_] >= fr_f[o, t, B_]:
-            return True
-        if fr_f[o, t, V_] > fr_f[o, t, A_]:
-            fr_f[o, t, A_] = fr_f[o, t, V_]
-    else:
-        if c < fr_f[o, t, V_]:
-            fr_f[o, t, V_] = c
-            fr_i[o, t, I_BEST] = move
-        if fr_f[o, t, V_] <= fr_f[o, t, A_]:
-            return True
-        if fr_f[o, t, V_] < fr_f[o, t, B_]:
-            fr_f[o, t, B_] = fr_f[o, t, V_]
-    return False
-
-
-
-@njit(cache=True, nogil=True)
 def store_frame(q, t, depth, fr_key, fr_f, fr_i, t_chk, t_vb, t_vf, t_meta, np_key, np_cnt):
     """Frame (q, t) is finished: release its ABDADA mark, store its value and best move."""
     key = fr_key[q, t]
@@ -195,45 +183,86 @@ def store_frame(q, t, depth, fr_key, fr_f, fr_i, t_chk, t_vb, t_vf, t_meta, np_k
              fr_f[q, t, B0], fr_i[q, t, I_BEST])
 
 
+@njit(cache=True, nogil=True, inline="always")
+def plain_probe(q, t, depth, key, alpha, beta, ex, abdada, t_chk, t_vb, t_meta, np_cnt, fr_i,
+                pr_f, cnt, sc):
+    """TABLE_PLAIN's probe of the node (q, t) with this key and window: 1 a cutoff (its value in
+    pr_f[q, F_RES]), 2 ABDADA's "on evaluation" (exclusive ``ex`` and being searched), else 0
+    (expand it; ABDADA: counted as searched in the entry, or in a marker put in a free slot).
+    An entry is (chk = key ^ vbits ^ meta, vbits, meta = (depth + 1) * 4 + bound; meta 0: a
+    marker without a value); ``sc`` is a one-word scratch to read vbits as a float."""
+    slot = np.int64(key & np.uint64(t_chk.shape[0] - 1))
+    vb = t_vb[slot]
+    mt = t_meta[slot]
+    ok = (t_chk[slot] ^ vb ^ mt) == key
+    if ok:
+        cnt[q, C_TT_HITS] += 1
+        sd = np.int64(mt >> np.uint64(2)) - 1
+        bound = np.int64(mt & np.uint64(3))
+        if sd >= depth - t:
+            sc[0] = vb
+            tv = sc.view(np.float64)[0]
+            if bound == EXACT or (bound == LOWER and tv >= beta) or \
+                    (bound == UPPER and tv <= alpha):
+                cnt[q, C_TT_CUTOFFS] += 1
+                pr_f[q, F_RES] = tv
+                return 1
+    if abdada:
+        if ok and ex and np_cnt[slot] > 0:
+            cnt[q, C_DEFERRED] += 1
+            return 2
+        elif ok:
+            np_cnt[slot] += 1
+            fr_i[q, t, I_SLOT] = slot
+        elif np_cnt[slot] == 0:
+            t_vb[slot] = np.uint64(0)
+            t_meta[slot] = np.uint64(0)
+            t_chk[slot] = key
+            np_cnt[slot] = 1
+            fr_i[q, t, I_SLOT] = slot
+    return 0
+
+
 @njit(cache=True, nogil=True)
-def close_sp(o, t, now, wake_at, p, d1, pr_i, pr_f, fr_f, fr_i, cnt, sp_help, sp_list, sp_n,
-             work, ht, hq, hn):
-    """Split point (o, t) is finished (_kernel.close_sp); the owner returns its value and,
-    with a table, stores the frame at its next step (P_HASRES = 2)."""
-    abort_helpers(o * d1 + t, now, p, d1, pr_i, pr_f, fr_i, cnt, sp_help, sp_list, sp_n, work,
-                  ht, hq, hn)
-    fr_i[o, t, I_SP] = 0
-    sp_remove(o * d1 + t, sp_list, sp_n)
-    if pr_i[o, P_STATE] == WAITING:
-        pr_i[o, P_STATE] = RUNNING
-        pr_f[o, F_IDLE] += wake_at - pr_f[o, F_IDLE_SINCE]
-        heap_push(ht, hq, hn, wake_at, o)
-    for u in range(t + 1, pr_i[o, P_TOP] + 1):
-        if fr_i[o, u, I_SP] == 1:
-            abort_helpers(o * d1 + u, now, p, d1, pr_i, pr_f, fr_i, cnt, sp_help, sp_list, sp_n,
-                          work, ht, hq, hn)
-            fr_i[o, u, I_SP] = 0
-            sp_remove(o * d1 + u, sp_list, sp_n)
-    pr_i[o, P_TOP] = t
-    pr_i[o, P_HASRES] = 2
-    pr_i[o, P_ONEVAL] = 0
-    pr_f[o, F_RES] = fr_f[o, t, V_]
+def plain_store(q, t, depth, fr_key, fr_f, fr_i, t_chk, t_vb, t_vf, t_meta, np_cnt):
+    """TABLE_PLAIN's store of the finished frame (q, t): release its ABDADA count; replace the
+    slot's entry when it is this node's or nobody is searching it (the bound from the node's
+    entry window)."""
+    key = fr_key[q, t]
+    slot = np.int64(key & np.uint64(t_chk.shape[0] - 1))
+    vb = t_vb[slot]
+    mt = t_meta[slot]
+    ok = (t_chk[slot] ^ vb ^ mt) == key
+    if fr_i[q, t, I_SLOT] == slot and ok:
+        np_cnt[slot] -= 1
+    if ok or np_cnt[slot] == 0:
+        v = fr_f[q, t, V_]
+        bound = UPPER if v <= fr_f[q, t, A0] else (LOWER if v >= fr_f[q, t, B0] else EXACT)
+        if not ok:
+            np_cnt[slot] = 0
+        t_vf[slot] = v
+        mt = np.uint64((depth - t + 1) * 4 + bound)
+        t_meta[slot] = mt
+        t_chk[slot] = key ^ t_vb[slot] ^ mt
 
 
-@njit(nogil=True, _nrt=False)
-def run(G, mode, qt, alg, p, depth, root_ply, root_alpha, root_beta, ip, seed_salt, order_salt,
+@njit(cache=True, nogil=True, _nrt=False)
+def run(mode, qt, alg, p, depth, root_ply, root_alpha, root_beta, ip, seed_salt, order_salt,
         node_cost, split_cost, msg_cost, tt_cost, min_split, split_plies, max_nodes, S, MV, KF,
         KU, fr_key, fr_f, fr_i, deferred, killers, hist, pr_i, pr_f, cnt, t_chk, t_vb, t_vf,
-        t_meta, np_key, np_cnt, ws_i, ws_n, ws_f, stop, res):
+        t_meta, np_key, np_cnt, ws_i, ws_n, ws_f, ws_u, stop, res):
     """Simulate (MODE_SIM: processors 0..p-1, every starter's root row preset in S[q, 0]) or run
     one real thread (MODE_THREAD: processor ``qt``). Splits only at plies < ``split_plies`` and
     at least ``min_split`` plies above the horizon. Results in ``res``, counters in ``cnt``.
     ``ws_i`` (4 rows of p * (depth + 1) int64), ``ws_n`` (3 int64), ``ws_f`` (p + 1 float64):
-    the scheduler's work space, zeroed by the caller. Compiled without reference counting
+    the scheduler's work space, zeroed by the caller; ``ws_u`` (1 uint64) a scratch word. The
+    table's kind is ``ip[Q_TABLE]`` (the module docstring); TABLE_PLAIN stores below the root
+    only. Compiled without reference counting
     (``_nrt=False``, as the compiled engine): it allocates nothing and takes only views of the
     caller's arrays, and the counting of every view cost more than the search itself."""
     d1 = depth + 1
-    use_tt = ip[Q_TABLE] != 0
+    use_tt = ip[Q_TABLE] != TABLE_NONE
+    plain = ip[Q_TABLE] == TABLE_PLAIN
     # the scheduler's arrays (zeroed by the caller): split points' helper counts, the active
     # split points, counters, the event heap
     sp_help, sp_list, work, hq = ws_i[0], ws_i[1], ws_i[2], ws_i[3]
@@ -304,10 +333,14 @@ def run(G, mode, qt, alg, p, depth, root_ply, root_alpha, root_beta, ip, seed_sa
             t = pr_i[q, P_TOP] + 1 if fresh else pr_i[q, P_TOP]
             if hasres == 2:                       # a closed split point's frame: store it first
                 pr_i[q, P_HASRES] = 1
-                if use_tt:
+                if use_tt and (not plain or t > 0):
                     cost += tt_cost
-                    store_frame(q, t, depth, fr_key, fr_f, fr_i, t_chk, t_vb, t_vf, t_meta,
-                                np_key, np_cnt)
+                    if plain:
+                        plain_store(q, t, depth, fr_key, fr_f, fr_i, t_chk, t_vb, t_vf, t_meta,
+                                    np_cnt)
+                    else:
+                        store_frame(q, t, depth, fr_key, fr_f, fr_i, t_chk, t_vb, t_vf, t_meta,
+                                    np_key, np_cnt)
             while True:
                 if not fresh and t == pr_i[q, P_BASE]:
                     s = pr_i[q, P_WORKS]
@@ -412,10 +445,14 @@ def run(G, mode, qt, alg, p, depth, root_ply, root_alpha, root_beta, ip, seed_sa
                     fr_i[q, pt, I_SP] = 0
                     sp_remove(s, sp_list, sp_n)
                 # frame pt is finished: store it in the table, return its value
-                if use_tt:
+                if use_tt and (not plain or pt > 0):
                     cost += tt_cost
-                    store_frame(q, pt, depth, fr_key, fr_f, fr_i, t_chk, t_vb, t_vf, t_meta,
-                                np_key, np_cnt)
+                    if plain:
+                        plain_store(q, pt, depth, fr_key, fr_f, fr_i, t_chk, t_vb, t_vf, t_meta,
+                                    np_cnt)
+                    else:
+                        store_frame(q, pt, depth, fr_key, fr_f, fr_i, t_chk, t_vb, t_vf, t_meta,
+                                    np_key, np_cnt)
                 t = pt
                 c = fr_f[q, pt, V_]
 
@@ -434,7 +471,7 @@ def run(G, mode, qt, alg, p, depth, root_ply, root_alpha, root_beta, ip, seed_sa
                 t = pf + 1
                 alpha = fr_f[src, pf, A_]
                 beta = fr_f[src, pf, B_]
-                G.play(S[src, pf], MV[src, pf, i], S[q, t])
+                play(S[src, pf], MV[src, pf, i], S[q, t])
                 if src == q:
                     fr_i[q, pf, I_CUR] = i
                 else:                                  # a helper's job: its own root
@@ -448,20 +485,28 @@ def run(G, mode, qt, alg, p, depth, root_ply, root_alpha, root_beta, ip, seed_sa
             pr_i[q, P_ONEVAL] = 0
             expand_it = True
             key = np.uint64(0)
-            if G.is_terminal(st):
+            if is_terminal(st):
                 cnt[q, C_LEAVES] += 1
-                pr_f[q, F_RES] = G.utility(st)
+                pr_f[q, F_RES] = utility(st)
                 expand_it = False
             elif t >= depth:
                 cnt[q, C_LEAVES] += 1
-                pr_f[q, F_RES] = G.evaluate(st)
+                pr_f[q, F_RES] = evaluate(st)
                 expand_it = False
             else:
                 fr_i[q, t, I_SLOT] = -1
                 if use_tt:
-                    key = G.hash_key(st)
+                    key = hash_key(st)
                     fr_key[q, t] = key
-                    if t > 0:
+                    if t > 0 and plain:
+                        cost += tt_cost
+                        cnt[q, C_TT_PROBES] += 1
+                        got = plain_probe(q, t, depth, key, alpha, beta, ex, alg == ALG_ABDADA,
+                                          t_chk, t_vb, t_meta, np_cnt, fr_i, pr_f, cnt, ws_u)
+                        if got == 2:
+                            pr_i[q, P_ONEVAL] = 1
+                        expand_it = got == 0
+                    elif t > 0:
                         cost += tt_cost
                         cnt[q, C_TT_PROBES] += 1
                         found, sd, bound, tv, _m = tt_read(t_chk, t_vb, t_vf, t_meta, key)
@@ -489,7 +534,7 @@ def run(G, mode, qt, alg, p, depth, root_ply, root_alpha, root_beta, ip, seed_sa
             if expand_it:
                 # an interior node: its frame and its moves in the policy's order
                 pr_i[q, P_HASRES] = 0
-                maxing = G.max_to_move(st)
+                maxing = max_to_move(st)
                 fr_f[q, t, A_] = alpha
                 fr_f[q, t, B_] = beta
                 fr_f[q, t, A0] = alpha
@@ -503,7 +548,7 @@ def run(G, mode, qt, alg, p, depth, root_ply, root_alpha, root_beta, ip, seed_sa
                 fr_i[q, t, I_PV] = pv
                 fr_i[q, t, I_SP] = 0
                 moves = MV[q, t]
-                n = order_node(G, st, S[q, t + 1], moves, KF[q, t], KU[q, t], ip, order_salt,
+                n = order_node(st, S[q, t + 1], moves, KF[q, t], KU[q, t], ip, order_salt,
                                killers[q, t], hist[q], t_chk, t_vb, t_vf, t_meta, key, maxing)
                 fr_i[q, t, I_N] = n
                 if alg == ALG_ABDADA:
@@ -514,9 +559,9 @@ def run(G, mode, qt, alg, p, depth, root_ply, root_alpha, root_beta, ip, seed_sa
                     salt = mix64(seed_salt ^ np.uint64(q))
                     ku = KU[q, t]
                     for j in range(1, n):
-                        G.play(st, moves[j], S[q, t + 1])
-                        ku[j] = mix64(G.hash_key(S[q, t + 1]) ^ salt)
-                    sort_moves(moves[1:], ku[1:], n - 1, False)
+                        play(st, moves[j], S[q, t + 1])
+                        ku[j] = mix64(hash_key(S[q, t + 1]) ^ salt)
+                    _sort(moves[1:], ku[1:], n - 1, False)
         elif not parked:
             # q's job is over (done, or aborted): a child of the split point nearest the root
             best_s = -1
