@@ -111,7 +111,10 @@ def test_pairing_words_every_branch_and_its_boundaries():
     assert w(-20, 20, 0.5, 0.5, 1.5) == "no difference shown at ±20 Elo"
     assert w(-50, 50, 0.5, 0.5, 1.5) == "no difference shown at ±50 Elo"     # X = margin
     assert w(-50.5, 50.5, 0.5, 0.5, 1.5) == "not shown at this power"       # X > margin
-    assert w(10, 90, 0.05, 0.5, 1.5) == "no difference shown at ±40 Elo"    # p = alpha: undecided
+    # undecided (p = alpha): the CI [10, 90] rules out nothing below 90, not "±40"
+    assert w(10, 90, 0.05, 0.5, 1.5) == "not shown at this power"
+    assert w(-36, 20, 0.5, 0.5, 1.5) == "no difference shown at ±36 Elo"    # the larger distance
+    assert w(7, 45, 0.1, 0.5, 1.5) == "no difference shown at ±45 Elo"
     assert w(10, 90, nan, 0.5, 1.5) == "not shown at this power"            # not testable
     # the depth bought's CI touching, containing or below 0: strength is not judged
     assert w(-90, -10, 0.01, 0.0, 1.5) == "buys no depth"                   # boundary: low = 0
@@ -148,7 +151,7 @@ def test_constructed_tables_reach_every_word_with_depth_and_node_ratio():
     # the GSPRT (H0 Elo 0, H1 Elo +20) leans to H1 for the strong side, to H0 for the weak one
     assert by["strong"]["gsprt_llr"] > 0 > by["weak"]["gsprt_llr"]
     words = {v.technique: v.words for v in judge_pairings(s, margin=50)}
-    half = (by["even"]["elo_hi"] - by["even"]["elo_lo"]) / 2
+    half = max(abs(by["even"]["elo_lo"]), abs(by["even"]["elo_hi"]))
     assert words == {"strong": "stronger", "weak": "weaker",
                      "even": f"no difference shown at ±{half:.0f} Elo",
                      "noisy": "not shown at this power", "shallow": "buys no depth"}

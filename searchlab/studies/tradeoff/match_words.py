@@ -9,8 +9,9 @@ node budget per move), computed from its numbers only.
   judged (the Elo figures stay in the table);
 - "stronger" / "weaker": the Holm-adjusted p-value of "score = ½" is below the level and the
   Elo CI lies above / below 0;
-- "no difference shown at ±X Elo": undecided, and the Elo CI's half width X is at most the
-  margin (the run rules out differences much larger than X);
+- "no difference shown at ±X Elo": undecided, and the Elo CI lies within ±X, X at most the
+  margin (the run rules out differences larger than X; X is the CI's larger distance from 0,
+  not its half width: a CI of [7, 65] rules out nothing below 65);
 - "not shown at this power": undecided with a wider CI, or not testable (too few pairs, pairs
   all of one outcome, or too few pairs for a depth CI).
 """
@@ -26,7 +27,7 @@ WEAKER = "weaker"
 NOT_SHOWN = "not shown at this power"
 NO_DEPTH = "buys no depth"
 NO_DIFFERENCE = "no difference shown at ±{x:.0f} Elo"
-#: the largest Elo CI half width at which an undecided pairing is worded "no difference shown"
+#: the largest distance of an Elo CI from 0 at which an undecided pairing is worded "no difference shown"
 MARGIN = 50.0
 
 
@@ -36,7 +37,7 @@ def pairing_words(elo_lo: float, elo_hi: float, p_holm: float, depth_lo: float,
     no depth CI (NaN bounds) -> "not shown at this power"; ``depth_lo`` <= 0 -> "buys no
     depth"; ``p_holm`` NaN (not testable) -> "not shown at this power"; ``p_holm`` < ``alpha``
     -> "stronger" (``elo_lo`` > 0) or "weaker" (``elo_hi`` < 0); else "no difference shown at
-    ±X Elo" with X = (elo_hi - elo_lo) / 2 when X <= ``margin``, else "not shown at this
+    ±X Elo" with X = max(|elo_lo|, |elo_hi|) when X <= ``margin``, else "not shown at this
     power". Elo figures are A's over B's; depth in plies. Raises InvalidParameterError for
     alpha outside (0, 1), a negative margin or a CI whose low end exceeds its high end."""
     if not 0 < alpha < 1:
@@ -56,7 +57,7 @@ def pairing_words(elo_lo: float, elo_hi: float, p_holm: float, depth_lo: float,
         return STRONGER
     if p_holm < alpha and elo_hi < 0:
         return WEAKER
-    half = (elo_hi - elo_lo) / 2
-    if math.isfinite(half) and half <= margin:
-        return NO_DIFFERENCE.format(x=half)
+    bound = max(abs(elo_lo), abs(elo_hi))       # the CI lies within ±bound
+    if math.isfinite(bound) and bound <= margin:
+        return NO_DIFFERENCE.format(x=bound)
     return NOT_SHOWN

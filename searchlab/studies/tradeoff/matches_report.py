@@ -195,7 +195,7 @@ def write_matches_report(run_dir: str | Path) -> Path:
            f"Elo difference the run detects at {POWER:.0%} power and level {ALPHA}; the depth "
            "bought (A's mean depth per move minus B's, per game pair, Student-t 95 % CI) and "
            "the node ratio beside Elo. Verdict words per pairing: stronger / weaker (Holm), "
-           f"no difference shown at ±X Elo (X the CI half width, at most {MARGIN:.0f}), not "
+           f"no difference shown at ±X Elo (the CI lies within ±X, X at most {MARGIN:.0f}), not "
            "shown at this power, or buys no depth (the depth bought's CI contains 0 or lies "
            "below it: strength not judged).", "",
            f"**Verdict (the depth bought is worth more than the error):** {cat}: {det}.", "",
