@@ -146,6 +146,50 @@ def run_matches(small: bool, jobs: int, runs_dir: Path, resume: bool, extra: boo
     return dirs, info
 
 
+#: the tuning study (stage tune, then stage confirm into <preset>_confirm) and the time-control
+#: matches (issue 24 items 1-2): run only with --matches (cost in their preset headers);
+#: without it, runs of them already under --runs are read, if any. Not in the digest test
+#: (tests/analysis/test_reproduce_same.py): the time-control games are not reproducible.
+TUNING_PRESETS = {"full": ("unsound_tuning", "unsound_matches_time"),
+                  "small": ("unsound_tuning_small", "unsound_matches_time_small")}
+
+
+def run_tuning(small: bool, jobs: int, runs_dir: Path, resume: bool, run: bool, log=print) -> str:
+    """The report section of the tuning study and the time-control matches (studies/tradeoff/
+    tuning_report.py), running them first with ``run`` (--matches): the tune stage into
+    runs_dir/<tuning preset>, the confirm stage over it into runs_dir/<tuning preset>_confirm,
+    the time-control preset into runs_dir/<its name>. Their seconds are stated in the section
+    (not in the "Studies run" table)."""
+    from searchlab.studies.tradeoff.tuning_report import (measure_clock_noise, time_control_section,
+                                                          tuning_section)
+
+    tuning, timed = TUNING_PRESETS["small" if small else "full"]
+    tune, confirm, time_dir = runs_dir / tuning, runs_dir / f"{tuning}_confirm", runs_dir / timed
+    ov = [f"runner.n_jobs={jobs}", "runner.progress=false"]
+    stages = [(tuning, tune, []), (tuning, confirm, ["tradeoff.tuning.stage=confirm",
+                                                     f"tradeoff.tuning.tuned_run={tune}"]),
+              (timed, time_dir, [])]
+    secs = {}
+    for name, out, extra in stages if run else []:
+        if out.exists() and not resume:
+            shutil.rmtree(out)
+        where("matches", out.name, log)
+        t0 = time.perf_counter()
+        _run_or_afresh(name, ov + extra, out, log)
+        secs[out.name] = _recorded_seconds(out, time.perf_counter() - t0, resume)
+    text = [f"Run by `{'analysis/reproduce.py --matches' + (' --small' if small else '')}` "
+            f"(presets {tuning} and {timed}; `searchlab experiment={tuning}` then the same with "
+            f"`tradeoff.tuning.stage=confirm tradeoff.tuning.tuned_run=RUN_DIR`)"
+            + (": " + ", ".join(f"{k} {v:.0f} s" for k, v in secs.items()) if secs else "")
+            + ".", "", "### Tuning then confirming on disjoint openings", ""]
+    text.append(tuning_section(tune, confirm) if has_games(tune) else
+                "Not run (it runs with --matches).")
+    text += ["", "### Time-control matches (CPU time per move)", ""]
+    text.append(time_control_section(time_dir, measure_clock_noise(time_dir))
+                if has_games(time_dir) else "Not run (it runs with --matches).")
+    return "\n".join(text)
+
+
 def _recorded_seconds(out: Path, secs: float, resume: bool) -> float:
     """The seconds a study's tables took: with ``resume``, the time recorded in
     out/reproduce_seconds.txt when it is longer than this invocation's (the tables were produced
@@ -587,6 +631,7 @@ def main(argv: list[str] | None = None) -> int:
     match_dirs, match_info = run_matches(args.small, args.jobs, runs_dir, args.resume, args.matches)
     match_dirs = tuple(match_dirs)
     info += match_info
+    tuning_text = run_tuning(args.small, args.jobs, runs_dir, args.resume, args.matches)
     parallel_dir, parallel_secs = run_preset("parallel", args.small, args.jobs, runs_dir,
                                              args.resume)
     info.append(("parallel", "searchlab experiment=parallel" + ("_small" if args.small else ""),
@@ -643,6 +688,7 @@ def main(argv: list[str] | None = None) -> int:
          DO.deep_section(exact["deep_ordering"]) if "deep_ordering" in exact else
          "The deep studies (" + ", ".join(DO.DEEP_STUDIES) + ") did not run."),
         ("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir, match_dirs)),
+        ("Unsound techniques tuned, and time-control matches", tuning_text),
         ("Real games against each position's own minimal tree",
          MT.section(exact["minimal_trees"], fig_dir)),
         ("Chess at depth 7: ordering policies on WAC and Bratko-Kopec (compiled engine)",

@@ -162,6 +162,8 @@ def config_hash(cfg: TradeoffConfig) -> str:
         d.pop(k)
     if cfg.tasks != "tuning":           # keys added later enter only where they are used
         d.pop("tuning")
+    else:                               # where the tune run lies is not a number: the confirm
+        d["tuning"].pop("tuned_run")    # stage's hash takes the settings it chose instead
     for name, dom_d in d["domains"].items():
         dconf = getattr(cfg.domains, name)
         m = dom_d["match"]
