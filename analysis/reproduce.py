@@ -599,7 +599,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resamples", type=int, default=999, help="bootstrap resamples (default 999)")
     ap.add_argument("--matches", action="store_true",
                     help="also run (or resume) the 10^5-node match preset unsound_matches_1e5 (699 s "
-                         "measured on 2 cores); without it, a run of it already under --runs is read")
+                         "measured on 2 cores), the tuning study and the time-control matches "
+                         "(TUNING_PRESETS); without it, runs of them already under --runs are read")
     ap.add_argument("--only", default="", help="comma-separated studies of STUDIES or chess_deep: run just those into "
                     "--runs and stop (no report); e.g. ordering_hex_deep")
     args = ap.parse_args(argv)

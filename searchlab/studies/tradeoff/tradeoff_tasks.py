@@ -5,7 +5,8 @@
 - ``match``: one technique against sound alpha-beta in one domain over a chunk of the opening
   set, each opening a colour-swapped game pair (measure.run_match_task): one row per game, of
   kind ``match_game``, into ``games/`` (the per-pairing summary is computed from them:
-  tables.load_table(run, "matches")).
+  tables.load_table(run, "matches")); with ``tasks: tuning`` the match tasks are the tuning
+  study's (tuning_study.py: every grid setting, or the chosen ones in the confirm stage).
 
 The runner calls ``task.run(settings)`` / ``task.failed(error, attempts)`` for a task that is
 not a search task; each returns one *envelope* (a dict with ``task_id`` and ``status``, as the
