@@ -177,7 +177,7 @@ def run_tuning(small: bool, jobs: int, runs_dir: Path, resume: bool, run: bool, 
         t0 = time.perf_counter()
         _run_or_afresh(name, ov + extra, out, log)
         secs[out.name] = _recorded_seconds(out, time.perf_counter() - t0, resume)
-    text = [f"Run by `{'analysis/reproduce.py --matches' + (' --small' if small else '')}` "
+    text = [f"Run by `analysis/reproduce.py{' --small' if small else ''} --matches` "
             f"(presets {tuning} and {timed}; `searchlab experiment={tuning}` then the same with "
             f"`tradeoff.tuning.stage=confirm tradeoff.tuning.tuned_run=RUN_DIR`)"
             + (": " + ", ".join(f"{k} {v:.0f} s" for k, v in secs.items()) if secs else "")
@@ -187,7 +187,10 @@ def run_tuning(small: bool, jobs: int, runs_dir: Path, resume: bool, run: bool, 
     text += ["", "### Time-control matches (CPU time per move)", ""]
     text.append(time_control_section(time_dir, measure_clock_noise(time_dir))
                 if has_games(time_dir) else "Not run (it runs with --matches).")
-    return "\n".join(text)
+    out = "\n".join(text)
+    for d in (confirm, tune, time_dir):           # the run directories as the report names them
+        out = out.replace(str(d), str(_rel(d)))
+    return out
 
 
 def _recorded_seconds(out: Path, secs: float, resume: bool) -> float:
