@@ -76,8 +76,9 @@ def check_budget(cfg: TradeoffConfig, max_nodes: int) -> None:
         if d.match.enabled and cfg.tasks == "tuning":
             t = cfg.tuning
             budget = t.tune_budget if t.stage == "tune" else t.confirm_budget
+            ops = t.tune_openings if t.stage == "tune" else t.confirm_openings
             m = dataclasses.replace(d.match, budget=budget)
-            w = match_work(n, dataclasses.replace(d, match=m))
+            w = match_work(n, dataclasses.replace(d, match=m), d.match.pairs_per_task or ops)
             if w > max_nodes:
                 over.append((f"{n} tuning {t.stage} budget={budget}", w, len(t.settings)))
         elif d.match.enabled and d.match.techniques and cfg.tasks != "positions":

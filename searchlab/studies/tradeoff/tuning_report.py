@@ -25,6 +25,7 @@ import pandas as pd
 import yaml
 
 from searchlab.algorithms.engine_session import SessionConfig
+from searchlab.algorithms.pruning import Pruning, Quiescence
 from searchlab.play.clock_noise import ClockNoise, clock_noise
 from searchlab.play.openings import random_openings
 from searchlab.studies.tradeoff.match_words import MARGIN
@@ -132,7 +133,7 @@ def tuning_section(tune_dir: str | Path, confirm_dir: str | Path | None = None) 
 def measure_clock_noise(run_dir: str | Path, positions: int = 5, repeats: int = 20,
                         seed: int = 0) -> dict[str, ClockNoise]:
     """Per domain of a CPU-time run: play.clock_noise.clock_noise of the sound player's search
-    (the run's ordering, CPU time per move and node cap) on ``positions`` seeded random
+    (the run's ordering, quiescence, CPU time per move and node cap) on ``positions`` seeded random
     openings of the run's opening ply, ``repeats`` times each. Measured now, on this
     machine: the load is stated beside it (time_control_section)."""
     conf = run_config(run_dir)
@@ -143,8 +144,10 @@ def measure_clock_noise(run_dir: str | Path, positions: int = 5, repeats: int = 
             continue
         game = match_game(dom)
         ops = random_openings(game, int(m.get("opening_ply", 4)), positions, seed)
+        q = m.get("quiescence")             # the sound player's own (chess), if any
         cfg = SessionConfig(ordering=m.get("ordering", "static"), budget_mode="cpu",
-                            nodes=int(m["budget"]), cpu_seconds=float(m["cpu_seconds"]))
+                            nodes=int(m["budget"]), cpu_seconds=float(m["cpu_seconds"]),
+                            pruning=None if q is None else Pruning(quiescence=Quiescence(int(q))))
         out[dom] = clock_noise(game, [o.state for o in ops], cfg, repeats)
     return out
 
