@@ -157,7 +157,10 @@ def config_hash(cfg: TradeoffConfig) -> str:
     enter it wherever they differ from how the study played before these keys existed
     (matches fresh-per-depth; Connect Four's and Othello's null move unguarded, chess's through
     its own guard): a config that plays as before keeps its earlier hash, so its earlier run
-    directories still resume, and one that plays otherwise gets a new one."""
+    directories still resume, and one that plays otherwise gets a new one. Likewise the
+    ``tuning`` section enters only with ``tasks: tuning`` (without ``tuned_run``: the confirm
+    stage's session hashes the settings it chose instead), and ``match.budget_mode`` /
+    ``match.cpu_seconds`` only under a time control."""
     d = dataclasses.asdict(cfg)
     for k in ("n_jobs", "progress", "results_dir", "description"):
         d.pop(k)
