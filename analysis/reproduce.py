@@ -147,7 +147,7 @@ def run_matches(small: bool, jobs: int, runs_dir: Path, resume: bool, extra: boo
 
 
 #: the tuning study (stage tune, then stage confirm into <preset>_confirm) and the time-control
-#: matches (issue 24 items 1-2): run only with --matches (cost in their preset headers);
+#: matches: run only with --matches (cost in their preset headers);
 #: without it, runs of them already under --runs are read, if any. Not in the digest test
 #: (tests/analysis/test_reproduce_same.py): the time-control games are not reproducible.
 TUNING_PRESETS = {"full": ("unsound_tuning", "unsound_matches_time"),
