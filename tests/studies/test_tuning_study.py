@@ -162,3 +162,14 @@ def test_clock_noise_repeats_one_search_at_a_fixed_cpu_time():
         clock_noise(g, [g.initial_state()], SessionConfig(ordering="static"), repeats=3)
     with pytest.raises(InvalidParameterError, match="repeats must be an integer >= 2"):
         clock_noise(g, [g.initial_state()], cfg, repeats=1)
+
+
+def test_the_tune_stage_gives_the_same_table_on_one_or_two_workers(tmp_path):
+    """Seeds and task ids come from the config and the task's identity only."""
+    ov = ["tradeoff.domain=connect4", "tradeoff.tuning.settings=[null_r2,futility_03]",
+          "runner.progress=false"]
+    one, two = tmp_path / "one", tmp_path / "two"
+    api.run_study("unsound_tuning_small", ov + ["runner.n_jobs=1"], output_dir=one)
+    api.run_study("unsound_tuning_small", ov + ["runner.n_jobs=2"], output_dir=two)
+    a, b = (load_table(d, "games").drop(columns=["wall_seconds"]) for d in (one, two))
+    pd.testing.assert_frame_equal(a, b)
