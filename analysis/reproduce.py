@@ -164,6 +164,53 @@ def _complete(run_dir: Path) -> bool:
     return manifest.exists() and bool(json.loads(manifest.read_text()).get("complete"))
 
 
+#: the tuning study (stage tune, then stage confirm into <preset>_confirm) and the time-control
+#: matches: run only with --matches (cost in their preset headers);
+#: without it, runs of them already under --runs are read, if any. Not in the digest test
+#: (tests/analysis/test_reproduce_same.py): the time-control games are not reproducible.
+TUNING_PRESETS = {"full": ("unsound_tuning", "unsound_matches_time"),
+                  "small": ("unsound_tuning_small", "unsound_matches_time_small")}
+
+
+def run_tuning(small: bool, jobs: int, runs_dir: Path, resume: bool, run: bool, log=print) -> str:
+    """The report section of the tuning study and the time-control matches (studies/tradeoff/
+    tuning_report.py), running them first with ``run`` (--matches): the tune stage into
+    runs_dir/<tuning preset>, the confirm stage over it into runs_dir/<tuning preset>_confirm,
+    the time-control preset into runs_dir/<its name>. Their seconds are stated in the section
+    (not in the "Studies run" table)."""
+    from searchlab.studies.tradeoff.tuning_report import (measure_clock_noise, time_control_section,
+                                                          tuning_section)
+
+    tuning, timed = TUNING_PRESETS["small" if small else "full"]
+    tune, confirm, time_dir = runs_dir / tuning, runs_dir / f"{tuning}_confirm", runs_dir / timed
+    ov = [f"runner.n_jobs={jobs}", "runner.progress=false"]
+    stages = [(tuning, tune, []), (tuning, confirm, ["tradeoff.tuning.stage=confirm",
+                                                     f"tradeoff.tuning.tuned_run={tune}"]),
+              (timed, time_dir, [])]
+    secs = {}
+    for name, out, extra in stages if run else []:
+        if out.exists() and not resume:
+            shutil.rmtree(out)
+        where("matches", out.name, log)
+        t0 = time.perf_counter()
+        _run_or_afresh(name, ov + extra, out, log)
+        secs[out.name] = _recorded_seconds(out, time.perf_counter() - t0, resume)
+    text = [f"Run by `analysis/reproduce.py{' --small' if small else ''} --matches` "
+            f"(presets {tuning} and {timed}; `searchlab experiment={tuning}` then the same with "
+            f"`tradeoff.tuning.stage=confirm tradeoff.tuning.tuned_run=RUN_DIR`)"
+            + (": " + ", ".join(f"{k} {v:.0f} s" for k, v in secs.items()) if secs else "")
+            + ".", "", "### Tuning then confirming on disjoint openings", ""]
+    text.append(tuning_section(tune, confirm) if has_games(tune) else
+                "Not run (it runs with --matches).")
+    text += ["", "### Time-control matches (CPU time per move)", ""]
+    text.append(time_control_section(time_dir, measure_clock_noise(time_dir))
+                if has_games(time_dir) else "Not run (it runs with --matches).")
+    out = "\n".join(text)
+    for d in (confirm, tune, time_dir):           # the run directories as the report names them
+        out = out.replace(str(d), str(_rel(d)))
+    return out
+
+
 def _recorded_seconds(out: Path, secs: float, resume: bool) -> float:
     """The seconds a study's tables took: with ``resume``, the time recorded in
     out/reproduce_seconds.txt when it is longer than this invocation's (the tables were produced
@@ -702,11 +749,13 @@ def run_pruning(args: argparse.Namespace, runs_dir: Path) -> PartRun:
              "see its section", "see its section", tradeoff_secs, _rel(tradeoff_dir))]
     where("matches")
     match_dirs, match_info = run_matches(args.small, args.jobs, runs_dir, args.resume, args.matches)
+    tuning_text = run_tuning(args.small, args.jobs, runs_dir, args.resume, args.matches)
     where("analysis")
     exact = {"tradeoff": claim_counts(tradeoff_dir, tuple(match_dirs))}
 
     def sections(fig_dir: Path) -> list[tuple[str, str]]:
-        return [("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir, tuple(match_dirs)))]
+        return [("Sound versus unsound pruning", tradeoff_report_section(tradeoff_dir, fig_dir, tuple(match_dirs))),
+                ("Unsound techniques tuned, and time-control matches", tuning_text)]
 
     return PartRun(pd.DataFrame(), exact, info + match_info, sections)
 
@@ -852,8 +901,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resume", action="store_true", help="reuse finished tasks of earlier runs instead of starting fresh")
     ap.add_argument("--resamples", type=int, default=999, help="bootstrap resamples (default 999)")
     ap.add_argument("--matches", action="store_true",
-                    help="also run (or resume) the 10^5-node match preset unsound_matches_1e5 (part pruning; "
-                         "699 s measured on 2 cores); without it, a run of it already under --runs is read")
+                    help="also run (or resume) the 10^5-node match preset unsound_matches_1e5, the "
+                         "tuning study and the time-control matches (part pruning; TUNING_PRESETS); "
+                         "without it, runs of them already under --runs are read")
     ap.add_argument("--only", default="", help="comma-separated studies of STUDIES or chess_deep: run just those into "
                     "--runs and stop (no report); e.g. ordering_hex_deep")
     args = ap.parse_args(argv)

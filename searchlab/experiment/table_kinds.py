@@ -73,6 +73,11 @@ MATCH_GAME_SCHEMA = pa.schema([
     # persist_across_moves) and whether null move went through the game's zugzwang guard
     ("play", pa.string()), ("persist_across_moves", pa.bool_()),
     ("null_move_guard", pa.bool_()),
+    # the budget per move: "nodes" (``budget`` nodes) or "cpu" (``cpu_seconds`` of thread CPU
+    # time, ``budget`` a node cap; ``clock`` names the clock and its resolution); the spread of
+    # each side's nodes per move in the game (standard deviation / mean, ddof 0)
+    ("budget_mode", pa.string()), ("cpu_seconds", pa.float64()), ("clock", pa.string()),
+    ("a_cv_nodes", pa.float64()), ("b_cv_nodes", pa.float64()),
 ])
 #: The parallel study's rows: one per (tree or game position, algorithm, p) (docs/parallel.md;
 #: the measurements are searchlab.parallel.SimResult's fields).

@@ -244,3 +244,23 @@ def test_every_study_of_the_reproduction_validates(reproduce, small):
     from searchlab.experiment.validation import validate
     for name, full, extra in reproduce.STUDIES + [reproduce.CHESS_DEEP]:
         validate(compose(name, list(full) + (list(extra) if small else [])))
+
+
+def test_tuning_and_time_control_run_only_with_the_flag(reproduce, tmp_path, monkeypatch):
+    """The tuning study (tune, then confirm over the tune run) and the time-control matches run
+    only with --matches; without it nothing runs and the section says so."""
+    import searchlab.experiment.api as api
+    ran = []
+    monkeypatch.setattr(api, "run_study", lambda preset, ov, output_dir, progress: (
+        ran.append((preset, [o for o in ov if o.startswith("tradeoff.")])),
+        Path(output_dir).mkdir(parents=True, exist_ok=True)))
+    monkeypatch.setattr(reproduce, "has_games", lambda out: False)
+    text = reproduce.run_tuning(True, 2, tmp_path, False, False, log=lambda *_: None)
+    assert ran == [] and text.count("Not run (it runs with --matches).") == 2
+    reproduce.run_tuning(True, 2, tmp_path, False, True, log=lambda *_: None)
+    tune = tmp_path / "unsound_tuning_small"
+    assert ran == [("unsound_tuning_small", []),
+                   ("unsound_tuning_small", ["tradeoff.tuning.stage=confirm",
+                                             f"tradeoff.tuning.tuned_run={tune}"]),
+                   ("unsound_matches_time_small", [])]
+    assert (tmp_path / "unsound_tuning_small_confirm" / "reproduce_seconds.txt").exists()

@@ -60,7 +60,7 @@ def test_match_presets_are_game_pairs_at_size():
     ("tradeoff.domains.connect4.benchmark=nope.txt", "no such file"),
     ("tradeoff.domains.chess.probcut_fit.deep=1", "probcut_fit.deep must be"),
     ("+tradeoff.domains.incremental.match={enabled: true}", "connect4, othello and chess only"),
-    ("tradeoff.tasks=some", "tradeoff.tasks must be all, positions or matches"),
+    ("tradeoff.tasks=some", "tradeoff.tasks must be one of all, positions, matches, tuning"),
     ("+tradeoff.domains.connect4.match.pairs_per_task=-1", r"match.pairs_per_task must be an integer in \[0, "),
     ("+tradeoff.domains.connect4.match.balance_margin=0", "match.balance_margin must be a number > 0"),
     ("tradeoff.domains.connect4.match.techniques=[warp]", "'warp' is not a technique label"),

@@ -42,8 +42,10 @@ POWER, ALPHA = 0.8, 0.05
 #: fewer complete pairs than this, or pairs all of one outcome (no variance to estimate), and a
 #: pairing is not tested (the normal approximation would claim p = 0 from one lucky pair)
 MIN_PAIRS = 10
-#: how the pairing was played (game rows without these columns: fresh-per-depth, no persistence)
-PLAY_COLUMNS = {"play": "fresh-per-depth", "persist_across_moves": False}
+#: how the pairing was played (game rows without these columns: fresh-per-depth, no
+#: persistence, a node budget per move)
+PLAY_COLUMNS = {"play": "fresh-per-depth", "persist_across_moves": False,
+                "budget_mode": "nodes", "cpu_seconds": math.nan}
 #: the GSPRT every pairing gets: H0 Elo = GSPRT_ELO0 against H1 Elo = GSPRT_ELO1 (A over B)
 GSPRT_ELO0, GSPRT_ELO1, GSPRT_ALPHA, GSPRT_BETA = 0.0, 20.0, 0.05, 0.05
 #: the largest standard deviation of a pair's per-game score (pairs 0 or 1 only, half each):
@@ -58,12 +60,14 @@ def summarize_games(games: pd.DataFrame) -> pd.DataFrame:
     min_elo (pentanomial over the complete pairs), gsprt_llr, gsprt_state (the GSPRT of the
     module docstring on those counts), a_mean_depth, b_mean_depth (mean of the games' per-move
     means), depth_bought, depth_lo, depth_hi (``depth_bought_ci``), node_ratio (A's mean
-    nodes per move over B's, NaN without node columns), endings (e.g. "terminal 380,
+    nodes per move over B's, NaN without node columns), a_cv_nodes, b_cv_nodes (mean over the
+    games of each side's coefficient of variation of nodes per move), endings (e.g. "terminal 380,
     repetition 20"), wall_seconds (sum)."""
     games = games.copy()
     for col, old in PLAY_COLUMNS.items():
         games[col] = games[col].fillna(old) if col in games.columns else old
     games["persist_across_moves"] = games["persist_across_moves"].astype(bool)
+    games["cpu_seconds"] = games["cpu_seconds"].astype(float)
     rows = []
     for key, g in games.groupby(PAIRING + list(PLAY_COLUMNS), sort=True, dropna=False):
         res = g["result"].to_numpy()
@@ -80,6 +84,7 @@ def summarize_games(games: pd.DataFrame) -> pd.DataFrame:
                    score=float(res.mean()), pairs=len(pairs), openings=int(g["pair"].nunique()),
                    a_mean_depth=float(g["a_mean_depth"].mean()),
                    b_mean_depth=float(g["b_mean_depth"].mean()),
+                   a_cv_nodes=_col_mean(g, "a_cv_nodes"), b_cv_nodes=_col_mean(g, "b_cv_nodes"),
                    endings=", ".join(f"{k} {v}" for k, v in g["ending"].value_counts().items()),
                    wall_seconds=float(g["wall_seconds"].sum()))
         if pairs:
@@ -98,6 +103,11 @@ def summarize_games(games: pd.DataFrame) -> pd.DataFrame:
                        gsprt_state="no complete pair")
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _col_mean(g: pd.DataFrame, col: str) -> float:
+    """The mean of a column over a pairing's games (NaN where the rows predate it)."""
+    return float(g[col].astype(float).mean()) if col in g.columns else math.nan
 
 
 def depth_bought_ci(g: pd.DataFrame, confidence: float = 0.95) -> tuple[float, float, float]:
@@ -194,9 +204,13 @@ def judge_pairings(summary: pd.DataFrame, alpha: float = ALPHA, margin: float | 
 
 def play_text(r) -> str:
     """How a pairing (a summarize_games row) was played: "engine, persist", "engine, fresh
-    table per move" or "fresh-per-depth"."""
+    table per move" or "fresh-per-depth"; a CPU-time pairing adds its time per move
+    ("engine, persist, 0.05 s CPU/move")."""
     play = str(r.get("play", PLAY_COLUMNS["play"]))
     if play != "engine":
         return play
-    return "engine, " + ("persist" if bool(r.get("persist_across_moves")) else
+    text = "engine, " + ("persist" if bool(r.get("persist_across_moves")) else
                          "fresh table per move")
+    if r.get("budget_mode", "nodes") == "cpu":
+        text += f", {float(r.get('cpu_seconds')):g} s CPU/move"
+    return text

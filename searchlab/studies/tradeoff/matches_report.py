@@ -59,6 +59,13 @@ def _depth(v: PairingVerdict) -> str:
     return f"{v.depth_bought:+.2f}{ci}"
 
 
+def budget_text(r) -> str:
+    """A pairing's budget per move: its nodes, or under a time control "cap N" (the budget
+    is then a node cap; the time is in the play column)."""
+    cap = str(r.get("budget_mode", "nodes")) == "cpu"
+    return ("cap " if cap else "") + f"{int(r['budget']):,}"
+
+
 def pairing_table(summary: pd.DataFrame, verdicts: list[PairingVerdict]) -> str:
     """Markdown: per pairing how both sides played, games, pairs, the pentanomial counts,
     score, Elo with its 95 % CI, p and Holm-adjusted p, the GSPRT (LLR and state; GSPRT_TEXT),
@@ -75,7 +82,7 @@ def pairing_table(summary: pd.DataFrame, verdicts: list[PairingVerdict]) -> str:
         pent = "-".join(str(int(r[f"p{k}"])) for k in range(5))
         llr = r.get("gsprt_llr", math.nan)
         lines.append(
-            f"| {r['domain']} | {r['technique']} | {play_text(r)} | {int(r['budget']):,} | "
+            f"| {r['domain']} | {r['technique']} | {play_text(r)} | {budget_text(r)} | "
             f"{int(r['games'])} | {int(r['pairs'])} | {pent} | {r['score']:.3f} | "
             f"{_f(r['elo'])} [{_f(r['elo_lo'])}, {_f(r['elo_hi'])}] | "
             + (f"{r['p_value']:.3g} ({v.p_holm:.3g})" if v and v.kind != "not testable"

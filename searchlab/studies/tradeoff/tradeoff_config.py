@@ -28,7 +28,9 @@ from searchlab.experiment.validation import plain_config, structured
 from searchlab.games.connect4 import ConnectFour, load_benchmark
 from searchlab.games.epd import load_epd
 from searchlab.limits import MAX_COUNT, check_int, check_number
+from searchlab.algorithms.engine_session import BUDGET_MODES
 from searchlab.play.match import PLAY_MODES
+from searchlab.play.tuning import GRID
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"      # searchlab/data: shipped inputs
 DOMAINS = ("incremental", "connect4", "othello", "chess")
@@ -38,6 +40,10 @@ DOMAINS = ("incremental", "connect4", "othello", "chess")
 NULL_MOVE_GUARDS = {"incremental": (None,), "connect4": (None, True, False),
                     "othello": (None, False), "chess": (None, True)}
 FAMILIES = ("sound", "null_move", "lmr", "futility", "razoring", "beam", "probcut", "quiescence")
+#: what ``tasks`` may say: which task kinds run (tuning: the tuning study, TuningConf)
+TASK_KINDS = ("all", "positions", "matches", "tuning")
+#: the tuning study's two stages
+TUNING_STAGES = ("tune", "confirm")
 
 
 # --- techniques ---------------------------------------------------------------------------
@@ -124,7 +130,12 @@ class MatchConf:
     "fresh-per-depth" (every depth a fresh search, nothing carried over: the older runner).
     ``persist_across_moves`` (engine play): the table, killers and history also carry over
     from one move of a game to the next (default); false: every move starts empty. It has no
-    effect under fresh-per-depth (recorded false in the game rows)."""
+    effect under fresh-per-depth (recorded false in the game rows).
+
+    ``budget_mode`` (engine play): "nodes" (the default: ``budget`` nodes per move) or "cpu"
+    (time-control matches: ``cpu_seconds`` of the searching thread's CPU time per move,
+    ``time.thread_time()``; ``budget`` is then a node cap). CPU-time games are not
+    reproducible row for row (play/match.py)."""
 
     enabled: bool = True
     openings: int = 8
@@ -139,6 +150,8 @@ class MatchConf:
     balance_depth: int = 2
     play: str = "engine"
     persist_across_moves: bool = True
+    budget_mode: str = "nodes"
+    cpu_seconds: Optional[float] = None
 
 
 @dataclass
@@ -175,14 +188,35 @@ class Domains:
 
 
 @dataclass
+class TuningConf:
+    """The tuning study (``tasks: tuning``; studies/tradeoff/tuning_study.py): every grid
+    setting of ``settings`` (play/tuning.py GRID names) plays sound alpha-beta in each domain
+    whose ``match`` is enabled (its ordering, opening ply, quiescence, play mode and balance
+    filter), at ``tune_budget`` nodes per move on the first ``tune_openings`` openings of one
+    seeded set (stage ``tune``); the best setting per technique family and domain (by
+    pentanomial score, ties: the first in ``settings``) then plays at ``confirm_budget`` on
+    the next ``confirm_openings`` openings of that set, disjoint from the tuning ones (stage
+    ``confirm``, which reads the tune stage's run ``tuned_run``)."""
+
+    stage: str = "tune"
+    settings: list[str] = field(default_factory=lambda: list(GRID))
+    tune_openings: int = 100
+    tune_budget: int = 10000
+    confirm_openings: int = 200
+    confirm_budget: int = 100000
+    tuned_run: str = ""
+
+
+@dataclass
 class TradeoffSection:
     """The ``tradeoff`` section of a preset (conf/experiment/unsound_tradeoff.yaml)."""
 
     domain: Any = "all"             # "all", one domain name, or a list of names
     size: str = "full"              # informational: the size preset used
-    tasks: str = "all"              # all | positions | matches: which task kinds to run
+    tasks: str = "all"              # all | positions | matches | tuning: which task kinds to run
     techniques: list[TechniqueConf] = field(default_factory=list)
     domains: Domains = field(default_factory=Domains)
+    tuning: TuningConf = field(default_factory=TuningConf)
 
 
 @dataclass
@@ -197,9 +231,10 @@ class TradeoffConfig:
     progress: bool = True
     results_dir: str = "results"
     size: str = "full"              # informational: the size preset used (full, small, tiny)
-    tasks: str = "all"              # all | positions | matches
+    tasks: str = "all"              # all | positions | matches | tuning
     techniques: list[TechniqueConf] = field(default_factory=list)
     domains: Domains = field(default_factory=Domains)
+    tuning: TuningConf = field(default_factory=TuningConf)
 
 
 # --- loading and validation -----------------------------------------------------------------
@@ -228,7 +263,8 @@ def from_engine(cfg: Any) -> TradeoffConfig:
                         seed=data.get("seed"), domain=sec.domain,
                         n_jobs=runner.get("n_jobs", 2), progress=runner.get("progress", True),
                         results_dir=data.get("results_dir") or "results", size=sec.size,
-                        tasks=sec.tasks, techniques=sec.techniques, domains=sec.domains)
+                        tasks=sec.tasks, techniques=sec.techniques, domains=sec.domains,
+                        tuning=sec.tuning)
     try:
         return validate(tc)
     except ConfigError as e:
@@ -271,8 +307,10 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
     names = selected_domains(cfg)
     if not names:
         _fail("domain: no enabled domain selected")
-    if cfg.tasks not in ("all", "positions", "matches"):
-        _fail(f"tasks must be all, positions or matches; got {cfg.tasks!r}")
+    if cfg.tasks not in TASK_KINDS:
+        _fail(f"tasks must be one of {', '.join(TASK_KINDS)}; got {cfg.tasks!r}")
+    if cfg.tasks == "tuning":
+        _check_tuning(cfg, names)
     if not cfg.techniques:
         _fail("techniques: the list is empty (at least the sound reference is needed)")
     labels = [t.label for t in cfg.techniques]
@@ -348,6 +386,20 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
             if not isinstance(m.persist_across_moves, bool):
                 _fail(f"{k}.match.persist_across_moves must be true or false; got "
                       f"{m.persist_across_moves!r}")
+            if m.budget_mode not in BUDGET_MODES:
+                _fail(f"{k}.match.budget_mode must be one of {', '.join(BUDGET_MODES)}; got "
+                      f"{m.budget_mode!r}")
+            if m.budget_mode == "cpu":
+                if m.play != "engine":
+                    _fail(f"{k}.match.budget_mode: 'cpu' needs match.play: engine; got "
+                          f"{m.play!r}")
+                if m.cpu_seconds is None:
+                    _fail(f"{k}.match.cpu_seconds must be a number > 0 with budget_mode 'cpu'; "
+                          f"got null")
+                _pos(f"{k}.match.cpu_seconds", m.cpu_seconds)
+            elif m.cpu_seconds is not None:
+                _fail(f"{k}.match.cpu_seconds is for budget_mode 'cpu' (time-control matches); "
+                      f"got {m.cpu_seconds!r} with budget_mode 'nodes'")
             for lab in m.techniques:
                 if lab not in labels:
                     _fail(f"{k}.match.techniques: {lab!r} is not a technique label "
@@ -381,6 +433,37 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
                 _fail(f"{k}.epd: no such file {d.epd!r}")
             _check_file(f"{k}.epd", n, data_path(d.epd))
     return cfg
+
+
+def _check_tuning(cfg: TradeoffConfig, names: list[str]) -> None:
+    """The ``tuning`` section of a ``tasks: tuning`` study: known stage and grid settings
+    (no repeats), positive opening counts and budgets, the confirmation budget not below the
+    tuning one, ``tuned_run`` given with stage confirm (its contents are checked when the
+    confirmation is planned: tuning_study.chosen_from_run), and some domain with matches."""
+    t = cfg.tuning
+    if t.stage not in TUNING_STAGES:
+        _fail(f"tuning.stage must be one of {', '.join(TUNING_STAGES)}; got {t.stage!r}")
+    if not t.settings:
+        _fail(f"tuning.settings: the list is empty (grid settings: {', '.join(GRID)})")
+    for x in t.settings:
+        if x not in GRID:
+            _fail(f"tuning.settings: {x!r} is not a grid setting (play/tuning.py GRID: "
+                  f"{', '.join(GRID)})")
+    dup = sorted({x for x in t.settings if t.settings.count(x) > 1})
+    if dup:
+        _fail(f"tuning.settings: listed twice: {dup}")
+    _int("tuning.tune_openings", t.tune_openings, 1)
+    _int("tuning.confirm_openings", t.confirm_openings, 1)
+    _int("tuning.tune_budget", t.tune_budget, 1)
+    _int("tuning.confirm_budget", t.confirm_budget, 1)
+    if t.confirm_budget < t.tune_budget:
+        _fail(f"tuning.confirm_budget must be >= tune_budget ({t.tune_budget}): a tune is "
+              f"confirmed at a longer budget; got {t.confirm_budget}")
+    if t.stage == "confirm" and not t.tuned_run:
+        _fail("tuning.tuned_run: stage 'confirm' needs the tune stage's run directory "
+              "(tradeoff.tuning.tuned_run=RUN_DIR)")
+    if not any(getattr(cfg.domains, n).match.enabled for n in names):
+        _fail("tuning: no selected domain has match.enabled (the tuning plays matches)")
 
 
 def null_move_guarded(domain: str, d: DomainConf) -> bool:

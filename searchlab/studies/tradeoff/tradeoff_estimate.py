@@ -13,7 +13,9 @@ domain's ``depth``, F = budget.full_tree_nodes(b, d) and T the number of techniq
 - match task (measure.run_match_task): 2 games per opening of its chunk
   (``match.pairs_per_task``), each at most MAX_PLIES moves (both players' moves counted;
   chess: ``match.max_plies``), each move searched within ``match.budget`` nodes:
-  ``2 * openings * MAX_PLIES * match.budget``.
+  ``2 * openings * MAX_PLIES * match.budget``;
+- tuning task (``tasks: tuning``, tuning_study.py): a match task at the stage's budget
+  (``tuning.tune_budget`` or ``tuning.confirm_budget``).
 
 The technique factors are empirical, like budget.py's random-order bound (null-move,
 verification, LMR and ProbCut searches re-search subtrees, so F is not a proof): on the small
@@ -24,6 +26,8 @@ checks the bounds on the tiny preset's rows.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from searchlab.experiment.budget import full_tree_nodes, human
 from searchlab.experiment.games import NOMINAL_B
@@ -65,11 +69,19 @@ def check_budget(cfg: TradeoffConfig, max_nodes: int) -> None:
     over: list[tuple[str, int, int]] = []          # (what, work, tasks)
     for n in selected_domains(cfg):
         d = getattr(cfg.domains, n)
-        w = position_work(n, d, cfg.techniques) if cfg.tasks != "matches" else 0
+        w = position_work(n, d, cfg.techniques) if cfg.tasks in ("all", "positions") else 0
         if w > max_nodes:
             over.append((f"{n} positions d={d.depth}", w, d.positions
                          * (len(d.correlations) if n == "incremental" else 1)))
-        if d.match.enabled and d.match.techniques and cfg.tasks != "positions":
+        if d.match.enabled and cfg.tasks == "tuning":
+            t = cfg.tuning
+            budget = t.tune_budget if t.stage == "tune" else t.confirm_budget
+            ops = t.tune_openings if t.stage == "tune" else t.confirm_openings
+            m = dataclasses.replace(d.match, budget=budget)
+            w = match_work(n, dataclasses.replace(d, match=m), d.match.pairs_per_task or ops)
+            if w > max_nodes:
+                over.append((f"{n} tuning {t.stage} budget={budget}", w, len(t.settings)))
+        elif d.match.enabled and d.match.techniques and cfg.tasks != "positions":
             w = match_work(n, d)
             if w > max_nodes:
                 over.append((f"{n} matches budget={d.match.budget}", w, len(d.match.techniques)))

@@ -229,10 +229,19 @@ def match_players(domain: str, dconf: Any, t: TechniqueConf, models: dict
     if m.quiescence is not None:
         pr = dataclasses.replace(pr or Pruning(), quiescence=Quiescence(m.quiescence))
     persist = persists(m)
-    a = Player(t.label, "alphabeta", m.ordering, pr, m.budget, play=m.play, persist=persist)
+    a = Player(t.label, "alphabeta", m.ordering, pr, m.budget, play=m.play, persist=persist,
+               budget_mode=m.budget_mode, cpu_seconds=m.cpu_seconds)
     b = Player("alpha-beta (sound)", "alphabeta", m.ordering, _quiescence(m), m.budget,
-               play=m.play, persist=persist)
+               play=m.play, persist=persist, budget_mode=m.budget_mode,
+               cpu_seconds=m.cpu_seconds)
     return a, b
+
+
+def clock_text() -> str:
+    """The clock of CPU-time matches as the rows record it: ``time.thread_time`` with the
+    implementation and resolution Python reports on this machine."""
+    info = time.get_clock_info("thread_time")
+    return f"time.thread_time ({info.implementation}), resolution {info.resolution:g} s"
 
 
 def persists(m: Any) -> bool:
@@ -263,12 +272,21 @@ def run_match_task(domain: str, dconf: Any, t: TechniqueConf, models: dict, open
                 a_mean_nodes=_mean(g.a_nodes), b_mean_nodes=_mean(g.b_nodes), seed=seed,
                 wall_seconds=time.perf_counter() - t0, play=m.play,
                 persist_across_moves=persists(m),
-                null_move_guard=null_move_guarded(domain, dconf)))
+                null_move_guard=null_move_guarded(domain, dconf),
+                budget_mode=m.budget_mode, cpu_seconds=m.cpu_seconds,
+                clock=clock_text() if m.budget_mode == "cpu" else "",
+                a_cv_nodes=_cv(g.a_nodes), b_cv_nodes=_cv(g.b_nodes)))
     return rows
 
 
 def _mean(x: list) -> float:
     return float(np.mean(x)) if x else 0.0
+
+
+def _cv(x: list) -> float:
+    """Standard deviation over mean (ddof 0) of a side's nodes per move; NaN without moves."""
+    m = _mean(x)
+    return float(np.std(x) / m) if x and m > 0 else float("nan")
 
 
 # --- ProbCut models -------------------------------------------------------------------------

@@ -22,6 +22,9 @@ from searchlab.analysis.labels import place_labels
 from searchlab.analysis.palette import TECHNIQUE_COLOURS
 from searchlab.studies.tradeoff.tradeoff_config import DOMAINS, FAMILIES
 from searchlab.studies.tradeoff.tradeoff_tables import load_table
+from searchlab.studies.tradeoff.tuning_report import (is_tuning_run, measure_clock_noise,
+                                                     time_control_section,
+                                                     write_tuning_report)
 from searchlab.studies.tradeoff.match_words import NO_DEPTH, NOT_SHOWN, STRONGER, WEAKER
 from searchlab.studies.tradeoff.matches_report import (has_games, match_verdict, opening_sets, pairing_table,
                                       pairings, write_matches_report)
@@ -456,8 +459,16 @@ def write_tradeoff_report(run_dir: str | Path, fig_format: str = "png") -> Path:
     """report.md of a trade-off run (a matches-only run: studies.tradeoff.matches_report.write_matches_report);
     the Pareto figures in ``fig_format`` (png, pdf or svg), linked as written."""
     run_dir = Path(run_dir)
+    if is_tuning_run(run_dir):
+        return write_tuning_report(run_dir)
     if len(load_table(run_dir, "table")) == 0 and has_games(run_dir):
-        return write_matches_report(run_dir)
+        path = write_matches_report(run_dir)
+        games = load_table(run_dir, "games")
+        if "budget_mode" in games.columns and (games["budget_mode"] == "cpu").any():
+            with path.open("a") as f:       # the clock and its noise (tuning_report.py)
+                f.write("\n## Time control: the clock and its noise\n\n"
+                        + time_control_section(run_dir, measure_clock_noise(run_dir)))
+        return path
     s = _sections(run_dir)
     df, m, summary = s["df"], s["m"], s["summary"]
     try:

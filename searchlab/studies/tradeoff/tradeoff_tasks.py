@@ -5,7 +5,8 @@
 - ``match``: one technique against sound alpha-beta in one domain over a chunk of the opening
   set, each opening a colour-swapped game pair (measure.run_match_task): one row per game, of
   kind ``match_game``, into ``games/`` (the per-pairing summary is computed from them:
-  tables.load_table(run, "matches")).
+  tables.load_table(run, "matches")); with ``tasks: tuning`` the match tasks are the tuning
+  study's (tuning_study.py: every grid setting, or the chosen ones in the confirm stage).
 
 The runner calls ``task.run(settings)`` / ``task.failed(error, attempts)`` for a task that is
 not a search task; each returns one *envelope* (a dict with ``task_id`` and ``status``, as the
@@ -40,6 +41,8 @@ from searchlab.studies.tradeoff.tradeoff_config import (TradeoffConfig, null_mov
 from searchlab.studies.tradeoff.tradeoff_estimate import check_budget, match_work, position_work
 from searchlab.studies.tradeoff.tradeoff_measure import (fit_models, match_openings, run_match_task,
                                                    run_position)
+from searchlab.studies.tradeoff.tuning_study import (chosen_from_run, grid_technique, tune_config,
+                                                     tuning_matches)
 
 #: task kind -> (row folder, row schema)
 FOLDERS = {"position": ("table", TRADEOFF_SCHEMA), "match": ("games", MATCH_GAME_SCHEMA)}
@@ -84,9 +87,13 @@ def _task_id(*identity: Any) -> str:
     return task_digest(repr(identity))
 
 
-def plan_tradeoff_tasks(cfg: TradeoffConfig, models: dict) -> list[TradeoffTask]:
+def plan_tradeoff_tasks(cfg: TradeoffConfig, models: dict, chosen: dict | None = None
+                        ) -> list[TradeoffTask]:
     """The study's tasks: the matches first (the long tasks, for load balance), then one task
-    per position. A function of the config and its seed only."""
+    per position. A function of the config and its seed only (``tasks: tuning``: the tuning
+    study's match tasks, _tuning_tasks; its confirm stage also of ``chosen``)."""
+    if cfg.tasks == "tuning":
+        return _tuning_tasks(cfg, models, chosen)
     names = selected_domains(cfg)
     by_label = {t.label: t for t in cfg.techniques}
     matches = [(n, by_label[lab]) for n in names if getattr(cfg.domains, n).match.enabled
@@ -122,6 +129,27 @@ def plan_tradeoff_tasks(cfg: TradeoffConfig, models: dict) -> list[TradeoffTask]
     return tasks
 
 
+def _tuning_tasks(cfg: TradeoffConfig, models: dict, chosen: dict | None) -> list[TradeoffTask]:
+    """The tuning study's tasks (tuning_study.py): per stage pairing, chunks of
+    ``match.pairs_per_task`` openings, interleaved across the pairings as the matches are;
+    task ids from (tuning, stage, domain, setting, budget, first pair id)."""
+    stage = cfg.tuning.stage
+    chunks = []
+    for k, (n, d, t, ops, first_pair) in enumerate(tuning_matches(cfg, models, chosen)):
+        step = d.match.pairs_per_task or len(ops)
+        chunks += [(first, k, n, d, t, ops[first:first + step], first_pair + first)
+                   for first in range(0, len(ops), step)]
+    tasks: list[TradeoffTask] = []
+    for first, _, n, d, t, chunk, pair0 in sorted(chunks, key=lambda x: (x[0], x[1])):
+        w = match_work(n, d, len(chunk))
+        tasks.append(TradeoffTask(
+            len(tasks), _task_id("tuning", stage, n, t.label, d.match.budget, pair0), "match",
+            f"tuning {stage} {n} {t.label} pairs {pair0}-{pair0 + len(chunk) - 1}",
+            (n, d, t, models, chunk, pair0, cfg.study,
+             dom.seed_for(cfg.seed, n, "tuning", stage, t.label)), w, w))
+    return tasks
+
+
 def config_hash(cfg: TradeoffConfig) -> str:
     """A digest of everything that changes the study's numbers (not workers or progress).
 
@@ -129,13 +157,23 @@ def config_hash(cfg: TradeoffConfig) -> str:
     enter it wherever they differ from how the study played before these keys existed
     (matches fresh-per-depth; Connect Four's and Othello's null move unguarded, chess's through
     its own guard): a config that plays as before keeps its earlier hash, so its earlier run
-    directories still resume, and one that plays otherwise gets a new one."""
+    directories still resume, and one that plays otherwise gets a new one. Likewise the
+    ``tuning`` section enters only with ``tasks: tuning`` (without ``tuned_run``: the confirm
+    stage's session hashes the settings it chose instead), and ``match.budget_mode`` /
+    ``match.cpu_seconds`` only under a time control."""
     d = dataclasses.asdict(cfg)
     for k in ("n_jobs", "progress", "results_dir", "description"):
         d.pop(k)
+    if cfg.tasks != "tuning":           # keys added later enter only where they are used
+        d.pop("tuning")
+    else:                               # where the tune run lies is not a number: the confirm
+        d["tuning"].pop("tuned_run")    # stage's hash takes the settings it chose instead
     for name, dom_d in d["domains"].items():
         dconf = getattr(cfg.domains, name)
         m = dom_d["match"]
+        if dconf.match.budget_mode == "nodes" and dconf.match.cpu_seconds is None:
+            m.pop("budget_mode")
+            m.pop("cpu_seconds")
         if not dconf.match.enabled or dconf.match.play == "fresh-per-depth":
             m.pop("play")
             m.pop("persist_across_moves")
@@ -151,13 +189,20 @@ def tradeoff_session(cfg: TradeoffConfig) -> Session:
     The manifest's ``tasks`` are the positions (the tasks whose rows are in table/, so
     searchlab.load() knows whether a run is complete), ``matches`` the match tasks."""
     fitted: dict = {}
+    digest, chosen = config_hash(cfg), None
+    if cfg.tasks == "tuning" and cfg.tuning.stage == "confirm":
+        # the confirmation is a function of the config and the tune run's games: both hashed
+        chosen = chosen_from_run(cfg, config_hash(tune_config(cfg)))
+        digest = config_digest({"config": digest, "chosen": sorted(map(list, chosen.items()))})
+    fit_cfg = cfg if cfg.tasks != "tuning" else dataclasses.replace(
+        cfg, techniques=[grid_technique(n) for n in cfg.tuning.settings])
 
     def plan(run_dir: Path, log: Callable[[str], None]) -> list[TradeoffTask]:
         t0 = time.perf_counter()
-        models, fit_info = fit_models(cfg, selected_domains(cfg))
+        models, fit_info = fit_models(fit_cfg, selected_domains(cfg))
         fitted["seconds"] = fit_info["_seconds"] = time.perf_counter() - t0
         provenance.write_json_atomic(Path(run_dir) / "probcut.json", fit_info)
-        return plan_tradeoff_tasks(cfg, models)
+        return plan_tradeoff_tasks(cfg, models, chosen)
 
     def counts(tasks: list) -> dict:
         n = sum(1 for t in tasks if t.kind == "position")
@@ -170,7 +215,7 @@ def tradeoff_session(cfg: TradeoffConfig) -> Session:
                 "cpu_seconds": sum(record.get("task_cpu_seconds", {}).values()) + fitted["seconds"]}
 
     return Session(
-        kind="tradeoff", name=cfg.study, config_hash=config_hash(cfg),
+        kind="tradeoff", name=cfg.study, config_hash=digest,
         config_yaml=dump_yaml(dataclasses.asdict(cfg)), plan=plan,
         rows=EnvelopeRows(FOLDERS), settings={"engine": "reference"},
         guard=lambda max_nodes: check_budget(cfg, max_nodes), counts=counts, finish=finish)
