@@ -20,7 +20,8 @@ everything its compiled code depends on: the template's text, the primitives' im
 and, for every jitted function reachable from a primitive (following the globals each one
 names), the text of the file that defines it and the value of every other global it names
 (arrays by dtype, shape and bytes; numbers and tuples by repr; searchlab modules used as
-namespaces by their file). An edit to the engine or to a game's primitives gives a new name, so
+namespaces by their file): ``searchlab.numba_cache.dependency_digest``, which also keys numba's
+own cache of every ``cache=True`` function of the package. An edit to the engine or to a game's primitives gives a new name, so
 a new module that numba compiles afresh.
 
 Stale copies. Each load sets its copy's access time (never its modification time, which
@@ -66,11 +67,11 @@ from pathlib import Path
 from typing import Any
 
 import numba
-import numpy as np
 
 from searchlab.algorithms.compiled import Primitives
 from searchlab.algorithms.kernels.hashing_compiled import mix64
 from searchlab.errors import UnsupportedError
+from searchlab.numba_cache import dependency_digest
 
 _TEMPLATE = Path(__file__).with_name("_engine.py")
 _PREFIX = "searchlab_engine_"
@@ -360,49 +361,6 @@ def _import_line(name: str, f: Any) -> str:
     return f"from {mod} import {attr} as {name}\n"
 
 
-def _names(code: types.CodeType) -> set[str]:
-    out = set(code.co_names)
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            out |= _names(c)
-    return out
-
-
 def _dependencies(prims: Primitives) -> bytes:
     """What the primitives' compiled code depends on (the module docstring, "Invalidation")."""
-    h = hashlib.sha256()
-    files: set[str] = set()
-    seen: set[int] = set()
-    todo = [_py(f) for f in prims]
-
-    def add_file(path: str) -> None:
-        if path not in files:                   # the text, not the path: checkouts share
-            files.add(path)
-            h.update(Path(path).read_bytes())
-
-    while todo:
-        fn = todo.pop()
-        if id(fn) in seen:
-            continue
-        seen.add(id(fn))
-        add_file(inspect.getsourcefile(fn))
-        glob = fn.__globals__
-        for n in sorted(_names(fn.__code__)):
-            if n not in glob:
-                continue
-            v = glob[n]
-            h.update(f"{fn.__module__}.{fn.__qualname__}:{n}=".encode())
-            if callable(getattr(v, "py_func", None)):
-                todo.append(v.py_func)
-            elif inspect.isfunction(v):
-                todo.append(v)
-            elif inspect.ismodule(v):
-                if v.__name__.split(".")[0] == "searchlab":
-                    add_file(v.__file__)
-            elif isinstance(v, np.ndarray):
-                h.update(f"{v.dtype.str}{v.shape}".encode() + v.tobytes())
-            elif isinstance(v, (int, float, str, bytes, tuple, np.generic)) or v is None:
-                h.update(repr(v).encode())
-            else:                               # e.g. a class: no repr with an address
-                h.update(f"{type(v).__module__}.{type(v).__qualname__}".encode())
-    return h.digest()
+    return dependency_digest(prims)
