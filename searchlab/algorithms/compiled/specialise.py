@@ -56,6 +56,7 @@ import hashlib
 import importlib.util
 import inspect
 import io
+import marshal
 import os
 import pickle
 import sys
@@ -180,7 +181,7 @@ def load_copy(text: str, digest: str) -> types.ModuleType:
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod
         try:
-            spec.loader.exec_module(mod)
+            exec(_code(path, text, digest), mod.__dict__)
         except FileNotFoundError:
             del sys.modules[name]
             if attempt:
@@ -188,9 +189,35 @@ def load_copy(text: str, digest: str) -> types.ModuleType:
             continue
         # numba's data files unpickle against the module's globals: checked once it is
         # imported, before any of its functions is called (numba loads them at the first call)
-        heal_numba(path)
+        heal_numba(path, mod)
         return mod
     raise AssertionError("unreachable")
+
+
+def _code(path: Path, text: str, digest: str) -> types.CodeType:
+    """The copy's code object, compiled from ``text`` once and kept as marshal data in
+    ``__pycache__`` beside the copy (``<name>.<cache tag>.code``; headed by Python's bytecode
+    magic number and the copy's digest, so that another Python or a damaged file is compiled
+    afresh). Python's own .pyc would do the same, but not under PYTHONDONTWRITEBYTECODE, and
+    compiling the 40 kB copy costs 10-20 ms of every warm process's first search."""
+    head = importlib.util.MAGIC_NUMBER + bytes.fromhex(digest)
+    where = path.parent / "__pycache__" / f"{path.stem}.{sys.implementation.cache_tag}.code"
+    try:
+        raw = where.read_bytes()
+        if raw.startswith(head):
+            return marshal.loads(raw[len(head):])
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    code = compile(text, str(path), "exec", dont_inherit=True)
+    try:
+        where.parent.mkdir(exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=where.parent, prefix=f".{path.stem}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(head + marshal.dumps(code))
+        os.replace(tmp, where)
+    except OSError:
+        pass                            # a read-only cache: compiled again next time
+    return code
 
 
 def _numba_files(path: Path) -> list[Path]:
@@ -269,15 +296,26 @@ def heal(path: Path, text: str) -> list[Path]:
     return moved
 
 
-def heal_numba(path: Path) -> list[Path]:
+def _module_numba_files(path: Path, mod: types.ModuleType) -> list[Path]:
+    """numba's cache files of the copy at path, in the directories its imported module's
+    functions cache to (one glob each, instead of walking all of NUMBA_CACHE_DIR)."""
+    dirs = {Path(c.cache_path) for v in vars(mod).values()
+            if getattr(getattr(v, "py_func", None), "__module__", None) == mod.__name__
+            and getattr(c := getattr(v, "_cache", None), "cache_path", None) is not None}
+    return sorted({f for d in dirs for f in d.glob(f"{path.stem}.*") if f.suffix in (".nbi", ".nbc")})
+
+
+def heal_numba(path: Path, mod: types.ModuleType | None = None) -> list[Path]:
     """Move numba's cache files of the copy at path that numba could not read aside (into
     ``damaged/``) with one warning line, so numba compiles them again; returns them. Call it
-    after the copy is imported (its data files refer to the module) and before any of its
+    after the copy is imported (its data files refer to the module; ``mod``, when given, is
+    that module, whose functions say where numba keeps their files) and before any of its
     functions runs."""
     moved: list[Path] = []
     aside_dir = path.parent / "damaged"
     stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-    bad = [(f, why) for f in _numba_files(path) if (why := _numba_damage(f))]
+    files = _numba_files(path) if mod is None else _module_numba_files(path, mod)
+    bad = [(f, why) for f in files if (why := _numba_damage(f))]
     for f, why in bad:
         target = aside_dir / f"{f.name}.{stamp}"
         try:
