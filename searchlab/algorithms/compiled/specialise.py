@@ -47,6 +47,10 @@ function of the same name and parameters that calls it. numba compiles each call
 caller's cached code, and the module's name hashes the callees' sources as above, so a warm
 process loads them from disk instead of compiling them.
 
+The copy's Python code. The copy is imported from a code object compiled once and kept as
+``__pycache__/<name>.<cache tag>.code`` beside it (``_code``; pruned with the copy), so a warm
+process does not compile the 40 kB source again, whatever PYTHONDONTWRITEBYTECODE says.
+
 Under NUMBA_DISABLE_JIT=1 the copy is imported the same way and runs as plain Python.
 """
 
