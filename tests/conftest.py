@@ -59,7 +59,9 @@ def pytest_sessionstart(session):
     processes at a time (searchlab.algorithms.compiled.warm_up). Without it each test process compiled what its tests met first, and
     two processes often compiled the same engine at once."""
     config = session.config
-    if (hasattr(config, "workerinput") or config.invocation_params.args
+    # "not for a chosen file": the tests come from testpaths (options such as -q -x, which
+    # invocation_params.args also holds, do not count)
+    if (hasattr(config, "workerinput") or config.args_source != pytest.Config.ArgsSource.TESTPATHS
             or os.environ.get("NUMBA_DISABLE_JIT") == "1"):
         return
     # the package's one list of first searches (searchlab-warm-up), two processes at a time; a

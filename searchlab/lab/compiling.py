@@ -53,7 +53,7 @@ class EngineCompiler:
         """Start compiling every game's engine in the background (once; not under
         NUMBA_DISABLE_JIT=1, where nothing is compiled)."""
         with self._cond:
-            if self._thread is not None or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+            if self._thread is not None or not self.engines or os.environ.get("NUMBA_DISABLE_JIT") == "1":
                 return
             self._state = {g: "compiling" for g in self.engines}
             self._since = time.monotonic()

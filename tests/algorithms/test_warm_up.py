@@ -16,7 +16,7 @@ from searchlab.errors import InvalidParameterError
 def test_every_snippet_is_python_and_names_are_checked():
     for name in W.ENGINES:
         compile(W.snippet(name), name, "exec")
-    assert W.check_names(None) == list(W.ENGINES) == W.check_names([])
+    assert W.check_names(None) == list(W.ENGINES) and W.check_names([]) == [] == W.warm_up([])
     assert W.check_names(["chess", "pig", "chess"]) == ["chess", "pig"]
     with pytest.raises(InvalidParameterError, match=r"engine must be one of chess, othello.*got 'go'"):
         W.check_names(["pig", "go"])

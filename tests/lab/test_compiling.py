@@ -31,6 +31,9 @@ def test_the_lab_compiles_every_game_it_offers():
     assert set(LAB_ENGINES) == set(GAMES) and set(LAB_ENGINES.values()) <= set(W.ENGINES)
     with pytest.raises(InvalidParameterError, match="engine must be one of"):
         EngineCompiler({"tictactoe": "go"})
+    none = EngineCompiler({})           # compiles nothing (and starts no process)
+    none.start()
+    assert none._thread is None and none.compiling() == [] and none.state("othello") == "ready"
 
 
 def test_a_request_waits_for_its_compile_outside_the_cap(monkeypatch, tmp_path):

@@ -3,7 +3,7 @@
     searchlab-warm-up                      every engine, two processes at a time
     searchlab-warm-up chess othello --jobs 1
 
-A fresh machine compiles each game's engine at its first compiled search (15-45 s of CPU per
+A fresh machine compiles each game's engine at its first compiled search (12-32 s of CPU per
 game, docs/compile-time.md); every later process loads it from the disk cache in well under a
 second. ``ENGINES`` is the one list of what a fresh checkout compiles: per engine, the imports
 and one small search (depth 1-2: the time is compilation, not search) that compiles everything
@@ -11,15 +11,17 @@ the engine's searches run (the per-game engine copy, the chess kernel, the synth
 kernel). The test suite's start (tests/conftest.py), the compile-time benchmark
 (benchmarks/compile_time.py) and the lab's start (searchlab.lab.compiling) run these snippets.
 
-Each engine is compiled in a fresh Python process (``python -c``), never in the caller's: so
-engines compile in parallel, and a caller (the lab's server, pytest) neither waits for nor
-holds the compiled code. The snippets are plain text and this module imports no game: it sits
-with the compiled engines (layer 3), below everything that names the games.
+The engines compile in child Python processes (``jobs`` at once), never in the caller's: each
+child takes the next engine when it is done with one, so that the imports and numba's start-up
+are paid once per child (its first engine's figures include them), and the caller (pytest, the
+lab's server) holds none of the compiled code. The snippets are plain text and this module
+imports no game: it sits with the compiled engines (layer 3), below everything that names the
+games.
 
-A child reports its CPU seconds (``time.process_time``: imports, numba's start-up and the
-compile or the cache load) and how many functions numba compiled (numba's ``numba:compile``
-events; a dispatcher that loads its code from the disk cache fires none): an engine with no
-compiled function was already cached.
+A child reports per engine its CPU seconds (``time.process_time``: the engine's imports, and
+the compile or the cache load) and how many functions numba compiled (numba's
+``numba:compile`` events; a dispatcher that loads its code from the disk cache fires none): an
+engine with no compiled function was already cached.
 """
 
 from __future__ import annotations
@@ -125,9 +127,9 @@ class Outcome:
 
 
 def check_names(names: Iterable[str] | None) -> list[str]:
-    """The engines named (None or empty: all of them, in ``ENGINES``' order, each once).
+    """The engines named, each once (None: all of them, in ``ENGINES``' order; empty: none).
     InvalidParameterError naming the allowed names for an unknown one."""
-    if not names:
+    if names is None:
         return list(ENGINES)
     out: list[str] = []
     for n in names:
@@ -183,7 +185,7 @@ class _Process:
 def warm_up(names: Iterable[str] | None = None, jobs: int = 2,
             on_done: Callable[[Outcome], None] | None = None,
             env: dict[str, str] | None = None, stop: threading.Event | None = None) -> list[Outcome]:
-    """Compile the engines ``names`` (default all) onto the disk cache in ``jobs`` Python
+    """Compile the engines ``names`` (None: all; empty: none) onto the disk cache in ``jobs`` Python
     processes at once, each taking the next engine when it is done with one (so that the
     imports and numba's start-up are paid once per process, not per engine); ``on_done`` is
     called with each outcome as it ends (from the thread that waited for it). Returns the
@@ -262,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for bad arguments."""
     args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     try:
-        names = check_names(args.engines)
+        names = check_names(args.engines or None)
         if args.jobs < 1:
             raise InvalidParameterError(f"--jobs must be an integer >= 1; got {args.jobs}")
     except InvalidParameterError as e:
