@@ -43,21 +43,30 @@ _SEARCH = "from searchlab import search\n"
 _CHANCE = "from searchlab.algorithms.chance_search import search_chance\n"
 _NPLAYER = "from searchlab.algorithms.multiplayer import search_multiplayer\n"
 
-#: name: (imports, the first search: one statement). The order is the default order of the
-#: command (largest first, so that a parallel run ends sooner); the names are the command's.
+#: name: (imports, the first searches: one line). A game on the two-player engine searches
+#: twice, in natural order and with iterative deepening: the engine copy's two entry points
+#: (``search`` and ``deepen``), each compiled at its first call (the lab's default ordering
+#: deepens; warming ``search`` alone left its first request compiling ``deepen``). The order is
+#: the default order of the command (largest first, so that a parallel run ends sooner); the
+#: names are the command's.
 ENGINES: dict[str, tuple[str, str]] = {
     "chess": (_SEARCH + "from searchlab.games.chess_game import Chess",
-              "search(Chess(), 'alphabeta', 'natural', depth=2, engine='compiled')"),
+              "g = Chess(); search(g, 'alphabeta', 'natural', depth=2, engine='compiled'); "
+              "search(g, 'alphabeta', 'id+tt+killer+history', depth=2, engine='compiled')"),
     "othello": (_SEARCH + "from searchlab.games.othello import Othello",
-                "search(Othello(), 'alphabeta', 'natural', depth=2, engine='compiled')"),
+                "g = Othello(); search(g, 'alphabeta', 'natural', depth=2, engine='compiled'); "
+              "search(g, 'alphabeta', 'id+tt+killer+history', depth=2, engine='compiled')"),
     "hex": (_SEARCH + "from searchlab.games.hex import Hex",
-            "search(Hex(7), 'alphabeta', 'natural', depth=2, engine='compiled')"),
+            "g = Hex(7); search(g, 'alphabeta', 'natural', depth=2, engine='compiled'); "
+              "search(g, 'alphabeta', 'id+tt+killer+history', depth=2, engine='compiled')"),
     "iid": (_SEARCH + "from searchlab.trees.iid import IIDTree",
             "search(IIDTree(4, 4, seed=1), 'alphabeta', 'natural', engine='compiled')"),
     "tictactoe": (_SEARCH + "from searchlab.games.tictactoe import TicTacToe",
-                  "search(TicTacToe(), 'alphabeta', 'natural', depth=2, engine='compiled')"),
+                  "g = TicTacToe(); search(g, 'alphabeta', 'natural', depth=2, engine='compiled'); "
+              "search(g, 'alphabeta', 'id+tt+killer+history', depth=2, engine='compiled')"),
     "connect4": (_SEARCH + "from searchlab.games.connect4 import ConnectFour",
-                 "search(ConnectFour(), 'alphabeta', 'natural', depth=2, engine='compiled')"),
+                 "g = ConnectFour(); search(g, 'alphabeta', 'natural', depth=2, engine='compiled'); "
+              "search(g, 'alphabeta', 'id+tt+killer+history', depth=2, engine='compiled')"),
     "pig": (_CHANCE + "from searchlab.games.pig import Pig",
             "search_chance(Pig(winscore=20), 'star2', 'static', depth=2, engine='compiled')"),
     "dice_race": (_CHANCE + "from searchlab.games.dice_race import DiceRace",
