@@ -4,9 +4,10 @@ processes.
     .venv/bin/python benchmarks/compile_time.py [--games chess perft ...] [--warm-only]
     .venv/bin/python benchmarks/compile_time.py --passes tictactoe
 
-For each game (the two-player engine's: i.i.d. tree, tic-tac-toe, Connect Four, Othello, Hex
-7x7, chess; chess perft through the kernel's wrapper; the chance engine's: Pig, the dice race;
-the n-player engine's: Rolit, Harvest), two fresh Python processes run the same small search
+For each engine of searchlab.algorithms.compiled.warm_up.ENGINES (the two-player engine's:
+i.i.d. tree, tic-tac-toe, Connect Four, Othello, Hex 7x7, chess; chess perft through the
+kernel's wrapper; the synthetic-tree kernel; the chance engine's: Pig, the dice race; the
+n-player engine's: Rolit, Harvest), two fresh Python processes run the same small search
 (depth 1-2: the time is compilation or loading, not search) with ``NUMBA_CACHE_DIR`` and
 ``XDG_CACHE_HOME`` pointing at one new temporary directory per game:
 
@@ -38,37 +39,12 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))      # the checkout's searchlab, as in the child processes
 
-# name: (imports, the search: one statement)
-GAMES = {
-    "iid tree": ("from searchlab import search\nfrom searchlab.trees.iid import IIDTree",
-                 "search(IIDTree(4, 4, seed=1), 'alphabeta', 'natural', engine='compiled')"),
-    "tictactoe": ("from searchlab import search\nfrom searchlab.games.tictactoe import TicTacToe",
-                  "search(TicTacToe(), 'alphabeta', 'natural', depth=2, engine='compiled')"),
-    "connect4": ("from searchlab import search\nfrom searchlab.games.connect4 import ConnectFour",
-                 "search(ConnectFour(), 'alphabeta', 'natural', depth=2, engine='compiled')"),
-    "othello": ("from searchlab import search\nfrom searchlab.games.othello import Othello",
-                "search(Othello(), 'alphabeta', 'natural', depth=2, engine='compiled')"),
-    "hex 7x7": ("from searchlab import search\nfrom searchlab.games.hex import Hex",
-                "search(Hex(7), 'alphabeta', 'natural', depth=2, engine='compiled')"),
-    "chess": ("from searchlab import search\nfrom searchlab.games.chess_game import Chess",
-              "search(Chess(), 'alphabeta', 'natural', depth=2, engine='compiled')"),
-    "chess perft": ("from searchlab.games.chesskernel import perft",
-                    "assert perft('startpos', 3) == 8902"),
-    "pig": ("from searchlab.algorithms.chance_search import search_chance\n"
-            "from searchlab.games.pig import Pig",
-            "search_chance(Pig(winscore=20), 'star2', 'static', depth=2, engine='compiled')"),
-    "dice race": ("from searchlab.algorithms.chance_search import search_chance\n"
-                  "from searchlab.games.dice_race import DiceRace",
-                  "search_chance(DiceRace(length=8), 'star2', 'static', depth=2, "
-                  "engine='compiled')"),
-    "rolit": ("from searchlab.algorithms.multiplayer import search_multiplayer\n"
-              "from searchlab.games.rolit import Rolit",
-              "search_multiplayer(Rolit.random(3, 20, 1), 'brs', depth=2, engine='compiled')"),
-    "harvest": ("from searchlab.algorithms.multiplayer import search_multiplayer\n"
-                "from searchlab.games.harvest import Harvest",
-                "search_multiplayer(Harvest(3, (3, 4, 5)), 'brs', depth=2, engine='compiled')"),
-}
+from searchlab.algorithms.compiled.warm_up import ENGINES  # noqa: E402 -- after the sys.path line
+
+# name: (imports, the search: one statement): the package's one list (searchlab-warm-up)
+GAMES = ENGINES
 
 CHILD = """
 import sys, time

@@ -8,6 +8,8 @@ Public API (stable names)::
 
 from __future__ import annotations
 
+# first: numba's cache of every cache=True function below keys on its callees' sources too
+from searchlab import numba_cache as _numba_cache  # noqa: F401
 from searchlab.errors import (InvalidParameterError, SearchlabError, TreeTooLargeError,
                               UnsupportedError)
 from searchlab.algorithms.search_api import ALGORITHMS, search

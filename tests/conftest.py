@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from searchlab.algorithms.compiled.warm_up import warm_up
 from searchlab.analysis import theory as T
 
 COLUMNS = ["experiment", "tree", "b", "d", "levels", "p", "decay", "correlation", "algorithm", "ordering",
@@ -53,49 +52,18 @@ def table() -> pd.DataFrame:
     return synthetic_table()
 
 
-#: one first search per compiled engine (and the chess move generator): what a fresh checkout
-#: compiles before its tests can run warm
-_WARM_UP = [
-    "from searchlab import search\nfrom searchlab.trees.iid import IIDTree\n"
-    "search(IIDTree(4, 4, seed=1), 'alphabeta', 'natural', engine='compiled')",
-    "from searchlab import search\nfrom searchlab.games.chess_game import Chess\n"
-    "search(Chess(), 'alphabeta', 'natural', depth=2, engine='compiled')",
-    "from searchlab import search\nfrom searchlab.games.tictactoe import TicTacToe\n"
-    "search(TicTacToe(), 'alphabeta', 'natural', depth=2, engine='compiled')",
-    "from searchlab import search\nfrom searchlab.games.othello import Othello\n"
-    "search(Othello(), 'alphabeta', 'natural', depth=2, engine='compiled')",
-    "from searchlab import search\nfrom searchlab.games.connect4 import ConnectFour\n"
-    "search(ConnectFour(), 'alphabeta', 'natural', depth=2, engine='compiled')",
-    "from searchlab import search\nfrom searchlab.games.hex import Hex\n"
-    "search(Hex(7), 'alphabeta', 'natural', depth=2, engine='compiled')",
-    "from searchlab.games.chesskernel import perft\nperft('startpos', 3)",
-    "from searchlab.algorithms.chance_search import search_chance\nfrom searchlab.games.pig import Pig\n"
-    "search_chance(Pig(winscore=20), 'star2', 'static', depth=2, engine='compiled')",
-    "from searchlab.algorithms.chance_search import search_chance\nfrom searchlab.games.dice_race import DiceRace\n"
-    "search_chance(DiceRace(length=8), 'star2', 'static', depth=2, engine='compiled')",
-    "from searchlab.algorithms.multiplayer import search_multiplayer\nfrom searchlab.games.rolit import Rolit\n"
-    "search_multiplayer(Rolit.random(3, 20, 1), 'brs', depth=2, engine='compiled')",
-    # the parallel simulator's kernel: one copy per tree model and game the tests simulate
-    "from searchlab.parallel import simulate\nfrom searchlab.trees import IIDTree, OrderedTree, IncrementalTree\n"
-    "for t in (IIDTree(2, 2), OrderedTree(2, 2), IncrementalTree(2, 2)): simulate(t, 'ybwc', 2)",
-    "from searchlab.parallel import simulate\nfrom searchlab.games.connect4 import ConnectFour\n"
-    "from searchlab.games.othello import Othello\nfrom searchlab.games.tictactoe import TicTacToe\n"
-    "for g in (ConnectFour(), Othello(), TicTacToe()): simulate(g, 'ybwc', 2, depth=2)",
-]
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
     """Before the whole suite's test processes start (not for a chosen file, not in an xdist
     worker, not under NUMBA_DISABLE_JIT): compile every engine once onto the disk cache, two
-    processes at a time. Without it each test process compiled what its tests met first, and
+    processes at a time (searchlab.algorithms.compiled.warm_up). Without it each test process compiled what its tests met first, and
     two processes often compiled the same engine at once."""
     config = session.config
-    if (hasattr(config, "workerinput") or config.invocation_params.args
+    # "not for a chosen file": the tests come from testpaths (options such as -q -x, which
+    # invocation_params.args also holds, do not count)
+    if (hasattr(config, "workerinput") or config.args_source != pytest.Config.ArgsSource.TESTPATHS
             or os.environ.get("NUMBA_DISABLE_JIT") == "1"):
         return
-    # a failed warm-up only leaves the tests to compile (and to report any error themselves)
-    procs = [subprocess.Popen([sys.executable, "-c", "\n".join(_WARM_UP[i::2])],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i in range(2)]
-    for p in procs:
-        p.wait()
+    # the package's one list of first searches (searchlab-warm-up), two processes at a time; a
+    # failed engine only leaves the tests to compile it (and to report any error themselves)
+    warm_up(jobs=2)

@@ -41,6 +41,8 @@ PROGRAMS = {
     "searchlab": [str(BIN / "searchlab")],
     ".venv/bin/searchlab": [str(BIN / "searchlab")],
     "searchlab-report": [str(BIN / "searchlab-report")],
+    "searchlab-warm-up": [str(BIN / "searchlab-warm-up")],
+    ".venv/bin/searchlab-warm-up": [str(BIN / "searchlab-warm-up")],
     ".venv/bin/python": [sys.executable],
     "python": [sys.executable],
     "python3": [sys.executable],

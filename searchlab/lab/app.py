@@ -2,11 +2,13 @@
 
 Endpoints (every body a JSON object; every refusal a JSON ``{"error": "one line"}`` with a
 4xx status, 429 when the searches allowed at once are all running, 503 past the wall-clock cap,
-the search's worker process then killed; 500 if a search fails unexpectedly):
+the search's worker process then killed, or with ``"compiling": true`` while the game's engine
+is still being compiled (searchlab.lab.compiling); 500 if a search fails unexpectedly):
 
     GET  /                 the page (static/index.html)
     GET  /static/...       its scripts and style (Starlette's StaticFiles: no path leaves the folder)
-    GET  /api/meta         games, algorithms, orderings, tree presets, the caps
+    GET  /api/meta         games, algorithms, orderings, tree presets, the caps, the games whose
+                           engines are still being compiled
     POST /api/trace        {tree, algorithms: [...], ordering, seed} -> the traced searches
     POST /api/export       {tree, title?} -> the trace player as one self-contained HTML file
     POST /api/position     {game, position} -> board, side to move, legal moves, outcome
@@ -35,6 +37,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from searchlab.lab import play_games, trees
+from searchlab.lab.compiling import COMPILE_WAIT, EngineCompiler
 from searchlab.lab.requests import (MAX_BODY_BYTES, MAX_CONCURRENT, WALL_CLOCK_CAP,
                                     MAX_GAME_DEPTH, MAX_NODES_COMPILED, MAX_TREE_DEPTH,
                                     MAX_TREE_LEAVES, MAX_TREE_VALUE, MINIMAX_BUDGET, ORACLE_LIMIT,
@@ -75,15 +78,27 @@ def meta() -> dict:
                      "concurrent": MAX_CONCURRENT}}
 
 
-def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CLOCK_CAP) -> Starlette:
+#: the jobs whose body names a game (their searches run that game's compiled engine)
+GAME_JOBS = ("search", "compare", "minimal")
+
+
+def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CLOCK_CAP,
+               compiler: EngineCompiler | None = None, compile_wait: float = COMPILE_WAIT) -> Starlette:
     """The lab's app. Every search (trace, export, search, compare, minimal) runs in one of at
     most ``max_concurrent`` worker processes (searchlab.lab.workers): with all of them busy a
     request gets 429 at once, and one not answered within ``wall_clock`` seconds gets 503 after
     its worker process has been killed, so a capped search stops. Position and move requests
     (bounded by the position string's length) are answered in the server's own threads. The
     pool is ``app.state.pool``; its workers start with the app and end with it (lifespan; a
-    server without lifespan starts them on first use)."""
+    server without lifespan starts them on first use).
+
+    At startup (lifespan) ``compiler`` (default: an EngineCompiler of the lab's four games)
+    starts compiling the games' engines in background processes, outside every request's
+    limit; a game request (``GAME_JOBS``) for a game still compiling waits for it up to
+    ``compile_wait`` seconds, not counted in ``wall_clock``, and past that gets 503 with
+    ``"compiling": true`` and a message saying so. The compiler is ``app.state.compiler``."""
     pool = WorkerPool(max_concurrent)
+    compiler = EngineCompiler() if compiler is None else compiler
 
     async def parse(request: Request) -> dict | JSONResponse:
         raw = await request.body()
@@ -104,11 +119,29 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
                 "Content-Disposition": 'attachment; filename="searchlab-trace.html"'})
         return JSONResponse(out)
 
+    async def compiled(name: str, body: dict) -> JSONResponse | None:
+        """None when the body's game has its engine compiled (or is not a game request);
+        else, after waiting up to compile_wait, the 503 saying that it is compiling."""
+        game = body.get("game") if name in GAME_JOBS else None
+        if not isinstance(game, str) or compiler.state(game) != "compiling":
+            return None
+        if await anyio.to_thread.run_sync(compiler.wait, game, compile_wait):
+            return None
+        label = play_games.GAMES[game].label if game in play_games.GAMES else game
+        return JSONResponse({"error": f"the compiled engine for {label} is still being compiled "
+                                      f"(the lab compiles each game's engine once on a new machine, "
+                                      f"about half a minute of CPU per game; "
+                                      f"{compiler.seconds():.0f} s so far); try again in a moment",
+                             "compiling": True}, status_code=503, headers={"Retry-After": "10"})
+
     def job(name: str):
         async def handle(request: Request):
             body = await parse(request)
             if isinstance(body, JSONResponse):
                 return body
+            waiting = await compiled(name, body)
+            if waiting is not None:
+                return waiting
             try:
                 out = await anyio.to_thread.run_sync(pool.run, name, body, wall_clock)
             except Busy as e:
@@ -139,7 +172,7 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
         return FileResponse(STATIC / "index.html")
 
     async def meta_endpoint(request: Request):
-        return JSONResponse(meta())
+        return JSONResponse({**meta(), "compiling": compiler.compiling()})
 
     async def not_found(request: Request, exc: Exception):
         return _error(f"no such path: {request.url.path[:100]}", 404)
@@ -149,9 +182,11 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
+        compiler.start()
         pool.start()
         yield
         pool.close()
+        compiler.close()
 
     inline_api = [("position", lambda b: play_games.describe(play_games.game_kind(b), text(b, "position"))),
                   ("move", move_request)]
@@ -162,5 +197,7 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={404: not_found, 405: not_allowed})
     app.state.pool = pool
+    app.state.compiler = compiler
     weakref.finalize(app, pool.close)
+    weakref.finalize(app, compiler.close)
     return app

@@ -355,3 +355,23 @@ def test_two_processes_heal_one_damaged_copy_at_once(round_, tmp_path):
     assert aside and all(f.read_bytes() == bad for f in aside)
     warnings = sum(o[1].count("searchlab: warning") for o in outs)
     assert 1 <= warnings <= 2                                # one line from each healer at most
+
+
+def test_the_copy_code_is_compiled_once_and_a_damaged_code_file_is_compiled_again(tmp_path, monkeypatch):
+    """The copy's code object is kept beside it (whatever PYTHONDONTWRITEBYTECODE says) and
+    reused by the next load; a damaged or foreign code file is compiled afresh."""
+    import hashlib
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    text = "X = 41 + 1\n"
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    compiles = []
+    real = compile
+    monkeypatch.setattr("builtins.compile", lambda *a, **k: compiles.append(1) or real(*a, **k))
+    assert specialise.load_copy(text, digest).X == 42 and len(compiles) == 1
+    [code] = (tmp_path / "searchlab_engine" / "__pycache__").glob(f"*{digest[:24]}.*.code")
+    assert specialise.load_copy(text, digest).X == 42 and len(compiles) == 1      # reused
+    code.write_bytes(code.read_bytes()[:-3])                                     # truncated
+    assert specialise.load_copy(text, digest).X == 42 and len(compiles) == 2
+    code.write_bytes(b"\0" * 4 + code.read_bytes()[4:])                          # another Python
+    assert specialise.load_copy(text, digest).X == 42 and len(compiles) == 3
+    assert specialise.load_copy(text, digest).X == 42 and len(compiles) == 3

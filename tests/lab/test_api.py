@@ -22,6 +22,7 @@ from searchlab.games.connect4 import ConnectFour  # noqa: E402
 from searchlab.games.tictactoe import TicTacToe  # noqa: E402
 from searchlab.lab import export_trace_html  # noqa: E402
 from searchlab.lab.app import create_app  # noqa: E402
+from searchlab.lab.compiling import EngineCompiler  # noqa: E402
 from searchlab.trees import ExplicitTree  # noqa: E402
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -232,7 +233,8 @@ HEAVY = {"game": "othello", "position": "", "algorithm": "minimax", "ordering": 
 
 def test_capped_request_kills_its_search():
     # a 0.5 s cap: HEAVY takes 1.7 s on a quiet 2-core machine, so it is capped on any machine
-    app = create_app(max_concurrent=1, wall_clock=0.5)
+    # no background compile (tests/lab/test_compiling.py): the cap and the pool alone
+    app = create_app(max_concurrent=1, wall_clock=0.5, compiler=EngineCompiler({}))
     with TestClient(app) as c:
         pool = app.state.pool
         pool.run("search", {"game": "tictactoe", "depth": 2}, timeout=120)     # warm worker
@@ -247,7 +249,7 @@ def test_capped_request_kills_its_search():
 
 
 def test_busy_is_refused_at_once():
-    app = create_app(max_concurrent=1, wall_clock=60)
+    app = create_app(max_concurrent=1, wall_clock=60, compiler=EngineCompiler({}))
     with TestClient(app) as c:
         pool = app.state.pool
         pool.run("search", {"game": "tictactoe", "depth": 2}, timeout=120)

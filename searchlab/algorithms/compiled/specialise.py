@@ -20,7 +20,8 @@ everything its compiled code depends on: the template's text, the primitives' im
 and, for every jitted function reachable from a primitive (following the globals each one
 names), the text of the file that defines it and the value of every other global it names
 (arrays by dtype, shape and bytes; numbers and tuples by repr; searchlab modules used as
-namespaces by their file). An edit to the engine or to a game's primitives gives a new name, so
+namespaces by their file): ``searchlab.numba_cache.dependency_digest``, which also keys numba's
+own cache of every ``cache=True`` function of the package. An edit to the engine or to a game's primitives gives a new name, so
 a new module that numba compiles afresh.
 
 Stale copies. Each load sets its copy's access time (never its modification time, which
@@ -46,6 +47,10 @@ function of the same name and parameters that calls it. numba compiles each call
 caller's cached code, and the module's name hashes the callees' sources as above, so a warm
 process loads them from disk instead of compiling them.
 
+The copy's Python code. The copy is imported from a code object compiled once and kept as
+``__pycache__/<name>.<cache tag>.code`` beside it (``_code``; pruned with the copy), so a warm
+process does not compile the 40 kB source again, whatever PYTHONDONTWRITEBYTECODE says.
+
 Under NUMBA_DISABLE_JIT=1 the copy is imported the same way and runs as plain Python.
 """
 
@@ -55,6 +60,7 @@ import hashlib
 import importlib.util
 import inspect
 import io
+import marshal
 import os
 import pickle
 import sys
@@ -66,11 +72,11 @@ from pathlib import Path
 from typing import Any
 
 import numba
-import numpy as np
 
 from searchlab.algorithms.compiled import Primitives
 from searchlab.algorithms.kernels.hashing_compiled import mix64
 from searchlab.errors import UnsupportedError
+from searchlab.numba_cache import dependency_digest
 
 _TEMPLATE = Path(__file__).with_name("_engine.py")
 _PREFIX = "searchlab_engine_"
@@ -179,7 +185,7 @@ def load_copy(text: str, digest: str) -> types.ModuleType:
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod
         try:
-            spec.loader.exec_module(mod)
+            exec(_code(path, text, digest), mod.__dict__)
         except FileNotFoundError:
             del sys.modules[name]
             if attempt:
@@ -187,9 +193,35 @@ def load_copy(text: str, digest: str) -> types.ModuleType:
             continue
         # numba's data files unpickle against the module's globals: checked once it is
         # imported, before any of its functions is called (numba loads them at the first call)
-        heal_numba(path)
+        heal_numba(path, mod)
         return mod
     raise AssertionError("unreachable")
+
+
+def _code(path: Path, text: str, digest: str) -> types.CodeType:
+    """The copy's code object, compiled from ``text`` once and kept as marshal data in
+    ``__pycache__`` beside the copy (``<name>.<cache tag>.code``; headed by Python's bytecode
+    magic number and the copy's digest, so that another Python or a damaged file is compiled
+    afresh). Python's own .pyc would do the same, but not under PYTHONDONTWRITEBYTECODE, and
+    compiling the 40 kB copy costs 10-20 ms of every warm process's first search."""
+    head = importlib.util.MAGIC_NUMBER + bytes.fromhex(digest)
+    where = path.parent / "__pycache__" / f"{path.stem}.{sys.implementation.cache_tag}.code"
+    try:
+        raw = where.read_bytes()
+        if raw.startswith(head):
+            return marshal.loads(raw[len(head):])
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    code = compile(text, str(path), "exec", dont_inherit=True)
+    try:
+        where.parent.mkdir(exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=where.parent, prefix=f".{path.stem}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(head + marshal.dumps(code))
+        os.replace(tmp, where)
+    except OSError:
+        pass                            # a read-only cache: compiled again next time
+    return code
 
 
 def _numba_files(path: Path) -> list[Path]:
@@ -268,15 +300,26 @@ def heal(path: Path, text: str) -> list[Path]:
     return moved
 
 
-def heal_numba(path: Path) -> list[Path]:
+def _module_numba_files(path: Path, mod: types.ModuleType) -> list[Path]:
+    """numba's cache files of the copy at path, in the directories its imported module's
+    functions cache to (one glob each, instead of walking all of NUMBA_CACHE_DIR)."""
+    dirs = {Path(c.cache_path) for v in vars(mod).values()
+            if getattr(getattr(v, "py_func", None), "__module__", None) == mod.__name__
+            and getattr(c := getattr(v, "_cache", None), "cache_path", None) is not None}
+    return sorted({f for d in dirs for f in d.glob(f"{path.stem}.*") if f.suffix in (".nbi", ".nbc")})
+
+
+def heal_numba(path: Path, mod: types.ModuleType | None = None) -> list[Path]:
     """Move numba's cache files of the copy at path that numba could not read aside (into
     ``damaged/``) with one warning line, so numba compiles them again; returns them. Call it
-    after the copy is imported (its data files refer to the module) and before any of its
+    after the copy is imported (its data files refer to the module; ``mod``, when given, is
+    that module, whose functions say where numba keeps their files) and before any of its
     functions runs."""
     moved: list[Path] = []
     aside_dir = path.parent / "damaged"
     stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-    bad = [(f, why) for f in _numba_files(path) if (why := _numba_damage(f))]
+    files = _numba_files(path) if mod is None else _module_numba_files(path, mod)
+    bad = [(f, why) for f in files if (why := _numba_damage(f))]
     for f, why in bad:
         target = aside_dir / f"{f.name}.{stamp}"
         try:
@@ -360,49 +403,6 @@ def _import_line(name: str, f: Any) -> str:
     return f"from {mod} import {attr} as {name}\n"
 
 
-def _names(code: types.CodeType) -> set[str]:
-    out = set(code.co_names)
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            out |= _names(c)
-    return out
-
-
 def _dependencies(prims: Primitives) -> bytes:
     """What the primitives' compiled code depends on (the module docstring, "Invalidation")."""
-    h = hashlib.sha256()
-    files: set[str] = set()
-    seen: set[int] = set()
-    todo = [_py(f) for f in prims]
-
-    def add_file(path: str) -> None:
-        if path not in files:                   # the text, not the path: checkouts share
-            files.add(path)
-            h.update(Path(path).read_bytes())
-
-    while todo:
-        fn = todo.pop()
-        if id(fn) in seen:
-            continue
-        seen.add(id(fn))
-        add_file(inspect.getsourcefile(fn))
-        glob = fn.__globals__
-        for n in sorted(_names(fn.__code__)):
-            if n not in glob:
-                continue
-            v = glob[n]
-            h.update(f"{fn.__module__}.{fn.__qualname__}:{n}=".encode())
-            if callable(getattr(v, "py_func", None)):
-                todo.append(v.py_func)
-            elif inspect.isfunction(v):
-                todo.append(v)
-            elif inspect.ismodule(v):
-                if v.__name__.split(".")[0] == "searchlab":
-                    add_file(v.__file__)
-            elif isinstance(v, np.ndarray):
-                h.update(f"{v.dtype.str}{v.shape}".encode() + v.tobytes())
-            elif isinstance(v, (int, float, str, bytes, tuple, np.generic)) or v is None:
-                h.update(repr(v).encode())
-            else:                               # e.g. a class: no repr with an address
-                h.update(f"{type(v).__module__}.{type(v).__qualname__}".encode())
-    return h.digest()
+    return dependency_digest(prims)

@@ -1,0 +1,68 @@
+"""searchlab-warm-up (searchlab.algorithms.compiled.warm_up): the one list of first searches,
+run in child processes onto the disk cache, each engine reported with its CPU seconds and
+whether it was cached; bad names refused before any process starts."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from searchlab.algorithms.compiled import warm_up as W
+from searchlab.errors import InvalidParameterError
+
+
+def test_every_snippet_is_python_and_names_are_checked():
+    for name in W.ENGINES:
+        compile(W.snippet(name), name, "exec")
+    assert W.check_names(None) == list(W.ENGINES) and W.check_names([]) == [] == W.warm_up([])
+    assert W.check_names(["chess", "pig", "chess"]) == ["chess", "pig"]
+    with pytest.raises(InvalidParameterError, match=r"engine must be one of chess, othello.*got 'go'"):
+        W.check_names(["pig", "go"])
+    with pytest.raises(InvalidParameterError, match="jobs must be an integer >= 1; got 0"):
+        W.warm_up(["pig"], jobs=0)
+
+
+def test_the_cli_refuses_unknown_names_and_jobs(capsys):
+    assert W.main(["chess", "backgammon"]) == 2
+    err = capsys.readouterr().err
+    assert "searchlab-warm-up: error: engine must be one of" in err and "'backgammon'" in err
+    assert "dice_race" in err
+    assert W.main(["--jobs", "0"]) == 2
+    assert "--jobs must be an integer >= 1" in capsys.readouterr().err
+
+
+def test_a_second_warm_up_finds_the_engine_cached(capsys):
+    W.warm_up(["harvest"], jobs=1)              # compiles it, or finds it cached
+    [o] = W.warm_up(["harvest"], jobs=1)
+    assert o.error is None and o.cached and o.compiled == 0 and 0 < o.cpu < 30
+    assert W.main(["harvest", "tree_kernel", "--jobs", "2"]) == 0
+    out = capsys.readouterr()
+    assert "harvest" in out.out and "already cached" in out.out or "compiled (" in out.out
+    assert "2 of 2 engines ready" in out.out and "compiling" in out.err      # the progress bar
+
+
+def test_failures_are_reported_not_raised_and_a_crash_does_not_stop_the_rest(monkeypatch):
+    monkeypatch.setitem(W.ENGINES, "broken", ("x = 1", "raise ValueError('boom')"))
+    monkeypatch.setitem(W.ENGINES, "crash", ("import os", "os._exit(3)"))
+    monkeypatch.setitem(W.ENGINES, "fine", ("x = 1", "print('out of the way')"))
+    seen = []
+    out = W.warm_up(["broken", "crash", "fine"], jobs=1, on_done=seen.append)
+    assert [o.name for o in out] == ["broken", "crash", "fine"] and sorted(seen, key=out.index) == out
+    assert out[0].error == "ValueError: boom" and "FAILED: ValueError: boom" in out[0].line()
+    assert out[1].error == "its process ended (exit status 3)"
+    assert out[2].error is None and out[2].compiled == 0 and out[2].cached
+
+
+def test_stop_ends_the_processes_at_once(monkeypatch):
+    monkeypatch.setitem(W.ENGINES, "slow", ("import time", "time.sleep(60)"))
+    stop = threading.Event()
+    result = []
+    t = threading.Thread(target=lambda: result.append(W.warm_up(["slow", "slow"], jobs=1, stop=stop)))
+    t0 = time.monotonic()
+    t.start()
+    time.sleep(1.0)
+    stop.set()
+    t.join(30)
+    assert not t.is_alive() and result == [[]] and time.monotonic() - t0 < 20
