@@ -247,6 +247,9 @@ def _one_token_edit(text: str) -> str:
 @pytest.mark.parametrize("damage", ["truncated", "random bytes", "one-token edit"])
 def test_a_damaged_or_edited_copy_is_moved_aside_and_rebuilt(damage, tmp_path, monkeypatch, capfd):
     monkeypatch.setattr(specialise, "cache_dir", lambda: tmp_path)
+    # the damage check also looks for the copy's numba files anywhere under NUMBA_CACHE_DIR:
+    # with it set, this copy's name would reach the real cache's files of the same copy
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     text, digest = specialise.source(TTT)
     path = tmp_path / f"{specialise._PREFIX}{digest[:24]}.py"
     specialise._load(TTT)                                    # written and imported: no compile
