@@ -775,8 +775,11 @@ def part_sections(part: str, run: PartRun, out: Path, command: str, source: str,
         from searchlab.studies.claims.verdict import Context
         ctx = Context(df=run.df, summary=pd.DataFrame(), exact=run.exact, command=command)
         return extra, evaluate_all(ctx)
+    # the sweep report's own figures (policies_*.png, ...) of a part other than trees go to
+    # figures/<part>/: the same names are the trees part's
     sections, results = R.report_sections(run.df, out, source=source, command=command, exact_results=run.exact,
-                                          extra_sections=extra, n_resamples=resamples, summary=run.summary)
+                                          extra_sections=extra, n_resamples=resamples, summary=run.summary,
+                                          fig_dir=fig_dir if part == "trees" else fig_dir / part)
     if part != "trees":
         sections = [(h, b) for h, b in sections if h not in TREE_ONLY]
     label = {"trees": "synthetic trees", "real_games": "real games"}[part]
@@ -799,10 +802,11 @@ def write_part(part: str, run: PartRun, out: Path, *, command: str, size: str, j
     fig_dir.mkdir(parents=True, exist_ok=True)
     for name in _read_json(parts_dir / f"{part}.json").get("figures", []):
         (fig_dir / name).unlink(missing_ok=True)
-    before = {f.name: f.stat().st_mtime_ns for f in fig_dir.iterdir()}
+    before = {str(f.relative_to(fig_dir)): f.stat().st_mtime_ns for f in fig_dir.rglob("*") if f.is_file()}
     sections, results = part_sections(part, run, out, command, str(_rel(runs)), resamples)
     owned = [(c, v) for c, v in results if CLAIM_PART.get(c.ids[0], "trees") == part]
-    figures = sorted(f.name for f in fig_dir.iterdir() if before.get(f.name) != f.stat().st_mtime_ns)
+    figures = sorted(str(f.relative_to(fig_dir)) for f in fig_dir.rglob("*")
+                     if f.is_file() and before.get(str(f.relative_to(fig_dir))) != f.stat().st_mtime_ns)
     t_analysis = time.perf_counter() - t_analysis0
     meta = dict(part=part, covers=PARTS[part], size=size, command=command, jobs=jobs,
                 generated=R.utc_stamp(), commit=commit_label(), runs=str(_rel(runs)),

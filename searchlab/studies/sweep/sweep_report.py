@@ -484,12 +484,14 @@ def write_markdown(sections: list[tuple[str, str]], path: Path, *, title: str, c
 def report_sections(df_all: pd.DataFrame, out_dir: Path, *, source: str, command: str,
                     fmt: str = "png", exact: bool = True,
                     extra_sections: list[tuple[str, str]] | None = None, n_resamples: int = 999,
-                    exact_results: dict | None = None, summary: pd.DataFrame | None = None
+                    exact_results: dict | None = None, summary: pd.DataFrame | None = None,
+                    fig_dir: Path | None = None
                     ) -> tuple[list[tuple[str, str]], list[tuple[Claim, Verdict]]]:
-    """The report's sections but the claims (figures written under out_dir/figures/), the last
-    one "Excluded rows", and every claim's verdict from this table and ``exact_results``."""
+    """The report's sections but the claims (figures written under ``fig_dir``, default
+    out_dir/figures/, linked relative to out_dir), the last one "Excluded rows", and every
+    claim's verdict from this table and ``exact_results``."""
     out_dir = Path(out_dir)
-    fig_dir = out_dir / "figures"
+    fig_dir = Path(fig_dir) if fig_dir is not None else out_dir / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
     df_ok, excluded = E.ok_rows(df_all)
     # the fits and figures below are about uniform trees: game rows (b is null) are reported by
