@@ -794,7 +794,9 @@ def write_part(part: str, run: PartRun, out: Path, *, command: str, size: str, j
                t_studies: float, t_analysis0: float, resamples: int) -> Path:
     """parts/<part>.md (the part's own report) and parts/<part>.json (generated, commit, command,
     size, seconds, studies run, section headings, its claims' verdict rows, its figures); the
-    part's earlier figures are removed first. Returns the .md path."""
+    part's earlier figures are removed first. Raises ValueError, with the other part's figures
+    put back as they were, if the part wrote a file another part's .json lists (REPORT.md would
+    show one part's figure under the other's section). Returns the .md path."""
     from searchlab.experiment.provenance import commit_label
 
     parts_dir, fig_dir = out / "parts", out / "figures"
@@ -802,11 +804,22 @@ def write_part(part: str, run: PartRun, out: Path, *, command: str, size: str, j
     fig_dir.mkdir(parents=True, exist_ok=True)
     for name in _read_json(parts_dir / f"{part}.json").get("figures", []):
         (fig_dir / name).unlink(missing_ok=True)
+    owner = {name: other for other in PARTS if other != part
+             for name in _read_json(parts_dir / f"{other}.json").get("figures", [])}
+    kept = {name: (fig_dir / name).read_bytes() for name in owner if (fig_dir / name).is_file()}
     before = {str(f.relative_to(fig_dir)): f.stat().st_mtime_ns for f in fig_dir.rglob("*") if f.is_file()}
     sections, results = part_sections(part, run, out, command, str(_rel(runs)), resamples)
     owned = [(c, v) for c, v in results if CLAIM_PART.get(c.ids[0], "trees") == part]
     figures = sorted(str(f.relative_to(fig_dir)) for f in fig_dir.rglob("*")
                      if f.is_file() and before.get(str(f.relative_to(fig_dir))) != f.stat().st_mtime_ns)
+    clash = [name for name in figures if name in owner]
+    if clash:
+        for name, data in kept.items():
+            (fig_dir / name).write_bytes(data)
+        raise ValueError(f"part {part} wrote figures that another part owns: "
+                         + ", ".join(f"{name} (part {owner[name]})" for name in clash)
+                         + f"; their files under {fig_dir} are restored; give part {part}'s figures "
+                         "other names or a folder of their own (figures/<part>/)")
     t_analysis = time.perf_counter() - t_analysis0
     meta = dict(part=part, covers=PARTS[part], size=size, command=command, jobs=jobs,
                 generated=R.utc_stamp(), commit=commit_label(), runs=str(_rel(runs)),

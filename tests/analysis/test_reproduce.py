@@ -208,6 +208,35 @@ def test_a_part_missing_at_this_size_is_named_and_its_claims_not_judged(reproduc
     assert "not judged" not in row                            # pruning's own claim is judged
 
 
+def test_a_part_that_writes_another_parts_figure_is_stopped_and_the_figure_kept(reproduce, tmp_path, monkeypatch):
+    out, runs = tmp_path / "out", str(tmp_path / "runs")
+
+    def runner(part, data):
+        def sections(fig_dir):
+            (fig_dir / "shared.png").write_bytes(data)
+            return [(f"Section of {part}", "body")]
+        return lambda args, runs_dir: reproduce.PartRun(pd.DataFrame(), {}, [], sections)
+
+    monkeypatch.setattr(reproduce, "RUNNERS", {"trees": runner("trees", b"trees")})
+    assert reproduce.main(["--small", "--part", "trees", "--runs", runs, "--out", str(out)]) == 0
+    monkeypatch.setattr(reproduce, "RUNNERS", {"pruning": runner("pruning", b"pruning")})
+    with pytest.raises(ValueError, match=r"part pruning wrote figures that another part owns: shared.png \(part trees\)"):
+        reproduce.main(["--small", "--part", "pruning", "--runs", runs, "--out", str(out)])
+    assert (out / "figures" / "shared.png").read_bytes() == b"trees"
+    assert not (out / "parts" / "pruning.json").exists()
+
+
+def test_the_committed_parts_own_disjoint_figures_that_exist(reproduce):
+    owner = {}
+    for part in reproduce.PARTS:
+        meta = reproduce._read_json(ROOT / "analysis" / "parts" / f"{part}.json")
+        assert meta["figures"], part
+        for name in meta["figures"]:
+            assert name not in owner, f"{name}: parts {owner.get(name)} and {part}"
+            assert (ROOT / "analysis" / "figures" / name).is_file(), name
+            owner[name] = part
+
+
 def test_bad_part_is_refused(reproduce, tmp_path, capsys):
     with pytest.raises(SystemExit):
         reproduce.main(["--part", "chess", "--runs", str(tmp_path)])
