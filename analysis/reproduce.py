@@ -128,20 +128,25 @@ def _run_or_afresh(name: str, ov: list[str], out: Path, log, progress: bool = Fa
 MATCH_PRESETS = {"full": ("unsound_matches", "chess_matches"),
                  "small": ("unsound_matches_small", "chess_matches_small")}
 EXTRA_MATCH_PRESETS = {"full": ("unsound_matches_1e5",), "small": ()}
+#: the 10^6-node preset (hours of CPU: its header): runs only with --matches-1e6, else a
+#: finished run of it under --runs is read
+LONG_MATCH_PRESETS = {"full": ("unsound_matches_1e6",), "small": ()}
 
 
 def run_matches(small: bool, jobs: int, runs_dir: Path, resume: bool, extra: bool,
-                log=print) -> tuple[list[Path], list]:
+                log=print, long: bool = False) -> tuple[list[Path], list]:
     """The match runs under runs_dir and their rows of the "Studies run" table: each preset of
     MATCH_PRESETS is run (with ``resume``, its finished tasks are kept: the trade-off runner
     resumes a run directory of the same config); those of EXTRA_MATCH_PRESETS only with
-    ``extra``, else an existing run of one that stored game pairs is read as it is."""
+    ``extra``, of LONG_MATCH_PRESETS only with ``long``; otherwise an existing, finished run
+    of one that stored game pairs is read as it is."""
 
     size = "small" if small else "full"
     dirs, info = [], []
-    for preset in MATCH_PRESETS[size] + EXTRA_MATCH_PRESETS[size]:
+    for preset in MATCH_PRESETS[size] + EXTRA_MATCH_PRESETS[size] + LONG_MATCH_PRESETS[size]:
         out = runs_dir / preset
-        ran = preset in MATCH_PRESETS[size] or extra
+        ran = (preset in MATCH_PRESETS[size] or (extra and preset in EXTRA_MATCH_PRESETS[size])
+               or (long and preset in LONG_MATCH_PRESETS[size]))
         if ran:
             if out.exists() and not resume:
                 shutil.rmtree(out)
@@ -152,7 +157,8 @@ def run_matches(small: bool, jobs: int, runs_dir: Path, resume: bool, extra: boo
                          _recorded_seconds(out, time.perf_counter() - t0, resume), _rel(out)))
         if has_games(out) and not ran and not _complete(out):
             # an interrupted run of an extra preset: half its pairings would be reported as if whole
-            log(f"{preset}: not read, its run under {out} is incomplete (finish it with --matches --resume)")
+            flag = "--matches-1e6" if preset in LONG_MATCH_PRESETS[size] else "--matches"
+            log(f"{preset}: not read, its run under {out} is incomplete (finish it with {flag} --resume)")
         elif has_games(out):
             dirs.append(out)
     return dirs, info
@@ -748,8 +754,13 @@ def run_pruning(args: argparse.Namespace, runs_dir: Path) -> PartRun:
     info = [("unsound_tradeoff", "searchlab experiment=unsound_tradeoff" + ("_small" if args.small else ""),
              "see its section", "see its section", tradeoff_secs, _rel(tradeoff_dir))]
     where("matches")
-    match_dirs, match_info = run_matches(args.small, args.jobs, runs_dir, args.resume, args.matches)
+    match_dirs, match_info = run_matches(args.small, args.jobs, runs_dir, args.resume, args.matches,
+                                         long=args.matches_1e6)
     tuning_text = run_tuning(args.small, args.jobs, runs_dir, args.resume, args.matches)
+    # the tuned settings' confirmation at the longer budget is judged with the other pairings
+    confirm = runs_dir / f"{TUNING_PRESETS['small' if args.small else 'full'][0]}_confirm"
+    if has_games(confirm) and _complete(confirm):
+        match_dirs.append(confirm)
     where("analysis")
     exact = {"tradeoff": claim_counts(tradeoff_dir, tuple(match_dirs))}
 
@@ -921,6 +932,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="also run (or resume) the 10^5-node match preset unsound_matches_1e5, the "
                          "tuning study and the time-control matches (part pruning; TUNING_PRESETS); "
                          "without it, runs of them already under --runs are read")
+    ap.add_argument("--matches-1e6", action="store_true",
+                    help="also run (or resume) the 10^6-node match preset unsound_matches_1e6 (part "
+                         "pruning; hours of CPU: its header); without it, a finished run of it under "
+                         "--runs is read")
     ap.add_argument("--only", default="", help="comma-separated studies of STUDIES or chess_deep: run just those into "
                     "--runs and stop (no report); e.g. ordering_hex_deep")
     args = ap.parse_args(argv)
@@ -941,7 +956,8 @@ def main(argv: list[str] | None = None) -> int:
     for part in (PARTS if args.part == "all" else [args.part]):
         STAGES = PART_STAGES[part]
         cmd = (".venv/bin/python analysis/reproduce.py" + (" --small" if args.small else "")
-               + f" --part {part}" + (" --matches" if args.matches and part == "pruning" else ""))
+               + f" --part {part}" + (" --matches" if args.matches and part == "pruning" else "")
+               + (" --matches-1e6" if args.matches_1e6 and part == "pruning" else ""))
         print(f"== part {part}: {PARTS[part]}")
         t_part = time.perf_counter()
         run = RUNNERS[part](args, runs_dir)

@@ -128,6 +128,18 @@ def test_matches_at_1e4_always_run_1e5_only_with_the_flag(reproduce, tmp_path, m
     ran.clear()
     _, info = reproduce.run_matches(False, 2, tmp_path, True, True, log=lambda *_: None)
     assert ran == ["unsound_matches", "chess_matches", "unsound_matches_1e5"]
+    # 10^6: only with its own flag (hours of CPU), not with --matches; its finished run is read
+    long = tmp_path / "unsound_matches_1e6"
+    long.mkdir()
+    (long / "manifest.json").write_text('{"complete": false}')
+    said.clear()
+    dirs, _ = reproduce.run_matches(False, 2, tmp_path, True, True, log=said.append)
+    assert "unsound_matches_1e6" not in [d.name for d in dirs]
+    assert any("unsound_matches_1e6: not read" in s and "--matches-1e6" in s for s in said)
+    ran.clear()
+    dirs, _ = reproduce.run_matches(False, 2, tmp_path, True, False, log=lambda *_: None, long=True)
+    assert ran == ["unsound_matches", "chess_matches", "unsound_matches_1e6"]
+    assert [d.name for d in dirs][-1] == "unsound_matches_1e6"
 
 
 def test_the_pruning_part_gets_past_the_tradeoff_study(reproduce, tmp_path, monkeypatch):

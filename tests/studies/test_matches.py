@@ -184,3 +184,18 @@ def test_part_a_counts_unsound_techniques_only():
     erring, techs, line = _part_a(summary)
     assert erring == ["null"] and sorted(techs) == ["lmr", "null"]
     assert "1 of 2 unsound" in line and "Not counted" in line and "q4" in line
+
+
+def test_part_b_counts_engine_grade_pairings_only_when_there_are_any():
+    from searchlab.studies.tradeoff.tradeoff_report import engine_grade
+    strong = [(1, 1)] * 30 + [(1, 0)] * 10 + [(0, 0)] * 2
+    fresh = games("weak_fresh", [(0, 0)] * 30 + [(1, 0)] * 10)          # fresh-per-depth, loses
+    eng = games("strong_engine", strong).assign(play="engine", persist_across_moves=True)
+    s = summarize_games(pd.concat([fresh, eng]))
+    counted, aside = engine_grade(s)
+    assert list(counted["technique"]) == ["strong_engine"] and list(aside["technique"]) == ["weak_fresh"]
+    assert match_verdict(counted)[0] == "holds"              # the fresh-per-depth loss is not in it
+    assert match_verdict(s)[0] == "holds only under conditions"
+    only_fresh = summarize_games(fresh)                       # a trade-off run judged on its own
+    counted, aside = engine_grade(only_fresh)
+    assert len(counted) == 1 and len(aside) == 0

@@ -116,7 +116,8 @@ def _paired_verdict(t: dict, measured: str, unsound: bool) -> Verdict:
     measured += (f"; matches in game pairs: {p['pairings']} pairings, {p['games']} games "
                  f"({p['pairs']} pairs): {p['detail']}")
     cmd = ("searchlab experiment=unsound_tradeoff; searchlab experiment=unsound_matches; "
-           "searchlab experiment=chess_matches (analysis/reproduce.py)")
+           "searchlab experiment=chess_matches; with --matches also unsound_matches_1e5 and "
+           "unsound_tuning's confirmation stage (analysis/reproduce.py --part pruning)")
     if not unsound:
         return Verdict("does not hold", "no unsound configuration erred on this sample", measured,
                        "unsound, and worth it at equal budget", cmd)

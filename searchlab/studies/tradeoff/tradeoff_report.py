@@ -363,10 +363,31 @@ def _sections(run_dir: Path, match_dirs: tuple = ()) -> dict:
         raise ValueError(f"{run_dir}: no rows (table/part-*.parquet)")
     summary = summarise(df)
     dirs = [d for d in (run_dir, *match_dirs) if has_games(d)]
-    paired = pairings(dirs)
+    paired, uncounted = engine_grade(pairings(dirs))
     head, lines = verdict(df, summary, m, paired)
+    if len(uncounted):
+        lines.append(f"Not counted in (b): {len(uncounted)} pairings played fresh-per-depth "
+                     f"({_tally(uncounted)}; a fresh search at every depth, no table or best move "
+                     f"carried over, handicaps LMR and null move most; the engine-grade pairings "
+                     f"above are the verdict's).")
     return dict(df=df, m=m, summary=summary, head=head, lines=lines, paired=paired,
-                match_dirs=dirs)
+                uncounted=uncounted, match_dirs=dirs)
+
+
+def engine_grade(paired: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the pairings part (b) is judged from, the others): when any pairing was played as an
+    engine plays (``play`` "engine": one iterative deepening per move, its table and best move
+    carried over), only those; pairings played fresh-per-depth are then set aside (shown, not
+    counted, nor in Holm's family). With no engine-grade pairing, all of them (a trade-off run
+    judged on its own)."""
+    if not len(paired) or "play" not in paired.columns or not (paired["play"] == "engine").any():
+        return paired, paired.iloc[0:0]
+    engine = paired["play"] == "engine"
+    return paired[engine].reset_index(drop=True), paired[~engine].reset_index(drop=True)
+
+
+def _tally(paired: pd.DataFrame) -> str:
+    return ", ".join(f"{dom} {int(n)}" for dom, n in paired.groupby("domain", sort=True).size().items())
 
 
 def claim_counts(run_dir: str | Path, match_dirs: tuple = ()) -> dict:
@@ -423,8 +444,13 @@ def tradeoff_section(run_dir: str | Path, match_dirs: tuple = ()) -> str:
                    f"{pct(r['max_err'])} |")
     if len(s["paired"]):
         cat, det, verdicts = match_verdict(s["paired"])
-        out += ["", "Matches in game pairs (pentanomial; Holm over all pairings):", "",
-                pairing_table(s["paired"], verdicts), "", "Opening sets:", ""]
+        out += ["", "Matches in game pairs (pentanomial; Holm over the pairings of this table):", "",
+                pairing_table(s["paired"], verdicts), ""]
+        if len(s["uncounted"]):
+            out += ["Not counted in the verdict: pairings played fresh-per-depth (the trade-off "
+                    "study's own small matches; Holm over these alone):", "",
+                    pairing_table(s["uncounted"], match_verdict(s["uncounted"])[2]), ""]
+        out += ["Opening sets:", ""]
         out += [f"- {x}" for x in opening_sets(s["match_dirs"])]
     elif len(s["m"]):
         out += ["", match_table(s["m"])]
