@@ -160,6 +160,24 @@ def test_the_pruning_part_gets_past_the_tradeoff_study(reproduce, tmp_path, monk
                         "--out", str(tmp_path / "out")])
 
 
+@pytest.mark.parametrize("complete", [True, False])
+def test_the_pruning_part_judges_a_finished_tuning_confirmation_with_the_matches(reproduce, tmp_path, monkeypatch,
+                                                                                  complete):
+    runs = tmp_path / "runs"
+    confirm = runs / "small" / "unsound_tuning_small_confirm"
+    confirm.mkdir(parents=True)
+    (confirm / "manifest.json").write_text(f'{{"complete": {str(complete).lower()}}}')
+    monkeypatch.setattr(reproduce, "run_preset", lambda *a, **k: (tmp_path, 0.0))
+    monkeypatch.setattr(reproduce, "run_matches", lambda *a, **k: ([tmp_path / "m"], []))
+    monkeypatch.setattr(reproduce, "run_tuning", lambda *a, **k: "tuning text")
+    monkeypatch.setattr(reproduce, "has_games", lambda out: Path(out).exists())
+    seen = []
+    monkeypatch.setattr(reproduce, "claim_counts", lambda run_dir, dirs: seen.append(dirs) or {})
+    args = reproduce.argparse.Namespace(small=True, jobs=1, resume=True, matches=False, matches_1e6=False)
+    reproduce.run_pruning(args, runs / "small")
+    assert seen == [(tmp_path / "m", confirm) if complete else (tmp_path / "m",)]
+
+
 def _stub_runners(reproduce, monkeypatch, tag: str) -> list:
     """Every part's runner replaced by one that runs nothing and returns a section named after
     the part and ``tag``; the parts run are recorded."""
