@@ -194,23 +194,36 @@ def run_tuning(small: bool, jobs: int, runs_dir: Path, resume: bool, run: bool, 
                                                      f"tradeoff.tuning.tuned_run={tune}"]),
               (timed, time_dir, [])]
     secs = {}
-    for name, out, extra in stages if run else []:
+    for name, out, extra in stages:
+        if not run:                              # an earlier --matches run's time, if recorded
+            if (out / "reproduce_seconds.txt").exists():
+                secs[out.name] = float((out / "reproduce_seconds.txt").read_text())
+            continue
         if out.exists() and not resume:
             shutil.rmtree(out)
         where("matches", out.name, log)
         t0 = time.perf_counter()
         _run_or_afresh(name, ov + extra, out, log)
         secs[out.name] = _recorded_seconds(out, time.perf_counter() - t0, resume)
+
+    def unread(d: Path) -> str:
+        """Why the run under d is not reported ("" when it is): an interrupted run would be
+        reported as if whole."""
+        if not has_games(d):
+            return "Not run (it runs with --matches)."
+        if not _complete(d):
+            return f"Not read: its run under {d} is incomplete (finish it with --matches --resume)."
+        return ""
     text = [f"Run by `analysis/reproduce.py{' --small' if small else ''} --matches` "
             f"(presets {tuning} and {timed}; `searchlab experiment={tuning}` then the same with "
             f"`tradeoff.tuning.stage=confirm tradeoff.tuning.tuned_run=RUN_DIR`)"
             + (": " + ", ".join(f"{k} {v:.0f} s" for k, v in secs.items()) if secs else "")
             + ".", "", "### Tuning then confirming on disjoint openings", ""]
-    text.append(tuning_section(tune, confirm) if has_games(tune) else
-                "Not run (it runs with --matches).")
+    text.append(unread(tune) or tuning_section(tune, None if unread(confirm) else confirm))
+    if not unread(tune) and has_games(confirm) and not _complete(confirm):
+        text += ["", unread(confirm)]
     text += ["", "### Time-control matches (CPU time per move)", ""]
-    text.append(time_control_section(time_dir, measure_clock_noise(time_dir))
-                if has_games(time_dir) else "Not run (it runs with --matches).")
+    text.append(unread(time_dir) or time_control_section(time_dir, measure_clock_noise(time_dir)))
     out = "\n".join(text)
     for d in (confirm, tune, time_dir):           # the run directories as the report names them
         out = out.replace(str(d), str(_rel(d)))

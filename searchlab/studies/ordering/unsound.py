@@ -117,7 +117,8 @@ def _paired_verdict(t: dict, measured: str, unsound: bool) -> Verdict:
                  f"({p['pairs']} pairs): {p['detail']}")
     cmd = ("searchlab experiment=unsound_tradeoff; searchlab experiment=unsound_matches; "
            "searchlab experiment=chess_matches; with --matches also unsound_matches_1e5 and "
-           "unsound_tuning's confirmation stage (analysis/reproduce.py --part pruning)")
+           "unsound_tuning's confirmation stage, with --matches-1e6 unsound_matches_1e6 "
+           "(analysis/reproduce.py --part pruning)")
     if not unsound:
         return Verdict("does not hold", "no unsound configuration erred on this sample", measured,
                        "unsound, and worth it at equal budget", cmd)
