@@ -335,3 +335,11 @@ def test_an_interrupted_tuning_or_time_control_run_is_not_reported(reproduce, tm
     text = reproduce.run_tuning(True, 2, tmp_path, True, False, log=lambda *_: None)
     assert text.count("Not read: its run under") == 2 and "incomplete" in text
     assert "unsound_tuning_small 12 s" in text              # the time an earlier run recorded
+
+
+def test_every_option_of_reproduce_is_documented_in_analysis_readme():
+    import re
+    flags = re.findall(r'add_argument\("(--[a-z0-9-]+)"', (ROOT / "analysis" / "reproduce.py").read_text())
+    readme = (ROOT / "analysis" / "README.md").read_text()
+    assert len(flags) >= 10 and "--matches-1e6" in flags
+    assert [f for f in flags if f"`{f}" not in readme] == []
