@@ -770,10 +770,19 @@ def run_pruning(args: argparse.Namespace, runs_dir: Path) -> PartRun:
     match_dirs, match_info = run_matches(args.small, args.jobs, runs_dir, args.resume, args.matches,
                                          long=args.matches_1e6)
     tuning_text = run_tuning(args.small, args.jobs, runs_dir, args.resume, args.matches)
+    tuning, timed = TUNING_PRESETS["small" if args.small else "full"]
+    confirm = runs_dir / f"{tuning}_confirm"
     # the tuned settings' confirmation at the longer budget is judged with the other pairings
-    confirm = runs_dir / f"{TUNING_PRESETS['small' if args.small else 'full'][0]}_confirm"
     if has_games(confirm) and _complete(confirm):
         match_dirs.append(confirm)
+    # their rows of the "Studies run" table (and the part's seconds): the finished runs read
+    for d, cmd in ((runs_dir / tuning, f"searchlab experiment={tuning}"),
+                   (confirm, f"searchlab experiment={tuning} tradeoff.tuning.stage=confirm "
+                             f"tradeoff.tuning.tuned_run={_rel(runs_dir / tuning)}"),
+                   (runs_dir / timed, f"searchlab experiment={timed}")):
+        if has_games(d) and _complete(d) and (d / "reproduce_seconds.txt").exists():
+            match_info.append((d.name, cmd, "see its section", "see its section",
+                               float((d / "reproduce_seconds.txt").read_text()), _rel(d)))
     where("analysis")
     exact = {"tradeoff": claim_counts(tradeoff_dir, tuple(match_dirs))}
 

@@ -167,6 +167,7 @@ def test_the_pruning_part_judges_a_finished_tuning_confirmation_with_the_matches
     confirm = runs / "small" / "unsound_tuning_small_confirm"
     confirm.mkdir(parents=True)
     (confirm / "manifest.json").write_text(f'{{"complete": {str(complete).lower()}}}')
+    (confirm / "reproduce_seconds.txt").write_text("42.0")
     monkeypatch.setattr(reproduce, "run_preset", lambda *a, **k: (tmp_path, 0.0))
     monkeypatch.setattr(reproduce, "run_matches", lambda *a, **k: ([tmp_path / "m"], []))
     monkeypatch.setattr(reproduce, "run_tuning", lambda *a, **k: "tuning text")
@@ -174,8 +175,11 @@ def test_the_pruning_part_judges_a_finished_tuning_confirmation_with_the_matches
     seen = []
     monkeypatch.setattr(reproduce, "claim_counts", lambda run_dir, dirs: seen.append(dirs) or {})
     args = reproduce.argparse.Namespace(small=True, jobs=1, resume=True, matches=False, matches_1e6=False)
-    reproduce.run_pruning(args, runs / "small")
+    run = reproduce.run_pruning(args, runs / "small")
     assert seen == [(tmp_path / "m", confirm) if complete else (tmp_path / "m",)]
+    # its seconds count in the part's "Studies run" table only when it is read
+    rows = [r for r in run.info if r[0] == "unsound_tuning_small_confirm"]
+    assert [r[4] for r in rows] == ([42.0] if complete else [])
 
 
 def _stub_runners(reproduce, monkeypatch, tag: str) -> list:
