@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.compiled._engine import _sort
+from searchlab.algorithms.compiled._engine import _sort, _to_front
 from searchlab.algorithms.kernels.hashing_compiled import mix64
 from searchlab.parallel._events import (A0, A_, ALG_ABDADA, ALG_LAZY, ALG_PVSPLIT, ALG_YBWC, B0,
                                         B_, C_CUTOFFS, C_DEFERRED, C_LEAVES, C_MESSAGES,
@@ -81,16 +81,6 @@ B_NATURAL, B_RANDOM, B_STATIC, B_OWN = 0, 1, 2, 3
 D_TABLE, D_KILLER, D_HISTORY = 1, 2, 3
 TABLE_NONE, TABLE_ENGINE, TABLE_PLAIN = 0, 1, 2
 _MOVE_BITS = np.uint64(0xFFFFFF)
-
-
-@njit(cache=True, nogil=True)
-def to_front(moves, n, m):
-    for i in range(n):
-        if moves[i] == m:
-            for j in range(i, 0, -1):
-                moves[j] = moves[j - 1]
-            moves[0] = m
-            return
 
 
 # --- the shared table: chk = key ^ vbits ^ meta, meta = (depth + 1) << 32 | bound << 24 | move + 1
@@ -152,11 +142,11 @@ def order_node(s, child, moves, kf, ku, ip, salt, killers, hist, t_chk, t_vb, t_
         elif part == D_KILLER:
             for k in (1, 0):
                 if killers[k] >= 0:
-                    to_front(moves, n, killers[k])
+                    _to_front(moves, n, killers[k])
         elif part == D_TABLE and ip[Q_TABLE] == TABLE_ENGINE:
             found, _d, _b, _v, m = tt_read(t_chk, t_vb, t_vf, t_meta, key)
             if found and m >= 0:
-                to_front(moves, n, m)
+                _to_front(moves, n, m)
     return n
 
 
