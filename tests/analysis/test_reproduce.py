@@ -52,6 +52,14 @@ def test_ordered_and_discrete_sections(reproduce):
     assert "| p | b = 2 | b = 4 |" in om
     dm = reproduce.discrete_section(s)
     assert "K = 2" in dm and "continuous" in dm
+    # the K-level cells' exponent is the DP's, with the sampled fit as its check
+    from searchlab.studies.rigor.discrete import exact_discrete_alpha
+    from searchlab.analysis.format import number
+    for b in (2, 4):
+        a = exact_discrete_alpha(b, 2, range(2, 8))
+        assert f"**{number(a)}**; sampled " in dm
+    assert "exact discrete-value exponents lie below Pearl's" in dm
+    assert "The sampled fits' 95 % CIs contain the exact exponent in " in dm
 
 
 @pytest.mark.parametrize("args,message", [

@@ -136,3 +136,18 @@ def test_natural_order_counts_like_random_order_on_iid_trees():
     best = CV.count_leaves(4, [6], [int(s) for s in seeds_a], ordering="perfect")
     nat6 = CV.count_leaves(4, [6], [int(s) for s in seeds_a], ordering=CV.ORDERING)
     assert stats.ks_2samp(best[:, 0], nat6[:, 0]).pvalue < 1e-6
+
+
+def test_a_limit_ci_excluding_rb_is_named_a_failed_extrapolation():
+    """The extrapolated limit's CI excluding R_b (b = 8 below, 16 above) is called a failure of
+    the model, not a finding; R_b inside it (b = 2) is not."""
+    rb = {b: T.pearl_rb(b) for b in (2, 8, 16)}
+    f = {"b": {2: {}, 8: {}, 16: {}}, "rb_in_limit_ci": [2], "b34_in_limit_ci": [], "b34_above_limit_ci": [],
+         "limit_ci": {2: (rb[2] - 0.01, rb[2] + 0.01), 8: (rb[8] + 0.01, rb[8] + 0.1), 16: (5.3, 6.0)},
+         "growth_above_rb": []}
+    s = CV._limit_sentence(f)
+    assert "**The extrapolation fails at b = 8, 16**" in s
+    assert f"R_b = {rb[8]:.4g} below it" in s and f"R_b = {rb[16]:.4g} above it" in s
+    assert "misspecified" in s and "no verdict uses them" in s
+    ok = dict(f, rb_in_limit_ci=[2, 8, 16], limit_ci={b: (rb[b] - 0.1, rb[b] + 0.1) for b in rb})
+    assert "fails" not in CV._limit_sentence(ok)

@@ -1,5 +1,7 @@
 """Pearl's critical case on win/loss trees and the cut-rule study."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -41,3 +43,24 @@ def test_cut_rule_study_small_renders():
     assert all(c.ratio.value >= 1 for c in cells)
     k2 = [c for c in cells if c.values == "K = 2"]
     assert all(c.tie_share > 0.5 and c.ratio.low > 1 for c in k2)
+
+
+def test_exact_discrete_alpha_is_the_parity_fit_of_the_dp_and_sampling_agrees():
+    """The exact exponent is the parity fit of the DP's E[leaves]; deep K = 2 trees are in the
+    sqrt(b) regime (α → 1/2); the kernel's mean leaves over sampled trees fit to an α whose
+    bootstrap CI contains it."""
+    from searchlab.analysis import estimators as E
+    from searchlab.algorithms.kernels import run_kernel
+    from searchlab.studies.rigor.discrete import exact_discrete_alpha
+    from searchlab.theory.exact import expected_counts, uniform_pmf
+    from searchlab.trees import IIDTree
+
+    seq = expected_counts(2, 9, uniform_pmf(3))
+    want = math.log(E.fit_growth(range(4, 10), [seq.leaves[d] for d in range(4, 10)]).beff) / math.log(2)
+    assert exact_discrete_alpha(2, 3, range(4, 10)) == pytest.approx(want, rel=1e-12)
+    assert abs(exact_discrete_alpha(2, 2, range(40, 48)) - 0.5) < 0.01
+    depths = np.arange(4, 10)
+    mat = np.array([[run_kernel(IIDTree(2, int(d), 1000 + i, levels=3), "alphabeta", "natural").leaves
+                     for d in depths] for i in range(300)], dtype=float)
+    _, al, _ = E.fit_with_ci(depths, mat, 2, n_resamples=199, seed=1)
+    assert al.low <= exact_discrete_alpha(2, 3, depths) <= al.high

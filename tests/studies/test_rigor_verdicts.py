@@ -85,16 +85,43 @@ def _iid_rows(cells, ordering="random", seed=0):
                          for b, d, f, n in cells for _ in range(n)])
 
 
-def test_001e_pruned_fraction_with_cis_and_n():
-    df = _iid_rows([(2, 3, 0.5, 20), (2, 8, 0.9, 20), (4, 2, 0.45, 2), (4, 5, 0.6, 30)])
+def test_001e_judged_on_the_exact_fraction_with_the_sampled_ci_as_check():
+    """The cells are judged from the DP's rigorous interval of 1 - E[leaves]/b^d, not from the
+    sampled CI: b=2, d=6 (exact 41.6-42.2 %, the report's sample 39.9 % [37.3, 42.8] straddled
+    40 %) is inside 40-60 %; b=8, d=2 (39.3-39.9 %) is outside. A sample far from the exact value
+    is reported as a failed check, and does not change the cell's judgement."""
+    ex = X.exact_pruned_fractions([(2, 1), (2, 2), (2, 6), (8, 2), (2, 8), (3, 20), (4, 2)])
+    assert ex[(2, 1)][:2] == (0.0, 0.0)                      # depth 1: every leaf examined
+    lo, hi, _ = ex[(2, 2)]
+    assert lo <= 1 / 12 <= hi and hi - lo < 0.005           # E[leaves] = 2 + 1 + 2/3 of 4
+    assert 0.4 < ex[(2, 6)][0] and ex[(8, 2)][1] < 0.4 and ex[(3, 20)][0] > 0.99
+    mid = {k: 0.5 * (v[0] + v[1]) for k, v in ex.items()}
+    df = _iid_rows([(2, 6, mid[(2, 6)], 20), (8, 2, mid[(8, 2)], 20), (2, 8, mid[(2, 8)] - 0.1, 20), (4, 2, 0.45, 2)])
     v = X.random_order_prunes_half(_ctx(df))
     assert v.category == "holds only under conditions"
-    assert "(b=2, d=3: 50.0 %" in v.detail and "n=20" in v.detail
-    assert "n = 2–30 trees per cell" in v.measured
-    # b=4, d=2 has 2 trees (not judged); b=4, d=5 straddles 60 %: both "not shown"
-    assert "1 of 4 cells have their CI inside 40–60 %, 1 outside, 2 not shown" in v.measured
-    far = X.random_order_prunes_half(_ctx(_iid_rows([(2, 8, 0.9, 20)])))
+    assert "(b=2, d=6: exact [41.6 %, 42.2 %]; sampled " in v.detail and "n=20" in v.detail
+    assert "(b=2, d=8: exact [56.7 %, 57.3 %]" in v.detail and "b=8" not in v.detail
+    assert "2 of 4 cells inside 40–60 %, 2 outside, 0 undecided" in v.measured
+    # the check: b=2, d=8's sample is 10 points off; b=4, d=2 has no CI (2 trees)
+    assert "meets the exact interval in 2 of 3 cells with a CI (misses: (b=2, d=8: exact" in v.measured
+    # only cells whose exact fraction lies outside 40-60 % (whatever the samples say): does not hold
+    far = X.random_order_prunes_half(_ctx(_iid_rows([(2, 14, 0.5, 20), (4, 2, 0.5, 20)])))
     assert far.category == "does not hold" and "no cell" in far.detail
+
+
+def test_001e_a_straddling_interval_is_refined_then_left_undecided(monkeypatch):
+    """Cells whose interval straddles 40 % get more cells per height within the cost cap; at a cap
+    that allows no refinement a straddling cell stays undecided."""
+    ex = X.exact_pruned_fractions([(8, 2)], per_height=4, refine_cost=0)
+    lo, hi, m = ex[(8, 2)]
+    assert m == 4 and lo < 0.4 < hi
+    lo2, hi2, m2 = X.exact_pruned_fractions([(8, 2)], per_height=4)[(8, 2)]
+    assert m2 > 4 and hi2 < 0.4 and lo <= lo2 <= hi2 <= hi
+    monkeypatch.setattr(X, "PRUNED_CELLS", 4)
+    monkeypatch.setattr(X, "PRUNED_REFINE_COST", 0)
+    monkeypatch.setattr(X.exact_pruned_fractions, "__defaults__", (4, 0))
+    v = X.random_order_prunes_half(_ctx(_iid_rows([(8, 2, 0.4, 20), (2, 3, 0.5, 20)])))
+    assert "1 undecided (the interval straddles 40 % or 60 %): (b=8, d=2: exact [" in v.measured
 
 
 def test_000e_odd_depth_constant_from_the_counts():

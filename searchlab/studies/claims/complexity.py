@@ -5,6 +5,7 @@ counts against Knuth & Moore's minimal tree.
 
 from __future__ import annotations
 
+import functools
 import math
 import numpy as np
 import pandas as pd
@@ -15,6 +16,7 @@ from searchlab.analysis.stats import mean_ci
 from searchlab.studies.rigor.exact_random_verdicts import random_order_three_quarters_exact
 from searchlab.studies.ordering.ordering_checks import chess_near_minimal_tree, measurements
 from searchlab.studies.claims.verdict import Context, Verdict, no_data, pending
+from searchlab.theory.exact import continuous_bounds
 
 #: "about b^(3d/4)" on the count scale: the measured count within this factor of b^(3d/4) (either way)
 COUNT_FACTOR = 2.0
@@ -112,9 +114,13 @@ def random_order_three_quarters(ctx: Context) -> Verdict:
     return random_order_three_quarters_exact(exact, COUNT_FACTOR)
 
 
-#: 001-e: a (b, d) cell's pruned fraction is judged only with at least this many trees (a bootstrap
-#: CI over fewer is not an interval one can read)
+#: 001-e: a (b, d) cell's sampled pruned fraction gets a CI only with at least this many trees
+#: (a bootstrap CI over fewer is not an interval one can read)
 MIN_TREES_PER_CELL = 10
+#: 001-e's exact fractions: the bracket of theory.exact.continuous_bounds at PRUNED_CELLS cells
+#: per height; a cell whose bracket straddles 40 % or 60 % is recomputed with twice the cells
+#: while its cost d^3 M^2 stays within PRUNED_REFINE_COST (about 10 s at 2e9 on this machine)
+PRUNED_CELLS, PRUNED_REFINE_COST = 32, 2e9
 
 
 def pruned_fraction_cells(sub: pd.DataFrame, n_resamples: int = 999) -> pd.DataFrame:
@@ -129,11 +135,49 @@ def pruned_fraction_cells(sub: pd.DataFrame, n_resamples: int = 999) -> pd.DataF
     return pd.DataFrame(rows, columns=["b", "d", "n", "pruned", "lo", "hi"])
 
 
+@functools.lru_cache(maxsize=64)
+def _bounds(b: int, dmax: int, per_height: int):
+    """continuous_bounds, kept: a report evaluates the verdict more than once."""
+    return continuous_bounds(b, dmax, per_height)
+
+
+def _decided(lo: float, hi: float) -> str | None:
+    """"inside" / "outside" 40-60 % for a rigorous interval [lo, hi] of the fraction, None when it
+    straddles 40 % or 60 %."""
+    if lo >= 0.4 and hi <= 0.6:
+        return "inside"
+    if hi < 0.4 or lo > 0.6:
+        return "outside"
+    return None
+
+
+def exact_pruned_fractions(cells: list[tuple[int, int]], per_height: int = PRUNED_CELLS,
+                           refine_cost: float = PRUNED_REFINE_COST) -> dict[tuple[int, int], tuple[float, float, int]]:
+    """Per (b, d): a rigorous interval [lo, hi] of the expected fraction of the b^d leaves that
+    random-order alpha-beta on continuous i.i.d. trees prunes, 1 - E[leaves] / b^d, from the
+    bracket of searchlab.theory.exact.continuous_bounds (one DP per b to its deepest d), and the
+    cells per height used. Cells whose interval straddles 40 % or 60 % are recomputed with twice
+    the cells per height while d^3 M^2 <= ``refine_cost``."""
+    out = {}
+    for b in sorted({b for b, _ in cells}):
+        ds = sorted(d for bb, d in cells if bb == b)
+        cb = _bounds(b, max(ds[-1], 1), per_height)
+        for d in ds:
+            m, lo, hi = per_height, 1 - cb.high.leaves[d] / b ** d, 1 - cb.low.leaves[d] / b ** d
+            while d >= 1 and _decided(lo, hi) is None and d ** 3 * (2 * m) ** 2 <= refine_cost:
+                m *= 2
+                fine = _bounds(b, d, m)
+                lo, hi = 1 - fine.high.leaves[d] / b ** d, 1 - fine.low.leaves[d] / b ** d
+            out[(b, d)] = (lo, hi, m)
+    return out
+
+
 def random_order_prunes_half(ctx: Context) -> Verdict:
-    """001-e "random order typically prunes ~50 % of leaves": per (b, d) cell the mean pruned
-    fraction with a 95 % bootstrap CI over the trees; a cell shows "about 50 %" when its CI lies
-    inside 40–60 %, shows otherwise when its CI lies outside, and is "not shown" when the CI
-    straddles 40 % or 60 % (or there is one tree)."""
+    """001-e "random order typically prunes ~50 % of leaves", judged per (b, d) cell of the run
+    from the *exact* expected pruned fraction (a rigorous interval from the window DP's bracket,
+    exact_pruned_fractions): a cell shows "about 50 %" when its interval lies inside 40-60 %,
+    shows otherwise when it lies outside, and is undecided when it straddles a limit. The sampled
+    mean with its bootstrap CI over the trees is the check (does its CI meet the exact interval?)."""
     sub = ctx.iid()
     if sub.empty:
         return no_data("continuous i.i.d. rows", "ordering_ebf")
@@ -142,25 +186,37 @@ def random_order_prunes_half(ctx: Context) -> Verdict:
     if sub.empty:
         return no_data("random- or natural-order rows", "ordering_ebf")
     g = pruned_fraction_cells(sub)
-    judged = g[g["n"] >= MIN_TREES_PER_CELL]
-    inside = judged[(judged["lo"] >= 0.4) & (judged["hi"] <= 0.6)]
-    outside = judged[(judged["hi"] < 0.4) | (judged["lo"] > 0.6)]
-    unclear = g.drop(index=inside.index.union(outside.index))
-    lo, hi = g.loc[g["pruned"].idxmin()], g.loc[g["pruned"].idxmax()]
+    ex = exact_pruned_fractions([(int(r.b), int(r.d)) for r in g.itertuples()])
+    g = g.assign(ex_lo=[ex[(r.b, r.d)][0] for r in g.itertuples()], ex_hi=[ex[(r.b, r.d)][1] for r in g.itertuples()],
+                 cells=[ex[(r.b, r.d)][2] for r in g.itertuples()])
+    state = [_decided(r.ex_lo, r.ex_hi) for r in g.itertuples()]
+    inside = g[[s_ == "inside" for s_ in state]]
+    outside = g[[s_ == "outside" for s_ in state]]
+    unclear = g[[s_ is None for s_ in state]]
+    lo, hi = g.loc[g["ex_lo"].idxmin()], g.loc[g["ex_hi"].idxmax()]
+    withci = g[g["n"] >= MIN_TREES_PER_CELL]
+    miss = withci[(withci["hi"] < withci["ex_lo"]) | (withci["lo"] > withci["ex_hi"])]
 
-    def cell(r):
-        ci = f" [{percent(r.lo)}, {percent(r.hi)}]" if r.n >= MIN_TREES_PER_CELL else \
-            f" (no CI: fewer than {MIN_TREES_PER_CELL} trees)"
-        return f"(b={r.b}, d={r.d}: {percent(r.pruned)}{ci}, n={r.n})"
-    measured = (f"{o} order on continuous i.i.d. trees, fraction of the b^d leaves pruned, mean with 95 % bootstrap "
-                f"CI over trees per (b, d), n = {int(g['n'].min())}–{int(g['n'].max())} trees per cell: from "
-                f"{percent(lo.pruned)} (b={int(lo.b)}, d={int(lo.d)}) to {percent(hi.pruned)} (b={int(hi.b)}, d={int(hi.d)}); "
-                f"{len(inside)} of {len(g)} cells have their CI inside 40–60 %, {len(outside)} outside, "
-                f"{len(unclear)} not shown (CI straddles 40 % or 60 %, or fewer than {MIN_TREES_PER_CELL} trees)"
-                + (": " + ", ".join(cell(r) for r in unclear.itertuples()) if len(unclear) else ""))
+    def exact(r) -> str:
+        return (f"{percent(r.ex_lo)}" if percent(r.ex_lo) == percent(r.ex_hi)
+                else f"[{percent(r.ex_lo)}, {percent(r.ex_hi)}]")
+
+    def cell(r) -> str:
+        ci = f" [{percent(r.lo)}, {percent(r.hi)}]" if r.n >= MIN_TREES_PER_CELL else ""
+        return f"(b={r.b}, d={r.d}: exact {exact(r)}; sampled {percent(r.pruned)}{ci}, n={r.n})"
+    measured = (f"{o} order on continuous i.i.d. trees, fraction of the b^d leaves pruned, exact: 1 − E[leaves]/b^d "
+                "from the window DP (searchlab.theory.exact.continuous_bounds, a rigorous interval at "
+                f"{int(g['cells'].min())}–{int(g['cells'].max())} cells per height), at the run's {len(g)} (b, d) cells: "
+                f"from {percent(lo.ex_lo)} (b={int(lo.b)}, d={int(lo.d)}) to {percent(hi.ex_hi)} (b={int(hi.b)}, "
+                f"d={int(hi.d)}); {len(inside)} of {len(g)} cells inside 40–60 %, {len(outside)} outside, "
+                f"{len(unclear)} undecided (the interval straddles 40 % or 60 %)"
+                + (": " + ", ".join(cell(r) for r in unclear.itertuples()) if len(unclear) else "")
+                + f". Check: the sampled mean's 95 % bootstrap CI over trees (n = {int(g['n'].min())}–"
+                f"{int(g['n'].max())} per cell) meets the exact interval in {len(withci) - len(miss)} of {len(withci)} "
+                "cells with a CI" + (" (misses: " + ", ".join(cell(r) for r in miss.itertuples()) + ")" if len(miss) else ""))
     where = ", ".join(cell(r) for r in inside.itertuples()) or "no cell"
     cat = "holds only under conditions" if len(inside) else "does not hold"
-    return Verdict(cat, f"≈50 % only at shallow depth, CI inside 40–60 % at {where}; the pruned fraction grows "
+    return Verdict(cat, f"≈50 % only at shallow depth, the exact fraction inside 40–60 % at {where}; it grows "
                    "toward 100 % with d (random order examines about b^(3d/4) of the b^d leaves, a vanishing "
                    "fraction b^(−d/4))", measured, "≈ 50 % of leaves pruned", ctx.command)
 

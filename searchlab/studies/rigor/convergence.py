@@ -446,6 +446,7 @@ def convergence_facts(res: dict[int, ConvergenceResult]) -> dict[str, Any]:
     facts["deep"] = deep
     lims = {b: v["limit"] for b, v in deep.items() if v["limit"] is not None and math.isfinite(v["limit"].low)}
     facts["rb_in_limit_ci"] = [b for b, e in lims.items() if e.low <= T.pearl_rb(b) <= e.high]
+    facts["limit_ci"] = {b: (e.low, e.high) for b, e in lims.items()}
     facts["b34_in_limit_ci"] = [b for b, e in lims.items() if e.low <= b ** 0.75 <= e.high]
     facts["b34_above_limit_ci"] = [b for b, e in lims.items() if b ** 0.75 > e.high]
     facts["rb_in_growth_ci"] = [b for b, v in deep.items() if v["growth"] and v["growth"].low <= T.pearl_rb(b) <= v["growth"].high]
@@ -521,8 +522,8 @@ def section(res: dict[int, ConvergenceResult], fig_dir: Path, fmt: str = "png") 
            "d−2 are nearly uncorrelated (the two trees share their top plies' keys, not their "
            "leaf values), so the paired design buys consistency across depths, not precision."
            if wr > 0.95 else "Pairing narrows the CIs a little." if wr > 0.8 else "Pairing narrows the CIs markedly."),
-        "### Extrapolated limit of the growth per ply\n\n*Extrapolated, from sampled trees: superseded as "
-        "evidence by the exact sequence of the section \"Random-order alpha-beta from exact expectations\"; "
+        "### Extrapolated limit of the growth per ply\n\n*Extrapolated, from sampled trees: not evidence, "
+        "superseded by the exact sequence of the section \"Random-order alpha-beta from exact expectations\"; "
         "kept as a check (its CI covers sampling only, not the choice of model).* Both convergence models are fitted to g(d), "
         "d ≥ 4, by weighted least squares (scipy curve_fit, weights 1/SE² from the bootstrap); the one with "
         "the smaller AIC = χ² + 2k is used, and its limit R gets a percentile CI from refitting it on "
@@ -543,8 +544,9 @@ def section(res: dict[int, ConvergenceResult], fig_dir: Path, fmt: str = "png") 
                     "CI half-width (all n)", "spread"], sens_rows),
         f"The least stable number is the exponent at b = {b_ls}: it moves by {s_ls:.3f} with the choice of "
         f"window or estimator, {f['spread_over_ci'][b_ls]:.1f}× the CI's half-width. An exponent verdict "
-        "is therefore good to about ± half that spread, whatever its CI says; the verdicts below rest on the "
-        "count-scale ratios and the extrapolated limits instead.",
+        "is therefore good to about ± half that spread, whatever its CI says; the verdicts rest on the "
+        "exact expectations (section \"Random-order alpha-beta from exact expectations\") and the count-scale "
+        "ratios instead, not on the extrapolated limits.",
         "\n".join(figs),
     ]
     return "\n\n".join(text)
@@ -557,9 +559,19 @@ def _limit_sentence(f: dict) -> str:
              f"b^(3/4) at {len(f['b34_in_limit_ci'])} of {len(bs)}"
              + (f" and above the CI at b = {', '.join(map(str, f['b34_above_limit_ci']))}" if f["b34_above_limit_ci"] else "")]
     s = "; ".join(parts) + ". "
+    failed = [b for b in bs if b in f.get("limit_ci", {}) and b not in f["rb_in_limit_ci"]]
+    if failed:
+        lims = f["limit_ci"]
+        side = "; ".join(f"b = {b}: [{lims[b][0]:.3g}, {lims[b][1]:.3g}], R_b = {T.pearl_rb(b):.4g} "
+                         f"{'below' if T.pearl_rb(b) < lims[b][0] else 'above'} it" for b in failed)
+        s += (f"**The extrapolation fails at b = {', '.join(map(str, failed))}** ({side}): R_b is the limit of the "
+              "growth (Pearl's theorem), so a CI that excludes it means the convergence model chosen is misspecified at "
+              "these depths (the growth has not reached the regime R + c·ρ^d or R + c/d describes, and the CI "
+              "covers sampling only, not the model's error). These extrapolated limits are not estimates of the "
+              "limit and no verdict uses them. ")
     if f["growth_above_rb"]:
         s += ("At the deepest depth measured, the growth's CI lies above R_b at b = "
-              + ", ".join(map(str, f["growth_above_rb"])) + ": the growth converges to R_b from above, and "
+              + ", ".join(map(str, f["growth_above_rb"])) + ": at these depths the growth is still above R_b, and "
               "'R_b fits' is a statement about the limit, not about any feasible depth.")
     else:
         s += "At the deepest depth measured, R_b lies inside the growth's CI at every b."

@@ -25,6 +25,7 @@ import pandas as pd
 
 from searchlab.algorithms.ordering import base_order
 from searchlab.algorithms.kernels import run_kernel
+from searchlab.theory.exact import expected_counts, uniform_pmf
 from searchlab.trees import IIDTree
 
 from searchlab.analysis import estimators as E
@@ -34,13 +35,24 @@ from searchlab.studies.rigor.instrumented import instrumented_alphabeta
 from searchlab.analysis.stats import paired_ratio
 from searchlab.analysis.markdown_tables import md_table
 
-__all__ = ["leaf_win_prob", "CriticalCell", "critical_study", "CutRuleCell", "cut_rule_study",
+__all__ = ["exact_discrete_alpha", "leaf_win_prob", "CriticalCell", "critical_study", "CutRuleCell", "cut_rule_study",
            "section", "critical_plan", "critical_rows", "critical_from", "cut_rule_plan", "cut_rule_rows",
            "cut_rule_from"]
 
 OFFSET = 0.15
 FULL_DEPTHS = {2: range(2, 27), 4: range(2, 16), 8: range(2, 11)}
 SMALL_DEPTHS = {2: range(2, 15), 4: range(2, 9)}
+
+
+def exact_discrete_alpha(b: int, levels: int, depths) -> float:
+    """The exponent α = log b_eff / log b that the sampled parity fit estimates, computed from
+    the exact expectations: the same fit (estimators.fit_growth, "parity") of log E[leaves] on d
+    over ``depths``, with E[leaves] of random-order alpha-beta on IIDTree(b, d, levels=K) from
+    the window DP (searchlab.theory.exact). The sampled fit (log of the mean over trees) is an
+    estimate of exactly this number."""
+    ds = sorted(int(d) for d in depths)
+    seq = expected_counts(int(b), ds[-1], uniform_pmf(int(levels)))
+    return math.log(E.fit_growth(ds, [seq.leaves[d] for d in ds], "parity").beff) / math.log(b)
 
 
 def leaf_win_prob(w: float, d: int) -> float:
