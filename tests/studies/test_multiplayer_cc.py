@@ -91,3 +91,16 @@ def test_verdict_can_fail_on_chinese_checkers(without_openspiel):
     assert pruned.category == "does not hold" and "shallow pruning saves" in pruned.detail
     slow, _ = _verdict(measured, _cc_table(paranoid_base=40.0))
     assert slow.category == "does not hold" and "as fast as max^n" in slow.detail
+
+
+def test_perfect_paranoid_below_the_floor_is_explained_from_keeps_turn():
+    """000-q: the hop-chain explanation of perfect-order paranoid's small counts is in the
+    section and the verdict's measured text, with the table's share of positions whose best
+    root move keeps the turn."""
+    cc = dict(MS.cc_summary(_cc_table(), seed=1, resamples=199), plies=30, budget=1000)
+    note = MP.cc_hop_note(cc)
+    assert "counting convention, not a defect" in note and "d=2: 1, d=3: 1" in note
+    assert "down to 9 leaves at d=2" in note
+    assert note in "\n\n".join(MP.cc_section(cc)) and note in MP.cc_measured(cc)
+    none = dict(cc, depths=cc["depths"][cc["depths"]["algorithm"] != "paranoid-perfect"])
+    assert MP.cc_hop_note(none) == ""

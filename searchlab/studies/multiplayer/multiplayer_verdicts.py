@@ -51,7 +51,30 @@ def cc_measured(cc: dict[str, Any]) -> str:
             f"engine, {cc['budget']:,} nodes per search: growth per ply with 95 % bootstrap CIs over positions: "
             f"{fits or 'none'}{'; ' + missing if missing else ''}; shallow pruning's cutoffs in all searches: "
             f"{cc['shallow_cutoffs']}; paranoid against its best case b^(d(n−1)/n) (b^d = max^n's leaves at that "
-            f"position): {bound or 'no depth >= 2 that max^n completed at every position'}")
+            f"position): {bound or 'no depth >= 2 that max^n completed at every position'}"
+            + (". " + cc_hop_note(cc) if cc_hop_note(cc) else ""))
+
+
+def cc_hop_note(cc: dict[str, Any]) -> str:
+    """Why perfect-order paranoid's chinese_checkers counts can lie below the b1·b2 leaves any
+    alpha-beta examines when the mover changes every ply (computed from the table's
+    ``keeps_turn``; the mechanism is checked in tests/games/test_openspiel_chinese_checkers.py)."""
+    dep = cc["depths"]
+    pp = dep[(dep["algorithm"] == "paranoid-perfect") & (dep["d"] >= 2)]
+    if pp.empty:
+        return ""
+    keep = ", ".join(f"d={r.d}: {number(r.keeps_turn)}" for r in pp.itertuples())
+    return ("Perfect-order paranoid's counts here (down to "
+            f"{number(pp['leaves'].min())} leaves at d={int(pp.loc[pp['leaves'].idxmin(), 'd'])} with about "
+            f"{number(cc['branching'])} root moves) are a counting convention, not a defect: the floor of "
+            "b1·b2 leaves (under the root's first move a MIN node with α = −∞ cannot cut, nor can its MIN "
+            "children) assumes that move passes the turn. A hop is one OpenSpiel action and the chain continues "
+            "with the same player, so when the best root move is a hop the first child is the root player's "
+            "again, with only the chain's continuations (hop on or pass), and every other root move is refuted "
+            f"by one leaf. The best root move kept the turn at this share of the positions: {keep}. The engine's "
+            "count equals the minimal proof tree with the movers as played (an independent recursion in "
+            "tests/games/test_openspiel_chinese_checkers.py); for the same reason perfect-order paranoid's "
+            "fitted growth here is the hop chain's, not a best case of alternating play.")
 
 
 def cc_contradicts(cc: dict[str, Any]) -> str | None:
@@ -216,7 +239,7 @@ def cc_section(cc: dict[str, Any]) -> list[str]:
         f"Growth per ply (one line through log mean leaves, 95 % bootstrap CI over positions; α = log growth / "
         f"log max^n's growth; fitted only with >= {MS.CC_MIN_DEPTHS} depths at every position):",
         md_table(["algorithm", "growth", "CI", "α vs max^n", "d", "positions"], frows),
-    ]
+    ] + ([cc_hop_note(cc)] if cc_hop_note(cc) else [])
 
 
 #: the verdicts this family's measurements decide
