@@ -173,3 +173,27 @@ def test_a_pair_of_different_caps_is_judged_under_the_smaller_one():
 def test_a_policy_without_a_cap_is_refused():
     with pytest.raises(ValueError, match="no node cap for the policies \\['natural'\\]"):
         CD.measure(_capped_table(), {"captures": 1000})
+
+
+def test_killer_history_captures_pair_is_printed_but_not_000l_evidence():
+    """000-l: the deep study's killer+history+captures / captures (1.37x in the report) is shown
+    with its reason and left out of the verdict's evidence; the verdict's category and domains
+    are the shallow verdict's (the staged order's comparison in chess)."""
+    from searchlab.studies.claims.verdict import Verdict
+    from searchlab.studies.ordering import ordering_checks as O
+    d = {"killer": [dict(a="killer", b="natural", d=4, ratio=0.37, low=0.35, high=0.39, n=295, p_holm=1e-9,
+                         kind="shown"),
+                    dict(a="killer+history+captures", b="captures", d=5, ratio=1.37, low=1.28, high=1.47, n=314,
+                         p_holm=1e-16, kind="contradicted")]}
+    ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"chess_deep": d})
+    base = Verdict("holds only under conditions", "improve in 6/7 domains (…, chess (staged order))", "m", "t", "c")
+    orig = O.killer_and_history
+    try:
+        O.killer_and_history = lambda ctx: base
+        v = CD.killer_and_history(ctx)
+    finally:
+        O.killer_and_history = orig
+    assert v.category == base.category and v.detail.startswith(base.detail)
+    assert "killer / natural at d=4: 0.37 [0.35, 0.39] (n=295, Holm p=1e-09) (shown)" in v.measured
+    assert "(contradicted; not evidence on 000-l: in this composition history outranks captures" in v.measured
+    assert "killer+history+captures / captures = 1.37 is left out of the evidence" in v.detail

@@ -207,3 +207,32 @@ def test_ebf_compares_policies_at_one_common_depth():
     assert common.ebf.to_numpy() == pytest.approx([3.0, 3.0], rel=0.05)   # 3x a ply (counts truncated)
     md = DO.deep_section(DO.deep_checks(t, n_resamples=99))
     assert "EBF at the common depth (d = 5; 95 % CI)" in md
+
+
+def test_000l_incremental_rows_carry_paired_cis():
+    """The incremental-tree rows of 000-l print killer / natural and history / natural with the
+    paired CI over trees when the run has them, and a CI reaching 1 keeps the row out of
+    "improve"."""
+    from searchlab.analysis.estimators import Estimate
+    good = _checks({**BASE, "killer": 0.5, "history": 0.5, "id+tt+killer+history": 0.7, "tt": 0.4, "id+tt": 0.6})
+    sh = _shallow()
+    ci = {c: {"killer": Estimate(0.5, 0.45, 0.55, 3, 0.95, "bca"), "history": Estimate(0.5, 0.44, 0.56, 3, 0.95, "bca")}
+          for c in (0.0, 0.5, 1.0)}
+    ci[1.0]["history"] = Estimate(0.5, 0.2, 1.1, 3, 0.95, "bca")
+    sh["tree"]["ratio_ci"] = ci
+    kh = O.killer_and_history(Context(df=pd.DataFrame(), summary=pd.DataFrame(),
+                                      exact={"ordering": sh, "deep_ordering": good}))
+    assert "paired 95 % bootstrap CI over n = 3 trees" in kh.measured
+    assert "incremental corr 0.5: 0.5 [0.45, 0.55] / 0.5 [0.44, 0.56]" in kh.measured
+    assert "incremental corr 1.0" in kh.detail.split("; not in")[1]
+
+
+def test_tree_ratio_cis_are_paired_ratios_of_means():
+    from searchlab.studies.ordering.ordering_checks_study import tree_ratio_cis
+    rows = [dict(domain="tree 0.5", unit=u, policy=p, nodes=n)
+            for u, (nat, kil) in enumerate([(100, 40), (200, 90), (300, 150), (400, 170)])
+            for p, n in (("natural", nat), ("killer", kil))]
+    got = tree_ratio_cis(pd.DataFrame(rows), ["natural", "killer", "history"])
+    e = got[0.5]["killer"]
+    assert set(got) == {0.5} and set(got[0.5]) == {"killer"}
+    assert e.value == pytest.approx(450 / 1000) and e.low <= e.value <= e.high < 0.55

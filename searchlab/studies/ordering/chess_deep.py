@@ -269,14 +269,32 @@ def close_to_minimal_tree(ctx) -> Verdict:
     return Verdict(cat, det, measured, "b^(d/2) (growth exponent 1/2 per ply pair)", COMMAND)
 
 
+#: pairs printed beside a verdict but not its evidence, with the reason (000-l: in the
+#: lexicographic composition killer+history+captures every move is sorted by history and
+#: MVV-LVA only breaks ties, so quiet moves with a history score go before the captures: the pair
+#: measures history displacing captures, not killers and history added on top of them; the
+#: staged order, tt+tactical+killer+history, is the composition that adds them, and 000-l's chess
+#: evidence is its paired comparison. tests/algorithms/test_staged_ordering.py pins the order.)
+NOT_EVIDENCE = {("killer+history+captures", "captures"):
+                "not evidence on 000-l: in this composition history outranks captures (every move sorted by "
+                "history, MVV-LVA only breaking ties), so it measures history displacing captures, not killers and "
+                "history added to them; the staged order (tt, captures, killers, history) is the chess evidence"}
+
+
 def _with_deep(v: Verdict, ctx, key: str) -> Verdict:
     """The shallow verdict ``v`` with the deep study's paired ratios ``key`` added to its
-    measurement, when the study ran."""
+    measurement, when the study ran; a pair of NOT_EVIDENCE is printed with its reason, and the
+    detail says it was left out of the evidence."""
     d = _data(ctx)
     if d is None or not d[key]:
         return v
-    deep = "; deep chess: " + "; ".join(_ratio_text(r) + f" ({r['kind']})" for r in d[key])
-    return Verdict(v.category, v.detail, v.measured + deep, v.theory, v.command + "; " + COMMAND)
+    deep = "; deep chess: " + "; ".join(
+        _ratio_text(r) + f" ({r['kind']}" + (f"; {NOT_EVIDENCE[(r['a'], r['b'])]}" if (r["a"], r["b"]) in NOT_EVIDENCE
+                                              else "") + ")" for r in d[key])
+    left = [r for r in d[key] if (r["a"], r["b"]) in NOT_EVIDENCE]
+    detail = v.detail + "".join(f"; the deep study's {r['a']} / {r['b']} = {r['ratio']:.2f} is left out of the "
+                                "evidence (history outranks captures in that composition)" for r in left)
+    return Verdict(v.category, detail, v.measured + deep, v.theory, v.command + "; " + COMMAND)
 
 
 def captures_first(ctx) -> Verdict:

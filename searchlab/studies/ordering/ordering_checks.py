@@ -16,7 +16,7 @@ from typing import Any
 
 from searchlab.studies.rigor.convergence import fmt_ci
 from searchlab.studies.ordering.ordering_costs import COST_DEFINITION, best_by_cost
-from searchlab.analysis.format import number
+from searchlab.analysis.format import interval, number
 from searchlab.analysis.stats import classify, holm
 from searchlab.studies.claim_study.claim_steps import run_steps
 from searchlab.studies.ordering import chess_ordering_study as COS
@@ -204,6 +204,20 @@ def iterative_deepening_pays(ctx):
     return Verdict(cat, det, measured + games, "ID total cost < natural; ID cheapest single technique", command)
 
 
+def _incremental_text(d, rows) -> str:
+    """The incremental-tree rows of 000-l: killer / natural and history / natural, with the
+    paired 95 % bootstrap CI over the trees where the run has it (``tree.ratio_ci``)."""
+    cis = d["tree"].get("ratio_ci") or {}
+
+    def one(lab: str, pol: str, r: float) -> str:
+        e = cis.get(float(lab.rsplit(" ", 1)[1]), {}).get(pol)
+        return f"{r:.2f}" if e is None else interval(e.value, e.low, e.high)
+    return (f"incremental trees (nodes / natural, killer / history; paired 95 % bootstrap CI over "
+            f"n = {d['tree']['n']} trees where shown): "
+            + ", ".join(f"{lab}: {one(lab, 'killer', k)} / {one(lab, 'history', h)}"
+                        for lab, k, h in rows if lab.startswith("incremental")))
+
+
 def killer_and_history(ctx):
     d = measurements(ctx)
     if d is None:
@@ -214,8 +228,16 @@ def killer_and_history(ctx):
             for lab, agg in doms]
     measured = "nodes relative to natural order, killer / history: " + ", ".join(
         f"{lab}: {k:.2f} / {'n/a' if math.isnan(h) else f'{h:.2f}'}" for lab, k, h in rows)
-    # "improve" = at least 5 % fewer nodes: a ratio of 0.998 is no improvement worth the name
-    better = [lab for lab, k, h in rows if k < 0.95 and (math.isnan(h) or h < 0.95)]
+    # "improve" = at least 5 % fewer nodes: a ratio of 0.998 is no improvement worth the name;
+    # where the run has the paired CIs, their upper ends below 1 as well
+    cis = d["tree"].get("ratio_ci") or {}
+
+    def _ci_below(lab: str) -> bool:
+        if not lab.startswith("incremental"):
+            return True
+        e = cis.get(float(lab.rsplit(" ", 1)[1]), {})
+        return all(e[p].high < 1 for p in ("killer", "history") if p in e)
+    better = [lab for lab, k, h in rows if k < 0.95 and (math.isnan(h) or h < 0.95) and _ci_below(lab)]
     tree = d["tree"]["by_corr"]
     gain0 = 1 - _ratio(tree[0.0], "killer")
     gain1 = 1 - _ratio(tree[1.0], "killer")
@@ -227,9 +249,7 @@ def killer_and_history(ctx):
             rows.append((s, math.nan, math.nan))
             if mine and all(c.kind == "shown" for c in mine):
                 better.append(s)
-        measured = ("incremental trees (nodes / natural, killer / history): "
-                    + ", ".join(f"{lab}: {k:.2f} / {h:.2f}" for lab, k, h in rows if lab.startswith("incremental"))
-                    + f"; games ({OD.datasets(deep)}): {OD.measured(comps)}")
+        measured = (_incremental_text(d, rows) + f"; games ({OD.datasets(deep)}): {OD.measured(comps)}")
         command = COMMAND + "; " + OD.COMMAND
     chess = COS.killer_history_comparison(ctx)
     if chess is not None:                   # chess as engines order it, paired per position

@@ -38,6 +38,7 @@ from searchlab.games.connect4 import ConnectFour
 from searchlab.games.epd import load_epd
 from searchlab.games.othello import Othello, random_position
 from searchlab.games.tictactoe import TicTacToe
+from searchlab.analysis.stats import paired_ratio
 from searchlab.studies.claim_study.claim_steps import Step
 from searchlab.trees import IncrementalTree
 
@@ -248,6 +249,20 @@ def _aggregate(t: pd.DataFrame, policies: list[str]) -> dict[str, dict[str, floa
     return aggregate(per, policies)
 
 
+def tree_ratio_cis(t: pd.DataFrame, policies: list[str]) -> dict[float, dict[str, Any]]:
+    """Per correlation of the incremental trees: each policy's nodes over natural order's as a
+    paired ratio of means over the same trees with a 95 % bootstrap CI (stats.paired_ratio,
+    seeded by the correlation); the incremental rows of 000-l."""
+    out = {}
+    for c in CORRELATIONS:
+        tc = t[t.domain == f"tree {c}"].pivot(index="unit", columns="policy", values="nodes").sort_index()
+        if tc.empty:
+            continue
+        out[c] = {p: paired_ratio(tc[p].to_numpy(float), tc["natural"].to_numpy(float), seed=int(round(100 * c)))
+                  for p in policies if p != "natural" and p in tc.columns}
+    return out
+
+
 def summarise(tables: dict[str, pd.DataFrame], size: str = "full", seed: int = 0) -> dict[str, Any]:
     """ordering_checks()'s dictionary from the tables ("seconds": the searches' CPU seconds)."""
     s = SIZES[size]
@@ -261,8 +276,10 @@ def summarise(tables: dict[str, pd.DataFrame], size: str = "full", seed: int = 0
         w = a[a.width == ("none" if delta is None else str(delta))]
         asp["none" if delta is None else delta] = dict(nodes=float(np.mean(w.nodes)), cutoffs=float(np.mean(w.cutoffs)),
                                                        re_searches=float(np.mean(w.re_searches)))
+    ratio_ci = tree_ratio_cis(t, pol["tree"])
     out: dict[str, Any] = {"small": size == "small",
-                           "tree": dict(b=b, d=d, n=n, decay=0.9, by_corr=by_corr, aspiration=asp)}
+                           "tree": dict(b=b, d=d, n=n, decay=0.9, by_corr=by_corr, aspiration=asp,
+                                        ratio_ci=ratio_ci)}
 
     def game(domain: str, depth: int) -> dict:
         g = t[t.domain == domain]
