@@ -66,10 +66,12 @@ def test_measure_section_and_verdicts():
     assert m3["alpha"] == pytest.approx(0.5805, abs=1e-3)
     text = CD.section(d)
     assert "Solved share by depth, wac" in text and "captures / natural" in text
+    # the KM(b̄) table is printed marked invalid and judges nothing (000-j: no data without
+    # the minimal-tree study)
+    assert "**Invalid as a minimal tree, kept for the record; no verdict uses it**" in text
     ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"chess_deep": d})
     v = CD.close_to_minimal_tree(ctx)
-    assert v.category in ("holds", "not shown at this power", "does not hold")
-    assert "growth exponent" in v.measured
+    assert v.category == "no data" and "(invalid)" in v.detail
 
 
 def _capped_table() -> pd.DataFrame:

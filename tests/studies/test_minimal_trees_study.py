@@ -86,3 +86,39 @@ def test_000j_falls_back_without_the_study():
     fallback = Verdict("holds", "from elsewhere", "m", "t")
     assert MT.close_to_own_minimal_tree(ctx, fallback=lambda c: fallback) is fallback
     assert MT.close_to_own_minimal_tree(ctx).category == "no data"
+
+
+def test_000j_is_judged_on_work_with_nodes_alone_beside():
+    """One convention: work = nodes + quiescence nodes on both sides (the deep chess study's);
+    nodes alone and the quiescence shares are shown. Here nodes alone would hold (α CI below
+    0.625) but work does not decide: the verdict follows work."""
+    ctx = _ctx(50, 0, (1, 2, 3, 4, 5), 0.55, 0.53, 0.58)
+    s = ctx.exact["minimal_trees"]["chess"].summary.assign(
+        work_ratio=2.7, work_ci_low=2.4, work_ci_high=3.0, work_alpha=0.62, work_alpha_low=0.60,
+        work_alpha_high=0.65, q_share=0.4, q_share_minimal=0.05)
+    ctx.exact["minimal_trees"]["chess"] = RM.RealMinimal(table=pd.DataFrame(), summary=s, fit_depths=(1, 2, 3, 4, 5))
+    v = MT.close_to_own_minimal_tree(ctx)
+    assert v.category == "not shown at this power" and "counting work (nodes + quiescence nodes)" in v.detail
+    assert "work (nodes + quiescence nodes) / the position's own minimal tree's work = 2.70 [2.40, 3.00]" in v.measured
+    assert "without quiescence, nodes / own minimal tree's nodes = 2.00 [1.80, 2.20], α = 0.550" in v.measured
+    assert "quiescence share of work at depth 5: the search 40%, its minimal tree 5%" in v.measured
+    held = s.assign(work_alpha=0.56, work_alpha_low=0.54, work_alpha_high=0.6)
+    ctx.exact["minimal_trees"]["chess"] = RM.RealMinimal(table=pd.DataFrame(), summary=held, fit_depths=(1, 2, 3, 4, 5))
+    v = MT.close_to_own_minimal_tree(ctx)
+    assert v.category == "holds" and "costs 2.70x its own minimal tree at depth 5 (2.00x and α = 0.550 without" in v.detail
+
+
+def test_work_figures_follow_from_the_table():
+    """real_minimal.summarise's work_* columns: the ratio of nodes + q_nodes on both sides, and
+    the quiescence shares, on a hand-made table with known answers."""
+    rows = []
+    for pos, k in (("a", 1.0), ("b", 2.0)):
+        for d in (1, 2, 3):
+            n, q, mn, mq = 10 * k * 3 ** d, 10 * k * 3 ** d, 5 * k * 2 ** d, 0.0
+            rows.append(dict(position=pos, policy="p", depth=d, status="ok", nodes=int(n), last_nodes=int(n),
+                             q_nodes=int(q), minimal_nodes=int(mn), minimal_q_nodes=int(mq), tt=False, ratio=n / mn))
+    r = RM.summarise(pd.DataFrame(rows), ["p"], 3, n_resamples=99)
+    x = r.summary.iloc[0]
+    assert x.work_ratio == pytest.approx(2 * x.gmean_ratio) and x.q_share == pytest.approx(0.5)
+    assert x.q_share_minimal == 0 and x.work_alpha == pytest.approx(x.alpha)
+    assert x.gmean_ratio == pytest.approx(2 * 27 / 8)

@@ -5,9 +5,10 @@ policy, each search capped at its policy's node budget (``sweep.max_nodes_by_ord
 ``searchlab.experiment.api.node_caps``).
 
 ``measure(table, caps)`` turns the study's rows into plain numbers; ``section`` writes the report's
-tables; ``close_to_minimal_tree``, ``captures_first`` and ``killer_and_history`` are the
-verdicts for claims 000-j, 001-k and 000-l/001-i from these rows (with the earlier shallow
-measurements when the study did not run).
+tables; ``captures_first`` and ``killer_and_history`` are the verdicts for claims 001-k and
+000-l/001-i from these rows (with the earlier shallow measurements when the study did not
+run); ``close_to_minimal_tree`` (000-j without the minimal-tree study) says "no data": the
+closeness below is not a minimal tree of the position.
 
 Definitions (every figure below follows them):
 - work of a search = ``nodes + q_nodes`` (main search and quiescence nodes). A search that hit
@@ -37,7 +38,10 @@ Definitions (every figure below follows them):
   (``per_ply[d]``) of the best composed policy against Knuth and Moore's minimal tree
   b̄^⌈d/2⌉ + b̄^⌊d/2⌋ − 1 with the position's own mean branching b̄ (plies 0 and 1); and the
   growth exponent α = ln(L(d) / L(d − 2)) / (2 ln b̄) of those horizon counts (1/2 for the
-  minimal tree, 3/4 for random order, 1 for minimax).
+  minimal tree, 3/4 for random order, 1 for minimax). Invalid as a minimal tree (the section
+  says so): b̄ of plies 0-1 overstates the branching deeper down and transpositions save nodes,
+  so the ratio falls below 1; 000-j is judged against each position's own minimal tree
+  (studies/ordering/minimal_trees_study.py).
 """
 
 from __future__ import annotations
@@ -51,7 +55,6 @@ from scipy import stats
 
 from searchlab.analysis.stats import classify, holm, mean_ci, paired_ratio
 from searchlab.analysis.markdown_tables import md_table
-from searchlab.studies.claims import complexity as X
 from searchlab.studies.ordering import ordering_checks as O
 from searchlab.studies.claims.verdict import Verdict
 from searchlab.analysis.format import interval
@@ -242,31 +245,14 @@ def _data(ctx) -> dict[str, Any] | None:
 
 
 def close_to_minimal_tree(ctx) -> Verdict:
-    """000-j from the deep study (else the shallow measurement's verdict)."""
-    d = _data(ctx)
-    if d is None or not d["minimal"] or "alpha" not in d["minimal"][-1]:
-        return X.close_to_minimal_tree(ctx)
-    last = d["minimal"][-1]
-    measured = (f"{BEST}, WAC + BK ({sum(d['n'].values())} positions), depth {last['d']} with "
-                f"quiescence: horizon nodes / minimal tree of the position's b̄ (mean b̄ "
-                f"{last['b_bar']:.1f}) = {interval(last['ratio'], last['low'], last['high'])} "
-                f"(geometric mean, n={last['n']}); growth exponent α over d−2 → d = "
-                f"{interval(last['alpha'], last['alpha_low'], last['alpha_high'])} (n={last['alpha_n']})")
-    halfway = 0.625                     # between 1/2 (minimal tree) and 3/4 (random order)
-    caveat = (f"; measured on the {last['n']} of {sum(d['n'].values())} positions finished "
-              "within the cap, with b̄ from plies 0-1 (deeper positions branch less, and "
-              "transpositions save nodes, so growth can fall below b̄^0.5)")
-    if last["alpha_high"] < halfway:
-        cat = "holds"
-        det = (f"the search's growth per two plies is b̄^{last['alpha']:.2f}, nearer the minimal "
-               f"tree's b̄^0.5 than random order's b̄^0.75 (the CI lies below {halfway})" + caveat)
-    elif last["alpha_low"] > halfway:
-        cat = "does not hold"
-        det = f"growth b̄^{last['alpha']:.2f}: nearer random order's b̄^0.75 than b̄^0.5"
-    else:
-        cat = "not shown at this power"
-        det = f"growth b̄^{last['alpha']:.2f}: the CI straddles {halfway}"
-    return Verdict(cat, det, measured, "b^(d/2) (growth exponent 1/2 per ply pair)", COMMAND)
+    """000-j without the minimal-tree study: no data. The deep study's horizon nodes over
+    KM(b̄, d), with b̄ the branching of plies 0-1, is not a minimal tree of the position (its ratio
+    falls below 1 at depth), so it judges nothing; the shallow fallback (WAC 1-8 at depth 3) is
+    not used either."""
+    return Verdict("no data", "judged against each position's own minimal tree (experiment=minimal_trees), "
+                   "which this run did not include; the deep study's ratio to the Knuth–Moore tree of the root's "
+                   "branching b̄ is not a minimal tree of the position (invalid)", "not measured",
+                   "b^(d/2) (growth exponent 1/2 per ply pair)", COMMAND)
 
 
 #: pairs printed beside a verdict but not its evidence, with the reason (000-l: in the
@@ -368,7 +354,14 @@ def section(d: dict[str, Any]) -> str:
                            r.get("censored", 0), r["n"], interval(r["ratio"], r["low"], r["high"]),
                            f"{r['p_holm']:.2g}", r["kind"]] for r in pr]))
     if d["minimal"]:
-        parts.append(f"{BEST} against the minimal tree of each position's b̄:\n\n" + md_table(
+        below = [m["d"] for m in d["minimal"] if m["high"] < 1]
+        parts.append(f"{BEST} against the Knuth–Moore tree of each position's b̄. **Invalid as a minimal tree, "
+                     "kept for the record; no verdict uses it**: b̄ is the branching of plies 0–1, deeper positions "
+                     "branch less and transpositions save nodes, so KM(b̄, d) is not the position's minimal tree"
+                     + (f" (the ratio's CI lies below 1 at d = {', '.join(map(str, below))}, which no search can "
+                        "reach against its own minimal tree)" if below else "")
+                     + "; 000-j is judged against each position's own minimal tree (experiment=minimal_trees):\n\n"
+                     + md_table(
             ["depth", "n", "horizon nodes / KM [CI]", "α over d−2 → d [CI]"],
             [[m["d"], m["n"], interval(m["ratio"], m["low"], m["high"]),
               interval(m["alpha"], m["alpha_low"], m["alpha_high"]) if "alpha" in m else ""]

@@ -11,6 +11,9 @@ It returns
   SearchResult; with ``id`` every iteration counted, ``last_nodes`` the last one's),
   ``minimal_nodes`` / ``minimal_q_nodes`` (the minimal tree's), ``ratio`` = nodes /
   minimal_nodes (the search's own count, quiescence apart, on both sides), ``tt``, ``status``;
+  the summary gives the same ratio and alpha on *work* = nodes + q_nodes (both sides; the
+  convention of studies/ordering/chess_deep.py) as ``work_*``, and the quiescence share of work
+  (``q_share``, ``q_share_minimal``);
 - ``summary``: per policy at ``depth``, the geometric mean of the ratios over positions with a
   paired bootstrap CI (searchlab.analysis.stats.paired_ratio, percentile/BCa over positions),
   and ``alpha``: the policy's growth exponent measured against the minimal tree's, from the
@@ -136,29 +139,48 @@ def _summary(table: pd.DataFrame, policy: str, depth: int, fit_depths: tuple[int
            "ci_high": math.nan, "beff": math.nan, "beff_minimal": math.nan, "alpha": math.nan,
            "alpha_low": math.nan, "alpha_high": math.nan,
            "fit_depths": ",".join(map(str, fit_depths))}
+    # the same on work = nodes + quiescence nodes (both sides): the report's one convention
+    # (chess_deep's), the nodes-only figures beside it; q_share: quiescence nodes / work
+    out.update({f"work_{k}": math.nan for k in ("ratio", "ci_low", "ci_high", "alpha", "alpha_low",
+                                                 "alpha_high", "beff", "beff_minimal")},
+               q_share=math.nan, q_share_minimal=math.nan)
     if len(ok):
         est = paired_ratio(ok.nodes.to_numpy(float), ok.minimal_nodes.to_numpy(float),
                            kind="geometric", n_resamples=n_resamples, seed=seed)
         out.update(gmean_ratio=est.value, ci_low=est.low, ci_high=est.high)
+        work, mwork = _work(ok), _work(ok, "minimal_")
+        est = paired_ratio(work, mwork, kind="geometric", n_resamples=n_resamples, seed=seed)
+        out.update(work_ratio=est.value, work_ci_low=est.low, work_ci_high=est.high,
+                   q_share=float(ok.q_nodes.sum() / work.sum()),
+                   q_share_minimal=float(ok.minimal_q_nodes.sum() / mwork.sum()))
     if len(fit_depths) >= 2:
-        sub = table[(table.policy == policy) & table.depth.isin(fit_depths)]
-        # log nodes [position, depth] of the policy and of its minimal trees
-        lp = np.log(sub.pivot(index="position", columns="depth", values="nodes").to_numpy(float))
-        lm = np.log(sub.pivot(index="position", columns="depth",
-                              values="minimal_nodes").to_numpy(float))
+        sub = table[(table.policy == policy) & table.depth.isin(fit_depths)].assign(
+            work=lambda t: _work(t), minimal_work=lambda t: _work(t, "minimal_"))
         d = np.asarray(fit_depths, dtype=float)
+        for prefix, pcol, mcol in (("", "nodes", "minimal_nodes"), ("work_", "work", "minimal_work")):
+            # log counts [position, depth] of the policy and of its minimal trees
+            lp = np.log(sub.pivot(index="position", columns="depth", values=pcol).to_numpy(float))
+            lm = np.log(sub.pivot(index="position", columns="depth", values=mcol).to_numpy(float))
 
-        def alpha(idx: np.ndarray) -> float:
-            bm = _beff(d, np.exp(lm[idx].mean(axis=0)))
-            bp = _beff(d, np.exp(lp[idx].mean(axis=0)))
-            return math.log(bp) / (2 * math.log(bm)) if bm > 1 else math.nan
+            def alpha(idx: np.ndarray, lp=lp, lm=lm) -> float:
+                bm = _beff(d, np.exp(lm[idx].mean(axis=0)))
+                bp = _beff(d, np.exp(lp[idx].mean(axis=0)))
+                return math.log(bp) / (2 * math.log(bm)) if bm > 1 else math.nan
 
-        idx = np.arange(len(lp))
-        est = bootstrap_ci(len(lp), alpha, n_resamples=n_resamples, seed=seed,
-                           method="percentile")
-        out.update(beff=_beff(d, np.exp(lp.mean(axis=0))), beff_minimal=_beff(d, np.exp(lm.mean(axis=0))),
-                   alpha=alpha(idx), alpha_low=est.low, alpha_high=est.high)
+            idx = np.arange(len(lp))
+            est = bootstrap_ci(len(lp), alpha, n_resamples=n_resamples, seed=seed,
+                               method="percentile")
+            out.update({f"{prefix}beff": _beff(d, np.exp(lp.mean(axis=0))),
+                        f"{prefix}beff_minimal": _beff(d, np.exp(lm.mean(axis=0))),
+                        f"{prefix}alpha": alpha(idx), f"{prefix}alpha_low": est.low,
+                        f"{prefix}alpha_high": est.high})
     return out
+
+
+def _work(t: pd.DataFrame, prefix: str = "") -> np.ndarray:
+    """nodes + quiescence nodes (chess_deep's work) of the policy (prefix "") or of its minimal
+    tree ("minimal_"), per row."""
+    return t[f"{prefix}nodes"].to_numpy(float) + t[f"{prefix}q_nodes"].to_numpy(float)
 
 
 def _beff(d: np.ndarray, n: np.ndarray) -> float:
