@@ -44,7 +44,7 @@ def _verdict(data):
 
 
 def test_cells_get_bootstrap_cis_that_cover_and_narrow():
-    few = PC.summarise(pd.DataFrame(_rows(GOOD, 5)), 0.0, resamples=300)["speedup"]
+    few = PC.summarise(pd.DataFrame(_rows(GOOD, PC.MIN_CI_UNITS)), 0.0, resamples=300)["speedup"]
     many = PC.summarise(pd.DataFrame(_rows(GOOD, 60)), 0.0, resamples=300)["speedup"]
     for t in (few, many):
         assert (t["speedup_lo"] <= t["speedup"]).all() and (t["speedup"] <= t["speedup_hi"]).all()
@@ -120,3 +120,26 @@ def test_the_grid_plans_the_same_trees_under_scaled_costs():
 def test_bad_grids_are_refused_naming_the_key(over, match):
     with pytest.raises(ConfigError, match=match):
         _compose(*over)
+
+
+def test_no_bootstrap_over_three_positions_but_their_range():
+    """A cell of fewer than MIN_CI_UNITS trees or positions (the games' 3 positions) gets no
+    bootstrap CI; the section prints its range over the units instead."""
+    t = PC.summarise(pd.DataFrame(_rows(GOOD, 3)), 0.0, resamples=300)["speedup"]
+    assert t["speedup_lo"].isna().all() and t["overhead_hi"].isna().all()
+    assert (t["speedup_min"] <= t["speedup"]).all() and (t["speedup"] <= t["speedup_max"]).all()
+    row = PC._speedup_rows(t[t["p"] == 8])[0]
+    yb = t[(t["p"] == 8) & (t["algorithm"] == "ybwc")].iloc[0]
+    assert row[1 + list(ALGORITHMS).index("ybwc")].startswith(
+        f"{PC.number(yb.speedup)} ({PC.number(yb.speedup_min)}..{PC.number(yb.speedup_max)})")
+
+
+def test_the_verdict_names_its_model_and_the_other_models_efficiency():
+    """'efficiency at least 50 % up to p' is about the model judged (ordered trees, order_p 0.9):
+    the verdict names it and quotes the best efficiency at that p on the other tree models."""
+    rows = _rows(GOOD, 30)
+    other = [dict(r, domain="incremental", order_p=float("nan")) for r in _rows({p: e * 0.6 for p, e in GOOD.items()}, 30)]
+    v = _verdict(PC.summarise(pd.DataFrame(rows + other), 0.0, resamples=300))
+    assert "the model judged is ordered trees b = 8, d = 8 with the best move first with probability 0.9" in v.detail
+    assert "the best efficiency at p = 16 under the other tree models: incremental trees b = 8, d = 8: 4" in v.detail
+    assert "(ybwc, n = 30)" in v.detail

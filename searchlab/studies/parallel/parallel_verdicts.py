@@ -38,6 +38,8 @@ COMMAND = "searchlab experiment=parallel (run by analysis/reproduce.py; --small:
 EFFICIENCY_FLOOR = 0.5
 #: below this many trees per cell the CIs are not used to call the crossing shown
 MIN_TREES = 20
+#: below this many trees or positions a cell gets no bootstrap CI, only its range
+MIN_CI_UNITS = 10
 
 
 def load_run(run_dir: str | Path) -> pd.DataFrame:
@@ -53,14 +55,25 @@ def with_ci(table: pd.DataFrame, rows: pd.DataFrame, keys: list[str], seed: int 
             resamples: int = 999) -> pd.DataFrame:
     """``table`` (one row per cell of ``keys``) with 95 % bootstrap CIs over the cell's rows
     (its trees or positions) of the mean speedup (speedup_lo, speedup_hi) and of the mean
-    search overhead (overhead_lo, overhead_hi); nan for a cell of one tree."""
+    search overhead (overhead_lo, overhead_hi); nan for a cell of fewer than MIN_CI_UNITS
+    trees or positions (a bootstrap over 3 positions is not an interval one can read), which
+    get the range over their units instead (speedup_min, speedup_max, overhead_min,
+    overhead_max; set for every cell)."""
     ci = []
+    nan = float("nan")
     for key, g in rows.groupby(keys, sort=True, dropna=False):
-        sp = mean_ci(g["speedup"].to_numpy(float), n_resamples=resamples, seed=seed)
-        ov = mean_ci(g["search_overhead"].to_numpy(float), n_resamples=resamples, seed=seed)
-        ci.append(dict(zip(keys, key if isinstance(key, tuple) else (key,)), speedup_lo=sp.low,
-                       speedup_hi=sp.high, overhead_lo=ov.low, overhead_hi=ov.high))
-    return table.merge(pd.DataFrame(ci), on=keys, how="left")
+        sp_x, ov_x = g["speedup"].to_numpy(float), g["search_overhead"].to_numpy(float)
+        cell = dict(zip(keys, key if isinstance(key, tuple) else (key,)), speedup_lo=nan, speedup_hi=nan,
+                    overhead_lo=nan, overhead_hi=nan, speedup_min=float(sp_x.min()), speedup_max=float(sp_x.max()),
+                    overhead_min=float(ov_x.min()), overhead_max=float(ov_x.max()))
+        if len(g) >= MIN_CI_UNITS:
+            sp = mean_ci(sp_x, n_resamples=resamples, seed=seed)
+            ov = mean_ci(ov_x, n_resamples=resamples, seed=seed)
+            cell.update(speedup_lo=sp.low, speedup_hi=sp.high, overhead_lo=ov.low, overhead_hi=ov.high)
+        ci.append(cell)
+    ci = pd.DataFrame(ci)
+    # speedup_table already has the speedup's range: keep the table's columns
+    return table.merge(ci[[c for c in ci.columns if c in keys or c not in table.columns]], on=keys, how="left")
 
 
 SPEEDUP_KEYS = ["domain", "b", "d", "order_p", "ordering", "algorithm", "p"]
@@ -226,6 +239,8 @@ def parallel_verdict(ctx: Context) -> Verdict:
                        command)
     p_half = int(below["p"].iloc[0])
     p_ok = eff[eff["p"] < p_half]["p"].max()
+    model = (f"; the model judged is ordered trees b = {b}, d = {d} with the best move first with probability "
+             f"{number(op)}" + _other_models(data, p_ok))
     where = (f"best efficiency falls below {percent(EFFICIENCY_FLOOR)} from p = {p_half}; at "
              f"p = {p_max} the best speedup is {number(top.speedup)} ({top.algorithm}, "
              f"{percent(top.efficiency)} efficiency, search overhead {percent(top.overhead)})")
@@ -234,8 +249,24 @@ def parallel_verdict(ctx: Context) -> Verdict:
     return Verdict("holds only under conditions",
                    f"on few processors alpha-beta parallelises well (efficiency at least "
                    f"{percent(EFFICIENCY_FLOOR)} up to p = {number(p_ok)}); {where} and "
-                   f"{percent(top.idle_fraction)} of the processors' time idle" + robust, measured, theory,
+                   f"{percent(top.idle_fraction)} of the processors' time idle" + model + robust, measured, theory,
                    command)
+
+
+def _other_models(data: dict, p: float) -> str:
+    """The best efficiency at ``p`` on the speedup table's other tree models (with its CI
+    where the cell has one): the verdict's '50 % up to p' is a statement about its model."""
+    s = data["speedup"]
+    out = []
+    for dom, sl in s[s["domain"] != "ordered"].groupby("domain", sort=False):
+        at = sl[sl["p"] == p]
+        if at.empty:
+            continue
+        r = at.loc[at["speedup"].idxmax()]
+        lo, hi = r.get("speedup_lo", float("nan")), r.get("speedup_hi", float("nan"))
+        out.append(f"{dom} trees b = {int(r.b)}, d = {int(r.d)}: {percent(r.speedup / p)}"
+                   f"{_ci(lo / p, hi / p, percent)} ({r.algorithm}, n = {int(r.n)})")
+    return (f"; the best efficiency at p = {number(p)} under the other tree models: " + "; ".join(out)) if out else ""
 
 
 def _robustness(data: dict, j: dict) -> str:
@@ -292,6 +323,10 @@ def _speedup_rows(sl: pd.DataFrame) -> list[list]:
                 row.append("n/a")
                 continue
             x = r.iloc[0]
+            if x.get("speedup_lo", 0) != x.get("speedup_lo", 0) and "speedup_min" in x:     # no CI: the range
+                row.append(f"{number(x.speedup)} ({number(x.speedup_min)}..{number(x.speedup_max)}) "
+                           f"({percent(x.overhead)} ({percent(x.overhead_min)}..{percent(x.overhead_max)}))")
+                continue
             row.append(f"{number(x.speedup)}{_ci(x.get('speedup_lo', float('nan')), x.get('speedup_hi', float('nan')))}"
                        f" ({percent(x.overhead)}"
                        f"{_ci(x.get('overhead_lo', float('nan')), x.get('overhead_hi', float('nan')), percent)})")
@@ -337,8 +372,12 @@ def parallel_section(data: dict, fig_dir: Path, fmt: str = "png") -> str:
             name = f"parallel_speedup_{dom}_d{int(d)}.{fmt}"
             title = f"{dom}, depth {int(d)}, ordering {o}"
             plot_speedup(sl, fig_dir / name, title)
-            parts.append(f"### Speedup against p: {title} (n = {int(sl['n'].iloc[0])} positions)"
-                         "\n\nMean speedup [95 % bootstrap CI over positions] (mean search overhead [CI]):\n\n"
+            n_pos = int(sl['n'].iloc[0])
+            how = ("Mean speedup [95 % bootstrap CI over positions] (mean search overhead [CI]):" if n_pos >= MIN_CI_UNITS
+                   else f"Mean speedup (its range over the {n_pos} positions) (mean search overhead (range)); no "
+                   f"bootstrap CI over fewer than {MIN_CI_UNITS} positions:")
+            parts.append(f"### Speedup against p: {title} (n = {n_pos} positions)"
+                         f"\n\n{how}\n\n"
                          + md_table(["p"] + list(ALGORITHMS), _speedup_rows(sl))
                          + f"\n\n![{name}](figures/{name})")
     o = data["ordering"]
