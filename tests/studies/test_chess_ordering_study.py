@@ -99,3 +99,23 @@ def test_000l_counts_chess_as_a_domain():
         kh = O.killer_and_history(ctx)
         assert "chess: killers: nodes A / B" in kh.measured
         assert ("chess (staged order)" in kh.detail.split("; not in")[0]) is counted
+
+
+def test_001k_is_conditional_when_windows_cost_nodes_on_the_incremental_trees():
+    """Windows that save in chess but cost nodes on the ordering study's incremental trees make
+    001-k conditional, with the re-searches that explain the cost (the window missed the next
+    iteration's value at most iterations, each miss a second, full-window search)."""
+    ctx = _ctx(FEWER, FEWER, FEWER, FEWER)
+    asp = {"none": dict(nodes=5760.0, cutoffs=1291.0, re_searches=0.0),
+           0.05: dict(nodes=6860.0, cutoffs=1455.0, re_searches=5.83),
+           0.3: dict(nodes=5877.0, cutoffs=1288.0, re_searches=4.58)}
+    ctx.exact["ordering"] = dict(tree=dict(b=6, d=7, n=12, aspiration=asp))
+    v = COS.captures_aspiration_verdict(ctx)
+    assert v.category == "holds only under conditions"
+    assert "±0.05: +19%, the window missed at 5.83 of 6 iterations" in v.detail
+    assert "±0.3: +2%, the window missed at 4.58 of 6 iterations" in v.detail
+    assert "aspiration windows on incremental trees (b = 6, d = 7" in v.measured and "cutoffs +164" in v.measured
+    # windows that save on the trees too: the chess verdict stands
+    cheap = {k: dict(r, nodes=5000.0) if k != "none" else r for k, r in asp.items()}
+    ctx.exact["ordering"] = dict(tree=dict(b=6, d=7, n=12, aspiration=cheap))
+    assert COS.captures_aspiration_verdict(ctx).category == "holds"
