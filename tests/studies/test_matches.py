@@ -199,3 +199,14 @@ def test_part_b_counts_engine_grade_pairings_only_when_there_are_any():
     only_fresh = summarize_games(fresh)                       # a trade-off run judged on its own
     counted, aside = engine_grade(only_fresh)
     assert len(counted) == 1 and len(aside) == 0
+
+
+def test_opening_sets_name_the_table_without_the_machines_absolute_path(tmp_path):
+    """The report named the authors' machine (/work/main/results/...): the shown path starts at
+    the results folder, or is relative to the working directory."""
+    from pathlib import Path
+    from searchlab.studies.tradeoff.matches_report import _shown_path
+    assert _shown_path(Path("/work/main/results/reproduce/full/chess_matches/games")) == \
+        "results/reproduce/full/chess_matches/games"
+    assert _shown_path(Path.cwd() / "runs" / "x" / "games") == "runs/x/games"
+    assert _shown_path(Path("/elsewhere/run7/games")) == "run7/games"

@@ -110,8 +110,21 @@ def opening_sets(run_dirs: list[str | Path]) -> list[str]:
                             for o in ops["opening"]})
             out.append(f"{dom}: {len(ops)} distinct random openings of {'/'.join(map(str, plies))} "
                        f"plies (pairs {int(ops['pair'].min())}-{int(ops['pair'].max())}; first "
-                       f"{first}; all in the `opening` column of `{Path(d) / 'games'}`)")
+                       f"{first}; all in the `opening` column of `{_shown_path(Path(d) / 'games')}`)")
     return out
+
+
+def _shown_path(p: Path) -> str:
+    """A run's table as the report shows it: from its ``results`` folder on (the repository's
+    layout, the same on every machine), else relative to the working directory, else the run's
+    folder and the table's name; never the absolute path of the machine that wrote it."""
+    parts = Path(p).parts
+    if "results" in parts:
+        return Path(*parts[len(parts) - 1 - parts[::-1].index("results"):]).as_posix()
+    try:
+        return Path(p).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return Path(*parts[-2:]).as_posix()
 
 
 def match_verdict(summary: pd.DataFrame) -> tuple[str, str, list[PairingVerdict]]:
