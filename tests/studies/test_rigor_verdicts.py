@@ -153,6 +153,15 @@ def test_001m_from_per_position_swings():
     assert unclear.category == "not shown at this power" and "not shown at n = 5" in unclear.detail
 
 
+def test_001m_median_printed_as_the_table_prints_it():
+    """The median 2.5 was "2" in the verdict (":.0f", rounding half to even) and 2.5 in the
+    quiescence table (number()): both now print it with number()."""
+    from searchlab.analysis.format import number
+    v = U.quiescence_horizon(_ctx(**_q([500, 300, 400, 700] * 5, [0, 5, 0, 5] * 5)))
+    assert f"without quiescence, {number(2.5)} with;" in v.measured
+    assert f"→ {number(2.5)} centipawns" in v.detail
+
+
 def test_quiescence_swings_measures_each_position():
     from searchlab import data as shipped
     from searchlab.studies.ordering.ordering_checks_study import quiescence_swings

@@ -40,9 +40,10 @@ def quiescence_horizon(ctx):
                 f"{number(hi)}] centipawns (95 % bootstrap CI over positions); smaller with quiescence at {better}, "
                 f"larger at {worse}, equal at {n - better - worse} of {n} positions (sign test p = {number(p)})")
     measured = (f"chess, WAC 1–{n} (n={n}), value swing from depth {q['depth'] - 1} to {q['depth']} "
-                f"(median, centipawns): {sp:.0f} without quiescence, {sq:.0f} with; best move found "
+                f"(median, centipawns): {number(sp)} without quiescence, {number(sq)} with; best move found "
                 f"{q['solved']['plain']}/{n} vs {q['solved']['quiescence']}/{n}" + test)
-    det = (f"median swing {sp:.0f} → {sq:.0f} centipawns, mean {mp:,.0f} → {mq:,.0f} over n = {n} WAC positions "
+    # number(), as the quiescence table prints them (":.0f" printed the median 2.5 as "2")
+    det = (f"median swing {number(sp)} → {number(sq)} centipawns, mean {mp:,.0f} → {mq:,.0f} over n = {n} WAC positions "
            f"(mate scores found at one depth and not the other dominate the mean)")
     shown = lo > 0 if per else sq < sp
     if shown and mq == 0:
