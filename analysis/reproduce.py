@@ -247,18 +247,26 @@ CLAIM_STUDIES = ("chance", "multiplayer", "minimal_trees", "chess_ordering", "or
 
 
 def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print,
-                      names: tuple[str, ...] = CLAIM_STUDIES) -> tuple[dict, list]:
+                      names: tuple[str, ...] = CLAIM_STUDIES, shared: tuple[str, ...] = ()) -> tuple[dict, list]:
     """The chance-node, n-player, minimal-tree, chess-ordering and shallow ordering studies (the engine's presets experiment=chance,
     experiment=multiplayer, experiment=minimal_trees, experiment=chess_ordering and experiment=ordering_checks, size small or full): their results computed from the
     runs' tables (the same numbers as studies.chance.chance_verdicts.chance_checks / multiplayer_checks), and
     info rows. With ``resume``, a run's stored tasks of the same config are not run again.
-    ``names``: the studies to run (default CLAIM_STUDIES)."""
+    ``names``: the studies to run (default CLAIM_STUDIES). ``shared``: studies another part runs
+    too (rigor: the trees part): a complete run of theirs under ``runs_dir`` is read, not run
+    again, and its row says so with no seconds (they are counted in the part that ran it)."""
     from searchlab.studies.claim_study.claim_study_report import results
 
     exact, info = {}, []
     size = "small" if small else "full"
     for name in names:
         out = runs_dir / name
+        if name in shared and _complete(out):
+            log(f"== {name}: read from the run under {_rel(out)} (another part's)")
+            exact[name] = results(out)[name]
+            info.append((name, f"searchlab experiment={name} claim_study.size={size} (read: the trees part's "
+                         "run; its seconds are counted there)", "see its section", "see its section", 0.0, _rel(out)))
+            continue
         if out.exists() and not resume:
             shutil.rmtree(out)
         ov = [f"claim_study.size={size}", f"runner.n_jobs={jobs}", "runner.progress=false"]
@@ -751,7 +759,8 @@ def run_real_games(args: argparse.Namespace, runs_dir: Path) -> PartRun:
     chess_deep, chess_info = run_studies(args.small, args.jobs, runs_dir, args.resume, studies=[CHESS_DEEP])
     where("claim studies")
     claims, claim_info = run_claim_studies(args.small, args.jobs, runs_dir, args.resume,
-                                           names=("minimal_trees", "chess_ordering", "ordering_checks", "rigor"))
+                                           names=("minimal_trees", "chess_ordering", "ordering_checks", "rigor"),
+                                           shared=("rigor",))
     where("analysis")
     exact = X.exact_checks() | claims.pop("rigor") | claims
     exact["ordering"] = exact.pop("ordering_checks")      # the shallow ordering measurements

@@ -355,3 +355,20 @@ def test_every_option_of_reproduce_is_documented_in_analysis_readme():
     readme = (ROOT / "analysis" / "README.md").read_text()
     assert len(flags) >= 10 and "--matches-1e6" in flags
     assert [f for f in flags if f"`{f}" not in readme] == []
+
+
+def test_a_shared_study_is_read_not_run_and_its_seconds_counted_once(reproduce, tmp_path, monkeypatch):
+    """rigor runs in the trees part; the real_games part reads a complete run of it without
+    running it again, and its row carries no seconds (counted in the trees part only)."""
+    import searchlab.studies.claim_study.claim_study_report as CSR
+    ran = []
+    monkeypatch.setattr(reproduce, "_run_or_afresh", lambda name, ov, out, log: ran.append(name))
+    monkeypatch.setattr(reproduce, "_complete", lambda d: d.name == "rigor")
+    monkeypatch.setattr(reproduce, "_recorded_seconds", lambda out, secs, resume: 7.0)
+    monkeypatch.setattr(CSR, "results", lambda out: {out.name: {"from": out.name}})
+    exact, info = reproduce.run_claim_studies(True, 1, tmp_path, False, log=lambda *a: None,
+                                              names=("chance", "rigor"), shared=("rigor",))
+    assert ran == ["chance"] and exact["rigor"] == {"from": "rigor"}
+    rows = {r[0]: r for r in info}
+    assert rows["chance"][4] == 7.0 and rows["rigor"][4] == 0.0
+    assert "its seconds are counted there" in rows["rigor"][1]
