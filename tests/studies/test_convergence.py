@@ -151,3 +151,14 @@ def test_a_limit_ci_excluding_rb_is_named_a_failed_extrapolation():
     assert "misspecified" in s and "no verdict uses them" in s
     ok = dict(f, rb_in_limit_ci=[2, 8, 16], limit_ci={b: (rb[b] - 0.1, rb[b] + 0.1) for b in rb})
     assert "fails" not in CV._limit_sentence(ok)
+
+
+def test_stability_section_names_the_algorithm():
+    """Minimax rows under "perfect" ordering (α = 1) must not read as perfect-order alpha-beta."""
+    import pandas as pd
+    rows = [dict(experiment="x", tree="iid", b=2.0, algorithm=a, ordering="perfect", d=d, instance=i,
+                 leaves=2 ** (e * d), status="ok")
+            for a, e in (("minimax", 1.0), ("alphabeta", 0.5)) for d in range(2, 12) for i in range(6)]
+    text = CV.stability_section(pd.DataFrame(rows))
+    assert "| algorithm | ordering |" in text
+    assert "| x | iid | minimax | perfect | 2 |" in text and "| x | iid | alphabeta | perfect | 2 |" in text

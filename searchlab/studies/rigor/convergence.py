@@ -651,7 +651,10 @@ def stability_section(df) -> str:
     if st.empty:
         return "No configuration has enough depths for a sensitivity analysis."
     st = st.sort_values("spread", ascending=False)
-    show = [k for k in ("experiment", "tree", "levels", "p", "correlation", "ordering") if k in st.columns]
+    # the algorithm too: minimax under "perfect" ordering has α = 1, and without the column its
+    # rows read as perfect-order alpha-beta with α = 1
+    show = [k for k in ("experiment", "tree", "levels", "p", "correlation", "algorithm", "ordering")
+            if k in st.columns]
 
     def rng(t):
         return f"{t[0]:.3f}..{t[1]:.3f}"
