@@ -62,3 +62,17 @@ def test_study_rows_check_dedupes_shared_trees_and_agrees():
                                                          for c in ("nodes", "leaves")}
     assert all(c.n == 400 for c in cells)                 # duplicates counted once
     assert all(abs(c.z) < 4 for c in cells)
+
+
+def test_large_z_of_small_skewed_cells_is_named_a_small_n_artefact():
+    """The section's five largest |z| of the studies' cells (n = 20 trees, K = 8, |z| 4.47 in the
+    report) carry their sample skewness and a note that reads them as small-n artefacts; a
+    large sample's cells get no such note."""
+    small = [EC.CheckCell(2, 22, "K=8", "nodes", 20, 73595.0, 3950.0, 91264.9, 91264.9, 2.3),
+             EC.CheckCell(8, 6, "K=2", "nodes", 20, 2343.0, 11.0, 2370.09, 2370.09, 0.4)]
+    note = EC._small_n_note(small, 0.685)
+    assert note.startswith("2 of these 2 cells (|z| up to 4.47) have n = 20–20 trees and skewed counts "
+                           "(sample skewness 0.40–2.30)")
+    assert "small-n artefacts" in note and "p = 0.685" in note
+    big = [EC.CheckCell(2, 22, "K=8", "nodes", 400, 73595.0, 3950.0, 91264.9, 91264.9, 2.3)]
+    assert EC._small_n_note(big, 0.5) == ""
