@@ -66,12 +66,12 @@ def test_measure_section_and_verdicts():
     assert m3["alpha"] == pytest.approx(0.5805, abs=1e-3)
     text = CD.section(d)
     assert "Solved share by depth, wac" in text and "captures / natural" in text
-    # the KM(b̄) table is printed marked invalid and judges nothing (000-j: no data without
-    # the minimal-tree study)
+    # the KM(b̄) table is printed marked invalid and judges nothing (000-j without the
+    # minimal-tree study: the shallow measurement's verdict, or pending)
     assert "**Invalid as a minimal tree, kept for the record; no verdict uses it**" in text
     ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"chess_deep": d})
     v = CD.close_to_minimal_tree(ctx)
-    assert v.category == "no data" and "(invalid)" in v.detail
+    assert "growth exponent" not in v.measured and "not a minimal tree of the position (invalid)" in v.detail
 
 
 def _capped_table() -> pd.DataFrame:

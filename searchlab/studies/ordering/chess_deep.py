@@ -7,8 +7,8 @@ policy, each search capped at its policy's node budget (``sweep.max_nodes_by_ord
 ``measure(table, caps)`` turns the study's rows into plain numbers; ``section`` writes the report's
 tables; ``captures_first`` and ``killer_and_history`` are the verdicts for claims 001-k and
 000-l/001-i from these rows (with the earlier shallow measurements when the study did not
-run); ``close_to_minimal_tree`` (000-j without the minimal-tree study) says "no data": the
-closeness below is not a minimal tree of the position.
+run); ``close_to_minimal_tree`` (000-j without the minimal-tree study) is the shallow
+measurement's verdict: the closeness below is not a minimal tree of the position.
 
 Definitions (every figure below follows them):
 - work of a search = ``nodes + q_nodes`` (main search and quiescence nodes). A search that hit
@@ -55,6 +55,7 @@ from scipy import stats
 
 from searchlab.analysis.stats import classify, holm, mean_ci, paired_ratio
 from searchlab.analysis.markdown_tables import md_table
+from searchlab.studies.claims import complexity as X
 from searchlab.studies.ordering import ordering_checks as O
 from searchlab.studies.claims.verdict import Verdict
 from searchlab.analysis.format import interval
@@ -245,14 +246,15 @@ def _data(ctx) -> dict[str, Any] | None:
 
 
 def close_to_minimal_tree(ctx) -> Verdict:
-    """000-j without the minimal-tree study: no data. The deep study's horizon nodes over
-    KM(b̄, d), with b̄ the branching of plies 0-1, is not a minimal tree of the position (its ratio
-    falls below 1 at depth), so it judges nothing; the shallow fallback (WAC 1-8 at depth 3) is
-    not used either."""
-    return Verdict("no data", "judged against each position's own minimal tree (experiment=minimal_trees), "
-                   "which this run did not include; the deep study's ratio to the Knuth–Moore tree of the root's "
-                   "branching b̄ is not a minimal tree of the position (invalid)", "not measured",
-                   "b^(d/2) (growth exponent 1/2 per ply pair)", COMMAND)
+    """000-j without the minimal-tree study: the shallow measurement's verdict (which says its
+    own limits), never the deep study's horizon nodes over KM(b̄, d): with b̄ the branching of
+    plies 0-1 that is not a minimal tree of the position (its ratio falls below 1 at depth)."""
+    v = X.close_to_minimal_tree(ctx)
+    if _data(ctx) is None:
+        return v
+    return Verdict(v.category, v.detail + ("; " if v.detail else "") + "the deep study's ratio to the Knuth–Moore "
+                   "tree of the root's branching b̄ is not used: it is not a minimal tree of the position (invalid)",
+                   v.measured, v.theory, v.command)
 
 
 #: pairs printed beside a verdict but not its evidence, with the reason (000-l: in the
