@@ -110,3 +110,17 @@ def test_the_study_plans_orders_steps_with_explicit_seeds(size):
     assert len(pig) == positions * len(depths)
     assert {s.kwargs["seed"] for s in steps} == {15}
     assert all(math.isfinite(s.work) for s in steps)
+
+
+def test_003i_quotes_every_pig_depth_and_where_star_costs_more():
+    """003-i quoted d = 5 only; at d = 4 Star2 (random order) cost more than expectiminimax. Every
+    depth is quoted now, and a cell whose CI lies above 1 is named."""
+    m = _measured({"natural": 0.97, "random": 0.96, "perfect": 0.85})
+    o4 = _orders({"natural": 0.7, "random": 1.2, "perfect": 0.7}, 24)
+    o5 = _orders({"natural": 0.6, "random": 0.9, "perfect": 0.6}, 24, seed=1).assign(d=5)
+    m["chance"]["orders"] = CS.order_ratios(pd.concat([o4, o5], ignore_index=True), seed=0)
+    v = _verdict(m)
+    assert "24 Pig positions at depth 4 they visit" in v.detail and "24 Pig positions at depth 5 they visit" in v.detail
+    d4 = v.detail.split("at depth 4")[1].split("at depth 5")[0]
+    assert "star1 (random), star2 (random): more nodes than expectiminimax, the CI above 1" in d4
+    assert "more nodes than expectiminimax" not in v.detail.split("at depth 5")[1]
