@@ -53,6 +53,7 @@ from searchlab.studies.ordering import deep_ordering as DO  # noqa: E402
 from searchlab.analysis.format import number  # noqa: E402
 from searchlab.analysis.markdown_tables import md_table  # noqa: E402
 from searchlab.studies.chance import chance_verdicts as CH  # noqa: E402
+from searchlab.studies.ordering import aspiration_study as AS  # noqa: E402
 from searchlab.studies.ordering import chess_deep as CD  # noqa: E402
 from searchlab.studies.ordering import minimal_trees_study as MT  # noqa: E402
 from searchlab.studies.ordering import chess_ordering_study as COS  # noqa: E402
@@ -759,7 +760,8 @@ def run_real_games(args: argparse.Namespace, runs_dir: Path) -> PartRun:
     chess_deep, chess_info = run_studies(args.small, args.jobs, runs_dir, args.resume, studies=[CHESS_DEEP])
     where("claim studies")
     claims, claim_info = run_claim_studies(args.small, args.jobs, runs_dir, args.resume,
-                                           names=("minimal_trees", "chess_ordering", "ordering_checks", "rigor"),
+                                           names=("minimal_trees", "chess_ordering", "ordering_checks", "aspiration",
+                                                  "rigor"),
                                            shared=("rigor",))
     where("analysis")
     exact = X.exact_checks() | claims.pop("rigor") | claims
@@ -782,6 +784,8 @@ def run_real_games(args: argparse.Namespace, runs_dir: Path) -> PartRun:
              CD.section(exact["chess_deep"])),
             ("Chess ordering as engines compose it, and aspiration windows (paired per position)",
              COS.section(exact["chess_ordering"])),
+            ("Aspiration windows at several depths: chess, Connect Four, Othello (paired per position)",
+             AS.section(exact["aspiration"])),
         ]
 
     return PartRun(df, exact, info + chess_info + claim_info, sections)

@@ -30,6 +30,7 @@ from searchlab.studies.rigor import convergence as CV
 from searchlab.studies.rigor import exact_counts as EC
 from searchlab.studies.rigor import rigor_study as RS
 from searchlab.studies.multiplayer import multiplayer_study as MS
+from searchlab.studies.ordering import aspiration_study as AS
 from searchlab.studies.ordering import chess_ordering_study as COS
 from searchlab.studies.ordering import minimal_trees_study as MT
 from searchlab.studies.ordering import ordering_checks_study as OCS
@@ -50,7 +51,8 @@ FAMILIES = {"chance": (CS.chance_steps, CS.KINDS, CS.SIZES), "multiplayer": (MS.
             "chess_ordering": (COS.chess_order_steps, COS.KINDS, COS.SIZES),
             "ordering_checks": (OCS.ordering_steps, OCS.KINDS, OCS.SIZES),
             "exact_counts": (EC.exact_counts_steps, EC.KINDS, EC.SIZES),
-            "rigor": (RS.rigor_steps, RS.KINDS, RS.SIZES)}
+            "rigor": (RS.rigor_steps, RS.KINDS, RS.SIZES),
+            "aspiration": (AS.aspiration_steps, AS.KINDS, AS.SIZES)}
 _I, _F, _S = pa.int64(), pa.float64(), pa.string()
 SCHEMAS = {
     "growth": pa.schema([("b", _I), ("n", _I), ("d", _I), ("spread", _F), ("instance", _I), ("algorithm", _S),
@@ -101,6 +103,9 @@ SCHEMAS = {
                                       ("re_searches", _I)]),
     "ordering_table": pa.schema([("unit", _I), ("name", _S), ("count", _I)]),
     "ordering_quiescence": pa.schema([("unit", _I), ("name", _S), ("swing", _F), ("solved", _I)]),
+    "aspiration": pa.schema([("game", _S), ("instance", _I), ("position", _S), ("depth", _I), ("width", _F),
+                             ("status", _S), ("nodes", _I), ("q_nodes", _I), ("cutoffs", _I), ("re_searches", _I),
+                             ("value", _F)]),
     "cc": pa.schema([("players", _I), ("position", _I), ("algorithm", _S), ("d", _I), ("leaves", _I),
                      ("nodes", _I), ("cutoffs", _I), ("branching", _I), ("keeps_turn", _I)]),
 }
@@ -117,7 +122,7 @@ class ClaimStudyConfig:
 
     study: str
     description: str
-    family: str                    # chance | multiplayer | convergence | exact_counts | rigor | minimal_trees | chess_ordering | ordering_checks
+    family: str                    # chance | multiplayer | convergence | exact_counts | rigor | minimal_trees | chess_ordering | ordering_checks | aspiration
     size: str                      # full | small | tiny
     seed: int
     openings: Optional[int] = None     # multiplayer: Rolit openings (each played in 6 seatings)

@@ -16,6 +16,7 @@ from searchlab.studies.rigor import convergence as CV
 from searchlab.studies.rigor import exact_counts as EC
 from searchlab.studies.rigor import rigor_study as RS
 from searchlab.studies.multiplayer import multiplayer_study as MS
+from searchlab.studies.ordering import aspiration_study as AS
 from searchlab.studies.ordering import chess_ordering_study as COS
 from searchlab.studies.ordering import minimal_trees_study as MT
 from searchlab.studies.ordering import ordering_checks as OC
@@ -55,6 +56,9 @@ FAMILIES = {
                        (COS.captures_aspiration_verdict,),
                        lambda res: {"chess_ordering": res},
                        lambda e, fig_dir, fmt: COS.section(e["chess_ordering"])),
+    "aspiration": ("aspiration windows at several depths in chess, Connect Four and Othello",
+                   lambda t, c: AS.summarise(t, c.size, c.seed), (COS.captures_aspiration_verdict,),
+                   lambda res: {"aspiration": res}, lambda e, fig_dir, fmt: AS.section(e["aspiration"])),
     "ordering_checks": ("ordering techniques on incremental trees and shallow real games",
                         lambda t, c: OCS.summarise(t, c.size, c.seed), (),
                         lambda res: {"ordering_checks": res},

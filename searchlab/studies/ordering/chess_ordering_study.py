@@ -34,6 +34,7 @@ from searchlab.analysis.stats import paired_ratio
 from searchlab.analysis.markdown_tables import md_table
 from searchlab.experiment.games import GameSpec, Position, make_game, select_positions
 from searchlab.studies.claim_study.claim_steps import Step
+from searchlab.studies.ordering import aspiration_study as AS
 from searchlab.studies.claims.verdict import Verdict
 from searchlab.analysis.format import interval
 
@@ -240,9 +241,15 @@ def captures_aspiration_verdict(ctx: Any, fallback=None) -> Verdict:
     synth, costs = _synthetic_aspiration(ctx)
     if synth:
         measured += "; " + synth
+    games = (ctx.exact or {}).get("aspiration")            # studies/ordering/aspiration_study.py
+    if games is not None and len(games):
+        measured += "; " + AS.conditions(games)
+        more = AS.costly(games)
+        if more:
+            costs = "; ".join(x for x in (costs, "in games: " + ", ".join(more)) if x)
     if cap_w == "fewer" and "fewer" in words and costs:
         cat = "holds only under conditions"
-        detail += ("; the windows save nodes in chess at this depth but cost nodes on the incremental trees "
+        detail += ("; the windows save nodes in chess at this depth but cost nodes elsewhere "
                    "(" + costs + "): they pay only where successive iterations' values stay inside the window")
     elif cap_w == "fewer" and "fewer" in words:
         cat = "holds"
