@@ -80,3 +80,11 @@ def test_001k_turns_conditional_when_windows_cost_work_in_a_game():
     assert "Aspiration windows by game" in v.measured
     ctx.exact["aspiration"] = _res(0.9, 0.85, 0.95)
     assert COS.captures_aspiration_verdict(ctx).category == "holds"
+
+
+def test_a_ratio_within_one_percent_is_not_called_fewer():
+    """Othello's ±0.2 window never fails and differs from the full window by a few nodes: its
+    CI [0.999, 1) excludes 1, but it is not a saving."""
+    r = _res(0.9995, 0.999, 0.9999)
+    assert AS.costly(r) == [] and "less work at no cell" in AS.conditions(r)
+    assert "less work at d=8 ±0.01" in AS.conditions(_res(0.9, 0.85, 0.95))

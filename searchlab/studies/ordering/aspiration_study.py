@@ -51,7 +51,7 @@ _SPECS = {"chess": GameSpec("chess", "wac", sample=None), "connect4": GameSpec("
           "othello": GameSpec("othello", "random", ply=20)}
 #: size -> game -> (positions, depths)
 SIZES = {
-    "full": {"chess": (50, (3, 4, 5, 6)), "connect4": (30, (6, 8, 10, 12)), "othello": (30, (4, 5, 6, 7))},
+    "full": {"chess": (50, (3, 4, 5, 6, 7)), "connect4": (30, (6, 8, 10, 12, 14)), "othello": (30, (4, 5, 6, 7, 8))},
     "small": {"chess": (2, (2, 3)), "connect4": (3, (4, 6)), "othello": (2, (3, 4))},
     "tiny": {"chess": (1, (2,)), "connect4": (2, (3, 4)), "othello": (1, (2, 3))},
 }
@@ -132,8 +132,16 @@ def summarise(tables: dict[str, pd.DataFrame], size: str = "full", seed: int = 0
     return pd.DataFrame(rows)
 
 
-def _word(lo: float, hi: float) -> str:
-    return "fewer" if hi < 1 else "more" if lo > 1 else "not shown"
+#: a ratio within this of 1 is "about equal" even when its CI excludes 1 (a window that never
+#: fails differs from the full window by a handful of nodes)
+MATERIAL = 0.01
+
+
+def _word(lo: float, hi: float, ratio: float = math.nan) -> str:
+    """"fewer" / "more" when the CI lies below / above 1 and the ratio differs from 1 by more
+    than MATERIAL; else "not shown" (NaN ratio: the CI alone)."""
+    small = math.isfinite(ratio) and abs(ratio - 1) <= MATERIAL
+    return "not shown" if small else "fewer" if hi < 1 else "more" if lo > 1 else "not shown"
 
 
 def section(res: pd.DataFrame) -> str:
@@ -157,7 +165,7 @@ def costly(res: pd.DataFrame) -> list[str]:
     if res is None or res.empty:
         return []
     return [f"{r.game} d={r.depth} ±{number(r.width)} ({number(r.work)}x)" for r in res.itertuples()
-            if _word(r.work_lo, r.work_hi) == "more"]
+            if _word(r.work_lo, r.work_hi, r.work) == "more"]
 
 
 def conditions(res: pd.DataFrame) -> str:
@@ -166,8 +174,12 @@ def conditions(res: pd.DataFrame) -> str:
         return ""
     parts = []
     for game, g in res.groupby("game", sort=False):
-        words = {k: [f"d={r.depth} ±{number(r.width)}" for r in g.itertuples() if _word(r.work_lo, r.work_hi) == k]
-                 for k in ("fewer", "more")}
+        words = {k: [f"d={r.depth} ±{number(r.width)}" for r in g.itertuples()
+                     if _word(r.work_lo, r.work_hi, r.work) == k] for k in ("fewer", "more")}
+        cuts = {k: sum(_word(r.cutoffs_lo, r.cutoffs_hi, r.cutoffs) == k for r in g.itertuples())
+                for k in ("fewer", "more")}
         parts.append(f"{game}: less work at {', '.join(words['fewer']) or 'no cell'}; more at "
-                     f"{', '.join(words['more']) or 'no cell'} (of {len(g)} cells)")
-    return "Aspiration windows by game (work's CI below / above 1): " + "; ".join(parts) + "."
+                     f"{', '.join(words['more']) or 'no cell'} (of {len(g)} cells); cutoffs more at {cuts['more']}, "
+                     f"fewer at {cuts['fewer']} cells")
+    return (f"Aspiration windows by game (work's CI below / above 1, the ratio at least {MATERIAL:.0%} from 1): "
+            + "; ".join(parts) + ".")
