@@ -303,8 +303,8 @@ def search_mcts(game: Any, options: MCTSOptions = MCTSOptions(), *, max_nodes: i
     """MCTS (UCT) from ``game``'s initial state, the readable reference (the module docstring).
 
     Budgets: ``max_nodes`` (nodes as alpha-beta counts them: every position made current,
-    tree descent and rollout plies), ``options.simulations`` and ``max_time`` (seconds of wall
-    time; not reproducible), at least one; the search stops before the first simulation that
+    tree descent and rollout plies), ``options.simulations`` and ``max_time`` (seconds of the
+    thread's CPU time, ``time.thread_time``, as the match runner's CPU budget; not reproducible), at least one; the search stops before the first simulation that
     would start beyond any of them, or when the solver proves the root. ``seed`` fixes every
     random draw. Returns a SearchResult (engine "reference", algorithm "mcts"): ``best_move``
     the move chosen, ``value`` its mean reward from MAX's point of view (in [-1, 1]; the
@@ -315,13 +315,13 @@ def search_mcts(game: Any, options: MCTSOptions = MCTSOptions(), *, max_nodes: i
     """
     o = validate(game, options, max_nodes, max_time, seed)
     s = _Search(game, o, seed)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     node_limit = math.inf if max_nodes is None else max_nodes
     sim_limit = math.inf if o.simulations is None else o.simulations
     while s.sims < sim_limit and s.nodes < node_limit:
         if o.solver and s.root.solved:
             break
-        if max_time is not None and time.perf_counter() - t0 >= max_time:
+        if max_time is not None and time.thread_time() - c0 >= max_time:
             break
         s.simulate()
     wall = time.perf_counter() - t0

@@ -74,7 +74,7 @@ def run(game: Any, options: mcts.MCTSOptions = mcts.MCTSOptions(), *, max_nodes:
                    _NO_LIMIT if max_nodes is None else max_nodes,
                    _NO_LIMIT if o.simulations is None else o.simulations, _NO_LIMIT], np.int64)
     fp = np.array([o.exploration, o.prior_weight], np.float64)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     while True:
         if max_time is not None:
             ip[E.I_CHUNK_END] = cnt[E.SIMS] + CHUNK
@@ -84,7 +84,7 @@ def run(game: Any, options: mcts.MCTSOptions = mcts.MCTSOptions(), *, max_nodes:
             TI = np.concatenate([TI, np.zeros_like(TI)])
             TF = np.concatenate([TF, np.zeros_like(TF)])
         elif code == E.CHUNK:
-            if time.perf_counter() - t0 >= max_time:
+            if time.thread_time() - c0 >= max_time:
                 break
         else:
             break
