@@ -14,7 +14,8 @@ that for the same seed both give the same visits, values, counts and move):
   ``prior`` is given (child i of k gets ``h = 1 - i / k``), else the natural order shuffled
   (Fisher-Yates) by the search's generator (``h = 0``).
 - *Evaluation*: a node reached for the first time is checked for the end of the game; at a
-  terminal node the reward is the sign of the utility (+1 MAX wins, 0 draw, -1 MIN wins);
+  terminal node the reward is the sign of the utility (+1 MAX wins, 0 draw, -1 MIN wins; the
+  utility itself with ``reward="value"``);
   else a rollout plays uniformly random moves to the end (``rollout_depth=None``) or for at
   most ``rollout_depth`` plies, and returns the end's sign, or the game's evaluation clipped to
   [-1, 1] where it stopped.
@@ -53,6 +54,7 @@ from searchlab.limits import MAX_COUNT, MAX_DEPTH, MAX_SEED, check_int, check_nu
 
 MCTS_SALT = 0x6A09E667F3BCC909
 ROLLOUTS = ("random", "horizon")
+REWARDS = ("sign", "value")
 DEFAULT_EXPLORATION = math.sqrt(2.0)
 
 
@@ -69,6 +71,9 @@ class MCTSOptions:
     - prior_weight: w >= 0, the progressive bias's weight.
     - solver: prove wins and losses in the tree (MCTS-Solver).
     - simulations: the number of simulations (None: no limit; another budget must be set).
+    - reward: "sign" (a game's end scores the sign of its utility: +1, 0, -1) or "value" (the
+      utility itself: synthetic trees whose leaf values are not win/loss, e.g. i.i.d. values in
+      [0, 1); no solver).
     """
 
     exploration: float = DEFAULT_EXPLORATION
@@ -78,6 +83,7 @@ class MCTSOptions:
     prior_weight: float = 1.0
     solver: bool = False
     simulations: int | None = None
+    reward: str = "sign"
 
 
 def validate(game: Any, options: Any, max_nodes: Any, max_time: Any, seed: Any) -> MCTSOptions:
@@ -94,6 +100,10 @@ def validate(game: Any, options: Any, max_nodes: Any, max_time: Any, seed: Any) 
     check_number("prior_weight", options.prior_weight, 0.0)
     if options.rollout not in ROLLOUTS:
         raise InvalidParameterError(f"rollout must be one of {', '.join(ROLLOUTS)}; got {excerpt(options.rollout)}")
+    if options.reward not in REWARDS:
+        raise InvalidParameterError(f"reward must be one of {', '.join(REWARDS)}; got {excerpt(options.reward)}")
+    if options.reward == "value" and options.solver is True:
+        raise InvalidParameterError("solver=True proves wins and losses, which needs reward='sign'")
     if options.rollout == "horizon":
         check_int("rollout_depth", options.rollout_depth, 0, MAX_DEPTH)
         if not caps.static_values:
@@ -193,6 +203,9 @@ class _Search:
         self.per_ply[ply] += 1
         self.top = max(self.top, ply)
 
+    def _end(self, utility: float) -> float:
+        return _sign(utility) if self.o.reward == "sign" else float(utility)
+
     def _expand(self, node: _Node, state: Any) -> None:
         g = self.game
         moves = list(g.legal_moves(state))
@@ -228,7 +241,7 @@ class _Search:
         k = 0
         while True:
             if g.is_terminal(state):
-                return _sign(g.utility(state))
+                return self._end(g.utility(state))
             if horizon is not None and k >= horizon:
                 return min(1.0, max(-1.0, float(g.evaluate(state))))
             moves = g.legal_moves(state)
@@ -252,7 +265,7 @@ class _Search:
             self._count(ply)
             path.append(node)
         if node.visits == 0 and node is not self.root and g.is_terminal(state):
-            node.terminal, node.reward = True, _sign(g.utility(state))
+            node.terminal, node.reward = True, self._end(g.utility(state))
             if self.o.solver and node.reward != 0:
                 node.solved = int(node.reward)
         if node.terminal:

@@ -72,7 +72,8 @@ def run(game: Any, options: mcts.MCTSOptions = mcts.MCTSOptions(), *, max_nodes:
     horizon = o.rollout_depth if o.rollout == "horizon" else -1
     ip = np.array([int(o.solver), prior, horizon,
                    _NO_LIMIT if max_nodes is None else max_nodes,
-                   _NO_LIMIT if o.simulations is None else o.simulations, _NO_LIMIT], np.int64)
+                   _NO_LIMIT if o.simulations is None else o.simulations, _NO_LIMIT,
+                   int(o.reward == "value")], np.int64)
     fp = np.array([o.exploration, o.prior_weight], np.float64)
     t0, c0 = time.perf_counter(), time.thread_time()
     while True:

@@ -33,6 +33,8 @@ def cases() -> list[tuple[str, str, MCTSOptions, int]]:
         out.append((name, "random", MCTSOptions(simulations=150), 1))
         out.append((name, "solver", MCTSOptions(simulations=150, solver=True), 2))
         out.append((name, "c=0.3", MCTSOptions(simulations=120, exploration=0.3), 3))
+        if name == "iid":
+            out.append((name, "value", MCTSOptions(simulations=150, reward="value"), 6))
         if name in PRIORS:
             out.append((name, "prior", MCTSOptions(simulations=150, prior=PRIORS[name], prior_weight=2.0), 4))
         if name in STATIC:

@@ -32,7 +32,7 @@ TOTAL, H, REWARD = range(3)                                # TF's columns
 F_TERMINAL, F_MAX = 1, 2                                   # FLAGS' bits
 NODES, SIMS, USED, TOP = range(4)                          # cnt
 N_COUNTERS = 4
-I_SOLVER, I_PRIOR, I_HORIZON, I_MAX_NODES, I_MAX_SIMS, I_CHUNK_END = range(6)   # ip
+I_SOLVER, I_PRIOR, I_HORIZON, I_MAX_NODES, I_MAX_SIMS, I_CHUNK_END, I_VALUE = range(7)   # ip
 F_C, F_W = range(2)                                        # fp
 DONE, CHUNK, FULL, PROVEN = range(4)                       # run's return codes
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -53,6 +53,12 @@ def sign_of(x):
     if x < 0:
         return -1.0
     return 0.0
+
+
+@njit(cache=True)
+def end_reward(u, value):
+    """A game end's reward: the sign of the utility, or (``value``) the utility itself."""
+    return u if value else sign_of(u)
 
 
 @njit(cache=True)
@@ -128,12 +134,12 @@ def select(node, TI, TF, c, w, solver):
 
 
 @njit(cache=True)
-def rollout(S, ply, M, rng, horizon, cnt, per_ply):
+def rollout(S, ply, M, rng, horizon, value, cnt, per_ply):
     k = 0
     while True:
         s = S[ply + k]
         if is_terminal(s):
-            return sign_of(utility(s))
+            return end_reward(utility(s), value)
         if horizon >= 0 and k >= horizon:
             return min(1.0, max(-1.0, evaluate(s)))
         n = gen_moves(s, M)
@@ -161,7 +167,7 @@ def simulate(S, TI, TF, path, cnt, per_ply, M, keys, rng, ip, fp):
         path[ply] = node
     if TI[node, VIS] == 0 and node != 0 and is_terminal(S[ply]):
         TI[node, FLAGS] |= F_TERMINAL
-        TF[node, REWARD] = sign_of(utility(S[ply]))
+        TF[node, REWARD] = end_reward(utility(S[ply]), ip[I_VALUE] != 0)
         if solver and TF[node, REWARD] != 0:
             TI[node, SOLVED] = np.int64(TF[node, REWARD])
     if TI[node, FLAGS] & F_TERMINAL:
@@ -169,7 +175,7 @@ def simulate(S, TI, TF, path, cnt, per_ply, M, keys, rng, ip, fp):
     elif solver and TI[node, SOLVED] != 0:
         reward = np.float64(TI[node, SOLVED])
     else:
-        reward = rollout(S, ply, M, rng, ip[I_HORIZON], cnt, per_ply)
+        reward = rollout(S, ply, M, rng, ip[I_HORIZON], ip[I_VALUE] != 0, cnt, per_ply)
     for i in range(ply + 1):
         p = path[i]
         TI[p, VIS] += 1
