@@ -29,8 +29,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import NullFormatter, ScalarFormatter
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
@@ -233,10 +235,6 @@ ELO_CLIP = 800.0
 def figure(summary: pd.DataFrame, path: Any) -> Any:
     """Elo(alpha-beta - MCTS) against b (log axis), one line per budget with 95 % CIs; Elo
     clipped to +-ELO_CLIP (a pairing that won or lost every game has an infinite estimate)."""
-    import matplotlib
-    import matplotlib.ticker
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     for label, g in summary.groupby("budget_label", sort=True):
         g = g.sort_values("b")
@@ -250,8 +248,8 @@ def figure(summary: pd.DataFrame, path: Any) -> Any:
                         xytext=(3, 3), textcoords="offset points")
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
-    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xticks(sorted({round(float(b), 1) for b in summary["b"]}))
     ax.set_xlabel("mean branching factor b (random games)")
     ax.set_ylabel("Elo(alpha-beta − MCTS), 95 % CI")
