@@ -252,7 +252,7 @@ def figure(summary: pd.DataFrame, path: Any) -> Any:
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xticks(sorted({round(float(b), 1) for b in summary["b"]}))
     ax.set_xlabel("mean branching factor b (random games)")
-    ax.set_ylabel("Elo(alpha-beta − MCTS), 95 % CI")
+    ax.set_ylabel(f"Elo(alpha-beta − MCTS), 95 % CI (clipped at ±{ELO_CLIP:g})")
     ax.set_title("Alpha-beta against MCTS at equal budgets", fontsize=10)
     ax.legend(fontsize=8)
     fig.tight_layout()
