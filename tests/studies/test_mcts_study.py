@@ -71,3 +71,29 @@ def test_shallow_wins_are_wins_in_three():
     assert search(g, "alphabeta", "adjacent", depth=1).value != 1.0
     winning = [m for m in g.legal_moves(g.initial_state()) if T.keeps_win(g, m)]
     assert winning
+
+
+def _summary(verdicts_small, verdicts_large):
+    rows = []
+    for label, vs, vl in zip(("1,000 nodes/move", "10,000 nodes/move"), verdicts_small, verdicts_large):
+        rows.append(dict(budget_label=label, domain="hex3", b=5.0, elo=200.0, elo_lo=100.0, elo_hi=300.0,
+                         pairs=100, min_elo=50.0, verdict=vs))
+        rows.append(dict(budget_label=label, domain="hex11", b=100.0, elo=-150.0, elo_lo=-250.0, elo_hi=-50.0,
+                         pairs=100, min_elo=50.0, verdict=vl))
+    return pd.DataFrame(rows)
+
+
+def test_go_verdict_reads_the_study_and_names_what_is_not_tested():
+    from searchlab.studies.claims.verdict import Context
+    from searchlab.studies.mcts.mcts_verdict import KEY, go_second_half
+
+    def judge(s):
+        return go_second_half(Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={KEY: s} if s is not None else {}))
+
+    v = judge(None)
+    assert v.category == "pending" and "learned networks" in v.detail
+    v = judge(_summary(["A stronger", "A stronger"], ["A weaker", "not shown at this power"]))
+    assert v.category == "holds only under conditions" and "1,000 nodes/move" in v.detail
+    assert "learned networks" in v.detail and "n = 100 pairs" in v.measured and "hex11" in v.measured
+    assert judge(_summary(["A stronger"] * 2, ["A stronger"] * 2)).category == "does not hold"
+    assert judge(_summary(["A stronger"] * 2, ["not shown at this power"] * 2)).category == "not shown at this power"
