@@ -97,3 +97,23 @@ def test_go_verdict_reads_the_study_and_names_what_is_not_tested():
     assert "learned networks" in v.detail and "n = 100 pairs" in v.measured and "hex11" in v.measured
     assert judge(_summary(["A stronger"] * 2, ["A stronger"] * 2)).category == "does not hold"
     assert judge(_summary(["A stronger"] * 2, ["not shown at this power"] * 2)).category == "not shown at this power"
+
+
+def test_preset_runs_tiny_through_the_engine_and_resumes(tmp_path):
+    """experiment=mcts_vs_alphabeta at claim_study.size=tiny: tasks, tables, report; a second
+    run into the same directory resumes (every task stored: nothing replayed)."""
+    from searchlab.experiment.api import run_study
+    from searchlab.studies.claim_study.claim_study import load_tables
+    ov = ["claim_study.size=tiny", "runner.n_jobs=1", "runner.progress=false"]
+    run = run_study("mcts_vs_alphabeta", ov, output_dir=tmp_path / "run", progress=False)
+    tables = load_tables(run)
+    assert len(tables["mcts_games"]) == 3 * 2 * 2 and len(tables["mcts_traps"]) == 10
+    report = (run / "report.md").read_text()
+    assert "000-p, second half" in report and "learned networks" in report
+    assert "| hex4 |" in report and (run / "figures" / "elo_by_b.png").stat().st_size > 10_000
+    games = tables["mcts_games"].sort_values(["domain", "pair", "a_is_max"]).reset_index(drop=True)
+    again = run_study("mcts_vs_alphabeta", ov, output_dir=tmp_path / "run", progress=False)
+    assert again == run
+    pd.testing.assert_frame_equal(load_tables(run)["mcts_games"].sort_values(["domain", "pair", "a_is_max"])
+                                  .reset_index(drop=True).drop(columns="wall_seconds"),
+                                  games.drop(columns="wall_seconds"))

@@ -42,7 +42,9 @@ def _line(g: pd.DataFrame) -> str:
 
 
 def go_second_half(ctx: Context) -> Verdict:
-    """The verdict (the module docstring)."""
+    """000-p, second half: alpha-beta against MCTS as b grows.
+
+    The reading is the module docstring's."""
     s = (ctx.exact or {}).get(KEY)
     command = "python -m searchlab.studies.mcts --size full --part study --out DIR"
     if s is None or len(s) == 0:
@@ -67,6 +69,10 @@ def go_second_half(ctx: Context) -> Verdict:
         cat = "does not hold"
         detail = (f"at every budget alpha-beta is shown stronger than MCTS at the largest b measured "
                   f"(b up to {number(float(s['b'].max()))}); conditions: {CONDITIONS}; {NETWORKS}")
+    elif (s["verdict"] == "not testable").all():
+        cat = "not shown at this power"
+        detail = (f"no pairing is testable (each needs at least 10 game pairs not all of one outcome: "
+                  f"studies/tradeoff/matches.MIN_PAIRS); conditions: {CONDITIONS}; {NETWORKS}")
     else:
         cat = "not shown at this power"
         mins = s["min_elo"].replace(math.inf, math.nan)

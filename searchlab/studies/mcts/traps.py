@@ -94,24 +94,30 @@ def _alphabeta_move(tree, model: str, budget: int):
                                                             play="fresh-per-depth")).move
 
 
+def tree_cells(cfg: TrapsConfig) -> list[tuple[str, int, int]]:
+    """The synthetic-tree cells (model, b, d) within ``max_leaves``."""
+    return [(m, b, d) for m in cfg.models for b in cfg.bs for d in cfg.ds if b ** d <= cfg.max_leaves]
+
+
+def cell_rows(cfg: TrapsConfig, model: str, b: int, d: int) -> list[dict]:
+    """One synthetic-tree cell's rows, one per budget and family (the module docstring)."""
+    found = {(n, f): 0 for n in cfg.budgets for f in ("alpha-beta", "mcts")}
+    for t in range(cfg.trees):
+        seed = derive_seed(cfg.seed, f"traps/{model}/{b}/{d}/{t}") >> 1
+        tree = _tree(model, b, d, seed)
+        best = set(search(tree, "minimax").best_moves)
+        for n in cfg.budgets:
+            found[(n, "alpha-beta")] += _alphabeta_move(tree, model, n) in best
+            r = search(tree, "mcts", max_nodes=n, seed=seed, mcts_options=MCTSOptions(reward="value"))
+            found[(n, "mcts")] += r.best_move in best
+    return [dict(model=model, b=b, d=d, budget=n, family=f, trials=cfg.trees, found=k, rate=k / cfg.trees)
+            for (n, f), k in found.items()]
+
+
 def tree_rows(cfg: TrapsConfig, progress: bool = False) -> list[dict]:
-    """The synthetic-tree cells' rows (the module docstring)."""
-    cells = [(m, b, d) for m in cfg.models for b in cfg.bs for d in cfg.ds if b ** d <= cfg.max_leaves]
-    rows = []
-    for m, b, d in tqdm(cells, disable=not progress, desc="traps: trees"):
-        found = {(n, f): 0 for n in cfg.budgets for f in ("alpha-beta", "mcts")}
-        for t in range(cfg.trees):
-            seed = derive_seed(cfg.seed, f"traps/{m}/{b}/{d}/{t}") >> 1
-            tree = _tree(m, b, d, seed)
-            best = set(search(tree, "minimax").best_moves)
-            for n in cfg.budgets:
-                found[(n, "alpha-beta")] += _alphabeta_move(tree, m, n) in best
-                r = search(tree, "mcts", max_nodes=n, seed=seed, mcts_options=MCTSOptions(reward="value"))
-                found[(n, "mcts")] += r.best_move in best
-        for (n, f), k in found.items():
-            rows.append(dict(model=m, b=b, d=d, budget=n, family=f, trials=cfg.trees, found=k,
-                             rate=k / cfg.trees))
-    return rows
+    """The synthetic-tree cells' rows."""
+    return [r for m, b, d in tqdm(tree_cells(cfg), disable=not progress, desc="traps: trees")
+            for r in cell_rows(cfg, m, b, d)]
 
 
 def shallow_wins(n: int, count: int, ply: int, seed: int, max_tries: int = 2000) -> list[Hex]:
@@ -136,23 +142,27 @@ def keeps_win(g: Hex, move) -> bool:
         search(child, "alphabeta", "adjacent", depth=2).value == 1.0
 
 
-def hex_rows(cfg: TrapsConfig, progress: bool = False) -> list[dict]:
-    """The Hex cells' rows (model "hex", b = the empty cells, d = 3: the win's depth)."""
+def hex_cell_rows(cfg: TrapsConfig, n: int) -> list[dict]:
+    """One Hex size's rows (model "hex", b = the empty cells, d = 3: the win's depth)."""
     rows = []
-    for n in tqdm(cfg.hex_sizes, disable=not progress, desc="traps: hex"):
-        games = shallow_wins(n, cfg.hex_positions, cfg.hex_ply, cfg.seed)
-        for budget in cfg.budgets:
-            found = {"alpha-beta": 0, "mcts": 0}
-            for i, g in enumerate(games):
-                session = EngineSession(g, Player("ab", "alphabeta", "adjacent", budget=budget).session_config())
-                found["alpha-beta"] += keeps_win(g, session.choose(g.initial_state()).move)
-                r = search(g, "mcts", max_nodes=budget, seed=derive_seed(cfg.seed, f"traps/hex{n}/mcts/{i}") >> 1,
-                           mcts_options=MCTSOptions(solver=True))
-                found["mcts"] += keeps_win(g, r.best_move)
-            for f, k in found.items():
-                rows.append(dict(model="hex", b=n * n - cfg.hex_ply, d=3, budget=budget, family=f,
-                                 trials=len(games), found=k, rate=k / len(games) if games else float("nan")))
+    games = shallow_wins(n, cfg.hex_positions, cfg.hex_ply, cfg.seed)
+    for budget in cfg.budgets:
+        found = {"alpha-beta": 0, "mcts": 0}
+        for i, g in enumerate(games):
+            session = EngineSession(g, Player("ab", "alphabeta", "adjacent", budget=budget).session_config())
+            found["alpha-beta"] += keeps_win(g, session.choose(g.initial_state()).move)
+            r = search(g, "mcts", max_nodes=budget, seed=derive_seed(cfg.seed, f"traps/hex{n}/mcts/{i}") >> 1,
+                       mcts_options=MCTSOptions(solver=True))
+            found["mcts"] += keeps_win(g, r.best_move)
+        for f, k in found.items():
+            rows.append(dict(model="hex", b=n * n - cfg.hex_ply, d=3, budget=budget, family=f,
+                             trials=len(games), found=k, rate=k / len(games) if games else float("nan")))
     return rows
+
+
+def hex_rows(cfg: TrapsConfig, progress: bool = False) -> list[dict]:
+    """The Hex cells' rows."""
+    return [r for n in tqdm(cfg.hex_sizes, disable=not progress, desc="traps: hex") for r in hex_cell_rows(cfg, n)]
 
 
 def run(cfg: TrapsConfig, progress: bool = True) -> pd.DataFrame:

@@ -8,7 +8,8 @@ random rollouts and the solver; ``mcts_*`` options) as B, at every node budget p
 ``node_budgets`` (nodes counted the same way for both: docs/mcts.md) and every CPU time per move
 of ``cpu_seconds`` (thread time; a node cap ``cpu_node_cap``). Each pairing plays ``openings``
 distinct seeded random openings of ``opening_ply`` plies (Hex: ``hex_opening_ply``) twice with
-colours swapped (game pairs). The games are rows of the trade-off study's match schema, so
+colours swapped (game pairs); a Hex board with fewer distinct openings (3x3: 72 after two
+stones) plays all of them. The games are rows of the trade-off study's match schema, so
 studies/tradeoff/matches.py gives each pairing its pentanomial Elo of alpha-beta minus MCTS with
 a 95 % CI, the GSPRT and the Holm-adjusted verdict over every pairing of the run.
 
@@ -62,7 +63,7 @@ class StudyConfig:
     cpu_node_cap: int = 10**9
     openings: int = 100
     opening_ply: int = 4
-    hex_opening_ply: int = 1
+    hex_opening_ply: int = 2
     max_plies: int = 400
     mcts_exploration: float = math.sqrt(2.0)
     mcts_solver: bool = True
@@ -139,6 +140,16 @@ def players(domain: str, cfg: StudyConfig, mode: str, budget: float) -> tuple[Pl
     return ab, mc
 
 
+def openings_of(domain: str, cfg: StudyConfig) -> int:
+    """``cfg.openings``, or on a Hex board with fewer distinct positions after
+    ``hex_opening_ply`` stones (3x3 after 2: 72) all of them."""
+    if not domain.startswith("hex"):
+        return cfg.openings
+    cells, k = int(domain[3:]) ** 2, cfg.hex_opening_ply
+    x = (k + 1) // 2
+    return min(cfg.openings, math.comb(cells, x) * math.comb(cells - x, k - x))
+
+
 def tasks(cfg: StudyConfig) -> list[tuple]:
     """(domain, mode, budget, first pair, openings' moves): ``pairs_per_task`` pairs each."""
     out = []
@@ -146,7 +157,7 @@ def tasks(cfg: StudyConfig) -> list[tuple]:
     for domain in cfg.domains():
         g = game_of(domain)
         ply = cfg.hex_opening_ply if domain.startswith("hex") else cfg.opening_ply
-        ops = random_openings(g, ply, cfg.openings, derive_seed(cfg.seed, f"mcts-study/openings/{domain}"))
+        ops = random_openings(g, ply, openings_of(domain, cfg), derive_seed(cfg.seed, f"mcts-study/openings/{domain}"))
         for mode, budget in budgets:
             for i in range(0, len(ops), cfg.pairs_per_task):
                 out.append((domain, mode, budget, i, tuple(o.moves for o in ops[i:i + cfg.pairs_per_task])))
