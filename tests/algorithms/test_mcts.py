@@ -162,3 +162,14 @@ def test_compiled_equals_reference_without_jit():
         "    n += 1\n"
         "print(n)\n")
     assert int(run_without_jit(code).strip()) >= 12
+
+
+@pytest.mark.parametrize("name", ["connect4", "othello", "tictactoe"])
+def test_compiled_equals_reference_from_mid_game_positions(name):
+    """Searches rooted mid-game (FromState views, as the match runner searches), with either side to move."""
+    from tests.algorithms.compiled_cases import positions
+    for k, view in enumerate(positions(name, 3, seed=11)):
+        o = MCTSOptions(simulations=100, solver=True)
+        ref = search(view, "mcts", engine="reference", mcts_options=o, seed=k)
+        com = search(view, "mcts", engine="compiled", mcts_options=o, seed=k)
+        assert fingerprint(com) == fingerprint(ref)
