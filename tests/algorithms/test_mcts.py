@@ -173,3 +173,17 @@ def test_compiled_equals_reference_from_mid_game_positions(name):
         ref = search(view, "mcts", engine="reference", mcts_options=o, seed=k)
         com = search(view, "mcts", engine="compiled", mcts_options=o, seed=k)
         assert fingerprint(com) == fingerprint(ref)
+
+
+def test_openspiel_game_through_the_adapter():
+    """An OpenSpiel game (Breakthrough, b about 22 at the start) on the reference MCTS: its
+    playouts are bounded by the game's max_game_length; no compiled twin."""
+    from searchlab.games.openspiel import OpenSpielGame, available
+    if not available():
+        pytest.skip("open-spiel is not installed")
+    g = OpenSpielGame("breakthrough")
+    r = search(g, "mcts", mcts_options=MCTSOptions(simulations=20), seed=1)
+    assert r.engine == "reference" and r.simulations == 20 and sum(r.root_visits) == 20
+    assert r.best_move in g.legal_moves(g.initial_state())
+    with pytest.raises(UnsupportedError, match="no compiled MCTS for"):
+        search(g, "mcts", engine="compiled", max_nodes=100)
