@@ -247,21 +247,29 @@ def figure(summary: pd.DataFrame, path: Any) -> Any:
     """Elo(alpha-beta - MCTS) against b (log axis), one line per budget with 95 % CIs; Elo
     clipped to +-ELO_CLIP (a pairing that won or lost every game has an infinite estimate)."""
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    for label, g in summary.groupby("budget_label", sort=True):
+    # node budgets in ascending order, then the CPU-time budgets (dashed)
+    order = sorted(summary.groupby("budget_label", sort=False),
+                   key=lambda kv: (kv[1]["budget_mode"].iloc[0] != "nodes" if "budget_mode" in kv[1] else 0,
+                                   float(kv[1]["budget"].iloc[0]) if "budget" in kv[1] else 0.0))
+    for label, g in order:
         g = g.sort_values("b")
         e = g["elo"].clip(-ELO_CLIP, ELO_CLIP).to_numpy(float)
         lo = g["elo_lo"].clip(-ELO_CLIP, ELO_CLIP).to_numpy(float)
         hi = g["elo_hi"].clip(-ELO_CLIP, ELO_CLIP).to_numpy(float)
-        ax.errorbar(g["b"], e, yerr=[np.maximum(e - lo, 0), np.maximum(hi - e, 0)], marker="o",
-                    capsize=3, label=label)
-        for _, r in g.iterrows():
-            ax.annotate(r["domain"], (r["b"], max(-ELO_CLIP, min(ELO_CLIP, r["elo"]))), fontsize=7,
-                        xytext=(3, 3), textcoords="offset points")
+        cpu = "budget_mode" in g and g["budget_mode"].iloc[0] == "cpu"
+        ax.errorbar(g["b"], e, yerr=[np.maximum(e - lo, 0), np.maximum(hi - e, 0)], marker="o", ms=4,
+                    capsize=3, ls="--" if cpu else "-", label=label)
+    # each domain named once, under its b
+    for domain, b in summary.groupby("domain")["b"].first().items():
+        ax.annotate(domain, (b, 0), xycoords=("data", "axes fraction"), xytext=(0, 3),
+                    textcoords="offset points", fontsize=6.5, rotation=90, ha="center", va="bottom",
+                    color="0.35")
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(ScalarFormatter())
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xticks(sorted({round(float(b), 1) for b in summary["b"]}))
+    ax.tick_params(axis="x", labelsize=7)
     ax.set_xlabel("mean branching factor b (random games)")
     ax.set_ylabel(f"Elo(alpha-beta − MCTS), 95 % CI (clipped at ±{ELO_CLIP:g})")
     ax.set_title("Alpha-beta against MCTS at equal budgets", fontsize=10)
