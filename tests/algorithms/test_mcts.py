@@ -52,9 +52,10 @@ def test_node_budget_counts_like_alphabeta():
 
 
 def test_time_budget_compiled_and_reference():
+    """A time budget alone ends the search (no node or simulation limit is set)."""
     for engine in ("reference", "compiled"):
-        r = search(Hex(7), "mcts", engine=engine, max_time=0.2, seed=1)
-        assert r.simulations > 0 and r.wall_time < 5
+        r = search(Hex(7), "mcts", engine=engine, max_time=0.1, seed=1)
+        assert r.simulations > 0 and r.status == "ok" and sum(r.root_visits) == r.simulations
 
 
 def test_solver_proves_hex3_and_alphabeta_agrees():
