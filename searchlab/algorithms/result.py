@@ -36,6 +36,11 @@ class SearchResult:
     ``chance_nodes`` the calls on chance nodes (searchlab/algorithms/chance_search.py; they are
     counted in ``nodes`` and ``interior`` too, 0 in games without chance); with
     pruning techniques on, ``extra["pruned"]`` counts how often each one fired.
+
+    Monte Carlo tree search (algorithm "mcts", searchlab/algorithms/mcts.py, docs/mcts.md)
+    fills ``root_moves`` (the root's moves in natural order), ``root_visits`` and
+    ``root_values`` (each move's visits and mean reward from MAX's point of view, nan when
+    unvisited) and ``simulations``; the other searches leave them empty (0).
     """
 
     value: float | None
@@ -63,6 +68,10 @@ class SearchResult:
     q_nodes: int = 0
     chance_nodes: int = 0
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    root_moves: tuple = ()
+    root_visits: tuple[int, ...] = ()
+    root_values: tuple[float, ...] = ()
+    simulations: int = 0
 
     @property
     def last_iteration_nodes(self) -> int:

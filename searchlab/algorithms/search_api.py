@@ -8,7 +8,7 @@ from numbers import Integral
 from typing import Any
 
 from searchlab.algorithms import drivers, kernels, reference
-from searchlab.algorithms import compiled_engine
+from searchlab.algorithms import compiled_engine, mcts, mcts_compiled
 from searchlab.algorithms.context import SearchContext
 from searchlab.algorithms.ordering import (REFERENCE_ORACLE_MAX_LEAVES, DynamicOrdering,
                                            make_ordering, parse_ordering)
@@ -107,7 +107,9 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
            depth: int | None = None, ordering_seed: int = 0, engine: str = "auto",
            max_nodes: int | None = None, aspiration: float | None = None,
            tt_size: int = DEFAULT_TT_SIZE, pruning: Pruning | None = None,
-           oracle_limit: int = REFERENCE_ORACLE_MAX_LEAVES, trace: Any = None) -> SearchResult:
+           oracle_limit: int = REFERENCE_ORACLE_MAX_LEAVES, trace: Any = None,
+           seed: int = 0, max_time: float | None = None,
+           mcts_options: mcts.MCTSOptions | None = None) -> SearchResult:
     """Search ``game`` (a synthetic tree or a Game) from its initial state.
 
     - algorithm: "minimax", "alphabeta" (fail-soft, the spec's textbook form),
@@ -133,10 +135,21 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
     - max_nodes: node budget; when exceeded the result has status "aborted", value None and
       the counts so far.
     - trace: a recorder from searchlab.algorithms.trace (reference engine only).
+    - algorithm "mcts": Monte Carlo tree search (searchlab/algorithms/mcts.py, docs/mcts.md)
+      with ``mcts_options`` (an MCTSOptions record: exploration, rollout, prior, solver,
+      simulations), ``seed`` (its random stream) and the budgets ``max_nodes`` (nodes counted
+      as alpha-beta's) and ``max_time`` (seconds); engine "compiled" (games with compiled
+      primitives; "auto" picks it there) or "reference". ``ordering``, ``depth`` and the
+      alpha-beta options do not apply to it and are refused.
 
     Returns a SearchResult (values from MAX's point of view; counting as documented there).
     All arguments are checked before any search; errors name the parameter and what is allowed.
     """
+    if algorithm == "mcts":
+        return _search_mcts(game, ordering, depth, engine, max_nodes, aspiration, pruning, trace,
+                            seed, max_time, mcts_options)
+    if mcts_options is not None or max_time is not None:
+        raise InvalidParameterError("mcts_options and max_time are MCTS's: use algorithm='mcts'")
     horizon = validate(game, algorithm, ordering, depth, ordering_seed, engine, max_nodes,
                        aspiration, tt_size, pruning)
     pruned = pruning is not None and bool(pruning.active())
@@ -190,6 +203,28 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
         status = "aborted"
     wall = time.perf_counter() - t0
     return package(game, ctx, root, value, status, wall, algorithm, ordering, horizon, table)
+
+
+def _search_mcts(game: Any, ordering: str, depth: Any, engine: str, max_nodes: Any, aspiration: Any,
+                 pruning: Any, trace: Any, seed: Any, max_time: Any, options: Any) -> SearchResult:
+    """search(algorithm="mcts"): the alpha-beta options refused, then the compiled twin or the
+    reference."""
+    _check_choice("engine", engine, ("auto", "reference", "compiled"))
+    for name, value, default in (("ordering", ordering, "natural"), ("depth", depth, None),
+                                 ("aspiration", aspiration, None), ("pruning", pruning, None),
+                                 ("trace", trace, None)):
+        if value != default:
+            raise InvalidParameterError(
+                f"{name} is an alpha-beta option; MCTS takes its own in mcts_options "
+                f"(MCTSOptions: prior= for a move order, rollout_depth= for a horizon); got {name}={excerpt(value)}")
+    options = mcts.MCTSOptions() if options is None else options
+    if engine != "reference" and mcts_compiled.supports(game):
+        return mcts_compiled.run(game, options, max_nodes=max_nodes, max_time=max_time, seed=seed)
+    if engine == "compiled":
+        mcts.validate(game, options, max_nodes, max_time, seed)
+        raise UnsupportedError(f"no compiled MCTS for {getattr(game, 'name', game)} (no compiled "
+                               "primitives); use engine='reference'")
+    return mcts.search_mcts(game, options, max_nodes=max_nodes, max_time=max_time, seed=seed)
 
 
 def package(game: Any, ctx: SearchContext, root: Any, value: float | None, status: str,

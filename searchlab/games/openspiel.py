@@ -94,6 +94,8 @@ class OpenSpielGame:
         # searched to the end without a depth or node budget (algorithms.search_api) only when the
         # whole game is at most as long as tic-tac-toe's (9 plies; 549,946 minimax nodes)
         self.solvable = self.game.max_game_length() - len(history) <= 9
+        #: a bound on any playout from the root (MCTS's random playouts need one)
+        self.max_game_length = int(self.game.max_game_length())
         self.value_bounds = (float(self.game.min_utility()), float(self.game.max_utility())) \
             if bounds is None else bounds
         self.root = self.game.new_initial_state()

@@ -15,6 +15,14 @@ How a player searches a move (``Player.play``):
   budget. It handicaps null move and late move reductions, which lean on the table and the
   move order; kept to compare with and to reproduce earlier tables.
 
+An MCTS player (``algorithm="mcts"``, searchlab/algorithms/mcts.py) searches each move with a
+fresh tree (nothing kept from move to move) under its budget: ``budget`` nodes (counted as
+alpha-beta's, docs/mcts.md) or, with ``budget_mode="cpu"``, ``cpu_seconds`` of thread CPU time
+(``budget`` then caps the nodes); its options are ``Player.mcts`` and its random stream per
+move is derived from ``Player.seed``, the game pair, the colour and the ply (``mcts_seed``), so
+a match replays exactly under a node budget. Its ``depth`` is the deepest ply its simulations
+reached; it takes no part in the repetition rule (it reports no minimax value).
+
 Either way the move of the deepest completed depth is played, so under a node budget every
 player spends at most ``budget`` nodes per move, and a cheaper configuration reaches deeper.
 Openings are seeded random positions; every opening is played twice with colours swapped (a *game pair*), so neither side profits from a lucky opening, and
@@ -45,11 +53,13 @@ from typing import Any, Hashable
 import numpy as np
 from tqdm import tqdm
 
+from searchlab.algorithms.mcts import MCTSOptions, validate as validate_mcts
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.engine_session import EngineSession, SessionConfig
 from searchlab.algorithms.pruning import Pruning
 from searchlab.errors import InvalidParameterError
 from searchlab.games.position import FromState, rooted
+from searchlab.hashing import GOLDEN, MASK64, mix64
 
 
 PLAY_MODES = ("engine", "fresh-per-depth")
@@ -72,6 +82,8 @@ class Player:
     budget_mode: str = "nodes"
     cpu_seconds: float | None = None
     persist: bool = True
+    mcts: MCTSOptions | None = None
+    seed: int = 0
 
     def session_config(self) -> SessionConfig:
         """The engine session's configuration of this player."""
@@ -80,6 +92,9 @@ class Player:
 
     def describe(self) -> str:
         """How it plays, for tables and reports, e.g. "engine, 10000 nodes/move, persist"."""
+        if self.algorithm == "mcts":
+            return "mcts, " + (f"{self.budget} nodes/move" if self.budget_mode == "nodes" else
+                               f"{self.cpu_seconds:g} s CPU/move (thread time), cap {self.budget} nodes")
         if self.play != "engine":
             return f"fresh-per-depth, {self.budget} nodes/move"
         budget = f"{self.budget} nodes/move" if self.budget_mode == "nodes" else \
@@ -96,6 +111,18 @@ def check_player(game: Any, p: Player, engine: str = "auto") -> None:
         raise InvalidParameterError(f"player {p.name}: budget must be >= 1; got {p.budget}")
     if p.play == "fresh-per-depth" and (p.budget_mode != "nodes" or p.cpu_seconds is not None):
         raise InvalidParameterError(f"player {p.name}: budget_mode 'cpu' needs play='engine'")
+    if p.algorithm == "mcts":
+        if p.budget_mode not in ("nodes", "cpu") or (p.budget_mode == "cpu") != (p.cpu_seconds is not None):
+            raise InvalidParameterError(f"player {p.name}: an MCTS player's budget_mode is 'nodes', or "
+                                        f"'cpu' with cpu_seconds; got {p.budget_mode!r}, cpu_seconds={p.cpu_seconds!r}")
+        try:
+            validate_mcts(game, p.mcts or MCTSOptions(), p.budget,
+                          p.cpu_seconds if p.budget_mode == "cpu" else None, p.seed)
+        except InvalidParameterError as e:
+            raise InvalidParameterError(f"player {p.name}: {e}") from None
+        return
+    if p.mcts is not None:
+        raise InvalidParameterError(f"player {p.name}: mcts options need algorithm='mcts'")
     if p.play == "engine":
         EngineSession(game, p.session_config(), engine)       # validates the configuration
 
@@ -130,6 +157,23 @@ def choose_move(game: Any, state: Any, player: Player, engine: str = "auto") -> 
     if best is None:
         best = list(game.legal_moves(state))[0]
     return MoveChoice(best, reached, used, value)
+
+
+def mcts_seed(seed: int, pair: int, a_is_max: bool, ply: int) -> int:
+    """The random stream of an MCTS player's move: a 63-bit mix of its seed, the game pair,
+    the colour and the ply (explicit, so a match under node budgets replays exactly)."""
+    z = mix64((seed + GOLDEN * (pair + 1)) & MASK64)
+    z = mix64((z + GOLDEN * (2 * ply + int(a_is_max) + 1)) & MASK64)
+    return z >> 1
+
+
+def choose_mcts(game: Any, state: Any, player: Player, seed: int, engine: str = "auto") -> MoveChoice:
+    """The move an MCTS player plays in ``state`` (the module docstring)."""
+    cpu = player.budget_mode == "cpu"
+    r = search(FromState(game, state), "mcts", engine=engine, max_nodes=player.budget,
+               max_time=player.cpu_seconds if cpu else None, seed=seed,
+               mcts_options=player.mcts or MCTSOptions())
+    return MoveChoice(r.best_move, r.depth, r.nodes, None)
 
 
 def avoid_repetition(game: Any, state: Any, choice: MoveChoice, player: Player,
@@ -213,8 +257,9 @@ def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
     threefold repetition and at ``max_plies``); the record's ``opening`` is ``pair``."""
     state, plies = rooted(game, opening), 0
     rec = GameRecord(pair, a_is_max, 0.5, 0, a_play=a.describe(), b_play=b.describe())
-    sessions = {side: EngineSession(game, p.session_config(), engine) if p.play == "engine"
-                else None for side, p in ((True, a), (False, b))}      # one per side
+    sessions = {side: EngineSession(game, p.session_config(), engine)
+                if p.play == "engine" and p.algorithm != "mcts" else None
+                for side, p in ((True, a), (False, b))}      # one per side
     seen = {game.hash_key(state): 1}
     ending = "max_plies"
     while plies < max_plies:
@@ -224,7 +269,9 @@ def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
         a_moves = game.max_to_move(state) == a_is_max
         player = a if a_moves else b
         session = sessions[a_moves]
-        if session is not None:
+        if player.algorithm == "mcts":
+            choice = choose_mcts(game, state, player, mcts_seed(player.seed, pair, a_is_max, plies), engine)
+        elif session is not None:
             ms = session.choose(state)
             choice = MoveChoice(ms.move, ms.depth, ms.nodes, ms.value)
         else:

@@ -78,6 +78,12 @@ ENGINES: dict[str, tuple[str, str]] = {
               "search_multiplayer(Rolit.random(3, 20, 1), 'brs', depth=2, engine='compiled')"),
     "harvest": (_NPLAYER + "from searchlab.games.harvest import Harvest",
                 "search_multiplayer(Harvest(3, (3, 4, 5)), 'brs', depth=2, engine='compiled')"),
+    # the compiled MCTS: one copy per game with two-player primitives (Hex's serves every size)
+    "mcts": (_SEARCH + "from searchlab.games.connect4 import ConnectFour\nfrom searchlab.games.hex import Hex\n"
+             "from searchlab.games.othello import Othello\nfrom searchlab.games.tictactoe import TicTacToe\n"
+             "from searchlab.trees import IIDTree, IncrementalTree",
+             "for g in (TicTacToe(), ConnectFour(), Othello(), Hex(5), IIDTree(3, 3, seed=1), "
+             "IncrementalTree(3, 3, seed=1)): search(g, 'mcts', max_nodes=200, seed=1, engine='compiled')"),
     # the parallel simulator's kernel: one copy per tree model and per game it simulates
     "parallel_trees": ("from searchlab.parallel import simulate\n"
                        "from searchlab.trees import IIDTree, OrderedTree, IncrementalTree",

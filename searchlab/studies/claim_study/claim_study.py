@@ -29,6 +29,7 @@ from searchlab.studies.chance import chance_study as CS
 from searchlab.studies.rigor import convergence as CV
 from searchlab.studies.rigor import exact_counts as EC
 from searchlab.studies.rigor import rigor_study as RS
+from searchlab.studies.mcts import mcts_study as MC
 from searchlab.studies.multiplayer import multiplayer_study as MS
 from searchlab.studies.ordering import aspiration_study as AS
 from searchlab.studies.ordering import chess_ordering_study as COS
@@ -52,7 +53,8 @@ FAMILIES = {"chance": (CS.chance_steps, CS.KINDS, CS.SIZES), "multiplayer": (MS.
             "ordering_checks": (OCS.ordering_steps, OCS.KINDS, OCS.SIZES),
             "exact_counts": (EC.exact_counts_steps, EC.KINDS, EC.SIZES),
             "rigor": (RS.rigor_steps, RS.KINDS, RS.SIZES),
-            "aspiration": (AS.aspiration_steps, AS.KINDS, AS.SIZES)}
+            "aspiration": (AS.aspiration_steps, AS.KINDS, AS.SIZES),
+            "mcts": (MC.mcts_steps, MC.KINDS, MC.SIZES)}
 _I, _F, _S = pa.int64(), pa.float64(), pa.string()
 SCHEMAS = {
     "growth": pa.schema([("b", _I), ("n", _I), ("d", _I), ("spread", _F), ("instance", _I), ("algorithm", _S),
@@ -109,6 +111,16 @@ SCHEMAS = {
     "cc": pa.schema([("players", _I), ("position", _I), ("algorithm", _S), ("d", _I), ("leaves", _I),
                      ("nodes", _I), ("cutoffs", _I), ("branching", _I), ("keeps_turn", _I)]),
 }
+SCHEMAS.update({
+    "mcts_games": pa.schema([("study", _S), ("domain", _S), ("technique", _S), ("family", _S), ("opponent", _S),
+                             ("ordering", _S), ("budget", _I), ("pair", _I), ("opening", _S),
+                             ("a_is_max", pa.bool_()), ("result", _F), ("ending", _S), ("plies", _I),
+                             ("a_mean_depth", _F), ("b_mean_depth", _F), ("a_mean_nodes", _F), ("b_mean_nodes", _F),
+                             ("wall_seconds", _F), ("play", _S), ("persist_across_moves", pa.bool_()),
+                             ("budget_mode", _S), ("cpu_seconds", _F), ("a_cv_nodes", _F), ("b_cv_nodes", _F)]),
+    "mcts_traps": pa.schema([("model", _S), ("b", _I), ("d", _I), ("budget", _I), ("family", _S), ("trials", _I),
+                             ("found", _I), ("rate", _F)]),
+})
 SCHEMAS = {k: s.append(pa.field("task_id", _S)) for k, s in SCHEMAS.items()}
 
 
@@ -122,7 +134,7 @@ class ClaimStudyConfig:
 
     study: str
     description: str
-    family: str                    # chance | multiplayer | convergence | exact_counts | rigor | minimal_trees | chess_ordering | ordering_checks | aspiration
+    family: str                    # chance | multiplayer | convergence | exact_counts | rigor | minimal_trees | chess_ordering | ordering_checks | aspiration | mcts
     size: str                      # full | small | tiny
     seed: int
     openings: Optional[int] = None     # multiplayer: Rolit openings (each played in 6 seatings)

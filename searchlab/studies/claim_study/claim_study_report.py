@@ -15,6 +15,7 @@ from searchlab.studies.chance import chance_study as CS
 from searchlab.studies.rigor import convergence as CV
 from searchlab.studies.rigor import exact_counts as EC
 from searchlab.studies.rigor import rigor_study as RS
+from searchlab.studies.mcts import mcts_study as MC
 from searchlab.studies.multiplayer import multiplayer_study as MS
 from searchlab.studies.ordering import aspiration_study as AS
 from searchlab.studies.ordering import chess_ordering_study as COS
@@ -63,6 +64,9 @@ FAMILIES = {
                         lambda t, c: OCS.summarise(t, c.size, c.seed), (),
                         lambda res: {"ordering_checks": res},
                         lambda e, fig_dir, fmt: OC.ordering_section(e["ordering_checks"])),
+    "mcts": ("alpha-beta against Monte Carlo tree search as b grows, and search traps",
+             lambda t, c: MC.summarise(t, c.size, c.seed), MC.VERDICTS, MC.exact_entries,
+             lambda e, fig_dir, fmt: MC.section(e, fig_dir, fmt)),
 }
 
 
