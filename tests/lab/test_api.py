@@ -18,6 +18,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from searchlab import search  # noqa: E402
 from searchlab.algorithms.trace import run_trace  # noqa: E402
+from searchlab.algorithms.tree_count import count_tree  # noqa: E402
 from searchlab.games.connect4 import ConnectFour  # noqa: E402
 from searchlab.games.tictactoe import TicTacToe  # noqa: E402
 from searchlab.lab import export_trace_html  # noqa: E402
@@ -184,9 +185,39 @@ def test_compare_equals_search(client):
     assert c["pending"] == [{"algorithm": "alphabeta", "ordering": "perfect", "endpoint": "minimal"}]
     deep = client.post("/api/compare", json={"game": "connect4", "position": "", "depth": 10}).json()
     mm, worst = deep["rows"][0], deep["rows"][1]
-    assert mm["algorithm"] == "minimax" and mm["status"] == "aborted" and "infeasible" in mm["note"]
+    # minimax is infeasible here (over 2,000,000 nodes): its tree is counted instead; the
+    # count equals minimax's nodes (tests/algorithms/test_tree_count.py, at smaller depths)
+    assert mm["algorithm"] == "minimax" and mm["status"] == "counted" and "counted" in mm["note"]
+    assert (mm["nodes"], mm["leaves"]) == count_tree(ConnectFour(""), 10) == (314060245, 269175990)
+    assert mm["value"] is None and mm["best_move"] is None
     assert worst["ordering"] == "worst" and worst["status"] == "not run"
-    assert "2,000,000 nodes at depth 10" in worst["note"]
+    assert "2,000,000 nodes at depth 10" in worst["note"] and worst["at_most"] == mm["nodes"]
+    assert "at most 314,060,245 nodes" in worst["note"]
+
+
+def test_compare_row_by_row_equals_the_whole(client):
+    body = {"game": "tictactoe", "position": "4 0 8", "depth": 6}
+    whole = client.post("/api/compare", json=body).json()
+    for k, row in enumerate(whole["rows"]):
+        one = client.post("/api/compare", json={**body, "row": k}).json()
+        assert len(one["rows"]) == 1 and "agree_value" not in one
+        got = one["rows"][0]
+        assert (got["algorithm"], got["ordering"], got["status"]) == \
+            (row["algorithm"], row["ordering"], row["status"])
+        assert (got.get("nodes"), got.get("leaves"), got.get("value")) == \
+            (row.get("nodes"), row.get("leaves"), row.get("value"))
+        if row["status"] == "ok":
+            assert got["move_value"] == row["value"]          # each move is a best one
+    r = client.post("/api/compare", json={**body, "row": 6})
+    assert r.status_code == 400 and "row must be an integer in [0, 5]" in r.json()["error"]
+
+
+def test_minimal_row_at_the_tictactoe_start(client):
+    # Knuth and Moore's estimate (65,609 leaves) is over the limit, but the whole tree is small
+    # (549,946 nodes, minimax finishes): the row is run
+    row = client.post("/api/minimal", json={"game": "tictactoe", "position": "", "depth": 9}).json()
+    ref = search(TicTacToe(""), "alphabeta", "perfect", depth=9, oracle_limit=10**6)
+    assert row["status"] == "ok" and (row["nodes"], row["leaves"]) == (ref.nodes, ref.leaves)
 
 
 @pytest.mark.parametrize("game, position, depth", [
