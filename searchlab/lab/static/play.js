@@ -248,12 +248,12 @@
     const grid = [...Array(decades + 1)].map((_, k) => `<line x1="${xs(10 ** k)}" y1="0" x2="${xs(10 ** k)}" y2="${H + 4}" stroke="#767676"/>` +
       `<text x="${xs(10 ** k)}" y="${H + 22}" font-size="14" text-anchor="middle">${k ? "10^" + k : "1"}</text>`).join("");
     const bar = grid + ok.map((r, k) => { const w = Math.max(2, xs(r.nodes) - X0);
-      return `<text x="0" y="${k * 30 + 20}" font-size="16">${r.algorithm === "minimax" ? "minimax" + (r.status === "counted" ? " (counted)" : "") : "αβ " + r.ordering}</text>` +
+      return `<text class="bar-label" x="0" y="${k * 30 + 20}" font-size="16">${r.algorithm === "minimax" ? "minimax" + (r.status === "counted" ? " (counted)" : "") : "αβ " + r.ordering}</text>` +
         `<rect x="${X0}" y="${k * 30 + 5}" width="${w}" height="22" fill="${r.algorithm === "minimax" ? "#D55E00" : "#0072B2"}"/>` +
         `<text x="${Math.min(X0 + 6 + w, X0 + W + 4)}" y="${k * 30 + 21}" font-size="15">${fmtN(r.nodes)}</text>`; }).join("");
     $("compare-out").innerHTML = `<h3>Compare at depth ${c.depth}: ${G.desc.label}, position “${c.position || "start"}”</h3>
       <p class="agree" id="agree">${agreement(c)}</p>
-      <div class="scroll-x"><table class="cmp" id="compare-table" data-done="${state === "done" ? 1 : 0}"><caption>The algorithms at depth ${c.depth}${state === "cancelled" ? " (cancelled)" : ""}</caption>
+      <div class="scroll-x" tabindex="0" role="region" aria-label="the comparison table (scrolls sideways on a narrow screen)"><table class="cmp" id="compare-table" data-done="${state === "done" ? 1 : 0}"><caption>The algorithms at depth ${c.depth}${state === "cancelled" ? " (cancelled)" : ""}</caption>
       <tr><th scope="col">algorithm</th><th scope="col">ordering</th><th scope="col">move</th><th scope="col">value</th><th scope="col">nodes</th><th scope="col">leaves</th><th scope="col">ms</th><th scope="col">EBF</th><th scope="col">engine</th></tr>${rows}</table></div>
       <p class="note">nodes searched, log scale (alpha-beta “αβ” under each ordering; minimax counted where searching it is infeasible):</p>
       <svg id="compare-chart" role="img" aria-labelledby="compare-chart-title" viewBox="0 0 ${X0 + W + 130} ${H + 30}" width="${X0 + W + 130}"><title id="compare-chart-title">Nodes searched per algorithm and ordering, log scale</title>${bar}</svg>

@@ -150,6 +150,7 @@ const SearchlabTrace = (() => {
   }
   const nodeAt = (tree, p) => p.reduce((t, m) => t[m], tree);
   let panelIds = 0;
+  const MIN_SCALE = 0.75;         // the smallest drawing scale of the tree's text (16 px -> 12 px)
   class Panel {
     constructor(parent, trace) {
       this.trace = trace; this.lay = layout(trace); this.i = 0; this.id = ++panelIds;
@@ -200,6 +201,8 @@ const SearchlabTrace = (() => {
       this.overview = el("svg", {class: "overview", viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", "aria-hidden": "true"}, this.view);
       el("use", {href: `#tree-body-${this.id}`}, this.overview);
       this.frame = el("rect", {class: "frame", x: 0, y: 0, width: W, height: H}, this.overview);
+      this.overview.addEventListener("click", ev => { const r = this.overview.getBoundingClientRect(), b = this.vb;
+        this.setBox((ev.clientX - r.left) / r.width * W - b.w / 2, (ev.clientY - r.top) / r.height * H - b.h / 2, b.w, b.h); });
       const bodyG = el("g", {id: `tree-body-${this.id}`}, this.svg);
       [...this.svg.childNodes].filter(c => c !== bodyG && !["title", "style"].includes(c.nodeName)).forEach(c => bodyG.appendChild(c));
       this.pan();
@@ -208,6 +211,8 @@ const SearchlabTrace = (() => {
       body.appendChild(this.code);
       this.info = document.createElement("p"); this.info.className = "info"; this.box.appendChild(this.info);
       this.counts = document.createElement("p"); this.counts.className = "counts"; this.box.appendChild(this.counts);
+      // fixed-size boxes that scroll when their text is long: reachable from the keyboard
+      for (const e of [this.code, this.info, this.counts]) e.tabIndex = 0;
       this.vb = {x: 0, y: 0, w: W, h: H};
       this.show(0);
     }
@@ -221,6 +226,18 @@ const SearchlabTrace = (() => {
       this.view.classList.toggle("zoomed", w < this.W - 1 || h < this.H - 1);
     }
     fit() { this.setBox(0, 0, this.W, this.H); }
+    // the whole tree if its text is then at least MIN_SCALE of its size, else zoomed in to that
+    // scale around the active node (the root at first): never the 2-px drawing of a large tree
+    readable() {
+      const r = this.svg.getBoundingClientRect();
+      if (!r.width || !r.height) return;
+      const k = Math.min(r.width / this.W, r.height / this.H);
+      if (k >= MIN_SCALE) { this.fit(); return; }
+      const w = r.width / MIN_SCALE, h = Math.min(this.H, r.height / MIN_SCALE);
+      const a = this.i > 0 ? key(this.trace.events[this.i - 1].p) : "";
+      const o = this.els.get(a);
+      this.setBox(this.X(o.n) - w / 2, this.Y(o.n) - h / 3, w, h);
+    }
     zoom(f, cx, cy) {
       const b = this.vb, w = Math.max(300, Math.min(this.W, b.w * f)), h = Math.max(200, Math.min(this.H, b.h * f));
       cx = cx ?? b.x + b.w / 2; cy = cy ?? b.y + b.h / 2;
@@ -291,6 +308,9 @@ const SearchlabTrace = (() => {
       this.info.dataset.step = this.i;
       const line = codeLine(t.algorithm, t, this.i, s);
       [...this.code.children].forEach((li, k) => li.className = k === line ? "now" : "");
+      const li = this.code.children[line];
+      if (li && this.code.scrollHeight > this.code.clientHeight)      // the list scrolls, never the page
+        this.code.scrollTop = Math.max(0, li.offsetTop - this.code.offsetTop - this.code.clientHeight / 3);
       if (active && this.follow && this.follow.checked) this.centre(active);
     }
     svgText() { return new XMLSerializer().serializeToString(this.svg); }
@@ -345,8 +365,8 @@ const SearchlabTrace = (() => {
         <label>speed <select data-act="speed"><option value="700">slow</option><option value="300" selected>normal</option><option value="60">fast</option></select></label>
         <button data-act="presenter" aria-pressed="false">Presenter mode</button>
         <button data-act="svg">Export SVG</button><button data-act="png">Export PNG</button>
-        <button data-act="frames">Frames for slides (.zip)</button></div>
-        <p class="keys">Keys: → or PageDown step, ← or PageUp back, Home reset, End last step, N / P next / previous cutoff.</p>
+        <button data-act="frames">Frames for slides (.zip)</button>
+        <span class="keys">Keys: → / PageDown step, ← / PageUp back, Home, End, N / P next / previous cutoff.</span></div>
         <div class="panels side"></div>
         <p class="sr-only" aria-live="polite" data-live></p>
         <p class="legend">▲ MAX, ▽ MIN, ■ leaf · <b class="k-active">orange</b>: the active node, with its window α, β now ·
@@ -371,11 +391,13 @@ const SearchlabTrace = (() => {
         else if (act === "png") this.panels.forEach(p => this.png(p));
         else if (act === "frames") this.frames();
       });
+      window.addEventListener("resize", () => this.readable());
       // a presenter's clicker sends PageDown / PageUp (or the arrow keys)
       document.addEventListener("keydown", ev => {
         if (!this.root.offsetParent || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-        const tag = (ev.target.tagName || "").toLowerCase();
-        if (["input", "select", "textarea"].includes(tag) && !["PageDown", "PageUp"].includes(ev.key)) return;
+        const tag = (ev.target.tagName || "").toLowerCase(), type = (ev.target.type || "").toLowerCase();
+        const typing = tag === "select" || tag === "textarea" || (tag === "input" && !["checkbox", "radio", "button"].includes(type));
+        if (typing && !["PageDown", "PageUp"].includes(ev.key)) return;
         const act = {ArrowRight: () => this.go(this.step + 1), PageDown: () => this.go(this.step + 1),
                      ArrowLeft: () => this.go(this.step - 1), PageUp: () => this.go(this.step - 1),
                      Home: () => this.go(0), End: () => this.go(this.maxStep),
@@ -384,14 +406,17 @@ const SearchlabTrace = (() => {
         ev.preventDefault(); this.stop(); act();
       });
     }
-    setLayout(layout) { this.layout = layout === "stacked" ? "stacked" : "side"; this.host.className = `panels ${this.layout} n${this.panels.length}`; }
+    setLayout(layout) {
+      this.layout = layout === "stacked" ? "stacked" : "side"; this.host.className = `panels ${this.layout} n${this.panels.length}`;
+      requestAnimationFrame(() => this.readable());
+    }
     load(traces) {
       this.stop(); this.host.innerHTML = "";
       this.panels = traces.map(t => new Panel(this.host, t)); this.step = 0;
       this.setLayout(this.layout);
-      // large trees: start zoomed in on the root, about 20 leaves across (fit: the whole tree)
-      requestAnimationFrame(() => this.panels.forEach(p => { if (p.lay.width > 24) { p.setBox(0, 0, 24 * 66 + 140, p.H); p.centre(""); } }));
+      requestAnimationFrame(() => this.readable());
     }
+    readable() { this.panels.forEach(p => p.readable()); }
     get maxStep() { return Math.max(...this.panels.map(p => p.length)); }
     go(i) {
       this.step = Math.max(0, Math.min(i, this.maxStep)); this.panels.forEach(p => p.show(this.step));
