@@ -17,8 +17,9 @@ const SearchlabTrace = (() => {
     `.win,.cut,.lab{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}`,
     `.win{text-anchor:start;font-size:14px;fill:#4a4a4a}`, `.win.now{font-size:17px;font-weight:bold;fill:#8a4b00}`,
     `.cut{fill:#a63f00;font-size:15px;text-anchor:middle;font-weight:bold}`,
-    `.slide-title{font-size:20px;font-weight:bold}`, `.slide-info{font-size:18px}`, `.slide-counts{font-size:17px;fill:#333}`]
-    .map(rule => "svg.tree " + rule.split(",").join(",svg.tree ")).join("\n");
+    `.slide-title{font-size:20px;font-weight:bold}`, `&.squeezed text{display:none}`,
+    `&.squeezed .edge,&.squeezed .node{vector-effect:non-scaling-stroke;stroke-width:1px}`, `.slide-info{font-size:18px}`, `.slide-counts{font-size:17px;fill:#333}`]
+    .map(rule => "svg.tree " + rule.split(",").join(",svg.tree ")).join("\n").replace(/svg\.tree &/g, "svg.tree");
   const fmt = v => v === "inf" ? "+∞" : v === "-inf" ? "−∞" : v == null ? "" : String(v);
   // PVS's null windows are (v − ε, v) or (v, v + ε): two adjacent doubles, printed as such
   const F64 = new Float64Array(1), I64 = new BigInt64Array(F64.buffer);
@@ -221,11 +222,21 @@ const SearchlabTrace = (() => {
       w = Math.min(w, this.W); h = Math.min(h, this.H);
       x = Math.max(0, Math.min(x, this.W - w)); y = Math.max(0, Math.min(y, this.H - h));
       this.vb = {x, y, w, h};
+      this.svg.setAttribute("preserveAspectRatio", "xMidYMid meet"); this.svg.classList.remove("squeezed");
       this.svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
       for (const [k, v] of Object.entries({x, y, width: w, height: h})) this.frame.setAttribute(k, v);
       this.view.classList.toggle("zoomed", w < this.W - 1 || h < this.H - 1);
     }
-    fit() { this.setBox(0, 0, this.W, this.H); }
+    // the whole tree; one too wide to draw at a readable scale (thousands of leaves) is
+    // squeezed into the view instead (its labels hidden, strokes one pixel): an overview of
+    // what is searched, pruned and still to come
+    fit() {
+      this.setBox(0, 0, this.W, this.H);
+      const r = this.svg.getBoundingClientRect(), k = Math.min(r.width / this.W, r.height / this.H);
+      const squeeze = r.width > 0 && k < MIN_SCALE / 2;
+      this.svg.setAttribute("preserveAspectRatio", squeeze ? "none" : "xMidYMid meet");
+      this.svg.classList.toggle("squeezed", squeeze);
+    }
     // the whole tree if its text is then at least MIN_SCALE of its size, else zoomed in to that
     // scale around the active node (the root at first): never the 2-px drawing of a large tree
     readable() {
@@ -233,7 +244,8 @@ const SearchlabTrace = (() => {
       if (!r.width || !r.height) return;
       const k = Math.min(r.width / this.W, r.height / this.H);
       if (k >= MIN_SCALE) { this.fit(); return; }
-      const w = r.width / MIN_SCALE, h = Math.min(this.H, r.height / MIN_SCALE);
+      // the whole depth where it fits at a readable scale (pan sideways only), else zoomed
+      const k2 = Math.max(MIN_SCALE, Math.min(1.25, r.height / this.H)), w = r.width / k2, h = Math.min(this.H, r.height / k2);
       const a = this.i > 0 ? key(this.trace.events[this.i - 1].p) : "";
       const o = this.els.get(a);
       this.setBox(this.X(o.n) - w / 2, this.Y(o.n) - h / 3, w, h);
