@@ -45,7 +45,7 @@ def compare_times(positions: int, repeats: int) -> None:
     print(f"Compare at the default depths (best of {repeats} per position, after one warm-up):")
     print(f"{'game':<10} {'depth':>5} {'position':<50} {'compare s':>9}  {'minimal s':>9}  "
           f"minimax / perfect row")
-    with TestClient(create_app()) as client:
+    with TestClient(create_app(), base_url="http://127.0.0.1") as client:
         for game, plist in _positions(positions).items():
             client.post("/api/compare", json={"game": game, "position": plist[0],
                                               "depth": depths[game]})

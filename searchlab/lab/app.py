@@ -19,12 +19,17 @@ is still being compiled (searchlab.lab.compiling); 500 if a search fails unexpec
                            but perfect
     POST /api/minimal      {game, position, depth} -> Compare's perfect-ordering row (the
                            position's minimal tree), asked for after /api/compare
+
+Before any of that (searchlab.lab.guard): a Host header not naming the lab's host is 421; a
+POST from another origin is 403, one without ``Content-Type: application/json`` 415; a body
+over MAX_BODY_BYTES is 413 as soon as it passes the limit while being read, one nesting JSON
+too deep 400. A search whose client disconnects is cancelled: its worker process is killed.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
+import threading
 import weakref
 from pathlib import Path
 from typing import Any, Callable
@@ -38,11 +43,12 @@ from starlette.staticfiles import StaticFiles
 
 from searchlab.lab import play_games, trees
 from searchlab.lab.compiling import COMPILE_WAIT, EngineCompiler
+from searchlab.lab.guard import LOOPBACK_HOSTS, HostGuard, Refused, read_json
 from searchlab.lab.requests import (MAX_BODY_BYTES, MAX_CONCURRENT, WALL_CLOCK_CAP,
                                     MAX_GAME_DEPTH, MAX_NODES_COMPILED, MAX_TREE_DEPTH,
                                     MAX_TREE_LEAVES, MAX_TREE_VALUE, MINIMAX_BUDGET, ORACLE_LIMIT,
                                     LabError, body_dict, text)
-from searchlab.lab.workers import JOBS, Busy, CapExceeded, WorkerError, WorkerPool
+from searchlab.lab.workers import JOBS, Busy, Cancelled, CapExceeded, WorkerError, WorkerPool
 from searchlab.limits import excerpt
 
 STATIC = Path(__file__).with_name("static")
@@ -83,7 +89,8 @@ GAME_JOBS = ("search", "compare", "minimal")
 
 
 def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CLOCK_CAP,
-               compiler: EngineCompiler | None = None, compile_wait: float = COMPILE_WAIT) -> Starlette:
+               compiler: EngineCompiler | None = None, compile_wait: float = COMPILE_WAIT,
+               hosts: tuple[str, ...] | None = LOOPBACK_HOSTS) -> Starlette:
     """The lab's app. Every search (trace, export, search, compare, minimal) runs in one of at
     most ``max_concurrent`` worker processes (searchlab.lab.workers): with all of them busy a
     request gets 429 at once, and one not answered within ``wall_clock`` seconds gets 503 after
@@ -96,22 +103,44 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
     starts compiling the games' engines in background processes, outside every request's
     limit; a game request (``GAME_JOBS``) for a game still compiling waits for it up to
     ``compile_wait`` seconds, not counted in ``wall_clock``, and past that gets 503 with
-    ``"compiling": true`` and a message saying so. The compiler is ``app.state.compiler``."""
+    ``"compiling": true`` and a message saying so. The compiler is ``app.state.compiler``.
+
+    ``hosts``: the names the Host header may carry (searchlab.lab.guard; None: any, for a lab
+    served to the network)."""
     pool = WorkerPool(max_concurrent)
     compiler = EngineCompiler() if compiler is None else compiler
 
     async def parse(request: Request) -> dict | JSONResponse:
-        raw = await request.body()
-        if len(raw) > MAX_BODY_BYTES:
-            return _error(f"request body over {MAX_BODY_BYTES} bytes", 413)
         try:
-            parsed = json.loads(raw or b"{}")
-        except ValueError:
-            return _error("the request body is not valid JSON", 400)
+            parsed = await read_json(request.stream(), request.headers.get("content-length"),
+                                     MAX_BODY_BYTES)
+        except Refused as e:
+            return _error(str(e), e.status)
         try:
             return body_dict(parsed)
         except LabError as e:
             return _error(str(e), e.status)
+
+    async def run_job(name: str, body: dict, request: Request) -> Any:
+        """pool.run in a thread while another task waits for the client's disconnect, which
+        cancels the job (its worker killed). Returns the result or the exception raised."""
+        cancel = threading.Event()
+        outcome: list = []
+
+        async def watch() -> None:
+            while (await request.receive())["type"] != "http.disconnect":
+                pass
+            cancel.set()
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(watch)
+            try:
+                outcome.append(await anyio.to_thread.run_sync(pool.run, name, body, wall_clock,
+                                                              cancel))
+            except Exception as e:  # noqa: BLE001 - handed to the caller, which sorts them
+                outcome.append(e)
+            tg.cancel_scope.cancel()
+        return outcome[0]
 
     def respond(out: Any) -> Any:
         if isinstance(out, str):
@@ -143,7 +172,11 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
             if waiting is not None:
                 return waiting
             try:
-                out = await anyio.to_thread.run_sync(pool.run, name, body, wall_clock)
+                out = await run_job(name, body, request)
+                if isinstance(out, Exception):
+                    raise out
+            except Cancelled:
+                return _error("the client disconnected; its search was stopped", 499)
             except Busy as e:
                 return _error(str(e), 429)
             except CapExceeded:
@@ -196,6 +229,7 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={404: not_found, 405: not_allowed})
+    app.add_middleware(HostGuard, hosts=hosts)
     app.state.pool = pool
     app.state.compiler = compiler
     weakref.finalize(app, pool.close)

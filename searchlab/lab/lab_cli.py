@@ -13,6 +13,7 @@ import argparse
 import ipaddress
 import sys
 
+from searchlab.lab.guard import LOOPBACK_HOSTS
 from searchlab.lab.trace_player_export import export_trace_html
 from searchlab.lab.requests import LabError
 
@@ -21,9 +22,6 @@ try:                            # the optional extra "web"; `searchlab lab expor
     from searchlab.lab.app import create_app
 except ImportError:             # pragma: no cover - exercised only without the extra
     uvicorn = None
-
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
 
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
@@ -75,7 +73,11 @@ def main(argv: list[str] | None = None) -> int:
         print("searchlab lab: error: the lab's web app needs the optional extra 'web' "
               "(pip install 'searchlab[web]': starlette, uvicorn)", file=sys.stderr)
         return 2
-    config = uvicorn.Config(create_app(), host=args.host, port=args.port, log_level="warning")
+    # served on loopback, the Host header must name loopback (no DNS rebinding); served to the
+    # network (--allow-remote), the machine's names are not known here, so any Host is taken
+    hosts = LOOPBACK_HOSTS if _is_loopback(args.host) else None
+    config = uvicorn.Config(create_app(hosts=hosts), host=args.host, port=args.port,
+                            log_level="warning")
     server = uvicorn.Server(config)
     if not _is_loopback(args.host):
         print(f"searchlab lab: WARNING: serving on {args.host}, reachable from the network, "

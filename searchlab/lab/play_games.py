@@ -20,15 +20,16 @@ from typing import Any, Callable
 
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.minimal_tree import minimal_tree
+from searchlab.algorithms.tree_count import count_tree
 from searchlab.algorithms.result import SearchResult
 from searchlab.analysis.estimators import rn_bstar
-from searchlab.errors import SearchlabError, TreeTooLargeError
+from searchlab.errors import SearchAborted, SearchlabError, TreeTooLargeError
 from searchlab.games import hex as hexgame, othello
 from searchlab.games.connect4 import ConnectFour
 from searchlab.games.hex import Hex
 from searchlab.games.othello import PASS, Othello
 from searchlab.games.tictactoe import TicTacToe
-from searchlab.lab.requests import (MAX_GAME_DEPTH, MAX_NODES_COMPILED, MAX_NODES_REFERENCE,
+from searchlab.lab.requests import (COUNT_SECONDS, MAX_GAME_DEPTH, MAX_NODES_COMPILED, MAX_NODES_REFERENCE,
                                     MAX_PV, MINIMAL_TREE_LEAVES, MINIMAL_TREE_SECONDS, MINIMAX_BUDGET, ORACLE_LIMIT, LabError, choice,
                                     integer, text)
 from searchlab.lab.trees import jnum
@@ -256,49 +257,111 @@ def _position(body: dict, what: str) -> tuple[GameKind, str, int, Any]:
     return kind, position, depth, game
 
 
-def compare(body: dict) -> dict:
-    """Search the position with minimax and alpha-beta under every ordering, same depth.
+def compare_configs(kind: GameKind) -> list[tuple[str, str]]:
+    """Compare's rows but perfect, in the table's order (minimax first)."""
+    return [("minimax", "natural"), ("alphabeta", "worst"), ("alphabeta", "natural"),
+            ("alphabeta", "random"), ("alphabeta", kind.own),
+            ("alphabeta", f"id+tt+killer+history+{kind.own}")]
 
-    Rows: minimax (natural order; over MINIMAX_BUDGET nodes it is stopped and reported
-    infeasible), then alpha-beta under worst, natural, random, the game's own and
-    id+tt+killer+history+own. Worst order is an exact-value oracle of the reference engine:
-    it is run only where minimax finished (under worst order alpha-beta searches, ties aside,
-    every node minimax does) and the oracle stays within ORACLE_LIMIT leaves; else its row is
-    "not run" with the number that rules it out. The perfect-ordering row is not here: it is
-    the position's minimal tree (``minimal_row``, /api/minimal), which can take seconds, so
-    the page asks for it after this answer (``pending`` names it). ``agree`` states whether
-    every finished row found the same value and the same move.
-    """
-    kind, position, depth, game = _position(body, "compare")
-    configs = [("minimax", "natural"), ("alphabeta", "worst"), ("alphabeta", "natural"),
-               ("alphabeta", "random"), ("alphabeta", kind.own),
-               ("alphabeta", f"id+tt+killer+history+{kind.own}")]
-    rows = []
-    for algorithm, ordering in configs:
-        budget = MINIMAX_BUDGET if algorithm == "minimax" else _budget(ordering, None)
+
+def _minimax_row(kind: GameKind, game: Any, depth: int) -> dict:
+    """Minimax's row: searched within MINIMAX_BUDGET nodes; past it, the depth-limited tree
+    counted instead (status "counted": the exact nodes and leaves minimax would visit, no move
+    or value), or, if the count takes over COUNT_SECONDS, "aborted" with the budget it passed."""
+    t0 = time.perf_counter()
+    r = _run(game, "minimax", "natural", depth, MINIMAX_BUDGET)
+    row = result_dict(kind, game, r)
+    if r.status != "aborted":
+        return row
+    try:
+        nodes, leaves = count_tree(game, depth, max_seconds=COUNT_SECONDS)
+    except SearchAborted:
+        row["note"] = (f"infeasible here: stopped after {r.nodes:,} nodes (the budget); a full "
+                       f"minimax search to depth {depth} needs more, and counting its tree took "
+                       f"over {COUNT_SECONDS:g} s")
+        return row
+    return {"algorithm": "minimax", "ordering": "natural", "engine": "counted",
+            "status": "counted", "value": None, "best_move": None, "best_move_name": None,
+            "nodes": nodes, "leaves": leaves, "cutoffs": 0, "depth": depth,
+            "wall_time": time.perf_counter() - t0,
+            "ebf": rn_bstar(nodes, depth) if depth >= 1 and nodes > depth + 1 else None,
+            "note": f"counted, not searched: the depth-{depth} tree has {nodes:,} nodes, every "
+                    f"one of which minimax visits (a search stops at {MINIMAX_BUDGET:,})"}
+
+
+def compare_row(kind: GameKind, position: str, game: Any, depth: int, index: int,
+                minimax: dict | None = None) -> dict:
+    """Row ``index`` of ``compare_configs`` (``minimax``: the minimax row if already made;
+    the worst-order row depends on it). An ok row carries ``move_value``, its move's value."""
+    algorithm, ordering = compare_configs(kind)[index]
+    if algorithm == "minimax":
+        row = _minimax_row(kind, game, depth)
+    elif ordering == "worst" and (minimax or _minimax_probe(game, depth))["status"] != "ok":
+        minimax = minimax or {}
+        counted = minimax.get("status") == "counted"
+        row = {"algorithm": algorithm, "ordering": ordering, "status": "not run", "wall_time": 0.0,
+               "note": "under worst order alpha-beta searches every node minimax does (fewer only "
+                       "where ties cut), and minimax needs more than "
+                       f"{MINIMAX_BUDGET:,} nodes at depth {depth} here"
+                       + (f": at most {minimax['nodes']:,} nodes, minimax's count" if counted
+                          else ""),
+               "at_most": minimax["nodes"] if counted else None}
+    else:
         t0 = time.perf_counter()
-        if ordering == "worst" and rows[0]["status"] != "ok":
-            rows.append({"algorithm": algorithm, "ordering": ordering, "status": "not run",
-                         "note": f"under worst order alpha-beta searches (ties aside) every node "
-                                 f"minimax does, and minimax needs more than {MINIMAX_BUDGET:,} "
-                                 f"nodes at depth {depth} here", "wall_time": 0.0})
-            continue
         try:
-            r = _run(game, algorithm, ordering, depth, budget)
+            r = _run(game, algorithm, ordering, depth, _budget(ordering, None))
         except TreeTooLargeError:
-            rows.append({"algorithm": algorithm, "ordering": ordering, "status": "not run",
-                         "note": f"the exact-value oracle of {ordering} ordering (reference engine) "
-                                 f"would evaluate more than {ORACLE_LIMIT:,} leaves at depth {depth}",
-                         "wall_time": time.perf_counter() - t0})
-            continue
+            known = minimax is not None and minimax.get("nodes") is not None
+            return {"algorithm": algorithm, "ordering": ordering, "status": "not run",
+                    "note": f"the exact-value oracle of {ordering} ordering (reference engine) "
+                            f"would evaluate more than {ORACLE_LIMIT:,} leaves at depth {depth}"
+                            + (f"; alpha-beta under it searches at most minimax's "
+                               f"{minimax['nodes']:,} nodes (all of them unless ties cut)"
+                               if known and ordering == "worst" else ""),
+                    "at_most": minimax["nodes"] if known and ordering == "worst" else None,
+                    "wall_time": time.perf_counter() - t0}
         row = result_dict(kind, game, r)
         if r.status == "aborted":
             row["note"] = (f"infeasible here: stopped after {r.nodes:,} nodes (the budget); "
                            f"a full {algorithm} search to depth {depth} needs more")
-        rows.append(row)
-    return {"game": kind.name, "position": position, "depth": depth, "rows": rows,
-            "pending": [{"algorithm": "alphabeta", "ordering": "perfect", "endpoint": "minimal"}],
-            **agreement(kind, position, game, depth, rows)}
+    if row["status"] == "ok" and row["best_move"] is not None:
+        row["move_value"] = _move_value(kind, position, game, row["best_move"], depth)
+    return row
+
+
+def _minimax_probe(game: Any, depth: int) -> dict:
+    """Whether minimax finishes within its budget (for the worst row asked for alone)."""
+    r = _run(game, "minimax", "natural", depth, MINIMAX_BUDGET)
+    return {"status": r.status}
+
+
+def compare(body: dict) -> dict:
+    """Search the position with minimax and alpha-beta under every ordering, same depth.
+
+    Rows (``compare_configs``): minimax (natural order; over MINIMAX_BUDGET nodes its tree is
+    counted instead, status "counted", ``_minimax_row``), then alpha-beta under worst,
+    natural, random, the game's own and id+tt+killer+history+own. Worst order is an
+    exact-value oracle of the reference engine: it is run only where minimax finished (under
+    worst order alpha-beta searches, ties aside, every node minimax does) and the oracle stays
+    within ORACLE_LIMIT leaves; else its row is "not run" with the number that rules it out
+    (and, where minimax was counted, that count as its bound, ``at_most``). The perfect-ordering
+    row is not here: it is the position's minimal tree (``minimal_row``, /api/minimal), which
+    can take seconds, so the page asks for it after this answer (``pending`` names it).
+    ``agree`` states whether every finished row found the same value and the same move.
+
+    ``row`` (optional, an index into compare_configs): only that row (``rows`` has one
+    entry), so that the page can show the rows as they finish and stop between them.
+    """
+    kind, position, depth, game = _position(body, "compare")
+    n = len(compare_configs(kind))
+    only = integer(body, "row", 0, n - 1, None, optional=True)
+    rows: list[dict] = []
+    for index in range(n) if only is None else [only]:
+        rows.append(compare_row(kind, position, game, depth, index,
+                                rows[0] if rows and index else None))
+    out = {"game": kind.name, "position": position, "depth": depth, "rows": rows,
+           "pending": [{"algorithm": "alphabeta", "ordering": "perfect", "endpoint": "minimal"}]}
+    return out if only is not None else {**out, **agreement(kind, position, game, depth, rows)}
 
 
 def agreement(kind: GameKind, position: str, game: Any, depth: int, rows: list[dict]) -> dict:
@@ -306,10 +369,12 @@ def agreement(kind: GameKind, position: str, game: Any, depth: int, rows: list[d
     done = [x for x in rows if x["status"] == "ok"]
     values = {x["value"] for x in done}
     moves = sorted({x["best_move"] for x in done if x["best_move"] is not None})
+    known = {x["best_move"]: x["move_value"] for x in done if "move_value" in x}
     return {"agree_value": len(values) == 1, "agree_move": len(moves) == 1,
             "values": sorted(values, key=str),
             "moves": [{"move": m, "name": move_name(kind, game, m),
-                       "value": _move_value(kind, position, game, m, depth)} for m in moves]}
+                       "value": known[m] if m in known else
+                       _move_value(kind, position, game, m, depth)} for m in moves]}
 
 
 class _OutOfTime(BaseException):
@@ -344,7 +409,9 @@ def minimal_row(body: dict) -> dict:
     minimal_tree: the nodes and leaves of search(game, "alphabeta", "perfect"), its value and
     best move, with the children's exact values from the compiled engine). It is tried where
     Knuth and Moore's b^ceil(d/2) + b^floor(d/2) - 1 leaves (b = the legal moves here) is at
-    most MINIMAL_TREE_LEAVES, and given MINIMAL_TREE_SECONDS; else the row is "not run", and
+    most MINIMAL_TREE_LEAVES or the whole tree has at most MINIMAX_BUDGET nodes (minimax
+    finishes within its budget: tic-tac-toe's start, whose estimate is 65,609 leaves), and
+    given MINIMAL_TREE_SECONDS; else the row is "not run", and
     its note gives that size (every node of the tree needs an exact-value search of each
     child) and which limit ruled it out. ``move_value``: the
     value of its move searched on to the same horizon (as in Compare's ``moves``)."""
@@ -356,9 +423,10 @@ def minimal_row(body: dict) -> dict:
     size = (f"its minimal tree has about {leaves:,} leaves here (Knuth and Moore's "
             f"b^⌈d/2⌉ + b^⌊d/2⌋ − 1 with b = {b}, d = {depth}), each node needing an exact-value "
             f"search of every child")
-    if leaves > MINIMAL_TREE_LEAVES:
+    if leaves > MINIMAL_TREE_LEAVES and _minimax_probe(game, depth)["status"] != "ok":
         row.update(status="not run", wall_time=time.perf_counter() - t0,
-                   note=f"{size}: over the {MINIMAL_TREE_LEAVES:,} the lab computes in a request")
+                   note=f"{size}: over the {MINIMAL_TREE_LEAVES:,} the lab computes in a request, "
+                        f"and the whole tree has more than {MINIMAX_BUDGET:,} nodes")
         return row
     try:
         with _time_limit(MINIMAL_TREE_SECONDS):

@@ -25,6 +25,9 @@ MAX_NODES_COMPILED = 50_000_000
 MAX_NODES_REFERENCE = 300_000
 #: minimax in "Compare": its node budget (above it minimax is reported infeasible)
 MINIMAX_BUDGET = 2_000_000
+#: minimax in "Compare" past its budget: the depth-limited tree is counted instead
+#: (searchlab.algorithms.tree_count), within this many seconds
+COUNT_SECONDS = 10.0
 #: the perfect/worst oracles (reference engine only): their leaf limit in "Compare"
 ORACLE_LIMIT = 3_000
 #: the perfect-ordering row of "Compare" (the position's minimal tree): the largest tree it is

@@ -14,6 +14,9 @@ The pool's contract:
 - a job not answered within its ``timeout`` seconds has its worker process killed (SIGKILL)
   and reaped before ``CapExceeded`` (the app's 503) is raised: after that no process of the
   job exists, so it uses no CPU; a fresh worker takes its place on the next job;
+- a job whose ``cancel`` event is set while it runs (the app sets it when the client that asked
+  has disconnected) has its worker process killed and reaped the same way, within
+  ``CANCEL_POLL`` seconds, before ``Cancelled`` is raised: a dropped connection frees its worker;
 - a job's LabError comes back as the same LabError (message and status); any other exception
   in a worker comes back as ``WorkerError`` with its one-line message (the app's 500), and the
   worker stays up.
@@ -56,6 +59,15 @@ class CapExceeded(Exception):
     """The job ran past its timeout; its worker process has been killed and reaped."""
 
 
+class Cancelled(Exception):
+    """The job was cancelled (its client went away); its worker process has been killed and
+    reaped."""
+
+
+#: how often a running job looks at its cancel event (seconds)
+CANCEL_POLL = 0.05
+
+
 class WorkerError(Exception):
     """A job failed in its worker with an exception that is not a LabError."""
 
@@ -95,6 +107,7 @@ class WorkerPool:
     _count: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
     killed: list = field(default_factory=list)      # pids of workers killed at the cap
+    cancelled: list = field(default_factory=list)   # pids of workers killed on cancel
     closed: bool = False
 
     def __post_init__(self) -> None:
@@ -131,7 +144,7 @@ class WorkerPool:
         with self._lock:
             self._idle.append(w)
 
-    def _drop(self, w: _Worker, killed: bool) -> None:
+    def _drop(self, w: _Worker, killed: bool, cancelled: bool = False) -> None:
         if w.process.poll() is None:
             w.process.kill()
         w.process.wait(5)               # reaped: no zombie, no process left
@@ -140,6 +153,8 @@ class WorkerPool:
             self._count -= 1
             if killed:
                 self.killed.append(w.process.pid)
+            if cancelled:
+                self.cancelled.append(w.process.pid)
         self.start()                    # its replacement warms up before the next request
 
     def start(self) -> None:
@@ -158,25 +173,28 @@ class WorkerPool:
                 raise
             self._give_back(w)
 
-    def run(self, name: str, body: dict, timeout: float) -> Any:
+    def run(self, name: str, body: dict, timeout: float,
+            cancel: threading.Event | None = None) -> Any:
         """Run job ``name`` on ``body`` in a worker; blocking (the app calls it in a thread).
-        Raises Busy, CapExceeded, LabError or WorkerError (module docstring)."""
+        Raises Busy, CapExceeded, Cancelled (``cancel`` set meanwhile), LabError or
+        WorkerError (module docstring)."""
         if name not in JOBS:
             raise ValueError(f"name must be one of {', '.join(JOBS)}; got {name!r}")
         w = self._take()
         deadline = time.monotonic() + timeout
         try:
             if not w.ready:                 # a fresh worker: its imports count against the cap
-                if not w.conn.poll(max(0.0, deadline - time.monotonic())):
-                    raise CapExceeded
+                self._wait(w, deadline, cancel)
                 w.conn.recv()
                 w.ready = True
             w.conn.send((name, body))
-            if not w.conn.poll(max(0.0, deadline - time.monotonic())):
-                raise CapExceeded
+            self._wait(w, deadline, cancel)
             reply = w.conn.recv()
         except CapExceeded:
             self._drop(w, killed=True)
+            raise
+        except Cancelled:
+            self._drop(w, killed=False, cancelled=True)
             raise
         except (EOFError, OSError) as e:    # the worker died (e.g. out of memory)
             self._drop(w, killed=False)
@@ -187,6 +205,19 @@ class WorkerPool:
         if reply[0] == "lab":
             raise LabError(reply[1], reply[2])
         raise WorkerError(reply[1])
+
+    @staticmethod
+    def _wait(w: _Worker, deadline: float, cancel: threading.Event | None) -> None:
+        """Until the worker has something to say; CapExceeded past ``deadline``, Cancelled
+        once ``cancel`` is set (looked at every CANCEL_POLL seconds)."""
+        while True:
+            if cancel is not None and cancel.is_set():
+                raise Cancelled
+            left = max(0.0, deadline - time.monotonic())
+            if w.conn.poll(min(left, CANCEL_POLL) if cancel is not None else left):
+                return
+            if time.monotonic() >= deadline:
+                raise CapExceeded
 
     def pids(self) -> list[int]:
         """The pids of the idle workers (the running ones are not listed)."""

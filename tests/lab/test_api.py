@@ -18,6 +18,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from searchlab import search  # noqa: E402
 from searchlab.algorithms.trace import run_trace  # noqa: E402
+from searchlab.algorithms.tree_count import count_tree  # noqa: E402
 from searchlab.games.connect4 import ConnectFour  # noqa: E402
 from searchlab.games.tictactoe import TicTacToe  # noqa: E402
 from searchlab.lab import export_trace_html  # noqa: E402
@@ -26,6 +27,7 @@ from searchlab.lab.compiling import EngineCompiler  # noqa: E402
 from searchlab.trees import ExplicitTree  # noqa: E402
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+LAB = "http://127.0.0.1:8765"           # a Host the lab takes (searchlab.lab.guard)
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +35,7 @@ def client():
     # the tests below compare answers, not speed: a fresh checkout's first search of a game
     # compiles its engine (tens of seconds, docs/compile-time.md), past the default 20 s cap;
     # the cap itself is tested with its own apps below
-    return TestClient(create_app(wall_clock=600))
+    return TestClient(create_app(wall_clock=600), base_url=LAB)
 
 
 def test_page_static_and_meta(client):
@@ -112,9 +114,10 @@ def test_trace_bad_input(client, body, status, words):
 
 
 def test_bad_bodies(client):
-    assert client.post("/api/trace", content=b"{not json").status_code == 400
+    as_json = {"content-type": "application/json"}
+    assert client.post("/api/trace", content=b"{not json", headers=as_json).status_code == 400
     assert "JSON object" in client.post("/api/trace", json=[1, 2]).json()["error"]
-    assert client.post("/api/trace", content=b"x" * 300_000).status_code == 413
+    assert client.post("/api/trace", content=b"x" * 300_000, headers=as_json).status_code == 413
     assert client.get("/api/trace").status_code == 405
     assert client.get("/api/nothing").status_code == 404
 
@@ -182,9 +185,39 @@ def test_compare_equals_search(client):
     assert c["pending"] == [{"algorithm": "alphabeta", "ordering": "perfect", "endpoint": "minimal"}]
     deep = client.post("/api/compare", json={"game": "connect4", "position": "", "depth": 10}).json()
     mm, worst = deep["rows"][0], deep["rows"][1]
-    assert mm["algorithm"] == "minimax" and mm["status"] == "aborted" and "infeasible" in mm["note"]
+    # minimax is infeasible here (over 2,000,000 nodes): its tree is counted instead; the
+    # count equals minimax's nodes (tests/algorithms/test_tree_count.py, at smaller depths)
+    assert mm["algorithm"] == "minimax" and mm["status"] == "counted" and "counted" in mm["note"]
+    assert (mm["nodes"], mm["leaves"]) == count_tree(ConnectFour(""), 10) == (314060245, 269175990)
+    assert mm["value"] is None and mm["best_move"] is None
     assert worst["ordering"] == "worst" and worst["status"] == "not run"
-    assert "2,000,000 nodes at depth 10" in worst["note"]
+    assert "2,000,000 nodes at depth 10" in worst["note"] and worst["at_most"] == mm["nodes"]
+    assert "at most 314,060,245 nodes" in worst["note"]
+
+
+def test_compare_row_by_row_equals_the_whole(client):
+    body = {"game": "tictactoe", "position": "4 0 8", "depth": 6}
+    whole = client.post("/api/compare", json=body).json()
+    for k, row in enumerate(whole["rows"]):
+        one = client.post("/api/compare", json={**body, "row": k}).json()
+        assert len(one["rows"]) == 1 and "agree_value" not in one
+        got = one["rows"][0]
+        assert (got["algorithm"], got["ordering"], got["status"]) == \
+            (row["algorithm"], row["ordering"], row["status"])
+        assert (got.get("nodes"), got.get("leaves"), got.get("value")) == \
+            (row.get("nodes"), row.get("leaves"), row.get("value"))
+        if row["status"] == "ok":
+            assert got["move_value"] == row["value"]          # each move is a best one
+    r = client.post("/api/compare", json={**body, "row": 6})
+    assert r.status_code == 400 and "row must be an integer in [0, 5]" in r.json()["error"]
+
+
+def test_minimal_row_at_the_tictactoe_start(client):
+    # Knuth and Moore's estimate (65,609 leaves) is over the limit, but the whole tree is small
+    # (549,946 nodes, minimax finishes): the row is run
+    row = client.post("/api/minimal", json={"game": "tictactoe", "position": "", "depth": 9}).json()
+    ref = search(TicTacToe(""), "alphabeta", "perfect", depth=9, oracle_limit=10**6)
+    assert row["status"] == "ok" and (row["nodes"], row["leaves"]) == (ref.nodes, ref.leaves)
 
 
 @pytest.mark.parametrize("game, position, depth", [
@@ -235,7 +268,7 @@ def test_capped_request_kills_its_search():
     # a 0.5 s cap: HEAVY takes 1.7 s on a quiet 2-core machine, so it is capped on any machine
     # no background compile (tests/lab/test_compiling.py): the cap and the pool alone
     app = create_app(max_concurrent=1, wall_clock=0.5, compiler=EngineCompiler({}))
-    with TestClient(app) as c:
+    with TestClient(app, base_url=LAB) as c:
         pool = app.state.pool
         pool.run("search", {"game": "tictactoe", "depth": 2}, timeout=120)     # warm worker
         [pid] = pool.pids()
@@ -250,7 +283,7 @@ def test_capped_request_kills_its_search():
 
 def test_busy_is_refused_at_once():
     app = create_app(max_concurrent=1, wall_clock=60, compiler=EngineCompiler({}))
-    with TestClient(app) as c:
+    with TestClient(app, base_url=LAB) as c:
         pool = app.state.pool
         pool.run("search", {"game": "tictactoe", "depth": 2}, timeout=120)
         [pid] = pool.pids()
@@ -294,3 +327,138 @@ def test_cli_export_and_host_guard(tmp_path, capsys):
     assert main(["export", "--tree", "[[1,", "--out", str(tmp_path / "y.html")]) == 2
     assert main(["--host", "0.0.0.0"]) == 2
     assert "--allow-remote" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- what no web page can do
+@pytest.mark.parametrize("host, ok", [("127.0.0.1:8765", True), ("localhost:8765", True),
+                                      ("[::1]:8765", True), ("LOCALHOST", True),
+                                      ("evil.example:8765", False), ("127.0.0.1.evil.example", False),
+                                      ("", False)])
+def test_host_header_limited_to_loopback_names(client, host, ok):
+    # a DNS-rebinding page's requests carry its own name: refused, GETs included (its reads)
+    for r in (client.get("/api/meta", headers={"host": host}),
+              client.post("/api/position", json={"game": "tictactoe"}, headers={"host": host})):
+        if ok:
+            assert r.status_code == 200, r.text
+        else:
+            assert r.status_code == 421 and "Host header" in r.json()["error"]
+
+
+def test_any_host_when_served_to_the_network():
+    c = TestClient(create_app(hosts=None, compiler=EngineCompiler({})), base_url="http://lab.school.example")
+    assert c.get("/api/meta").status_code == 200
+    r = c.post("/api/position", json={"game": "tictactoe"},
+               headers={"origin": "http://evil.example"})
+    assert r.status_code == 403            # the Origin check stays
+
+
+@pytest.mark.parametrize("origin, status", [(None, 200), (LAB, 200), ("http://evil.example", 403),
+                                            ("null", 403), ("http://127.0.0.1:9999", 403),
+                                            ("https://127.0.0.1:8765", 403)])
+def test_origin_checked_on_every_post(client, origin, status):
+    headers = {} if origin is None else {"origin": origin}
+    for path, body in (("/api/position", {"game": "tictactoe"}),
+                       ("/api/trace", {"tree": {"kind": "preset", "name": "textbook"}})):
+        r = client.post(path, json=body, headers=headers)
+        assert r.status_code == status, r.text
+        if status == 403:
+            assert "Origin" in r.json()["error"]
+
+
+@pytest.mark.parametrize("kind, status", [("application/json", 200),
+                                          ("application/json; charset=utf-8", 200),
+                                          ("text/plain", 415), ("text/plain;charset=UTF-8", 415),
+                                          ("application/x-www-form-urlencoded", 415), (None, 415)])
+def test_json_content_type_required(client, kind, status):
+    # a cross-origin page may POST text/plain without a CORS preflight: it is refused
+    headers = {} if kind is None else {"content-type": kind}
+    r = client.post("/api/position", content=b'{"game": "tictactoe"}', headers=headers)
+    assert r.status_code == status, r.text
+    if status == 415:
+        assert "Content-Type must be application/json" in r.json()["error"]
+
+
+def _asgi(app, scope_extra: dict, receive):
+    """Call the ASGI app with ``receive``; the response's status and body."""
+    import anyio
+    sent: list = []
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+             "scheme": "http", "path": "/api/trace", "raw_path": b"/api/trace", "query_string": b"",
+             "root_path": "", "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8765),
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"content-type", b"application/json")]}
+    scope.update(scope_extra)
+    anyio.run(app, scope, receive, send)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], json.loads(body)
+
+
+def test_body_limit_enforced_while_reading():
+    from searchlab.lab.requests import MAX_BODY_BYTES
+    app = create_app(compiler=EngineCompiler({}))
+    chunk, reads = 64 * 1024, []
+
+    async def receive():                 # a 200 MB body, streamed: 3,200 chunks of 64 kB
+        reads.append(1)
+        return {"type": "http.request", "body": b"[" * chunk, "more_body": len(reads) < 3200}
+
+    status, body = _asgi(app, {}, receive)
+    assert status == 413 and f"over {MAX_BODY_BYTES} bytes" in body["error"]
+    # refused as soon as the limit was passed: at most the limit plus one chunk ever read
+    assert len(reads) == MAX_BODY_BYTES // chunk + 1
+    reads.clear()                        # a declared length over the limit: nothing read
+    status, body = _asgi(app, {"headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"),
+                                           (b"content-length", b"200000000")]}, receive)
+    assert status == 413 and "Content-Length 200000000" in body["error"] and reads == []
+
+
+def test_body_limit_through_the_client(client):
+    def chunks():                        # no Content-Length: chunked transfer
+        for _ in range(100):
+            yield b" " * 10_000
+    r = client.post("/api/trace", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "request body over" in r.json()["error"]
+
+
+def test_deep_json_is_a_json_400(client):
+    deep = b"[" * 2000 + b"]" * 2000
+    r = client.post("/api/trace", content=deep, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "nests JSON more than 32 levels" in r.json()["error"]
+    # brackets inside strings are text, not nesting
+    r = client.post("/api/trace", json={"tree": {"kind": "nested", "text": "[" * 40 + "1" + "]" * 40}})
+    assert r.status_code == 400 and "nests JSON" not in r.json()["error"]
+
+
+def test_disconnect_cancels_the_search():
+    app = create_app(max_concurrent=1, wall_clock=120, compiler=EngineCompiler({}))
+    pool = app.state.pool
+    try:
+        pool.run("search", {"game": "othello", "depth": 2, "algorithm": "minimax",
+                            "ordering": "natural"}, timeout=120)              # warm worker
+        [pid] = pool.pids()
+        body = json.dumps(HEAVY).encode()
+        calls = []
+
+        async def receive():
+            import anyio
+            calls.append(1)
+            if len(calls) == 1:
+                return {"type": "http.request", "body": body, "more_body": False}
+            while pool.pids():           # the search holds the worker: now the client leaves
+                await anyio.sleep(0.01)
+            await anyio.sleep(0.2)
+            return {"type": "http.disconnect"}
+
+        t0 = time.monotonic()
+        status, out = _asgi(app, {"path": "/api/search", "raw_path": b"/api/search"}, receive)
+        assert status == 499 and "disconnected" in out["error"]
+        # HEAVY takes 1.7 s on a quiet machine; its worker was killed well before
+        assert pool.cancelled == [pid] and _gone(pid) and time.monotonic() - t0 < 1.5
+        ok = pool.run("search", {"game": "tictactoe", "depth": 2}, timeout=120)   # freed
+        assert ok["status"] == "ok"
+    finally:
+        pool.close()

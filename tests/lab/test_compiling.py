@@ -23,6 +23,7 @@ from searchlab.lab.app import create_app  # noqa: E402
 from searchlab.lab.compiling import LAB_ENGINES, EngineCompiler  # noqa: E402
 from searchlab.lab.play_games import GAMES  # noqa: E402
 
+LAB = "http://127.0.0.1:8765"      # the Host the lab takes (searchlab.lab.guard)
 SEARCH = {"game": "tictactoe", "position": "", "algorithm": "alphabeta", "ordering": "natural",
           "depth": 2}
 
@@ -46,7 +47,7 @@ def test_a_request_waits_for_its_compile_outside_the_cap(monkeypatch, tmp_path):
     compiler = EngineCompiler({"tictactoe": "slow"}, jobs=1)
     app = create_app(max_concurrent=1, wall_clock=3.0, compiler=compiler, compile_wait=60)
     assert compiler.state("tictactoe") == "ready"          # nothing compiles before the start
-    with TestClient(app) as c:
+    with TestClient(app, base_url=LAB) as c:
         assert c.get("/api/meta").json()["compiling"] == ["tictactoe"]
         app.state.pool.run("search", SEARCH, timeout=120)          # the worker started and warm
         answers = []
@@ -68,7 +69,7 @@ def test_past_its_wait_a_request_is_told_the_engine_is_compiling(monkeypatch):
     monkeypatch.setitem(W.ENGINES, "slow", ("import time", "time.sleep(120)"))
     compiler = EngineCompiler({"othello": "slow"}, jobs=1)
     app = create_app(max_concurrent=1, wall_clock=3.0, compiler=compiler, compile_wait=0.5)
-    with TestClient(app) as c:
+    with TestClient(app, base_url=LAB) as c:
         r = c.post("/api/compare", json={"game": "othello", "position": "", "depth": 2})
         assert r.status_code == 503 and r.json()["compiling"] is True
         assert "compiled engine for Othello is still being compiled" in r.json()["error"]
@@ -88,7 +89,7 @@ def test_a_fresh_machine_answers_its_first_othello_search(tmp_path):
             "from starlette.testclient import TestClient\n"
             "from searchlab.lab.app import create_app\n"
             "body = {'game': 'othello', 'position': 'f5', 'depth': 3}\n"
-            "with TestClient(create_app()) as c:\n"
+            "with TestClient(create_app(), base_url='http://127.0.0.1') as c:\n"
             "    r = c.post('/api/search', json=body)\n"
             "    print(r.status_code, r.json().get('compiling'), r.json().get('error'))\n"
             "    while 'othello' in c.get('/api/meta').json()['compiling']:\n"

@@ -2,8 +2,8 @@
 "use strict";
 (() => {
   const $ = id => document.getElementById(id);
-  async function api(path, body) {
-    const r = await fetch(path, body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  async function api(path, body, signal) {
+    const r = await fetch(path, body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body), signal});
     const data = await r.json();
     if (!r.ok) throw new Error(data.error || r.statusText);
     return data;
@@ -36,25 +36,44 @@
   $("ordering").addEventListener("change", loadTree);
   document.querySelectorAll(".alg").forEach(c => c.addEventListener("change", loadTree));
   $("preset").addEventListener("change", loadTree);
+  $("layout").addEventListener("change", () => player.setLayout($("layout").value));
+  // the offline export holds the traces of the ordering chosen here: the button says which
+  const exportLabel = () => { $("export-html").textContent = `Export offline HTML (${$("ordering").value} order)`; };
+  $("ordering").addEventListener("change", exportLabel);
+  exportLabel();
   $("export-html").addEventListener("click", async () => {
-    const r = await fetch("/api/export", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(traceBody())});
+    const body = traceBody();
+    const r = await fetch("/api/export", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
     if (!r.ok) { $("tree-error").textContent = (await r.json()).error; return; }
-    const a = document.createElement("a"); a.href = URL.createObjectURL(await r.blob()); a.download = "searchlab-trace.html"; a.click();
+    const a = document.createElement("a"); a.href = URL.createObjectURL(await r.blob()); a.download = `searchlab-trace-${body.ordering}.html`; a.click();
   });
   // ---------------------------------------------------------------- game view
-  const G = {desc: null, history: [], at: -1, pv: []};
+  const G = {desc: null, history: [], at: -1, pv: [], busy: false};
   const COLORS = {1: "#d62828", 2: "#f6c90e"};
+  const LETTERS = "abcdefghijklmnopqrstuvwxyz";
   function colours(game) { return game === "connect4" ? COLORS : game === "othello" ? {1: "#111", 2: "#fff"} : {1: "#1d3557", 2: "#d62828"}; }
   function svg(tag, attrs, parent) { const e = document.createElementNS("http://www.w3.org/2000/svg", tag); for (const k in attrs) e.setAttribute(k, attrs[k]); if (parent) parent.appendChild(e); return e; }
+  function label(parent, x, y, text, anchor = "middle", size = 14) {
+    const t = svg("text", {x, y, "text-anchor": anchor, "font-size": size, fill: "#333", class: "coord"}, parent); t.textContent = text; return t;
+  }
+  // a legal cell: clickable, and focusable and playable from the keyboard (Enter or Space)
+  function playable(e, m, what) {
+    e.setAttribute("tabindex", "0"); e.setAttribute("role", "button"); e.setAttribute("focusable", "true");
+    e.setAttribute("aria-label", `play ${what}`); e.classList.add("legal");
+    e.addEventListener("click", () => human(m));
+    e.addEventListener("keydown", ev => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); human(m); } });
+  }
   function drawBoard() {
     const d = G.desc, b = d.board, host = $("board"); host.innerHTML = "";
     const col = colours(d.game), legal = new Map(d.legal.map(m => [m.cell ? m.cell.join(",") : "c" + m.move, m]));
-    let s, cellXY;
-    const pvNum = new Map();
+    const stone = v => v === 0 ? "empty" : d.game === "tictactoe" ? (v === 1 ? "X" : "O") : META.games[d.game].sides[v - 1].split(" ")[0];
+    let s, cellXY, W, H;
+    const M = 26;                            // the margin that holds the coordinates
     if (d.game === "hex") {
       const r = 26, w = Math.sqrt(3) * r, n = b.rows;
-      s = svg("svg", {width: w * n * 1.5 + 2 * w, height: 1.5 * r * n + 2 * r + 12}, host);
-      cellXY = (i, j) => [w + j * w + i * w / 2, r + 14 + i * 1.5 * r];
+      W = w * n * 1.5 + 2 * w + M; H = 1.5 * r * n + 2 * r + 12 + M;
+      s = svg("svg", {viewBox: `0 0 ${W} ${H}`}, host);
+      cellXY = (i, j) => [M + w + j * w + i * w / 2, M + r + 14 + i * 1.5 * r];
       // each player's two edges drawn along the rhombus itself: X top and bottom, O left and right
       const edge = (pts, colour) => svg("polyline", {points: pts.map(p => p.join(",")).join(" "), fill: "none", stroke: colour,
                                                       "stroke-width": 8, "stroke-linecap": "round"}, s);
@@ -63,34 +82,52 @@
       edge([at(n - 1, 0, -w / 2, r), at(n - 1, n - 1, w / 2, r)], col[1]);
       edge([at(0, 0, -w * 0.75, -r / 2), at(n - 1, 0, -w * 0.25, r)], col[2]);
       edge([at(0, n - 1, w * 0.25, -r), at(n - 1, n - 1, w * 0.75, r / 2)], col[2]);
+      for (let j = 0; j < n; j++) { const [x, y] = cellXY(0, j); label(s, x, y - r - 10, LETTERS[j]); }
+      for (let i = 0; i < n; i++) { const [x, y] = cellXY(i, 0); label(s, x - w * 0.75 - 8, y + 5, String(i + 1), "end"); }
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
         const [x, y] = cellXY(i, j), pts = [...Array(6)].map((_, k) => { const a = Math.PI / 3 * k + Math.PI / 6; return `${x + r * Math.cos(a)},${y + r * Math.sin(a)}`; }).join(" ");
         const v = b.cells[i][j], m = legal.get(`${i},${j}`);
         const h = svg("polygon", {points: pts, fill: v ? col[v] : "#eee", stroke: "#666", class: "cell", "data-cell": `${i},${j}`}, s);
-        if (m) h.addEventListener("click", () => human(m));
+        if (m) playable(h, m, m.name); else h.setAttribute("aria-hidden", "true");
       }
     } else if (d.game === "connect4") {
-      const c = 52; s = svg("svg", {width: 7 * c + 8, height: 6 * c + 8}, host);
-      svg("rect", {x: 0, y: 0, width: 7 * c + 8, height: 6 * c + 8, fill: "#1d4e89", rx: 8}, s);
-      cellXY = (i, j) => [4 + j * c + c / 2, 4 + i * c + c / 2];
+      const c = 52; W = 7 * c + 8; H = 6 * c + 8 + M;
+      s = svg("svg", {viewBox: `0 0 ${W} ${H}`}, host);
+      svg("rect", {x: 0, y: M, width: 7 * c + 8, height: 6 * c + 8, fill: "#1d4e89", rx: 8}, s);
+      cellXY = (i, j) => [4 + j * c + c / 2, M + 4 + i * c + c / 2];
+      for (let j = 0; j < 7; j++) label(s, cellXY(0, j)[0], M - 8, String(j + 1));
       for (let i = 0; i < 6; i++) for (let j = 0; j < 7; j++) {
         const [x, y] = cellXY(i, j), v = b.cells[i][j];
         const e = svg("circle", {cx: x, cy: y, r: c / 2 - 5, fill: v ? col[v] : "#fff", class: "cell", "data-col": j}, s);
-        const m = legal.get("c" + j); if (m) e.addEventListener("click", () => human(m));
+        const m = legal.get("c" + j);
+        // one stop per column for the keyboard: the column's top cell
+        if (m && i === 0) playable(e, m, `column ${m.name}`);
+        else if (m) e.addEventListener("click", () => human(m));
       }
     } else {
-      const n = b.rows, c = d.game === "othello" ? 46 : 80;
-      s = svg("svg", {width: n * c + 4, height: n * c + 4}, host);
-      cellXY = (i, j) => [2 + j * c + c / 2, 2 + i * c + c / 2];
+      const n = b.rows, c = d.game === "othello" ? 46 : 80, oth = d.game === "othello";
+      W = n * c + 4 + (oth ? M : 0); H = n * c + 4 + (oth ? M : 0);
+      const o = oth ? M : 0;
+      s = svg("svg", {viewBox: `0 0 ${W} ${H}`}, host);
+      cellXY = (i, j) => [o + 2 + j * c + c / 2, o + 2 + i * c + c / 2];
+      if (oth) {
+        for (let j = 0; j < n; j++) label(s, cellXY(0, j)[0], M - 8, LETTERS[j]);
+        for (let i = 0; i < n; i++) label(s, M - 8, cellXY(i, 0)[1] + 5, String(i + 1), "end");
+      }
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
         const [x, y] = cellXY(i, j), v = b.cells[i][j], m = legal.get(`${i},${j}`);
-        const sq = svg("rect", {x: x - c / 2, y: y - c / 2, width: c, height: c, fill: d.game === "othello" ? "#2e7d32" : "#fff", stroke: "#333", class: "cell", "data-cell": `${i},${j}`}, s);
-        if (d.game === "othello" && v) svg("circle", {cx: x, cy: y, r: c / 2 - 5, fill: col[v], stroke: "#000"}, s);
-        if (d.game === "othello" && m) svg("circle", {cx: x, cy: y, r: 4, fill: "#9ccc65"}, s);
-        if (d.game === "tictactoe" && v) { const t = svg("text", {x, y: y + 18, "text-anchor": "middle", "font-size": 54, fill: col[v]}, s); t.textContent = v === 1 ? "X" : "O"; }
-        if (m) [sq].forEach(e => e.addEventListener("click", () => human(m)));
+        const sq = svg("rect", {x: x - c / 2, y: y - c / 2, width: c, height: c, fill: oth ? "#2e7d32" : "#fff", stroke: "#333", class: "cell", "data-cell": `${i},${j}`}, s);
+        if (oth && v) svg("circle", {cx: x, cy: y, r: c / 2 - 5, fill: col[v], stroke: "#000"}, s);
+        if (oth && m) svg("circle", {cx: x, cy: y, r: 4, fill: "#9ccc65"}, s);
+        // tic-tac-toe's moves are named by the cell's number: it is written in the corner
+        if (!oth) label(s, x - c / 2 + 5, y - c / 2 + 15, String(3 * i + j), "start", 13);
+        if (d.game === "tictactoe" && v) { const t = svg("text", {x, y: y + 18, "text-anchor": "middle", "font-size": 54, fill: col[v], class: "mark"}, s); t.textContent = v === 1 ? "X" : "O"; }
+        if (m) playable(sq, m, oth ? m.name : `cell ${m.name}`);
       }
     }
+    s.setAttribute("width", W); s.setAttribute("role", "group");
+    s.setAttribute("aria-label", `${d.label} board, ${d.terminal ? "game over" : d.to_move + " to move"}`);
+    const title = svg("title", {}, s); title.textContent = `${d.label} board`; s.prepend(title);
     // the engine's principal variation, numbered on the board (Connect Four: the landing cell)
     const heights = d.game === "connect4" ? [...Array(7)].map((_, j) => b.cells.filter(r => r[j]).length) : null;
     G.pv.forEach((m, k) => {
@@ -98,15 +135,31 @@
       if (d.game === "connect4") { cell = [5 - heights[m.move], m.move]; heights[m.move]++; }
       if (!cell) return;
       const [x, y] = cellXY(cell[0], cell[1]);
-      svg("circle", {cx: x, cy: y, r: 12, fill: k % 2 ? "#fff" : "#0072B2", stroke: "#0072B2", "stroke-width": 2, opacity: .9, class: "pv-mark"}, s);
+      svg("circle", {cx: x, cy: y, r: 12, fill: k % 2 ? "#fff" : "#0072B2", stroke: "#0072B2", "stroke-width": 2, class: "pv-mark"}, s);
       const t = svg("text", {x, y: y + 5, "text-anchor": "middle", "font-size": 13, "font-weight": "bold", fill: k % 2 ? "#0072B2" : "#fff"}, s); t.textContent = k + 1;
     });
+    $("pv-legend").hidden = G.pv.length === 0;
+    $("pv-legend").innerHTML = G.pv.length === 0 ? "" : `Numbered discs: the line the engine expects from here (its principal variation, ` +
+      `${G.pv.map(m => m.name).join(" ")}): <span class="pv-key pv-key-now">1</span> ${d.to_move}'s best reply by its search, ` +
+      `<span class="pv-key">2</span> the engine's answer, and so on (filled: ${d.to_move}, white: the engine).`;
+    const pass = d.legal.find(m => m.cell === null && d.game === "othello");
+    $("pass").hidden = !pass; $("pass").onclick = pass ? () => human(pass) : null;
     $("position").value = d.position;
-    $("status").textContent = d.terminal ? `Game over: ${d.outcome}.` : `${d.to_move} to move.`;
+    $("status").textContent = d.terminal ? `Game over: ${d.outcome}.` : `${d.to_move} to move.` + (pass ? ` ${d.to_move} has no legal move and must pass.` : "");
   }
   function show(desc, push = true) {
     if (push) { G.history = G.history.slice(0, G.at + 1); G.history.push(desc.position); G.at = G.history.length - 1; }
     G.desc = desc; drawBoard();
+  }
+  // while the engine searches (or a move is being played) the board and the game's buttons are
+  // locked: a click meanwhile would be played on a position the engine's answer no longer fits
+  const LOCKED = ["new-game", "undo", "redo", "engine-move", "load-position", "pass", "game", "hex-n"];
+  async function locked(work) {
+    if (G.busy) return;
+    G.busy = true; $("board-wrap").setAttribute("aria-busy", "true"); $("board-wrap").classList.add("locked");
+    LOCKED.forEach(id => $(id).disabled = true);
+    try { await work(); }
+    finally { G.busy = false; $("board-wrap").removeAttribute("aria-busy"); $("board-wrap").classList.remove("locked"); LOCKED.forEach(id => $(id).disabled = false); }
   }
   function engineBody() {
     const body = {game: G.desc.game, position: G.desc.position, algorithm: $("algorithm").value, ordering: $("game-ordering").value, depth: +$("depth").value};
@@ -117,32 +170,32 @@
     const side = $("engine-side").value;
     return !G.desc.terminal && side !== "none" && (side === "first") === G.desc.first_to_move;
   }
-  async function engineMove() {
-    $("game-error").textContent = ""; $("engine-info").textContent = "engine thinking…";
+  async function engineSearch() {
+    $("game-error").textContent = ""; $("engine-info").textContent = "engine thinking… (the board is locked)";
     try {
-      const r = await api("/api/search", engineBody());
+      const body = engineBody(), r = await api("/api/search", body);
       const v = r.value === null ? "" : `value ${num(r.value)} for ${G.desc.to_move}, `;
       const info = r.status === "ok" ?
         `engine (${r.algorithm}, ${r.ordering}, depth ${r.depth}, ${r.engine}): move <b id="engine-move-name">${r.best_move_name}</b>, ${v}` +
         `nodes <b>${r.nodes.toLocaleString()}</b>, leaves ${r.leaves.toLocaleString()}, ${(r.wall_time * 1000).toFixed(1)} ms; PV ${r.pv.map(m => m.name).join(" ")}` :
         `the search ran out of its node budget (${r.nodes.toLocaleString()} nodes): no move; raise the budget or lower the depth`;
-      if (r.status === "ok") {
+      if (r.status === "ok" && body.position === G.desc.position) {
         show(await api("/api/move", {game: G.desc.game, position: G.desc.position, move: r.best_move}));
         G.pv = r.pv.slice(1); drawBoard();
       }
       $("engine-info").innerHTML = info;      // after the move: the page is settled when it shows
     } catch (e) { $("game-error").textContent = e.message; $("engine-info").textContent = ""; }
   }
-  async function human(m) {
-    if (G.busy) return;
-    $("game-error").textContent = ""; G.pv = [];
-    G.busy = true;
-    try { show(await api("/api/move", {game: G.desc.game, position: G.desc.position, move: m.move})); if (engineTurn()) await engineMove(); }
-    catch (e) { $("game-error").textContent = e.message; }
-    G.busy = false;
+  const engineMove = () => locked(engineSearch);
+  function human(m) {
+    return locked(async () => {
+      $("game-error").textContent = ""; G.pv = [];
+      try { show(await api("/api/move", {game: G.desc.game, position: G.desc.position, move: m.move})); if (engineTurn()) await engineSearch(); }
+      catch (e) { $("game-error").textContent = e.message; }
+    });
   }
   async function load(position) {
-    $("game-error").textContent = ""; G.pv = []; $("compare-out").innerHTML = ""; compareToken++; $("engine-info").textContent = "";
+    $("game-error").textContent = ""; G.pv = []; cancelCompare(); $("compare-out").innerHTML = ""; $("engine-info").textContent = "";
     try { const d = await api("/api/position", {game: $("game").value, position}); show(d); return d; }
     catch (e) { $("game-error").textContent = e.message; }
   }
@@ -153,74 +206,93 @@
     await load(g === "hex" ? $("hex-n").value : "");
     if (engineTurn()) await engineMove();
   }
-  // "Compare": /api/compare answers at once; the perfect-ordering row (the position's minimal
-  // tree, which can take seconds) follows from /api/minimal and is drawn when it arrives
-  let compareToken = 0;
-  function rowHtml(r, k) {
-    return `<tr data-row="${k}" data-status="${r.status}"><td>${r.algorithm}</td><td>${r.ordering}</td>` + (r.status === "ok" ?
-      `<td class="c-move">${r.best_move_name}</td><td class="c-value">${num(r.value)}</td><td class="c-nodes">${r.nodes.toLocaleString("en")}</td><td class="c-leaves">${r.leaves.toLocaleString("en")}</td>` +
-      `<td>${(r.wall_time * 1000).toFixed(1)}</td><td>${r.ebf == null ? "" : r.ebf.toFixed(2)}</td><td>${r.engine}</td>` :
-      `<td colspan="7" class="note">${r.status}: ${r.note}</td>`) + "</tr>";
+  // "Compare": one request per row (/api/compare with "row"), drawn as each finishes, then the
+  // perfect-ordering row (the position's minimal tree) from /api/minimal. Cancel aborts the
+  // request in flight; the server stops its search when the connection drops.
+  const N_ROWS = 7;
+  let compareCtl = null;
+  function cancelCompare() { if (compareCtl) compareCtl.abort(); }
+  const fmtN = n => n.toLocaleString("en");
+  function rowHtml(c, r, k) {
+    const head = `<tr data-row="${k}" data-status="${r.status}"><td>${r.algorithm}</td><td>${r.ordering}</td>`;
+    if (r.status === "ok") return head +
+      `<td class="c-move">${r.best_move_name}</td><td class="c-value">${num(r.value)}</td><td class="c-nodes">${fmtN(r.nodes)}</td><td class="c-leaves">${fmtN(r.leaves)}</td>` +
+      `<td>${(r.wall_time * 1000).toFixed(1)}</td><td>${r.ebf == null ? "" : r.ebf.toFixed(2)}</td><td>${r.engine}</td></tr>`;
+    if (r.status === "counted") return head +
+      `<td colspan="2" class="note">counted, not searched</td><td class="c-nodes">${fmtN(r.nodes)}</td><td class="c-leaves">${fmtN(r.leaves)}</td>` +
+      `<td>${(r.wall_time * 1000).toFixed(1)}</td><td>${r.ebf == null ? "" : r.ebf.toFixed(2)}</td><td>counted</td></tr>`;
+    // worst order not run: its count is at most minimax's (all of it unless ties cut)
+    const mm = c.rows[0], bound = r.ordering === "worst" && mm && mm.nodes != null && mm.status !== "aborted" ?
+      `<td class="c-bound" title="at most minimax's count">≤ ${fmtN(mm.nodes)}</td>` : "";
+    return head + (bound ? `<td colspan="2" class="note">${r.status}</td>${bound}<td colspan="4" class="note">${r.note}</td></tr>` :
+      `<td colspan="7" class="note">${r.status}: ${r.note}</td></tr>`);
   }
   function agreement(c) {
-    const moves = c.moves.map(m => `${m.name} (value ${num(m.value)})`).join(", ");
-    return !c.agree_value ? "The searches DISAGREE on the value: " + c.values.map(num).join(", ") :
-      c.agree_move ? `Every finished search chose the same move ${c.moves[0].name} with the same value ${num(c.values[0])} (for ${G.desc.to_move}).` :
-      `Every finished search found the value ${num(c.values[0])} (for ${G.desc.to_move}); they chose different moves, ${moves}: ` +
-      (c.moves.every(m => m.value === c.values[0]) ? "each of equal value (checked by a search of the position after it), so all are best moves." : "not all checked to be of equal value.");
+    const done = c.rows.filter(r => r.status === "ok"), values = [...new Set(done.map(r => r.value))];
+    const moves = [...new Map(done.map(r => [r.best_move, {name: r.best_move_name, value: r.move_value}])).values()];
+    if (!done.length) return "";
+    if (values.length > 1) return "The searches DISAGREE on the value: " + values.map(num).join(", ");
+    if (moves.length === 1) return `Every finished search chose the same move ${moves[0].name} with the same value ${num(values[0])} (for ${G.desc.to_move}).`;
+    return `Every finished search found the value ${num(values[0])} (for ${G.desc.to_move}); they chose different moves, ` +
+      moves.map(m => `${m.name} (value ${num(m.value)})`).join(", ") + ": " +
+      (moves.every(m => m.value === values[0]) ? "each of equal value (checked by a search of the position after it), so all are best moves." : "not all checked to be of equal value.");
   }
-  function drawCompare(c, pending) {
-    const rows = c.rows.map(rowHtml).join("") + (pending ? `<tr data-row="${c.rows.length}" data-status="pending"><td>alphabeta</td><td>perfect</td>` +
-      `<td colspan="7" class="note">computing the position's minimal tree (the perfect ordering's count)…</td></tr>` : "");
-    // log scale with its decades drawn and labelled, so that a bar's length can be read
-    const ok = c.rows.filter(r => r.status === "ok"), decades = Math.max(1, Math.ceil(Math.log10(Math.max(...ok.map(r => r.nodes), 10))));
-    const W = 560, X0 = 250, H = ok.length * 30, xs = n => X0 + W * Math.log10(Math.max(n, 1)) / decades;
-    const grid = [...Array(decades + 1)].map((_, k) => `<line x1="${xs(10 ** k)}" y1="0" x2="${xs(10 ** k)}" y2="${H + 4}" stroke="#ccc"/>` +
-      `<text x="${xs(10 ** k)}" y="${H + 22}" font-size="14" text-anchor="middle">${(10 ** k).toLocaleString("en")}</text>`).join("");
+  function drawCompare(c, state) {
+    const waiting = k => `<tr data-row="${k}" data-status="pending"><td colspan="9" class="note">${k === c.rows.length && state === "running" ? "computing…" : state === "cancelled" ? "cancelled" : "waiting"}</td></tr>`;
+    const rows = [...Array(N_ROWS)].map((_, k) => k < c.rows.length ? rowHtml(c, c.rows[k], k) : waiting(k)).join("");
+    // log scale with its decades drawn and labelled, so that a bar's length can be read;
+    // minimax (searched or counted) is the first bar
+    const ok = c.rows.filter(r => r.status === "ok" || r.status === "counted");
+    const decades = Math.max(1, Math.ceil(Math.log10(Math.max(...ok.map(r => r.nodes), 10))));
+    const W = 560, X0 = 230, H = Math.max(1, ok.length) * 30, xs = n => X0 + W * Math.log10(Math.max(n, 1)) / decades;
+    const grid = [...Array(decades + 1)].map((_, k) => `<line x1="${xs(10 ** k)}" y1="0" x2="${xs(10 ** k)}" y2="${H + 4}" stroke="#767676"/>` +
+      `<text x="${xs(10 ** k)}" y="${H + 22}" font-size="14" text-anchor="middle">${k ? "10^" + k : "1"}</text>`).join("");
     const bar = grid + ok.map((r, k) => { const w = Math.max(2, xs(r.nodes) - X0);
-      return `<text x="0" y="${k * 30 + 20}" font-size="16">${r.algorithm === "minimax" ? "minimax" : "αβ " + r.ordering}</text>` +
+      return `<text class="bar-label" x="0" y="${k * 30 + 20}" font-size="16">${r.algorithm === "minimax" ? "minimax" + (r.status === "counted" ? " (counted)" : "") : "αβ " + r.ordering}</text>` +
         `<rect x="${X0}" y="${k * 30 + 5}" width="${w}" height="22" fill="${r.algorithm === "minimax" ? "#D55E00" : "#0072B2"}"/>` +
-        `<text x="${X0 + 6 + w}" y="${k * 30 + 21}" font-size="15">${r.nodes.toLocaleString("en")}</text>`; }).join("");
+        `<text x="${Math.min(X0 + 6 + w, X0 + W + 4)}" y="${k * 30 + 21}" font-size="15">${fmtN(r.nodes)}</text>`; }).join("");
     $("compare-out").innerHTML = `<h3>Compare at depth ${c.depth}: ${G.desc.label}, position “${c.position || "start"}”</h3>
       <p class="agree" id="agree">${agreement(c)}</p>
-      <table class="cmp" id="compare-table" data-done="${pending ? 0 : 1}"><tr><th>algorithm</th><th>ordering</th><th>move</th><th>value</th><th>nodes</th><th>leaves</th><th>ms</th><th>EBF</th><th>engine</th></tr>${rows}</table>
-      <p class="note">nodes searched, log scale (alpha-beta “αβ” under each ordering):</p><svg id="compare-chart" width="${X0 + W + 130}" height="${H + 30}">${bar}</svg>
-      <p class="note">Values are for the side to move. EBF: R&amp;N's b*, nodes = b* + b*² + … + b*^d. Worst order is an exact-value oracle of the reference engine, run only where minimax finished and its oracle stays small; perfect order is the position's minimal tree (every node's children searched best first by their exact values, computed by the compiled engine).</p>`;
+      <div class="scroll-x" tabindex="0" role="region" aria-label="the comparison table (scrolls sideways on a narrow screen)"><table class="cmp" id="compare-table" data-done="${state === "done" ? 1 : 0}"><caption>The algorithms at depth ${c.depth}${state === "cancelled" ? " (cancelled)" : ""}</caption>
+      <tr><th scope="col">algorithm</th><th scope="col">ordering</th><th scope="col">move</th><th scope="col">value</th><th scope="col">nodes</th><th scope="col">leaves</th><th scope="col">ms</th><th scope="col">EBF</th><th scope="col">engine</th></tr>${rows}</table></div>
+      <p class="note">nodes searched, log scale (alpha-beta “αβ” under each ordering; minimax counted where searching it is infeasible):</p>
+      <svg id="compare-chart" role="img" aria-labelledby="compare-chart-title" viewBox="0 0 ${X0 + W + 130} ${H + 30}" width="${X0 + W + 130}"><title id="compare-chart-title">Nodes searched per algorithm and ordering, log scale</title>${bar}</svg>
+      <p class="note">Values are for the side to move. EBF: R&amp;N's b*, nodes = b* + b*² + … + b*^d. “counted”: minimax's exact node count, the depth-limited tree counted without searching it, where a search would pass ${fmtN(META.caps.minimax_budget)} nodes. Worst order is an exact-value oracle of the reference engine, run only where minimax finished and its oracle stays small (else ≤ minimax's count: it searches every node minimax does unless ties cut); perfect order is the position's minimal tree (every node's children searched best first by their exact values, computed by the compiled engine).</p>`;
   }
   async function compare() {
-    const token = ++compareToken;
-    $("compare-out").innerHTML = "<p>comparing…</p>"; $("game-error").textContent = "";
+    if (compareCtl) return;
+    const ctl = compareCtl = new AbortController();
+    $("compare").disabled = true; $("cancel-compare").hidden = false; $("game-error").textContent = "";
     const body = {game: G.desc.game, position: G.desc.position, depth: +$("depth").value};
-    let c;
-    try { c = await api("/api/compare", body); }
-    catch (e) { $("compare-out").innerHTML = ""; $("game-error").textContent = e.message; return; }
-    window.SEARCHLAB_COMPARE = c;
-    drawCompare(c, true);
-    let row;
-    try { row = await api("/api/minimal", body); }
-    catch (e) { row = {algorithm: "alphabeta", ordering: "perfect", status: "not run", note: e.message}; }
-    if (token !== compareToken) return;              // the position or the request changed meanwhile
-    c.rows.push(row);
-    if (row.status === "ok") {
-      c.agree_value = c.agree_value && c.values.length === 1 && row.value === c.values[0];
-      if (!c.values.includes(row.value)) c.values.push(row.value);
-      if (!c.moves.some(m => m.move === row.best_move)) {
-        c.moves.push({move: row.best_move, name: row.best_move_name, value: row.move_value});
-        c.agree_move = false;
-      }
+    const c = window.SEARCHLAB_COMPARE = {game: body.game, position: body.position, depth: body.depth, rows: []};
+    let state = "running";
+    drawCompare(c, state);
+    try {
+      for (let k = 0; k < N_ROWS - 1; k++) { c.rows.push((await api("/api/compare", {...body, row: k}, ctl.signal)).rows[0]); drawCompare(c, state); }
+      let row;
+      try { row = await api("/api/minimal", body, ctl.signal); }
+      catch (e) { if (e.name === "AbortError") throw e; row = {algorithm: "alphabeta", ordering: "perfect", status: "not run", note: e.message}; }
+      c.rows.push(row); state = "done";
+    } catch (e) {
+      state = "cancelled";
+      if (e.name !== "AbortError") $("game-error").textContent = e.message;
+    } finally {
+      compareCtl = null; $("compare").disabled = false; $("cancel-compare").hidden = true;
+      if (document.getElementById("compare-table")) drawCompare(c, state);
     }
-    drawCompare(c, false);
   }
   $("new-game").addEventListener("click", newGame);
   $("game").addEventListener("change", newGame);
   $("hex-n").addEventListener("change", newGame);
   $("engine-move").addEventListener("click", engineMove);
   $("compare").addEventListener("click", compare);
+  $("cancel-compare").addEventListener("click", cancelCompare);
   $("undo").addEventListener("click", async () => { if (G.at > 0) { G.at--; G.pv = []; show(await api("/api/position", {game: G.desc.game, position: G.history[G.at]}), false); } });
   $("redo").addEventListener("click", async () => { if (G.at < G.history.length - 1) { G.at++; G.pv = []; show(await api("/api/position", {game: G.desc.game, position: G.history[G.at]}), false); } });
   $("load-position").addEventListener("click", () => load($("position").value));
   const tabs = on => { $("trace-view").hidden = on !== "trace"; $("play-view").hidden = on !== "play";
-    $("tab-trace").className = on === "trace" ? "on" : ""; $("tab-play").className = on === "play" ? "on" : ""; };
+    $("tab-trace").className = on === "trace" ? "on" : ""; $("tab-play").className = on === "play" ? "on" : "";
+    $("tab-trace").setAttribute("aria-pressed", on === "trace"); $("tab-play").setAttribute("aria-pressed", on === "play"); };
   $("tab-trace").addEventListener("click", () => tabs("trace"));
   $("tab-play").addEventListener("click", () => tabs("play"));
   (async () => {

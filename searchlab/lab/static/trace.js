@@ -3,19 +3,41 @@
 const SearchlabTrace = (() => {
   const SVGNS = "http://www.w3.org/2000/svg";
   // sized for a projector: the drawing scales to the panel's width, text stays >= 15 px there
-  const SVG_CSS = `text{font:16px sans-serif} .edge{stroke:#222;stroke-width:2}
-.edge.unseen{stroke:#c8c8c8;stroke-width:1.4}.edge.pruned{stroke:#999;stroke-dasharray:6 4;stroke-width:1.6}
-.edge.pv{stroke:#0072B2;stroke-width:5}.node{fill:#fff;stroke:#222;stroke-width:2}
-.node.visited{fill:#cfe3f3}.node.unseen{stroke:#aaa}.node.pruned{fill:#e2e2e2;stroke:#999;stroke-dasharray:5 3}
-.node.active{stroke:#E69F00;stroke-width:5}.node.pv{stroke:#0072B2;stroke-width:4}
-.val{text-anchor:middle;dominant-baseline:central;font-weight:bold;font-size:18px}
-.val.pruned{fill:#999;text-decoration:line-through}.val.bound{fill:#7a3d00}
-.lab{text-anchor:middle;font-size:15px;fill:#333}.lab.side{text-anchor:end}
-.win,.cut,.lab{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
-.win{text-anchor:start;font-size:14px;fill:#555}.win.now{font-size:17px;font-weight:bold;fill:#8a4b00}
-.cut{fill:#D55E00;font-size:15px;text-anchor:middle;font-weight:bold}
-.slide-title{font-size:20px;font-weight:bold}.slide-info{font-size:18px}.slide-counts{font-size:17px;fill:#333}`;
+  // every rule scoped to the tree's own <svg class="tree">: a <style> inside an inline SVG
+  // applies to the whole page, and must not restyle the boards, the chart or the page's text.
+  // Colours: text >= 4.5:1 and the lines that carry meaning >= 3:1 against white
+  const SVG_CSS = [`text{font:16px sans-serif}`, `.edge{stroke:#222;stroke-width:2}`,
+    `.edge.unseen{stroke:#8a8a8a;stroke-width:1.4}`, `.edge.pruned{stroke:#767676;stroke-dasharray:6 4;stroke-width:1.6}`,
+    `.edge.pv{stroke:#0072B2;stroke-width:5}`, `.node{fill:#fff;stroke:#222;stroke-width:2}`,
+    `.node.visited{fill:#cfe3f3}`, `.node.unseen{stroke:#8a8a8a}`, `.node.pruned{fill:#e2e2e2;stroke:#767676;stroke-dasharray:5 3}`,
+    `.node.active{stroke:#E69F00;stroke-width:5}`, `.node.pv{stroke:#0072B2;stroke-width:4}`,
+    `.val{text-anchor:middle;dominant-baseline:central;font-weight:bold;font-size:18px}`,
+    `.val.pruned{fill:#595959;text-decoration:line-through}`, `.val.bound{fill:#7a3d00}`,
+    `.lab{text-anchor:middle;font-size:15px;fill:#333}`, `.lab.side{text-anchor:end}`,
+    `.win,.cut,.lab{paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}`,
+    `.win{text-anchor:start;font-size:14px;fill:#4a4a4a}`, `.win.now{font-size:17px;font-weight:bold;fill:#8a4b00}`,
+    `.cut{fill:#a63f00;font-size:15px;text-anchor:middle;font-weight:bold}`,
+    `.slide-title{font-size:20px;font-weight:bold}`, `&.squeezed text{display:none}`,
+    `&.squeezed .edge,&.squeezed .node{vector-effect:non-scaling-stroke;stroke-width:1px}`, `.slide-info{font-size:18px}`, `.slide-counts{font-size:17px;fill:#333}`]
+    .map(rule => "svg.tree " + rule.split(",").join(",svg.tree ")).join("\n").replace(/svg\.tree &/g, "svg.tree");
   const fmt = v => v === "inf" ? "+∞" : v === "-inf" ? "−∞" : v == null ? "" : String(v);
+  // PVS's null windows are (v − ε, v) or (v, v + ε): two adjacent doubles, printed as such
+  const F64 = new Float64Array(1), I64 = new BigInt64Array(F64.buffer);
+  function adjacent(a, b) {
+    if (typeof a !== "number" || typeof b !== "number" || !(a < b)) return false;
+    if (a === 0) return b === Number.MIN_VALUE;
+    F64[0] = a; I64[0] += a > 0 ? 1n : -1n;
+    return F64[0] === b;
+  }
+  const short = v => String(v).length;
+  // {a, b, null}: the window's ends as text, and the value v of a null window (else null)
+  function windowText(w) {
+    if (!adjacent(w[0], w[1])) return {a: fmt(w[0]), b: fmt(w[1]), at: null};
+    return short(w[1]) <= short(w[0]) ? {a: `${w[1]} − ε`, b: String(w[1]), at: String(w[1])}
+      : {a: String(w[0]), b: `${w[0]} + ε`, at: String(w[0])};
+  }
+  const windowPhrase = w => { const t = windowText(w);
+    return t.at === null ? `(α = ${t.a}, β = ${t.b})` : `(α = ${t.a}, β = ${t.b}), a null window at ${t.at}`; };
   const key = p => p.join(".");
   const name = p => p.length === 0 ? "root" :
     String.fromCharCode(65 + p[0]) + (p.length > 1 ? (p[1] + 1) + p.slice(2).map(x => "." + (x + 1)).join("") : "");
@@ -54,11 +76,20 @@ const SearchlabTrace = (() => {
   const num = v => v === "inf" ? Infinity : v === "-inf" ? -Infinity : v;
   function fresh() {
     return {i: 0, entered: new Set(), value: new Map(), bound: new Map(), pruned: new Set(),
-            best: new Map(), window: new Map(), cut: new Map(), stack: []};
+            best: new Map(), window: new Map(), cut: new Map(), stack: [], kids: new Map(),
+            researches: 0, research: new Set()};
   }
   function apply(s, e) {
     const k = key(e.p);
-    if (e.k === "enter") { s.entered.add(k); s.window.set(k, e.w); s.best.delete(k); s.stack.push(e.p); }
+    if (e.k === "enter") {
+      // a re-search: a child entered a second time within one visit of its parent (PVS, after
+      // its null-window search failed high)
+      const again = e.p.length > 0 && s.kids.get(key(e.p.slice(0, -1))).has(e.p[e.p.length - 1]);
+      if (again) { s.researches++; s.research.add(k); } else s.research.delete(k);
+      if (e.p.length) s.kids.get(key(e.p.slice(0, -1))).add(e.p[e.p.length - 1]);
+      s.kids.set(k, new Set());
+      s.entered.add(k); s.window.set(k, e.w); s.best.delete(k); s.stack.push(e.p);
+    }
     else if (e.k === "leaf" || e.k === "return") {
       s.value.set(k, e.v); s.bound.set(k, e.b); s.stack.pop();
       if (e.p.length) {
@@ -71,36 +102,76 @@ const SearchlabTrace = (() => {
     }
     s.i++;
   }
+  // a node's window now: its entry window narrowed by the best value its children returned so
+  // far (MAX raises α, MIN lowers β), as the search's own α and β are
+  function current(s, k, maxNode) {
+    const w = s.window.get(k);
+    if (!w) return null;
+    const best = s.best.get(k);
+    if (best === undefined) return w;
+    return maxNode ? [num(best) > num(w[0]) ? best : w[0], w[1]] : [w[0], num(best) < num(w[1]) ? best : w[1]];
+  }
   function stateAt(trace, i, from) {
     const s = from && from.i <= i ? from : fresh();
     while (s.i < i) apply(s, trace.events[s.i]);
     return s;
   }
-  function describe(trace, i) {
-    if (i === 0) return "Press Step to start: the search enters the root (MAX) with the window (−∞, +∞).";
+  function describe(trace, i, s) {
+    if (i === 0) return "Press Step (or →, PageDown) to start: the search enters the root (MAX) with the window (−∞, +∞).";
     const e = trace.events[i - 1], side = e.p.length % 2 === 0 ? "MAX" : "MIN", n = name(e.p);
-    const w = e.w ? ` with window (α = ${fmt(e.w[0])}, β = ${fmt(e.w[1])})` : "";
-    if (e.k === "enter") return `enter ${n} (${side})${w}`;
+    const w = e.w ? ` with window ${windowPhrase(e.w)}` : "";
+    if (e.k === "enter") return (s && s.research.has(key(e.p)) ? `re-search ${n} (${side}): its null-window search failed high; again` : `enter ${n} (${side})`) + w;
     if (e.k === "leaf") return `leaf ${n} = ${fmt(e.v)}${w}`;
     if (e.k === "return") return `${n} returns ${fmt(e.v)}` + (e.b === "exact" ? " (exact)" :
       e.b === "upper" ? `: an upper bound, true value ≤ ${fmt(e.v)}` : `: a lower bound, true value ≥ ${fmt(e.v)}`);
     return `cutoff at ${n} (${side}): α = ${fmt(e.ab[0])} ≥ β = ${fmt(e.ab[1])}; pruned ` +
       e.pr.map(([p, v]) => `${name(p)} = ${fmt(v)}`).join(", ");
   }
+  // pseudo-code beside each tree; the line of the current event is highlighted
+  const CODE = {
+    minimax: ["minimax(node):", "  if node is a leaf: return its value", "  for each child of node:",
+              "    v = minimax(child)", "    best = max(best, v)   (MIN: min)", "  return best"],
+    alphabeta: ["alphabeta(node, α, β):", "  if node is a leaf: return its value", "  v = −∞   (MIN: +∞)",
+                "  for each child of node:", "    v = max(v, alphabeta(child, α, β))   (MIN: min)",
+                "    if v ≥ β: return v   ← cutoff   (MIN: v ≤ α)", "    α = max(α, v)   (MIN: β = min(β, v))", "  return v"],
+    pvs: ["pvs(node, α, β):", "  if node is a leaf: return its value", "  first child: v = pvs(child, α, β)",
+          "  each later child: v = pvs(child, null window at α)", "    if α < v < β: re-search it with (v, β)",
+          "  if v ≥ β: return v   ← cutoff", "  α = max(α, v)", "  return v"],
+  };
+  function codeLine(alg, trace, i, s) {
+    if (i === 0) return 0;
+    const e = trace.events[i - 1], leafNode = !Array.isArray(nodeAt(trace.tree, e.p));
+    if (e.k === "leaf" || (e.k === "enter" && leafNode)) return 1;
+    if (e.k === "cutoff") return alg === "pvs" ? 5 : 5;
+    if (e.k === "return") return CODE[alg].length - 1;
+    if (e.p.length === 0) return 0;
+    if (alg === "minimax") return 2;
+    if (alg === "alphabeta") return 3;
+    return s.research.has(key(e.p)) ? 4 : e.w && adjacent(e.w[0], e.w[1]) ? 3 : 2;
+  }
+  const nodeAt = (tree, p) => p.reduce((t, m) => t[m], tree);
+  let panelIds = 0;
+  const MIN_SCALE = 0.75;         // the smallest drawing scale of the tree's text (16 px -> 12 px)
   class Panel {
     constructor(parent, trace) {
-      this.trace = trace; this.lay = layout(trace); this.i = 0;
+      this.trace = trace; this.lay = layout(trace); this.i = 0; this.id = ++panelIds;
       this.box = document.createElement("div"); this.box.className = "panel";
       this.box.dataset.algorithm = trace.algorithm;
       parent.appendChild(this.box);
       const h = document.createElement("h3"); h.textContent = `${trace.algorithm}, ${trace.ordering} order`;
       this.box.appendChild(h);
+      const body = document.createElement("div"); body.className = "panel-body"; this.box.appendChild(body);
+      this.view = document.createElement("div"); this.view.className = "view"; body.appendChild(this.view);
       const sx = 66, sy = 112, W = Math.max(4, this.lay.width) * sx + 140, H = (this.lay.depth + 1) * sy + 34;
-      this.svg = el("svg", {xmlns: SVGNS, viewBox: `0 0 ${W} ${H}`, class: "tree",
-                            style: `width:100%;max-width:${Math.round(W * 1.6)}px`}, this.box);
+      this.W = W; this.H = H;
+      this.svg = el("svg", {xmlns: SVGNS, viewBox: `0 0 ${W} ${H}`, class: "tree", role: "img",
+                            "aria-labelledby": `tree-title-${this.id}`, preserveAspectRatio: "xMidYMid meet"}, this.view);
+      el("title", {id: `tree-title-${this.id}`}, this.svg).textContent =
+        `${trace.algorithm} search tree, ${trace.ordering} order: ${trace.n_leaves} leaves, depth ${trace.depth}`;
       el("style", {}, this.svg).textContent = SVG_CSS;
       el("rect", {x: 0, y: 0, width: W, height: H, fill: "#fff"}, this.svg);
       const X = n => 40 + n.x * sx + sx / 2, Y = n => 42 + n.y * sy;
+      this.X = X; this.Y = Y;
       this.edges = this.lay.edges.map(([a, b]) => ({b, e: el("line", {x1: X(a), y1: Y(a), x2: X(b), y2: Y(b), class: "edge"}, this.svg)}));
       this.els = new Map();
       for (const n of this.lay.nodes) {
@@ -120,9 +191,83 @@ const SearchlabTrace = (() => {
         shape.dataset.path = n.key;
         this.els.set(n.key, {n, shape, val, win, cut});
       }
+      // zoom and pan: the view box moves over the whole drawing; the overview shows where
+      const tools = document.createElement("div"); tools.className = "zoom";
+      tools.innerHTML = `<button data-z="in" aria-label="zoom in">+</button><button data-z="out" aria-label="zoom out">−</button>` +
+        `<button data-z="fit" aria-label="whole tree">fit</button><label><input type="checkbox" data-z="follow" checked> follow</label>`;
+      this.view.appendChild(tools);
+      tools.addEventListener("click", ev => { const z = ev.target.dataset.z;
+        if (z === "in") this.zoom(1 / 1.5); else if (z === "out") this.zoom(1.5); else if (z === "fit") this.fit(); });
+      this.follow = tools.querySelector("input");
+      this.overview = el("svg", {class: "overview", viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", "aria-hidden": "true"}, this.view);
+      el("use", {href: `#tree-body-${this.id}`}, this.overview);
+      this.frame = el("rect", {class: "frame", x: 0, y: 0, width: W, height: H}, this.overview);
+      this.overview.addEventListener("click", ev => { const r = this.overview.getBoundingClientRect(), b = this.vb;
+        this.setBox((ev.clientX - r.left) / r.width * W - b.w / 2, (ev.clientY - r.top) / r.height * H - b.h / 2, b.w, b.h); });
+      const bodyG = el("g", {id: `tree-body-${this.id}`}, this.svg);
+      [...this.svg.childNodes].filter(c => c !== bodyG && !["title", "style"].includes(c.nodeName)).forEach(c => bodyG.appendChild(c));
+      this.pan();
+      this.code = document.createElement("ol"); this.code.className = "code"; this.code.setAttribute("aria-label", `${trace.algorithm} pseudo-code`);
+      this.code.innerHTML = (CODE[trace.algorithm] || []).map(l => `<li>${l.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</li>`).join("");
+      body.appendChild(this.code);
       this.info = document.createElement("p"); this.info.className = "info"; this.box.appendChild(this.info);
       this.counts = document.createElement("p"); this.counts.className = "counts"; this.box.appendChild(this.counts);
+      // fixed-size boxes that scroll when their text is long: reachable from the keyboard
+      for (const e of [this.code, this.info, this.counts]) e.tabIndex = 0;
+      this.vb = {x: 0, y: 0, w: W, h: H};
       this.show(0);
+    }
+    // the view box; large trees start zoomed in (about 20 leaves across) around the active node
+    setBox(x, y, w, h) {
+      w = Math.min(w, this.W); h = Math.min(h, this.H);
+      x = Math.max(0, Math.min(x, this.W - w)); y = Math.max(0, Math.min(y, this.H - h));
+      this.vb = {x, y, w, h};
+      this.svg.setAttribute("preserveAspectRatio", "xMidYMid meet"); this.svg.classList.remove("squeezed");
+      this.svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+      for (const [k, v] of Object.entries({x, y, width: w, height: h})) this.frame.setAttribute(k, v);
+      this.view.classList.toggle("zoomed", w < this.W - 1 || h < this.H - 1);
+    }
+    // the whole tree; one too wide to draw at a readable scale (thousands of leaves) is
+    // squeezed into the view instead (its labels hidden, strokes one pixel): an overview of
+    // what is searched, pruned and still to come
+    fit() {
+      this.setBox(0, 0, this.W, this.H);
+      const r = this.svg.getBoundingClientRect(), k = Math.min(r.width / this.W, r.height / this.H);
+      const squeeze = r.width > 0 && k < MIN_SCALE / 2;
+      this.svg.setAttribute("preserveAspectRatio", squeeze ? "none" : "xMidYMid meet");
+      this.svg.classList.toggle("squeezed", squeeze);
+    }
+    // the whole tree if its text is then at least MIN_SCALE of its size, else zoomed in to that
+    // scale around the active node (the root at first): never the 2-px drawing of a large tree
+    readable() {
+      const r = this.svg.getBoundingClientRect();
+      if (!r.width || !r.height) return;
+      const k = Math.min(r.width / this.W, r.height / this.H);
+      if (k >= MIN_SCALE) { this.fit(); return; }
+      // the whole depth where it fits at a readable scale (pan sideways only), else zoomed
+      const k2 = Math.max(MIN_SCALE, Math.min(1.25, r.height / this.H)), w = r.width / k2, h = Math.min(this.H, r.height / k2);
+      const a = this.i > 0 ? key(this.trace.events[this.i - 1].p) : "";
+      const o = this.els.get(a);
+      this.setBox(this.X(o.n) - w / 2, this.Y(o.n) - h / 3, w, h);
+    }
+    zoom(f, cx, cy) {
+      const b = this.vb, w = Math.max(300, Math.min(this.W, b.w * f)), h = Math.max(200, Math.min(this.H, b.h * f));
+      cx = cx ?? b.x + b.w / 2; cy = cy ?? b.y + b.h / 2;
+      this.setBox(cx - w / 2, cy - h / 2, w, h);
+    }
+    centre(k) {
+      const o = this.els.get(k); if (!o) return;
+      const x = this.X(o.n), y = this.Y(o.n), b = this.vb;
+      if (x < b.x + b.w * 0.15 || x > b.x + b.w * 0.85 || y < b.y + b.h * 0.1 || y > b.y + b.h * 0.9) this.setBox(x - b.w / 2, y - b.h / 2, b.w, b.h);
+    }
+    pan() {
+      let drag = null;
+      this.svg.addEventListener("pointerdown", ev => { drag = {x: ev.clientX, y: ev.clientY, b: {...this.vb}}; this.svg.setPointerCapture(ev.pointerId); });
+      this.svg.addEventListener("pointermove", ev => { if (!drag) return;
+        const r = this.svg.getBoundingClientRect(), k = Math.max(drag.b.w / r.width, drag.b.h / r.height);
+        this.setBox(drag.b.x - (ev.clientX - drag.x) * k, drag.b.y - (ev.clientY - drag.y) * k, drag.b.w, drag.b.h); });
+      this.svg.addEventListener("pointerup", () => { drag = null; });
+      this.svg.addEventListener("wheel", ev => { ev.preventDefault(); this.zoom(ev.deltaY > 0 ? 1.25 : 0.8); }, {passive: false});
     }
     get length() { return this.trace.events.length; }
     show(i) {
@@ -148,11 +293,14 @@ const SearchlabTrace = (() => {
           set(o, "val", "text", t);
           set(o, "val", "class", "val" + (bound ? " bound" : ""));
         }
-        // the (alpha, beta) window of the nodes being searched (the active path); the active
-        // node's spelt out in bold
-        const w = s.window.get(k);
-        set(o, "win", "text", !(onStack.has(k) || k === active) || !w ? "" :
-          k === active ? `α = ${fmt(w[0])}, β = ${fmt(w[1])}` : `(${fmt(w[0])}, ${fmt(w[1])})`);
+        // the (alpha, beta) window of every node on the search path, as it is now (narrowed
+        // by the values its children returned); the active node's spelt out in bold
+        const w = (onStack.has(k) || k === active) ? current(s, k, o.n.path.length % 2 === 0) : null;
+        let wt = "";
+        if (w) { const x = windowText(w);
+          wt = x.at !== null ? (k === active ? `null window at ${x.at}` : `null at ${x.at}`)
+            : k === active ? `α = ${x.a}, β = ${x.b}` : `(${x.a}, ${x.b})`; }
+        set(o, "win", "text", wt);
         set(o, "win", "class", k === active ? "win now" : "win");
         const c = s.cut.get(k);
         set(o, "cut", "text", c ? `cut: ${fmt(c[0])} ≥ ${fmt(c[1])}` : "");
@@ -161,20 +309,27 @@ const SearchlabTrace = (() => {
         const k = edge.b.key, cls =  "edge" + (pv.has(k) ? " pv" : s.entered.has(k) ? "" : s.pruned.has(k) ? " pruned" : " unseen");
         if (edge.cls !== cls) { edge.cls = cls; edge.e.setAttribute("class", cls); }
       }
-      this.info.textContent = `step ${this.i} of ${this.length}: ` + describe(t, this.i);
+      this.info.textContent = `step ${this.i} of ${this.length}: ` + describe(t, this.i, s);
       const last = this.i ? t.events[this.i - 1] : {n: 0, l: 0, pl: 0, c: 0};
       this.counts.innerHTML = `nodes <b class="c-nodes">${last.n}</b> · leaves evaluated <b class="c-leaves">${last.l}</b>` +
-        ` · leaves pruned <b class="c-pruned">${last.pl}</b> · cutoffs <b class="c-cutoffs">${last.c}</b> (of ${t.n_leaves} leaves)` +
+        ` · leaves pruned <b class="c-pruned">${last.pl}</b> · cutoffs <b class="c-cutoffs">${last.c}</b>` +
+        (t.algorithm === "pvs" ? ` · re-searches <b class="c-researches">${s.researches}</b>` : "") + ` (of ${t.n_leaves} leaves)` +
         (done ? `<br>done: value <b class="c-value">${fmt(t.result.value)}</b>, best move ${name([t.result.best_move])}; ` +
           `search() reports nodes ${t.result.nodes}, leaves ${t.result.leaves}, cutoffs ${t.result.cutoffs}; ` +
           `principal variation ${t.pv.slice(1).map(name).join(" → ")} (blue)` : "");
       this.info.dataset.step = this.i;
+      const line = codeLine(t.algorithm, t, this.i, s);
+      [...this.code.children].forEach((li, k) => li.className = k === line ? "now" : "");
+      const li = this.code.children[line];
+      if (li && this.code.scrollHeight > this.code.clientHeight)      // the list scrolls, never the page
+        this.code.scrollTop = Math.max(0, li.offsetTop - this.code.offsetTop - this.code.clientHeight / 3);
+      if (active && this.follow && this.follow.checked) this.centre(active);
     }
     svgText() { return new XMLSerializer().serializeToString(this.svg); }
     // the current step as a stand-alone SVG for a slide: the tree, the title, and under it the
     // step's description and the running counts (what the page shows beside the drawing)
     slideSvg() {
-      const c = this.svg.cloneNode(true), vb = this.svg.viewBox.baseVal, extra = 96;
+      const c = this.svg.cloneNode(true), vb = {width: this.W, height: this.H}, extra = 96;   // the whole tree, whatever the zoom
       c.setAttribute("viewBox", `0 0 ${vb.width} ${vb.height + extra}`);
       c.setAttribute("width", vb.width); c.setAttribute("height", vb.height + extra);
       c.querySelector("rect").setAttribute("height", vb.height + extra);
@@ -214,36 +369,84 @@ const SearchlabTrace = (() => {
   }
   class Player {
     constructor(root) {
-      this.root = root; this.panels = []; this.timer = null;
-      root.innerHTML = `<div class="controls">
-        <button data-act="reset">Reset</button><button data-act="back">&lt; Back</button>
-        <button data-act="step">Step &gt;</button><button data-act="play">Play</button>
+      this.root = root; this.panels = []; this.timer = null; this.layout = "side";
+      root.innerHTML = `<div class="controls player-controls">
+        <button data-act="reset" aria-keyshortcuts="Home">Reset</button><button data-act="back" aria-keyshortcuts="ArrowLeft PageUp">&lt; Back</button>
+        <button data-act="step" aria-keyshortcuts="ArrowRight PageDown">Step &gt;</button><button data-act="play">Play</button>
+        <button data-act="prevcut" aria-keyshortcuts="P">&lt; cutoff</button><button data-act="nextcut" aria-keyshortcuts="N">cutoff &gt;</button>
         <label>speed <select data-act="speed"><option value="700">slow</option><option value="300" selected>normal</option><option value="60">fast</option></select></label>
+        <button data-act="presenter" aria-pressed="false">Presenter mode</button>
         <button data-act="svg">Export SVG</button><button data-act="png">Export PNG</button>
-        <button data-act="frames">Frames for slides (.zip)</button></div>
-        <div class="panels"></div>
-        <p class="legend">▲ MAX, ▽ MIN, ■ leaf · <b style="color:#b36b00">orange</b>: the active node, with its window α, β ·
-        (α, β): the window of each node still being searched · <b style="color:#7a3d00">≤ v / ≥ v</b>: a bound, not an exact value ·
-        grey, dashed, struck through: pruned (never searched) · thin grey: not searched yet · <b style="color:#D55E00">red</b>: a cutoff and its reason α ≥ β ·
-        <b style="color:#0072B2">blue</b>: the principal variation · children are drawn in the order the search took them (pruned ones last).</p>`;
+        <button data-act="frames">Frames for slides (.zip)</button>
+        <span class="keys">Keys: → / PageDown step, ← / PageUp back, Home, End, N / P next / previous cutoff.</span></div>
+        <div class="panels side"></div>
+        <p class="sr-only" aria-live="polite" data-live></p>
+        <p class="legend">▲ MAX, ▽ MIN, ■ leaf · <b class="k-active">orange</b>: the active node, with its window α, β now ·
+        (α, β): the window of each node on the search path as it is now (its entry window narrowed by its children's values so far) ·
+        “null window at v”: PVS's (v − ε, v) or (v, v + ε) ·
+        <b class="k-bound">≤ v / ≥ v</b>: a bound, not an exact value ·
+        grey, dashed, struck through: pruned (never searched) · thin grey: not searched yet · <b class="k-cut">red</b>: a cutoff and its reason α ≥ β ·
+        <b class="k-pv">blue</b>: the principal variation · children are drawn in the order the search took them (pruned ones last) ·
+        drag to pan, wheel or +/− to zoom.</p>`;
       this.host = root.querySelector(".panels");
+      this.live = root.querySelector("[data-live]");
       root.querySelector(".controls").addEventListener("click", ev => {
         const act = ev.target.dataset && ev.target.dataset.act;
         if (act === "reset") { this.stop(); this.go(0); }
         else if (act === "back") { this.stop(); this.go(this.step - 1); }
         else if (act === "step") { this.stop(); this.go(this.step + 1); }
         else if (act === "play") this.timer ? this.stop() : this.play();
+        else if (act === "nextcut") this.cutoff(+1);
+        else if (act === "prevcut") this.cutoff(-1);
+        else if (act === "presenter") this.presenter();
         else if (act === "svg") this.panels.forEach(p => download(`trace-${p.trace.algorithm}-step${p.i}.svg`, new Blob([p.slideSvg()], {type: "image/svg+xml"})));
         else if (act === "png") this.panels.forEach(p => this.png(p));
         else if (act === "frames") this.frames();
       });
+      window.addEventListener("resize", () => this.readable());
+      // a presenter's clicker sends PageDown / PageUp (or the arrow keys)
+      document.addEventListener("keydown", ev => {
+        if (!this.root.offsetParent || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+        const tag = (ev.target.tagName || "").toLowerCase(), type = (ev.target.type || "").toLowerCase();
+        const typing = tag === "select" || tag === "textarea" || (tag === "input" && !["checkbox", "radio", "button"].includes(type));
+        if (typing && !["PageDown", "PageUp"].includes(ev.key)) return;
+        const act = {ArrowRight: () => this.go(this.step + 1), PageDown: () => this.go(this.step + 1),
+                     ArrowLeft: () => this.go(this.step - 1), PageUp: () => this.go(this.step - 1),
+                     Home: () => this.go(0), End: () => this.go(this.maxStep),
+                     n: () => this.cutoff(+1), N: () => this.cutoff(+1), p: () => this.cutoff(-1), P: () => this.cutoff(-1)}[ev.key];
+        if (!act) return;
+        ev.preventDefault(); this.stop(); act();
+      });
+    }
+    setLayout(layout) {
+      this.layout = layout === "stacked" ? "stacked" : "side"; this.host.className = `panels ${this.layout} n${this.panels.length}`;
+      requestAnimationFrame(() => this.readable());
     }
     load(traces) {
       this.stop(); this.host.innerHTML = "";
       this.panels = traces.map(t => new Panel(this.host, t)); this.step = 0;
+      this.setLayout(this.layout);
+      requestAnimationFrame(() => this.readable());
     }
+    readable() { this.panels.forEach(p => p.readable()); }
     get maxStep() { return Math.max(...this.panels.map(p => p.length)); }
-    go(i) { this.step = Math.max(0, Math.min(i, this.maxStep)); this.panels.forEach(p => p.show(this.step)); }
+    go(i) {
+      this.step = Math.max(0, Math.min(i, this.maxStep)); this.panels.forEach(p => p.show(this.step));
+      if (this.live) this.live.textContent = this.panels.map(p => (this.panels.length > 1 ? p.trace.algorithm + ": " : "") + p.info.textContent).join(" ");
+    }
+    // the next (+1) or previous (-1) step at which any panel's event is a cutoff
+    cutoff(dir) {
+      this.stop();
+      for (let i = this.step + dir; i >= 1 && i <= this.maxStep; i += dir)
+        if (this.panels.some(p => i <= p.length && p.trace.events[i - 1].k === "cutoff")) { this.go(i); return; }
+    }
+    presenter() {
+      const on = !document.body.classList.contains("presenter");
+      document.body.classList.toggle("presenter", on);
+      this.root.querySelector('[data-act="presenter"]').setAttribute("aria-pressed", on);
+      try { if (on && document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
+            else if (!on && document.fullscreenElement) document.exitFullscreen().catch(() => {}); } catch (e) { /* no full screen here */ }
+    }
     play() {
       const ms = +this.root.querySelector('[data-act="speed"]').value;
       if (this.step >= this.maxStep) this.go(0);
@@ -275,13 +478,15 @@ const SearchlabTrace = (() => {
   // the offline page: the ordering chooser switches among the inlined traces
   function standalone(root, data) {
     const bar = document.createElement("div"); bar.className = "controls";
-    const orderings = Object.keys(data.by_ordering || {natural: data.traces});
+    // a page export holds one ordering's traces (the one chosen there): named as such
+    const byOrdering = data.by_ordering || {[data.traces[0].ordering]: data.traces};
+    const orderings = Object.keys(byOrdering);
     bar.innerHTML = `<b>${data.label}</b> <label>ordering <select>${orderings.map(o => `<option>${o}</option>`).join("")}</select></label>`;
     root.appendChild(bar);
     const host = document.createElement("div"); root.appendChild(host);
     const player = new Player(host);
     const sel = bar.querySelector("select");
-    const show = () => player.load((data.by_ordering || {natural: data.traces})[sel.value]);
+    const show = () => player.load(byOrdering[sel.value]);
     sel.addEventListener("change", show); show();
     return player;
   }
