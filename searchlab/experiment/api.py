@@ -22,7 +22,8 @@ from searchlab.studies.sweep.policies import policies_section
 from searchlab.experiment import grid as _grid
 from searchlab.studies.claim_study.claim_study import claim_session, is_claim_study_run
 from searchlab.studies.claim_study.claim_study import from_engine as claim_from_engine
-from searchlab.experiment.composition import axis_overrides, config_error_message, register_configs
+from searchlab.experiment.composition import (axis_overrides, check_deletions, config_error_message,
+                                              register_configs)
 from searchlab.studies.parallel.parallel_study import from_engine as parallel_from_engine
 from searchlab.studies.parallel.parallel_study import parallel_session
 from searchlab.experiment.schema import CONF_DIR, ConfigError
@@ -46,6 +47,7 @@ from searchlab.studies.tradeoff.tradeoff_report import write_tradeoff_report
 def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
     """The composed config (DictConfig) of ``experiment`` (None = the defaults) + overrides."""
     register_configs()
+    check_deletions(overrides)
     ov = axis_overrides(list(overrides), experiment)
     if experiment:
         ov = [f"experiment={experiment}"] + ov

@@ -104,6 +104,27 @@ def axis_overrides(overrides: Sequence[str], experiment: Optional[str] = None) -
         + _default_name(overrides, keys, experiment) + list(overrides)
 
 
+def check_deletions(overrides: Sequence[str]) -> None:
+    """``~KEY`` removes a config group's choice (``~tree`` with a game) and nothing else: a
+    removed key (``~name``, ``~seed``, ``~sweep``) or a removed study section (``~claim_study``
+    on a preset of that kind, which would run the default sweep under the preset's name) is a
+    ConfigError naming the override, before Hydra composes anything."""
+    for o in overrides:
+        if not o.startswith("~"):
+            continue
+        key = o[1:].split("=", 1)[0]
+        if key.startswith("hydra") or ("." not in key and "/" not in key
+                                       and available_options(key)):
+            continue                      # a config group's choice: Hydra's defaults list
+        top = key.split(".", 1)[0].split("/", 1)[0]
+        raise ConfigError(
+            f"{o}: a config key cannot be removed, only a config group's choice (e.g. ~tree "
+            f"with game=NAME): without it searchlab would run another study than the one asked "
+            f"for, or none; set its value instead ({key}=VALUE)"
+            + (", or choose another experiment=NAME" if top in ("tradeoff", "parallel",
+                                                                 "claim_study", "sweep") else ""))
+
+
 def _is_default_study(keys: list[str], experiment: Optional[str]) -> bool:
     return not experiment and "experiment" not in keys
 

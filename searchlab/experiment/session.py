@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 import yaml
 
 from searchlab.experiment import lock, provenance, store
-from searchlab.experiment.run_status import MANIFEST, check_not_all_failed
+from searchlab.experiment.run_status import MANIFEST, check_not_all_failed, part_names
 from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
 
 Log = Callable[[str], None]
@@ -70,6 +70,8 @@ class SearchRows:
         """(manifest entries, failures of this session's tasks, log lines) from the table."""
         final, _ = store.recover(run_dir, quarantine=False)
         n_rows = 0 if final is None else final.num_rows
+        # complete: every planned task has a row (resume refused parts of other runs first)
+        stored = set() if final is None else set(final.column("task_id").to_pylist())
         counts: dict[str, int] = {}
         failed: list[dict] = []
         if final is not None:
@@ -82,7 +84,8 @@ class SearchRows:
                     failed.append({"task_id": tid, "error": err, "label": f"task {tid}"})
         line = (f"{name}: {n_rows} rows ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}) "
                 f"in {seconds:.1f} s")
-        return ({"rows": n_rows, "status": counts, "complete": n_rows >= len(tasks)}, failed,
+        return ({"rows": n_rows, "status": counts,
+                 "complete": all(t.task_id in stored for t in tasks)}, failed,
                 [line])
 
     def cpu(self, writer: Any) -> Optional[tuple[float, dict]]:
@@ -274,6 +277,11 @@ def run_session(s: Session, runner: Any, run_dir: Path, *, progress: bool = True
     run_dir = Path(run_dir)
     resumed, owned = open_run_dir(run_dir, s.config_hash, bool(runner.resume), log)
     try:
+        foreign = store.foreign_parts(run_dir, s.rows.folders) if resumed else []
+        if foreign:
+            raise RunError(f"{run_dir} holds {len(foreign)} part(s) of another run, e.g. "
+                           f"{foreign[0]}; move them out before resuming (their rows are not "
+                           "this run's)")
         _run_owned(s, runner, run_dir, resumed, progress, log)
         if report is not None:
             report(run_dir, log)
@@ -305,7 +313,8 @@ def _run_owned(s: Session, runner: Any, run_dir: Path, resumed: bool, progress: 
             runner.n_jobs, runner.backend, len(todo), resumed))
         # the starting manifest: a run killed from here on is known to be incomplete
         provenance.write_json_atomic(run_dir / MANIFEST,
-                                     {**manifest, "complete": not todo, "running": True})
+                                     {**manifest, "complete": not todo, "running": True,
+                                      "parts": part_names(run_dir, s.rows.folders)})
     except OSError as e:
         raise RunError(f"cannot write to output directory {run_dir}: {e.strerror or e}") from None
     settings = RunSettings(
@@ -328,7 +337,7 @@ def _run_owned(s: Session, runner: Any, run_dir: Path, resumed: bool, progress: 
     entries, failed, lines = s.rows.outcome(run_dir, writer, tasks, todo, s.name, outcome.seconds)
     provenance.write_json_atomic(run_dir / MANIFEST, {
         **manifest, **entries, **s.final, "session_seconds": round(outcome.seconds, 3),
-        "worker_crashes": outcome.crashes})
+        "worker_crashes": outcome.crashes, "parts": part_names(run_dir, s.rows.folders)})
     record = {"finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
               "seconds": round(time.perf_counter() - t0, 3), "ran": outcome.ran,
               "crashes": outcome.crashes, "tasks": len(todo)}

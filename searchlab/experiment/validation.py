@@ -213,6 +213,10 @@ def validate(cfg: Any) -> Study:
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.+-]{1,%d}" % MAX_NAME, name or ""):
         raise ConfigError(f"name must be a word of 1 to {MAX_NAME} characters (letters, digits, "
                           f"_ . + -); got {excerpt(name)}")
+    if not name.strip("."):       # '.', '..': the run would be written at or above results_dir
+        raise ConfigError(f"name={name} is not a name: the run directory "
+                          f"<results_dir>/<name>/<timestamp> must stay inside results_dir; give "
+                          f"a word with a letter or digit")
     seed = _check_int("seed", plain["seed"], 0, maximum=MAX_SEED)
     sweep, search, runner = plain["sweep"], plain["search"], plain["runner"]
 
