@@ -31,7 +31,7 @@ from searchlab.cli_guard import help_text, multirun_jobs, quiet_stdout
 from searchlab.experiment import api, lock, store
 from searchlab.experiment.provenance import version
 from searchlab.experiment.composition import (_register_resolvers, axis_overrides, config_error_message,
-                                              register_configs)
+                                              forget_claimed, register_configs)
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.lab.lab_cli import main as lab_main
 
@@ -212,6 +212,7 @@ def main() -> None:
     # the axes' precedence rule (composition.axis_overrides), for Hydra's own parsing too
     sys.argv[1:] = axis_overrides(sys.argv[1:])
     precheck(sys.argv[1:])
+    forget_claimed()
     app = hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")(_task)
     app()
 

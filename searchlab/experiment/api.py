@@ -18,6 +18,7 @@ from hydra import initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from omegaconf import OmegaConf
 
+from searchlab.errors import SearchlabError
 from searchlab.studies.sweep.policies import policies_section
 from searchlab.experiment import grid as _grid
 from searchlab.studies.claim_study.claim_study import claim_session, is_claim_study_run
@@ -26,9 +27,10 @@ from searchlab.experiment.composition import (axis_overrides, check_deletions, c
                                               register_configs)
 from searchlab.studies.parallel.parallel_study import from_engine as parallel_from_engine
 from searchlab.studies.parallel.parallel_study import parallel_session
+from searchlab.experiment.lock import claim_new
 from searchlab.experiment.schema import CONF_DIR, ConfigError
-from searchlab.experiment.session import (RunError, Session, recorded_kind, run_session,
-                                          report_or_log)
+from searchlab.experiment.session import (RunError, Session, recorded_kind, report_or_log,
+                                          run_session, unwritten_report)
 from searchlab.experiment.store import load  # re-exported (__all__)
 from searchlab.experiment.study import Study
 from searchlab.studies.sweep.sweep_session import sweep_session
@@ -58,13 +60,13 @@ def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> 
 
 
 def new_run_dir(study: Study) -> Path:
-    stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
-    base = Path(study.results_dir) / study.name / stamp
-    path, k = base, 1
-    while path.exists():
-        path = base.with_name(f"{stamp}_{k}")
-        k += 1
-    return path
+    """``<results_dir>/<name>/<timestamp>``, claimed (created empty) for this run: unique even
+    when two runs start in the same second (lock.claim_new); RunError when it cannot be made."""
+    base = Path(study.results_dir) / study.name / time.strftime("%Y-%m-%d_%H-%M-%S")
+    try:
+        return claim_new(base)
+    except OSError as e:
+        raise RunError(f"cannot write to output directory {base}: {e.strerror or e}") from None
 
 
 def run_study(experiment: str, overrides: Sequence[str] = (), output_dir: str | Path | None = None,
@@ -81,9 +83,18 @@ def run_study(experiment: str, overrides: Sequence[str] = (), output_dir: str | 
 
         raise ConfigError(config_error_message(e)) from None
     study = validate(cfg)
+    claimed = output_dir is None and not study.runner.resume
     if output_dir is None:
         output_dir = study.runner.resume or new_run_dir(study)
-    return kind_of(cfg).run(cfg, study, Path(output_dir), progress=progress)
+    try:
+        return kind_of(cfg).run(cfg, study, Path(output_dir), progress=progress)
+    except BaseException:
+        if claimed:                # a refused run leaves no empty directory behind
+            try:
+                Path(output_dir).rmdir()
+            except OSError:
+                pass
+        raise
 
 
 @dataclass(frozen=True)
@@ -211,6 +222,8 @@ def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
                                         f"# {df['experiment'].iloc[0]}: move-ordering policies", 1))
             log(f"report:  {out}")
     except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus
+        if isinstance(e, OSError) and not isinstance(e, SearchlabError):   # not written
+            raise unwritten_report(run_dir, e) from None
         first = str(e).splitlines()[0] if str(e) else ""
         log(f"report:  policies section failed ({type(e).__name__}: {first})")
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields, is_dataclass
+from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
+from searchlab.experiment.lock import claim_new
 from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, ConfigError, ExperimentConfig, GameConfig,
                                          PruningConfig, RunnerConfig, SearchConfig, SweepConfig,
                                          TreeConfig)
@@ -58,13 +60,34 @@ def job_dir(num: Any, overrides: Any) -> str:
     return f"{num}_{name}" if name else str(num)
 
 
+#: the new run directories this process claimed (hydra.run.dir), by their timestamped name
+_CLAIMED: dict[str, str] = {}
+
+
+def run_dir(resume: Any, fresh: str) -> str:
+    """hydra.run.dir: the resumed run's directory when runner.resume is set, else a new
+    directory claimed for this run (lock.claim_new: ``fresh``, or ``fresh_1``, ... when a run
+    started in the same second has it), the same one however often Hydra resolves it."""
+    if resume not in (None, "", "None"):
+        return str(resume)
+    if fresh not in _CLAIMED:
+        try:
+            _CLAIMED[fresh] = str(claim_new(Path(fresh)))
+        except OSError:        # unwritable: the run's own check reports it in one line
+            return fresh
+    return _CLAIMED[fresh]
+
+
+def forget_claimed() -> None:
+    """A new command in this process (tests call cli.main repeatedly) claims its own directory."""
+    _CLAIMED.clear()
+
+
 def _register_resolvers() -> None:
     if not OmegaConf.has_resolver("searchlab_job_dir"):
         OmegaConf.register_new_resolver("searchlab_job_dir", job_dir)
     if not OmegaConf.has_resolver("searchlab_run_dir"):
-        # hydra.run.dir: the resumed run's directory when runner.resume is set.
-        OmegaConf.register_new_resolver(
-            "searchlab_run_dir", lambda resume, fresh: fresh if resume in (None, "", "None") else resume)
+        OmegaConf.register_new_resolver("searchlab_run_dir", run_dir)
 
 
 #: The preset the defaults list of conf/config.yaml selects when no experiment= is given.

@@ -33,6 +33,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
+from searchlab.errors import SearchlabError
 from searchlab.experiment import lock, provenance, store
 from searchlab.experiment.run_status import MANIFEST, check_not_all_failed, part_names
 from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
@@ -228,7 +229,8 @@ def open_run_dir(run_dir: Path, config_hash: str, must_resume: bool,
     run_dir = Path(run_dir)
     if run_dir.exists() and not run_dir.is_dir():
         raise RunError(f"cannot write to output directory {run_dir}: it is a file")
-    created = not run_dir.exists()
+    # an empty directory is one claimed for this run (api.new_run_dir, hydra.run.dir)
+    created = not run_dir.exists() or not any(run_dir.iterdir())
     try:
         owned = lock.acquire(run_dir)
     except lock.RunLockedError as e:
@@ -247,13 +249,23 @@ def open_run_dir(run_dir: Path, config_hash: str, must_resume: bool,
         raise
 
 
+def unwritten_report(run_dir: Path, e: OSError) -> RunError:
+    """The RunError of a report that could not be written (the table is complete)."""
+    return RunError(f"the report of {run_dir} could not be written ({e.strerror or e}); the "
+                    f"table is complete: write the report again with searchlab-report {run_dir}")
+
+
 def report_or_log(run_dir: Path, writer: Callable[[Path], Path], log: Log,
                  after: Optional[Callable[[Path, Log], None]] = None) -> None:
     """The run's report by ``writer(run_dir)``; a failure is one log line (the tables are
-    saved; the report is a bonus), then ``after`` (a further section of the kind)."""
+    saved; the report is a bonus), then ``after`` (a further section of the kind). A report
+    that could not be written (an OSError: disk full, permissions) raises RunError: the
+    command must not exit 0 without the report it promised."""
     try:
         path = writer(run_dir)
     except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus
+        if isinstance(e, OSError) and not isinstance(e, SearchlabError):   # not written
+            raise unwritten_report(run_dir, e) from None
         first = str(e).splitlines()[0] if str(e) else ""
         log(f"report:  failed ({type(e).__name__}: {first}); the table is complete")
         if after:
@@ -355,4 +367,4 @@ def _run_owned(s: Session, runner: Any, run_dir: Path, resumed: bool, progress: 
 
 
 __all__ = ["Session", "dump_yaml", "SearchRows", "EnvelopeRows", "EnvelopeWriter", "run_session",
-           "open_run_dir", "report_or_log", "recorded_kind", "RunError"]
+           "open_run_dir", "report_or_log", "unwritten_report", "recorded_kind", "RunError"]
