@@ -16,6 +16,7 @@ from typing import Any, Callable, Optional, Sequence
 from hydra import compose as hydra_compose
 from hydra import initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
+import yaml
 from omegaconf import OmegaConf
 
 from searchlab.errors import SearchlabError
@@ -23,8 +24,8 @@ from searchlab.studies.sweep.policies import policies_section
 from searchlab.experiment import grid as _grid
 from searchlab.studies.claim_study.claim_study import claim_session, is_claim_study_run
 from searchlab.studies.claim_study.claim_study import from_engine as claim_from_engine
-from searchlab.experiment.composition import (axis_overrides, check_deletions, config_error_message,
-                                              register_configs)
+from searchlab.experiment.composition import (available_options, axis_overrides, check_deletions,
+                                              config_error_message, register_configs)
 from searchlab.studies.parallel.parallel_study import from_engine as parallel_from_engine
 from searchlab.studies.parallel.parallel_study import parallel_session
 from searchlab.experiment.lock import claim_new
@@ -43,7 +44,9 @@ from searchlab.experiment.validation import validate
 from searchlab.studies.sweep.sweep_report import write_report as write_sweep_report
 from searchlab.studies.claim_study.claim_study_report import write_claim_study_report
 from searchlab.studies.parallel.parallel_report import write_parallel_report
-from searchlab.studies.tradeoff.tradeoff_report import write_tradeoff_report
+from searchlab.studies.tradeoff.tradeoff_report import tradeoff_tables, write_tradeoff_report
+from searchlab.studies.sweep.sweep_export import write_tables
+from searchlab.studies.claim_study.claim_study import load_tables as load_claim_tables
 
 
 def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
@@ -53,10 +56,50 @@ def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> 
     ov = axis_overrides(list(overrides), experiment)
     if experiment:
         ov = [f"experiment={experiment}"] + ov
+    try:
+        return _compose(ov)
+    except AssertionError as e:        # OmegaConf.update below a null node: no key named
+        if "Unexpected type for root" not in str(e):
+            raise
+        raise ConfigError(_below_null(ov)) from None
+
+
+def _compose(ov: list[str]) -> Any:
     if GlobalHydra.instance().is_initialized():
         GlobalHydra.instance().clear()
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return hydra_compose(config_name="config", overrides=ov)
+
+
+def _options_setting(group: str, key: str) -> list[str]:
+    """The options of config group ``group`` whose file sets ``key`` (``lmr`` -> lmr_log, ...)."""
+    out = []
+    for opt in available_options(group):
+        try:
+            data = yaml.safe_load((CONF_DIR / group / f"{opt}.yaml").read_text())
+        except (OSError, yaml.YAMLError):
+            continue
+        if isinstance(data, dict) and data.get(key) is not None:
+            out.append(f"{group}={opt}")
+    return out
+
+
+def _below_null(ov: list[str]) -> str:
+    """The message for an override of a key below a null node (``pruning.lmr.after=3`` on a
+    config whose pruning option sets no ``lmr``): the override and the null node named."""
+    base = _compose([o for o in ov if "." not in o.split("=", 1)[0]])   # the groups chosen
+    for o in ov:
+        key = o.split("=", 1)[0].lstrip("+")
+        steps = key.split(".")
+        for i in range(1, len(steps)):
+            parent = ".".join(steps[:i])
+            if OmegaConf.select(base, parent, default="?") is None:
+                opts = _options_setting(steps[0], steps[1]) if i == 2 else []
+                hint = f" (options that set it: {', '.join(opts)})" if opts else ""
+                return (f"{o}: {parent} is null in this config, so it has no key "
+                        f"{steps[i]!r}; choose an option that sets {parent} first{hint}, or "
+                        f"give {parent} whole ({parent}={{...}})")
+    return "an override sets a key below a null node of the config; choose its option first"
 
 
 def new_run_dir(study: Study) -> Path:
@@ -116,6 +159,9 @@ class StudyKind:
     report: Callable[..., Path]
     is_run: Callable[[Path], bool]
     after: Optional[Callable[[Path, Callable[[str], None]], None]] = None
+    #: the kind's tables for ``searchlab-report --tables`` (name -> DataFrame); None: the
+    #: sweep's summary tables of its rows (searchlab.export.summary_tables)
+    tables: Optional[Callable[[Path], dict]] = None
 
     def run(self, cfg: Any, study: Study, run_dir: Path, progress: bool = True,
             report: Optional[bool] = None, log: Callable[[str], None] = print) -> Path:
@@ -144,13 +190,13 @@ KINDS: tuple[StudyKind, ...] = (
               lambda cfg, study, run=True: check_tradeoff_budget(tradeoff_config(cfg),
                                                                  study.runner.max_nodes),
               lambda cfg, study: tradeoff_session(tradeoff_config(cfg)),
-              write_tradeoff_report, is_tradeoff_run),
+              write_tradeoff_report, is_tradeoff_run, tables=tradeoff_tables),
     StudyKind("parallel", "parallel", lambda cfg, study, run=True: parallel_from_engine(cfg),
               lambda cfg, study: parallel_session(parallel_from_engine(cfg)),
               write_parallel_report, lambda run_dir: False),
     StudyKind("claim_study", "claim_study", lambda cfg, study, run=True: claim_from_engine(cfg),
               lambda cfg, study: claim_session(claim_from_engine(cfg)),
-              write_claim_study_report, is_claim_study_run),
+              write_claim_study_report, is_claim_study_run, tables=load_claim_tables),
     StudyKind("sweep", None, _check_sweep, lambda cfg, study: sweep_session(study),
               write_sweep_report, lambda run_dir: False,
               after=lambda run_dir, log: _policies_report(run_dir, log)),
@@ -188,6 +234,16 @@ def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[boo
     (``report``: None = ``runner.report``). The process owns run_dir for the whole run
     (searchlab.experiment.lock): RunError when another live process does."""
     return KINDS[-1].run(None, study, Path(run_dir), progress=progress, report=report, log=log)
+
+
+def write_run_tables(run_dir: str | Path, formats: Any, n_resamples: int = 999,
+                     partial: bool = False) -> list[Path]:
+    """``searchlab-report --tables``: the run's tables (its kind's, StudyKind.tables) written to
+    ``RUN/tables/`` in ``formats``; a partial run's rows are accepted with ``partial``."""
+    kind = kind_of_run(run_dir)
+    tables = kind.tables(Path(run_dir)) if kind.tables is not None else None
+    return write_tables(run_dir, formats=formats, n_resamples=n_resamples, tables=tables,
+                        partial=partial)
 
 
 def node_caps(run_dir: str | Path) -> dict[str, int]:
@@ -229,4 +285,4 @@ def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
 
 
 __all__ = ["compose", "run_study", "run", "StudyKind", "KINDS", "kind_of", "kind_of_run",
-           "write_run_report", "node_caps", "tradeoff_config", "load", "ConfigError", "RunError"]
+           "write_run_report", "write_run_tables", "node_caps", "tradeoff_config", "load", "ConfigError", "RunError"]

@@ -118,6 +118,10 @@ MISUSE_23 = [
     (["name=.."], "name=.. is not a name: the run directory <results_dir>/<name>/<timestamp> must "
                   "stay inside results_dir"),
     (["name=."], "name=. is not a name"),
+    (["game=othello", "game.ply=62"], "game.ply must be an integer in 0..61"),
+    (["pruning.lmr.after=3"], "pruning.lmr.after=3: pruning.lmr is null in this config, so it "
+                              "has no key 'after'; choose an option that sets pruning.lmr first"),
+    (["-m", "hydra/launcher=foo"], "hydra/launcher=foo: no such launcher; installed: basic"),
 ]
 
 

@@ -11,6 +11,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from hydra.core import utils as hydra_utils
 
@@ -107,3 +108,59 @@ def test_a_report_that_cannot_be_written_exits_non_zero(tmp_path, monkeypatch, c
     assert "could not be written (No space left on device); the table is complete" in err
     (run,) = (tmp_path / "results" / "quick").iterdir()
     assert len(store.load(run)) >= 1
+
+
+@pytest.fixture(scope="module")
+def claim_run(tmp_path_factory):
+    return api.run_study("chance", ["runner.n_jobs=1", "runner.progress=false",
+                                    "claim_study.size=tiny", "runner.report=false"],
+                         output_dir=tmp_path_factory.mktemp("claim") / "run", progress=False)
+
+
+def test_report_tables_of_a_healthy_claim_study_run(claim_run, capsys):
+    """It said the run's tables were deleted (exit 2): a claim study's rows are not in table/.
+    Now its own tables are exported, one file per table and format."""
+    from searchlab.report import report_cli
+    from searchlab.studies.claim_study.claim_study import load_tables
+
+    assert report_cli.main([str(claim_run), "--tables", "csv,md"]) == 0, capsys.readouterr().err
+    tables = load_tables(claim_run)
+    assert sorted(p.name for p in (claim_run / "tables").iterdir()) == sorted(
+        f"{k}.{ext}" for k in tables for ext in ("csv", "md"))
+    for k, frame in tables.items():
+        assert len(pd.read_csv(claim_run / "tables" / f"{k}.csv")) == len(frame)
+
+
+def test_report_partial_tables_of_a_killed_run_exit_0(tmp_path, capsys):
+    """--partial --tables wrote the report, then refused the tables (exit 2)."""
+    from searchlab.report import report_cli
+
+    run = api.run_study("quick", ["sweep.b=[2]", "sweep.d=1..2", "sweep.instances=2",
+                                  "sweep.ordering=[random]", "runner.n_jobs=1",
+                                  "runner.progress=false", "runner.report=false",
+                                  "runner.flush_rows=1", "runner.max_batch_tasks=1"],
+                        output_dir=tmp_path / "run", progress=False)
+    parts = store.list_parts(run)
+    assert len(parts) == 4
+    parts[-1].unlink()             # as if killed before its last part
+    args = [str(run), "--no-exact", "--resamples", "1", "--tables", "csv"]
+    assert report_cli.main(args) == 2 and "missing parts" in capsys.readouterr().err
+    assert report_cli.main([*args, "--partial"]) == 0, capsys.readouterr().err
+    assert (run / "tables").is_dir() and any((run / "tables").glob("*.csv"))
+    assert "partial" in (run / "report.md").read_text().lower()
+
+
+def test_runner_dask_without_the_extra_is_one_line_before_any_directory(tmp_path, monkeypatch,
+                                                                         capsys):
+    """The dask extra missing (simulated: importing distributed raises ImportError): refused by
+    the pre-run check, so Hydra never creates the run directory."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, "distributed", None)      # import distributed: ImportError
+    code, out, err = _main(monkeypatch, capsys, "runner=dask", *TINY[1:])
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith("searchlab: error: runner=dask needs the dask extra (dask and "
+                          "distributed): pip install 'searchlab[dask]'")
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(api.ConfigError, match=r"runner=dask needs the dask extra"):
+        api.run_study("quick", ["runner=dask", f"results_dir={tmp_path}"], progress=False)
+    assert list(tmp_path.iterdir()) == []
