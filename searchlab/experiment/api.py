@@ -133,10 +133,11 @@ def run_study(experiment: str, overrides: Sequence[str] = (), output_dir: str | 
         return kind_of(cfg).run(cfg, study, Path(output_dir), progress=progress)
     except BaseException:
         if claimed:                # a refused run leaves no empty directory behind
-            try:
-                Path(output_dir).rmdir()
-            except OSError:
-                pass
+            for d in (Path(output_dir), Path(output_dir).parent):
+                try:
+                    d.rmdir()
+                except OSError:
+                    break
         raise
 
 
@@ -176,7 +177,13 @@ class StudyKind:
 
 
 def _check_sweep(cfg: Any, study: Study, run: bool = True) -> None:
-    _grid.check_budget(_grid.plan(study, check_support=run), study.runner.max_nodes)
+    # the grid's points first: a refusal in time proportional to the grid, not the instances;
+    # --cfg (run=False) stops there: it prints the config and plans no task
+    _grid.check_points(study, study.runner.max_nodes)
+    if run:
+        _grid.check_budget(_grid.plan(study), study.runner.max_nodes)
+    elif study.game is not None:
+        _grid.check_budget(_grid.plan(study, check_support=False), study.runner.max_nodes)
 
 
 #: The trade-off study's plain config of a composed config (ConfigError naming the key)

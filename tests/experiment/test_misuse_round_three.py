@@ -164,3 +164,52 @@ def test_runner_dask_without_the_extra_is_one_line_before_any_directory(tmp_path
     with pytest.raises(api.ConfigError, match=r"runner=dask needs the dask extra"):
         api.run_study("quick", ["runner=dask", f"results_dir={tmp_path}"], progress=False)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_budget_guard_refuses_from_the_grid_before_expanding_instances(tmp_path, monkeypatch,
+                                                                            capsys):
+    """10^6 instances of a point over runner.max_nodes: refused from the grid's points; no task
+    is built (it built 3*10^6 tasks, 3 GB and 600 s, first)."""
+    from searchlab.experiment import grid
+
+    def no_task(*a, **k):
+        raise AssertionError("a task was planned")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(grid, "Task", no_task)
+    for flags in ([], ["--cfg", "job"]):
+        code, out, err = _main(monkeypatch, capsys, "sweep.instances=1000000", "sweep.b=[2]",
+                               "sweep.d=1", "runner.max_nodes=1", *flags)
+        assert code == 2 and err.count("\n") == 1, err
+        assert "tasks are estimated above runner.max_nodes=1: " in err
+        assert "alphabeta/random: ~3 nodes x1000000" in err
+    with pytest.raises(api.ConfigError, match=r"above runner.max_nodes=1: .* x1000000"):
+        api.run_study("quick", ["sweep.instances=1000000", "sweep.b=[2]", "sweep.d=1",
+                                "runner.max_nodes=1", f"results_dir={tmp_path}"], progress=False)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cfg_job_of_a_large_accepted_study_plans_no_task(tmp_path, monkeypatch, capsys):
+    from searchlab.experiment import grid
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(grid, "plan", lambda *a, **k: pytest.fail("--cfg planned the tasks"))
+    code, out, err = _main(monkeypatch, capsys, "experiment=quick", "sweep.instances=1000000",
+                           "sweep.b=[2]", "sweep.d=1", "sweep.ordering=[random]", "--cfg", "job")
+    assert code == 0, err
+    assert "instances: 1000000" in out
+
+
+def test_the_point_guard_counts_what_the_task_guard_counts():
+    """check_points (grid points x instances x techniques) and check_budget (the planned tasks)
+    refuse with one message."""
+    from searchlab.experiment import grid
+    from searchlab.experiment.validation import validate
+
+    study = validate(api.compose("quick", ["sweep.b=[2,3]", "sweep.d=1..3", "sweep.instances=3",
+                                           "pruning=none"]))
+    with pytest.raises(api.ConfigError) as by_points:
+        grid.check_points(study, 5)
+    with pytest.raises(api.ConfigError) as by_tasks:
+        grid.check_budget(grid.plan(study, check_support=False), 5)
+    assert str(by_points.value) == str(by_tasks.value)
