@@ -309,7 +309,11 @@ def run_session(s: Session, runner: Any, run_dir: Path, *, progress: bool = True
 def _run_owned(s: Session, runner: Any, run_dir: Path, resumed: bool, progress: bool,
                log: Log) -> None:
     t0 = time.perf_counter()
-    tasks = s.plan(run_dir, log)
+    try:
+        tasks = s.plan(run_dir, log)
+    except SearchlabError as e:   # a plan the config allows but the data cannot give (openings)
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise RunError(f"{s.name}: cannot plan the study: {first}") from None
     done = s.rows.done(run_dir, resumed, log)
     todo = [t for t in tasks if t.task_id not in done]
     if resumed:

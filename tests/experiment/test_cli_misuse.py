@@ -122,6 +122,12 @@ MISUSE_23 = [
     (["pruning.lmr.after=3"], "pruning.lmr.after=3: pruning.lmr is null in this config, so it "
                               "has no key 'after'; choose an option that sets pruning.lmr first"),
     (["-m", "hydra/launcher=foo"], "hydra/launcher=foo: no such launcher; installed: basic"),
+    (["experiment=unsound_tradeoff_tiny", "tradeoff.domains.othello.match.openings=1000000000"],
+     "tradeoff.domains.othello.match.openings must be an integer in [1, 100000]"),
+    (["experiment=unsound_tradeoff_tiny", "+tradeoff.domains.othello.match.balance_depth=200"],
+     "tradeoff.domains.othello.match.balance_depth must be an integer in [1, 8]"),
+    (["experiment=unsound_tradeoff_tiny", "tradeoff.domains.othello.match.opening_ply=70"],
+     "tradeoff.domains.othello.match.opening_ply=70: an opening must end before the game does"),
 ]
 
 
