@@ -160,6 +160,9 @@ def _unwritable(path: str) -> str | None:
     """Why path (or the folder it would be created in) cannot be written; None if it can."""
     p = Path(path).absolute()
     while not p.exists():
+        if p.is_symlink():       # a link to nothing: a loop (a -> b -> a) or a missing target
+            return (f"{p} is a symbolic link that leads nowhere (a loop, or its target is "
+                    "missing)")
         if p.parent == p:
             return "no existing parent directory"
         p = p.parent

@@ -213,3 +213,18 @@ def test_the_point_guard_counts_what_the_task_guard_counts():
     with pytest.raises(api.ConfigError) as by_tasks:
         grid.check_budget(grid.plan(study, check_support=False), 5)
     assert str(by_points.value) == str(by_tasks.value)
+
+
+@pytest.mark.parametrize("where", ["results_dir=LOOP", "results_dir=LOOP/deeper",
+                                   "hydra.run.dir=LOOP/run"])
+def test_a_symlink_loop_as_the_output_directory_is_one_line(where, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    code, out, err = _main(monkeypatch, capsys, *TINY, where.replace("LOOP", "a"))
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"{tmp_path / 'a'} is a symbolic link that leads nowhere (a loop" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
+    with pytest.raises(api.RunError, match=r"cannot write to output directory .*a/quick/"):
+        api.run_study("quick", [o for o in TINY if not o.startswith("experiment=")]
+                      + [f"results_dir={tmp_path / 'a'}"], progress=False)
