@@ -127,12 +127,22 @@ def axis_overrides(overrides: Sequence[str], experiment: Optional[str] = None) -
         + _default_name(overrides, keys, experiment) + list(overrides)
 
 
+#: the sections that make a study of their kind (experiment.api.KINDS) and the sweep's own
+STUDY_SECTIONS = ("tradeoff", "parallel", "claim_study", "sweep")
+
+
 def check_deletions(overrides: Sequence[str]) -> None:
     """``~KEY`` removes a config group's choice (``~tree`` with a game) and nothing else: a
     removed key (``~name``, ``~seed``, ``~sweep``) or a removed study section (``~claim_study``
     on a preset of that kind, which would run the default sweep under the preset's name) is a
     ConfigError naming the override, before Hydra composes anything."""
     for o in overrides:
+        key, eq, value = o.lstrip("+").partition("=")
+        if eq and key in STUDY_SECTIONS and value.strip().lower() in ("null", "none", "~", ""):
+            raise ConfigError(
+                f"{o}: a study's section cannot be emptied (the preset would run as the default "
+                f"sweep under its own name); choose another experiment=NAME, or set the "
+                f"section's keys ({key}.KEY=VALUE)")
         if not o.startswith("~"):
             continue
         key = o[1:].split("=", 1)[0]
@@ -144,8 +154,7 @@ def check_deletions(overrides: Sequence[str]) -> None:
             f"{o}: a config key cannot be removed, only a config group's choice (e.g. ~tree "
             f"with game=NAME): without it searchlab would run another study than the one asked "
             f"for, or none; set its value instead ({key}=VALUE)"
-            + (", or choose another experiment=NAME" if top in ("tradeoff", "parallel",
-                                                                 "claim_study", "sweep") else ""))
+            + (", or choose another experiment=NAME" if top in STUDY_SECTIONS else ""))
 
 
 def _is_default_study(keys: list[str], experiment: Optional[str]) -> bool:

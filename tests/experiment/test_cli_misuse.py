@@ -109,6 +109,7 @@ MISUSE_23 = [
     # round three: a removed key or study section ran another study (or a traceback)
     (["experiment=chance", "~claim_study"], "~claim_study: a config key cannot be removed"),
     (["experiment=parallel_tiny", "~parallel"], "~parallel: a config key cannot be removed"),
+    (["experiment=chance", "claim_study=null"], "claim_study=null: a study's section cannot be emptied"),
     (["experiment=unsound_tradeoff_tiny", "~tradeoff"], "~tradeoff: a config key cannot be removed"),
     (["~name"], "~name: a config key cannot be removed, only a config group's choice"),
     (["~seed"], "set its value instead (seed=VALUE)"),
