@@ -182,8 +182,6 @@ def _check_sweep(cfg: Any, study: Study, run: bool = True) -> None:
     _grid.check_points(study, study.runner.max_nodes)
     if run:
         _grid.check_budget(_grid.plan(study), study.runner.max_nodes)
-    elif study.game is not None:
-        _grid.check_budget(_grid.plan(study, check_support=False), study.runner.max_nodes)
 
 
 #: The trade-off study's plain config of a composed config (ConfigError naming the key)

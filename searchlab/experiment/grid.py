@@ -108,9 +108,11 @@ def grid_points(study: Study):
                 yield tree, b, d
 
 
-def _plan_game(study: Study, check_support: bool = True) -> Plan:
-    """The tasks of a game study: depth x algorithm x ordering x position."""
-    tasks: list[Task] = []
+def _game_points(study: Study) -> tuple[list[tuple], list[tuple], int]:
+    """A game study's points, without their positions: (kept points as (game, d, algorithm,
+    ordering, nodes, work, cap), points trimmed by sweep.d_budget, the number of points);
+    ConfigError for an oracle over its limit or an empty grid."""
+    kept: list[tuple] = []
     trimmed: list[tuple] = []
     points = 0
     too_big: list[str] = []
@@ -129,23 +131,32 @@ def _plan_game(study: Study, check_support: bool = True) -> Plan:
                 if budget.oracle_game_leaves(nb, d, ordering) > GAME_ORACLE:
                     too_big.append(f"{g.name} {ordering} at d={d} (~{budget.human(nb ** d)} "
                                    f"leaves at b~{nb})")
-                for pos in study.positions[g]:
-                    ident = position_identity(g, pos.instance) + f"|d={d}"
-                    oseed = derive_seed(study.seed, ident + "|ordering=" + ordering)
-                    full = ident + f"|algorithm={algorithm}|ordering={ordering}"
-                    tid = task_digest(full)
-                    tasks.append(Task(len(tasks), tid, None, None, d, algorithm, ordering,
-                                      pos.instance, pos.seed, oseed, nodes, work, g, pos,
-                                      max_nodes=cap))
-    if check_support:
-        probe(study)
+                kept.append((g, d, algorithm, ordering, nodes, work, cap))
     if too_big:
         raise ConfigError(
             f"perfect/worst order on a game needs an exact-value oracle over the whole tree, "
             f"limited to {budget.human(GAME_ORACLE)} leaves; over it: {'; '.join(too_big[:6])} "
             f"— restrict its depths with sweep.d_by_ordering (e.g. {{perfect: 1..3}})")
-    if not tasks:
+    if not kept:
         raise ConfigError(_empty_reason(study, points, trimmed))
+    return kept, trimmed, points
+
+
+def _plan_game(study: Study, check_support: bool = True) -> Plan:
+    """The tasks of a game study: depth x algorithm x ordering x position."""
+    kept, trimmed, points = _game_points(study)
+    if check_support:
+        probe(study)
+    tasks: list[Task] = []
+    for g, d, algorithm, ordering, nodes, work, cap in kept:
+        for pos in study.positions[g]:
+            ident = position_identity(g, pos.instance) + f"|d={d}"
+            oseed = derive_seed(study.seed, ident + "|ordering=" + ordering)
+            full = ident + f"|algorithm={algorithm}|ordering={ordering}"
+            tid = task_digest(full)
+            tasks.append(Task(len(tasks), tid, None, None, d, algorithm, ordering,
+                              pos.instance, pos.seed, oseed, nodes, work, g, pos,
+                              max_nodes=cap))
     return Plan(tasks, trimmed, points)
 
 
@@ -261,15 +272,22 @@ def _points(study: Study) -> tuple[list[tuple], list[tuple], int, list[str]]:
 def check_points(study: Study, max_nodes: int) -> None:
     """The planner's refusals (grid limits, oracle sizes, an empty grid) and the budget guard
     (runner.max_nodes) from the grid's points alone, each point's estimate standing for its
-    sweep.instances tasks: ConfigError with the messages of plan() and check_budget(), in
-    time proportional to the grid, not to the instances (10^6 instances answer at once).
-    Game studies (their positions are listed by validation) are left to plan()."""
-    if study.game is not None:
-        return
-    kept, _, _, _ = _points(study)
-    per_point = study.instances * len(study.prunings)
+    sweep.instances tasks (a game's point: its positions): ConfigError with the messages of
+    plan() and check_budget(), in time proportional to the grid, not to the instances (10^6
+    instances answer at once)."""
     over: dict[tuple, int] = {}
     counts: dict[tuple, int] = {}
+    techniques = len(study.prunings)
+    if study.game is not None:
+        for g, d, algorithm, ordering, _, work, _ in _game_points(study)[0]:
+            if work > max_nodes:
+                key = (g.name, None, d, algorithm, ordering)
+                over[key] = work
+                counts[key] = counts.get(key, 0) + len(study.positions[g]) * techniques
+        _refuse_over(over, counts, max_nodes)
+        return
+    kept, _, _, _ = _points(study)
+    per_point = study.instances * techniques
     for tree, b, d, algorithm, ordering, _, work, _ in kept:
         if work > max_nodes:
             key = (tree.model, b, d, algorithm, ordering)

@@ -200,16 +200,22 @@ def test_cfg_job_of_a_large_accepted_study_plans_no_task(tmp_path, monkeypatch, 
     assert "instances: 1000000" in out
 
 
-def test_the_point_guard_counts_what_the_task_guard_counts():
-    """check_points (grid points x instances x techniques) and check_budget (the planned tasks)
-    refuse with one message."""
+@pytest.mark.parametrize("overrides", [
+    ["sweep.b=[2,3]", "sweep.d=1..3", "sweep.instances=3", "pruning=none"],
+    ["game=othello", "sweep.d=1..2", "sweep.instances=3", "ordering=natural"],
+], ids=["trees", "othello"])
+def test_the_point_guard_counts_what_the_task_guard_counts(overrides, monkeypatch):
+    """check_points (grid points x instances x techniques, built no task) and check_budget
+    (the planned tasks) refuse with one message."""
     from searchlab.experiment import grid
     from searchlab.experiment.validation import validate
 
-    study = validate(api.compose("quick", ["sweep.b=[2,3]", "sweep.d=1..3", "sweep.instances=3",
-                                           "pruning=none"]))
+    study = validate(api.compose("quick", overrides))
+    real_task = grid.Task
+    monkeypatch.setattr(grid, "Task", lambda *a, **k: pytest.fail("check_points built a task"))
     with pytest.raises(api.ConfigError) as by_points:
         grid.check_points(study, 5)
+    monkeypatch.setattr(grid, "Task", real_task)
     with pytest.raises(api.ConfigError) as by_tasks:
         grid.check_budget(grid.plan(study, check_support=False), 5)
     assert str(by_points.value) == str(by_tasks.value)
