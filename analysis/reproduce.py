@@ -534,7 +534,12 @@ def _bad_arguments(args: argparse.Namespace, runs_dir: Path) -> str | None:
     if not 1 <= args.resamples <= 1_000_000:
         return f"--resamples must be in [1, 1000000]; got {args.resamples}"
     names = [n for n, _, _ in STUDIES + [CHESS_DEEP]]
-    unknown = [x for x in args.only.split(",") if x.strip() and x.strip() not in names]
+    given = [] if args.only is None else [x.strip() for x in args.only.split(",")]
+    if args.only is not None and (not given or not all(given)):
+        # '' or ',' named no study: without this check the whole reproduction ran
+        return (f"--only needs study names, comma-separated, none empty; got {args.only!r} "
+                f"(studies: {', '.join(names)})")
+    unknown = [x for x in given if x not in names]
     if unknown:
         return f"--only: {', '.join(unknown)} is not a study of STUDIES or CHESS_DEEP ({', '.join(names)})"
     for flag, d in (("--runs", runs_dir), ("--out", Path(args.out).absolute())):
@@ -989,7 +994,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="also run (or resume) the 10^6-node match preset unsound_matches_1e6 (part "
                          "pruning; hours of CPU: its header); without it, a finished run of it under "
                          "--runs is read")
-    ap.add_argument("--only", default="", help="comma-separated studies of STUDIES or chess_deep: run just those into "
+    ap.add_argument("--only", default=None, help="comma-separated studies of STUDIES or chess_deep: run just those into "
                     "--runs and stop (no report); e.g. ordering_hex_deep")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
@@ -998,8 +1003,8 @@ def main(argv: list[str] | None = None) -> int:
     if problem:                                  # before any study runs, not after all of them
         print(f"reproduce.py: error: {problem}", file=sys.stderr)
         return 2
-    if args.only:
-        only = tuple(x.strip() for x in args.only.split(",") if x.strip())
+    if args.only is not None:
+        only = tuple(x.strip() for x in args.only.split(","))
         _, info = run_studies(args.small, args.jobs, runs_dir, args.resume, only=only,
                               studies=STUDIES + [CHESS_DEEP])
         for name, _, rows, ok, secs, table_dir in info:

@@ -31,7 +31,7 @@ from searchlab.cli_guard import help_text, multirun_jobs, quiet_stdout
 from searchlab.experiment import api, lock, store
 from searchlab.experiment.provenance import version
 from searchlab.experiment.composition import (_register_resolvers, axis_overrides, config_error_message,
-                                              register_configs)
+                                              forget_claimed, register_configs)
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.lab.lab_cli import main as lab_main
 
@@ -79,6 +79,7 @@ def precheck(argv: list[str]) -> None:
             _error(f"--config-dir: no such directory {d}")
     if dirs and not any(o.startswith("hydra.searchpath=") for o in ov):
         ov.append("hydra.searchpath=[" + ",".join(f"file://{Path(d).resolve()}" for d in dirs) + "]")
+    _check_launcher(_overrides(argv))
     if not multirun:
         # --cfg prints the composed config and runs nothing: validated, never compiled
         _check_job(ov, _overrides(argv), "", run=not any(a in ("--cfg", "-c") for a in argv))
@@ -93,6 +94,29 @@ def precheck(argv: list[str]) -> None:
         _error(config_error_message(e))
     for k, job in enumerate(jobs):
         _check_job(job, [], f"multirun job #{k} ({' '.join(job) or 'no override'}): ")
+
+
+#: the extra that installs each Hydra launcher plugin searchlab documents (pyproject.toml)
+_LAUNCHER_EXTRAS = {"joblib": "joblib", "submitit_local": "slurm", "submitit_slurm": "slurm"}
+
+
+def _check_launcher(ov: list[str]) -> None:
+    """hydra/launcher=NAME names an installed launcher plugin; else one line naming the extra
+    that installs it (Hydra's own error is a page of search paths)."""
+    chosen = [o.split("=", 1)[1] for o in ov if o.lstrip("+").startswith("hydra/launcher=")]
+    if not chosen:
+        return
+    GlobalHydra.instance().clear()
+    with hydra.initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        have = GlobalHydra.instance().config_loader().get_group_options("hydra/launcher")
+    GlobalHydra.instance().clear()
+    for name in chosen:
+        if name not in have:
+            extras = ", ".join(f"{k} (pip install 'searchlab[{v}]')"
+                               for k, v in _LAUNCHER_EXTRAS.items() if k not in have)
+            _error(f"hydra/launcher={name}: no such launcher; installed: {', '.join(have)}"
+                   + (f"; with an extra: {extras}" if extras else "")
+                   + " (docs/running.md)")
 
 
 def _check_job(ov: list[str], all_overrides: list[str], prefix: str, run: bool = True) -> None:
@@ -136,6 +160,9 @@ def _unwritable(path: str) -> str | None:
     """Why path (or the folder it would be created in) cannot be written; None if it can."""
     p = Path(path).absolute()
     while not p.exists():
+        if p.is_symlink():       # a link to nothing: a loop (a -> b -> a) or a missing target
+            return (f"{p} is a symbolic link that leads nowhere (a loop, or its target is "
+                    "missing)")
         if p.parent == p:
             return "no existing parent directory"
         p = p.parent
@@ -212,6 +239,7 @@ def main() -> None:
     # the axes' precedence rule (composition.axis_overrides), for Hydra's own parsing too
     sys.argv[1:] = axis_overrides(sys.argv[1:])
     precheck(sys.argv[1:])
+    forget_claimed()
     app = hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")(_task)
     app()
 

@@ -67,6 +67,13 @@ def excerpt(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def check_seed(seed: Any, name: str = "seed") -> int:
+    """A random generator's seed as an int in [0, MAX_SEED] (what numpy's default_rng takes),
+    else InvalidParameterError naming ``name``: the one check of every ``random``
+    constructor's seed (numpy's own error for -1 is a traceback about SeedSequence)."""
+    return check_int(name, seed, 0, MAX_SEED)
+
+
 def check_int(name: str, value: Any, minimum: int, maximum: int,
               error: type[Exception] = InvalidParameterError, or_none: bool = False) -> int:
     """value as an int in [minimum, maximum], else ``error`` naming the parameter and range

@@ -101,16 +101,20 @@ class RowGame:
 
     # --- exact values ----------------------------------------------------------------------
     def exact(self, row: np.ndarray, depth: int, ordering: str,
-              pruning: Any = None) -> tuple[float, int | None]:
+              pruning: Any = None, max_nodes: int | None = None) -> tuple[float | None, int | None]:
         """(exact value, the root's best move id or None) of ``row`` searched to ``depth``
         plies (>= 0; at 0 the static value, or the quiescence value with ``pruning``'s
-        quiescence) by full-window alpha-beta on the compiled engine. Raises UnsupportedError
-        when the engine does not run ``ordering`` with ``pruning`` on this game."""
+        quiescence) by full-window alpha-beta on the compiled engine; (None, None) when the
+        search exceeded ``max_nodes``. Raises UnsupportedError when the engine does not run
+        ``ordering`` with ``pruning`` on this game."""
         view = _RowRoot(self, row)
         if not compiled_engine.supports(view, "alphabeta", ordering, pruning, depth):
             raise UnsupportedError(f"the compiled engine does not run alphabeta/{ordering} "
                                    f"with {pruning} on {self.game.name}")
-        r = compiled_engine.run(view, "alphabeta", ordering, depth, pruning=pruning)
+        r = compiled_engine.run(view, "alphabeta", ordering, depth, pruning=pruning,
+                                max_nodes=max_nodes)
+        if r.status != "ok":
+            return None, None
         return float(r.value), r.best_move
 
 

@@ -55,9 +55,15 @@ from searchlab.algorithms.ordering import parse_ordering
 from searchlab.algorithms.pruning import (Pruning, PruningState, Quiescence, pruned_alphabeta,
                                           validate_pruning)
 from searchlab.algorithms.tt import TranspositionTable
-from searchlab.errors import InvalidParameterError, UnsupportedError
+from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
 from searchlab.games.position import FromState
-from searchlab.limits import MAX_TT_SIZE, excerpt
+from searchlab.limits import MAX_COUNT, MAX_DEPTH, MAX_TT_SIZE, check_int, excerpt
+
+
+#: Without max_nodes, the depths whose perfectly ordered tree has at most this many leaves by
+#: Knuth and Moore's b^ceil(d/2) + b^floor(d/2) - 1 (b: the root's moves) are computed; a
+#: deeper one (Connect Four to 99 plies: ~1e42) is refused before any work.
+UNBUDGETED_LEAVES = 10**9
 
 
 @dataclass
@@ -99,7 +105,8 @@ def policy_settings(game: Any, ordering: str, pruning: Pruning | None = None,
 
 def minimal_tree(game: Any, depth: int, value_ordering: str | None = None, *, tt: bool = False,
                  tt_size: int = DEFAULT_TT_SIZE,
-                 quiescence: Quiescence | None = None) -> MinimalTree:
+                 quiescence: Quiescence | None = None,
+                 max_nodes: int | None = None) -> MinimalTree:
     """The perfectly ordered alpha-beta tree of ``game``'s initial state to ``depth`` plies,
     with a transposition table (``tt``, ``tt_size`` entries) and ``quiescence`` as the compared
     search has them (the module docstring).
@@ -111,9 +118,31 @@ def minimal_tree(game: Any, depth: int, value_ordering: str | None = None, *, tt
     ordering with ``tt``/``id``/``tactical`` or a ``quiescence`` that is not a Quiescence
     record; UnsupportedError for quiescence on a game without noisy moves or with delta
     pruning (its values depend on the window: no window-free exact value orders by them).
+
+    ``max_nodes``: a node budget for the counted tree and for each of the oracle's exact-value
+    searches (for a tree without static values: for its minimax nodes); SearchAborted when one
+    is exhausted (None: no budget). ``depth`` is at most searchlab.limits.MAX_DEPTH.
     """
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise InvalidParameterError(f"depth must be an integer >= 1; got {excerpt(depth)}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
+        raise InvalidParameterError(f"depth must be an integer in [1, {MAX_DEPTH}] "
+                                    f"(searchlab.limits.MAX_DEPTH); got {excerpt(depth)}")
+    if max_nodes is not None:
+        check_int("max_nodes", max_nodes, 1, MAX_COUNT, or_none=True)
+    budget = math.inf if max_nodes is None else max_nodes
+    if max_nodes is None:
+        b = len(game.legal_moves(game.initial_state()))
+        leaves = b ** ((depth + 1) // 2) + b ** (depth // 2) - 1 if b > 1 else depth
+        if leaves > UNBUDGETED_LEAVES:
+            raise InvalidParameterError(
+                f"minimal_tree({game.name}, depth={depth}) without max_nodes: a perfectly "
+                f"ordered tree of {b} moves a node has about {float(leaves):.3g} leaves to this "
+                f"depth (Knuth and Moore), over the {UNBUDGETED_LEAVES:.0e} computed without a "
+                f"budget; give max_nodes= (SearchAborted when it is reached) or a smaller depth")
+
+    def aborted(what: str) -> SearchAborted:
+        return SearchAborted(f"minimal_tree: max_nodes={max_nodes} exhausted by {what} "
+                             f"({game.name}, depth {depth}): raise max_nodes or lower the depth")
+
     if not isinstance(tt, bool):
         raise InvalidParameterError(f"tt must be True or False; got {excerpt(tt)}")
     if isinstance(tt_size, bool) or not isinstance(tt_size, int) or tt_size < 1 \
@@ -149,6 +178,7 @@ def minimal_tree(game: Any, depth: int, value_ordering: str | None = None, *, tt
     g = rows if rows is not None else game
     memo: dict[tuple[Any, int], float] = {}
     oracle = [0]
+    minimax = [0]
 
     def exact(state: Any, left: int) -> float:
         if g.is_terminal(state):
@@ -161,15 +191,20 @@ def minimal_tree(game: Any, depth: int, value_ordering: str | None = None, *, tt
             return v
         if not g.capabilities.static_values:
             # a synthetic tree without static values (searched to its end): plain minimax
+            minimax[0] += 1
+            if minimax[0] > budget:
+                raise aborted("the exact values' minimax")
             vals = [exact(g.play(state, m), left - 1) for m in g.legal_moves(state)]
             v = max(vals) if g.max_to_move(state) else min(vals)
         else:
             oracle[0] += 1
             if rows is not None:
-                v = rows.exact(state, left, value_ordering, pruning)[0]
+                v = rows.exact(state, left, value_ordering, pruning, max_nodes=max_nodes)[0]
             else:
                 v = search(FromState(game, state), "alphabeta", value_ordering, depth=left,
-                           engine="reference", pruning=pruning).value
+                           engine="reference", pruning=pruning, max_nodes=max_nodes).value
+            if v is None:
+                raise aborted("an exact-value search")
         memo[key] = v
         return v
 
@@ -182,8 +217,14 @@ def minimal_tree(game: Any, depth: int, value_ordering: str | None = None, *, tt
 
     algo = pruned_alphabeta if pruning is not None else reference.alphabeta
     ctx = SearchContext(game=g, depth=depth, order=order, child=algo, tt=table,
-                        pruning=PruningState(pruning) if pruning is not None else None)
-    value = drivers.search_root(g.initial_state(), ctx, "alphabeta")
+                        pruning=PruningState(pruning) if pruning is not None else None,
+                        max_nodes=budget)
+    try:
+        value = drivers.search_root(g.initial_state(), ctx, "alphabeta")
+    except SearchAborted as e:
+        if "minimal_tree:" in str(e):
+            raise
+        raise aborted("the perfectly ordered tree") from None
     best = ctx.best_move
     if rows is not None and best is not None:
         best = rows.move_of(best)

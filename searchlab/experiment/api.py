@@ -16,18 +16,22 @@ from typing import Any, Callable, Optional, Sequence
 from hydra import compose as hydra_compose
 from hydra import initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
+import yaml
 from omegaconf import OmegaConf
 
+from searchlab.errors import SearchlabError
 from searchlab.studies.sweep.policies import policies_section
 from searchlab.experiment import grid as _grid
 from searchlab.studies.claim_study.claim_study import claim_session, is_claim_study_run
 from searchlab.studies.claim_study.claim_study import from_engine as claim_from_engine
-from searchlab.experiment.composition import axis_overrides, config_error_message, register_configs
+from searchlab.experiment.composition import (available_options, axis_overrides, check_deletions,
+                                              config_error_message, register_configs)
 from searchlab.studies.parallel.parallel_study import from_engine as parallel_from_engine
 from searchlab.studies.parallel.parallel_study import parallel_session
+from searchlab.experiment.lock import claim_new
 from searchlab.experiment.schema import CONF_DIR, ConfigError
-from searchlab.experiment.session import (RunError, Session, recorded_kind, run_session,
-                                          report_or_log)
+from searchlab.experiment.session import (RunError, Session, recorded_kind, report_or_log,
+                                          run_session, unwritten_report)
 from searchlab.experiment.store import load  # re-exported (__all__)
 from searchlab.experiment.study import Study
 from searchlab.studies.sweep.sweep_session import sweep_session
@@ -40,29 +44,72 @@ from searchlab.experiment.validation import validate
 from searchlab.studies.sweep.sweep_report import write_report as write_sweep_report
 from searchlab.studies.claim_study.claim_study_report import write_claim_study_report
 from searchlab.studies.parallel.parallel_report import write_parallel_report
-from searchlab.studies.tradeoff.tradeoff_report import write_tradeoff_report
+from searchlab.studies.tradeoff.tradeoff_report import tradeoff_tables, write_tradeoff_report
+from searchlab.studies.sweep.sweep_export import write_tables
+from searchlab.studies.claim_study.claim_study import load_tables as load_claim_tables
 
 
 def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
     """The composed config (DictConfig) of ``experiment`` (None = the defaults) + overrides."""
     register_configs()
+    check_deletions(overrides)
     ov = axis_overrides(list(overrides), experiment)
     if experiment:
         ov = [f"experiment={experiment}"] + ov
+    try:
+        return _compose(ov)
+    except AssertionError as e:        # OmegaConf.update below a null node: no key named
+        if "Unexpected type for root" not in str(e):
+            raise
+        raise ConfigError(_below_null(ov)) from None
+
+
+def _compose(ov: list[str]) -> Any:
     if GlobalHydra.instance().is_initialized():
         GlobalHydra.instance().clear()
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return hydra_compose(config_name="config", overrides=ov)
 
 
+def _options_setting(group: str, key: str) -> list[str]:
+    """The options of config group ``group`` whose file sets ``key`` (``lmr`` -> lmr_log, ...)."""
+    out = []
+    for opt in available_options(group):
+        try:
+            data = yaml.safe_load((CONF_DIR / group / f"{opt}.yaml").read_text())
+        except (OSError, yaml.YAMLError):
+            continue
+        if isinstance(data, dict) and data.get(key) is not None:
+            out.append(f"{group}={opt}")
+    return out
+
+
+def _below_null(ov: list[str]) -> str:
+    """The message for an override of a key below a null node (``pruning.lmr.after=3`` on a
+    config whose pruning option sets no ``lmr``): the override and the null node named."""
+    base = _compose([o for o in ov if "." not in o.split("=", 1)[0]])   # the groups chosen
+    for o in ov:
+        key = o.split("=", 1)[0].lstrip("+")
+        steps = key.split(".")
+        for i in range(1, len(steps)):
+            parent = ".".join(steps[:i])
+            if OmegaConf.select(base, parent, default="?") is None:
+                opts = _options_setting(steps[0], steps[1]) if i == 2 else []
+                hint = f" (options that set it: {', '.join(opts)})" if opts else ""
+                return (f"{o}: {parent} is null in this config, so it has no key "
+                        f"{steps[i]!r}; choose an option that sets {parent} first{hint}, or "
+                        f"give {parent} whole ({parent}={{...}})")
+    return "an override sets a key below a null node of the config; choose its option first"
+
+
 def new_run_dir(study: Study) -> Path:
-    stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
-    base = Path(study.results_dir) / study.name / stamp
-    path, k = base, 1
-    while path.exists():
-        path = base.with_name(f"{stamp}_{k}")
-        k += 1
-    return path
+    """``<results_dir>/<name>/<timestamp>``, claimed (created empty) for this run: unique even
+    when two runs start in the same second (lock.claim_new); RunError when it cannot be made."""
+    base = Path(study.results_dir) / study.name / time.strftime("%Y-%m-%d_%H-%M-%S")
+    try:
+        return claim_new(base)
+    except OSError as e:
+        raise RunError(f"cannot write to output directory {base}: {e.strerror or e}") from None
 
 
 def run_study(experiment: str, overrides: Sequence[str] = (), output_dir: str | Path | None = None,
@@ -79,9 +126,19 @@ def run_study(experiment: str, overrides: Sequence[str] = (), output_dir: str | 
 
         raise ConfigError(config_error_message(e)) from None
     study = validate(cfg)
+    claimed = output_dir is None and not study.runner.resume
     if output_dir is None:
         output_dir = study.runner.resume or new_run_dir(study)
-    return kind_of(cfg).run(cfg, study, Path(output_dir), progress=progress)
+    try:
+        return kind_of(cfg).run(cfg, study, Path(output_dir), progress=progress)
+    except BaseException:
+        if claimed:                # a refused run leaves no empty directory behind
+            for d in (Path(output_dir), Path(output_dir).parent):
+                try:
+                    d.rmdir()
+                except OSError:
+                    break
+        raise
 
 
 @dataclass(frozen=True)
@@ -103,6 +160,9 @@ class StudyKind:
     report: Callable[..., Path]
     is_run: Callable[[Path], bool]
     after: Optional[Callable[[Path, Callable[[str], None]], None]] = None
+    #: the kind's tables for ``searchlab-report --tables`` (name -> DataFrame); None: the
+    #: sweep's summary tables of its rows (searchlab.export.summary_tables)
+    tables: Optional[Callable[[Path], dict]] = None
 
     def run(self, cfg: Any, study: Study, run_dir: Path, progress: bool = True,
             report: Optional[bool] = None, log: Callable[[str], None] = print) -> Path:
@@ -117,7 +177,11 @@ class StudyKind:
 
 
 def _check_sweep(cfg: Any, study: Study, run: bool = True) -> None:
-    _grid.check_budget(_grid.plan(study, check_support=run), study.runner.max_nodes)
+    # the grid's points first: a refusal in time proportional to the grid, not the instances;
+    # --cfg (run=False) stops there: it prints the config and plans no task
+    _grid.check_points(study, study.runner.max_nodes)
+    if run:
+        _grid.check_budget(_grid.plan(study), study.runner.max_nodes)
 
 
 #: The trade-off study's plain config of a composed config (ConfigError naming the key)
@@ -131,13 +195,13 @@ KINDS: tuple[StudyKind, ...] = (
               lambda cfg, study, run=True: check_tradeoff_budget(tradeoff_config(cfg),
                                                                  study.runner.max_nodes),
               lambda cfg, study: tradeoff_session(tradeoff_config(cfg)),
-              write_tradeoff_report, is_tradeoff_run),
+              write_tradeoff_report, is_tradeoff_run, tables=tradeoff_tables),
     StudyKind("parallel", "parallel", lambda cfg, study, run=True: parallel_from_engine(cfg),
               lambda cfg, study: parallel_session(parallel_from_engine(cfg)),
               write_parallel_report, lambda run_dir: False),
     StudyKind("claim_study", "claim_study", lambda cfg, study, run=True: claim_from_engine(cfg),
               lambda cfg, study: claim_session(claim_from_engine(cfg)),
-              write_claim_study_report, is_claim_study_run),
+              write_claim_study_report, is_claim_study_run, tables=load_claim_tables),
     StudyKind("sweep", None, _check_sweep, lambda cfg, study: sweep_session(study),
               write_sweep_report, lambda run_dir: False,
               after=lambda run_dir, log: _policies_report(run_dir, log)),
@@ -177,6 +241,16 @@ def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[boo
     return KINDS[-1].run(None, study, Path(run_dir), progress=progress, report=report, log=log)
 
 
+def write_run_tables(run_dir: str | Path, formats: Any, n_resamples: int = 999,
+                     partial: bool = False) -> list[Path]:
+    """``searchlab-report --tables``: the run's tables (its kind's, StudyKind.tables) written to
+    ``RUN/tables/`` in ``formats``; a partial run's rows are accepted with ``partial``."""
+    kind = kind_of_run(run_dir)
+    tables = kind.tables(Path(run_dir)) if kind.tables is not None else None
+    return write_tables(run_dir, formats=formats, n_resamples=n_resamples, tables=tables,
+                        partial=partial)
+
+
 def node_caps(run_dir: str | Path) -> dict[str, int]:
     """Each swept ordering's per-search node budget in a run (``Study.max_nodes_for``: its
     ``sweep.max_nodes_by_ordering`` entry, else ``search.max_nodes``), from the run's stored
@@ -209,9 +283,11 @@ def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
                                         f"# {df['experiment'].iloc[0]}: move-ordering policies", 1))
             log(f"report:  {out}")
     except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus
+        if isinstance(e, OSError) and not isinstance(e, SearchlabError):   # not written
+            raise unwritten_report(run_dir, e) from None
         first = str(e).splitlines()[0] if str(e) else ""
         log(f"report:  policies section failed ({type(e).__name__}: {first})")
 
 
 __all__ = ["compose", "run_study", "run", "StudyKind", "KINDS", "kind_of", "kind_of_run",
-           "write_run_report", "node_caps", "tradeoff_config", "load", "ConfigError", "RunError"]
+           "write_run_report", "write_run_tables", "node_caps", "tradeoff_config", "load", "ConfigError", "RunError"]

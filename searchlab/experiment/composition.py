@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields, is_dataclass
+from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
+from searchlab.experiment.lock import claim_new
 from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, ConfigError, ExperimentConfig, GameConfig,
                                          PruningConfig, RunnerConfig, SearchConfig, SweepConfig,
                                          TreeConfig)
@@ -58,13 +60,34 @@ def job_dir(num: Any, overrides: Any) -> str:
     return f"{num}_{name}" if name else str(num)
 
 
+#: the new run directories this process claimed (hydra.run.dir), by their timestamped name
+_CLAIMED: dict[str, str] = {}
+
+
+def run_dir(resume: Any, fresh: str) -> str:
+    """hydra.run.dir: the resumed run's directory when runner.resume is set, else a new
+    directory claimed for this run (lock.claim_new: ``fresh``, or ``fresh_1``, ... when a run
+    started in the same second has it), the same one however often Hydra resolves it."""
+    if resume not in (None, "", "None"):
+        return str(resume)
+    if fresh not in _CLAIMED:
+        try:
+            _CLAIMED[fresh] = str(claim_new(Path(fresh)))
+        except OSError:        # unwritable: the run's own check reports it in one line
+            return fresh
+    return _CLAIMED[fresh]
+
+
+def forget_claimed() -> None:
+    """A new command in this process (tests call cli.main repeatedly) claims its own directory."""
+    _CLAIMED.clear()
+
+
 def _register_resolvers() -> None:
     if not OmegaConf.has_resolver("searchlab_job_dir"):
         OmegaConf.register_new_resolver("searchlab_job_dir", job_dir)
     if not OmegaConf.has_resolver("searchlab_run_dir"):
-        # hydra.run.dir: the resumed run's directory when runner.resume is set.
-        OmegaConf.register_new_resolver(
-            "searchlab_run_dir", lambda resume, fresh: fresh if resume in (None, "", "None") else resume)
+        OmegaConf.register_new_resolver("searchlab_run_dir", run_dir)
 
 
 #: The preset the defaults list of conf/config.yaml selects when no experiment= is given.
@@ -102,6 +125,36 @@ def axis_overrides(overrides: Sequence[str], experiment: Optional[str] = None) -
               if choice in keys and sweep_key not in keys]
     return list(dict.fromkeys(resets)) + _default_orderings(overrides, keys, experiment) \
         + _default_name(overrides, keys, experiment) + list(overrides)
+
+
+#: the sections that make a study of their kind (experiment.api.KINDS) and the sweep's own
+STUDY_SECTIONS = ("tradeoff", "parallel", "claim_study", "sweep")
+
+
+def check_deletions(overrides: Sequence[str]) -> None:
+    """``~KEY`` removes a config group's choice (``~tree`` with a game) and nothing else: a
+    removed key (``~name``, ``~seed``, ``~sweep``) or a removed study section (``~claim_study``
+    on a preset of that kind, which would run the default sweep under the preset's name) is a
+    ConfigError naming the override, before Hydra composes anything."""
+    for o in overrides:
+        key, eq, value = o.lstrip("+").partition("=")
+        if eq and key in STUDY_SECTIONS and value.strip().lower() in ("null", "none", "~", ""):
+            raise ConfigError(
+                f"{o}: a study's section cannot be emptied (the preset would run as the default "
+                f"sweep under its own name); choose another experiment=NAME, or set the "
+                f"section's keys ({key}.KEY=VALUE)")
+        if not o.startswith("~"):
+            continue
+        key = o[1:].split("=", 1)[0]
+        if key.startswith("hydra") or ("." not in key and "/" not in key
+                                       and available_options(key)):
+            continue                      # a config group's choice: Hydra's defaults list
+        top = key.split(".", 1)[0].split("/", 1)[0]
+        raise ConfigError(
+            f"{o}: a config key cannot be removed, only a config group's choice (e.g. ~tree "
+            f"with game=NAME): without it searchlab would run another study than the one asked "
+            f"for, or none; set its value instead ({key}=VALUE)"
+            + (", or choose another experiment=NAME" if top in STUDY_SECTIONS else ""))
 
 
 def _is_default_study(keys: list[str], experiment: Optional[str]) -> bool:

@@ -108,9 +108,11 @@ def grid_points(study: Study):
                 yield tree, b, d
 
 
-def _plan_game(study: Study, check_support: bool = True) -> Plan:
-    """The tasks of a game study: depth x algorithm x ordering x position."""
-    tasks: list[Task] = []
+def _game_points(study: Study) -> tuple[list[tuple], list[tuple], int]:
+    """A game study's points, without their positions: (kept points as (game, d, algorithm,
+    ordering, nodes, work, cap), points trimmed by sweep.d_budget, the number of points);
+    ConfigError for an oracle over its limit or an empty grid."""
+    kept: list[tuple] = []
     trimmed: list[tuple] = []
     points = 0
     too_big: list[str] = []
@@ -129,23 +131,32 @@ def _plan_game(study: Study, check_support: bool = True) -> Plan:
                 if budget.oracle_game_leaves(nb, d, ordering) > GAME_ORACLE:
                     too_big.append(f"{g.name} {ordering} at d={d} (~{budget.human(nb ** d)} "
                                    f"leaves at b~{nb})")
-                for pos in study.positions[g]:
-                    ident = position_identity(g, pos.instance) + f"|d={d}"
-                    oseed = derive_seed(study.seed, ident + "|ordering=" + ordering)
-                    full = ident + f"|algorithm={algorithm}|ordering={ordering}"
-                    tid = task_digest(full)
-                    tasks.append(Task(len(tasks), tid, None, None, d, algorithm, ordering,
-                                      pos.instance, pos.seed, oseed, nodes, work, g, pos,
-                                      max_nodes=cap))
-    if check_support:
-        probe(study)
+                kept.append((g, d, algorithm, ordering, nodes, work, cap))
     if too_big:
         raise ConfigError(
             f"perfect/worst order on a game needs an exact-value oracle over the whole tree, "
             f"limited to {budget.human(GAME_ORACLE)} leaves; over it: {'; '.join(too_big[:6])} "
             f"— restrict its depths with sweep.d_by_ordering (e.g. {{perfect: 1..3}})")
-    if not tasks:
+    if not kept:
         raise ConfigError(_empty_reason(study, points, trimmed))
+    return kept, trimmed, points
+
+
+def _plan_game(study: Study, check_support: bool = True) -> Plan:
+    """The tasks of a game study: depth x algorithm x ordering x position."""
+    kept, trimmed, points = _game_points(study)
+    if check_support:
+        probe(study)
+    tasks: list[Task] = []
+    for g, d, algorithm, ordering, nodes, work, cap in kept:
+        for pos in study.positions[g]:
+            ident = position_identity(g, pos.instance) + f"|d={d}"
+            oseed = derive_seed(study.seed, ident + "|ordering=" + ordering)
+            full = ident + f"|algorithm={algorithm}|ordering={ordering}"
+            tid = task_digest(full)
+            tasks.append(Task(len(tasks), tid, None, None, d, algorithm, ordering,
+                              pos.instance, pos.seed, oseed, nodes, work, g, pos,
+                              max_nodes=cap))
     return Plan(tasks, trimmed, points)
 
 
@@ -206,14 +217,11 @@ def static_only(study: Study) -> set[tuple[int, str]]:
     return out
 
 
-def _plan(study: Study, check_support: bool = True) -> Plan:
-    """Expand the grid into tasks; trim by sweep.d_budget; check oracle sizes.
-
-    Raises ConfigError when the grid is empty or an oracle would be over the engine's limit.
-    The budget guard (runner.max_nodes) is a separate step: check_budget().
-    """
-    if study.game is not None:
-        return _plan_game(study, check_support)
+def _points(study: Study) -> tuple[list[tuple], list[tuple], int, list[str]]:
+    """The tree grid's points, without their instances: (kept points as (tree, b, d,
+    algorithm, ordering, nodes, work, cap), points trimmed by sweep.d_budget, the number of
+    points, the oracles over the engine's limit). ConfigError when the grid is over its limits.
+    Its cost is the grid's, not the instances' (check_points)."""
     points = len(study.trees) * sum(len(study.depths_for(b)) for b in study.b) \
         * len(study.algorithms) * len(study.orderings) * len(study.prunings)
     if points > MAX_GRID_POINTS:
@@ -226,7 +234,7 @@ def _plan(study: Study, check_support: bool = True) -> Plan:
         raise ConfigError(f"the grid has up to {upper} tasks, over the limit of {MAX_TASKS} per "
                           "study (searchlab.limits.MAX_TASKS): shrink sweep.b, sweep.d or "
                           "sweep.instances, or split the study")
-    tasks: list[Task] = []
+    kept: list[tuple] = []
     trimmed: list[tuple] = []
     points = 0
     oracle_limit = REFERENCE_ORACLE_MAX_LEAVES if study.engine == "reference" else KERNEL_ORACLE_MAX_LEAVES
@@ -249,24 +257,66 @@ def _plan(study: Study, check_support: bool = True) -> Plan:
                 leaves = budget.oracle_leaves(tree.model, b, horizon, ordering)
                 if leaves > oracle_limit:
                     too_big.append(f"{tree.model} b={b} d={d} {ordering} ({budget.human(leaves)} leaves)")
-                for instance in range(study.instances):
-                    ident = tree_identity(tree, b, d, instance)
-                    seed = 0 if tree.model == "explicit" else derive_seed(study.seed, ident)
-                    oseed = derive_seed(study.seed, ident + "|ordering=" + ordering)
-                    full = ident + f"|algorithm={algorithm}|ordering={ordering}"
-                    tid = task_digest(full)
-                    tasks.append(Task(len(tasks), tid, tree, b, d, algorithm, ordering, instance,
-                                      seed, oseed, nodes, work, max_nodes=cap))
-    if check_support:
-        probe(study)
+                kept.append((tree, b, d, algorithm, ordering, nodes, work, cap))
     if too_big:
         raise ConfigError(
             f"perfect/worst order needs an exact-value oracle of b^d leaves, limited to "
             f"{budget.human(oracle_limit)} (engine {study.engine}); over it: "
             f"{'; '.join(too_big[:6])}{' ...' if len(too_big) > 6 else ''} — shrink sweep.d "
             f"(or set sweep.d_budget), or use the ordered tree model")
-    if not tasks:
+    if not kept:
         raise ConfigError(_empty_reason(study, points, trimmed))
+    return kept, trimmed, points, too_big
+
+
+def check_points(study: Study, max_nodes: int) -> None:
+    """The planner's refusals (grid limits, oracle sizes, an empty grid) and the budget guard
+    (runner.max_nodes) from the grid's points alone, each point's estimate standing for its
+    sweep.instances tasks (a game's point: its positions): ConfigError with the messages of
+    plan() and check_budget(), in time proportional to the grid, not to the instances (10^6
+    instances answer at once)."""
+    over: dict[tuple, int] = {}
+    counts: dict[tuple, int] = {}
+    techniques = len(study.prunings)
+    if study.game is not None:
+        for g, d, algorithm, ordering, _, work, _ in _game_points(study)[0]:
+            if work > max_nodes:
+                key = (g.name, None, d, algorithm, ordering)
+                over[key] = work
+                counts[key] = counts.get(key, 0) + len(study.positions[g]) * techniques
+        _refuse_over(over, counts, max_nodes)
+        return
+    kept, _, _, _ = _points(study)
+    per_point = study.instances * techniques
+    for tree, b, d, algorithm, ordering, _, work, _ in kept:
+        if work > max_nodes:
+            key = (tree.model, b, d, algorithm, ordering)
+            over[key] = work
+            counts[key] = counts.get(key, 0) + per_point
+    _refuse_over(over, counts, max_nodes)
+
+
+def _plan(study: Study, check_support: bool = True) -> Plan:
+    """Expand the grid into tasks; trim by sweep.d_budget; check oracle sizes.
+
+    Raises ConfigError when the grid is empty or an oracle would be over the engine's limit.
+    The budget guard (runner.max_nodes) is a separate step: check_budget().
+    """
+    if study.game is not None:
+        return _plan_game(study, check_support)
+    kept, trimmed, points, _ = _points(study)
+    if check_support:
+        probe(study)
+    tasks: list[Task] = []
+    for tree, b, d, algorithm, ordering, nodes, work, cap in kept:
+        for instance in range(study.instances):
+            ident = tree_identity(tree, b, d, instance)
+            seed = 0 if tree.model == "explicit" else derive_seed(study.seed, ident)
+            oseed = derive_seed(study.seed, ident + "|ordering=" + ordering)
+            full = ident + f"|algorithm={algorithm}|ordering={ordering}"
+            tid = task_digest(full)
+            tasks.append(Task(len(tasks), tid, tree, b, d, algorithm, ordering, instance,
+                              seed, oseed, nodes, work, max_nodes=cap))
     return Plan(tasks, trimmed, points)
 
 
@@ -346,6 +396,11 @@ def check_budget(p: Plan, max_nodes: int) -> None:
             key = (t.model, t.b, t.d, t.algorithm, t.ordering)
             over[key] = t.est_work
             counts[key] = counts.get(key, 0) + 1
+    _refuse_over(over, counts, max_nodes)
+
+
+def _refuse_over(over: dict[tuple, int], counts: dict[tuple, int], max_nodes: int) -> None:
+    """The budget guard's ConfigError for the tasks over max_nodes (none: nothing)."""
     if over:
         items = sorted(over.items(), key=lambda kv: -kv[1])
         listed = "; ".join(f"{m}{'' if b is None else f' b={b}'} d={d} {a}/{o}: ~{budget.human(w)} nodes x{counts[(m, b, d, a, o)]}"

@@ -54,6 +54,23 @@ class RunLock:
         self.release()
 
 
+def claim_new(base: Path) -> Path:
+    """A new, empty directory ``base`` (or ``base_1``, ``base_2``, ... when that one exists),
+    created with ``os.mkdir``, which is atomic: two runs started in the same second (their
+    timestamps equal) get two directories, never one shared. OSError when the parent cannot be
+    created."""
+    base = Path(base)
+    base.parent.mkdir(parents=True, exist_ok=True)
+    k = 0
+    while True:
+        path = base if k == 0 else base.with_name(f"{base.name}_{k}")
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            k += 1
+
+
 def _record(fd: int) -> Optional[dict]:
     try:
         data = os.pread(fd, 4096, 0)

@@ -40,10 +40,12 @@ class RunStatus:
     done: int                            # distinct tasks with a row in a readable part
     damaged: list[str] = field(default_factory=list)   # unreadable part names
     recorded_complete: bool = False      # manifest.json says the run finished all its tasks
+    missing: list[str] = field(default_factory=list)   # parts manifest.json lists that are gone
 
     @property
     def complete(self) -> bool:
-        return not self.damaged and (self.planned is None or self.done >= self.planned)
+        return not self.damaged and not self.missing and (self.planned is None
+                                                          or self.done >= self.planned)
 
     def problem(self) -> Optional[str]:
         """One line saying what is missing or damaged; None for a complete run."""
@@ -55,6 +57,10 @@ class RunStatus:
         elif self.planned is not None and self.done < self.planned:
             parts.append(f"incomplete: {self.done} of {self.planned} tasks done (killed, or "
                          "still running)")
+        if self.missing:
+            parts.append(f"missing {len(self.missing)} part(s) its manifest.json lists "
+                         f"({', '.join(self.missing[:3])}{' ...' if len(self.missing) > 3 else ''}: "
+                         "deleted or moved)")
         if self.damaged:
             parts.append(f"damaged: {len(self.damaged)} part(s) cannot be read "
                          f"({', '.join(self.damaged[:3])}{' ...' if len(self.damaged) > 3 else ''})")
@@ -89,6 +95,27 @@ def planned_tasks(run_dir: Path) -> Optional[int]:
     except (OSError, ValueError, AttributeError):
         return None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def recorded_parts(run_dir: Path) -> dict[str, list[str]]:
+    """The parts manifest.json lists, by folder (``{"table": [names]}``): the parts the run held
+    when its last session started or ended; {} for a run written before manifests listed them."""
+    try:
+        parts = json.loads((Path(run_dir) / MANIFEST).read_text()).get("parts")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    if not isinstance(parts, dict):
+        return {}
+    return {str(k): [str(n) for n in v] for k, v in parts.items() if isinstance(v, list)}
+
+
+def part_names(run_dir: Path, folders: "tuple[str, ...] | list[str]") -> dict[str, list[str]]:
+    """The part files in each of the run's ``folders`` (manifest.json's ``parts``)."""
+    out = {}
+    for f in folders:
+        d = Path(run_dir) / f
+        out[f] = sorted(p.name for p in d.glob("part-*.parquet")) if d.is_dir() else []
+    return out
 
 
 def recorded_complete(run_dir: Path) -> bool:

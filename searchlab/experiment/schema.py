@@ -146,7 +146,7 @@ class GameConfig:
         sample: file sources (connect4, chess): n positions drawn by a seeded permutation of the
             file (the first n of it: a smaller sample is a prefix of a larger one); null or
             ``all`` = every position, in file order.
-        ply: othello and hex only: random moves played from the start (othello 0..120, hex
+        ply: othello and hex only: random moves played from the start (othello 0..61, hex
             0..n*n-1).
         d: search depths for this game (same forms as ``sweep.d``), replacing ``sweep.d`` for
             it; mostly for ``sweep.games`` entries (chess is far slower than Othello). null =

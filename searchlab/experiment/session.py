@@ -33,8 +33,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
+from searchlab.errors import SearchlabError
 from searchlab.experiment import lock, provenance, store
-from searchlab.experiment.run_status import MANIFEST, check_not_all_failed
+from searchlab.experiment.run_status import MANIFEST, check_not_all_failed, part_names
 from searchlab.experiment.runner import FAULT_ENV, INFLIGHT_DIR, RunSettings, execute
 
 Log = Callable[[str], None]
@@ -70,6 +71,8 @@ class SearchRows:
         """(manifest entries, failures of this session's tasks, log lines) from the table."""
         final, _ = store.recover(run_dir, quarantine=False)
         n_rows = 0 if final is None else final.num_rows
+        # complete: every planned task has a row (resume refused parts of other runs first)
+        stored = set() if final is None else set(final.column("task_id").to_pylist())
         counts: dict[str, int] = {}
         failed: list[dict] = []
         if final is not None:
@@ -82,7 +85,8 @@ class SearchRows:
                     failed.append({"task_id": tid, "error": err, "label": f"task {tid}"})
         line = (f"{name}: {n_rows} rows ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}) "
                 f"in {seconds:.1f} s")
-        return ({"rows": n_rows, "status": counts, "complete": n_rows >= len(tasks)}, failed,
+        return ({"rows": n_rows, "status": counts,
+                 "complete": all(t.task_id in stored for t in tasks)}, failed,
                 [line])
 
     def cpu(self, writer: Any) -> Optional[tuple[float, dict]]:
@@ -225,7 +229,8 @@ def open_run_dir(run_dir: Path, config_hash: str, must_resume: bool,
     run_dir = Path(run_dir)
     if run_dir.exists() and not run_dir.is_dir():
         raise RunError(f"cannot write to output directory {run_dir}: it is a file")
-    created = not run_dir.exists()
+    # an empty directory is one claimed for this run (api.new_run_dir, hydra.run.dir)
+    created = not run_dir.exists() or not any(run_dir.iterdir())
     try:
         owned = lock.acquire(run_dir)
     except lock.RunLockedError as e:
@@ -244,13 +249,23 @@ def open_run_dir(run_dir: Path, config_hash: str, must_resume: bool,
         raise
 
 
+def unwritten_report(run_dir: Path, e: OSError) -> RunError:
+    """The RunError of a report that could not be written (the table is complete)."""
+    return RunError(f"the report of {run_dir} could not be written ({e.strerror or e}); the "
+                    f"table is complete: write the report again with searchlab-report {run_dir}")
+
+
 def report_or_log(run_dir: Path, writer: Callable[[Path], Path], log: Log,
                  after: Optional[Callable[[Path, Log], None]] = None) -> None:
     """The run's report by ``writer(run_dir)``; a failure is one log line (the tables are
-    saved; the report is a bonus), then ``after`` (a further section of the kind)."""
+    saved; the report is a bonus), then ``after`` (a further section of the kind). A report
+    that could not be written (an OSError: disk full, permissions) raises RunError: the
+    command must not exit 0 without the report it promised."""
     try:
         path = writer(run_dir)
     except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus
+        if isinstance(e, OSError) and not isinstance(e, SearchlabError):   # not written
+            raise unwritten_report(run_dir, e) from None
         first = str(e).splitlines()[0] if str(e) else ""
         log(f"report:  failed ({type(e).__name__}: {first}); the table is complete")
         if after:
@@ -274,6 +289,11 @@ def run_session(s: Session, runner: Any, run_dir: Path, *, progress: bool = True
     run_dir = Path(run_dir)
     resumed, owned = open_run_dir(run_dir, s.config_hash, bool(runner.resume), log)
     try:
+        foreign = store.foreign_parts(run_dir, s.rows.folders) if resumed else []
+        if foreign:
+            raise RunError(f"{run_dir} holds {len(foreign)} part(s) of another run, e.g. "
+                           f"{foreign[0]}; move them out before resuming (their rows are not "
+                           "this run's)")
         _run_owned(s, runner, run_dir, resumed, progress, log)
         if report is not None:
             report(run_dir, log)
@@ -289,7 +309,11 @@ def run_session(s: Session, runner: Any, run_dir: Path, *, progress: bool = True
 def _run_owned(s: Session, runner: Any, run_dir: Path, resumed: bool, progress: bool,
                log: Log) -> None:
     t0 = time.perf_counter()
-    tasks = s.plan(run_dir, log)
+    try:
+        tasks = s.plan(run_dir, log)
+    except SearchlabError as e:   # a plan the config allows but the data cannot give (openings)
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise RunError(f"{s.name}: cannot plan the study: {first}") from None
     done = s.rows.done(run_dir, resumed, log)
     todo = [t for t in tasks if t.task_id not in done]
     if resumed:
@@ -305,7 +329,8 @@ def _run_owned(s: Session, runner: Any, run_dir: Path, resumed: bool, progress: 
             runner.n_jobs, runner.backend, len(todo), resumed))
         # the starting manifest: a run killed from here on is known to be incomplete
         provenance.write_json_atomic(run_dir / MANIFEST,
-                                     {**manifest, "complete": not todo, "running": True})
+                                     {**manifest, "complete": not todo, "running": True,
+                                      "parts": part_names(run_dir, s.rows.folders)})
     except OSError as e:
         raise RunError(f"cannot write to output directory {run_dir}: {e.strerror or e}") from None
     settings = RunSettings(
@@ -328,7 +353,7 @@ def _run_owned(s: Session, runner: Any, run_dir: Path, resumed: bool, progress: 
     entries, failed, lines = s.rows.outcome(run_dir, writer, tasks, todo, s.name, outcome.seconds)
     provenance.write_json_atomic(run_dir / MANIFEST, {
         **manifest, **entries, **s.final, "session_seconds": round(outcome.seconds, 3),
-        "worker_crashes": outcome.crashes})
+        "worker_crashes": outcome.crashes, "parts": part_names(run_dir, s.rows.folders)})
     record = {"finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
               "seconds": round(time.perf_counter() - t0, 3), "ran": outcome.ran,
               "crashes": outcome.crashes, "tasks": len(todo)}
@@ -346,4 +371,4 @@ def _run_owned(s: Session, runner: Any, run_dir: Path, resumed: bool, progress: 
 
 
 __all__ = ["Session", "dump_yaml", "SearchRows", "EnvelopeRows", "EnvelopeWriter", "run_session",
-           "open_run_dir", "report_or_log", "recorded_kind", "RunError"]
+           "open_run_dir", "report_or_log", "unwritten_report", "recorded_kind", "RunError"]

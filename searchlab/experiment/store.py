@@ -39,7 +39,7 @@ from searchlab.experiment.lock import pid_alive
 from searchlab.experiment.provenance import run_identity
 from searchlab.experiment.run_status import (TABLE_DIR, IncompleteRunError, NotARunError,
                                              RunStatus, planned_tasks, recorded_complete,
-                                             refusal, runs_below)
+                                             recorded_parts, refusal, runs_below)
 from searchlab.experiment.table_kinds import (PARALLEL_KINDS, TRADEOFF_KINDS, UnknownTableError,
                                               kind_of)
 
@@ -327,26 +327,70 @@ def _check_named_once(parts: list[Path]) -> None:
         seen[real] = p
 
 
-def _foreign(p: Path, t: pa.Table, run_id: dict[str, str] | None) -> str | None:
-    """Why part p (read as t) is not a part of its folder's run (None when it is)."""
+def _foreign(p: Path, t: pa.Table | None, run_id: dict[str, str] | None) -> str | None:
+    """Why part p (read as t; None: read what is needed) is not a part of its folder's run
+    (None when it is)."""
     if run_id is None:
         return None
-    own = part_identity(p, t.schema)
+    schema = t.schema if t is not None else pq.read_schema(p)
+    own = part_identity(p, schema)
     if own is not None:
         if own != run_id:
             return (f"experiment hash {own.get('config_hash')}, run id {own.get('run_id')}; "
                     f"the run's: {run_id['config_hash']}, {run_id['run_id']}")
         return None
-    if "config_hash" in t.column_names:        # a part of an older writer: its rows' hash
-        hashes = {h for h in t.column("config_hash").to_pylist() if h}
+    if "config_hash" in schema.names:        # a part of an older writer: its rows' hash
+        col = (t if t is not None else pq.read_table(p, columns=["config_hash"])).column("config_hash")
+        hashes = {h for h in col.to_pylist() if h}
         if hashes - {run_id["config_hash"]}:
             return (f"experiment hash {', '.join(sorted(hashes))}; the run's: "
                     f"{run_id['config_hash']}")
     return None
 
 
+def foreign_parts(run_dir: Path, folders: Sequence[str]) -> list[str]:
+    """One line for each part in the run's ``folders`` that is not the run's (another run's
+    identity, store.PartWriter): what resume refuses. Unreadable parts are left to recover()."""
+    ident = run_identity(run_dir)
+    out = []
+    for f in folders:
+        for p in sorted((Path(run_dir) / f).glob("part-*.parquet")):
+            try:
+                why = _foreign(p, None, ident)
+            except Exception:  # noqa: BLE001 -- a damaged part: recover() sets it aside
+                continue
+            if why is not None:
+                out.append(f"{p} ({why})")
+    return out
+
+
+def _copies(runs: list[Path], skip: bool) -> set[Path]:
+    """The runs that are copies of an earlier one in ``runs`` (the same run id, e.g. a
+    ``<ts>.bak`` copy beside the run): MixedRunError naming both, or (``skip``) the copies to
+    leave out, each with a warning line."""
+    first: dict[str, Path] = {}
+    out: set[Path] = set()
+    for run in runs:
+        ident = run_identity(run)
+        if ident is None:
+            continue
+        if ident["run_id"] not in first:
+            first[ident["run_id"]] = run
+            continue
+        orig = first[ident["run_id"]]
+        if not skip:
+            raise MixedRunError(
+                f"searchlab.load: {run} is a copy of the run {orig} (the same run id "
+                f"{ident['run_id']}), so its rows would be read twice; move the copy out, name "
+                f"one of them, or skip copies with searchlab.load(..., skip_copies=True)")
+        warnings.warn(f"searchlab.load: skipped {run}: a copy of the run {orig} (the same run id "
+                      f"{ident['run_id']})", stacklevel=3)
+        out.add(run)
+    return out
+
+
 def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = False,
-         combine: bool = False):
+         combine: bool = False, skip_copies: bool = False):
     """One pandas DataFrame from one or many runs.
 
     ``path_or_glob``: a run directory, a folder of runs (e.g. ``results/`` or
@@ -360,16 +404,27 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
     part whose identity is not its folder's run's (a part of another run copied into table/)
     and a file named twice (a run named twice, also through a symlink) raise MixedRunError
     naming the files. ``combine=True`` reads parts of several runs in one folder on purpose
-    and adds the column ``run`` (each row's run id; its experiment hash for older parts).
+    and adds the column ``run`` (each row's run id; its experiment hash for older parts). Two
+    run directories with one run id (a copy of a run beside it, ``<ts>.bak``) raise
+    MixedRunError naming both; ``skip_copies=True`` reads the first (in path order) and skips
+    each copy with a warning line.
 
     Raises NotARunError for an empty path, a value that is no path (None) or a directory that
     holds no run, and IncompleteRunError when a run is incomplete (fewer tasks done than its
     manifest planned: killed, still running, or its parts deleted) or damaged (a part cannot be
-    read). ``partial=True`` accepts such runs: their readable rows are returned, with a warning
+    read, or a part its manifest.json lists is gone). ``partial=True`` accepts such runs: their readable rows are returned, with a warning
     naming what is missing.
     """
     parts, named_runs = _expand(path_or_glob)
     _check_named_once(parts)
+    copies = _copies(list(dict.fromkeys([*named_runs, *map(_run_of, parts)])), skip_copies)
+    parts = [p for p in parts if _run_of(p) not in copies]
+    named_runs = [r for r in named_runs if r not in copies]
+    read_folders: dict[Path, set[str]] = {}
+    for p in parts:
+        read_folders.setdefault(_run_of(p), set()).add(p.parent.name)
+    for r in named_runs:
+        read_folders.setdefault(r, set()).add(TABLE_DIR)
     frames = []
     kinds: dict[str, Path] = {}
     damaged: dict[Path, list[str]] = {}
@@ -408,8 +463,11 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
     for run in dict.fromkeys([*named_runs, *damaged, *(Path(r) for r in df["run_dir"].unique())]):
         rows = df[df["run_dir"] == str(run)]
         done = rows["task_id"].nunique() if "task_id" in rows else len(rows)
+        listed = recorded_parts(run)
+        missing = [f"{f}/{n}" for f in sorted(read_folders.get(run, ()))
+                   for n in listed.get(f, []) if not (run / f / n).exists()]
         status = RunStatus(run, planned_tasks(run), int(done), damaged.get(run, []),
-                           recorded_complete(run))
+                           recorded_complete(run), missing)
         if not status.complete:
             if not partial:
                 raise IncompleteRunError(refusal(status, "searchlab.load(..., partial=True)"))

@@ -27,6 +27,7 @@ from searchlab.experiment.schema import (BACKENDS, CONF_DIR, TREE_DEFAULTS, TREE
                                          ConfigError, ExperimentConfig, PruningConfig,
                                          RunnerConfig)
 from searchlab.experiment.study import Study, TreeSpec, freeze, thaw
+from searchlab.games.othello import MAX_RANDOM_PLY
 from searchlab.limits import (MAX_BRANCHING, MAX_COUNT, MAX_DEPTH, MAX_INSTANCES, MAX_LEVELS,
                               MAX_NAME, MAX_SEED, MAX_TT_SIZE, MAX_WORKERS, excerpt)
 from searchlab.trees import TREE_MODELS, make_tree
@@ -213,6 +214,10 @@ def validate(cfg: Any) -> Study:
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.+-]{1,%d}" % MAX_NAME, name or ""):
         raise ConfigError(f"name must be a word of 1 to {MAX_NAME} characters (letters, digits, "
                           f"_ . + -); got {excerpt(name)}")
+    if not name.strip("."):       # '.', '..': the run would be written at or above results_dir
+        raise ConfigError(f"name={name} is not a name: the run directory "
+                          f"<results_dir>/<name>/<timestamp> must stay inside results_dir; give "
+                          f"a word with a letter or digit")
     seed = _check_int("seed", plain["seed"], 0, maximum=MAX_SEED)
     sweep, search, runner = plain["sweep"], plain["search"], plain["runner"]
 
@@ -337,6 +342,8 @@ def validate(cfg: Any) -> Study:
         raise ConfigError(f"runner.flush_seconds must be in (0, 86400]; got "
                           f"{excerpt(runner['flush_seconds'])}")
     _check_int("runner.n_workers", runner["n_workers"], 1, allow_none=True, maximum=MAX_WORKERS)
+    if runner["backend"] == "dask":
+        _check_dask()
     if runner["address"] is not None and runner["backend"] != "dask":
         raise ConfigError("runner.address is only used by runner=dask (backend dask)")
     if runner["address"] is not None and not _ADDRESS.fullmatch(str(runner["address"])):
@@ -359,6 +366,18 @@ def validate(cfg: Any) -> Study:
         game_orderings=game_orderings,
         d_by_ordering=d_by_ordering, max_nodes_by_ordering=max_nodes_by_ordering,
         aspiration=aspiration, tt_size=tt_size, prunings=prunings)
+
+
+def _check_dask() -> None:
+    """runner=dask needs the dask extra: refused here, before a run directory exists, not by
+    an ImportError in the run."""
+    try:
+        import dask  # noqa: F401 -- optional dependency (the dask extra)
+        import distributed  # noqa: F401
+    except ImportError as e:
+        raise ConfigError(f"runner=dask needs the dask extra (dask and distributed): pip install "
+                          f"'searchlab[dask]'; here: {str(e).splitlines()[0] if str(e) else e!r}; "
+                          f"or use runner=local") from None
 
 
 #: the sections of the schema whose keys are fixed (a dataclass of schema.py each)
@@ -567,7 +586,7 @@ def _game_spec(key: str, g: dict) -> Any:
             raise ConfigError(f"{key}.sample must be an integer >= 1, 'all' or null; got {excerpt(sample)}")
     ply = g.get("ply")
     if name in ("othello", "hex"):
-        top = 120 if name == "othello" else hex_size(positions) ** 2 - 1
+        top = MAX_RANDOM_PLY if name == "othello" else hex_size(positions) ** 2 - 1
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= top:
             raise ConfigError(f"{key}.ply must be an integer in 0..{top} (random moves from the "
                               f"start{'' if name == 'othello' else ' of the ' + positions + ' board'}); "

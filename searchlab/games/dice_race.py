@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
+from searchlab.limits import check_seed
 from searchlab.games import dice_race_compiled
 from searchlab.games.dice_race_compiled import MAX_COINS, MAX_TOKENS
 from searchlab.games.protocol import CHANCE
@@ -91,7 +92,7 @@ class DiceRace:
         root (fewer where the game ends first); numpy Generator from ``seed``, no global state."""
         if isinstance(plies, bool) or not isinstance(plies, int) or plies < 0:
             raise InvalidParameterError(f"plies must be an integer >= 0; got {plies!r}")
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(check_seed(seed))
         s = self.root
         for _ in range(plies):
             if self.is_terminal(s):

@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
+from searchlab.limits import check_seed
 from searchlab.games import harvest_compiled
 from searchlab.games.harvest_compiled import MAX_PILES, MAX_STONES, MAX_TAKE
 from searchlab.games.protocol import Capabilities
@@ -86,7 +87,7 @@ class Harvest:
         first); numpy Generator from ``seed``, no global state."""
         if isinstance(plies, bool) or not isinstance(plies, int) or plies < 0:
             raise InvalidParameterError(f"plies must be an integer >= 0; got {plies!r}")
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(check_seed(seed))
         s = self.root
         for _ in range(plies):
             if self.is_terminal(s):

@@ -35,6 +35,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
+from searchlab.limits import check_seed
 from searchlab.games.openspiel import OpenSpielGame
 
 HOME_SUM = 140          # summed distance of a home triangle's pieces to the target apex
@@ -124,7 +125,7 @@ class OpenSpielChineseCheckers(OpenSpielGame):
         (numpy default_rng(seed)), continued while a hop chain is unfinished, so the root is
         the start of a player's turn; fewer if the game would end (never a terminal root)."""
         g = cls(players)
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(check_seed(seed))
         s, hist = g.initial_state().clone(), []
         k = 0
         while k < plies or in_hop_chain(s):

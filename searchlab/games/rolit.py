@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
+from searchlab.limits import check_seed
 from searchlab.games import rolit_compiled
 from searchlab.games.othello import CORNERS, _squares, flips, legal_squares
 from searchlab.games.protocol import Capabilities
@@ -87,7 +88,7 @@ class Rolit:
         if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies < 60:
             raise InvalidParameterError(f"plies must be an integer in [0, 59]; got {plies!r}")
         g = cls(players)
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(check_seed(seed))
         s = g.root
         for _ in range(plies):
             moves = g.legal_moves(s)

@@ -16,6 +16,7 @@ from typing import Any, Callable, Hashable
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
+from searchlab.limits import check_seed
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ def random_openings(game: Any, ply: int, n: int, seed: int,
     ``n`` of them (too few distinct positions at that ply, or ``accept`` too strict)."""
     if ply < 0 or n < 1:
         raise InvalidParameterError(f"random_openings needs ply >= 0 and n >= 1; got {ply}, {n}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     tries = max_tries if max_tries is not None else 50 * n
     out: list[Opening] = []
     seen: set[int] = set()

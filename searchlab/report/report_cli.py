@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from searchlab.errors import SearchlabError
-from searchlab.experiment.api import write_run_report
-from searchlab.studies.sweep.sweep_export import link_tables, parse_formats, write_tables
+from searchlab.experiment.api import write_run_report, write_run_tables
+from searchlab.studies.sweep.sweep_export import link_tables, parse_formats
 
 MAX_RESAMPLES = 1_000_000
 
@@ -50,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         path = write_run_report(run_dir, fmt=args.format, exact=not args.no_exact,
                             n_resamples=args.resamples, partial=args.partial)
         if args.tables:
-            link_tables(path, write_tables(run_dir, formats=args.tables, n_resamples=args.resamples))
+            link_tables(path, write_run_tables(run_dir, args.tables, n_resamples=args.resamples,
+                                               partial=args.partial))
     except (OSError, SearchlabError) as e:     # not a run, incomplete, unwritable: one line
         print(f"searchlab-report: error: {e}", file=sys.stderr)
         return 2

@@ -161,3 +161,28 @@ def test_unsupported_quiescence():
         minimal_tree(ConnectFour(), 3, quiescence=Quiescence())
     with pytest.raises(UnsupportedError, match="delta"):
         minimal_tree(Chess(), 3, quiescence=Quiescence(delta=200.0))
+
+
+def test_depth_is_capped_and_max_nodes_bounds_the_tree_and_its_oracle():
+    """minimal_tree(ConnectFour(), 99) ran without end: a depth over MAX_DEPTH is refused, a
+    tree too large for an unbudgeted count is refused before any work, and max_nodes bounds the
+    counted tree and each exact-value search (SearchAborted naming it)."""
+    from searchlab.errors import SearchAborted
+
+    with pytest.raises(InvalidParameterError, match=r"depth must be an integer in \[1, 200\]"):
+        minimal_tree(ConnectFour(), 201)
+    with pytest.raises(InvalidParameterError, match=r"minimal_tree\(connect4, depth=99\) without "
+                                                    r"max_nodes: .* about 2.06e\+42 leaves"):
+        minimal_tree(ConnectFour(), 99)
+    with pytest.raises(SearchAborted, match=r"max_nodes=20000 exhausted by an exact-value search"):
+        minimal_tree(ConnectFour(), 99, max_nodes=20000)
+    full = minimal_tree(ConnectFour(), 3)
+    assert minimal_tree(ConnectFour(), 3, max_nodes=full.nodes).nodes == full.nodes
+    with pytest.raises(SearchAborted, match="exhausted by the perfectly ordered tree"):
+        minimal_tree(ConnectFour(), 3, max_nodes=full.nodes - 1)
+    with pytest.raises(InvalidParameterError, match="max_nodes must be"):
+        minimal_tree(ConnectFour(), 3, max_nodes=0)
+    tree = IIDTree(3, 4, seed=1)        # no static values: the oracle is plain minimax, counted
+    with pytest.raises(SearchAborted, match="exhausted by the exact values' minimax"):
+        minimal_tree(tree, 4, max_nodes=5)
+    assert minimal_tree(tree, 4, max_nodes=10**6).nodes == minimal_tree(tree, 4).nodes

@@ -67,6 +67,11 @@ def test_ordered_and_discrete_sections(reproduce):
     (["--out", "FILE/sub"], "--out {FILE}/sub: cannot write there"),
     (["--resamples", "-5"], "--resamples must be in [1, 1000000]; got -5"),
     (["--jobs", "0"], "--jobs must be in [1, 4096]; got 0"),
+    # these ran the whole reproduction and rewrote REPORT.md
+    (["--only", ""], "--only needs study names, comma-separated, none empty; got ''"),
+    (["--only", ","], "--only needs study names, comma-separated, none empty; got ','"),
+    (["--only", "ordering_hex_deep,"], "none empty; got 'ordering_hex_deep,'"),
+    (["--only", " "], "none empty; got ' '"),
 ])
 def test_bad_arguments_fail_at_the_start(reproduce, tmp_path, monkeypatch, capsys, args, message):
     """A bad --runs used to fail with a ValueError after every study had run."""

@@ -63,7 +63,7 @@ BAD = [
 BIG = "1" + "0" * 400
 EPD_DIR = "/tmp/searchlab-misuse-inputs"
 MISUSE_23 = [
-    (["~sweep"], "sweep: the section is missing or not a mapping"),
+    (["~sweep"], "~sweep: a config key cannot be removed, only a config group's choice"),
     (["+sweep.foo=1"], "unknown config key 'sweep.foo'; allowed keys in sweep: b, d,"),
     (["+tree.foo=1"], "unknown config key 'tree.foo'; allowed keys in tree: model,"),
     (["+search.foo=1"], "unknown config key 'search.foo'; allowed keys in search: algorithm,"),
@@ -106,6 +106,29 @@ MISUSE_23 = [
     (["--shell-completion"], "--shell-completion needs one of install=SHELL, uninstall=SHELL or query=SHELL"),
     (["--config-dir", "/nonexistent-searchlab-dir", "experiment=mine"],
      "--config-dir: no such directory /nonexistent-searchlab-dir"),
+    # round three: a removed key or study section ran another study (or a traceback)
+    (["experiment=chance", "~claim_study"], "~claim_study: a config key cannot be removed"),
+    (["experiment=parallel_tiny", "~parallel"], "~parallel: a config key cannot be removed"),
+    (["experiment=chance", "claim_study=null"], "claim_study=null: a study's section cannot be emptied"),
+    (["experiment=unsound_tradeoff_tiny", "~tradeoff"], "~tradeoff: a config key cannot be removed"),
+    (["~name"], "~name: a config key cannot be removed, only a config group's choice"),
+    (["~seed"], "set its value instead (seed=VALUE)"),
+    (["~results_dir"], "set its value instead (results_dir=VALUE)"),
+    (["~ordering"], "set its value instead (ordering=VALUE)"),
+    (["~sweep.ordering"], "~sweep.ordering: a config key cannot be removed"),
+    (["name=.."], "name=.. is not a name: the run directory <results_dir>/<name>/<timestamp> must "
+                  "stay inside results_dir"),
+    (["name=."], "name=. is not a name"),
+    (["game=othello", "game.ply=62"], "game.ply must be an integer in 0..61"),
+    (["pruning.lmr.after=3"], "pruning.lmr.after=3: pruning.lmr is null in this config, so it "
+                              "has no key 'after'; choose an option that sets pruning.lmr first"),
+    (["-m", "hydra/launcher=foo"], "hydra/launcher=foo: no such launcher; installed: basic"),
+    (["experiment=unsound_tradeoff_tiny", "tradeoff.domains.othello.match.openings=1000000000"],
+     "tradeoff.domains.othello.match.openings must be an integer in [1, 100000]"),
+    (["experiment=unsound_tradeoff_tiny", "+tradeoff.domains.othello.match.balance_depth=200"],
+     "tradeoff.domains.othello.match.balance_depth must be an integer in [1, 8]"),
+    (["experiment=unsound_tradeoff_tiny", "tradeoff.domains.othello.match.opening_ply=70"],
+     "tradeoff.domains.othello.match.opening_ply=70: an opening must end before the game does"),
 ]
 
 

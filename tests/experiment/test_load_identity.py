@@ -13,6 +13,7 @@ import pytest
 from searchlab.experiment import store
 from searchlab.experiment.api import run_study
 from searchlab.experiment.run_status import IncompleteRunError, NotARunError
+from searchlab.experiment.session import RunError
 from searchlab.report import report_cli
 
 TINY = ["sweep.b=[2]", "sweep.d=1..2", "sweep.instances=2", "sweep.ordering=[random]",
@@ -78,3 +79,68 @@ def test_a_complete_run_whose_parts_are_gone_is_an_error_naming_its_table(runs, 
 def test_a_value_that_is_no_path_is_refused(bad):
     with pytest.raises(NotARunError, match="expected a"):
         store.load(bad)
+
+
+def test_a_copy_of_a_run_beside_it_is_refused_or_skipped_with_a_line(runs, tmp_path):
+    """`cp -r <ts> <ts>.bak`: the folder holds one run twice (one run id); reading the folder
+    would count every row twice."""
+    folder = tmp_path / "quick"
+    shutil.copytree(runs / "a", folder / "2026-01-01_00-00-00")
+    shutil.copytree(runs / "a", folder / "2026-01-01_00-00-00.bak")
+    with pytest.raises(store.MixedRunError, match=r"00\.bak is a copy of the run .*00-00-00 "
+                                                  r"\(the same run id .*skip_copies=True"):
+        store.load(folder)
+    with pytest.raises(store.MixedRunError, match="is a copy of the run"):
+        store.load(folder, combine=True)
+    with pytest.warns(UserWarning, match=r"skipped .*00\.bak: a copy of the run") as seen:
+        df = store.load(folder, skip_copies=True)
+    assert len(seen) == 1 and len(df) == 4 and df["run_dir"].nunique() == 1
+    assert df["run_dir"].iloc[0].endswith("00-00-00")
+
+
+def test_a_part_the_manifest_lists_that_is_gone_is_an_error_unless_partial(runs, tmp_path):
+    """The tasks are all there (a duplicate of the part's rows under another name), but a part
+    the run's manifest lists is gone: not the run that was written."""
+    run = tmp_path / "a"
+    shutil.copytree(runs / "a", run)
+    listed = json.loads((run / "manifest.json").read_text())["parts"]["table"]
+    assert listed == [p.name for p in store.list_parts(run)]
+    first = store.list_parts(run)[0]
+    shutil.copy(first, first.with_name("part-09999-00000000.parquet"))
+    first.unlink()
+    with pytest.raises(IncompleteRunError, match=rf"missing 1 part\(s\) its manifest.json lists "
+                                                 rf"\(table/{first.name}: deleted or moved\)"):
+        store.load(run)
+    with pytest.warns(UserWarning, match="missing 1 part"):
+        assert len(store.load(run, partial=True)) == 4
+
+
+def test_resume_with_a_part_of_another_run_is_refused_and_the_manifest_untouched(runs, tmp_path):
+    """The seed-1 run's rows have the seed-0 run's task ids: taken as done, they made a
+    resumed run 'complete' with another run's measurements."""
+    run = tmp_path / "a"
+    shutil.copytree(runs / "a", run)
+    for p in store.list_parts(run):
+        p.unlink()
+    stray = store.list_parts(runs / "b")[0]
+    shutil.copy(stray, run / "table" / stray.name)
+    before = (run / "manifest.json").read_text()
+    with pytest.raises(RunError, match=rf"{run} holds 1 part\(s\) of another run, e.g. "
+                                       rf".*{stray.name} \(experiment hash .*move them out"):
+        run_study("quick", [*TINY, f"runner.resume={run}"], progress=False)
+    assert (run / "manifest.json").read_text() == before
+    assert [p.name for p in store.list_parts(run)] == [stray.name]
+
+
+def test_a_resumed_run_is_complete_only_when_every_task_has_its_row(runs, tmp_path):
+    """The manifest's `complete` counts the planned tasks' rows, not rows: a part of the run
+    removed, the resume runs its tasks again and the manifest lists the parts it holds."""
+    run = tmp_path / "a"
+    shutil.copytree(runs / "a", run)
+    gone = store.list_parts(run)[0]
+    gone.unlink()
+    run_study("quick", [*TINY, f"runner.resume={run}"], progress=False)
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["complete"] and manifest["rows"] == 4
+    assert manifest["parts"]["table"] == [p.name for p in store.list_parts(run)]
+    assert len(store.load(run)) == 4

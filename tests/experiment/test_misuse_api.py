@@ -22,6 +22,8 @@ from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import ConnectFour
 from searchlab.games.rolit import Rolit
 from searchlab.games.tictactoe import TicTacToe
+from searchlab.algorithms.minimal_tree import minimal_tree
+from searchlab.play.openings import random_openings
 from searchlab.parallel import simulate
 
 BIG = 10**30
@@ -59,6 +61,15 @@ API_MISUSE = [
     ("load(None)", lambda: load(None), "expected a run directory"),
     ("search without a depth on Connect Four", lambda: search(ConnectFour("4455"), "alphabeta", "centre"),
      "depth=None searches connect4.* to the end of the game, an unbounded solve: give depth="),
+    # round three
+    ("Rolit.random(3, 10, seed=-1)", lambda: Rolit.random(3, 10, seed=-1),
+     r"seed must be an integer in \[0, 18446744073709551615\]; got -1"),
+    ("random_openings seed=-1", lambda: random_openings(ConnectFour(), 2, 1, -1),
+     r"seed must be an integer in \[0, "),
+    ("minimal_tree(ConnectFour(), 99)", lambda: minimal_tree(ConnectFour(), 99),
+     r"minimal_tree\(connect4, depth=99\) without max_nodes"),
+    ("minimal_tree depth 201", lambda: minimal_tree(ConnectFour(), 201, max_nodes=10),
+     r"depth must be an integer in \[1, 200\]"),
 ]
 
 

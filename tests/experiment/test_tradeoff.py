@@ -230,3 +230,22 @@ def test_a_failing_task_is_retried_then_recorded_and_resume_completes_it(tmp_pat
     drop = list(NONDETERMINISTIC)
     pd.testing.assert_frame_equal(load_table(once).drop(columns=drop),
                                   load_table(run).drop(columns=drop))
+
+
+def test_report_tables_of_a_tradeoff_run_are_its_summary(tiny_run, capsys):
+    """searchlab-report --tables on a trade-off run: its per-technique summary, not the
+    sweep's summary tables (a KeyError: 'algorithm' before)."""
+    import shutil
+
+    from searchlab.report import report_cli
+    from searchlab.studies.tradeoff.tradeoff_report import summarise
+
+    shutil.rmtree(tiny_run / "tables", ignore_errors=True)
+    assert report_cli.main([str(tiny_run), "--tables", "csv,latex,md"]) == 0, capsys.readouterr().err
+    assert sorted(p.name for p in (tiny_run / "tables").iterdir()) == [
+        "tradeoff_summary.csv", "tradeoff_summary.md", "tradeoff_summary.tex"]
+    got = pd.read_csv(tiny_run / "tables" / "tradeoff_summary.csv")
+    want = summarise(load_table(tiny_run))
+    assert list(got["technique"]) == list(want["technique"])
+    assert got["node_ratio"].to_numpy() == pytest.approx(want["node_ratio"].to_numpy())
+    assert "tradeoff_summary.md" in (tiny_run / "report.md").read_text()

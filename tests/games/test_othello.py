@@ -202,6 +202,18 @@ def test_random_position_is_reproducible():
     assert Othello.random(12, 4).initial_state() == random_position(12, 4)
 
 
+def test_random_positions_exist_for_every_accepted_ply_and_beyond_are_refused():
+    """Plies 62..120 were accepted, then a seed found no game that long (a traceback in the
+    study); the accepted range is the one every seed reaches."""
+    from searchlab.games.othello import MAX_RANDOM_PLY
+    for seed in range(12):
+        s = random_position(MAX_RANDOM_PLY, seed)
+        assert not Othello().is_terminal(s)
+    for ply in (MAX_RANDOM_PLY + 1, 120):
+        with pytest.raises(ValueError, match=r"ply must be an integer in 0\.\.61 .*got "):
+            random_position(ply, 0)
+
+
 def test_zobrist():
     g = Othello()
     keys = {}

@@ -96,7 +96,9 @@ def position_rows(game: Any, name: str, depths: Sequence[int], policies: Sequenc
                   max_nodes: int | None = None) -> list[dict]:
     """The table's rows of one position (a Game rooted at it, labelled ``name``): every policy
     at every depth of ``depths``, each beside the minimal tree under that policy's table and
-    quiescence settings (computed once per setting and depth)."""
+    quiescence settings (computed once per setting and depth). ``max_nodes`` caps every search,
+    the minimal tree's too (SearchAborted when the minimal tree or one of its exact-value
+    searches is over it)."""
     settings = {p: policy_settings(game, p, pruning) for p in policies}
     rows = []
     for d in depths:
@@ -104,8 +106,9 @@ def position_rows(game: Any, name: str, depths: Sequence[int], policies: Sequenc
         for p in policies:
             s = settings[p]
             if s["tt"] not in minimal:
+                # the policies' node cap bounds the minimal tree and its oracle too
                 minimal[s["tt"]] = minimal_tree(game, d, tt=s["tt"], tt_size=tt_size,
-                                                quiescence=s["quiescence"])
+                                                quiescence=s["quiescence"], max_nodes=max_nodes)
             m = minimal[s["tt"]]
             r = search(game, "alphabeta", p, depth=d, pruning=pruning, tt_size=tt_size,
                        max_nodes=max_nodes)

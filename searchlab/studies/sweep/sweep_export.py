@@ -124,15 +124,17 @@ def _est(v, lo, hi) -> str:
 
 def _display(frame: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     """Header and rows for the human-readable writers: estimate, lo, hi fused into one
-    "estimate [95 % CI]" cell; every other cell through format.number."""
-    cols = [c for c in frame.columns if c not in ("estimate", "lo", "hi")]
+    "estimate [95 % CI]" cell (a table without them, e.g. another study kind's, as it is);
+    every other cell through format.number."""
+    fused = {"estimate", "lo", "hi"} <= set(frame.columns)
+    cols = [c for c in frame.columns if not fused or c not in ("estimate", "lo", "hi")]
     at = cols.index("n") + 1 if "n" in cols else len(cols)
-    header = cols[:at] + ["estimate [95 % CI]"] + cols[at:]
+    header = cols[:at] + ["estimate [95 % CI]"] + cols[at:] if fused else list(cols)
     rows = []
-    for r in frame.itertuples(index=False):
-        d = r._asdict()
+    for d in frame.to_dict("records"):
         cells = [number(d[c]) for c in cols]
-        cells.insert(at, _est(d["estimate"], d["lo"], d["hi"]))
+        if fused:
+            cells.insert(at, _est(d["estimate"], d["lo"], d["hi"]))
         rows.append(cells)
     return header, rows
 
@@ -220,18 +222,20 @@ def _formats(formats: Iterable[str] | str) -> list[str]:
 
 def write_tables(run: Path | str | pd.DataFrame, out_dir: Path | str | None = None, *,
                  formats: Iterable[str] | str = FORMATS, n_resamples: int = 999,
-                 tables: Mapping[str, pd.DataFrame] | None = None) -> list[Path]:
+                 tables: Mapping[str, pd.DataFrame] | None = None,
+                 partial: bool = False) -> list[Path]:
     """Write every summary table of ``run`` (a run directory or its loaded table) as
     ``out_dir/<name>.csv`` / ``.tex`` / ``.md`` (``out_dir`` default: ``RUN/tables``; required
     for a DataFrame). ``formats``: a subset of csv, latex, md (a list or "csv,latex"). Returns
-    the paths written. Raises ValueError for an unknown format."""
+    the paths written. Raises ValueError for an unknown format. ``tables``: the tables to
+    write (default: :func:`summary_tables` of the run's rows, read with ``partial``)."""
     fs = _formats(formats)
     if isinstance(run, pd.DataFrame):
         if out_dir is None:
             raise ValueError("out_dir is required when run is a table, not a run directory")
         table = run
     else:
-        table = load(run)
+        table = load(run, partial=partial) if tables is None else None
         out_dir = Path(run) / "tables" if out_dir is None else out_dir
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,10 @@ from searchlab.experiment.study import Study
 
 def sweep_session(study: Study) -> Session:
     """The sweep's session: its tasks planned now (grid.plan: a ConfigError for an empty grid),
-    the budget guard on their estimates, the points the planner trimmed in the final manifest."""
+    the budget guard on their estimates, the points the planner trimmed in the final manifest.
+    The guard is first asked of the grid's points (grid.check_points), before the instances are
+    expanded into tasks."""
+    grid.check_points(study, study.runner.max_nodes)
     p = grid.plan(study)
     trimmed = [{("tree" if study.game is None else "game"):
                 t[0].model if study.game is None else t[0].name,

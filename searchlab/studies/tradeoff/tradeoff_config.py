@@ -27,6 +27,7 @@ from searchlab.experiment.schema import ConfigError
 from searchlab.experiment.validation import plain_config, structured
 from searchlab.games.connect4 import ConnectFour, load_benchmark
 from searchlab.games.epd import load_epd
+from searchlab.games.othello import MAX_RANDOM_PLY
 from searchlab.limits import MAX_COUNT, check_int, check_number
 from searchlab.algorithms.engine_session import BUDGET_MODES
 from searchlab.play.match import PLAY_MODES
@@ -285,6 +286,16 @@ def selected_domains(cfg: TradeoffConfig) -> list[str]:
     return [n for n in names if getattr(cfg.domains, n).enabled]
 
 
+#: Most openings per domain of a trade-off study's matches (2 games each): 200 000 games.
+MAX_MATCH_OPENINGS = 100_000
+#: Deepest balance check: the reference engine searches every drawn opening (up to 50 draws
+#: per opening kept) at this depth before the run starts.
+MAX_BALANCE_DEPTH = 8
+#: Plies by which a game of the domain is over: Connect Four's board is full at 42, a random
+#: Othello game is over after games.othello.MAX_RANDOM_PLY + 1 for almost every seed.
+MAX_OPENING_PLY = {"connect4": 42, "othello": MAX_RANDOM_PLY + 1}
+
+
 def _int(key: str, v: Any, lo: int) -> None:
     """v an integer in [lo, MAX_COUNT] (every count, depth and budget is bounded:
     searchlab.limits; depths are bounded again by the search itself)."""
@@ -371,12 +382,18 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
         if m.enabled:
             if n == "incremental":
                 _fail(f"{k}.match.enabled: matches are played in connect4, othello and chess only")
-            _int(f"{k}.match.openings", m.openings, 1)
+            check_int(f"{k}.match.openings", m.openings, 1, MAX_MATCH_OPENINGS, error=ConfigError)
             _int(f"{k}.match.opening_ply", m.opening_ply, 0)
+            longest = min(m.max_plies, MAX_OPENING_PLY.get(n, m.max_plies))
+            if m.opening_ply >= longest:
+                _fail(f"{k}.match.opening_ply={m.opening_ply}: an opening must end before the "
+                      f"game does; at most {longest - 1} random plies in {n} (its games are over "
+                      f"by {longest} plies, or match.max_plies={m.max_plies})")
             _int(f"{k}.match.budget", m.budget, 1)
             _int(f"{k}.match.pairs_per_task", m.pairs_per_task, 0)
             _int(f"{k}.match.max_plies", m.max_plies, 1)
-            _int(f"{k}.match.balance_depth", m.balance_depth, 1)
+            check_int(f"{k}.match.balance_depth", m.balance_depth, 1, MAX_BALANCE_DEPTH,
+                      error=ConfigError)
             if m.quiescence is not None:
                 _int(f"{k}.match.quiescence", m.quiescence, 1)
             if m.balance_margin is not None:

@@ -481,6 +481,13 @@ def _domains_in_order(summary: pd.DataFrame) -> list[str]:
     return [d for d in DOMAINS if d in present] + sorted(present - set(DOMAINS))
 
 
+def tradeoff_tables(run_dir: str | Path) -> dict[str, pd.DataFrame]:
+    """The tables ``searchlab-report --tables`` exports for a trade-off run: the per-technique
+    summary (:func:`summarise`) of its position rows (none for a matches-only run)."""
+    df = load_table(Path(run_dir), "table")
+    return {"tradeoff_summary": summarise(df)} if len(df) else {}
+
+
 def write_tradeoff_report(run_dir: str | Path, fig_format: str = "png") -> Path:
     """report.md of a trade-off run (a matches-only run: studies.tradeoff.matches_report.write_matches_report);
     the Pareto figures in ``fig_format`` (png, pdf or svg), linked as written."""
