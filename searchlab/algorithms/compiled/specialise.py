@@ -51,6 +51,17 @@ The copy's Python code. The copy is imported from a code object compiled once an
 ``__pycache__/<name>.<cache tag>.code`` beside it (``_code``; pruned with the copy), so a warm
 process does not compile the 40 kB source again, whatever PYTHONDONTWRITEBYTECODE says.
 
+Proof of what runs. Every file that decides what a copy does is checked against the digest
+that names it before use: the source against its text (``heal``), the code object by a SHA-256
+seal over the digest and its bytes (``_code``), numba's index by the same seal and each data
+file by the SHA-256 the index records for it (``VerifiedCacheFile``, which every cached function
+of a copy reads and writes through). A mismatch sets the copy's compiled files aside into
+``damaged/`` with one warning line (``set_aside``) and numba compiles afresh. Nothing records a
+location: the code object is stored under the copy's bare name and given its present path when
+loaded, numba's files of a copy go to ``__pycache__`` beside it (``CopyLocator``, stamped with
+the digest instead of numba's path-derived directory and modification time), so a cache can be
+moved or copied and a process reads only the cache it is configured for.
+
 Under NUMBA_DISABLE_JIT=1 the copy is imported the same way and runs as plain Python.
 """
 
