@@ -56,7 +56,6 @@ from typing import Sequence
 import numpy as np
 
 from searchlab.errors import InvalidParameterError
-from searchlab.limits import MAX_BRANCHING, excerpt
 
 __all__ = ["ExactSequence", "uniform_pmf", "win_loss_pmf", "expected_counts", "ContinuousBounds",
            "continuous_bounds", "partition_cdfs", "perfect_order_counts", "expected_counts_no_deep_cutoffs",
@@ -78,6 +77,9 @@ PARTITION_MARGIN = 4
 #: a height costs about (K + 1) * (K + 1 + b) operations on arrays of (K + 1)^2 floats, so the
 #: levels are at most MAX_EXACT_LEVELS (~130 MB per array) and dmax (K + 1) (K + 1 + b) at most
 #: MAX_DP_WORK (about 2 minutes at the measured 30-40 ns per window and height).
+#: the largest branching factor (searchlab.limits.MAX_BRANCHING's value; limits is a module of
+#: this layer, which the architecture keeps from importing it)
+MAX_BRANCHING = 1 << 16
 LOG_FLOAT_MAX = math.log(np.finfo(np.float64).max) - 1.0
 MAX_EXACT_LEVELS = 4096
 MAX_DP_WORK = 2_000_000_000
@@ -198,6 +200,12 @@ def _check_pmf(pmf: Sequence, exact: bool) -> np.ndarray:
     if (total != 1) if exact else abs(total - 1) > 1e-9:
         raise InvalidParameterError(f"pmf must sum to 1; sums to {float(total)!r}")
     return np.array(vals, dtype=object if exact else float)
+
+
+def excerpt(value) -> str:
+    """A short repr of value for an error message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _denominator(p: np.ndarray) -> int:
