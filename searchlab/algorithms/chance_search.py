@@ -507,7 +507,8 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
     status, value = "ok", None
     t0 = time.perf_counter()
     try:
-        for k in (range(1, depth + 1) if iterative else (horizon,)):
+        # iterative deepening to depth 0: one search to depth 0 (drivers.iterative_deepening)
+        for k in ((range(1, depth + 1) if depth > 0 else (0,)) if iterative else (horizon,)):
             ctx.depth, start = k, ctx.nodes
             ctx.root_values.clear()
             ctx.probed.clear()

@@ -188,7 +188,8 @@ def run(game: Any, algorithm: str, ordering: str, horizon: float, ordering_seed:
     ip[K.P_MAXNODES] = _NO_LIMIT if max_nodes is None else min(int(max_nodes), _NO_LIMIT)
     plies = min(horizon, cg.max_plies) if math.isfinite(horizon) else cg.max_plies
     root = game.initial_state()
-    ages = int(horizon) if "id" in parts and table != K.TABLE_NONE else 0
+    # one age per iteration of iterative deepening (depth 0: its one search)
+    ages = max(int(horizon), 1) if "id" in parts and table != K.TABLE_NONE else 0
     E = _workspace(cg, int(plies) + plan.qmax + 2, tt_size if table != K.TABLE_NONE else None,
                    ages, ip, fp, widths, random_order_salt(ordering_seed))
     E[0][0] = cg.encode(root)
@@ -229,7 +230,14 @@ def run(game: Any, algorithm: str, ordering: str, horizon: float, ordering_seed:
 
     t0 = time.perf_counter()
     value: float | None = None
-    if "id" in parts and aspiration is None and algorithm != "mtdf":   # the same, in numba
+    if "id" in parts and int(horizon) == 0:     # drivers.iterative_deepening's depth 0: one search
+        fp[K.F_DEPTH] = 0
+        if table != K.TABLE_NONE:
+            cnt[K.C_AGE] += 1
+        value = search_once()
+        if not cnt[K.C_ABORT]:
+            iterations.append(int(cnt[K.C_NODES]))
+    elif "id" in parts and aspiration is None and algorithm != "mtdf":   # the same, in numba
         done = np.zeros(int(horizon), np.int64)
         if _PLAIN_PYTHON:
             with np.errstate(over="ignore"):

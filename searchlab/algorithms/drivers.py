@@ -50,14 +50,16 @@ def mtdf(root, ctx: SearchContext, first_guess: float = 0.0) -> float:
 def iterative_deepening(root, ctx: SearchContext, algorithm: str, depth: int,
                         aspiration: float | None = None) -> float:
     """Search to depth 1, 2, ..., ``depth`` on the same context (its move table and killers
-    carry over); returns the last iteration's value.
+    carry over); returns the last iteration's value. ``depth`` 0 is one search to depth 0.
 
     With ``aspiration`` = delta, iteration k > 1 is searched with the window
     (v_{k-1} - delta, v_{k-1} + delta); a result outside it is searched again with the full
     window (one re-search). MTD(f) uses the previous iteration's value as its first guess.
     """
     value = 0.0
-    for k in range(1, depth + 1):
+    # depth 0 has no shallower horizon to deepen from: its one iteration is the depth-0 search
+    # (one node, the static value), as without "id"
+    for k in (range(1, depth + 1) if depth > 0 else (0,)):
         ctx.depth = k
         if ctx.tt is not None:
             ctx.tt.new_search()

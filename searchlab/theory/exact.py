@@ -59,7 +59,7 @@ from searchlab.errors import InvalidParameterError
 
 __all__ = ["ExactSequence", "uniform_pmf", "win_loss_pmf", "expected_counts", "ContinuousBounds",
            "continuous_bounds", "partition_cdfs", "perfect_order_counts", "expected_counts_no_deep_cutoffs",
-           "CUT_RULES"]
+           "CUT_RULES", "max_finite_depth", "continuous_cells"]
 
 CUT_RULES = (">=", ">")
 #: decimal digits for the continuous model's partition (module docstring): a height's values
@@ -67,6 +67,73 @@ CUT_RULES = (">=", ">")
 #: 40 digits no longer separate the points of b = 8 above height 22), so the digits grow with
 #: dmax log10(b^2), over a margin of 30
 PARTITION_MARGIN = 4
+
+
+#: The DP's range (docs/exact-expectations.md, "Range"). Every expected count, and every
+#: intermediate value of the DP, is at most the minimax tree's node count sum_{i<=d} b^i, so a
+#: (b, dmax) whose minimax count is below float64's largest value (LOG_FLOAT_MAX, with a margin
+#: of e^-1 for rounding) gives finite results for every pmf; beyond it a pmf can overflow (b = 2
+#: does from depth 2,041 with 2 levels, b = 64 from 340) and it is refused. Work and memory:
+#: a height costs about (K + 1) * (K + 1 + b) operations on arrays of (K + 1)^2 floats, so the
+#: levels are at most MAX_EXACT_LEVELS (~130 MB per array) and dmax (K + 1) (K + 1 + b) at most
+#: MAX_DP_WORK (about 2 minutes at the measured 30-40 ns per window and height).
+#: the largest branching factor (searchlab.limits.MAX_BRANCHING's value; limits is a module of
+#: this layer, which the architecture keeps from importing it)
+MAX_BRANCHING = 1 << 16
+LOG_FLOAT_MAX = math.log(np.finfo(np.float64).max) - 1.0
+MAX_EXACT_LEVELS = 4096
+MAX_DP_WORK = 2_000_000_000
+#: exact=True (fractions): a height's cdf has denominator D^(b^h) for a pmf of denominator D,
+#: so the largest numerator/denominator has about log2(D) b^dmax bits; that is at most
+#: MAX_FRACTION_BITS, and the levels at most MAX_FRACTION_LEVELS.
+MAX_FRACTION_BITS = 1 << 16
+MAX_FRACTION_LEVELS = 256
+#: no-deep-cutoffs and perfect order: O(dmax K) and O(d) work, capped by depth
+MAX_DP_DEPTH = 100_000
+
+
+def max_finite_depth(b: int) -> int:
+    """The largest dmax at which every expected count of a tree of branching b is finite in
+    float64 whatever the leaf distribution (its minimax node count is below float64's
+    largest value); MAX_DP_DEPTH for b = 1."""
+    if b == 1:
+        return MAX_DP_DEPTH
+    # log of sum_{i<=d} b^i = (b^(d+1) - 1) / (b - 1) < (d + 1) log b - log(b - 1)
+    d = math.floor((LOG_FLOAT_MAX + math.log(b - 1)) / math.log(b)) - 1
+    return min(d, MAX_DP_DEPTH)
+
+
+def _check_range(b: int, dmax: int, levels: int, exact: bool, per_height: bool = False,
+                 work_per_height: int | None = None, denominator: int = 1) -> None:
+    """Refuse (InvalidParameterError, one line naming the parameter and its allowed range) a
+    DP whose results could overflow or whose work or memory is beyond the module's limits."""
+    what = "cells (from dmax and per_height)" if per_height else "pmf levels K"
+    if not exact:
+        top = max_finite_depth(b)
+        if dmax > top:
+            raise InvalidParameterError(
+                f"dmax must be an integer in [0, {top}] for b = {b} (above it the expected "
+                f"counts can exceed float64's range); got {dmax}")
+    else:
+        if levels > MAX_FRACTION_LEVELS:
+            raise InvalidParameterError(f"with exact=True the {what} must be at most "
+                                        f"{MAX_FRACTION_LEVELS}; got {levels}")
+        bits = max(1, denominator.bit_length()) * (b ** min(dmax, 64) if b > 1 else 1)
+        if bits > MAX_FRACTION_BITS:
+            top = 0
+            while max(1, denominator.bit_length()) * b ** (top + 1) <= MAX_FRACTION_BITS:
+                top += 1
+            raise InvalidParameterError(
+                f"with exact=True, dmax must be an integer in [0, {top}] for b = {b} and this "
+                f"pmf (the fractions' sizes grow as b^dmax; floats reach further); got {dmax}")
+    if levels > MAX_EXACT_LEVELS:
+        raise InvalidParameterError(f"the {what} must be at most {MAX_EXACT_LEVELS}; got {levels}")
+    per = work_per_height if work_per_height is not None else (levels + 1) * (levels + 1 + b)
+    if dmax * per > MAX_DP_WORK:
+        raise InvalidParameterError(
+            f"dmax must be an integer in [0, {MAX_DP_WORK // per}] for b = {b} and {levels} "
+            f"{'cells' if per_height else 'levels'} (dmax (K + 1) (K + 1 + b) at most "
+            f"{MAX_DP_WORK:,}); got {dmax}")
 
 
 def partition_digits(b: int, dmax: int) -> int:
@@ -91,7 +158,7 @@ class ExactSequence:
 
 def uniform_pmf(levels: int, exact: bool = False) -> tuple:
     """The leaf distribution of IIDTree(levels=K): K equiprobable levels."""
-    levels = _int("levels", levels, 1)
+    levels = _int("levels", levels, 1, MAX_EXACT_LEVELS)
     p = Fraction(1, levels) if exact else 1.0 / levels
     return (p,) * levels
 
@@ -112,15 +179,38 @@ def _int(name: str, x, lo: int, hi: int | None = None) -> int:
 
 
 def _check_pmf(pmf: Sequence, exact: bool) -> np.ndarray:
-    if len(pmf) < 1:
+    try:
+        n = len(pmf)
+    except TypeError:
+        raise InvalidParameterError(f"pmf must be a sequence of probabilities; got {excerpt(pmf)}") from None
+    if n < 1:
         raise InvalidParameterError("pmf must list at least one level's probability")
-    vals = [Fraction(p) if exact else float(p) for p in pmf]
+    if n > MAX_EXACT_LEVELS:
+        raise InvalidParameterError(f"pmf must list at most {MAX_EXACT_LEVELS} levels; got {n}")
+    try:
+        vals = [Fraction(p) if exact else float(p) for p in pmf]
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidParameterError(f"pmf must hold finite numbers in [0, 1]; got {excerpt(pmf)}") from None
+    if not all(isinstance(p, Fraction) or math.isfinite(p) for p in vals) \
+            or any(isinstance(p, bool) for p in pmf):
+        raise InvalidParameterError(f"pmf must hold finite numbers in [0, 1]; got {excerpt(pmf)}")
     if any(p < 0 for p in vals):
-        raise InvalidParameterError(f"pmf must be non-negative; got {list(pmf)[:8]!r}")
+        raise InvalidParameterError(f"pmf must be non-negative; got {excerpt(pmf)}")
     total = sum(vals)
     if (total != 1) if exact else abs(total - 1) > 1e-9:
         raise InvalidParameterError(f"pmf must sum to 1; sums to {float(total)!r}")
     return np.array(vals, dtype=object if exact else float)
+
+
+def excerpt(value) -> str:
+    """A short repr of value for an error message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _denominator(p: np.ndarray) -> int:
+    """The least common denominator of an exact pmf (its fractions' size at height 0)."""
+    return math.lcm(*(Fraction(x).denominator for x in p))
 
 
 def _power_sum(x: np.ndarray, b: int) -> np.ndarray:
@@ -214,11 +304,12 @@ def expected_counts(b: int, dmax: int, pmf: Sequence, cut_rule: str = ">=",
     probability ``pmf[j]``. ``cut_rule`` ">=" is searchlab's (ties cut), ">" the strict rule.
     ``exact=True`` computes in fractions.Fraction (small K and dmax only: object arrays).
     Cost O(dmax K^2) (two chains of heights). Raises InvalidParameterError on bad input."""
-    b = _int("b", b, 1)
-    dmax = _int("dmax", dmax, 0, 10_000)
+    b = _int("b", b, 1, MAX_BRANCHING)
+    dmax = _int("dmax", dmax, 0, MAX_DP_DEPTH)
     if cut_rule not in CUT_RULES:
         raise InvalidParameterError(f"cut_rule must be one of {CUT_RULES}; got {cut_rule!r}")
     p = _check_pmf(pmf, exact)
+    _check_range(b, dmax, len(p), exact, denominator=_denominator(p) if exact else 1)
     nodes, leaves = _chains(b, p, dmax, cut_rule == ">")
     conv = (lambda x: Fraction(x)) if exact else float
     return ExactSequence(b, tuple(pmf), cut_rule, tuple(map(conv, nodes)), tuple(map(conv, leaves)))
@@ -231,7 +322,9 @@ def partition_cdfs(b: int, dmax: int, per_height: int, parity: int) -> list[np.n
     heights whose MAX nodes sit at heights h with h % 2 == parity: entry h (0..dmax-1) is the
     float array F_h(x_j), j = 0..K, of height h's value cdf at the K + 1 cell boundaries
     (x_0 = 0, x_K = 1). Boundaries: where some height's cdf is i / per_height."""
-    b, dmax, M = _int("b", b, 2), _int("dmax", dmax, 1), _int("per_height", per_height, 2)
+    b, dmax = _int("b", b, 2, MAX_BRANCHING), _int("dmax", dmax, 1, MAX_DP_DEPTH)
+    M = _int("per_height", per_height, 2, MAX_EXACT_LEVELS)
+    _check_range(b, dmax, continuous_cells(dmax, M), False, per_height=True)
     # quantile points of PARTITION_MARGIN heights above the tree too: a height's resolution also
     # comes from its neighbours' points (measured: without them the top heights' bracket widens
     # 1.5x and their midpoint moves by the estimated error)
@@ -258,6 +351,12 @@ def partition_cdfs(b: int, dmax: int, per_height: int, parity: int) -> list[np.n
         pts = sorted({p[0]: p for p in points}.values(), key=lambda p: p[0])
         cols = [[0.0] + [float(p[h]) for p in pts] + [1.0] for h in range(dmax)]
     return [np.maximum.accumulate(np.array(c)) for c in cols]   # monotone after rounding
+
+
+def continuous_cells(dmax: int, per_height: int) -> int:
+    """An upper bound on the cells K of a chain's partition: (per_height - 1) points per height
+    of dmax + PARTITION_MARGIN heights (equal points merge, so K can be smaller)."""
+    return (dmax + PARTITION_MARGIN) * (per_height - 1) + 1
 
 
 @dataclass(frozen=True)
@@ -296,9 +395,10 @@ def continuous_bounds(b: int, dmax: int, per_height: int = 64,
     if algorithm not in ("alphabeta", "no-deep-cutoffs"):
         raise InvalidParameterError(f"algorithm must be 'alphabeta' or 'no-deep-cutoffs'; got {algorithm!r}")
     chain = _chain if algorithm == "alphabeta" else _chain_b2
-    b = _int("b", b, 2)
-    dmax = _int("dmax", dmax, 1, 10_000)
-    per_height = _int("per_height", per_height, 2)
+    b = _int("b", b, 2, MAX_BRANCHING)
+    dmax = _int("dmax", dmax, 1, MAX_DP_DEPTH)
+    per_height = _int("per_height", per_height, 2, MAX_EXACT_LEVELS)
+    _check_range(b, dmax, continuous_cells(dmax, per_height), False, per_height=True)
     cdfs = [partition_cdfs(b, dmax, per_height, parity) for parity in (0, 1)]
     seqs = []
     for strict in (False, True):
@@ -321,7 +421,7 @@ def perfect_order_counts(b: int, d: int) -> tuple[int, int]:
     child (ALL); an ALL node searches all b (CUT). The count is the same on every such tree, so
     the expectation is this number. (With tied values, as with K levels, stable best-first order
     can cut more: the counts are then random and this DP does not apply.)"""
-    b, d = _int("b", b, 1), _int("d", d, 0, 10_000)
+    b, d = _int("b", b, 1, MAX_BRANCHING), _int("d", d, 0, 10_000)
     pv, cut, all_ = (1, 1), (1, 1), (1, 1)          # (nodes, leaves) below a node of height 0
     for _ in range(d):
         pv, cut, all_ = ((1 + pv[0] + (b - 1) * cut[0], pv[1] + (b - 1) * cut[1]),
@@ -384,11 +484,13 @@ def expected_counts_no_deep_cutoffs(b: int, dmax: int, pmf: Sequence, cut_rule: 
     issue): each node gets only its parent's current value as its one bound (a MAX child of a MIN
     node cuts when its value >= that bound, a MIN child of a MAX node when <= it); the root has
     none. Same leaf model and counting as ``expected_counts``; O(dmax K) (one bound per node)."""
-    b = _int("b", b, 1)
-    dmax = _int("dmax", dmax, 0, 100_000)
+    b = _int("b", b, 1, MAX_BRANCHING)
+    dmax = _int("dmax", dmax, 0, MAX_DP_DEPTH)
     if cut_rule not in CUT_RULES:
         raise InvalidParameterError(f"cut_rule must be one of {CUT_RULES}; got {cut_rule!r}")
     p = _check_pmf(pmf, exact)
+    _check_range(b, dmax, len(p), exact, work_per_height=(len(p) + 1) * b,
+                 denominator=_denominator(p) if exact else 1)
     nodes, leaves = [1] * (dmax + 1), [1] * (dmax + 1)
     for parity in (0, 1):
         for h, (n, l) in _chain_b2(b, p, dmax, cut_rule == ">", parity).items():

@@ -164,6 +164,69 @@ def test_bad_input_is_refused_by_name():
         continuous_bounds(2, 4, 4, "pvs")
 
 
+# --- the DP's range: finite results and bounded work, or a refusal before any work ----------
+def test_every_accepted_depth_is_finite_and_the_next_is_refused():
+    """At the largest dmax allowed for b the counts are finite (whatever the pmf: the bound is
+    the minimax count); the float64 DP run past it overflows (b = 2 from depth ~2,041), which is
+    why it is refused; the refusal is one line naming dmax and its range."""
+    import time
+    from searchlab.theory.exact import _chains, max_finite_depth
+    for b, pmf in ((2, (0.5, 0.5)), (2, uniform_pmf(16)), (64, uniform_pmf(64)), (3, (0.2, 0.8))):
+        top = max_finite_depth(b)
+        seq = expected_counts(b, top, pmf)
+        assert all(math.isfinite(x) and x >= 1 for x in seq.nodes + seq.leaves)
+        t0 = time.process_time()
+        with pytest.raises(InvalidParameterError, match=rf"^dmax must be an integer in \[0, {top}\] for b = {b}"):
+            expected_counts(b, top + 1, pmf)
+        assert time.process_time() - t0 < 0.5                     # refused before the DP runs
+    with np.errstate(over="ignore", invalid="ignore"):
+        raw = _chains(2, np.array([0.5, 0.5]), 2100, False)[0]
+    first = next(d for d, x in enumerate(raw) if not math.isfinite(x))
+    assert max_finite_depth(2) < first <= 2042 and max_finite_depth(64) < 340
+    with pytest.raises(InvalidParameterError, match="^dmax must be an integer in"):
+        expected_counts(2, 10_000, uniform_pmf(2))
+    with pytest.raises(InvalidParameterError, match="^dmax must be an integer in"):
+        expected_counts_no_deep_cutoffs(64, 400, uniform_pmf(2))
+
+
+@pytest.mark.parametrize("pmf, why", [
+    ((float("nan"), 1.0), "finite numbers"), ((0.5, float("nan"), 0.5), "finite numbers"),
+    ((float("inf"), 0.0), "finite numbers"), ((-0.5, 1.5), "non-negative"),
+    ((0.5, 0.4), "sum to 1"), ((), "at least one"), ("ab", "finite numbers"),
+    (3, "a sequence"), ((True, False), "finite numbers")])
+def test_a_bad_pmf_is_refused(pmf, why):
+    for fn in (expected_counts, expected_counts_no_deep_cutoffs):
+        with pytest.raises(InvalidParameterError, match=f"^pmf must.*{why}"):
+            fn(2, 3, pmf)
+
+
+def test_work_and_memory_are_bounded_before_they_start():
+    """Huge b, levels, per_height and depths of continuous_bounds (which hung or ended in
+    numpy's MemoryError) are refused by name, quickly."""
+    import time
+    from searchlab.theory.exact import MAX_EXACT_LEVELS
+    t0 = time.process_time()
+    cases = [(lambda: expected_counts(10**9, 3, (1.0,)), "^b must be an integer in \\[1, 65536\\]"),
+             (lambda: uniform_pmf(2**32), "^levels must be an integer in \\[1, 4096\\]"),
+             (lambda: expected_counts(2, 3, (1.0 / (MAX_EXACT_LEVELS + 1),) * (MAX_EXACT_LEVELS + 1)),
+              "^pmf must list at most 4096 levels"),
+             (lambda: expected_counts(2, 1000, uniform_pmf(4096)), "^dmax must be an integer in \\[0, \\d+\\] for b = 2 and 4096 levels"),
+             (lambda: continuous_bounds(2, 10_000), "^dmax must be an integer in \\[0, 1021\\]"),
+             (lambda: continuous_bounds(2, 60, 10_000), "^per_height must be an integer in \\[2, 4096\\]"),
+             (lambda: continuous_bounds(2, 300, 64), "^the cells \\(from dmax and per_height\\) must be at most 4096"),
+             (lambda: expected_counts(2, 30, uniform_pmf(3, exact=True), exact=True),
+              "^with exact=True, dmax must be an integer in \\[0, \\d+\\] for b = 2"),
+             (lambda: perfect_order_counts(10**30, 3), "^b must be an integer in")]
+    for call, msg in cases:
+        with pytest.raises(InvalidParameterError, match=msg) as e:
+            call()
+        assert "\n" not in str(e.value)
+    assert time.process_time() - t0 < 2.0
+    # the studies' largest continuous case (b = 2, dmax = 60, 32 cells per height) is inside
+    from searchlab.theory.exact import _check_range, continuous_cells
+    _check_range(2, 60, continuous_cells(60, 32), False, per_height=True)
+
+
 def _f1(node, is_max, bound, cnt, strict):
     """Knuth & Moore's F1 (alpha-beta without deep cutoffs) in minimax form, counting calls and
     leaves: a node's one bound is its parent's value so far."""

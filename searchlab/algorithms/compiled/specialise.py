@@ -51,6 +51,17 @@ The copy's Python code. The copy is imported from a code object compiled once an
 ``__pycache__/<name>.<cache tag>.code`` beside it (``_code``; pruned with the copy), so a warm
 process does not compile the 40 kB source again, whatever PYTHONDONTWRITEBYTECODE says.
 
+Proof of what runs. Every file that decides what a copy does is checked against the digest
+that names it before use: the source against its text (``heal``), the code object by a SHA-256
+seal over the digest and its bytes (``_code``), numba's index by the same seal and each data
+file by the SHA-256 the index records for it (``VerifiedCacheFile``, which every cached function
+of a copy reads and writes through). A mismatch sets the copy's compiled files aside into
+``damaged/`` with one warning line (``set_aside``) and numba compiles afresh. Nothing records a
+location: the code object is stored under the copy's bare name and given its present path when
+loaded, numba's files of a copy go to ``__pycache__`` beside it (``CopyLocator``, stamped with
+the digest instead of numba's path-derived directory and modification time), so a cache can be
+moved or copied and a process reads only the cache it is configured for.
+
 Under NUMBA_DISABLE_JIT=1 the copy is imported the same way and runs as plain Python.
 """
 
@@ -72,6 +83,7 @@ from pathlib import Path
 from typing import Any
 
 import numba
+from numba.core import caching
 
 from searchlab.algorithms.compiled import Primitives
 from searchlab.algorithms.kernels.hashing_compiled import mix64
@@ -184,6 +196,8 @@ def load_copy(text: str, digest: str) -> types.ModuleType:
         spec = importlib.util.spec_from_file_location(name, path)
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod
+        # CopyLocator serves this file's functions: numba's files beside it, stamped with digest
+        _COPIES[str(path)] = digest
         try:
             exec(_code(path, text, digest), mod.__dict__)
         except FileNotFoundError:
@@ -191,37 +205,231 @@ def load_copy(text: str, digest: str) -> types.ModuleType:
             if attempt:
                 raise
             continue
-        # numba's data files unpickle against the module's globals: checked once it is
-        # imported, before any of its functions is called (numba loads them at the first call)
-        heal_numba(path, mod)
+        # numba loads its files at a function's first call: before it, every cached function
+        # of the copy reads and writes them through VerifiedCacheFile
+        _verify_numba(path, mod, digest)
         return mod
     raise AssertionError("unreachable")
 
 
 def _code(path: Path, text: str, digest: str) -> types.CodeType:
     """The copy's code object, compiled from ``text`` once and kept as marshal data in
-    ``__pycache__`` beside the copy (``<name>.<cache tag>.code``; headed by Python's bytecode
-    magic number and the copy's digest, so that another Python or a damaged file is compiled
-    afresh). Python's own .pyc would do the same, but not under PYTHONDONTWRITEBYTECODE, and
+    ``__pycache__`` beside the copy (``<name>.<cache tag>.code``), headed by Python's bytecode
+    magic number, the copy's digest and a SHA-256 over the digest and the marshal data (the
+    seal): a file of another Python is compiled afresh; one whose digest or seal does not match
+    (damaged or edited) sets the copy's compiled files aside with one warning and is compiled
+    afresh. The code object records no location (its file name is the copy's bare name, set to
+    the copy's present path when loaded), so the cache can be moved or copied. Python's own
+    .pyc would record the path and not be written under PYTHONDONTWRITEBYTECODE, and
     compiling the 40 kB copy costs 10-20 ms of every warm process's first search."""
-    head = importlib.util.MAGIC_NUMBER + bytes.fromhex(digest)
-    where = path.parent / "__pycache__" / f"{path.stem}.{sys.implementation.cache_tag}.code"
+    magic, key = importlib.util.MAGIC_NUMBER, bytes.fromhex(digest)
+    where = _code_path(path)
     try:
         raw = where.read_bytes()
-        if raw.startswith(head):
-            return marshal.loads(raw[len(head):])
-    except (OSError, ValueError, EOFError, TypeError):
-        pass
-    code = compile(text, str(path), "exec", dont_inherit=True)
+    except OSError:
+        raw = None
+    if raw is not None and raw.startswith(magic):
+        body = raw[len(magic) + len(key) + 32:]
+        seal = raw[len(magic) + len(key):len(magic) + len(key) + 32]
+        code = None
+        if raw[len(magic):len(magic) + len(key)] == key and seal == _seal(digest, body):
+            try:
+                code = marshal.loads(body)
+            except (ValueError, EOFError, TypeError):
+                code = None
+        if isinstance(code, types.CodeType):
+            return _relocate(code, str(path))
+        set_aside(path, f"its code object {where.name} does not match the content hash")
+    code = compile(text, path.name, "exec", dont_inherit=True)
     try:
         where.parent.mkdir(exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=where.parent, prefix=f".{path.stem}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
-            f.write(head + marshal.dumps(code))
+            body = marshal.dumps(code)
+            f.write(magic + key + _seal(digest, body) + body)
         os.replace(tmp, where)
     except OSError:
         pass                            # a read-only cache: compiled again next time
-    return code
+    return _relocate(code, str(path))
+
+
+def _code_path(path: Path) -> Path:
+    return path.parent / "__pycache__" / f"{path.stem}.{sys.implementation.cache_tag}.code"
+
+
+def _seal(digest: str, body: bytes) -> bytes:
+    """SHA-256 of a cached file's bytes under the copy's content hash: what ties the file to
+    the copy that names it."""
+    return hashlib.sha256(digest.encode() + b"\0" + body).digest()
+
+
+def _relocate(code: types.CodeType, filename: str) -> types.CodeType:
+    """code (and the code objects inside it) with co_filename set to the copy's present path:
+    numba locates a function's cache files by it, tracebacks name it."""
+    consts = tuple(_relocate(c, filename) if isinstance(c, types.CodeType) else c
+                   for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
+# --- numba's files of a copy: located beside it, stamped and sealed with its content hash ----
+_COPIES: dict[str, str] = {}        # a loaded copy's path -> its digest (CopyLocator's)
+_warned: set[str] = set()
+#: the first pickle of a copy's index file: another numba version, or an index written before
+#: the seal, is stale (numba compiles afresh and writes it anew), not damaged
+_INDEX_VERSION = ("searchlab-sealed-index", 1, numba.__version__)
+
+
+class CopyLocator(caching._CacheLocator):
+    """numba's locator for the functions of a loaded engine copy: its files go to
+    ``__pycache__`` beside the copy (in the cache this process is configured for, never a
+    location recorded elsewhere, nor numba's user-wide fallback when that directory cannot be
+    written), and the source stamp is the copy's content hash (not its modification time,
+    which a copy of the cache changes)."""
+
+    def __init__(self, py_func: Any, py_file: str) -> None:
+        self._py_file, self._digest = py_file, _COPIES[py_file]
+        self._lineno = py_func.__code__.co_firstlineno
+
+    def ensure_cache_path(self) -> None:
+        try:
+            os.makedirs(self.get_cache_path(), exist_ok=True)
+        except OSError:
+            pass                        # a read-only cache: VerifiedCacheFile does not save
+
+    def get_cache_path(self) -> str:
+        return str(Path(self._py_file).parent / "__pycache__")
+
+    def get_source_stamp(self) -> tuple:
+        return ("searchlab-copy", self._digest)
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> CopyLocator | None:
+        return cls(py_func, py_file) if py_file in _COPIES else None
+
+
+def _install_locator() -> None:
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    if CopyLocator not in impl._locator_classes:
+        impl._locator_classes.insert(0, CopyLocator)
+
+
+_install_locator()
+
+
+class VerifiedCacheFile(caching.IndexDataCacheFile):
+    """numba's index and data files of one function of a copy, checked before use: the index
+    is sealed with the copy's content hash (``_seal``) and records the SHA-256 of every data
+    file; a file that does not match is set aside with one warning (``set_aside``) and numba
+    compiles afresh. Nothing in them records a location. Writing is skipped (silently) where
+    the cache is read-only."""
+
+    def __init__(self, cache_path: str, filename_base: str, copy: Path, digest: str) -> None:
+        super().__init__(cache_path, filename_base, ("searchlab-copy", digest))
+        self._copy, self._digest = copy, digest
+
+    def _load_index(self) -> dict:
+        try:
+            raw = Path(self._index_path).read_bytes()
+        except OSError:
+            return {}
+        stream = io.BytesIO(raw)
+        try:
+            version = pickle.load(stream)
+        except Exception:  # noqa: BLE001 -- any unpickling error is damage
+            version = None
+        if version is not None and version != _INDEX_VERSION:
+            return {}                   # another numba, or the unsealed format: stale
+        rest = raw[stream.tell():]
+        body, seal = rest[:-32], rest[-32:]
+        overloads = None
+        if version is not None and seal == _seal(self._digest, body):
+            try:
+                stamp, overloads = pickle.loads(body)
+            except Exception:  # noqa: BLE001
+                stamp = None
+            if stamp != self._source_stamp or not isinstance(overloads, dict):
+                overloads = None
+        if overloads is None:
+            set_aside(self._copy, f"numba's index {self._index_name} does not match the content hash")
+            return {}
+        return overloads
+
+    def _save_index(self, overloads: dict) -> None:
+        body = self._dump((self._source_stamp, overloads))
+        with self._open_for_write(self._index_path) as f:
+            pickle.dump(_INDEX_VERSION, f, protocol=-1)
+            f.write(body + _seal(self._digest, body))
+
+    def save(self, key: Any, data: Any) -> None:
+        payload = self._dump(data)
+        try:
+            overloads = self._load_index()
+            entry = overloads.get(key)
+            if entry is None:
+                used = {e[0] for e in overloads.values()}
+                name = next(n for i in range(1, len(used) + 2)
+                            if (n := self._data_name(i)) not in used)
+            else:
+                name = entry[0]
+            with self._open_for_write(self._data_path(name)) as f:
+                f.write(payload)
+            overloads[key] = (name, hashlib.sha256(payload).hexdigest())
+            self._save_index(overloads)
+        except OSError:
+            pass                        # a read-only cache: used as it is
+
+    def load(self, key: Any) -> Any:
+        entry = self._load_index().get(key)
+        if entry is None:
+            return None
+        name, want = entry
+        try:
+            raw = Path(self._data_path(name)).read_bytes()
+        except OSError:
+            return None
+        if hashlib.sha256(raw).hexdigest() != want:
+            set_aside(self._copy, f"numba's data file {name} does not match its index")
+            return None
+        return pickle.loads(raw)
+
+
+def _verify_numba(path: Path, mod: types.ModuleType, digest: str) -> None:
+    """Give every cached function of the imported copy a VerifiedCacheFile (before its first
+    call, when numba first reads its files)."""
+    for v in list(vars(mod).values()):
+        cache = getattr(v, "_cache", None)
+        if getattr(getattr(v, "py_func", None), "__module__", None) != mod.__name__ \
+                or not isinstance(cache, caching.Cache):
+            continue
+        cf = cache._cache_file
+        cache._cache_file = VerifiedCacheFile(cache._cache_path, cf._index_name[:-len(".nbi")],
+                                              path, digest)
+
+
+def set_aside(path: Path, why: str) -> list[Path]:
+    """Move the compiled files of the copy at path (its code object, numba's index and data
+    files) into ``damaged/`` beside the copies, with one warning line per copy and process,
+    so that they are rebuilt; returns the files moved. A file already gone (another process
+    set it aside) is skipped."""
+    aside_dir = path.parent / "damaged"
+    stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    moved: list[Path] = []
+    for f in [_code_path(path), *_numba_files(path)]:
+        target = aside_dir / f"{f.name}.{stamp}"
+        try:
+            aside_dir.mkdir(exist_ok=True)
+            os.rename(f, target)
+            moved.append(target)
+        except OSError:
+            continue
+    if str(path) not in _warned:
+        _warned.add(str(path))
+        _warn(f"the compiled engine's cached copy {path.name}: {why} (damaged or edited); "
+              f"its compiled files moved aside to {aside_dir} and rebuilt")
+    return moved
 
 
 def _numba_files(path: Path) -> list[Path]:

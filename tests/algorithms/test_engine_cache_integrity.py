@@ -1,0 +1,142 @@
+"""A cache that proves what it runs (searchlab.algorithms.compiled.specialise): every file that
+decides what an engine copy does -- its source, its code object, numba's index and data files --
+is checked against the content hash that names the copy before use; a mismatch sets the copy's
+compiled files aside with one warning and numba compiles afresh; the cache records no location,
+so it can be moved or copied, and a process uses only the cache it is configured for. Each case runs in fresh processes on a small copy (one cached function, about a
+second to compile); the Connect Four engine itself is the slow test at the end."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TEXT = "from numba import njit\n\n\n@njit(cache=True)\ndef f(x):\n    return x * 1000 + 4038\n"
+DIGEST = hashlib.sha256(TEXT.encode()).hexdigest()
+RUN = f"""
+import sys
+from searchlab.algorithms.compiled import specialise
+mod = specialise.load_copy({TEXT!r}, {DIGEST!r})
+print(mod.f(2), len(mod.f.stats.cache_hits), len(mod.f.stats.cache_misses), mod.f.__code__.co_filename)
+"""
+
+
+def _run(cache: Path) -> tuple[list[str], list[str]]:
+    """(the words printed: f(2), cache hits, misses, the function's file; the warning lines)."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache),
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", RUN], env=env, cwd=ROOT, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split(), [ln for ln in out.stderr.splitlines() if "searchlab: warning" in ln]
+
+
+def _engine(cache: Path) -> Path:
+    return cache / "searchlab" / "engine"
+
+
+def _files(cache: Path) -> dict[str, Path]:
+    d = _engine(cache)
+    pyc = d / "__pycache__"
+    return {"source": d / f"searchlab_engine_{DIGEST[:24]}.py",
+            "code": next(pyc.glob("*.code")), "index": next(pyc.glob("*.nbi")),
+            "data": next(pyc.glob("*.nbc"))}
+
+
+def _one_token(raw: bytes, kind: str) -> bytes:
+    """One token changed: the constant 4038 (in the source text, in the marshalled code object,
+    as a little-endian int), or one byte inside numba's pickled index / compiled data."""
+    if kind == "source":
+        return raw.replace(b"4038", b"6557")
+    if kind == "code":
+        old, new = (4038).to_bytes(4, "little"), (6557).to_bytes(4, "little")
+        assert raw.count(old) == 1
+        return raw.replace(old, new)
+    b = bytearray(raw)
+    b[len(b) // 2] ^= 0x01
+    return bytes(b)
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory) -> Path:
+    cache = tmp_path_factory.mktemp("warm")
+    words, warnings = _run(cache)
+    assert words[:3] == ["6038", "0", "1"] and not warnings         # compiled and saved
+    words, warnings = _run(cache)
+    assert words[:3] == ["6038", "1", "0"] and not warnings         # loaded from disk
+    return cache
+
+
+@pytest.mark.parametrize("kind", ["source", "code", "index", "data"])
+def test_one_edited_token_in_any_file_is_set_aside_with_one_warning(kind, warm, tmp_path):
+    cache = tmp_path / "c"
+    shutil.copytree(warm, cache)
+    f = _files(cache)[kind]
+    f.write_bytes(_one_token(f.read_bytes(), kind))
+    words, warnings = _run(cache)
+    assert words[0] == "6038", f"{kind}: a wrong answer from an edited {kind} file"
+    assert len(warnings) == 1 and "moved aside" in warnings[0], warnings
+    assert any((_engine(cache) / "damaged").iterdir())                 # kept for inspection
+    words, warnings = _run(cache)                                      # rebuilt: loads, no word
+    assert words[:3] == ["6038", "1", "0"] and not warnings, (kind, words, warnings)
+
+
+def test_a_moved_or_copied_cache_reads_only_itself(warm, tmp_path):
+    """The copy's code records no location: a cache copied (with new modification times) or
+    moved elsewhere loads its compiled code from itself, and still works once the original is
+    gone; the original is never read or written."""
+    copied, moved = tmp_path / "copied", tmp_path / "moved"
+    shutil.copytree(warm, copied, copy_function=shutil.copy)          # new mtimes
+    shutil.copytree(warm, tmp_path / "orig")
+    before = {p: p.stat().st_mtime_ns for p in (tmp_path / "orig").rglob("*")}
+    shutil.move(tmp_path / "orig", moved)
+    for cache in (copied, moved):
+        words, warnings = _run(cache)
+        assert words[:3] == ["6038", "1", "0"] and not warnings, (cache, words, warnings)
+        assert words[3] == str(_files(cache)["source"])
+    assert not (tmp_path / "orig").exists()
+    after = {p.relative_to(moved) for p in moved.rglob("*")}
+    assert after == {p.relative_to(tmp_path / "orig") for p in before}   # nothing written
+
+
+C4_RUN = """
+from searchlab import search
+from searchlab.games.connect4 import ConnectFour
+r = search(ConnectFour("4455"), "alphabeta", "natural", depth=6, engine="compiled")
+print(r.nodes, r.value)
+"""
+
+
+@pytest.mark.slow
+def test_the_connect_four_engine_after_an_edit_of_its_code_object(tmp_path):
+    """The issue's case: one token of the Connect Four copy's code object edited; the count is
+    the reference engine's, with one warning."""
+    from searchlab import search
+    from searchlab.games.connect4 import ConnectFour
+    ref = search(ConnectFour("4455"), "alphabeta", "natural", depth=6, engine="reference")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path),
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    env.pop("NUMBA_CACHE_DIR", None)
+
+    def run():
+        out = subprocess.run([sys.executable, "-c", C4_RUN], env=env, cwd=ROOT,
+                             capture_output=True, text=True, timeout=900)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.split(), [ln for ln in out.stderr.splitlines() if "warning" in ln]
+    assert run()[0] == [str(ref.nodes), str(ref.value)]
+    [code] = (tmp_path / "searchlab" / "engine" / "__pycache__").glob("*.code")
+    raw = bytearray(code.read_bytes())
+    raw[len(raw) // 2] ^= 0x01
+    code.write_bytes(bytes(raw))
+    words, warnings = run()
+    assert words == [str(ref.nodes), str(ref.value)] and len(warnings) == 1
+    assert run() == ([str(ref.nodes), str(ref.value)], [])
