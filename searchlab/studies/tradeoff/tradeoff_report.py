@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from searchlab.analysis.figures import figsize, given_axes, in_paper_style
 from searchlab.analysis.figures import save as save_figure
 from searchlab.analysis.labels import place_labels
 from searchlab.analysis.palette import TECHNIQUE_COLOURS
@@ -108,19 +109,24 @@ def _order(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def pareto_figure(summary: pd.DataFrame, domain: str, out: Path | None = None, *,
-                  fig_format: str = "png") -> Path:
+                  fig_format: str = "png", ax=None) -> Path:
     """Node savings (y) against decision error (x), one point per technique+parameter, with
     95 % bootstrap CIs over positions on both (``summarise``'s ``*_lo``/``*_hi`` columns, when
     present); one panel per variant (the incremental tree's correlations). Labels are placed
     by searchlab.analysis.labels (no overlaps, inside the panel); a label with no free place
     is listed in the panel's title instead. Writes ``out`` and returns it; with ``out=None``
     returns the matplotlib Figure (searchlab.plot.pareto). ``fig_format``: png, pdf or svg (``out``'s
-    suffix is replaced), saved by searchlab.analysis.figures.save like every report figure."""
+    suffix is replaced), saved by searchlab.analysis.figures.save like every report figure.
+    ``ax``: the caller's Axes, one per variant (then those are returned, or saved unclosed)."""
     matplotlib.use("Agg")
 
     sub = summary[summary["domain"] == domain]
     vs = list(dict.fromkeys(sub["variant"]))
-    fig, axes = plt.subplots(1, len(vs), figsize=(6.4 * len(vs), 5.4), squeeze=False)
+    given = given_axes(ax, len(vs), "one panel per variant: " + ", ".join(map(str, vs)))
+    if given is None:
+        fig, axes = plt.subplots(1, len(vs), figsize=figsize(6.4 * len(vs), 5.4), squeeze=False)
+    else:
+        fig, axes = given[0].figure, [given]
     for ax, v in zip(axes[0], vs):
         part = sub[sub["variant"] == v]
         x, y = 100 * part["decision_error"], 100 * part["savings"]
@@ -151,11 +157,15 @@ def pareto_figure(summary: pd.DataFrame, domain: str, out: Path | None = None, *
         ax.set_title(f"{DOMAIN_TITLE.get(domain, domain)}" + (f", {v}" if v != domain else ""))
         ax.grid(alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
-    ncol = min(len(labels), 4 * len(vs))
-    legend = fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=8, frameon=False)
-    # the panels sit just above the legend: its measured height, not a guess per row count
-    height = legend.get_window_extent(fig.canvas.get_renderer()).height / fig.bbox.height
-    fig.tight_layout(rect=(0, height + 0.01, 1, 1))
+    if given is None:
+        ncol = min(len(labels), 4 * len(vs))
+        legend = fig.legend(handles, labels, loc="lower center", ncol=ncol,
+                            fontsize=None if in_paper_style() else 8, frameon=False)
+        # the panels sit just above the legend: its measured height, not a guess per row count
+        height = legend.get_window_extent(fig.canvas.get_renderer()).height / fig.bbox.height
+        fig.tight_layout(rect=(0, height + 0.01, 1, 1))
+    else:
+        axes[0][-1].legend(fontsize=6)
     for ax, v in zip(axes[0], vs):              # after the layout: boxes in final positions
         part = sub[sub["variant"] == v]
         dropped = place_labels(ax, list(100 * part["decision_error"]), list(100 * part["savings"]),
@@ -163,8 +173,8 @@ def pareto_figure(summary: pd.DataFrame, domain: str, out: Path | None = None, *
         if dropped:
             ax.set_title(f"{ax.get_title()} (unlabelled: {', '.join(dropped)})", fontsize=8)
     if out is None:
-        return fig
-    return save_figure(fig, out, fig_format)
+        return fig if given is None else (given[0] if len(given) == 1 else given)
+    return save_figure(fig, out, fig_format, close=given is None)
 
 
 def tradeoff_table(summary: pd.DataFrame) -> str:
