@@ -18,7 +18,10 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
 
+import yaml
+
 from searchlab.analysis import estimators as E
+from searchlab.analysis.estimators import check_fit_depths
 from searchlab.analysis import figures as P
 from searchlab.analysis import theory as T
 from searchlab.studies.ordering import deep_ordering as DO
@@ -129,13 +132,22 @@ def _run_section(df_all: pd.DataFrame, df: pd.DataFrame, excluded: int, source: 
     return "\n".join(lines)
 
 
-def _estimator_section() -> str:
+def _estimator_section(fit_depths: int | None = 8) -> str:
     rows = [[k, v] for k, v in E.ESTIMATORS.items()]
-    return ("Every effective branching factor below names its estimator. N is the mean over tree instances "
+    window = (f"Fit window: the deepest {fit_depths} depths measured of each configuration (from d = 2; "
+              f"`fit_depths` in the config, `searchlab-report --fit-depths N|all`); the shallowest depths "
+              f"carry the largest finite-depth bias." if fit_depths else
+              "Fit window: every depth measured of each configuration from d = 2 (`fit_depths: null`).")
+    return ("Every effective branching factor below names its estimator and what it counts: the "
+            "**leaves EBF** (growth of the leaves examined; this section, the figures of b_eff and α) or "
+            "the **nodes EBF** (growth of every node visited, interior ones too: R&N b* and the "
+            "move-ordering policies' EBF). The two differ (the nodes EBF is the larger at small b): "
+            "compare a leaves EBF only with a leaves EBF. N is the mean over tree instances "
             "of the count (leaves unless stated). Confidence intervals: 95 %, scipy.stats.bootstrap over "
             "tree instances (BCa, percentile where BCa is undefined); for fits over depths the instance "
-            "indices are resampled jointly across depths. α = log b_eff / log b.\n\n"
-            + md_table(["estimator", "definition"], rows))
+            "indices are resampled jointly across depths. α = log b_eff / log b. " + window + "\n\n"
+            + md_table(["estimator", "counts", "definition"],
+                       [[k, "nodes" if k == "R&N b*" else "leaves", v] for k, v in rows]))
 
 
 def summary_table(summary: pd.DataFrame) -> str:
@@ -450,12 +462,13 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
                  command: str, report_name: str = "report.md", fmt: str = "png", exact: bool = True,
                  extra_sections: list[tuple[str, str]] | None = None, n_resamples: int = 999,
                  exact_results: dict | None = None, preamble: str = "",
-                 summary: pd.DataFrame | None = None) -> Path:
-    """Write out_dir/report_name and figures under out_dir/figures/. Returns the report path."""
+                 summary: pd.DataFrame | None = None, fit_depths: int | None = 8) -> Path:
+    """Write out_dir/report_name and figures under out_dir/figures/. Returns the report path.
+    ``fit_depths``: the fits' window (the deepest that many depths; None: all)."""
     sections, results = report_sections(df_all, out_dir, source=source, command=command, fmt=fmt,
                                         exact=exact, extra_sections=extra_sections,
                                         n_resamples=n_resamples, exact_results=exact_results,
-                                        summary=summary)
+                                        summary=summary, fit_depths=fit_depths)
     claims = ("Claims", claims_section(results))
     at = next(i for i, (h, _) in enumerate(sections) if h == "Excluded rows")
     return write_markdown(sections[:at] + [claims] + sections[at:], Path(out_dir) / report_name,
@@ -485,7 +498,7 @@ def report_sections(df_all: pd.DataFrame, out_dir: Path, *, source: str, command
                     fmt: str = "png", exact: bool = True,
                     extra_sections: list[tuple[str, str]] | None = None, n_resamples: int = 999,
                     exact_results: dict | None = None, summary: pd.DataFrame | None = None,
-                    fig_dir: Path | None = None
+                    fig_dir: Path | None = None, fit_depths: int | None = 8
                     ) -> tuple[list[tuple[str, str]], list[tuple[Claim, Verdict]]]:
     """The report's sections but the claims (figures written under ``fig_dir``, default
     out_dir/figures/, linked relative to out_dir), the last one "Excluded rows", and every
@@ -507,7 +520,7 @@ def report_sections(df_all: pd.DataFrame, out_dir: Path, *, source: str, command
         for col in ("b", "d", "leaves", "nodes"):
             if col in trees.columns:
                 trees = trees.assign(**{col: pd.to_numeric(trees[col])})
-        summary = E.summarize(trees, n_resamples=n_resamples) \
+        summary = E.summarize(trees, n_resamples=n_resamples, max_fit_depths=fit_depths) \
             if len(df) and {"b", "d", "leaves", "instance"} <= set(df.columns) else pd.DataFrame()
     ex = exact_results
     if ex is None and exact:
@@ -527,9 +540,9 @@ def report_sections(df_all: pd.DataFrame, out_dir: Path, *, source: str, command
     sections: list[tuple[str, str]] = []
     note = coverage_note(df_all)
     sections.append(("Run", _run_section(df_all, df_ok, excluded, source) + (f"\n\n{note}" if note else "")))
-    sections.append(("Estimators", _estimator_section()))
+    sections.append(("Estimators", _estimator_section(fit_depths)))
     sections.append(("Effective branching factors",
-                     "One row per configuration (leaves). Only the depths where every instance "
+                     "One row per configuration: the leaves EBF (R&N b*: nodes). Only the depths where every instance "
                      "finished with status \"ok\" enter (a search stopped by its node budget "
                      "leaves the hard instances out, biasing a mean over the rest low); \"n per "
                      "depth\" gives the instances of each depth and the depths left out (n ok / "
@@ -577,15 +590,25 @@ def anchor(h: str) -> str:
     return keep.strip().replace(" ", "-")
 
 
+def run_fit_depths(run_dir: Path | str) -> int | None:
+    """The fit window a run's stored config sets (``fit_depths``: the deepest that many depths;
+    None: all); 8 for a run without the key (runs from before it existed used 8)."""
+    path = Path(run_dir) / "config.yaml"
+    cfg = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}) if path.exists() else {}
+    return check_fit_depths(cfg.get("fit_depths", 8) if isinstance(cfg, dict) else 8)
+
+
 def write_report(run_dir: Path, *, fmt: str = "png", exact: bool = True, n_resamples: int = 999,
-                 partial: bool = False) -> Path:
+                 partial: bool = False, fit_depths: int | None | str = "config") -> Path:
     """Read a sweep's Parquet table; write run_dir/report.md and run_dir/figures/. Returns the
     path. An incomplete or damaged run raises IncompleteRunError unless ``partial``; then the
     report says at the top that it is partial (tasks done / planned). (The other kinds' reports
-    are their own writers', chosen by the kind registry: experiment.api.write_run_report.)"""
+    are their own writers', chosen by the kind registry: experiment.api.write_run_report.)
+    ``fit_depths``: the fits' window; "config": the run's own (:func:`run_fit_depths`)."""
     run_dir = Path(run_dir)
+    fit_depths = run_fit_depths(run_dir) if fit_depths == "config" else check_fit_depths(fit_depths)
     df = load_run(run_dir, partial=partial)
     return build_report(df, run_dir, title=f"searchlab report: {run_dir.name}", source=str(run_dir),
                         command=f"searchlab-report {'--partial ' if partial else ''}{run_dir}",
-                        fmt=fmt, exact=exact, n_resamples=n_resamples,
+                        fmt=fmt, exact=exact, n_resamples=n_resamples, fit_depths=fit_depths,
                         preamble=partial_note(run_dir, df) if partial else "")
