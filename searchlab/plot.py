@@ -93,14 +93,15 @@ def _trees(table: pd.DataFrame, tree: str | None) -> pd.DataFrame:
     return df
 
 
-def _summary(table: pd.DataFrame, tree: str | None, n_resamples: int, figure: str) -> pd.DataFrame:
+def _summary(table: pd.DataFrame, tree: str | None, n_resamples: int, figure: str,
+             fit_depths: int | None = E.FIT_DEPTHS) -> pd.DataFrame:
     _require(table, _TREE_COLUMNS, figure)
     _fixed_b(table, figure)
     df = _trees(table, tree)
     df = df[df["algorithm"] != "minimax"] if "algorithm" in df.columns else df
     if df.empty:
         raise ValueError(f"no status-ok rows on {tree or 'synthetic'} trees with a fixed b")
-    s = E.summarize(df, n_resamples=n_resamples)
+    s = E.summarize(df, n_resamples=n_resamples, max_fit_depths=E.check_fit_depths(fit_depths))
     if s.empty:
         raise ValueError("no configuration with a complete depth to fit")
     # a swept pruning axis is part of the series: never pool techniques into one point
@@ -113,12 +114,13 @@ def _summary(table: pd.DataFrame, tree: str | None, n_resamples: int, figure: st
 
 
 def ebf_vs_b(table: pd.DataFrame, *, curves: Sequence[str] = ("b", "b^(3/4)", "R_b", "sqrt(b)"),
-             tree: str | None = "iid", n_resamples: int = 999, title: str | None = None, ax=None):
-    """Fitted leaves EBF b_eff (parity fit of leaves over the depths measured, 95 % bootstrap
-    CI) against b (a tick at every measured b), one series per ordering (and technique, if
-    pruning was swept), with any of the theory ``curves`` (names in :data:`CURVES`; ``()`` for
-    none). ``tree``: the tree model (None: all)."""
-    s = _summary(table, tree, n_resamples, "ebf_vs_b").dropna(subset=["beff_fit"])
+             tree: str | None = "iid", n_resamples: int = 999, title: str | None = None, ax=None,
+             fit_depths: int | None = E.FIT_DEPTHS):
+    """Fitted leaves EBF b_eff (parity fit of leaves over the deepest ``fit_depths`` depths
+    measured, None: all; 95 % bootstrap CI) against b (a tick at every measured b), one series
+    per ordering (and technique, if pruning was swept), with any of the theory ``curves``
+    (names in :data:`CURVES`; ``()`` for none). ``tree``: the tree model (None: all)."""
+    s = _summary(table, tree, n_resamples, "ebf_vs_b", fit_depths).dropna(subset=["beff_fit"])
     if s.empty:
         raise ValueError("ebf_vs_b needs two or more depths per configuration; every configuration "
                          "in the table has a single depth")
@@ -126,10 +128,10 @@ def ebf_vs_b(table: pd.DataFrame, *, curves: Sequence[str] = ("b", "b^(3/4)", "R
 
 
 def alpha_vs_b(table: pd.DataFrame, *, tree: str | None = "iid", n_resamples: int = 999,
-               title: str | None = None, ax=None):
-    """The exponent α = log b_eff / log b per ordering and b (95 % CI), against 1, 3/4, 1/2 and
-    Pearl's log R_b / log b."""
-    s = _summary(table, tree, n_resamples, "alpha_vs_b").dropna(subset=["alpha_fit"])
+               title: str | None = None, ax=None, fit_depths: int | None = E.FIT_DEPTHS):
+    """The exponent α = log b_eff / log b (leaves EBF over the deepest ``fit_depths`` depths)
+    per ordering and b (95 % CI), against 1, 3/4, 1/2 and Pearl's log R_b / log b."""
+    s = _summary(table, tree, n_resamples, "alpha_vs_b", fit_depths).dropna(subset=["alpha_fit"])
     if s.empty:
         raise ValueError("alpha_vs_b needs two or more depths per configuration with b >= 2")
     return F.plot_alpha(s, None, title=title, ax=ax)

@@ -45,9 +45,9 @@ def _digits(text: str) -> int:
     return int(text)
 
 
-def _fit_depths(text: str) -> int | None:
+def _fit_depths(text: str) -> int | str:
     if text == "all":
-        return None
+        return "all"
     try:
         return check_fit_depths(int(text) if text.lstrip("-").isdigit() else text)
     except ValueError as e:
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
                          "all; n, estimate, lo, hi are always kept)")
     ap.add_argument("--digits", type=_digits, default=3,
                     help="with --tables: significant figures in LaTeX and markdown, 1..8 (default 3)")
-    ap.add_argument("--fit-depths", type=_fit_depths, default="config", metavar="N",
+    ap.add_argument("--fit-depths", type=_fit_depths, default=None, metavar="N",
                     help="the fits' window: the deepest N depths (N >= 2) or 'all' (default: the "
                          "run's fit_depths, 8 unless configured)")
     args = ap.parse_args(argv)
@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--{opt} applies to the exported tables: add --tables FORMATS")
     run_dir = Path(args.run_dir)
     try:
-        fit_depths = run_fit_depths(run_dir) if args.fit_depths == "config" else args.fit_depths
+        fit_depths = (run_fit_depths(run_dir) if args.fit_depths is None
+                      else None if args.fit_depths == "all" else args.fit_depths)
         path = write_run_report(run_dir, fmt=args.format, exact=not args.no_exact,
                                 n_resamples=args.resamples, partial=args.partial, fit_depths=fit_depths)
         if args.tables:

@@ -700,7 +700,7 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
         out.append(_link(p, rel_to, "nodes relative to perfect order"))
 
     ebf = ebf_by_policy(df)
-    out.append(f"{h}# Effective branching factor per policy\n")
+    out.append(f"{h}# Nodes EBF per policy\n")
     if ebf.empty:
         out.append("Fewer than two depths per policy: no EBF.\n")
     else:
@@ -712,15 +712,16 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
             lambda x: max(x, key=lambda r: (int(r.split("-")[1]) - int(r.split("-")[0]), r)))
         e["cell"] = [f"{number(a, 3)} (α {number(b, 2)}{'' if dp == w else f', d {dp}'})"
                      for a, b, dp, w in zip(e["ebf_fit"], e["exponent"], e["depths"], widest)]
-        out.append("EBF = the `fit` estimator (least squares of log mean nodes on d with a parity "
-                   "term, depths >= 2); α = log EBF / log b̄ (1/2: perfect order's √b̄; 3/4: "
+        out.append("The nodes EBF (every node visited, interior ones too; not the leaves EBF of the "
+                   "uniform-tree fits, which is the smaller at small b): the `fit` estimator "
+                   "(least squares of log mean nodes on d with a parity term, depths >= 2); α = log EBF / log b̄ (1/2: perfect order's √b̄; 3/4: "
                    "random order's b̄^(3/4); 1: no pruning). b̄ = b for trees, the positions' "
                    "measured average branching factor for games. Fitted over each setting's "
                    "depths, or over the depths shown where a policy ran fewer (e.g. perfect "
                    "order's oracle):\n")
         out.append(_pivot(e, "cell", str, extra=("b̄", "√b̄", "b̄^(3/4)")) + "\n")
         p = plot_ebf(ebf, fig_dir / "policies_ebf", fmt)
-        out.append(_link(p, rel_to, "EBF per policy"))
+        out.append(_link(p, rel_to, "nodes EBF per policy"))
 
     fhf = fail_high_first(df)
     out.append(f"{h}# Fail-high on the first move\n")

@@ -256,13 +256,14 @@ def _tex(text: str) -> str:
 
 
 def to_latex(frame: pd.DataFrame, *, caption: str = "", label: str = "", digits: int = 3,
-             fold_constant: bool = True) -> str:
+             fold_constant: bool = True, context: Mapping[str, object] | None = None) -> str:
     """A booktabs ``table`` environment: the estimate and its 95 % CI in one cell (the value
     alone where the interval has zero width), ``digits`` significant figures, n in its own
     column (unless constant) and in the caption (the range of n over the rows), every column
-    with one value over all rows folded into the caption (``fold_constant``)."""
+    with one value over all rows folded into the caption (``fold_constant``), and ``context``
+    (more column = value pairs the rows share) said there too."""
     header, rows, folded = _display(frame, digits, fold_constant)
-    caption = _caption(caption, frame, folded, digits)
+    caption = _caption(caption, frame, {**folded, **(context or {})}, digits)
     numeric = {c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])}
     align = "".join("r" if (h in numeric or h == "estimate [95 % CI]") else "l" for h in header)
     lines = [r"\begin{table}[htbp]", r"\centering", rf"\begin{{tabular}}{{{align}}}", r"\toprule",
@@ -277,12 +278,13 @@ def to_latex(frame: pd.DataFrame, *, caption: str = "", label: str = "", digits:
     return "\n".join(lines) + "\n"
 
 
-def to_markdown(frame: pd.DataFrame, *, digits: int = 3, fold_constant: bool = True) -> str:
+def to_markdown(frame: pd.DataFrame, *, digits: int = 3, fold_constant: bool = True,
+                context: Mapping[str, object] | None = None) -> str:
     """A markdown table (searchlab.analysis.markdown_tables.md_table) with the estimate and CI
     in one cell, ``digits`` significant figures, the constant columns (``fold_constant``) and
-    n stated in a line above it."""
+    n stated in a line above it (with ``context``, as :func:`to_latex`)."""
     header, rows, folded = _display(frame, digits, fold_constant)
-    note = _caption("", frame, folded, digits)
+    note = _caption("", frame, {**folded, **(context or {})}, digits)
     return (f"{note}\n\n" if note else "") + md_table(header, rows) + "\n"
 
 
@@ -349,8 +351,10 @@ def write_tables(run: Path | str | pd.DataFrame, out_dir: Path | str | None = No
         if tables is None else tables
     _check_columns(tables, columns)
     paths = []
-    for name, frame in tables.items():
-        frame = select_columns(frame, columns)
+    for name, full in tables.items():
+        frame = select_columns(full, columns)
+        # a constant column left out by ``columns`` is still said once, in the caption
+        said = {k: v for k, v in constant_columns(full).items() if k not in frame.columns}
         caption = _CAPTIONS.get(name, name)
         if name == "ebf":
             caption += (f"; fits over the deepest {fit_depths} depths measured" if fit_depths
@@ -360,9 +364,9 @@ def write_tables(run: Path | str | pd.DataFrame, out_dir: Path | str | None = No
             if f == "csv":
                 frame.to_csv(p, index=False)
             elif f == "latex":
-                p.write_text(to_latex(frame, caption=caption, label=f"tab:{name}", digits=digits),
+                p.write_text(to_latex(frame, caption=caption, label=f"tab:{name}", digits=digits, context=said),
                              encoding="utf-8")
             else:
-                p.write_text(to_markdown(frame, digits=digits), encoding="utf-8")
+                p.write_text(to_markdown(frame, digits=digits, context=said), encoding="utf-8")
             paths.append(p)
     return paths

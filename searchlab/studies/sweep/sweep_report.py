@@ -161,7 +161,7 @@ def summary_table(summary: pd.DataFrame) -> str:
                and not (k in ("experiment", "win_prob") and summary[k].nunique() < 2)]
     # every swept axis is a column: a pruning sweep's rows differ by technique alone
     pruning = "pruning" in summary.columns and summary["pruning"].fillna("none").nunique() > 1
-    header = varying + ["b", "algorithm", "ordering"] + (["pruning"] if pruning else []) + ["depths", "n per depth", "b_eff (fit) [95 % CI]",
+    header = varying + ["b", "algorithm", "ordering"] + (["pruning"] if pruning else []) + ["depths", "n per depth", "leaves EBF b_eff (fit) [95 % CI]",
                         "α (fit) [95 % CI]", "√(N(d)/N(d−2)) at d", "N(d)^(1/d) at max d", "R&N b* (nodes)",
                         "b^(3/4)", "√b", "Pearl R_b"]
     rows = []
