@@ -31,7 +31,7 @@ from searchlab.studies.sweep.policies import policies_section
 from searchlab.analysis.markdown_tables import NO_DATA, md_table
 from searchlab.studies.claims.exact_trees import exact_checks
 from searchlab.studies.claims.registry import evaluate_all
-from searchlab.studies.claims.verdict import SOURCES, Claim, Context, Verdict
+from searchlab.studies.claims.verdict import SOURCES, Claim, Context, Verdict, literature
 from searchlab.experiment.run_status import (NotARunError, RunStatus, damaged_parts, is_run,
                                              planned_tasks, runs_below)
 from searchlab.experiment.store import load
@@ -263,6 +263,9 @@ CLAIM_COLUMNS = ["claim", "in words", "source", "measured (CI, n)", "theory", "v
 def claim_row(c: Claim, v: Verdict) -> list[str]:
     """One claim's cells of the claims table (CLAIM_COLUMNS)."""
     src = ", ".join(SOURCES[s.strip()] for s in c.source.split(","))
+    refs = literature(c.ids)
+    if refs:
+        src += "; the result of " + ", ".join(refs)
     return [", ".join(c.ids), c.text, src, v.measured, v.theory, v.cell(),
             f"`{v.command}`" if v.command else "none: nothing computed yet"]
 
