@@ -37,7 +37,7 @@ from searchlab.studies.sweep import policies as P
 from searchlab.studies.sweep.facets import figure_pruning_effect, pruning_effect
 from searchlab.studies.tradeoff.tradeoff_report import pareto_figure, summarise
 
-__all__ = ["CURVES", "ebf_vs_b", "leaves_vs_depth", "alpha_vs_b", "convergence", "policies",
+__all__ = ["CURVES", "exact_overlay", "ebf_vs_b", "leaves_vs_depth", "alpha_vs_b", "convergence", "policies",
            "pruning", "pareto", "save", "paper_style", "PAPER_RC", "PAPER_WIDTHS", "palette"]
 
 #: the sweep's search table: what the tree figures read
@@ -164,6 +164,16 @@ def convergence(table: pd.DataFrame, *, b: int, ordering: str | Iterable[str] = 
     _fixed_b(table, "convergence")
     return F.plot_convergence(_trees(table, None), None, b=b, ordering=ordering, tree=tree,
                               n_resamples=n_resamples, title=title, ax=ax)
+
+
+def exact_overlay(table: pd.DataFrame, *, count: str = "leaves", n_resamples: int = 499,
+                  title: str | None = None, ax=None):
+    """Simulated mean ``count`` (leaves or nodes) of plain alpha-beta on i.i.d. trees in natural
+    or random order, as a ratio to its exact expectation (searchlab.theory ``expected_counts``,
+    or ``continuous_bounds`` for continuous leaves) against d, 95 % CI over instances."""
+    _require(table, ("tree", "b", "d", "ordering", "algorithm", count), "exact_overlay")
+    return F.plot_exact_overlay(F.exact_overlay_table(table, count, n_resamples), None, count=count,
+                                title=title, ax=ax)
 
 
 _POLICY_FIGURES = {

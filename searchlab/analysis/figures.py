@@ -29,10 +29,12 @@ from matplotlib.ticker import FuncFormatter, NullFormatter, NullLocator  # noqa:
 
 from searchlab.analysis import estimators as E  # noqa: E402
 from searchlab.analysis import theory as T  # noqa: E402
+from searchlab.analysis.stats import mean_ci  # noqa: E402
+from searchlab.theory.exact import continuous_bounds, expected_counts, uniform_pmf  # noqa: E402
 
 __all__ = ["OKABE_ITO", "ORDERING_COLOURS", "plot_beff_vs_b", "plot_leaves_vs_depth", "plot_alpha",
            "plot_convergence", "plot_alpha_vs_p", "plot_alpha_vs_levels", "save", "paper_style",
-           "PAPER_WIDTHS", "PAPER_RC", "given_axes", "figsize", "paper_grid", "in_paper_style", "b_ticks",
+           "PAPER_WIDTHS", "PAPER_RC", "exact_overlay_table", "plot_exact_overlay", "given_axes", "figsize", "paper_grid", "in_paper_style", "b_ticks",
            "legend"]
 
 # one palette for every figure (searchlab.analysis.palette): an ordering has the same colour here
@@ -425,6 +427,76 @@ def plot_alpha_vs_levels(summary: pd.DataFrame, path: Path | None = None, *, fmt
     ax.set_xlabel("number of distinct leaf values K (cont. = continuous)")
     ax.set_ylabel(r"exponent $\alpha = \log b_\mathrm{eff} / \log b$")
     ax.set_title(_title(title, "Discrete leaf values: ties cut (leaves EBF, parity fit, 95 % CI)"))
+    ax.grid(True, alpha=0.3)
+    legend(ax, fontsize=7)
+    return _done(fig, ax, owned, path, fmt)
+
+
+#: the orderings whose expected counts on i.i.d. trees are searchlab.theory's: the values are
+#: i.i.d., so natural order and a random order are the same random tree
+EXACT_ORDERINGS = ("natural", "random")
+
+
+def exact_overlay_table(df: pd.DataFrame, count: str = "leaves", n_resamples: int = 499) -> pd.DataFrame:
+    """Per (b, levels, ordering, d) of plain alpha-beta on i.i.d. trees in natural or random
+    order: the simulated mean ``count`` (95 % bootstrap CI over instances) and its exact
+    expectation from searchlab.theory: ``expected_counts`` with uniform leaf levels, or for
+    continuous leaves (levels 0) the bracket of ``continuous_bounds`` (its midpoint and
+    half-width). Empty when the table has no such rows."""
+    if count not in ("leaves", "nodes"):
+        raise ValueError(f"count must be leaves or nodes; got {count!r}")
+    cols = ["b", "levels", "ordering", "d", "n", "mean", "lo", "hi", "exact", "exact_error"]
+    need = {"tree", "b", "d", "ordering", "algorithm", count}
+    if not need <= set(df.columns):
+        return pd.DataFrame(columns=cols)
+    df, _ = E.ok_rows(df)
+    sub = df[(df["tree"] == "iid") & (df["algorithm"] == "alphabeta") & df["ordering"].isin(EXACT_ORDERINGS)]
+    if "pruning" in sub.columns:
+        sub = sub[sub["pruning"].fillna("none").astype(str) == "none"]
+    sub = sub.assign(levels=sub["levels"].fillna(0).astype(int) if "levels" in sub.columns else 0)
+    rows = []
+    for (b, levels), g in sub.groupby(["b", "levels"]):
+        b, levels, dmax = int(b), int(levels), int(g["d"].max())
+        if b < 2 or dmax < 1:
+            continue
+        if levels == 0:
+            cb = continuous_bounds(b, dmax, per_height=32)
+            exact = {d: (getattr(cb, count)(d), getattr(cb, count + "_error")(d)) for d in range(dmax + 1)}
+        else:
+            seq = expected_counts(b, dmax, uniform_pmf(levels))
+            exact = {d: (float(getattr(seq, count)[d]), 0.0) for d in range(dmax + 1)}
+        for (o, d), c in g.groupby(["ordering", "d"]):
+            x = c[count].to_numpy(float)
+            e = mean_ci(x, n_resamples=n_resamples, seed=int(b) * 1000 + int(d)) if len(x) > 1 else None
+            rows.append(dict(b=b, levels=levels, ordering=o, d=int(d), n=len(x), mean=float(x.mean()),
+                             lo=e.low if e else np.nan, hi=e.high if e else np.nan,
+                             exact=exact[int(d)][0], exact_error=exact[int(d)][1]))
+    return pd.DataFrame(rows, columns=cols)
+
+
+def plot_exact_overlay(table: pd.DataFrame, path: Path | None = None, *, fmt: str = "png", count: str = "leaves",
+                       title: str | None = None, ax=None):
+    """Simulated mean ``count`` per depth (95 % CI) against its exact expectation (a line; for
+    continuous leaves the midpoint of searchlab.theory's bracket, whose half-width is below the
+    line's width), as the ratio simulated / exact against d, one series per (b, leaf levels,
+    ordering): 1 means the simulation meets the theory. ``table``: :func:`exact_overlay_table`."""
+    if table.empty:
+        raise ValueError("the exact overlay needs plain alpha-beta rows on i.i.d. trees in natural or random "
+                         "order (their expectations are searchlab.theory's)")
+    fig, ax, owned = _one_axes(ax, (6.4, 4.4))
+    ax.axhline(1.0, color=OKABE_ITO["black"], lw=1.0, label="exact expectation (searchlab.theory)")
+    series = list(table.groupby(["b", "levels", "ordering"]))
+    for k, ((b, levels, o), g) in enumerate(series):
+        g = g.sort_values("d")
+        r = g["mean"] / g["exact"]
+        lab = f"$b = {b}$" + ("" if levels == 0 else f", {levels} levels") + f", {o}"
+        x = g["d"].to_numpy(float) + 0.06 * (k - (len(series) - 1) / 2)
+        ax.errorbar(x, r, yerr=_yerr(r, g["lo"] / g["exact"], g["hi"] / g["exact"]),
+                    marker=ORDERING_MARKERS.get(o, "o"), color=SERIES_COLOURS[k % len(SERIES_COLOURS)],
+                    capsize=2, ms=4, lw=1, label=lab)
+    ax.set_xlabel("depth $d$ (plies)")
+    ax.set_ylabel(f"simulated mean {count} / exact expectation")
+    ax.set_title(_title(title, f"Simulation against the exact expectations ({count}, 95 % CI over instances)"))
     ax.grid(True, alpha=0.3)
     legend(ax, fontsize=7)
     return _done(fig, ax, owned, path, fmt)

@@ -10,7 +10,7 @@ from searchlab.errors import SearchlabError
 from searchlab.experiment.api import write_run_report
 from searchlab.analysis.estimators import check_fit_depths
 from searchlab.studies.sweep.sweep_export import ESTIMATORS, link_tables, parse_estimators, parse_formats, write_tables
-from searchlab.studies.sweep.sweep_report import run_fit_depths
+from searchlab.studies.sweep.sweep_report import CLAIM_CHOICES, run_fit_depths
 
 MAX_RESAMPLES = 1_000_000
 
@@ -79,6 +79,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fit-depths", type=_fit_depths, default=None, metavar="N",
                     help="the fits' window: the deepest N depths (N >= 2) or 'all' (default: the "
                          "run's fit_depths, 8 unless configured)")
+    ap.add_argument("--claims", choices=CLAIM_CHOICES, default="measured",
+                    help="a sweep's claims section: the claims this run's rows decide, each judged on "
+                         "them (measured, the default), the project's whole claims table (all) or "
+                         "none")
+    ap.add_argument("--overlay", action="store_true",
+                    help="a sweep's report adds the figure of simulated mean leaves against their "
+                         "exact expectations (searchlab.theory; i.i.d. trees, natural or random order)")
     args = ap.parse_args(argv)
     for opt in ("estimators", "columns"):
         if getattr(args, opt) is not None and not args.tables:
@@ -88,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         fit_depths = (run_fit_depths(run_dir) if args.fit_depths is None
                       else None if args.fit_depths == "all" else args.fit_depths)
         path = write_run_report(run_dir, fmt=args.format, exact=not args.no_exact,
-                                n_resamples=args.resamples, partial=args.partial, fit_depths=fit_depths)
+                                n_resamples=args.resamples, partial=args.partial, fit_depths=fit_depths,
+                                claims=args.claims, overlay=args.overlay)
         if args.tables:
             link_tables(path, write_tables(run_dir, formats=args.tables, n_resamples=args.resamples,
                                            estimators=args.estimators, columns=args.columns,

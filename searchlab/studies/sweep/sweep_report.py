@@ -32,6 +32,7 @@ from searchlab.analysis.markdown_tables import NO_DATA, md_table
 from searchlab.studies.claims.exact_trees import exact_checks
 from searchlab.studies.claims.registry import evaluate_all
 from searchlab.studies.claims.verdict import SOURCES, Claim, Context, Verdict, literature
+from searchlab.experiment.provenance import run_header
 from searchlab.experiment.run_status import (NotARunError, RunStatus, damaged_parts, is_run,
                                              planned_tasks, runs_below)
 from searchlab.experiment.store import load
@@ -465,14 +466,27 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
                  command: str, report_name: str = "report.md", fmt: str = "png", exact: bool = True,
                  extra_sections: list[tuple[str, str]] | None = None, n_resamples: int = 999,
                  exact_results: dict | None = None, preamble: str = "",
-                 summary: pd.DataFrame | None = None, fit_depths: int | None = 8) -> Path:
+                 summary: pd.DataFrame | None = None, fit_depths: int | None = 8,
+                 claims: str = "measured") -> Path:
     """Write out_dir/report_name and figures under out_dir/figures/. Returns the report path.
-    ``fit_depths``: the fits' window (the deepest that many depths; None: all)."""
+    ``fit_depths``: the fits' window (the deepest that many depths; None: all); ``claims``:
+    "measured" (the claims this run's rows decide, each judged on them), "all" (the
+    project's whole claims table) or "none" (no claims section)."""
     sections, results = report_sections(df_all, out_dir, source=source, command=command, fmt=fmt,
                                         exact=exact, extra_sections=extra_sections,
                                         n_resamples=n_resamples, exact_results=exact_results,
-                                        summary=summary, fit_depths=fit_depths)
-    claims = ("Claims", claims_section(results))
+                                        summary=summary, fit_depths=fit_depths, claims=claims)
+    if claims == "none":
+        return write_markdown(sections, Path(out_dir) / report_name, title=title, command=command,
+                              preamble=preamble)
+    body = claims_section(results) if results else (
+        "This run's rows decide none of the claims of docs/claims.md (the project's reproduction, "
+        "analysis/REPORT.md, judges them all)." if claims == "measured" else "No claims.")
+    if claims == "measured" and results:
+        body = ("The claims of docs/claims.md that this run's rows decide, each judged on them "
+                "(`searchlab-report RUN --claims all` adds the rest, `--claims none` leaves the "
+                "section out):\n\n" + body)
+    claims = ("Claims", body)
     at = next(i for i, (h, _) in enumerate(sections) if h == "Excluded rows")
     return write_markdown(sections[:at] + [claims] + sections[at:], Path(out_dir) / report_name,
                           title=title, command=command, preamble=preamble)
@@ -481,6 +495,22 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
 def utc_stamp() -> str:
     """Now, as reports state it: "2026-12-02 14:05 UTC"."""
     return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+#: which claims a report judges: every claim, the ones the run measured, or none
+CLAIM_CHOICES = ("measured", "all", "none")
+
+
+def measured_by_run(results: list[tuple[Claim, Verdict]], without_rows: Context
+                    ) -> list[tuple[Claim, Verdict]]:
+    """The claims this run's rows decide: a verdict other than "no data" or "pending" that
+    differs from the claim's verdict on ``without_rows`` (the same context with no rows), so
+    that a claim settled by exact computation or arithmetic alone, whatever the run, is left
+    out of a report of one's own study."""
+    base = {c.ids: v for c, v in evaluate_all(without_rows)}
+    return [(c, v) for c, v in results if v.category not in ("no data", "pending")
+            and (base.get(c.ids) is None or (base[c.ids].category, base[c.ids].measured)
+                 != (v.category, v.measured))]
 
 
 def write_markdown(sections: list[tuple[str, str]], path: Path, *, title: str, command: str,
@@ -501,11 +531,12 @@ def report_sections(df_all: pd.DataFrame, out_dir: Path, *, source: str, command
                     fmt: str = "png", exact: bool = True,
                     extra_sections: list[tuple[str, str]] | None = None, n_resamples: int = 999,
                     exact_results: dict | None = None, summary: pd.DataFrame | None = None,
-                    fig_dir: Path | None = None, fit_depths: int | None = 8
+                    fig_dir: Path | None = None, fit_depths: int | None = 8, claims: str = "all"
                     ) -> tuple[list[tuple[str, str]], list[tuple[Claim, Verdict]]]:
     """The report's sections but the claims (figures written under ``fig_dir``, default
-    out_dir/figures/, linked relative to out_dir), the last one "Excluded rows", and every
-    claim's verdict from this table and ``exact_results``."""
+    out_dir/figures/, linked relative to out_dir), the last one "Excluded rows", and the
+    claims' verdicts from this table and ``exact_results``: every claim (``claims="all"``),
+    only those this table's rows decide (``"measured"``: :func:`measured_by_run`) or none."""
     out_dir = Path(out_dir)
     fig_dir = Path(fig_dir) if fig_dir is not None else out_dir / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
@@ -539,6 +570,13 @@ def report_sections(df_all: pd.DataFrame, out_dir: Path, *, source: str, command
             deep_section = DO.deep_section(ex["deep_ordering"])
     ctx = Context(df=df, summary=summary, excluded=excluded, exact=ex, command=command)
     results = evaluate_all(ctx)
+    if claims not in CLAIM_CHOICES:
+        raise ValueError(f"claims must be one of {', '.join(CLAIM_CHOICES)}; got {claims!r}")
+    if claims == "none":
+        results = []
+    elif claims == "measured":
+        results = measured_by_run(results, Context(df=df.iloc[0:0], summary=pd.DataFrame(), exact=ex,
+                                                   command=command))
 
     sections: list[tuple[str, str]] = []
     note = coverage_note(df_all)
@@ -601,17 +639,45 @@ def run_fit_depths(run_dir: Path | str) -> int | None:
     return check_fit_depths(cfg.get("fit_depths", 8) if isinstance(cfg, dict) else 8)
 
 
+def overlay_section(df: pd.DataFrame, run_dir: Path, fmt: str = "png") -> list[tuple[str, str]]:
+    """The report's section "Simulation against the exact expectations": the figure of
+    searchlab.analysis.figures.plot_exact_overlay (leaves) and the largest deviation, or a line
+    saying why there is none (no plain alpha-beta rows on i.i.d. trees in natural or random order)."""
+    tab = P.exact_overlay_table(df)
+    head = "Simulation against the exact expectations"
+    if tab.empty:
+        return [(head, "No overlay: the run has no plain alpha-beta rows on i.i.d. trees in natural or "
+                       "random order, the searches whose expected counts searchlab.theory computes.")]
+    path = P.plot_exact_overlay(tab, Path(run_dir) / "figures" / "exact_overlay", fmt=fmt)
+    ratio = tab["mean"] / tab["exact"]
+    inside = ((tab["lo"] <= tab["exact"] + tab["exact_error"]) & (tab["exact"] - tab["exact_error"] <= tab["hi"]))
+    worst = tab.loc[(ratio - 1).abs().idxmax()]
+    text = (f"Mean leaves of plain alpha-beta on i.i.d. trees (natural or random order: the same random "
+            f"tree) against their exact expectations (searchlab.theory: `expected_counts` for K leaf "
+            f"levels, the bracket of `continuous_bounds` for continuous leaves). {int(inside.sum())} of "
+            f"{len(tab)} (b, d, ordering) cells have the exact value inside their 95 % CI (about 95 % "
+            f"expected); the largest deviation is {number(float(ratio.loc[worst.name]), 4)}× at b = "
+            f"{int(worst.b)}, d = {int(worst.d)}, {worst.ordering} (n = {int(worst.n)}).\n\n"
+            f"![simulation against the exact expectations](figures/{path.name})")
+    return [(head, text)]
+
+
 def write_report(run_dir: Path, *, fmt: str = "png", exact: bool = True, n_resamples: int = 999,
-                 partial: bool = False, fit_depths: int | None | str = "config") -> Path:
+                 partial: bool = False, fit_depths: int | None | str = "config", claims: str = "measured",
+                 overlay: bool = False) -> Path:
     """Read a sweep's Parquet table; write run_dir/report.md and run_dir/figures/. Returns the
     path. An incomplete or damaged run raises IncompleteRunError unless ``partial``; then the
     report says at the top that it is partial (tasks done / planned). (The other kinds' reports
     are their own writers', chosen by the kind registry: experiment.api.write_run_report.)
-    ``fit_depths``: the fits' window; "config": the run's own (:func:`run_fit_depths`)."""
+    ``fit_depths``: the fits' window; "config": the run's own (:func:`run_fit_depths`);
+    ``claims``: "measured", "all" or "none" (:func:`build_report`); ``overlay``: add the
+    figure of simulated means against the exact expectations (i.i.d. runs)."""
     run_dir = Path(run_dir)
     fit_depths = run_fit_depths(run_dir) if fit_depths == "config" else check_fit_depths(fit_depths)
     df = load_run(run_dir, partial=partial)
     return build_report(df, run_dir, title=f"searchlab report: {run_dir.name}", source=str(run_dir),
                         command=f"searchlab-report {'--partial ' if partial else ''}{run_dir}",
                         fmt=fmt, exact=exact, n_resamples=n_resamples, fit_depths=fit_depths,
-                        preamble=partial_note(run_dir, df) if partial else "")
+                        claims=claims, extra_sections=overlay_section(df, run_dir, fmt) if overlay else None,
+                        preamble="\n\n".join(x for x in (run_header(run_dir),
+                                                          partial_note(run_dir, df) if partial else "") if x))
