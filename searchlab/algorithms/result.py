@@ -36,7 +36,10 @@ class SearchResult:
     ``q_nodes`` the quiescence search's nodes (beyond the horizon, not in ``nodes``);
     ``chance_nodes`` the calls on chance nodes (searchlab/algorithms/chance_search.py; they are
     counted in ``nodes`` and ``interior`` too, 0 in games without chance); with
-    pruning techniques on, ``extra["pruned"]`` counts how often each one fired.
+    pruning techniques on, ``extra["pruned"]`` counts how often each one fired and
+    ``extra["tried"]`` how often one was tried where that differs (``null_move``: the null-move
+    searches made; ``pruned["null_move"] / tried["null_move"]`` is its cut-success rate; LMR's
+    re-search rate is ``re_searches / pruned["lmr"]`` for alpha-beta).
     """
 
     value: float | None

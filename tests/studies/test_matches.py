@@ -116,10 +116,17 @@ def test_pairing_words_every_branch_and_its_boundaries():
     assert w(-36, 20, 0.5, 0.5, 1.5) == "no difference shown at ±36 Elo"    # the larger distance
     assert w(7, 45, 0.1, 0.5, 1.5) == "no difference shown at ±45 Elo"
     assert w(10, 90, nan, 0.5, 1.5) == "not shown at this power"            # not testable
-    # the depth bought's CI touching, containing or below 0: strength is not judged
-    assert w(-90, -10, 0.01, 0.0, 1.5) == "buys no depth"                   # boundary: low = 0
-    assert w(10, 90, 0.01, -0.3, 0.4) == "buys no depth"
+    # "buys no depth" only when the depth CI excludes the stated minimum gain (MIN_DEPTH_GAIN)
     assert w(10, 90, 0.01, -1.0, -0.2) == "buys no depth"
+    assert w(10, 90, 0.01, -0.3, 0.2) == "buys no depth"                    # below a quarter ply
+    assert w(10, 90, 0.01, 0.05, 0.2) == "buys no depth"                    # some, but below it
+    assert w(10, 90, 0.01, -0.3, 0.25) == "not shown at this power"         # boundary: hi = min
+    # a CI containing 0 and reaching the minimum: neither shown nor excluded (the case)
+    assert w(10, 90, 0.01, -0.21, 1.19) == "not shown at this power"
+    assert w(-90, -10, 0.01, 0.0, 1.5) == "not shown at this power"         # boundary: low = 0
+    assert w(10, 90, 0.01, -0.2, 0.6, min_gain=1.0) == "buys no depth"      # a stated minimum
+    with pytest.raises(InvalidParameterError, match="min_gain"):
+        w(0, 1, 0.5, 0.5, 1.5, min_gain=0)
     assert w(10, 90, 0.01, nan, nan) == "not shown at this power"           # no depth CI
     for bad in (dict(alpha=0), dict(margin=-1)):
         with pytest.raises(InvalidParameterError):
