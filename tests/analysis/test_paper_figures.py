@@ -160,16 +160,22 @@ def test_palette_is_public():
     assert SP.palette.technique_colour("null_r2") == SP.palette.TECHNIQUE_COLOURS["null"]
 
 
-@pytest.mark.parametrize("call", [
-    lambda t: SP.ebf_vs_b(t), lambda t: SP.alpha_vs_b(t), lambda t: SP.leaves_vs_depth(t),
-    lambda t: SP.convergence(t, b=2), lambda t: SP.policies(t), lambda t: SP.pruning(t),
-    lambda t: SP.pareto(t)])
-def test_bad_tables_give_one_line_naming_what_the_table_holds(call):
-    wrong = pd.DataFrame({"domain": ["connect4"], "technique": ["null"], "x": [1.0]})
+TRADEOFF = pd.DataFrame({"domain": ["connect4"], "technique": ["null"], "x": [1.0]})
+SWEEP = pd.DataFrame({"b": [2], "d": [1]})
+
+
+@pytest.mark.parametrize("call, wrong", [
+    (lambda t: SP.ebf_vs_b(t), TRADEOFF), (lambda t: SP.alpha_vs_b(t), TRADEOFF),
+    (lambda t: SP.leaves_vs_depth(t), TRADEOFF), (lambda t: SP.convergence(t, b=2), TRADEOFF),
+    (lambda t: SP.policies(t), TRADEOFF), (lambda t: SP.pruning(t), TRADEOFF),
+    (lambda t: SP.exact_overlay(t), TRADEOFF), (lambda t: SP.pareto(t), SWEEP)])
+def test_bad_tables_give_one_line_naming_what_the_table_holds(call, wrong):
     with pytest.raises(ValueError) as e:
-        call(wrong if call.__code__.co_names[-1:] != ("pareto",) else pd.DataFrame({"b": [2], "d": [1]}))
+        call(wrong)
     msg = str(e.value)
     assert "\n" not in msg and "columns" in msg and "table" in msg
+    if wrong is TRADEOFF:
+        assert "trade-off study's table: searchlab.plot.pareto draws it" in msg
 
 
 def test_a_game_table_without_b_says_so():
