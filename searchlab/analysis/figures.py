@@ -290,7 +290,7 @@ def plot_leaves_vs_depth(df: pd.DataFrame, path: Path | None = None, *, b: int |
                             color=ordering_colour(o) if alg != "minimax" else OKABE_ITO["skyblue"],
                             ms=4, lw=1, capsize=2, label=lab)
         ax.set_yscale("log")
-        ax.set_xlabel("depth d (plies)")
+        ax.set_xlabel("depth $d$ (plies)")
         ax.set_ylabel(f"mean {count} examined (log scale)")
         ax.set_title(f"$b = {bb}$")
         ax.grid(True, which="both", alpha=0.3)
