@@ -3,10 +3,13 @@ searchlab.studies.sweep.sweep_export (see its docstring for the tables and their
 
     import searchlab, searchlab.export
     paths = searchlab.export.write_tables("results/quick/RUN", formats=("csv", "latex"))
+    paths = searchlab.export.write_tables("results/quick/RUN", formats="latex", estimators="fit,alpha",
+                                          columns=("b", "ordering"), digits=3)
 """
 
-from searchlab.studies.sweep.sweep_export import (FORMATS, link_tables, parse_formats, summary_tables,
-                                     to_latex, to_markdown, write_tables)
+from searchlab.studies.sweep.sweep_export import (ESTIMATORS, FORMATS, constant_columns, link_tables,
+                                                  parse_estimators, parse_formats, select_columns,
+                                                  summary_tables, to_latex, to_markdown, write_tables)
 
-__all__ = ["FORMATS", "summary_tables", "write_tables", "to_latex", "to_markdown", "parse_formats",
-           "link_tables"]
+__all__ = ["FORMATS", "ESTIMATORS", "summary_tables", "write_tables", "to_latex", "to_markdown", "parse_formats",
+           "parse_estimators", "select_columns", "constant_columns", "link_tables"]

@@ -393,6 +393,9 @@ def _result(game, cg, E, root, value, best, status, wall, algorithm, ordering, h
     extra = {}
     if pruned:
         extra["pruned"] = {name: cnt[i] for name, i in K.FIRED.items() if cnt[i]}
+        tried = {name: int(cnt[i]) for name, i in K.TRIED.items() if cnt[i]}
+        if tried:
+            extra["tried"] = tried
     return SearchResult(
         value=value, best_move=best_move, best_moves=best_moves, best_moves_complete=complete,
         nodes=nodes, leaves=cnt[K.C_LEAVES], interior=nodes - cnt[K.C_LEAVES],

@@ -213,6 +213,8 @@ class PruningState:
 
     config: Pruning
     fired: dict[str, int] = field(default_factory=dict)
+    #: searches a technique started, fired or not (null move: the null-window searches made)
+    tried: dict[str, int] = field(default_factory=dict)
     q_nodes: int = 0
     parent_null: bool = False
 
@@ -319,6 +321,7 @@ def pruned_alphabeta(state, ply: int, alpha: float, beta: float, ctx: SearchCont
         r = nm.reduction + (1 if nm.adaptive_depth is not None and depth_left > nm.adaptive_depth else 0)
         if depth_left > r and ((beta < INF) if maximizing else (alpha > -INF)):
             null = game.null_move(state)
+            ps.tried["null_move"] = ps.tried.get("null_move", 0) + 1
             scout = (math.nextafter(beta, -INF), beta) if maximizing else (alpha, math.nextafter(alpha, INF))
             ps.parent_null = True
             c = _reduced(ctx, r, null, ply, *scout)

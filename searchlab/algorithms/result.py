@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import html
+from dataclasses import dataclass, field, fields
 from typing import Any, Hashable
 
 
@@ -35,7 +36,10 @@ class SearchResult:
     ``q_nodes`` the quiescence search's nodes (beyond the horizon, not in ``nodes``);
     ``chance_nodes`` the calls on chance nodes (searchlab/algorithms/chance_search.py; they are
     counted in ``nodes`` and ``interior`` too, 0 in games without chance); with
-    pruning techniques on, ``extra["pruned"]`` counts how often each one fired.
+    pruning techniques on, ``extra["pruned"]`` counts how often each one fired and
+    ``extra["tried"]`` how often one was tried where that differs (``null_move``: the null-move
+    searches made; ``pruned["null_move"] / tried["null_move"]`` is its cut-success rate; LMR's
+    re-search rate is ``re_searches / pruned["lmr"]`` for alpha-beta).
 
     Monte Carlo tree search (algorithm "mcts", searchlab/algorithms/mcts.py, docs/mcts.md)
     fills ``root_moves`` (the root's moves in natural order), ``root_visits`` and
@@ -90,6 +94,51 @@ class SearchResult:
         """Share of transposition-table probes that found an entry (None without a table)."""
         return self.tt_hits / self.tt_probes if self.tt_probes else None
 
+    def __repr__(self) -> str:
+        """One line: what was searched, the answer and the counts (``to_dict()`` has every field)."""
+        ans = ("aborted (node budget)" if self.status != "ok" else
+               f"value {_short(self.value)}, move {_short(self.best_move)}")
+        extra = f", {self.tt_hits:,} TT hits" if self.tt_probes else ""
+        return (f"SearchResult({self.algorithm}/{self.ordering} d={self.depth}: {ans}; "
+                f"{self.nodes:,} nodes, {self.leaves:,} leaves, {self.cutoffs:,} cutoffs{extra}; "
+                f"{_seconds(self.wall_time)}, {self.engine})")
+
+    def _repr_html_(self) -> str:
+        """A small table for notebooks: the answer, the counts, the rates, the engine."""
+        rows = [("search", f"{self.algorithm}, ordering {self.ordering}, depth {self.depth}"),
+                ("status", self.status)]
+        if self.status == "ok":
+            rows += [("value", _short(self.value)), ("best move", _short(self.best_move))]
+        rows += [("nodes", f"{self.nodes:,}"), ("leaves", f"{self.leaves:,}"),
+                 ("interior", f"{self.interior:,}"), ("cutoffs", f"{self.cutoffs:,}"),
+                 ("nodes per ply", ", ".join(f"{n:,}" for n in self.per_ply))]
+        if len(self.iterations) > 1:
+            rows.append(("iterations", ", ".join(f"{n:,}" for n in self.iterations)))
+        if self.fail_high_first_rate is not None:
+            rows.append(("fail-high first", f"{100 * self.fail_high_first_rate:.1f} %"))
+        if self.tt_hit_rate is not None:
+            rows.append(("TT hit rate", f"{100 * self.tt_hit_rate:.1f} % of {self.tt_probes:,} probes"))
+        for name in ("re_searches", "q_nodes", "chance_nodes"):
+            if getattr(self, name):
+                rows.append((name.replace("_", " "), f"{getattr(self, name):,}"))
+        if self.extra.get("pruned"):
+            rows.append(("pruned", ", ".join(f"{k} {v:,}" for k, v in self.extra["pruned"].items())))
+        rows.append(("time", f"{_seconds(self.wall_time)} ({self.engine})"))
+        body = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
+                       for k, v in rows)
+        return f"<table><caption>SearchResult</caption>{body}</table>"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as plain Python (tuples as lists, the extra dict copied) plus the derived
+        ``last_iteration_nodes``, ``fail_high_first_rate`` and ``tt_hit_rate``: a JSON- and
+        ``pandas.DataFrame``-ready record (``pd.DataFrame([r.to_dict() for r in results])``)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            out[f.name] = _plain(getattr(self, f.name))
+        out.update(last_iteration_nodes=self.last_iteration_nodes,
+                   fail_high_first_rate=self.fail_high_first_rate, tt_hit_rate=self.tt_hit_rate)
+        return out
+
     def counts(self) -> dict[str, Any]:
         """The deterministic part (everything but timing and engine), for comparisons."""
         return {
@@ -100,6 +149,29 @@ class SearchResult:
             "tt_hits": self.tt_hits, "tt_cutoffs": self.tt_cutoffs,
             "chance_nodes": self.chance_nodes,
         }
+
+
+def _plain(v: Any) -> Any:
+    """Tuples to lists and dicts copied, recursively; numpy scalars to Python numbers."""
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if hasattr(v, "item") and callable(v.item) and getattr(v, "shape", None) == ():
+        return v.item()
+    return v
+
+
+def _short(v: Any) -> str:
+    """A value or move for a one-line repr: floats to 6 significant figures, text cut at 40."""
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    text = str(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _seconds(t: float) -> str:
+    return f"{t * 1e3:.3g} ms" if t < 1 else f"{t:.3g} s"
 
 
 @dataclass(frozen=True)

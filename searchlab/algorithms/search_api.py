@@ -254,4 +254,5 @@ def package(game: Any, ctx: SearchContext, root: Any, value: float | None, statu
         tt_hits=table.hits if table is not None else 0,
         tt_cutoffs=table.cutoffs if table is not None else 0,
         q_nodes=ctx.pruning.q_nodes if ctx.pruning is not None else 0,
-        extra={"pruned": dict(ctx.pruning.fired)} if ctx.pruning is not None else {})
+        extra=({"pruned": dict(ctx.pruning.fired), **({"tried": dict(ctx.pruning.tried)} if ctx.pruning.tried
+                                                      else {})} if ctx.pruning is not None else {}))

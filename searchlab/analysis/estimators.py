@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -36,8 +36,11 @@ __all__ = [
     "ESTIMATORS", "beff_per_depth", "parity_growth", "naive_ratio", "fit_growth", "FitResult",
     "exponent", "rn_bstar", "Estimate", "bootstrap_ci", "count_matrix", "fit_with_ci",
     "per_depth_with_ci", "parity_growth_with_ci", "rn_bstar_with_ci", "GROUP_KEYS",
-    "ok_rows", "group_key_columns", "summarize",
+    "ok_rows", "group_key_columns", "summarize", "check_fit_depths", "FIT_DEPTHS",
 ]
+
+#: the default fit window: the deepest 8 depths of a configuration enter its fits
+FIT_DEPTHS = 8
 
 #: the estimator names used in tables and figures
 ESTIMATORS = {
@@ -338,6 +341,17 @@ def _key_value(v):
     if isinstance(v, (np.floating,)):
         return None if np.isnan(v) else float(v)
     return v
+
+
+def check_fit_depths(fit_depths: Any) -> int | None:
+    """The fit window: an integer >= 2 (the deepest that many depths enter every fit) or None
+    (every depth); ValueError otherwise."""
+    if fit_depths is None:
+        return None
+    if isinstance(fit_depths, bool) or not isinstance(fit_depths, int) or fit_depths < 2:
+        raise ValueError(f"fit_depths must be an integer >= 2 (the deepest depths a fit uses) or "
+                         f"None (all); got {fit_depths!r}")
+    return fit_depths
 
 
 def summarize(df: pd.DataFrame, *, count: str = "leaves", min_depth: int = 2, max_fit_depths: int | None = 8,

@@ -58,3 +58,25 @@ def interval(value: float, low: float, high: float, spec: str = ".3g", no_ci: st
     if low is None or high is None or not (math.isfinite(float(low)) and math.isfinite(float(high))):
         return f"{value:{spec}}{no_ci}"
     return f"{value:{spec}} [{low:{spec}}, {high:{spec}}]"
+
+
+_TREE_NAMES = {"iid": "i.i.d. tree", "ordered": "ordered tree", "incremental": "incremental tree",
+               "explicit": "explicit tree"}
+_SETTING_KEYS = {"b": "$b = {}$", "levels": "{} leaf values", "p": "$p = {}$", "decay": "decay {}",
+                 "corr": "correlation {}"}
+
+
+def panel_title(setting: str) -> str:
+    """A figure panel's title for a setting key of the policies' tables (``"iid b=2 levels=0"``
+    -> ``"i.i.d. tree, $b = 2$"``): the tree model in words, ``levels=0`` (continuous values)
+    left out, the other parameters in words; a game's setting is returned unchanged."""
+    parts = str(setting).split()
+    if not parts or parts[0] not in _TREE_NAMES or not all("=" in p for p in parts[1:]):
+        return str(setting)
+    out = [_TREE_NAMES[parts[0]]]
+    for p in parts[1:]:
+        key, _, value = p.partition("=")
+        if key == "levels" and value in ("0", "0.0"):
+            continue
+        out.append(_SETTING_KEYS.get(key, key + " {}").format(value))
+    return ", ".join(out)

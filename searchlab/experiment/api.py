@@ -1,17 +1,21 @@
 """The experiment engine's entry points: compose a config, run a study into a run directory.
 
 - :func:`run_study` composes ``experiment`` with Hydra's compose API (the same schema and
-  validation as the ``searchlab`` command), runs it and returns the run directory.
+  validation as the ``searchlab`` command), runs it and returns the run directory (a
+  :class:`~searchlab.experiment.run_dir.RunDir`: a Path that shows itself in a notebook).
 - :func:`run` runs an already validated Study into a given directory (used by the CLI too).
 - :func:`compose` returns the composed DictConfig (for inspection and tests).
 """
 
 from __future__ import annotations
 
+import math
+import re
+import shlex
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 from hydra import compose as hydra_compose
 from hydra import initialize_config_dir
@@ -33,6 +37,8 @@ from searchlab.experiment.schema import CONF_DIR, ConfigError
 from searchlab.experiment.session import (RunError, Session, recorded_kind, report_or_log,
                                           run_session, unwritten_report)
 from searchlab.experiment.store import load  # re-exported (__all__)
+from searchlab.experiment import provenance
+from searchlab.experiment.run_dir import RunDir
 from searchlab.experiment.study import Study
 from searchlab.studies.sweep.sweep_session import sweep_session
 from searchlab.studies.tradeoff.tradeoff_config import from_engine as tradeoff_from_engine
@@ -112,16 +118,69 @@ def new_run_dir(study: Study) -> Path:
         raise RunError(f"cannot write to output directory {base}: {e.strerror or e}") from None
 
 
-def run_study(experiment: str, overrides: Sequence[str] = (), output_dir: str | Path | None = None,
-              progress: bool = True) -> Path:
-    """Compose ``experiment`` (+ Hydra-style overrides), validate, run; return the run dir.
+_PLAIN = re.compile(r"[A-Za-z0-9_./:+*\-]+")
 
-    ``output_dir``: the run directory (created; if it already holds a run of the same config,
-    the run is resumed). None: ``<results_dir>/<name>/<timestamp>/`` (or ``runner.resume``).
+
+def override_value(value: Any) -> str:
+    """A Python value as a Hydra override's value: ``[2, 4]`` -> ``[2,4]``, True -> ``true``,
+    None -> ``null``, a dict -> ``{k:v}``, a string as is when plain (``1..5``, ``id+killer``),
+    else quoted. Raises ValueError for what an override cannot say (NaN, other types)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"an override value must be finite; got {value!r}")
+        return repr(value)
+    if isinstance(value, str):
+        if _PLAIN.fullmatch(value):
+            return value
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(override_value(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ",".join(f"{k}:{override_value(v)}" for k, v in value.items()) + "}"
+    raise ValueError(f"an override value must be a number, string, bool, None, list or dict; "
+                     f"got {type(value).__name__}")
+
+
+def override_list(overrides: Sequence[str] | Mapping[str, Any] = (), **kwargs: Any) -> list[str]:
+    """Overrides as Hydra strings from a list of ``key=value`` strings, a dict ``{key: value}``
+    (dotted keys: ``{"sweep.b": [2, 4]}``) and keyword arguments (``__`` for a dot:
+    ``sweep__b=[2, 4]``); values through :func:`override_value`."""
+    if isinstance(overrides, str):
+        raise ValueError(f"overrides must be a list of key=value strings or a dict, not one string; "
+                         f"got {overrides!r} (write [{overrides!r}])")
+    if isinstance(overrides, Mapping):
+        out = [f"{k}={override_value(v)}" for k, v in overrides.items()]
+    else:
+        out = [str(o) for o in overrides]
+    out += [f"{k.replace('__', '.')}={override_value(v)}" for k, v in kwargs.items()]
+    return out
+
+
+def run_study(experiment: str, overrides: Sequence[str] | Mapping[str, Any] = (),
+              output_dir: str | Path | None = None, progress: bool = True, **kwargs: Any) -> RunDir:
+    """Compose ``experiment`` (+ overrides), validate, run; return the run dir.
+
+    ``overrides``: Hydra-style ``["sweep.b=[2,4]", "sweep.d=1..5"]``, or a dict
+    ``{"sweep.b": [2, 4], "sweep.d": "1..5"}``; keyword arguments add more, ``__`` standing
+    for a dot (``sweep__instances=4``, ``runner__n_jobs=1``). ``output_dir``: the run directory
+    (created; if it already holds a run of the same config, the run is resumed). None:
+    ``<results_dir>/<name>/<timestamp>/`` (or ``runner.resume``). The run's provenance.json
+    records the equivalent ``searchlab experiment=... key=value`` command line and the seed.
+    Returns a :class:`~searchlab.experiment.run_dir.RunDir` (a Path with a notebook repr).
     Raises ConfigError for a bad config, RunError when the output cannot be written.
     """
     try:
-        cfg = compose(experiment, overrides)
+        ov = override_list(overrides, **kwargs)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    try:
+        cfg = compose(experiment, ov)
     except Exception as e:  # noqa: BLE001 -- composition errors become one-line ConfigErrors
 
         raise ConfigError(config_error_message(e)) from None
@@ -139,6 +198,9 @@ def run_study(experiment: str, overrides: Sequence[str] = (), output_dir: str | 
                 except OSError:
                     break
         raise
+    line = shlex.join(["searchlab", f"experiment={experiment}", *ov])
+    with provenance.command_line(line):
+        return RunDir(kind_of(cfg).run(cfg, study, Path(output_dir), progress=progress))
 
 
 @dataclass(frozen=True)
@@ -242,13 +304,14 @@ def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[boo
 
 
 def write_run_tables(run_dir: str | Path, formats: Any, n_resamples: int = 999,
-                     partial: bool = False) -> list[Path]:
+                     partial: bool = False, **choices: Any) -> list[Path]:
     """``searchlab-report --tables``: the run's tables (its kind's, StudyKind.tables) written to
-    ``RUN/tables/`` in ``formats``; a partial run's rows are accepted with ``partial``."""
+    ``RUN/tables/`` in ``formats``; a partial run's rows are accepted with ``partial``;
+    ``choices``: write_tables' estimators, columns, digits and fit_depths."""
     kind = kind_of_run(run_dir)
     tables = kind.tables(Path(run_dir)) if kind.tables is not None else None
     return write_tables(run_dir, formats=formats, n_resamples=n_resamples, tables=tables,
-                        partial=partial)
+                        partial=partial, **choices)
 
 
 def node_caps(run_dir: str | Path) -> dict[str, int]:
@@ -290,4 +353,5 @@ def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
 
 
 __all__ = ["compose", "run_study", "run", "StudyKind", "KINDS", "kind_of", "kind_of_run",
-           "write_run_report", "write_run_tables", "node_caps", "tradeoff_config", "load", "ConfigError", "RunError"]
+           "write_run_report", "write_run_tables", "node_caps", "tradeoff_config", "load", "ConfigError", "RunError",
+           "RunDir", "override_list", "override_value"]

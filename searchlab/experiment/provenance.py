@@ -10,14 +10,17 @@ import hashlib
 import json
 import os
 import platform
+import shlex
 import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 #: Where the package was imported from; its git checkout (if any) gives the commit.
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,14 +103,63 @@ def machine() -> dict[str, Any]:
     }
 
 
-def session_record(n_jobs: Any, backend: str, tasks_to_run: int, resumed: bool) -> dict[str, Any]:
+_COMMAND: ContextVar[str | None] = ContextVar("searchlab_command", default=None)
+
+
+@contextmanager
+def command_line(command: str) -> Iterator[None]:
+    """Within the block, runs record ``command`` as the command line that started them (the
+    Python API's equivalent ``searchlab experiment=... key=value`` line, say)."""
+    token = _COMMAND.set(command)
+    try:
+        yield
+    finally:
+        _COMMAND.reset(token)
+
+
+def command() -> str:
+    """The command line that started this run: the one set by :func:`command_line`, else this
+    process's (``searchlab experiment=quick sweep.b=[2,4]``), shell-quoted."""
+    given = _COMMAND.get()
+    if given:
+        return given
+    argv = list(sys.argv) or [""]
+    return shlex.join([Path(argv[0]).name, *argv[1:]])
+
+
+def session_record(n_jobs: Any, backend: str, tasks_to_run: int, resumed: bool,
+                   seed: int | None = None) -> dict[str, Any]:
+    """One session's provenance: when, which code (version, commit, source hash), the root
+    ``seed``, the ``command`` line that started it, the runner, libraries and machine."""
     head, dirty = git_state()
     return {
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "version": version(), "commit": head,
-        "dirty": dirty, "source_hash": source_hash(), "backend": backend, "n_jobs": n_jobs, "tasks_to_run": tasks_to_run,
+        "dirty": dirty, "source_hash": source_hash(), "seed": seed, "command": command(),
+        "backend": backend, "n_jobs": n_jobs, "tasks_to_run": tasks_to_run,
         "resumed": resumed, "libraries": libraries(), "machine": machine(),
         "argv": sys.argv,
     }
+
+
+def run_header(run_dir: Path) -> str:
+    """The line a run's report opens with: the root seed and the command line of its first
+    session, and of the last when it was resumed with another (from provenance.json); '' when
+    the run records neither (runs from before they were recorded)."""
+    try:
+        data = json.loads((Path(run_dir) / "provenance.json").read_text())
+    except (OSError, ValueError):
+        return ""
+    sessions = [x for x in data.get("sessions", []) if isinstance(x, dict)]
+    if not sessions or not any("command" in x or "seed" in x for x in sessions):
+        return ""
+    first, last = sessions[0], sessions[-1]
+    seed = first.get("seed")
+    text = f"Seed {seed}" if seed is not None else "Seed not recorded"
+    if first.get("command"):
+        text += f"; run by `{first['command']}`"
+    if len(sessions) > 1 and last.get("command") and last.get("command") != first.get("command"):
+        text += f"; resumed by `{last['command']}`"
+    return text + " (provenance.json)."
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
@@ -154,6 +206,9 @@ def add_session(run_dir: Path, config_hash: str, session: dict[str, Any]) -> Non
     data["version"], data["commit"] = session["version"], session["commit"]
     data["source_hash"] = session.get("source_hash")
     data["dirty"] = session["dirty"]
+    # the seed and the command line that created the run (each session keeps its own too)
+    data.setdefault("seed", session.get("seed"))
+    data.setdefault("command", session.get("command"))
     data["libraries"], data["machine"] = session["libraries"], session["machine"]
     data.setdefault("sessions", []).append(session)
     write_json_atomic(path, data)

@@ -273,6 +273,9 @@ class ExperimentConfig:
         seed: the experiment's root seed; every task's tree seed and ordering seed derive from
             it and the task's identity (numpy SeedSequence), never from execution order.
         results_dir: where run directories are created (relative to the working directory).
+        fit_depths: the fit window of the report's and tables' EBF fits: the deepest this many
+            depths measured of each configuration (an integer >= 2), or null for every depth.
+            Reporting only: it changes no task, seed or config hash.
         ordering: the move-ordering policy, or a list of them: ``natural``, ``random`` (seeded
             per task), ``perfect``, ``worst``, ``static`` (static values: incremental trees and
             games), a game's own order (``centre`` Connect Four, ``corners`` Othello,
@@ -296,6 +299,7 @@ class ExperimentConfig:
     description: str = ""
     seed: int = 0
     results_dir: str = "results"
+    fit_depths: Optional[int] = 8
     tree: TreeConfig = field(default_factory=TreeConfig)
     game: GameConfig = field(default_factory=GameConfig)
     search: SearchConfig = field(default_factory=SearchConfig)

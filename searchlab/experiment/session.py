@@ -253,6 +253,14 @@ def unwritten_report(run_dir: Path, e: OSError) -> RunError:
     """The RunError of a report that could not be written (the table is complete)."""
     return RunError(f"the report of {run_dir} could not be written ({e.strerror or e}); the "
                     f"table is complete: write the report again with searchlab-report {run_dir}")
+def _seed(config_yaml: str) -> int | None:
+    """The root seed of a run's config (None when it has none)."""
+    try:
+        cfg = yaml.safe_load(config_yaml)
+    except yaml.YAMLError:
+        return None
+    seed = cfg.get("seed") if isinstance(cfg, dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
 
 def report_or_log(run_dir: Path, writer: Callable[[Path], Path], log: Log,
@@ -326,7 +334,7 @@ def _run_owned(s: Session, runner: Any, run_dir: Path, resumed: bool, progress: 
     try:
         (run_dir / "config.yaml").write_text(s.config_yaml)
         provenance.add_session(run_dir, s.config_hash, provenance.session_record(
-            runner.n_jobs, runner.backend, len(todo), resumed))
+            runner.n_jobs, runner.backend, len(todo), resumed, seed=_seed(s.config_yaml)))
         # the starting manifest: a run killed from here on is known to be incomplete
         provenance.write_json_atomic(run_dir / MANIFEST,
                                      {**manifest, "complete": not todo, "running": True,

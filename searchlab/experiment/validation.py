@@ -356,6 +356,7 @@ def validate(cfg: Any) -> Study:
 
     if not isinstance(plain["results_dir"], str) or not plain["results_dir"]:
         raise ConfigError(f"results_dir must be a non-empty path; got {excerpt(plain['results_dir'])}")
+    _check_int("fit_depths", plain.get("fit_depths"), 2, allow_none=True)
 
     return Study(
         name=name, description=str(plain.get("description") or ""), seed=seed,

@@ -64,6 +64,7 @@ from typing import Any, Callable
 
 import chess
 import chess.polyglot
+import chess.svg
 
 from searchlab.errors import InvalidParameterError
 from searchlab.games.chess_compiled import compiled_game as _compiled_game
@@ -442,7 +443,13 @@ class Chess:
         return state._board.san(chess.Move.from_uci(_as_uci(move)))
 
     def __repr__(self) -> str:
-        return f"Chess({self.name})"
+        return f"Chess({self.name}: {'White' if self._root.board().turn else 'Black'} to move)"
+
+    def _repr_html_(self) -> str:
+        """The root position as python-chess's SVG board (notebooks show it)."""
+        board = self._root.board()
+        return chess.svg.board(board, size=280) + \
+            f"<p><code>{board.fen()}</code>, {'White' if board.turn else 'Black'} to move</p>"
 
 
 def perft(game: Chess, state: ChessState, depth: int) -> int:

@@ -54,6 +54,7 @@ from searchlab.games.connect4_compiled import CENTRE_FIRST
 from searchlab.games.connect4_compiled import compiled_game as _compiled_game
 from searchlab.games import connect4_kernel as kernel
 from searchlab.games.protocol import Capabilities
+from searchlab.games.svg import grid_svg
 from searchlab.hashing import mix64
 
 WIDTH, HEIGHT, CELLS = 7, 6, 42
@@ -308,7 +309,15 @@ class ConnectFour:
         return "\n".join(rows)
 
     def __repr__(self) -> str:
-        return f"ConnectFour({self.moves!r})"
+        s = self._root
+        return (f"ConnectFour({self.moves!r}: {s.plies} stones, "
+                f"{'X (first player)' if s.first_player_to_move else 'O (second player)'} to move)")
+
+    def _repr_html_(self) -> str:
+        """The root position as an SVG board (notebooks show it): X the first player's discs."""
+        s = self._root
+        return grid_svg(self.render(s).split("\n"), "connect4", col_labels="1234567",
+                        caption=f"{s.plies} stones, {'X' if s.first_player_to_move else 'O'} to move")
 
 
 # ------------------------------------------------------------------------------------------

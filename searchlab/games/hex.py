@@ -82,6 +82,7 @@ from searchlab.games.hex_board import (MAX_SIZE, MIN_SIZE, check_size, connected
                                        masks, neighbours, zobrist)
 from searchlab.games.hex_compiled import compiled_game as _compiled_game
 from searchlab.games.protocol import Capabilities
+from searchlab.games.svg import hex_svg
 
 _COLS = "abcdefghijk"
 
@@ -410,7 +411,14 @@ class Hex:
                                        for r, row in enumerate(rows))
 
     def __repr__(self) -> str:
-        return f"Hex({self.name})"
+        s = self._root
+        return f"Hex({self.name}: {s.n}x{s.n}, {s.plies} stones, {'X' if s.x_to_move else 'O'} to move)"
+
+    def _repr_html_(self) -> str:
+        """The root position as an SVG board (notebooks show it): X joins top and bottom (red),
+        O left and right (blue)."""
+        s = self._root
+        return hex_svg(to_text(s).split("/"), caption=f"{s.n}x{s.n}, {'X' if s.x_to_move else 'O'} to move")
 
 
 # --- a small exact solver ---------------------------------------------------------------------

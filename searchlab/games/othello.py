@@ -72,6 +72,7 @@ from searchlab.games.othello_compiled import (_CORNER_MASK, _EDGE_MASK, _X_MASK,
 from searchlab.games.othello_compiled import CORNERS  # noqa: F401 -- part of this module's API (games.rolit imports it from here)
 from searchlab.games.othello_compiled import compiled_game as _compiled_game
 from searchlab.games.protocol import Capabilities
+from searchlab.games.svg import grid_svg
 from searchlab.hashing import MASK64
 
 FULL = MASK64
@@ -469,7 +470,16 @@ class Othello:
         return "  abcdefgh\n" + "\n".join(rows)
 
     def __repr__(self) -> str:
-        return f"Othello({self.name})"
+        s = self._root
+        return (f"Othello({self.name}: {s.black.bit_count()} black, {s.white.bit_count()} white, "
+                f"{'Black' if s.black_to_move else 'White'} to move)")
+
+    def _repr_html_(self) -> str:
+        """The root position as an SVG board (notebooks show it): X Black, O White."""
+        s = self._root
+        rows = [line.split(" ", 1)[1] for line in self.render(s).split("\n")[1:]]
+        return grid_svg(rows, "othello", col_labels="abcdefgh", row_labels=[str(r) for r in range(1, 9)],
+                        caption=f"{'Black' if s.black_to_move else 'White'} to move")
 
 
 def _evaluate_black(b: int, w: int) -> float:

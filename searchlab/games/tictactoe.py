@@ -37,6 +37,7 @@ from searchlab.algorithms.result import SearchResult
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games import tictactoe_kernel as kernel
 from searchlab.games.protocol import Capabilities
+from searchlab.games.svg import grid_svg
 from searchlab.games.tictactoe_compiled import ZOBRIST
 from searchlab.games.tictactoe_compiled import compiled_game as _compiled_game
 
@@ -230,7 +231,15 @@ class TicTacToe:
         return "\n".join("".join(cells[r * 3:r * 3 + 3]) for r in range(3))
 
     def __repr__(self) -> str:
-        return f"TicTacToe({self.name})"
+        s = self._root
+        plies = s.x.bit_count() + s.o.bit_count()
+        return f"TicTacToe({self.name}: {plies} plies, {'X' if s.x_to_move else 'O'} to move)"
+
+    def _repr_html_(self) -> str:
+        """The root position as an SVG board (notebooks show it)."""
+        s = self._root
+        return grid_svg(self.render(s).split("\n"), "tictactoe",
+                        caption=f"{self.name}, {'X' if s.x_to_move else 'O'} to move")
 
 
 ALGORITHMS = ("minimax", "alphabeta")

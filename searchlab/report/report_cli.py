@@ -8,7 +8,9 @@ from pathlib import Path
 
 from searchlab.errors import SearchlabError
 from searchlab.experiment.api import write_run_report, write_run_tables
-from searchlab.studies.sweep.sweep_export import link_tables, parse_formats
+from searchlab.analysis.estimators import check_fit_depths
+from searchlab.studies.sweep.sweep_export import ESTIMATORS, link_tables, parse_estimators, parse_formats
+from searchlab.studies.sweep.sweep_report import CLAIM_CHOICES, run_fit_depths
 
 MAX_RESAMPLES = 1_000_000
 
@@ -30,6 +32,28 @@ def _tables(text: str) -> list[str]:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def _estimators(text: str) -> list[str]:
+    try:
+        return parse_estimators(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _digits(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 8:
+        raise argparse.ArgumentTypeError(f"must be an integer in [1, 8]; got {text!r}")
+    return int(text)
+
+
+def _fit_depths(text: str) -> int | str:
+    if text == "all":
+        return "all"
+    try:
+        return check_fit_depths(int(text) if text.lstrip("-").isdigit() else text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 2 or 'all'; got {text!r}") from e
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="searchlab-report",
                                  description="Write report.md (EBF fits with CIs, figures, claims table) for a run.")
@@ -44,14 +68,40 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tables", type=_tables, default=None, metavar="FORMATS",
                     help="also write every summary table to RUN_DIR/tables/ in these formats, "
                          "comma-separated from csv, latex, md (searchlab.export)")
+    ap.add_argument("--estimators", type=_estimators, default=None, metavar="NAMES",
+                    help="with --tables: the ebf table's estimators, comma-separated from "
+                         f"{', '.join(ESTIMATORS)} (default all)")
+    ap.add_argument("--columns", default=None, metavar="NAMES",
+                    help="with --tables: the identifying columns to keep, comma-separated (default "
+                         "all; n, estimate, lo, hi are always kept)")
+    ap.add_argument("--digits", type=_digits, default=3,
+                    help="with --tables: significant figures in LaTeX and markdown, 1..8 (default 3)")
+    ap.add_argument("--fit-depths", type=_fit_depths, default=None, metavar="N",
+                    help="the fits' window: the deepest N depths (N >= 2) or 'all' (default: the "
+                         "run's fit_depths, 8 unless configured)")
+    ap.add_argument("--claims", choices=CLAIM_CHOICES, default="measured",
+                    help="a sweep's claims section: the claims this run's rows decide, each judged on "
+                         "them (measured, the default), the project's whole claims table (all) or "
+                         "none")
+    ap.add_argument("--overlay", action="store_true",
+                    help="a sweep's report adds the figure of simulated mean leaves against their "
+                         "exact expectations (searchlab.theory; i.i.d. trees, natural or random order)")
     args = ap.parse_args(argv)
+    for opt in ("estimators", "columns"):
+        if getattr(args, opt) is not None and not args.tables:
+            ap.error(f"--{opt} applies to the exported tables: add --tables FORMATS")
     run_dir = Path(args.run_dir)
     try:
+        fit_depths = (run_fit_depths(run_dir) if args.fit_depths is None
+                      else None if args.fit_depths == "all" else args.fit_depths)
         path = write_run_report(run_dir, fmt=args.format, exact=not args.no_exact,
-                            n_resamples=args.resamples, partial=args.partial)
+                                n_resamples=args.resamples, partial=args.partial, fit_depths=fit_depths,
+                                claims=args.claims, overlay=args.overlay)
         if args.tables:
             link_tables(path, write_run_tables(run_dir, args.tables, n_resamples=args.resamples,
-                                               partial=args.partial))
+                                               partial=args.partial, estimators=args.estimators,
+                                               columns=args.columns, digits=args.digits,
+                                               fit_depths=fit_depths))
     except (OSError, SearchlabError) as e:     # not a run, incomplete, unwritable: one line
         print(f"searchlab-report: error: {e}", file=sys.stderr)
         return 2

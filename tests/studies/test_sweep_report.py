@@ -31,11 +31,16 @@ def test_report_on_tiny_synthetic_run(tmp_path):
     run = tmp_path / "run"
     run.mkdir()
     synthetic_table(bs=(2, 4), depths=range(1, 6), instances=5).to_parquet(run / "results.parquet")
-    path = R.write_report(run, n_resamples=99, exact=False)
+    path = R.write_report(run, n_resamples=99, exact=False, claims="all")     # the project's whole table
     md = path.read_text()
     _check(md)
     assert (run / "figures" / "beff_vs_b.png").exists()
     assert "excluded" in md
+    # by default, a report of one's own study carries only the claims its rows decide
+    own = R.write_report(run, n_resamples=99, exact=False).read_text()
+    claims = own[own.index("\n## Claims\n"):own.index("\n## Excluded rows\n")]
+    assert "The claims of docs/claims.md that this run's rows decide" in claims
+    assert "no data" not in claims and "pending" not in claims and "000-h" not in claims
 
 
 def test_report_with_exact_checks_and_sparse_run(tmp_path):
@@ -45,7 +50,7 @@ def test_report_with_exact_checks_and_sparse_run(tmp_path):
     df = synthetic_table(bs=(3,), depths=(3, 4), instances=3, orderings=("random",), with_minimax=False,
                          abort_rate=0.0)
     df.to_parquet(run / "part-0.parquet")
-    md = R.write_report(run, n_resamples=49).read_text()
+    md = R.write_report(run, n_resamples=49, claims="all").read_text()
     _check(md)
     # one b with two depths: no convergence figure (it needs three depths), and the report says why
     assert "Not drawn: no b with three or more depths under random/natural order." in md
@@ -58,8 +63,10 @@ def test_report_on_empty_ok_set(tmp_path):
     df = synthetic_table(bs=(2,), depths=(2, 3), instances=2, with_minimax=False)
     df["status"] = "failed"
     df.to_parquet(run / "results.parquet")
-    md = R.write_report(run, n_resamples=49, exact=False).read_text()
+    md = R.write_report(run, n_resamples=49, exact=False, claims="all").read_text()
     _check(md)
+    own = R.write_report(run, n_resamples=49, exact=False).read_text()
+    assert "This run's rows decide none of the claims" in own
 
 
 def test_cli_bad_run_dir(tmp_path, capsys):

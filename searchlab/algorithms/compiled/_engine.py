@@ -74,10 +74,13 @@ _MOVE_MASK = (1 << MOVE_BITS) - 1
 # counters (cnt)
 (C_NODES, C_LEAVES, C_CUTOFFS, C_FH, C_FFH, C_RE, C_PROBES, C_HITS, C_TTCUT, C_STORES,
  C_QNODES, C_ABORT, C_BEST, C_AGE, C_PARENT_NULL, C_NULL, C_RAZOR, C_PROBCUT, C_BEAM,
- C_FUTILITY, C_LMR, C_DELTA) = range(22)
-N_COUNTERS = 22
+ C_FUTILITY, C_LMR, C_DELTA, C_NULL_TRIED) = range(23)
+N_COUNTERS = 23
 FIRED = {"null_move": C_NULL, "razoring": C_RAZOR, "probcut": C_PROBCUT, "beam": C_BEAM,
          "futility": C_FUTILITY, "lmr": C_LMR, "delta": C_DELTA}
+#: searches a technique started, fired or not (the null move's cut-success rate is
+#: FIRED["null_move"] over TRIED["null_move"]); extra["tried"] of a SearchResult
+TRIED = {"null_move": C_NULL_TRIED}
 
 # integer parameters (ip)
 (P_ALG, P_BASE, P_OWN, P_NDYN, P_DYN0, P_DYN1, P_DYN2, P_DYN3, P_DYN4, P_TABLE, P_KILLER, P_HISTORY,
@@ -683,6 +686,7 @@ def search(E, root_alpha, root_beta):
                             r += 1
                         if depth_left > r and ((beta < INF) if maxing else (alpha > -INF)):
                             null_move(s, S[ply + 1])
+                            cnt[C_NULL_TRIED] += 1
                             cnt[C_PARENT_NULL] = 1
                             FF[f, FF_R] = r
                             fp[F_DEPTH] -= r

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from searchlab.analysis import theory as T
+from searchlab.analysis.estimators import count_matrix, fit_with_ci
 from searchlab.analysis.format import number, percent
 from searchlab.analysis.stats import mean_ci
 from searchlab.studies.rigor.exact_random_verdicts import random_order_three_quarters_exact
@@ -33,6 +34,14 @@ def _alpha_rows(ctx: Context, ordering: str, *, tree: str = "iid", algorithm: st
     s = s.dropna(subset=["alpha_fit"])
     # several studies may fit the same b: keep the deepest fit (then the most instances) per b
     return s.sort_values(["b", "d_max", "n"]).groupby("b").tail(1).sort_values("b")
+
+
+def _studies(ctx: Context, names: tuple[str, ...]) -> str:
+    """" (study X / Y)" naming those of ``names`` whose rows are in this run ('' for none: a
+    user's own study is not labelled with the project's)."""
+    have = set(ctx.df["experiment"].astype(str)) if "experiment" in ctx.df.columns else set()
+    found = [n for n in names if n in have]
+    return f" (study {' / '.join(found)})" if found else ""
 
 
 def _alpha_line(r) -> str:
@@ -98,7 +107,7 @@ def perfect_order_minimal_tree(ctx: Context) -> Verdict:
         else f"only {exact}/{len(sub)} counts are Knuth–Moore's"
     return Verdict(cat, detail, measured, "b^⌈d/2⌉+b^⌊d/2⌋−1 leaves = 2·b^(d/2) − 1 (even d), (√b + 1/√b)·b^(d/2) − 1 "
                    "(odd d); b_eff → √b, α → 1/2; twice the depth",
-                   f"{ctx.command} (study ordering_ebf / knuth_moore)")
+                   f"{ctx.command}{_studies(ctx, ('ordering_ebf', 'knuth_moore'))}")
 
 
 def random_order_three_quarters(ctx: Context) -> Verdict:
@@ -106,12 +115,69 @@ def random_order_three_quarters(ctx: Context) -> Verdict:
     the claim says; leaves beside) from the exact expectations of studies.rigor.exact_counts (the DP
     over the search window), with the sampled simulation as their check. Without them: no data."""
     exact = (ctx.exact or {}).get("exact_counts")
+    if exact is None and len(_random_node_rows(ctx)):
+        return random_order_three_quarters_run(ctx)
     if exact is None:
         return Verdict("no data", "judged on the exact expectations (searchlab.studies.rigor.exact_counts.study, the DP "
                        "over the search window), which this run did not compute; analysis/reproduce.py computes them",
                        "not computed in this run: the exact expected nodes of random-order alpha-beta",
                        "N ≈ b^(3d/4); Pearl: growth → R_b", ".venv/bin/python analysis/reproduce.py")
     return random_order_three_quarters_exact(exact, COUNT_FACTOR)
+
+
+def _random_node_rows(ctx: Context) -> pd.DataFrame:
+    sub = ctx.iid()
+    if sub.empty or "nodes" not in sub.columns:
+        return sub.iloc[0:0]
+    o = "random" if (sub["ordering"] == "random").any() else "natural"
+    sub = sub[(sub["ordering"] == o) & (sub["algorithm"] == "alphabeta")]
+    if "pruning" in sub.columns:
+        sub = sub[sub["pruning"].fillna("none").astype(str) == "none"]
+    return sub[sub["d"] >= 2] if sub["d"].nunique() >= 2 else sub.iloc[0:0]
+
+
+def random_order_three_quarters_run(ctx: Context, n_resamples: int = 999) -> Verdict:
+    """000-f on this run's own rows (no exact expectations computed): per b, the nodes EBF
+    (fit of mean nodes on d with a parity term over the run's depths, 95 % bootstrap CI over
+    instances) against b^(3/4) and Pearl's R_b, and the mean nodes / b^(3d/4) at the deepest d.
+    "holds" when every b's CI contains b^(3/4); "holds only under conditions" when every CI
+    lies below b^(3/4) (an upper bound O(b^(3d/4)) then holds, the growth tending to R_b);
+    "does not hold" when some CI lies above it; else "not shown at this power"."""
+    sub = _random_node_rows(ctx)
+    o = str(sub["ordering"].iloc[0])
+    lines, states = [], []
+    for b, g in sub.groupby("b"):
+        b = int(b)
+        depths, _, mat = count_matrix(g, "nodes")
+        be, _, _ = fit_with_ci(depths, mat, b, n_resamples=n_resamples)
+        target, rb = b ** 0.75, T.pearl_rb(b)
+        if not (math.isfinite(be.low) and math.isfinite(be.high)):
+            states.append("unclear")
+        elif be.low <= target <= be.high:
+            states.append("inside")
+        elif be.high < target:
+            states.append("below")
+        else:
+            states.append("above")
+        dmax = int(depths.max())
+        ratio = float(np.nanmean(mat[:, -1])) / b ** (0.75 * dmax)
+        lines.append(f"b={b}: nodes EBF {number(be.value)} [{number(be.low)}, {number(be.high)}] vs b^(3/4) "
+                     f"{number(target)}, R_b {number(rb)} (d={int(depths.min())}..{dmax}, n={mat.shape[0]}); "
+                     f"nodes / b^(3d/4) at d={dmax}: {number(ratio)}")
+    measured = (f"{o} order on continuous i.i.d. trees, this run's rows (nodes, 95 % bootstrap CI over "
+                f"instances): " + "; ".join(lines))
+    if "above" in states:
+        cat, det = "does not hold", "the nodes EBF's CI lies above b^(3/4) at some b"
+    elif all(s == "inside" for s in states):
+        cat, det = "holds", "every b's nodes EBF CI contains b^(3/4)"
+    elif all(s in ("inside", "below") for s in states) and "below" in states:
+        cat, det = ("holds only under conditions", "as an upper bound: the nodes EBF lies below b^(3/4) at "
+                    "some b (the growth tends to Pearl's R_b < b^(3/4)), inside its CI at the others")
+    else:
+        cat, det = "not shown at this power", "a CI could not be computed (too few instances)"
+    return Verdict(cat, det + "; judged on this run's simulation, not the exact expectations "
+                   "(analysis/reproduce.py computes those)", measured, "N ≈ b^(3d/4); Pearl: growth → R_b",
+                   ctx.command)
 
 
 #: 001-e: a (b, d) cell's sampled pruned fraction gets a CI only with at least this many trees
@@ -263,7 +329,7 @@ def _worst_first_only(ctx: Context) -> Verdict:
     if no_worse is not None:
         detail += "; 'the worst case is no worse than minimax' " + ("holds" if no_worse else "fails")
     return Verdict(cat, detail, "; ".join(parts), "O(b^d), every leaf examined (α = 1)",
-                   f"{ctx.command} (study ordering_ebf)")
+                   f"{ctx.command}{_studies(ctx, ('ordering_ebf',))}")
 
 
 

@@ -23,7 +23,7 @@ from searchlab.studies.multiplayer import multiplayer_verdicts as MP
 from searchlab.studies.ordering import ordering_checks as O
 from searchlab.studies.parallel import parallel_verdicts as P
 from searchlab.studies.ordering import unsound as U
-from searchlab.studies.claims.verdict import SOURCES, Claim, Context, Verdict
+from searchlab.studies.claims.verdict import LITERATURE, SOURCES, Claim, Context, Verdict, literature
 
 
 CLAIMS: list[Claim] = [
@@ -117,12 +117,17 @@ def claims_document() -> str:
              "power), computed from the measurement or exact computation named there.", "",
              "The notes:", ""]
     lines += [f"- **{k}**: {v.split(', ', 1)[1]}" for k, v in SOURCES.items()]
+    lines += ["", "The notes restate published results; where a claim is one, it names the paper "
+              "(the notes are not the source of those results):", ""]
+    lines += [f"- **{k}**: {v}" for k, v in LITERATURE.items()]
     for topic in dict.fromkeys(c.topic for c in CLAIMS):
         lines += ["", f"## {topic[:1].upper()}{topic[1:]}", ""]
         for c in CLAIMS:
             if c.topic == topic:
                 notes = ", ".join(dict.fromkeys(i.split("-")[0] for i in c.ids))
-                lines.append(f"- **{', '.join(c.ids)}** ({'note' if ',' not in notes else 'notes'} {notes}): {c.text}.")
+                refs = literature(c.ids)
+                lines.append(f"- **{', '.join(c.ids)}** ({'note' if ',' not in notes else 'notes'} {notes}"
+                             f"{'; ' + ', '.join(refs) if refs else ''}): {c.text}.")
     return "\n".join(lines) + "\n"
 
 

@@ -35,6 +35,35 @@ SOURCES = {
 }
 
 
+#: the published results behind the course notes' claims, by short name (docs/claims.md's
+#: "Literature"); a claim cites them through LITERATURE_OF
+LITERATURE = {
+    "Knuth & Moore 1975": "D. E. Knuth and R. W. Moore, \"An analysis of alpha-beta pruning\", Artificial "
+                          "Intelligence 6(4):293–326, 1975: alpha-beta's correctness, the minimal tree "
+                          "b^⌈d/2⌉ + b^⌊d/2⌋ − 1 under perfect order, no pruning under the worst order",
+    "Fuller, Gaschnig & Gillogly 1973": "S. H. Fuller, J. G. Gaschnig and J. J. Gillogly, \"Analysis of the "
+                                        "alpha-beta pruning algorithm\", Carnegie Mellon University technical "
+                                        "report, 1973: simulations of random order, growth near b^(3/4)",
+    "Pearl 1982": "J. Pearl, \"The solution for the branching factor of the alpha-beta pruning algorithm and "
+                  "its optimality\", Communications of the ACM 25(8):559–564, 1982: random order's branching "
+                  "factor R_b = ξ_b / (1 − ξ_b), ξ_b the positive root of x^b + x − 1 = 0",
+    "Marsland 1986": "T. A. Marsland, \"A review of game-tree pruning\", ICCA Journal 9(1):3–19, 1986: "
+                     "iterative deepening, killer and history heuristics, transposition tables, aspiration",
+}
+#: claim id -> the literature it rests on (ids without an entry: the notes' own statements)
+LITERATURE_OF = {
+    "000-a": ("Knuth & Moore 1975",), "000-e": ("Knuth & Moore 1975",),
+    "000-f": ("Fuller, Gaschnig & Gillogly 1973", "Knuth & Moore 1975", "Pearl 1982"),
+    "000-g": ("Knuth & Moore 1975",), "000-k": ("Marsland 1986",), "000-l": ("Marsland 1986",),
+    "000-m": ("Marsland 1986",),
+}
+
+
+def literature(ids) -> tuple[str, ...]:
+    """The literature (short names of :data:`LITERATURE`) behind a claim with these ids."""
+    return tuple(dict.fromkeys(ref for i in ids for ref in LITERATURE_OF.get(i, ())))
+
+
 @dataclass(frozen=True)
 class Verdict:
     category: str           # holds | holds only under conditions | does not hold | not shown at this power | pending | no data

@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
-from searchlab.analysis.figures import save
-from searchlab.analysis.format import number, percent
+from searchlab.analysis.figures import figsize, given_axes, in_paper_style, save
+from searchlab.analysis.format import number, panel_title, percent
 from searchlab.analysis.palette import technique_style
 from searchlab.studies.sweep.policies import prepare
 from searchlab.analysis.stats import gmean_ci
@@ -147,16 +147,22 @@ def pruning_ranges(effect: pd.DataFrame, *, min_depth: int = 2) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
-def figure_pruning_effect(effect: pd.DataFrame):
+def figure_pruning_effect(effect: pd.DataFrame, ax=None):
     """Node ratio (technique / plain, 95 % CI) and move-changed share against depth, one line per
     technique (searchlab.analysis.palette's technique colours), one column of panels per setting
-    and policy (up to 4). Returns the matplotlib Figure, or None for an empty ``effect``."""
+    and policy (up to 4). Returns the matplotlib Figure, or None for an empty ``effect``; with
+    ``ax`` (2 x G Axes, G the columns: the node-ratio row first) draws there and returns them."""
 
     if effect.empty:
         return None
     groups = list(effect.groupby(["setting", "policy"], sort=True))[:4]
-    fig, axes = plt.subplots(2, len(groups), figsize=(4.4 * len(groups), 5.6), squeeze=False,
-                             sharex="col", layout="constrained")
+    given = given_axes(ax, 2 * len(groups), f"two rows (node ratio, move changed) of {len(groups)} "
+                       "column(s), one per setting and ordering: " + "; ".join(f"{s} {p}" for (s, p), _ in groups))
+    if given is None:
+        fig, axes = plt.subplots(2, len(groups), figsize=figsize(4.4 * len(groups), 5.6), squeeze=False,
+                                 sharex="col", layout="constrained")
+    else:
+        fig, axes = given[0].figure, np.asarray(given, dtype=object).reshape(2, len(groups))
     techs = sorted(effect["technique"].unique())
     for j, ((setting, policy), g) in enumerate(groups):
         for k, tech in enumerate(techs):
@@ -174,17 +180,20 @@ def figure_pruning_effect(effect: pd.DataFrame):
         axes[0, j].axhline(1.0, color="k", lw=0.8, ls=":")
         axes[0, j].set_ylim(0, max(1.08, float(effect["node_ratio_hi"].max()) * 1.05
                                    if np.isfinite(effect["node_ratio_hi"].max()) else 1.08))
-        axes[0, j].set_title(f"{setting}\n{policy}", fontsize=8)
+        axes[0, j].set_title(f"{panel_title(setting)}\n{policy}", fontsize=None if in_paper_style() else 8)
         axes[1, j].set_ylim(0, max(5.0, 105 * float(effect["move_changed"].max())))
-        axes[1, j].set_xlabel("depth d")
+        axes[1, j].set_xlabel("depth $d$")
         axes[1, j].xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[0, 0].set_ylabel("nodes / plain alpha-beta")
     axes[1, 0].set_ylabel("root move changed (%)")
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 6), fontsize=8,
-               frameon=False)
-    fig.suptitle("Pruning techniques against plain alpha-beta (paired per instance, 95 % CI)",
-                 fontsize=10)
+    if given is not None:
+        axes[0, -1].legend(fontsize=6)
+        return given
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 6),
+               fontsize=None if in_paper_style() else 8, frameon=False)
+    if not in_paper_style():          # a paper's caption says it
+        fig.suptitle("Pruning techniques against plain alpha-beta (paired per instance, 95 % CI)", fontsize=10)
     return fig
 
 

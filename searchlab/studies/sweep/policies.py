@@ -33,10 +33,10 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
 from searchlab.analysis.estimators import count_matrix, fit_growth, fit_with_ci, rn_bstar
-from searchlab.analysis.figures import save
+from searchlab.analysis.figures import given_axes, in_paper_style, paper_grid, save
 from searchlab.analysis.palette import policy_style, split_policy
 from searchlab.analysis.stats import gmean_ci as gci
-from searchlab.analysis.format import number, percent
+from searchlab.analysis.format import number, panel_title, percent
 from searchlab.analysis.markdown_tables import md_table
 from searchlab.analysis.theory import knuth_moore_nodes
 
@@ -438,16 +438,37 @@ def value_agreement(table: pd.DataFrame) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------- figures
 
-def _panels(settings: list[str], max_panels: int = 6, width: float = 4.6, height: float = 3.6):
+def _panels(settings: list[str], max_panels: int = 6, width: float = 4.6, height: float = 3.6, ax=None):
+    """(figure, [(setting, Axes)]): a grid of new panels, or the caller's ``ax`` (one Axes per
+    setting; ValueError names how many)."""
     settings = settings[:max_panels]
     n = len(settings)
-    cols = min(3, n)
-    rows = math.ceil(n / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False,
-                             layout="constrained")
+    given = given_axes(ax, n, "one panel per setting: " + "; ".join(settings))
+    if given is not None:
+        return given[0].figure, list(zip(settings, given))
+    grid = paper_grid(n)
+    if grid:
+        rows, cols, size = grid
+    else:
+        cols = min(3, n)
+        rows = math.ceil(n / cols)
+        size = (width * cols, height * rows)
+    fig, axes = plt.subplots(rows, cols, figsize=size, squeeze=False, layout="constrained")
     for ax in axes.flat[n:]:
         ax.set_visible(False)
     return fig, list(zip(settings, axes.flat))
+
+
+def _finish(fig, panels, title: str, owned: bool):
+    """The figure's one legend and title, or, on the caller's axes, a legend in the last panel
+    (the caller's figure is theirs to title); returns what the figure function returns."""
+    if owned:
+        panels[-1][1].legend(fontsize=6)
+        return panels[0][1] if len(panels) == 1 else [a for _, a in panels]
+    _legend(fig, panels)
+    if not in_paper_style():          # a paper's caption says it
+        fig.suptitle(title, fontsize=10)
+    return fig
 
 
 def _legend(fig, panels) -> None:
@@ -504,24 +525,24 @@ def _lines(ax, frame: pd.DataFrame, policies: list[str], value: str, lo: str, hi
                         lw=1.1, elinewidth=0.8, **_style(policy))
 
 
-def figure_relative_to_perfect(rel: pd.DataFrame):
-    """The Figure of :func:`plot_relative_to_perfect` (None when ``rel`` is empty)."""
+def figure_relative_to_perfect(rel: pd.DataFrame, ax=None):
+    """The Figure of :func:`plot_relative_to_perfect` (None when ``rel`` is empty); with
+    ``ax`` (one Axes per setting) drawn there and the Axes returned."""
     if rel.empty:
         return None
-    fig, panels = _panels(sorted(rel["setting"].unique()))
+    owned = ax is not None
+    fig, panels = _panels(sorted(rel["setting"].unique()), ax=ax)
     pols = sorted(rel["policy"].unique(), key=_policy_key)
     for setting, ax in panels:
         _lines(ax, rel[rel["setting"] == setting], pols, "ratio", "ratio_lo", "ratio_hi")
         ax.axhline(1.0, color="k", lw=0.8, ls=":")
         _int_ticks(ax)
         _log_if_wide(ax, rel["ratio_hi"].fillna(rel["ratio"]).max() / rel["ratio_lo"].fillna(rel["ratio"]).min())
-        ax.set_title(setting, fontsize=9)
-        ax.set_xlabel("depth d")
+        ax.set_title(panel_title(setting), fontsize=None if in_paper_style() else 9)
+        ax.set_xlabel("depth $d$")
         ax.set_ylabel("nodes / perfect order")
-    _legend(fig, panels)
-    fig.suptitle("Nodes relative to perfect order (geometric mean over instances, 95 % CI)",
-                 fontsize=10)
-    return fig
+    return _finish(fig, panels, "Nodes relative to perfect order (geometric mean over instances, 95 % CI)",
+                   owned)
 
 
 def plot_relative_to_perfect(rel: pd.DataFrame, path: Path, fmt: str = "png") -> Optional[Path]:
@@ -531,14 +552,16 @@ def plot_relative_to_perfect(rel: pd.DataFrame, path: Path, fmt: str = "png") ->
     return None if fig is None else save(fig, path, fmt)
 
 
-def figure_ebf(ebf: pd.DataFrame):
-    """The Figure of :func:`plot_ebf` (None when no EBF is finite)."""
+def figure_ebf(ebf: pd.DataFrame, ax=None):
+    """The Figure of :func:`plot_ebf` (None when no EBF is finite); with ``ax`` (one Axes per
+    setting) drawn there and the Axes returned."""
     ebf = ebf[np.isfinite(ebf["ebf_fit"].astype(float))]
     if ebf.empty:
         return None
     pols = sorted(ebf["policy"].unique(), key=_policy_key)
+    owned = ax is not None
     fig, panels = _panels(sorted(ebf["setting"].unique()),
-                          height=max(2.6, 1.2 + 0.26 * len(pols)))
+                          height=max(2.6, 1.2 + 0.26 * len(pols)), ax=ax)
     for setting, ax in panels:
         s = ebf[ebf["setting"] == setting].set_index("policy").reindex([p for p in pols if p in
                                                                         set(ebf.loc[ebf["setting"] == setting, "policy"])])
@@ -548,18 +571,17 @@ def figure_ebf(ebf: pd.DataFrame):
                 xerr=_err(s["ebf_fit"], s["ebf_lo"], s["ebf_hi"]), capsize=2,
                 error_kw=dict(lw=0.8), edgecolor="white")
         bbar = float(s["bbar"].iloc[0])
-        for val, lab, ls in ((bbar, "b̄", "-"), (bbar ** 0.75, "b̄^(3/4)", "--"),
-                             (math.sqrt(bbar), "√b̄", ":")):
+        for val, lab, ls in ((bbar, r"$\bar b$", "-"), (bbar ** 0.75, r"$\bar b^{3/4}$", "--"),
+                             (math.sqrt(bbar), r"$\sqrt{\bar b}$", ":")):
             ax.axvline(val, color="k", lw=0.9, ls=ls, label=lab)
-        ax.set_yticks(y, s.index, fontsize=7)
+        ax.set_yticks(y, s.index, fontsize=None if in_paper_style() else 7)
         ax.invert_yaxis()
         ax.set_xlim(0, bbar * 1.08)
-        ax.set_title(f"{setting} (b̄ = {number(bbar, 3)})", fontsize=9)
-        ax.set_xlabel("EBF (fit of nodes, 95 % CI)")
-    _legend(fig, panels)
-    fig.suptitle("Effective branching factor per policy (nodes; hatched: a pruning technique)",
-                 fontsize=10)
-    return fig
+        ax.set_title(f"{panel_title(setting)} ($\\bar b = {number(bbar, 3)}$)",
+                     fontsize=None if in_paper_style() else 9)
+        ax.set_xlabel("nodes EBF (fit of nodes, 95 % CI)")
+    return _finish(fig, panels, "Nodes EBF per policy (fit of nodes; hatched: a pruning technique)",
+                   owned)
 
 
 def plot_ebf(ebf: pd.DataFrame, path: Path, fmt: str = "png") -> Optional[Path]:
@@ -569,12 +591,14 @@ def plot_ebf(ebf: pd.DataFrame, path: Path, fmt: str = "png") -> Optional[Path]:
     return None if fig is None else save(fig, path, fmt)
 
 
-def figure_fail_high_first(fhf: pd.DataFrame):
-    """The Figure of :func:`plot_fail_high_first` (None when no rate is finite)."""
+def figure_fail_high_first(fhf: pd.DataFrame, ax=None):
+    """The Figure of :func:`plot_fail_high_first` (None when no rate is finite); with ``ax``
+    (one Axes per setting) drawn there and the Axes returned."""
     fhf = fhf[np.isfinite(fhf["pooled_rate"].astype(float))]
     if fhf.empty:
         return None
-    fig, panels = _panels(sorted(fhf["setting"].unique()))
+    owned = ax is not None
+    fig, panels = _panels(sorted(fhf["setting"].unique()), ax=ax)
     pols = sorted(fhf["policy"].unique(), key=_policy_key)
     for setting, ax in panels:
         _lines(ax, fhf[fhf["setting"] == setting], pols, "pooled_rate", "pooled_lo", "pooled_hi")
@@ -582,12 +606,11 @@ def figure_fail_high_first(fhf: pd.DataFrame):
         ax.axhline(STRONG_ENGINE_FHF, color="k", lw=1, ls="--",
                    label=f"~{STRONG_ENGINE_FHF:.0%} (strong chess engines)")
         ax.set_ylim(0, 1.02)
-        ax.set_title(setting, fontsize=9)
-        ax.set_xlabel("depth d")
+        ax.set_title(panel_title(setting), fontsize=None if in_paper_style() else 9)
+        ax.set_xlabel("depth $d$")
         ax.set_ylabel("fail-high on first move")
-    _legend(fig, panels)
-    fig.suptitle("Share of cut events made by the first move (pooled, 95 % CI)", fontsize=10)
-    return fig
+    return _finish(fig, panels, "Share of cut events made by the first move (pooled, 95 % CI)",
+                   owned)
 
 
 def plot_fail_high_first(fhf: pd.DataFrame, path: Path, fmt: str = "png") -> Optional[Path]:
@@ -677,7 +700,7 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
         out.append(_link(p, rel_to, "nodes relative to perfect order"))
 
     ebf = ebf_by_policy(df)
-    out.append(f"{h}# Effective branching factor per policy\n")
+    out.append(f"{h}# Nodes EBF per policy\n")
     if ebf.empty:
         out.append("Fewer than two depths per policy: no EBF.\n")
     else:
@@ -689,15 +712,16 @@ def policies_section(table: pd.DataFrame, fig_dir: Path | str,
             lambda x: max(x, key=lambda r: (int(r.split("-")[1]) - int(r.split("-")[0]), r)))
         e["cell"] = [f"{number(a, 3)} (α {number(b, 2)}{'' if dp == w else f', d {dp}'})"
                      for a, b, dp, w in zip(e["ebf_fit"], e["exponent"], e["depths"], widest)]
-        out.append("EBF = the `fit` estimator (least squares of log mean nodes on d with a parity "
-                   "term, depths >= 2); α = log EBF / log b̄ (1/2: perfect order's √b̄; 3/4: "
+        out.append("The nodes EBF (every node visited, interior ones too; not the leaves EBF of the "
+                   "uniform-tree fits, which is the smaller at small b): the `fit` estimator "
+                   "(least squares of log mean nodes on d with a parity term, depths >= 2); α = log EBF / log b̄ (1/2: perfect order's √b̄; 3/4: "
                    "random order's b̄^(3/4); 1: no pruning). b̄ = b for trees, the positions' "
                    "measured average branching factor for games. Fitted over each setting's "
                    "depths, or over the depths shown where a policy ran fewer (e.g. perfect "
                    "order's oracle):\n")
         out.append(_pivot(e, "cell", str, extra=("b̄", "√b̄", "b̄^(3/4)")) + "\n")
         p = plot_ebf(ebf, fig_dir / "policies_ebf", fmt)
-        out.append(_link(p, rel_to, "EBF per policy"))
+        out.append(_link(p, rel_to, "nodes EBF per policy"))
 
     fhf = fail_high_first(df)
     out.append(f"{h}# Fail-high on the first move\n")

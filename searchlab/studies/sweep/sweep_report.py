@@ -18,7 +18,10 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
 
+import yaml
+
 from searchlab.analysis import estimators as E
+from searchlab.analysis.estimators import check_fit_depths
 from searchlab.analysis import figures as P
 from searchlab.analysis import theory as T
 from searchlab.studies.ordering import deep_ordering as DO
@@ -28,7 +31,8 @@ from searchlab.studies.sweep.policies import policies_section
 from searchlab.analysis.markdown_tables import NO_DATA, md_table
 from searchlab.studies.claims.exact_trees import exact_checks
 from searchlab.studies.claims.registry import evaluate_all
-from searchlab.studies.claims.verdict import SOURCES, Claim, Context, Verdict
+from searchlab.studies.claims.verdict import SOURCES, Claim, Context, Verdict, literature
+from searchlab.experiment.provenance import run_header
 from searchlab.experiment.run_status import (NotARunError, RunStatus, damaged_parts, is_run,
                                              planned_tasks, runs_below)
 from searchlab.experiment.store import load
@@ -129,13 +133,22 @@ def _run_section(df_all: pd.DataFrame, df: pd.DataFrame, excluded: int, source: 
     return "\n".join(lines)
 
 
-def _estimator_section() -> str:
+def _estimator_section(fit_depths: int | None = 8) -> str:
     rows = [[k, v] for k, v in E.ESTIMATORS.items()]
-    return ("Every effective branching factor below names its estimator. N is the mean over tree instances "
+    window = (f"Fit window: the deepest {fit_depths} depths measured of each configuration (from d = 2; "
+              f"`fit_depths` in the config, `searchlab-report --fit-depths N|all`); the shallowest depths "
+              f"carry the largest finite-depth bias." if fit_depths else
+              "Fit window: every depth measured of each configuration from d = 2 (`fit_depths: null`).")
+    return ("Every effective branching factor below names its estimator and what it counts: the "
+            "**leaves EBF** (growth of the leaves examined; this section, the figures of b_eff and α) or "
+            "the **nodes EBF** (growth of every node visited, interior ones too: R&N b* and the "
+            "move-ordering policies' EBF). The two differ (the nodes EBF is the larger at small b): "
+            "compare a leaves EBF only with a leaves EBF. N is the mean over tree instances "
             "of the count (leaves unless stated). Confidence intervals: 95 %, scipy.stats.bootstrap over "
             "tree instances (BCa, percentile where BCa is undefined); for fits over depths the instance "
-            "indices are resampled jointly across depths. α = log b_eff / log b.\n\n"
-            + md_table(["estimator", "definition"], rows))
+            "indices are resampled jointly across depths. α = log b_eff / log b. " + window + "\n\n"
+            + md_table(["estimator", "counts", "definition"],
+                       [[k, "nodes" if k == "R&N b*" else "leaves", v] for k, v in rows]))
 
 
 def summary_table(summary: pd.DataFrame) -> str:
@@ -149,7 +162,7 @@ def summary_table(summary: pd.DataFrame) -> str:
                and not (k in ("experiment", "win_prob") and summary[k].nunique() < 2)]
     # every swept axis is a column: a pruning sweep's rows differ by technique alone
     pruning = "pruning" in summary.columns and summary["pruning"].fillna("none").nunique() > 1
-    header = varying + ["b", "algorithm", "ordering"] + (["pruning"] if pruning else []) + ["depths", "n per depth", "b_eff (fit) [95 % CI]",
+    header = varying + ["b", "algorithm", "ordering"] + (["pruning"] if pruning else []) + ["depths", "n per depth", "leaves EBF b_eff (fit) [95 % CI]",
                         "α (fit) [95 % CI]", "√(N(d)/N(d−2)) at d", "N(d)^(1/d) at max d", "R&N b* (nodes)",
                         "b^(3/4)", "√b", "Pearl R_b"]
     rows = []
@@ -251,6 +264,9 @@ CLAIM_COLUMNS = ["claim", "in words", "source", "measured (CI, n)", "theory", "v
 def claim_row(c: Claim, v: Verdict) -> list[str]:
     """One claim's cells of the claims table (CLAIM_COLUMNS)."""
     src = ", ".join(SOURCES[s.strip()] for s in c.source.split(","))
+    refs = literature(c.ids)
+    if refs:
+        src += "; the result of " + ", ".join(refs)
     return [", ".join(c.ids), c.text, src, v.measured, v.theory, v.cell(),
             f"`{v.command}`" if v.command else "none: nothing computed yet"]
 
@@ -450,13 +466,27 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
                  command: str, report_name: str = "report.md", fmt: str = "png", exact: bool = True,
                  extra_sections: list[tuple[str, str]] | None = None, n_resamples: int = 999,
                  exact_results: dict | None = None, preamble: str = "",
-                 summary: pd.DataFrame | None = None) -> Path:
-    """Write out_dir/report_name and figures under out_dir/figures/. Returns the report path."""
+                 summary: pd.DataFrame | None = None, fit_depths: int | None = 8,
+                 claims: str = "measured") -> Path:
+    """Write out_dir/report_name and figures under out_dir/figures/. Returns the report path.
+    ``fit_depths``: the fits' window (the deepest that many depths; None: all); ``claims``:
+    "measured" (the claims this run's rows decide, each judged on them), "all" (the
+    project's whole claims table) or "none" (no claims section)."""
     sections, results = report_sections(df_all, out_dir, source=source, command=command, fmt=fmt,
                                         exact=exact, extra_sections=extra_sections,
                                         n_resamples=n_resamples, exact_results=exact_results,
-                                        summary=summary)
-    claims = ("Claims", claims_section(results))
+                                        summary=summary, fit_depths=fit_depths, claims=claims)
+    if claims == "none":
+        return write_markdown(sections, Path(out_dir) / report_name, title=title, command=command,
+                              preamble=preamble)
+    body = claims_section(results) if results else (
+        "This run's rows decide none of the claims of docs/claims.md (the project's reproduction, "
+        "analysis/REPORT.md, judges them all)." if claims == "measured" else "No claims.")
+    if claims == "measured" and results:
+        body = ("The claims of docs/claims.md that this run's rows decide, each judged on them "
+                "(`searchlab-report RUN --claims all` adds the rest, `--claims none` leaves the "
+                "section out):\n\n" + body)
+    claims = ("Claims", body)
     at = next(i for i, (h, _) in enumerate(sections) if h == "Excluded rows")
     return write_markdown(sections[:at] + [claims] + sections[at:], Path(out_dir) / report_name,
                           title=title, command=command, preamble=preamble)
@@ -465,6 +495,22 @@ def build_report(df_all: pd.DataFrame, out_dir: Path, *, title: str, source: str
 def utc_stamp() -> str:
     """Now, as reports state it: "2026-12-02 14:05 UTC"."""
     return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+#: which claims a report judges: every claim, the ones the run measured, or none
+CLAIM_CHOICES = ("measured", "all", "none")
+
+
+def measured_by_run(results: list[tuple[Claim, Verdict]], without_rows: Context
+                    ) -> list[tuple[Claim, Verdict]]:
+    """The claims this run's rows decide: a verdict other than "no data" or "pending" that
+    differs from the claim's verdict on ``without_rows`` (the same context with no rows), so
+    that a claim settled by exact computation or arithmetic alone, whatever the run, is left
+    out of a report of one's own study."""
+    base = {c.ids: v for c, v in evaluate_all(without_rows)}
+    return [(c, v) for c, v in results if v.category not in ("no data", "pending")
+            and (base.get(c.ids) is None or (base[c.ids].category, base[c.ids].measured)
+                 != (v.category, v.measured))]
 
 
 def write_markdown(sections: list[tuple[str, str]], path: Path, *, title: str, command: str,
@@ -485,11 +531,12 @@ def report_sections(df_all: pd.DataFrame, out_dir: Path, *, source: str, command
                     fmt: str = "png", exact: bool = True,
                     extra_sections: list[tuple[str, str]] | None = None, n_resamples: int = 999,
                     exact_results: dict | None = None, summary: pd.DataFrame | None = None,
-                    fig_dir: Path | None = None
+                    fig_dir: Path | None = None, fit_depths: int | None = 8, claims: str = "all"
                     ) -> tuple[list[tuple[str, str]], list[tuple[Claim, Verdict]]]:
     """The report's sections but the claims (figures written under ``fig_dir``, default
-    out_dir/figures/, linked relative to out_dir), the last one "Excluded rows", and every
-    claim's verdict from this table and ``exact_results``."""
+    out_dir/figures/, linked relative to out_dir), the last one "Excluded rows", and the
+    claims' verdicts from this table and ``exact_results``: every claim (``claims="all"``),
+    only those this table's rows decide (``"measured"``: :func:`measured_by_run`) or none."""
     out_dir = Path(out_dir)
     fig_dir = Path(fig_dir) if fig_dir is not None else out_dir / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
@@ -507,7 +554,7 @@ def report_sections(df_all: pd.DataFrame, out_dir: Path, *, source: str, command
         for col in ("b", "d", "leaves", "nodes"):
             if col in trees.columns:
                 trees = trees.assign(**{col: pd.to_numeric(trees[col])})
-        summary = E.summarize(trees, n_resamples=n_resamples) \
+        summary = E.summarize(trees, n_resamples=n_resamples, max_fit_depths=fit_depths) \
             if len(df) and {"b", "d", "leaves", "instance"} <= set(df.columns) else pd.DataFrame()
     ex = exact_results
     if ex is None and exact:
@@ -523,13 +570,20 @@ def report_sections(df_all: pd.DataFrame, out_dir: Path, *, source: str, command
             deep_section = DO.deep_section(ex["deep_ordering"])
     ctx = Context(df=df, summary=summary, excluded=excluded, exact=ex, command=command)
     results = evaluate_all(ctx)
+    if claims not in CLAIM_CHOICES:
+        raise ValueError(f"claims must be one of {', '.join(CLAIM_CHOICES)}; got {claims!r}")
+    if claims == "none":
+        results = []
+    elif claims == "measured":
+        results = measured_by_run(results, Context(df=df.iloc[0:0], summary=pd.DataFrame(), exact=ex,
+                                                   command=command))
 
     sections: list[tuple[str, str]] = []
     note = coverage_note(df_all)
     sections.append(("Run", _run_section(df_all, df_ok, excluded, source) + (f"\n\n{note}" if note else "")))
-    sections.append(("Estimators", _estimator_section()))
+    sections.append(("Estimators", _estimator_section(fit_depths)))
     sections.append(("Effective branching factors",
-                     "One row per configuration (leaves). Only the depths where every instance "
+                     "One row per configuration: the leaves EBF (R&N b*: nodes). Only the depths where every instance "
                      "finished with status \"ok\" enter (a search stopped by its node budget "
                      "leaves the hard instances out, biasing a mean over the rest low); \"n per "
                      "depth\" gives the instances of each depth and the depths left out (n ok / "
@@ -577,15 +631,53 @@ def anchor(h: str) -> str:
     return keep.strip().replace(" ", "-")
 
 
+def run_fit_depths(run_dir: Path | str) -> int | None:
+    """The fit window a run's stored config sets (``fit_depths``: the deepest that many depths;
+    None: all); 8 for a run without the key (runs from before it existed used 8)."""
+    path = Path(run_dir) / "config.yaml"
+    cfg = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}) if path.exists() else {}
+    return check_fit_depths(cfg.get("fit_depths", 8) if isinstance(cfg, dict) else 8)
+
+
+def overlay_section(df: pd.DataFrame, run_dir: Path, fmt: str = "png") -> list[tuple[str, str]]:
+    """The report's section "Simulation against the exact expectations": the figure of
+    searchlab.analysis.figures.plot_exact_overlay (leaves) and the largest deviation, or a line
+    saying why there is none (no plain alpha-beta rows on i.i.d. trees in natural or random order)."""
+    tab = P.exact_overlay_table(df)
+    head = "Simulation against the exact expectations"
+    if tab.empty:
+        return [(head, "No overlay: the run has no plain alpha-beta rows on i.i.d. trees in natural or "
+                       "random order, the searches whose expected counts searchlab.theory computes.")]
+    path = P.plot_exact_overlay(tab, Path(run_dir) / "figures" / "exact_overlay", fmt=fmt)
+    ratio = tab["mean"] / tab["exact"]
+    inside = ((tab["lo"] <= tab["exact"] + tab["exact_error"]) & (tab["exact"] - tab["exact_error"] <= tab["hi"]))
+    worst = tab.loc[(ratio - 1).abs().idxmax()]
+    text = (f"Mean leaves of plain alpha-beta on i.i.d. trees (natural or random order: the same random "
+            f"tree) against their exact expectations (searchlab.theory: `expected_counts` for K leaf "
+            f"levels, the bracket of `continuous_bounds` for continuous leaves). {int(inside.sum())} of "
+            f"{len(tab)} (b, d, ordering) cells have the exact value inside their 95 % CI (about 95 % "
+            f"expected); the largest deviation is {number(float(ratio.loc[worst.name]), 4)}× at b = "
+            f"{int(worst.b)}, d = {int(worst.d)}, {worst.ordering} (n = {int(worst.n)}).\n\n"
+            f"![simulation against the exact expectations](figures/{path.name})")
+    return [(head, text)]
+
+
 def write_report(run_dir: Path, *, fmt: str = "png", exact: bool = True, n_resamples: int = 999,
-                 partial: bool = False) -> Path:
+                 partial: bool = False, fit_depths: int | None | str = "config", claims: str = "measured",
+                 overlay: bool = False) -> Path:
     """Read a sweep's Parquet table; write run_dir/report.md and run_dir/figures/. Returns the
     path. An incomplete or damaged run raises IncompleteRunError unless ``partial``; then the
     report says at the top that it is partial (tasks done / planned). (The other kinds' reports
-    are their own writers', chosen by the kind registry: experiment.api.write_run_report.)"""
+    are their own writers', chosen by the kind registry: experiment.api.write_run_report.)
+    ``fit_depths``: the fits' window; "config": the run's own (:func:`run_fit_depths`);
+    ``claims``: "measured", "all" or "none" (:func:`build_report`); ``overlay``: add the
+    figure of simulated means against the exact expectations (i.i.d. runs)."""
     run_dir = Path(run_dir)
+    fit_depths = run_fit_depths(run_dir) if fit_depths == "config" else check_fit_depths(fit_depths)
     df = load_run(run_dir, partial=partial)
     return build_report(df, run_dir, title=f"searchlab report: {run_dir.name}", source=str(run_dir),
                         command=f"searchlab-report {'--partial ' if partial else ''}{run_dir}",
-                        fmt=fmt, exact=exact, n_resamples=n_resamples,
-                        preamble=partial_note(run_dir, df) if partial else "")
+                        fmt=fmt, exact=exact, n_resamples=n_resamples, fit_depths=fit_depths,
+                        claims=claims, extra_sections=overlay_section(df, run_dir, fmt) if overlay else None,
+                        preamble="\n\n".join(x for x in (run_header(run_dir),
+                                                          partial_note(run_dir, df) if partial else "") if x))

@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from searchlab.analysis.format import number
-from searchlab.studies.tradeoff.match_words import (MARGIN, NO_DEPTH, NOT_SHOWN, STRONGER,
+from searchlab.studies.tradeoff.match_words import (MARGIN, MIN_DEPTH_GAIN, NO_DEPTH, NOT_SHOWN, STRONGER,
                                                     WEAKER)
 from searchlab.studies.tradeoff.matches import (ALPHA, GSPRT_ALPHA, GSPRT_BETA, GSPRT_ELO0,
                                                 GSPRT_ELO1, MIN_PAIRS, POWER, PairingVerdict,
@@ -66,11 +66,20 @@ def budget_text(r) -> str:
     return ("cap " if cap else "") + f"{int(r['budget']):,}"
 
 
+#: what the "p (Holm)" column of a pairing table holds
+HOLM_NOTE = ("Column \"p (Holm)\": the two-sided p-value of \"A's score = ½\" (pentanomial over the "
+             "game pairs), then in brackets the same p after Holm's correction for testing every "
+             "pairing of the table at once (each pairing's p multiplied by the number of pairings "
+             "not yet rejected, kept monotone, capped at 1: \"(1)\" means the adjusted p is 1, no "
+             "evidence once the other pairings are counted); \"-\": not testable.")
+
+
 def pairing_table(summary: pd.DataFrame, verdicts: list[PairingVerdict]) -> str:
     """Markdown: per pairing how both sides played, games, pairs, the pentanomial counts,
     score, Elo with its 95 % CI, p and Holm-adjusted p, the GSPRT (LLR and state; GSPRT_TEXT),
     the smallest detectable Elo, mean depths, the depth bought with its paired 95 % CI, the
-    node ratio, and the verdict words (match_words.pairing_words)."""
+    node ratio, and the verdict words (match_words.pairing_words); HOLM_NOTE says what the
+    "p (Holm)" column holds."""
     by = {(v.domain, v.technique, v.budget, v.play): v for v in verdicts}
     lines = ["| domain | A (vs sound alpha-beta) | play | nodes / move | games | pairs | "
              "pentanomial 0-½-1-1½-2 | A's score | Elo (A − B) [95 % CI] | p (Holm) | "
@@ -92,7 +101,7 @@ def pairing_table(summary: pd.DataFrame, verdicts: list[PairingVerdict]) -> str:
             f"{_depth(v) if v else '-'} | "
             + (f"{v.node_ratio:.3f}" if v and math.isfinite(v.node_ratio) else "-")
             + f" | {v.words if v else 'no complete pair'} |")
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n\n" + HOLM_NOTE
 
 
 def opening_sets(run_dirs: list[str | Path]) -> list[str]:
@@ -216,8 +225,9 @@ def write_matches_report(run_dir: str | Path) -> Path:
            "bought (A's mean depth per move minus B's, per game pair, Student-t 95 % CI) and "
            "the node ratio beside Elo. Verdict words per pairing: stronger / weaker (Holm), "
            f"no difference shown at ±X Elo (the CI lies within ±X, X at most {MARGIN:.0f}), not "
-           "shown at this power, or buys no depth (the depth bought's CI contains 0 or lies "
-           "below it: strength not judged).", "",
+           f"shown at this power, or buys no depth (the depth bought's CI lies below the stated "
+           f"minimum gain of {MIN_DEPTH_GAIN:g} ply: strength not judged; a depth CI that contains "
+           f"0 but reaches {MIN_DEPTH_GAIN:g} ply is 'not shown at this power').", "",
            f"**Verdict (the depth bought is worth more than the error):** {cat}: {det}.", "",
            "Openings:", ""] + [f"- {x}" for x in opening_sets([run_dir])]
     out += ["", pairing_table(summary, verdicts), "",

@@ -153,6 +153,12 @@ def run_position(pos: dom.Position, dconf: Any, techniques: list[TechniqueConf],
             node_ratio=total / ref.nodes, wall_seconds=r.wall_time,
             ref_wall_seconds=ref.wall_time, time_ratio=r.wall_time / max(ref.wall_time, 1e-9),
             fired=int(sum(r.extra.get("pruned", {}).values())),
+            # the techniques' own rates (tradeoff_report.technique_rates): null move's cuts
+            # over its null-window searches, LMR's re-searches over its reductions
+            null_tried=int(r.extra.get("tried", {}).get("null_move", 0)),
+            null_cuts=int(r.extra.get("pruned", {}).get("null_move", 0)),
+            lmr_reduced=int(r.extra.get("pruned", {}).get("lmr", 0)),
+            lmr_researches=int(r.re_searches) if r.extra.get("pruned", {}).get("lmr") else 0,
             value=float(r.value), exact_value=float(exact_value),
             value_error=abs(float(r.value) - float(exact_value)),
             best_move=str(r.best_move), exact_best_moves=" ".join(map(str, exact_best)),

@@ -16,7 +16,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import yaml
+from scipy.stats import binomtest
 
+from searchlab.analysis.figures import figsize, given_axes, in_paper_style
 from searchlab.analysis.figures import save as save_figure
 from searchlab.analysis.labels import place_labels
 from searchlab.analysis.palette import TECHNIQUE_COLOURS
@@ -76,18 +78,33 @@ def summarise(df: pd.DataFrame) -> pd.DataFrame:
               budget_result_change=("budget_result_change", "mean"),
               solved=("solved", "mean"), budget_solved=("budget_solved", "mean")).reset_index()
     s["savings"] = 1.0 - s["node_ratio"]
-    # 95 % CIs of the two Pareto coordinates: percentile bootstrap of the mean over positions
-    # (each group's resamples seeded by its rank: the same table gives the same intervals)
-    cis = {k: [] for k in ("decision_error_lo", "decision_error_hi", "savings_lo", "savings_hi")}
+    # 95 % CIs of the two Pareto coordinates: the decision error is a count of positions out
+    # of n, so its interval is Clopper–Pearson's exact binomial one (0 of 12 is [0, 26.5 %],
+    # not the zero-width interval a bootstrap gives); the savings, a mean ratio, a percentile
+    # bootstrap over positions (each group's resamples seeded by its rank: the same table gives
+    # the same intervals)
+    cis = {k: [] for k in ("decision_error_lo", "decision_error_hi", "savings_lo", "savings_hi",
+                           "decision_errors", "decision_n")}
     for k, (_, grp) in enumerate(g):
-        for col, name, flip in (("decision_error", "decision_error", False),
-                                ("node_ratio", "savings", True)):
-            lo, hi = _mean_ci(grp[col].to_numpy(dtype=float), k)
-            if flip:
-                lo, hi = 1.0 - hi, 1.0 - lo
-            cis[f"{name}_lo"].append(lo)
-            cis[f"{name}_hi"].append(hi)
+        err = grp["decision_error"].dropna().to_numpy(dtype=int)
+        lo, hi = clopper_pearson(int(err.sum()), len(err))
+        cis["decision_error_lo"].append(lo)
+        cis["decision_error_hi"].append(hi)
+        cis["decision_errors"].append(int(err.sum()))
+        cis["decision_n"].append(len(err))
+        lo, hi = _mean_ci(grp["node_ratio"].to_numpy(dtype=float), k)
+        cis["savings_lo"].append(1.0 - hi)
+        cis["savings_hi"].append(1.0 - lo)
     return s.assign(**cis)
+
+
+def clopper_pearson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Clopper–Pearson's exact interval of a binomial proportion k / n (scipy.stats.binomtest);
+    (nan, nan) when n is 0."""
+    if n == 0:
+        return math.nan, math.nan
+    ci = binomtest(k, n).proportion_ci(confidence_level=level, method="exact")
+    return float(ci.low), float(ci.high)
 
 
 def _mean_ci(values: np.ndarray, seed: int, level: float = 0.95) -> tuple[float, float]:
@@ -108,19 +125,24 @@ def _order(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def pareto_figure(summary: pd.DataFrame, domain: str, out: Path | None = None, *,
-                  fig_format: str = "png") -> Path:
+                  fig_format: str = "png", ax=None) -> Path:
     """Node savings (y) against decision error (x), one point per technique+parameter, with
     95 % bootstrap CIs over positions on both (``summarise``'s ``*_lo``/``*_hi`` columns, when
     present); one panel per variant (the incremental tree's correlations). Labels are placed
     by searchlab.analysis.labels (no overlaps, inside the panel); a label with no free place
     is listed in the panel's title instead. Writes ``out`` and returns it; with ``out=None``
     returns the matplotlib Figure (searchlab.plot.pareto). ``fig_format``: png, pdf or svg (``out``'s
-    suffix is replaced), saved by searchlab.analysis.figures.save like every report figure."""
+    suffix is replaced), saved by searchlab.analysis.figures.save like every report figure.
+    ``ax``: the caller's Axes, one per variant (then those are returned, or saved unclosed)."""
     matplotlib.use("Agg")
 
     sub = summary[summary["domain"] == domain]
     vs = list(dict.fromkeys(sub["variant"]))
-    fig, axes = plt.subplots(1, len(vs), figsize=(6.4 * len(vs), 5.4), squeeze=False)
+    given = given_axes(ax, len(vs), "one panel per variant: " + ", ".join(map(str, vs)))
+    if given is None:
+        fig, axes = plt.subplots(1, len(vs), figsize=figsize(6.4 * len(vs), 5.4), squeeze=False)
+    else:
+        fig, axes = given[0].figure, [given]
     for ax, v in zip(axes[0], vs):
         part = sub[sub["variant"] == v]
         x, y = 100 * part["decision_error"], 100 * part["savings"]
@@ -151,11 +173,15 @@ def pareto_figure(summary: pd.DataFrame, domain: str, out: Path | None = None, *
         ax.set_title(f"{DOMAIN_TITLE.get(domain, domain)}" + (f", {v}" if v != domain else ""))
         ax.grid(alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
-    ncol = min(len(labels), 4 * len(vs))
-    legend = fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=8, frameon=False)
-    # the panels sit just above the legend: its measured height, not a guess per row count
-    height = legend.get_window_extent(fig.canvas.get_renderer()).height / fig.bbox.height
-    fig.tight_layout(rect=(0, height + 0.01, 1, 1))
+    if given is None:
+        ncol = min(len(labels), 4 * len(vs))
+        legend = fig.legend(handles, labels, loc="lower center", ncol=ncol,
+                            fontsize=None if in_paper_style() else 8, frameon=False)
+        # the panels sit just above the legend: its measured height, not a guess per row count
+        height = legend.get_window_extent(fig.canvas.get_renderer()).height / fig.bbox.height
+        fig.tight_layout(rect=(0, height + 0.01, 1, 1))
+    else:
+        axes[0][-1].legend(fontsize=6)
     for ax, v in zip(axes[0], vs):              # after the layout: boxes in final positions
         part = sub[sub["variant"] == v]
         dropped = place_labels(ax, list(100 * part["decision_error"]), list(100 * part["savings"]),
@@ -163,13 +189,21 @@ def pareto_figure(summary: pd.DataFrame, domain: str, out: Path | None = None, *
         if dropped:
             ax.set_title(f"{ax.get_title()} (unlabelled: {', '.join(dropped)})", fontsize=8)
     if out is None:
-        return fig
-    return save_figure(fig, out, fig_format)
+        return fig if given is None else (given[0] if len(given) == 1 else given)
+    return save_figure(fig, out, fig_format, close=given is None)
+
+
+def _error_cell(r) -> str:
+    """A decision error with its Clopper–Pearson 95 % CI and the count: "8.3 % [0.2, 38.5] (1/12)"."""
+    if "decision_n" not in r or not r["decision_n"]:
+        return pct(r["decision_error"])
+    return (f"{pct(r['decision_error'])} [{100 * r['decision_error_lo']:.1f}, {100 * r['decision_error_hi']:.1f}] "
+            f"({int(r['decision_errors'])}/{int(r['decision_n'])})")
 
 
 def tradeoff_table(summary: pd.DataFrame) -> str:
     head = ("| domain | variant | technique | parameters | positions | node ratio | time ratio "
-            "| fired / search | decision error | mean abs value error | max abs value error "
+            "| fired / search | decision error [95 % CI, Clopper–Pearson] (errors/positions) | mean abs value error | max abs value error "
             "| depth at budget (technique / sound) | budget-move error (technique / sound) |")
     lines = [head, "|" + "---|" * 13]
     for _, r in _order(summary).iterrows():
@@ -179,10 +213,60 @@ def tradeoff_table(summary: pd.DataFrame) -> str:
         lines.append(
             f"| {r['domain']} | {r['variant']} | {r['technique']} | {r['params']} | "
             f"{r['positions']} | {fmt(r['node_ratio'])} | {fmt(r['time_ratio'], 2)} | "
-            f"{fmt(r['fired'], 1)} | {pct(r['decision_error'])} | {fmt(r['value_error_mean'], 4)} | "
+            f"{fmt(r['fired'], 1)} | {_error_cell(r)} | {fmt(r['value_error_mean'], 4)} | "
             f"{fmt(r['value_error_max'], 4)} | {fmt(r['budget_depth'], 2)} / "
             f"{fmt(r['ref_budget_depth'], 2)} | {pct(r['budget_error'])} / {pct(sb)} |")
     return "\n".join(lines)
+
+
+def error_positions(df: pd.DataFrame) -> str:
+    """Markdown: one row per (domain, variant, technique, position) whose chosen move is not an
+    exact best move ('' when there is none)."""
+    need = {"decision_error", "position", "best_move", "exact_best_moves", "technique"}
+    if not need <= set(df.columns):
+        return ""
+    bad = df[df["decision_error"].fillna(0).astype(int) == 1]
+    if bad.empty:
+        return ""
+    bad = _order(bad) if {"family", "domain", "variant"} <= set(bad.columns) else bad
+    rows = ["| domain | variant | technique | position | move chosen | exact best moves | value error |",
+            "|---|---|---|---|---|---|---|"]
+    for _, r in bad.iterrows():
+        rows.append(f"| {r.get('domain', '')} | {r.get('variant', '')} | {r['technique']} | {r['position']} | "
+                    f"{r['best_move']} | {r['exact_best_moves']} | {fmt(r.get('value_error', math.nan), 4)} |")
+    return "\n".join(rows)
+
+
+def technique_rates(df: pd.DataFrame) -> str:
+    """Markdown: per (domain, variant, technique) the null-move cut-success rate (null-move
+    searches that cut over those tried) and the LMR re-search rate (reduced searches that had
+    to be searched again at full depth over the reductions), pooled over positions with
+    Clopper–Pearson 95 % CIs; '' when the table has no such counts (runs from before they were
+    counted)."""
+    cols = {"null_tried", "null_cuts", "lmr_reduced", "lmr_researches"}
+    if not cols <= set(df.columns):
+        return ""
+    g = df.groupby(["domain", "variant", "technique"], sort=False)[sorted(cols)].sum().reset_index()
+    g = g[(g["null_tried"] > 0) | (g["lmr_reduced"] > 0)]
+    if g.empty:
+        return ""
+
+    def rate(k, n) -> str:
+        if not n:
+            return "-"
+        lo, hi = clopper_pearson(int(k), int(n))
+        return f"{100 * k / n:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] ({int(k):,}/{int(n):,})"
+    rows = ["Pooled over the positions; 95 % Clopper–Pearson CIs (over searches, which are not "
+            "independent within a position: read them as lower bounds on the uncertainty). A null "
+            "move that rarely cuts costs nodes without saving any, which is how a null-move node "
+            "ratio above 1 arises (its tried searches are overhead); a high LMR re-search rate "
+            "means the reductions were mostly wrong and searched twice.", "",
+            "| domain | variant | technique | null move: cuts / tried | LMR: re-searched / reduced |",
+            "|---|---|---|---|---|"]
+    for _, r in g.iterrows():
+        rows.append(f"| {r['domain']} | {r['variant']} | {r['technique']} | "
+                    f"{rate(r['null_cuts'], r['null_tried'])} | {rate(r['lmr_researches'], r['lmr_reduced'])} |")
+    return "\n".join(rows)
 
 
 def connect4_table(summary: pd.DataFrame) -> str:
@@ -555,6 +639,14 @@ def write_tradeoff_report(run_dir: str | Path, fig_format: str = "png") -> Path:
             out += ["Bratko-Kopec: share of positions where the chosen move is a `bm` move.", "",
                     chess_table(summary, dc.get("budget", 0), dc.get("depth", 0)), ""]
     out += ["## The trade-off table", "", tradeoff_table(summary), ""]
+    wrong = error_positions(df)
+    out += ["## The positions that went wrong", "",
+            "Per technique, every position whose chosen move (nominal depth) is not an exact best "
+            "move: the position, the move chosen and the exact best moves, and the value error.", "",
+            wrong or "None: every technique chose an exact best move at every position.", ""]
+    rates = technique_rates(df)
+    if rates:
+        out += ["## How often null move cut and LMR re-searched", "", rates, ""]
     eff = paired_budget_effect(df)
     if len(eff):
         out += ["## At equal node budget: the move chosen, technique minus sound", "",
