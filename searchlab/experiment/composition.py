@@ -11,7 +11,6 @@ from pathlib import Path
 from dataclasses import fields, is_dataclass
 from typing import Any, Optional, Sequence
 
-from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
 from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, ConfigError, ExperimentConfig, GameConfig,
@@ -36,6 +35,8 @@ def register_configs(names_only: bool = False) -> None:
     global _REGISTERED
     if _REGISTERED:
         return
+    # here, not at the top: --version and --help do not load Hydra (benchmarks/startup.py)
+    from hydra.core.config_store import ConfigStore
 
     cs = ConfigStore.instance()
     cs.store(name="searchlab_schema", node=ExperimentConfig, provider="searchlab")
