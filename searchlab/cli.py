@@ -30,7 +30,7 @@ from searchlab.cli_guard import help_text, multirun_jobs, quiet_stdout
 from searchlab.experiment.provenance import version
 from searchlab.experiment.composition import (_register_resolvers, apply_axis_rules, axis_overrides,
                                               config_error_message, register_configs, search_dirs_of,
-                                              set_search_dirs)
+                                              set_search_dirs, tree_group)
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 
 _register_resolvers()   # also in launcher jobs (submitit) that unpickle _task without main()
@@ -137,7 +137,9 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str, run: bool =
     Returns the job's composed config and its validated Study."""
     from hydra.core.global_hydra import GlobalHydra
 
+    from searchlab.algorithms.compiled.warm_up import COLD_SECONDS
     from searchlab.experiment import api, lock, store
+    from searchlab.experiment.runner import compile_notice
 
     def fail(msg: str) -> None:
         _error(prefix + msg)
@@ -150,7 +152,12 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str, run: bool =
     GlobalHydra.instance().clear()
     try:
         study = api.validate(cfg)
-        api.kind_of(cfg).check(cfg, study, run)
+        # the check's probe search may be a game engine's first use: its compile is announced
+        games = [g.name for g in study.games]
+        cold = sum(COLD_SECONDS.get(g, 0) for g in games) or None
+        with compile_notice(f"the {', '.join(games)} engine" if games else "the search engine",
+                            cold, print):
+            api.kind_of(cfg).check(cfg, study, run)
     except ConfigError as e:
         fail(str(e))
     run_dir = study.runner.resume or study.results_dir
@@ -369,6 +376,7 @@ def main() -> None:
     if "-m" in flags or "--multirun" in flags:
         # each job gets the axes' rules from its own overrides (_task, apply_axis_rules), as
         # a single run does: `-m tree=iid,ordered` is two single runs
+        ov = [tree_group(o) for o in ov]
         ov = ov + _dirname_excludes(ov)
     else:
         # the axes' precedence rule (composition.axis_overrides), for Hydra's own parsing too

@@ -110,7 +110,7 @@ def axis_overrides(overrides: Sequence[str], experiment: Optional[str] = None) -
     ``sweep.<axis>`` itself, which then wins. Returns the resets followed by ``overrides``
     (first: Hydra's command line takes no override after a flag such as ``--cfg job``).
     """
-    overrides = [_tree_group(o) for o in overrides]
+    overrides = [tree_group(o) for o in overrides]
     keys = [o.split("=", 1)[0].lstrip("+~") for o in overrides if "=" in o or o.startswith("~")]
     resets = [f"{sweep_key}={value}" for choice, sweep_key, value in AXES
               if choice in keys and sweep_key not in keys]
@@ -118,7 +118,7 @@ def axis_overrides(overrides: Sequence[str], experiment: Optional[str] = None) -
         + _default_name(overrides, keys, experiment) + list(overrides)
 
 
-def _tree_group(override: str) -> str:
+def tree_group(override: str) -> str:
     """``tree.model=MODEL`` as the group choice ``tree=MODEL`` (comma lists too): the model's
     own parameters and defaults, not the default model's (tree.levels) under another name."""
     key, eq, value = override.partition("=")
@@ -132,7 +132,7 @@ def apply_axis_rules(cfg: Any, overrides: Sequence[str]) -> list[str]:
     Returns the overrides applied."""
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
-    job = [_tree_group(o) for o in overrides]
+    job = [tree_group(o) for o in overrides]
     full = axis_overrides(job)
     added = full[:len(full) - len(job)]
     for o in OverridesParser.create().parse_overrides(overrides=added):

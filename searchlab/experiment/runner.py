@@ -40,9 +40,10 @@ import threading
 import sys
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 import joblib
 from joblib import Parallel, delayed
@@ -309,14 +310,15 @@ def task_rows(tasks: list, s: RunSettings, marker: Optional[int] = None) -> list
 
 
 def warm_up_tasks(tasks: list) -> list:
-    """The cheapest task (by estimated work) of each task kind and tree model or game, in plan
-    order: run in the main process before the progress bar starts, they compile (or load from
+    """The cheapest task (by estimated work) of each task type and kind (a trade-off study's
+    positions and matches) and tree model, game or domain, in plan order: run in the main process before the progress bar starts, they compile (or load from
     numba's cache) every engine the run needs, so that the bar's rate and ETA measure searching,
     not compiling, and the workers load the compiled engines from the cache instead of each
     compiling them again. Their rows are real rows of the run."""
     cheapest: dict[tuple, Any] = {}
     for t in tasks:
-        key = (type(t).__name__, str(getattr(t, "model", "")), str(getattr(t, "domain", "")))
+        key = (type(t).__name__, str(getattr(t, "kind", "")), str(getattr(t, "model", "")),
+               str(getattr(t, "domain", "")))
         if key not in cheapest or task_work(t) < task_work(cheapest[key]):
             cheapest[key] = t
     return sorted(cheapest.values(), key=lambda t: t.index)
@@ -355,15 +357,23 @@ class _CompileWatch(numba_event.Listener):
         pass
 
 
+@contextmanager
+def compile_notice(what: str, cold: Optional[float], log: Callable[[str], None]) -> Iterator[Any]:
+    """Within the block, numba's first compile is announced (``compiling WHAT (first use,
+    ~COLD s of CPU ...)``); yields the watch, whose ``compiles`` counts them."""
+    watch = _CompileWatch((what, cold), log)
+    with numba_event.install_listener("numba:compile", watch):
+        yield watch
+
+
 def warm_rows_of(warm: list, settings: Any, log: Callable[[str], None]) -> list[dict]:
     """The warm-up tasks' rows, each compile announced as it starts; a task during which numba
     compiled is searched again, so that its row's timing is the search's, not the compile's
     (the rows are the same: every task is a function of its seed)."""
     rows: list[dict] = []
     for t in warm:
-        watch = _CompileWatch(engine_of(t), log)
         t0 = time.monotonic()
-        with numba_event.install_listener("numba:compile", watch):
+        with compile_notice(*engine_of(t), log) as watch:
             got = task_rows([t], settings)
         if watch.compiles:
             log(f"compiled {watch.what} in {time.monotonic() - t0:.1f} s; its first task "

@@ -107,6 +107,12 @@ def test_multirun_over_a_group_runs_each_job_with_its_rules(tmp_path):
         assert set(df["experiment"]) == {name}
 
 
+def test_multirun_over_tree_model_is_over_the_tree_group(monkeypatch, capsys):
+    code, out, err = _main(monkeypatch, capsys, "-m", "tree.model=iid,ordered", "--plan")
+    assert code == 0, err
+    assert "multirun job #1 (tree=ordered)" in out and "plan (sweep): ordered_tree: " in out
+
+
 def test_multirun_over_games_plans_each_job(monkeypatch, capsys):
     code, out, err = _main(monkeypatch, capsys, "-m", "game=connect4,othello", "--plan")
     assert code == 0, err

@@ -144,3 +144,13 @@ def test_tradeoff_plan_and_closing_lines(tmp_path):
     writer.rows = 42
     _, failed, lines = rows.outcome(tmp_path, writer, tasks, tasks[:3], "unsound_tradeoff", 12.34)
     assert lines[-1] == "unsound_tradeoff: 42 rows (3 of 3 tasks) in 12.3 s" and not failed
+
+
+def test_a_trade_off_run_warms_up_one_task_per_kind_and_domain():
+    """Each domain's engine compiles before the progress bar, not silently inside a worker's
+    first match game (one warm-up task for the whole study did so before)."""
+    from searchlab.experiment.runner import warm_up_tasks
+    tasks = plan_tradeoff_tasks(api.tradeoff_config(api.compose("unsound_tradeoff_tiny", [])), {})
+    warm = warm_up_tasks(tasks)
+    assert sorted((t.kind, t.domain) for t in warm) == sorted({(t.kind, t.domain) for t in tasks})
+    assert len({t.domain for t in warm if t.kind == "match"}) >= 1

@@ -61,6 +61,11 @@ class TradeoffTask:
     est_work: int = 1           # estimate.py: an upper bound of the task's nodes
     est_nodes: int = 1
 
+    @property
+    def domain(self) -> str:
+        """The domain it searches (the runner warms one task per kind and domain up first)."""
+        return str(self.args[0])
+
     def run(self, settings: RunSettings) -> dict:
         """Run the task body; an envelope with its rows (the body's exceptions propagate)."""
         c0 = time.process_time()
