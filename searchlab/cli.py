@@ -23,17 +23,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import hydra
-from hydra.core.global_hydra import GlobalHydra
-from hydra.core.hydra_config import HydraConfig
-
+# Only what every command needs is imported here: --version, --help and shell-completion queries
+# must answer in well under a second (benchmarks/startup.py), so Hydra's runtime, the engine
+# (numba, pandas, the games) and the lab are imported by the functions that use them.
 from searchlab.cli_guard import help_text, multirun_jobs, quiet_stdout
-from searchlab.experiment import api, lock, store
 from searchlab.experiment.provenance import version
-from searchlab.experiment.composition import (_register_resolvers, axis_overrides, config_error_message,
-                                              forget_claimed, register_configs)
+from searchlab.experiment.composition import (_register_resolvers, apply_axis_rules, axis_overrides,
+                                              config_error_message, forget_claimed, register_configs,
+                                              search_dirs_of, set_search_dirs, tree_group)
 from searchlab.experiment.schema import CONF_DIR, ConfigError
-from searchlab.lab.lab_cli import main as lab_main
 
 _register_resolvers()   # also in launcher jobs (submitit) that unpickle _task without main()
 
@@ -41,6 +39,7 @@ EXIT_USER_ERROR = 2
 _FLAGS_WITH_VALUE = {"--cfg", "-c", "--package", "-p", "--info", "-i", "--config-path", "-cp",
                      "--config-name", "-cn", "--config-dir", "-cd", "--experimental-rerun",
                      "--shell-completion", "-sc"}
+_INFO = {"all", "config", "defaults", "defaults-tree", "plugins", "searchpath"}
 _NO_PRECHECK = {"--hydra-help", "--info", "-i", "--shell-completion", "-sc",
                 "--experimental-rerun"}
 
@@ -48,6 +47,41 @@ _NO_PRECHECK = {"--hydra-help", "--info", "-i", "--shell-completion", "-sc",
 def _error(msg: str) -> None:
     print(f"searchlab: error: {msg}", file=sys.stderr)
     sys.exit(EXIT_USER_ERROR)
+
+
+def normalise_argv(argv: list[str]) -> list[str]:
+    """Hydra's command line in the order its argument parser takes it: the flags (with their
+    values; ``--config-dir=DIR`` split into ``--config-dir DIR``) first, then every override.
+    argparse takes its positional overrides in one run: an override in front of ``-m`` (as
+    the axes' resets were) made the rest "unrecognized arguments"."""
+    flags, overrides = split_argv(argv)
+    return flags + overrides
+
+
+def split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(the flags with their values, the overrides) of a command line, in their order."""
+    flags: list[str] = []
+    overrides: list[str] = []
+    k = 0
+    while k < len(argv):
+        a = argv[k]
+        name, eq, value = a.partition("=")
+        if a.startswith("-") and eq and name in _FLAGS_WITH_VALUE:
+            flags += [name, value]
+        elif a in ("--info", "-i"):             # its value is optional
+            flags.append(a)
+            if k + 1 < len(argv) and argv[k + 1] in _INFO:
+                flags.append(argv[k + 1])
+                k += 1
+        elif a in _FLAGS_WITH_VALUE:
+            flags += argv[k:k + 2]
+            k += 1
+        elif a.startswith("-"):
+            flags.append(a)
+        else:
+            overrides.append(a)
+        k += 1
+    return flags, overrides
 
 
 def _overrides(argv: list[str]) -> list[str]:
@@ -63,12 +97,12 @@ def _overrides(argv: list[str]) -> list[str]:
     return out
 
 
-def precheck(argv: list[str]) -> None:
+def precheck(argv: list[str]) -> list[tuple[str, Any, Any]]:
     """Compose, validate, plan and guard before Hydra starts (so errors are one line, exit 2,
     and no run directory is created). A multirun checks every job before any starts. Skipped
-    for --hydra-help, --info and shell completion."""
+    for --hydra-help, --info and shell completion. Returns (job label, config, Study) per job."""
     if any(a in _NO_PRECHECK for a in argv):
-        return
+        return []
     multirun = "-m" in argv or "--multirun" in argv
     ov = [o for o in _overrides(argv) if not o.lstrip("+~").startswith("hydra")
           or o.startswith("hydra.searchpath=")]
@@ -79,11 +113,10 @@ def precheck(argv: list[str]) -> None:
             _error(f"--config-dir: no such directory {d}")
     if dirs and not any(o.startswith("hydra.searchpath=") for o in ov):
         ov.append("hydra.searchpath=[" + ",".join(f"file://{Path(d).resolve()}" for d in dirs) + "]")
-    _check_launcher(_overrides(argv))
     if not multirun:
-        # --cfg prints the composed config and runs nothing: validated, never compiled
-        _check_job(ov, _overrides(argv), "", run=not any(a in ("--cfg", "-c") for a in argv))
-        return
+        # --cfg and --plan print and run nothing: validated, never compiled
+        return [("", *_check_job(ov, _overrides(argv), "",
+                                 run=not any(a in ("--cfg", "-c", "--plan") for a in argv)))]
     clash = [a for a in argv if a in ("--cfg", "-c", "--run", "-r", "--info", "-i")]
     if clash:
         _error(f"{clash[0]} cannot be combined with -m (a multirun runs its jobs; {clash[0]} "
@@ -92,35 +125,22 @@ def precheck(argv: list[str]) -> None:
         jobs = multirun_jobs(ov)
     except Exception as e:  # noqa: BLE001 -- Hydra's override grammar errors
         _error(config_error_message(e))
+    out = []
     for k, job in enumerate(jobs):
-        _check_job(job, [], f"multirun job #{k} ({' '.join(job) or 'no override'}): ")
+        label = f"multirun job #{k} ({' '.join(job) or 'no override'})"
+        out.append((label, *_check_job(job, [], label + ": ", run="--plan" not in argv)))
+    return out
 
 
-#: the extra that installs each Hydra launcher plugin searchlab documents (pyproject.toml)
-_LAUNCHER_EXTRAS = {"joblib": "joblib", "submitit_local": "slurm", "submitit_slurm": "slurm"}
+def _check_job(ov: list[str], all_overrides: list[str], prefix: str, run: bool = True) -> tuple[Any, Any]:
+    """The pre-run check of one job (its overrides without hydra.*); _error on a problem.
+    Returns the job's composed config and its validated Study."""
+    from hydra.core.global_hydra import GlobalHydra
 
+    from searchlab.algorithms.compiled.warm_up import COLD_SECONDS
+    from searchlab.experiment import api, lock, store
+    from searchlab.experiment.runner import compile_notice
 
-def _check_launcher(ov: list[str]) -> None:
-    """hydra/launcher=NAME names an installed launcher plugin; else one line naming the extra
-    that installs it (Hydra's own error is a page of search paths)."""
-    chosen = [o.split("=", 1)[1] for o in ov if o.lstrip("+").startswith("hydra/launcher=")]
-    if not chosen:
-        return
-    GlobalHydra.instance().clear()
-    with hydra.initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        have = GlobalHydra.instance().config_loader().get_group_options("hydra/launcher")
-    GlobalHydra.instance().clear()
-    for name in chosen:
-        if name not in have:
-            extras = ", ".join(f"{k} (pip install 'searchlab[{v}]')"
-                               for k, v in _LAUNCHER_EXTRAS.items() if k not in have)
-            _error(f"hydra/launcher={name}: no such launcher; installed: {', '.join(have)}"
-                   + (f"; with an extra: {extras}" if extras else "")
-                   + " (docs/running.md)")
-
-
-def _check_job(ov: list[str], all_overrides: list[str], prefix: str, run: bool = True) -> None:
-    """The pre-run check of one job (its overrides without hydra.*); _error on a problem."""
     def fail(msg: str) -> None:
         _error(prefix + msg)
 
@@ -132,7 +152,12 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str, run: bool =
     GlobalHydra.instance().clear()
     try:
         study = api.validate(cfg)
-        api.kind_of(cfg).check(cfg, study, run)
+        # the check's probe search may be a game engine's first use: its compile is announced
+        games = [g.name for g in study.games]
+        cold = sum(COLD_SECONDS.get(g, 0) for g in games) or None
+        with compile_notice(f"the {', '.join(games)} engine" if games else "the search engine",
+                            cold, print):
+            api.kind_of(cfg).check(cfg, study, run)
     except ConfigError as e:
         fail(str(e))
     run_dir = study.runner.resume or study.results_dir
@@ -154,6 +179,27 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str, run: bool =
     problem = _unwritable(run_dir)
     if problem:
         fail(f"cannot write to output directory {run_dir}: {problem}")
+    return cfg, study
+
+
+def _print_plan(jobs: list[tuple[str, Any, Any]], to_stderr: bool) -> None:
+    """The dry run of every job (searchlab.cli_plan): on stdout for --plan, on stderr beside
+    --cfg's config (whose stdout stays the config alone)."""
+    from searchlab import cli_plan
+    from searchlab.experiment import api
+
+    out = sys.stderr if to_stderr else sys.stdout
+    for label, cfg, study in jobs:
+        try:
+            kind = api.kind_of(cfg)
+            tc = api.tradeoff_config(cfg) if kind.name == "tradeoff" else None
+            lines = cli_plan.plan_lines(kind, cfg, study, tc, dry=not to_stderr)
+        except ConfigError as e:
+            _error((label + ": " if label else "") + str(e))
+        if label:
+            print(f"{label}:", file=out)
+        for line in lines:
+            print(("  " if label else "") + line, file=out)
 
 
 def _unwritable(path: str) -> str | None:
@@ -180,6 +226,7 @@ def _nested_jobs(cfg: Any) -> None:
     in the launcher's: runner.n_jobs=-1 (all cores, the default) becomes the cores divided
     among the launcher's jobs, and a product launcher n_jobs x runner.n_jobs above the cores
     is reported in one warning line (docs/running.md, "Hydra's joblib launcher")."""
+    from hydra.core.hydra_config import HydraConfig
     try:
         launcher = HydraConfig.get().launcher
     except ValueError:
@@ -200,8 +247,85 @@ def _nested_jobs(cfg: Any) -> None:
               f"numbers); lower one of them", file=sys.stderr)
 
 
-def _task(cfg: Any) -> None:
+#: Hydra's launchers: the plug-in module each needs and the extra of the package that brings it
+LAUNCHERS = {"basic": None,
+             "joblib": ("hydra_plugins.hydra_joblib_launcher", "joblib"),
+             "submitit_local": ("hydra_plugins.hydra_submitit_launcher", "slurm"),
+             "submitit_slurm": ("hydra_plugins.hydra_submitit_launcher", "slurm")}
+
+
+def _installed(module: str) -> bool:
+    import importlib.util
     try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def check_launcher(overrides: list[str]) -> None:
+    """``hydra/launcher=NAME`` (or a comma list): one line naming the extra that brings a
+    launcher that is not installed, or the launchers there are; before Hydra's raw error."""
+    for o in overrides:
+        key, _, value = o.partition("=")
+        if key.lstrip("+") != "hydra/launcher":
+            continue
+        for name in value.split(","):
+            allowed = ", ".join(n + (f" (pip install 'searchlab[{x[1]}]')" if x else "")
+                                for n, x in LAUNCHERS.items())
+            if name not in LAUNCHERS:
+                _error(f"hydra/launcher: unknown launcher {name!r}; allowed: {allowed}")
+            need = LAUNCHERS[name]
+            if need and not _installed(need[0]):
+                _error(f"hydra/launcher={name}: its Hydra plug-in ({need[0]}) is not installed; "
+                       f"install the extra that brings it: pip install 'searchlab[{need[1]}]'")
+
+
+def _dirname_excludes(overrides: list[str]) -> list[str]:
+    """The override that names a multirun's job folders by the swept keys only (Hydra's
+    override_dirname without the keys every job shares), unless the command line sets it."""
+    if any(o.startswith("hydra.job.config.override_dirname") for o in overrides):
+        return []
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    try:
+        parsed = OverridesParser.create().parse_overrides(overrides=overrides)
+    except Exception:  # noqa: BLE001 -- a grammar error: precheck reports it in one line
+        return []
+    same = sorted({o.key_or_group for o in parsed if not o.is_sweep_override()
+                   and not o.key_or_group.startswith("hydra")})
+    if not same:
+        return []
+    return ["hydra.job.config.override_dirname.exclude_keys=[" + ",".join(f"'{k}'" for k in same) + "]"]
+
+
+def _multirun_job(cfg: Any) -> None:
+    """A multirun job: the axes' rules of its own overrides (as its single run would have
+    them), and its line in the multirun's index, <sweep dir>/jobs.tsv (number, folder,
+    overrides), which names a job whose folder is its number alone."""
+    from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
+    try:
+        hc = HydraConfig.get()
+    except ValueError:
+        return
+    if hc.mode != RunMode.MULTIRUN:
+        return
+    job = list(hc.overrides.task)
+    apply_axis_rules(cfg, job)
+    try:
+        index = Path(hc.sweep.dir) / "jobs.tsv"
+        with open(index, "a") as f:        # one short line per job: an atomic append
+            f.write(f"{hc.job.num}\t{Path(hc.runtime.output_dir).name}\t{' '.join(job)}\n")
+    except OSError:
+        pass                               # the index is a convenience; the run is what counts
+
+
+def _task(cfg: Any) -> None:
+    from hydra.core.hydra_config import HydraConfig
+
+    from searchlab.experiment import api
+
+    try:
+        _multirun_job(cfg)
         _nested_jobs(cfg)
         study = api.validate(cfg)
         run_dir = HydraConfig.get().runtime.output_dir
@@ -218,7 +342,17 @@ def main() -> None:
     quiet_stdout()               # `searchlab ... | head -1`: no BrokenPipeError traceback
     argv = sys.argv[1:]
     if argv[:1] == ["lab"]:      # the web lab: its own argparse, no Hydra (searchlab/lab/lab_cli.py)
+        from searchlab.lab.lab_cli import main as lab_main
         sys.exit(lab_main(argv[1:]))
+    # the user's config directories: their presets are options in --help, completion and the
+    # "allowed" lists too (a completion query reads the line being completed, COMP_LINE)
+    completing = any(a.startswith(("--shell-completion", "-sc")) for a in argv)
+    line = os.environ.get("COMP_LINE", "").split() if completing else []
+    dirs = search_dirs_of(argv + line[1:])
+    set_search_dirs(dirs)
+    if line and dirs and not search_dirs_of(argv):
+        argv = ["--config-dir", dirs[0]] + argv   # Hydra's completion lists that directory's options
+        sys.argv[1:] = argv
     if "--version" in argv:
         print(f"searchlab {version()}")
         return
@@ -233,13 +367,33 @@ def main() -> None:
                        f"(SHELL: bash, zsh, fish), e.g. eval \"$(searchlab {flag} install=bash)\"; "
                        f"got {value or 'nothing'} (docs/running.md, Shell completion)")
     try:
-        register_configs()
+        register_configs(names_only=completing)
     except ConfigError as e:
         _error(str(e))
-    # the axes' precedence rule (composition.axis_overrides), for Hydra's own parsing too
-    sys.argv[1:] = axis_overrides(sys.argv[1:])
-    precheck(sys.argv[1:])
+    if completing:                 # Hydra answers from the groups and the schema; nothing runs
+        import hydra
+
+        hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")(_task)()
+        return
+    flags, ov = split_argv(argv)
+    if "-m" in flags or "--multirun" in flags:
+        # each job gets the axes' rules from its own overrides (_task, apply_axis_rules), as
+        # a single run does: `-m tree=iid,ordered` is two single runs
+        ov = [tree_group(o) for o in ov]
+        ov = ov + _dirname_excludes(ov)
+    else:
+        # the axes' precedence rule (composition.axis_overrides), for Hydra's own parsing too
+        ov = axis_overrides(ov)
+    check_launcher(ov)
+    sys.argv[1:] = flags + ov
+    jobs = precheck(sys.argv[1:])
     forget_claimed()
+    if "--plan" in flags or any(a in ("--cfg", "-c") for a in flags):
+        _print_plan(jobs, to_stderr="--plan" not in flags)
+        if "--plan" in flags:
+            return
+    import hydra
+
     app = hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")(_task)
     app()
 

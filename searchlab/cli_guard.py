@@ -14,9 +14,6 @@ import sys
 from dataclasses import fields
 from typing import Any, TextIO
 
-from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
-from hydra.core.override_parser.overrides_parser import OverridesParser
-
 from searchlab.experiment.composition import available_options
 from searchlab.experiment.provenance import version
 from searchlab.experiment.schema import ExperimentConfig
@@ -97,8 +94,10 @@ def help_text() -> str:
         "Keys (key=value; docs/config.md documents every one):",
         "  " + ", ".join(f.name for f in fields(ExperimentConfig)),
         "",
-        "Flags: --help, --version, --cfg job (print the composed config, run nothing), "
-        "-m (multirun), --hydra-help (Hydra's own options)",
+        "Flags: --help, --version, --plan (the dry run: tasks, estimated nodes and time, engines "
+        "to compile; runs nothing), --cfg job (print the composed config, and the plan on stderr; "
+        "runs nothing), -m (multirun), --config-dir DIR (your presets: DIR/experiment/NAME.yaml), "
+        "--hydra-help (Hydra's own options)",
     ]
     return "\n".join(lines)
 
@@ -106,6 +105,10 @@ def help_text() -> str:
 def multirun_jobs(overrides: list[str]) -> list[list[str]]:
     """The override list of every job of ``searchlab -m OVERRIDES``, in Hydra's order (its
     basic sweeper: the cartesian product of the comma lists, ranges and choices)."""
+    # here, not at the top: --help and --version do not load Hydra (benchmarks/startup.py)
+    from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
     parsed = OverridesParser.create().parse_overrides(overrides=overrides)
     batches = BasicSweeper.split_arguments(parsed, max_batch_size=None)
     return [list(job) for batch in batches for job in batch]

@@ -7,11 +7,10 @@ Only this module, ``api.py`` and ``searchlab/cli.py`` touch Hydra.
 from __future__ import annotations
 
 import re
-from dataclasses import fields, is_dataclass
 from pathlib import Path
+from dataclasses import fields, is_dataclass
 from typing import Any, Optional, Sequence
 
-from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
 from searchlab.experiment.lock import claim_new
@@ -19,45 +18,58 @@ from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, ConfigError,
                                          PruningConfig, RunnerConfig, SearchConfig, SweepConfig,
                                          TreeConfig)
 from searchlab.limits import MAX_DEPTH
-from searchlab.trees import TREE_MODELS
 
 _REGISTERED = False
 
 
-def register_configs() -> None:
+def register_configs(names_only: bool = False) -> None:
     """Store the schema and the experiment presets in Hydra's ConfigStore (idempotent).
 
     The presets are the files of ``experiments/`` (each headed ``# @package _global_``), stored
-    as the ``experiment`` group, so ``experiment=NAME`` works from any working directory.
+    as the ``experiment`` group, so ``experiment=NAME`` works from any working directory. In an
+    installed wheel they are ``conf/experiment/`` already, which Hydra reads as files: storing
+    them as well made Hydra warn that each is "validated against ConfigStore schema with the
+    same name". ``names_only`` (shell completion, which lists options and the schema's keys and
+    composes nothing) stores each preset as an empty node: a preset adds no key to the schema,
+    and reading ~40 YAML files took a second.
     """
     global _REGISTERED
     if _REGISTERED:
         return
+    # here, not at the top: --version and --help do not load Hydra (benchmarks/startup.py)
+    from hydra.core.config_store import ConfigStore
 
     cs = ConfigStore.instance()
     cs.store(name="searchlab_schema", node=ExperimentConfig, provider="searchlab")
-    for path in sorted(EXPERIMENTS_DIR.glob("*.yaml")):
+    shipped_as_files = EXPERIMENTS_DIR.resolve() == (CONF_DIR / "experiment").resolve()
+    for path in [] if shipped_as_files else sorted(EXPERIMENTS_DIR.glob("*.yaml")):
         # the presets live in experiments/, not in conf/experiment/: stored as the
         # ``experiment`` group (each file is ``# @package _global_``). A user's own
         # experiment/NAME.yaml under --config-dir or hydra.searchpath comes earlier in the
         # search path, so it can also replace a shipped preset of the same name.
         try:
-            node = OmegaConf.load(path)
+            node = {} if names_only else OmegaConf.load(path)
         except Exception as e:  # noqa: BLE001 -- any YAML or OmegaConf error: one line naming the file
             raise ConfigError(f"experiment preset {path.name}: {str(e).splitlines()[0]}") from None
         cs.store(group="experiment", name=path.stem, node=node, package="_global_",
                  provider="searchlab")
     _register_resolvers()
-    _REGISTERED = True
+    _REGISTERED = not names_only
+
+
+#: The longest job folder name kept; a longer one is the job number alone (the multirun's
+#: jobs.tsv maps every number to its overrides).
+MAX_JOB_DIR = 100
 
 
 def job_dir(num: Any, overrides: Any) -> str:
-    """A multirun job's folder: its number and the overrides the user wrote (Hydra's
-    override_dirname), without the axis resets axis_overrides adds (values with an
-    interpolation), characters a folder name cannot hold replaced; at most 120 characters."""
+    """A multirun job's folder: its number and the overrides the user swept (Hydra's
+    override_dirname; the CLI excludes the keys that are the same in every job), without the
+    axis resets (values with an interpolation), characters a folder name cannot hold replaced.
+    Never cut: a name longer than MAX_JOB_DIR characters is the job number alone."""
     parts = [p for p in str(overrides or "").split(",") if p and "$" not in p and "{" not in p]
-    name = re.sub(r"[^A-Za-z0-9_.=+\-\[\]]+", "_", ",".join(parts))[:120]
-    return f"{num}_{name}" if name else str(num)
+    name = re.sub(r"[^A-Za-z0-9_.=+\-\[\]]+", "_", ",".join(parts))
+    return f"{num}_{name}" if name and len(name) <= MAX_JOB_DIR else str(num)
 
 
 #: the new run directories this process claimed (hydra.run.dir), by their timestamped name
@@ -120,6 +132,7 @@ def axis_overrides(overrides: Sequence[str], experiment: Optional[str] = None) -
     ``sweep.<axis>`` itself, which then wins. Returns the resets followed by ``overrides``
     (first: Hydra's command line takes no override after a flag such as ``--cfg job``).
     """
+    overrides = [tree_group(o) for o in overrides]
     keys = [o.split("=", 1)[0].lstrip("+~") for o in overrides if "=" in o or o.startswith("~")]
     resets = [f"{sweep_key}={value}" for choice, sweep_key, value in AXES
               if choice in keys and sweep_key not in keys]
@@ -157,6 +170,28 @@ def check_deletions(overrides: Sequence[str]) -> None:
             + (", or choose another experiment=NAME" if top in STUDY_SECTIONS else ""))
 
 
+def tree_group(override: str) -> str:
+    """``tree.model=MODEL`` as the group choice ``tree=MODEL`` (comma lists too): the model's
+    own parameters and defaults, not the default model's (tree.levels) under another name."""
+    key, eq, value = override.partition("=")
+    return f"tree={value}" if key == "tree.model" and eq and value else override
+
+
+def apply_axis_rules(cfg: Any, overrides: Sequence[str]) -> list[str]:
+    """Apply to a composed config the overrides :func:`axis_overrides` adds to ``overrides``
+    (the axes' resets, the default study's orderings and name): what a single run gets on its
+    command line, for one job of a multirun, whose overrides Hydra composed without them.
+    Returns the overrides applied."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    job = [tree_group(o) for o in overrides]
+    full = axis_overrides(job)
+    added = full[:len(full) - len(job)]
+    for o in OverridesParser.create().parse_overrides(overrides=added):
+        OmegaConf.update(cfg, o.key_or_group, o.value(), merge=False)
+    return added
+
+
 def _is_default_study(keys: list[str], experiment: Optional[str]) -> bool:
     return not experiment and "experiment" not in keys
 
@@ -181,6 +216,12 @@ def _default_orderings(overrides: Sequence[str], keys: list[str],
             or "sweep.trees" in keys:
         return []
     model = _chosen_tree(overrides)
+    if model is None:
+        return []
+    # here, not at the top: the command's --help and completion compose nothing and must not
+    # load the trees' compiled code (benchmarks/startup.py)
+    from searchlab.trees import TREE_MODELS
+
     if model not in TREE_MODELS or TREE_MODELS[model].capabilities.static_values:
         return []
     preset = OmegaConf.load(EXPERIMENTS_DIR / f"{DEFAULT_EXPERIMENT}.yaml")
@@ -258,12 +299,35 @@ def config_error_message(exc: BaseException) -> str:
     return " ".join(ln.strip() for ln in first[:2]) if first else type(exc).__name__
 
 
+#: The user's config directories (``--config-dir DIR``, ``hydra.searchpath=[file://DIR]``),
+#: whose ``GROUP/NAME.yaml`` files are options of the groups too; set by the command line.
+USER_DIRS: list[Path] = []
+
+
+def set_search_dirs(dirs: Sequence[str | Path]) -> None:
+    """The user's config directories, whose options :func:`available_options` lists too."""
+    USER_DIRS[:] = [Path(d) for d in dirs]
+
+
+def search_dirs_of(argv: Sequence[str]) -> list[str]:
+    """The config directories a command line adds: ``--config-dir DIR`` / ``-cd DIR`` /
+    ``--config-dir=DIR`` and the ``file://`` entries of ``hydra.searchpath=[...]``."""
+    out: list[str] = []
+    for k, a in enumerate(argv):
+        name, eq, value = a.partition("=")
+        if name in ("--config-dir", "-cd"):
+            out.append(value if eq else (argv[k + 1] if k + 1 < len(argv) else ""))
+        elif name == "hydra.searchpath":
+            out += [m for m in re.findall(r"file://([^,\]\s'\"]+)", value)]
+    return [d for d in out if d]
+
+
 def available_options(group: str) -> list[str]:
-    """Options of a config group (files in conf/<group>/, presets for 'experiment')."""
-    if group == "experiment":
-        return sorted(p.stem for p in EXPERIMENTS_DIR.glob("*.yaml"))
-    d = CONF_DIR / group
-    return sorted(p.stem for p in d.glob("*.yaml")) if d.is_dir() else []
+    """Options of a config group: files in conf/<group>/ (presets in experiments/ for
+    'experiment') and in the user's config directories (USER_DIRS)."""
+    dirs = [EXPERIMENTS_DIR] if group == "experiment" else [CONF_DIR / group]
+    dirs += [d / group for d in USER_DIRS]
+    return sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.yaml")})
 
 
 def _keys_of(path: str) -> list[str]:

@@ -40,14 +40,17 @@ import threading
 import sys
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 import joblib
 from joblib import Parallel, delayed
+from numba.core import event as numba_event
 from tqdm.auto import tqdm
 
+from searchlab.algorithms.compiled.warm_up import COLD_SECONDS
 from searchlab.algorithms.search_api import search
 from searchlab.experiment.budget import task_work
 from searchlab.experiment.games import average_branching, format_move, make_game
@@ -307,17 +310,77 @@ def task_rows(tasks: list, s: RunSettings, marker: Optional[int] = None) -> list
 
 
 def warm_up_tasks(tasks: list) -> list:
-    """The cheapest task (by estimated work) of each task kind and tree model or game, in plan
-    order: run in the main process before the progress bar starts, they compile (or load from
+    """The cheapest task (by estimated work) of each task type and kind (a trade-off study's
+    positions and matches) and tree model, game or domain, in plan order: run in the main process before the progress bar starts, they compile (or load from
     numba's cache) every engine the run needs, so that the bar's rate and ETA measure searching,
     not compiling, and the workers load the compiled engines from the cache instead of each
     compiling them again. Their rows are real rows of the run."""
     cheapest: dict[tuple, Any] = {}
     for t in tasks:
-        key = (type(t).__name__, str(getattr(t, "model", "")), str(getattr(t, "domain", "")))
+        key = (type(t).__name__, str(getattr(t, "kind", "")), str(getattr(t, "model", "")),
+               str(getattr(t, "domain", "")))
         if key not in cheapest or task_work(t) < task_work(cheapest[key]):
             cheapest[key] = t
     return sorted(cheapest.values(), key=lambda t: t.index)
+
+
+def engine_of(task: Any) -> tuple[str, Optional[float]]:
+    """What a task searches, in the words of a compile announcement (the game, the synthetic
+    trees, or the task's label's first words), and that engine's cold compile in CPU seconds
+    (warm_up.COLD_SECONDS; None when not measured)."""
+    game = getattr(task, "game", None)
+    if game is not None:
+        name = str(getattr(game, "name", game))
+        return f"the {name} engine", COLD_SECONDS.get(name)
+    if getattr(task, "tree", None) is not None:
+        return "the synthetic-tree kernel", COLD_SECONDS["tree_kernel"]
+    label = str(getattr(task, "label", "") or type(task).__name__).split()
+    words = [w for w in label[:3] if w in COLD_SECONDS]
+    return f"the engine of {' '.join(label[:2])}", COLD_SECONDS.get(words[0]) if words else None
+
+
+class _CompileWatch(numba_event.Listener):
+    """Announces numba's first compile in a warm-up task (numba's ``numba:compile`` events: a
+    function loaded from the disk cache fires none), and counts the compiles."""
+
+    def __init__(self, what: tuple[str, Optional[float]], log: Callable[[str], None]) -> None:
+        (self.what, self.cold), self.log, self.compiles = what, log, 0
+
+    def on_start(self, ev: Any) -> None:
+        if not self.compiles:
+            cost = f"~{self.cold:.0f} s" if self.cold else "10-40 s"
+            self.log(f"compiling {self.what} (first use, {cost} of CPU; numba keeps it in its "
+                     "cache for later runs)")
+        self.compiles += 1
+
+    def on_end(self, ev: Any) -> None:
+        pass
+
+
+@contextmanager
+def compile_notice(what: str, cold: Optional[float], log: Callable[[str], None]) -> Iterator[Any]:
+    """Within the block, numba's first compile is announced (``compiling WHAT (first use,
+    ~COLD s of CPU ...)``); yields the watch, whose ``compiles`` counts them."""
+    watch = _CompileWatch((what, cold), log)
+    with numba_event.install_listener("numba:compile", watch):
+        yield watch
+
+
+def warm_rows_of(warm: list, settings: Any, log: Callable[[str], None]) -> list[dict]:
+    """The warm-up tasks' rows, each compile announced as it starts; a task during which numba
+    compiled is searched again, so that its row's timing is the search's, not the compile's
+    (the rows are the same: every task is a function of its seed)."""
+    rows: list[dict] = []
+    for t in warm:
+        t0 = time.monotonic()
+        with compile_notice(*engine_of(t), log) as watch:
+            got = task_rows([t], settings)
+        if watch.compiles:
+            log(f"compiled {watch.what} in {time.monotonic() - t0:.1f} s; its first task "
+                "searched again, timed without the compile")
+            got = task_rows([t], settings)
+        rows += got
+    return rows
 
 
 # ----------------------------------------------------------------------------------------------
@@ -510,7 +573,7 @@ def execute(tasks: list[Task], settings: RunSettings, runner: Any, writer: Any,
     weights, done_w, total_w = progress_total(tasks, already_done, total)
     # an injected fault must hit a worker, never the main process
     warm = warm_up_tasks(tasks) if tasks and not settings.fault else []
-    warm_rows = task_rows(warm, settings)
+    warm_rows = warm_rows_of(warm, settings, log)
     if warm and time.monotonic() - t0 >= 2.0:
         log(f"warm-up: {len(warm)} task(s) searched here first (one per tree model or game), "
             f"compiling or loading the engines before the progress bar: {time.monotonic() - t0:.1f} s")

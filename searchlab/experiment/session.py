@@ -104,6 +104,7 @@ class EnvelopeWriter:
         self.failed: list[dict] = []
         self.cpu = 0.0
         self.cpu_by: dict[str, float] = {}
+        self.rows = 0
 
     def write(self, envelopes: list[dict]) -> None:
         rows: dict[Optional[str], list[dict]] = {}
@@ -116,6 +117,7 @@ class EnvelopeWriter:
             if e.get("cpu_key"):
                 self.cpu_by[e["cpu_key"]] = self.cpu_by.get(e["cpu_key"], 0.0) + e["cpu"]
         for kind, rs in rows.items():
+            self.rows += len(rs)
             if rs:
                 if kind not in self.parts:
                     self.parts[kind] = store.PartWriter(self.run_dir, *self.folders[kind])
@@ -148,8 +150,10 @@ class EnvelopeRows:
 
     def outcome(self, run_dir: Path, writer: EnvelopeWriter, tasks: list, todo: list,
                 name: str, seconds: float) -> tuple[dict, list[dict], list[str]]:
+        done = f"{len(todo) - len(writer.failed)} of {len(todo)} tasks"
         return ({"failed": writer.failed, "complete": not writer.failed}, writer.failed,
-                [f"failed: {f['label']}: {f['error']}" for f in writer.failed])
+                [f"failed: {f['label']}: {f['error']}" for f in writer.failed]
+                + [f"{name}: {writer.rows} rows ({done}) in {seconds:.1f} s"])
 
     def cpu(self, writer: EnvelopeWriter) -> Optional[tuple[float, dict]]:
         return writer.cpu, writer.cpu_by

@@ -7,6 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from hydra.core.hydra_config import HydraConfig
 from omegaconf import OmegaConf
 
 from searchlab import cli
@@ -21,7 +22,7 @@ def _run(monkeypatch, launcher: dict | None, n_jobs: int, cores: int = 8):
     else:
         def get():
             return SimpleNamespace(launcher=OmegaConf.create(launcher))
-    monkeypatch.setattr(cli.HydraConfig, "get", staticmethod(get))
+    monkeypatch.setattr(HydraConfig, "get", staticmethod(get))   # cli imports it when it runs
     monkeypatch.setattr(cli.os, "cpu_count", lambda: cores)
     cfg = OmegaConf.create({"runner": {"n_jobs": n_jobs}})
     cli._nested_jobs(cfg)

@@ -263,6 +263,9 @@ def run_match_task(domain: str, dconf: Any, t: TechniqueConf, models: dict, open
     m = dconf.match
     game = match_game(domain, dconf)
     a, b = match_players(domain, dconf, t, models)
+    if openings:
+        # the engines' compile (first use) or cache load, before the first game's clock starts
+        warm_up_match(game, openings[0].state, a, b)
     rows = []
     for i, op in enumerate(openings):
         for a_is_max in (True, False):
@@ -283,6 +286,20 @@ def run_match_task(domain: str, dconf: Any, t: TechniqueConf, models: dict, open
                 clock=clock_text() if m.budget_mode == "cpu" else "",
                 a_cv_nodes=_cv(g.a_nodes), b_cv_nodes=_cv(g.b_nodes)))
     return rows
+
+
+#: the node budget per move of the warm-up game (run_match_task): enough to enter every
+#: entry point of the players' engine sessions, small enough to cost nothing once compiled
+WARM_UP_BUDGET = 64
+
+
+def warm_up_match(game: Any, opening: Any, a: Player, b: Player) -> None:
+    """Two plies between copies of the players with WARM_UP_BUDGET nodes per move: the
+    engine's compile (first use on a machine) or its load from numba's cache happens here, so
+    no game's ``wall_seconds`` includes it. Its record is discarded."""
+    small = {"budget": min(WARM_UP_BUDGET, a.budget)}
+    play_game(game, opening, dataclasses.replace(a, **small), dataclasses.replace(b, **small),
+              True, max_plies=2, pair=-1)
 
 
 def _mean(x: list) -> float:

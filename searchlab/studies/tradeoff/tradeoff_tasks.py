@@ -32,6 +32,7 @@ from typing import Any, Callable
 
 from searchlab.experiment import provenance
 from searchlab.experiment.runner import RunSettings
+from searchlab.experiment.budget import human, total_work
 from searchlab.experiment.seeds import config_digest, task_digest
 from searchlab.experiment.session import EnvelopeRows, Session, dump_yaml
 from searchlab.experiment.table_kinds import MATCH_GAME_SCHEMA, TRADEOFF_SCHEMA
@@ -59,6 +60,11 @@ class TradeoffTask:
     args: tuple
     est_work: int = 1           # estimate.py: an upper bound of the task's nodes
     est_nodes: int = 1
+
+    @property
+    def domain(self) -> str:
+        """The domain it searches (the runner warms one task per kind and domain up first)."""
+        return str(self.args[0])
 
     def run(self, settings: RunSettings) -> dict:
         """Run the task body; an envelope with its rows (the body's exceptions propagate)."""
@@ -208,6 +214,9 @@ def tradeoff_session(cfg: TradeoffConfig) -> Session:
         n = sum(1 for t in tasks if t.kind == "position")
         return {"tasks": n, "matches": len(tasks) - n}
 
+    def summary(tasks: list) -> str:
+        return plan_line(cfg, tasks)
+
     def finish(record: dict, todo: list) -> dict:
         n = sum(1 for t in todo if t.kind == "position")
         return {"positions": n, "matches": len(todo) - n,
@@ -218,7 +227,19 @@ def tradeoff_session(cfg: TradeoffConfig) -> Session:
         kind="tradeoff", name=cfg.study, config_hash=digest,
         config_yaml=dump_yaml(dataclasses.asdict(cfg)), plan=plan,
         rows=EnvelopeRows(FOLDERS), settings={"engine": "reference"},
-        guard=lambda max_nodes: check_budget(cfg, max_nodes), counts=counts, finish=finish)
+        guard=lambda max_nodes: check_budget(cfg, max_nodes), counts=counts, finish=finish,
+        summary=summary)
+
+
+def plan_line(cfg: TradeoffConfig, tasks: list) -> str:
+    """The line a trade-off run starts with (as the sweep's grid.summary): its tasks by kind
+    and domain, and their estimated work."""
+    by: dict[str, int] = {}
+    for t in tasks:
+        by[t.kind] = by.get(t.kind, 0) + 1
+    kinds = " + ".join(f"{n} {k} tasks" for k, n in by.items())
+    return (f"{cfg.study}: {len(tasks)} tasks ({kinds or 'none'}; domains "
+            f"{', '.join(selected_domains(cfg))}); estimated work {human(total_work(tasks))} nodes")
 
 
 __all__ = ["TradeoffTask", "plan_tradeoff_tasks", "tradeoff_session", "is_tradeoff_run"]

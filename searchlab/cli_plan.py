@@ -1,0 +1,107 @@
+"""The dry run: ``searchlab ... --plan`` (and the plan ``--cfg job`` prints on stderr) answers
+"what will this run do and how long will it take?" without running anything: its tasks, their
+estimated nodes and time, and the compiled engines it needs with their first-use compile cost.
+
+Every figure is computed from the plan the run itself would make (the kind's planner, without
+its side effects: the trade-off study's ProbCut fits are not made) and the estimates the
+progress bar and the budget guard use (``budget.task_work``), so a plan and its run agree.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Optional
+
+from searchlab.algorithms.compiled.warm_up import COLD_SECONDS
+from searchlab.experiment import grid as _grid
+from searchlab.experiment.budget import human, total_work
+from searchlab.experiment.study import Study
+from searchlab.studies.tradeoff.tradeoff_config import selected_domains
+from searchlab.studies.tradeoff.tradeoff_tasks import plan_line, plan_tradeoff_tasks
+
+#: The nodes per second one worker searches, for the time estimate: the compiled engine on
+#: Connect Four, the games' fastest (docs/running.md, the deep ordering studies: 2.44e9 nodes
+#: in 279 s of search; Othello 4.9e6/s, Hex 2.9e6/s; the synthetic-tree kernel 2.6e7/s). The
+#: estimated nodes are upper bounds, so the estimate is a rough ceiling, not a promise.
+NODES_PER_SECOND = 5e6
+#: What a task costs beyond its nodes (the runner's bookkeeping, Parquet; benchmarks/
+#: engine_overhead.py: 10,000 tiny tasks in 2.3 s of running)
+SECONDS_PER_TASK = 0.00025
+
+
+def _tasks(kind: Any, cfg: Any, study: Study, tc: Any) -> tuple[list, str]:
+    """(the tasks the run would plan, the line the run would start with)."""
+    if kind.name == "sweep":
+        p = _grid.plan(study, check_support=False)
+        return p.tasks, _grid.summary(p, study)
+    if kind.name == "tradeoff":
+        tasks = plan_tradeoff_tasks(tc, {})   # without the ProbCut fits: the same tasks
+        return tasks, plan_line(tc, tasks)
+    with tempfile.TemporaryDirectory(prefix="searchlab-plan-") as d:   # a planner may write files
+        session = kind.session(cfg, study)
+        tasks = session.plan(Path(d), lambda line: None)
+    line = session.summary(tasks) if session.summary else \
+        f"{session.name}: {len(tasks)} tasks; estimated work {human(total_work(tasks))} nodes"
+    return tasks, line
+
+
+def engines(kind: Any, study: Study, tasks: list, tc: Any = None) -> Optional[list[str]]:
+    """The compiled engines the run needs (warm_up.ENGINES' names); None when the kind does
+    not say (claim studies: each family's own)."""
+    if kind.name == "sweep":
+        return [g.name for g in study.games] + (["tree_kernel"] if study.trees else [])
+    if kind.name == "tradeoff":
+        return [d if d in COLD_SECONDS else "tree_kernel" for d in selected_domains(tc)]
+    if kind.name == "parallel":
+        return sorted({f"parallel_{'games' if getattr(t, 'kind', '') == 'game' else 'trees'}"
+                       for t in tasks})
+    return None
+
+
+def workers(n_jobs: int) -> int:
+    cores = os.cpu_count() or 1
+    return max(1, min(cores, n_jobs) if n_jobs > 0 else cores)
+
+
+def plan_lines(kind: Any, cfg: Any, study: Study, tradeoff: Any = None,
+               dry: bool = True) -> list[str]:
+    """The dry run's lines for a composed, validated config: ``kind`` its StudyKind
+    (experiment.api.kind_of), ``tradeoff`` the trade-off study's plain config when it is one
+    (experiment.api.tradeoff_config); ``dry``: end with the line saying nothing ran."""
+    tasks, first = _tasks(kind, cfg, study, tradeoff)
+    n = workers(study.runner.n_jobs)
+    nodes = total_work(tasks)
+    search_s = (nodes / NODES_PER_SECOND + len(tasks) * SECONDS_PER_TASK) / n
+    names = engines(kind, study, tasks, tradeoff)
+    lines = [f"plan ({kind.name}): {first}"]
+    if names is None:
+        lines.append("engines: the family's own (compiled at first use, 3-40 s of CPU each; "
+                     "docs/compile-time.md)")
+        compile_s = 0.0
+    else:
+        names = list(dict.fromkeys(names))
+        costs = [(e, COLD_SECONDS.get(e)) for e in names]
+        compile_s = sum(c or 0 for _, c in costs)
+        listed = ", ".join(f"{e} (~{c:.0f} s)" if c else f"{e} (not measured)" for e, c in costs)
+        lines.append(f"engines: {listed or 'none'}: each compiled once per machine at its first "
+                     "use (CPU s, docs/compile-time.md), then loaded from numba's cache in < 1 s")
+    lines.append(f"time: ~{_seconds(search_s)} of searching on {n} worker(s) (rough: the estimated "
+                 f"nodes at {NODES_PER_SECOND:.0e} nodes/s per worker, on an idle machine)"
+                 + (f" + up to ~{_seconds(compile_s)} compiling the engines not yet in numba's cache"
+                    if compile_s else "") + " + the report")
+    if dry:
+        lines.append("nothing was run (--plan)")
+    return lines
+
+
+def _seconds(s: float) -> str:
+    if s < 60:
+        return f"{s:.1f} s" if s < 10 else f"{s:.0f} s"
+    if s < 3600:
+        return f"{s / 60:.1f} min"
+    return f"{s / 3600:.1f} h"
+
+
+__all__ = ["plan_lines", "engines", "NODES_PER_SECOND"]
