@@ -28,7 +28,7 @@ from typing import Any, Optional
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.ordering import REFERENCE_ORACLE_MAX_LEAVES as GAME_ORACLE
 from searchlab.experiment import budget
-from searchlab.experiment.games import NOMINAL_B, make_game, position_identity
+from searchlab.experiment.games import make_game, position_identity
 from searchlab.experiment.schema import KERNEL_ORACLE_MAX_LEAVES, REFERENCE_ORACLE_MAX_LEAVES, ConfigError
 from searchlab.experiment.seeds import derive_seed, task_digest
 from searchlab.experiment.study import Study, TreeSpec, thaw
@@ -115,7 +115,7 @@ def _plan_game(study: Study, check_support: bool = True) -> Plan:
     points = 0
     too_big: list[str] = []
     for g, d in ((g, d) for g in study.games for d in (g.depths or study.d)):
-        nb = NOMINAL_B[g.name]
+        nb = g.entry().nominal_b
         for algorithm in study.algorithms:
             for ordering in study.game_orderings[g]:
                 if not study.keeps(ordering, d):
