@@ -113,8 +113,7 @@ def check_game(game: Any, *, depth: int = 2, playouts: int = 8, seed: int = 0,
     keys: dict[Any, int] = {}
     for k in range(playouts):
         a, b = _playout(game, seed + k, max_plies), _playout(game, seed + k, max_plies)
-        if [m for _, m in a] != [m for _, m in b] or \
-                [game.hash_key(s) for s, _ in a] != [game.hash_key(s) for s, _ in b]:
+        if [m for _, m in a] != [m for _, m in b] or [s for s, _ in a] != [s for s, _ in b]:
             _fail(subject, "determinism", f"playout seed {seed + k} differs between two runs")
         rep.add("playouts")
         for ply, (s, m) in enumerate(a):
@@ -222,11 +221,12 @@ def _same_nodes(subject: str, game: Any, alg: str, ordering: str, depth: Optiona
 def check_ordering(ordering: str, games: Iterable[Any], *, depth: int = 3,
                    algorithms: Sequence[str] = ("alphabeta", "pvs")) -> Report:
     """A sound ordering (any spec ``search()`` takes) returns minimax's value and one of its
-    best moves on every game (two-player Games or synthetic trees) at ``depth``."""
+    best moves on every game (two-player Games or synthetic trees) at ``depth`` (games without
+    static values: to the end), on the reference engine and on the one ``auto`` picks."""
     rep = Report(f"ordering {ordering}")
     for game in games:
         name = getattr(game, "name", type(game).__name__)
-        horizon = depth if game.capabilities.static_values or game.default_depth else None
+        horizon = depth if game.capabilities.static_values else None
         mm = search(game, "minimax", "natural", depth=horizon, engine="reference")
         for alg in algorithms:
             for engine in ("reference", "auto"):
@@ -246,15 +246,17 @@ def check_ordering(ordering: str, games: Iterable[Any], *, depth: int = 3,
 
 def check_pruning(pruning: Pruning, games: Iterable[Any], *, depth: int = 3,
                   sound: bool = False) -> Report:
-    """A pruning technique (a ``Pruning`` record) on every game at ``depth``: it runs; with
+    """A pruning technique (a ``Pruning`` record) on every game at ``depth`` (games without
+    static values: to the end): it runs; with
     every technique off it equals plain alpha-beta node for node; ``sound=True``: its value
     equals minimax's. (An unsound technique is only run: what it loses is measured by the
     trade-off study, not asserted.)"""
     rep = Report(f"pruning {', '.join(pruning.active()) or 'none'}")
     for game in games:
         name = getattr(game, "name", type(game).__name__)
+        horizon = depth if game.capabilities.static_values else None
         try:
-            r = search(game, "alphabeta", "natural", depth=depth, engine="reference",
+            r = search(game, "alphabeta", "natural", depth=horizon, engine="reference",
                        pruning=pruning)
         except SearchlabError as e:
             _fail(rep.subject, "runs", f"{name}: {e}")
@@ -262,14 +264,14 @@ def check_pruning(pruning: Pruning, games: Iterable[Any], *, depth: int = 3,
             _fail(rep.subject, "runs", f"{name}: value {r.value}")
         rep.add("searches")
         if not pruning.active():
-            ab = search(game, "alphabeta", "natural", depth=depth, engine="reference")
+            ab = search(game, "alphabeta", "natural", depth=horizon, engine="reference")
             if (r.value, r.nodes, r.leaves, r.best_move) != (ab.value, ab.nodes, ab.leaves,
                                                               ab.best_move):
                 _fail(rep.subject, "plain alpha-beta", f"{name}: (value, nodes, leaves, move) "
                       f"{(r.value, r.nodes, r.leaves, r.best_move)} != alpha-beta's "
                       f"{(ab.value, ab.nodes, ab.leaves, ab.best_move)}")
         if sound:
-            mm = search(game, "minimax", "natural", depth=depth, engine="reference")
+            mm = search(game, "minimax", "natural", depth=horizon, engine="reference")
             if r.value != mm.value:
                 _fail(rep.subject, "sound", f"{name}: value {r.value} != minimax's {mm.value}")
     return rep

@@ -370,5 +370,11 @@ def summary(p: Plan, study: Study) -> str:
     else:
         per = f"{kept} grid points x {study.instances} instances{techniques}"
     left = f"; {len(p.trimmed)} more points over sweep.d_budget left out" if p.trimmed else ""
-    return (f"{study.name}: {n} tasks ({per}{left}); "
+    line = (f"{study.name}: {n} tasks ({per}{left}); "
             f"estimated work {budget.human(p.total_work)} nodes")
+    # a game without the compiled engine's primitives runs on the reference engine: said once
+    slow = [g.name for g in study.games if not g.entry().compiled()]
+    if slow and study.engine == "auto":
+        line += (f"\n{', '.join(dict.fromkeys(slow))}: no compiled primitives; "
+                 "searched on the reference engine (node for node the same counts, slower)")
+    return line
