@@ -17,7 +17,7 @@ from omegaconf.errors import OmegaConfBaseException
 
 from searchlab.algorithms.search_api import ALGORITHMS, ENGINES
 from searchlab.algorithms.ordering import ORDERINGS, parse_ordering
-from searchlab.errors import InvalidParameterError
+from searchlab.errors import InvalidParameterError, SearchlabError
 from searchlab.experiment.games import GameSpec, sample_game, select_positions
 from searchlab.games.registry import game_names, entry as game_entry
 from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
@@ -576,8 +576,16 @@ def _game_spec(key: str, g: dict) -> Any:
         try:
             e = GameSpec(name, g.get("positions") or "start", target=target,
                          params=params).entry()
-        except InvalidParameterError as exc:
-            raise ConfigError(f"{key}._target_: {exc}") from None
+            game = e.start()
+            caps = getattr(game, "capabilities", None)
+            if caps is None:
+                raise InvalidParameterError(f"{target} built a {type(game).__name__}, not a "
+                                            "searchlab Game (no capabilities)")
+            caps.require_classical(f"a sweep of {name}")
+        except SearchlabError as exc:
+            raise ConfigError(f"{key}._target_: {str(exc).splitlines()[0]}") from None
+        except (TypeError, ValueError) as exc:     # the user's constructor refused its params
+            raise ConfigError(f"{key}.params: {target} refused {dict(params)}: {exc}") from None
     sources = e.sources
     positions = g.get("positions")
     if positions is None:
