@@ -520,4 +520,5 @@ def board_size(source: str) -> int:
 GAME = GameEntry(name="hex", make=lambda: Hex(7), source_kind="random",
                  sources=tuple(f"{n}x{n}" for n in range(1, 12)), nominal_b=40, label="Hex",
                  random_position=lambda source, ply, seed: Hex.random(board_size(source), ply, seed),
-                 max_ply=lambda source: board_size(source) ** 2 - 1, lab=True, order=50)
+                 max_ply=lambda source: board_size(source) ** 2 - 1, own_ordering="adjacent",
+                 lab=True, order=50)

@@ -518,4 +518,5 @@ def _move_text(move: Any) -> str:
 GAME = GameEntry(name="othello", make=Othello, source_kind="random", sources=("random",),
                  nominal_b=10, label="Othello",
                  random_position=lambda source, ply, seed: Othello.random(ply, seed),
-                 max_ply=lambda source: 120, format_move=_move_text, lab=True, order=30)
+                 max_ply=lambda source: 120, format_move=_move_text, own_ordering="corners",
+                 lab=True, order=30)

@@ -64,6 +64,8 @@ class GameEntry:
         load_positions: ``file`` sources: ``source -> [(id, text, extra), ...]`` in file order.
         from_text: ``file`` sources: ``text -> game`` (the position's text).
         format_move: the ``best_move`` column's text of a move (None: ``str``).
+        own_ordering: the game's principal own ordering (one of ``move_orderings()``), the
+            order the ordering studies compare the generic ones with (None: it has none).
         lab: whether the lab has a drawing of it (its play page).
         colour: its colour in figures (a matplotlib colour; None: the palette's cycle).
         order: display order (menus, tables, figures), smaller first.
@@ -82,6 +84,7 @@ class GameEntry:
     load_positions: Optional[Callable[[str], Sequence[tuple[str, str, str]]]] = None
     from_text: Optional[Callable[[str], Any]] = None
     format_move: Optional[Callable[[Any], str]] = None
+    own_ordering: Optional[str] = None
     lab: bool = False
     colour: Optional[str] = None
     order: int = 100

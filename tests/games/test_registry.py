@@ -96,3 +96,11 @@ def test_a_declaration_is_checked():
         GameEntry(name="x", make=lambda: None, source_kind="files")
     with pytest.raises(InvalidParameterError, match="needs load_positions and from_text"):
         GameEntry(name="x", make=lambda: None, source_kind="file")
+
+
+def test_study_maps_read_the_registry():
+    from searchlab.studies.ordering.deep_ordering import GAME_ORDER
+    assert GAME_ORDER == {"connect4": "centre", "othello": "corners", "hex": "adjacent",
+                          "chess": "captures"}
+    for name, order in GAME_ORDER.items():           # each is one of the game's own orderings
+        assert order in entry(name).start().move_orderings()
