@@ -92,7 +92,13 @@ def help_text() -> str:
         "Config groups (group=option):",
     ]
     lines += [f"  {g}: {', '.join(opts)}" for g, opts in groups().items()]
+    # imported here: the registry imports every game's module, which only --help needs
+    from searchlab.games.registry import game_names
     lines += [
+        "",
+        "Games (game.name=NAME; built-in and installed plug-ins, docs/extending.md; a plug-in "
+        "without a game option: ~tree game.name=NAME):",
+        "  " + ", ".join(game_names()),
         "",
         "Keys (key=value; docs/config.md documents every one):",
         "  " + ", ".join(f.name for f in fields(ExperimentConfig)),

@@ -86,6 +86,12 @@ def test_an_installed_plugin_is_found_by_its_entry_point(tmp_path, monkeypatch):
     assert "broken" in registry.plugin_errors()
     with pytest.raises(InvalidParameterError, match="plug-in failed to load"):
         entry("broken")
+    # selected by name like a built-in, listed in --help
+    from searchlab.cli_guard import help_text
+    from searchlab.experiment import api
+    study = api.validate(api.compose(None, ["~tree", "game.name=nim", "sweep.d=[1,2]"]))
+    assert [g.name for g in study.games] == ["nim"] and study.games[0].target is None
+    assert "tictactoe, connect4, othello, chess, hex, nim" in help_text()
     with pytest.raises(InvalidParameterError, match="registered already"):
         registry.register(GameEntry(name="nim", make=lambda: None))
     sys.modules.pop("nim_entry", None)
