@@ -156,8 +156,8 @@ class GameConfig:
             installed); ``name`` is then the game's name in the run's tables and ``positions``
             ``start`` (the game as built) or ``random`` (``ply`` seeded random moves from it).
             null = a registered game (docs/extending.md).
-        params: keyword arguments of the ``_target_`` (e.g. ``{heaps: [3, 4, 5]}``); null =
-            none.
+        params: keyword arguments of the ``_target_`` (e.g. ``{heaps: [3, 4, 5]}``; on the
+            command line ``+game.params.heaps=[3,4,5]``); empty = none.
     The instances of a game study are its positions; ``sweep.d`` is the search depth. The
     registered games (built-in and installed plug-ins) are searchlab.games.registry's.
     """
@@ -168,7 +168,7 @@ class GameConfig:
     ply: Optional[int] = None
     d: Optional[Any] = None
     _target_: Optional[str] = None
-    params: Optional[Dict[str, Any]] = None
+    params: Optional[Dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass

@@ -110,3 +110,28 @@ def test_study_maps_read_the_registry():
                           "chess": "captures"}
     for name, order in GAME_ORDER.items():           # each is one of the game's own orderings
         assert order in entry(name).start().move_orderings()
+
+
+@pytest.mark.parametrize("overrides, message", [
+    (["game=othello", "+game.params.x=1"],
+     "game.params are the arguments of a game's _target_; othello is a registered game"),
+    (["~tree", "game.name=othello", "game._target_=nim_game.Nim"],
+     "game.name 'othello' is a registered game; name the _target_ game otherwise"),
+    (["~tree", "game.name=nim", "game._target_=nim_game.Nim", "game.positions=wac"],
+     "game.positions: unknown position source 'wac' for the _target_ game nim; allowed: start, random"),
+    (["~tree", "game.name=nim", "game._target_=nim_game.Nim", "+game.params.heaps=[-1]"],
+     "game.params: nim_game.Nim refused {'heaps': (-1,)}: heaps must be non-negative integers"),
+    (["~tree", "game.name=nim", "game._target_=nim_game.Nim", "game.positions=random"],
+     "game.ply must be an integer in 0.."),
+    (["~tree", "game.name=nim", "game._target_=nim_game.Nim", "game.ply=3"],
+     "game.ply is a parameter of random positions"),
+    (["~tree", "game.name=nim", "game._target_=nim_game.Nope"],
+     "game._target_: _target_ 'nim_game.Nope': module 'nim_game' has no 'Nope'"),
+])
+def test_target_config_errors_name_the_key(monkeypatch, overrides, message):
+    from searchlab.experiment import api
+    from searchlab.experiment.schema import ConfigError
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    with pytest.raises(ConfigError) as e:
+        api.validate(api.compose(None, overrides))
+    assert str(e.value).startswith(message), str(e.value)
