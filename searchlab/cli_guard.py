@@ -17,6 +17,7 @@ from typing import Any, TextIO
 from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
 from hydra.core.override_parser.overrides_parser import OverridesParser
 
+from searchlab.games.registry import game_names
 from searchlab.experiment.composition import available_options
 from searchlab.experiment.provenance import version
 from searchlab.experiment.schema import ExperimentConfig
@@ -92,8 +93,6 @@ def help_text() -> str:
         "Config groups (group=option):",
     ]
     lines += [f"  {g}: {', '.join(opts)}" for g, opts in groups().items()]
-    # imported here: the registry imports every game's module, which only --help needs
-    from searchlab.games.registry import game_names
     lines += [
         "",
         "Games (game.name=NAME; built-in and installed plug-ins, docs/extending.md; a plug-in "
