@@ -74,6 +74,16 @@ def groups() -> dict[str, list[str]]:
     return out
 
 
+def _game_names() -> list[str]:
+    """The game options of conf/game/ and the installed plug-ins' entry points, without importing
+    any game (the registry imports every game module, numba included: --help must stay fast)."""
+    from importlib.metadata import entry_points
+
+    opts = groups().get("game", [])
+    plugins = [ep.name for ep in entry_points(group="searchlab.games")]
+    return list(dict.fromkeys([*opts, *plugins]))
+
+
 def help_text() -> str:
     """searchlab --help: usage, the accepted groups and their options, the top-level keys."""
     lines = [
@@ -90,6 +100,10 @@ def help_text() -> str:
     ]
     lines += [f"  {g}: {', '.join(opts)}" for g, opts in groups().items()]
     lines += [
+        "",
+        "Games (game.name=NAME; built-in and installed plug-ins, docs/extending.md; a plug-in "
+        "without a game option: ~tree game.name=NAME):",
+        "  " + ", ".join(_game_names()),
         "",
         "Keys (key=value; docs/config.md documents every one):",
         "  " + ", ".join(f.name for f in fields(ExperimentConfig)),

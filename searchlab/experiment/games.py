@@ -26,34 +26,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Optional
 
 import numpy as np
 
-from searchlab.data import path
 from searchlab.experiment.seeds import derive_seed
-from searchlab.games.chess_game import Chess
-from searchlab.games.connect4 import ConnectFour, load_benchmark
-from searchlab.games.epd import load_epd
-from searchlab.games.hex import Hex
-from searchlab.games.othello import Othello, square_name
-from searchlab.games.tictactoe import TicTacToe
-
-GAMES = ("tictactoe", "connect4", "othello", "chess", "hex")
-#: The position sources of each game (file sources are in searchlab/data/<game>/).
-SOURCES = {
-    "tictactoe": ("start",),
-    "connect4": ("Test_L1_R1", "Test_L2_R1", "Test_L3_R1"),
-    "othello": ("random",),
-    "chess": ("wac", "bk"),
-    "hex": tuple(f"{n}x{n}" for n in range(1, 12)),
-}
-FILE_SOURCES = {"connect4": "{}", "chess": "{}.epd"}
-#: Nominal branching factors, used only by the budget guard's estimates (searches and the
-#: perfect/worst oracle): mid-game averages (chess ~35, Othello ~10, Connect Four 7, Hex 7x7
-#: early on ~45).
-NOMINAL_B = {"tictactoe": 5, "connect4": 7, "othello": 10, "chess": 35, "hex": 40}
+from searchlab.games.registry import GameEntry, entry, entry_from_target, game_names
 
 
 @dataclass(frozen=True)
@@ -63,13 +41,25 @@ class GameSpec:
     name: str
     positions: str
     sample: Optional[int] = None          # None = all (file sources)
-    ply: Optional[int] = None             # othello, hex
+    ply: Optional[int] = None             # random sources (othello, hex)
     depths: Optional[tuple] = None        # search depths for this game (None = sweep.d)
+    target: Optional[str] = None          # a config's game._target_ (a plug-in game class)
+    params: tuple = ()                    # its keyword arguments, sorted (key, value) pairs
+
+    def entry(self) -> GameEntry:
+        """This game's registry entry (a ``_target_`` game: the entry built from it)."""
+        if self.target is not None:
+            return entry_from_target(self.name, self.target, dict(self.params), self.positions)
+        return entry(self.name)
 
     def identity(self) -> dict[str, Any]:
         d: dict[str, Any] = {"game": self.name, "positions": self.positions}
-        if self.name in ("othello", "hex"):
+        if self.entry().source_kind == "random":
             d["ply"] = self.ply
+        if self.target is not None:      # plug-ins only: built-ins' identities stay as stored
+            d["target"] = self.target
+            if self.params:
+                d["params"] = [list(p) for p in self.params]
         return d
 
 
@@ -79,13 +69,9 @@ class Position:
 
     instance: int
     id: str             # the `position` column: moves, EPD id, or "ply20#3"
-    seed: int           # the `seed` column (othello: random_position's seed)
-    text: str = ""      # connect4 moves, chess FEN
+    seed: int           # the `seed` column (random sources: the random play's seed)
+    text: str = ""      # file sources: the position's text (connect4 moves, chess FEN)
     epd: str = ""       # chess: the EPD line (solutions)
-
-
-def data_path(game: str, source: str) -> Path:
-    return path(game, FILE_SOURCES[game].format(source))
 
 
 def position_identity(spec: GameSpec, instance: int) -> str:
@@ -97,15 +83,12 @@ def select_positions(spec: GameSpec, root_seed: int, instances: int) -> tuple[Po
     def seed(i: int) -> int:
         return derive_seed(root_seed, position_identity(spec, i))
 
-    if spec.name == "tictactoe":
+    e = spec.entry()
+    if e.source_kind == "start":
         return (Position(0, "start", seed(0)),)
-    if spec.name in ("othello", "hex"):
+    if e.source_kind == "random":
         return tuple(Position(i, f"ply{spec.ply}#{i}", seed(i)) for i in range(instances))
-    path = data_path(spec.name, spec.positions)
-    if spec.name == "connect4":
-        entries = [(m, m, "") for m, _ in load_benchmark(path)]
-    else:
-        entries = [(p.id, p.fen, p.epd) for p in load_epd(path)]
+    entries = list(e.load_positions(spec.positions))
     order = list(range(len(entries)))
     if spec.sample is not None:
         perm_seed = derive_seed(root_seed, json.dumps({**spec.identity(), "sample": True},
@@ -118,29 +101,17 @@ def select_positions(spec: GameSpec, root_seed: int, instances: int) -> tuple[Po
 
 def make_game(spec: GameSpec, pos: Position) -> Any:
     """The Game rooted at ``pos`` (MAX = the side to move there)."""
-    if spec.name == "tictactoe":
-        return TicTacToe()
-    if spec.name == "connect4":
-        return ConnectFour(pos.text)
-    if spec.name == "othello":
-        return Othello.random(int(spec.ply), int(pos.seed))
-    if spec.name == "hex":
-        return Hex.random(hex_size(spec.positions), int(spec.ply), int(pos.seed))
-
-    return Chess(pos.text)
+    e = spec.entry()
+    if e.source_kind == "start":
+        return e.start()
+    if e.source_kind == "random":
+        return e.random(spec.positions, int(spec.ply), int(pos.seed))
+    return e.from_text(pos.text)
 
 
-def sample_game(name: str) -> Any:
+def sample_game(name: str, spec: Optional[GameSpec] = None) -> Any:
     """A game object of this kind (its start position), for checking ordering names."""
-    if name == "tictactoe":
-        return TicTacToe()
-    if name == "connect4":
-        return ConnectFour()
-    if name == "othello":
-        return Othello()
-    if name == "hex":
-        return Hex(7)
-    return Chess()
+    return (spec.entry() if spec is not None else entry(name)).start()
 
 
 def hex_size(source: str) -> int:
@@ -170,14 +141,10 @@ def format_move(game_name: Optional[str], move: Any) -> Optional[str]:
     """The `best_move` column: trees str(int), Othello square names, chess UCI, else str."""
     if move is None:
         return None
-    if game_name == "othello":
-        try:
-            return square_name(int(move))
-        except Exception:  # noqa: BLE001 -- a pass or an unexpected move: its plain text
-            return str(move)
     if game_name is None:
         try:
             return str(int(move))
         except (TypeError, ValueError):
             return str(move)
-    return str(move)
+    fmt = entry(game_name).format_move if game_name in game_names() else None
+    return fmt(move) if fmt is not None else str(move)

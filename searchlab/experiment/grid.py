@@ -28,7 +28,7 @@ from typing import Any, Optional
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.ordering import REFERENCE_ORACLE_MAX_LEAVES as GAME_ORACLE
 from searchlab.experiment import budget
-from searchlab.experiment.games import NOMINAL_B, make_game, position_identity
+from searchlab.experiment.games import make_game, position_identity
 from searchlab.experiment.schema import KERNEL_ORACLE_MAX_LEAVES, REFERENCE_ORACLE_MAX_LEAVES, ConfigError
 from searchlab.experiment.seeds import derive_seed, task_digest
 from searchlab.experiment.study import Study, TreeSpec, thaw
@@ -117,7 +117,7 @@ def _game_points(study: Study) -> tuple[list[tuple], list[tuple], int]:
     points = 0
     too_big: list[str] = []
     for g, d in ((g, d) for g in study.games for d in (g.depths or study.d)):
-        nb = NOMINAL_B[g.name]
+        nb = g.entry().nominal_b
         for algorithm in study.algorithms:
             for ordering in study.game_orderings[g]:
                 if not study.keeps(ordering, d):
@@ -425,5 +425,11 @@ def summary(p: Plan, study: Study) -> str:
     else:
         per = f"{kept} grid points x {study.instances} instances{techniques}"
     left = f"; {len(p.trimmed)} more points over sweep.d_budget left out" if p.trimmed else ""
-    return (f"{study.name}: {n} tasks ({per}{left}); "
+    line = (f"{study.name}: {n} tasks ({per}{left}); "
             f"estimated work {budget.human(p.total_work)} nodes")
+    # a game without the compiled engine's primitives runs on the reference engine: said once
+    slow = [g.name for g in study.games if not g.entry().compiled()]
+    if slow and study.engine == "auto":
+        line += (f"\n{', '.join(dict.fromkeys(slow))}: no compiled primitives; "
+                 "searched on the reference engine (node for node the same counts, slower)")
+    return line

@@ -151,7 +151,15 @@ class GameConfig:
         d: search depths for this game (same forms as ``sweep.d``), replacing ``sweep.d`` for
             it; mostly for ``sweep.games`` entries (chess is far slower than Othello). null =
             ``sweep.d``.
-    The instances of a game study are its positions; ``sweep.d`` is the search depth.
+        _target_: a game of the user's own (Hydra's convention): the dotted path of its class
+            or factory, e.g. ``mypkg.games.Nim``, importable by the run (on PYTHONPATH or
+            installed); ``name`` is then the game's name in the run's tables and ``positions``
+            ``start`` (the game as built) or ``random`` (``ply`` seeded random moves from it).
+            null = a registered game (docs/extending.md).
+        params: keyword arguments of the ``_target_`` (e.g. ``{heaps: [3, 4, 5]}``; on the
+            command line ``+game.params.heaps=[3,4,5]``); empty = none.
+    The instances of a game study are its positions; ``sweep.d`` is the search depth. The
+    registered games (built-in and installed plug-ins) are searchlab.games.registry's.
     """
 
     name: Optional[str] = None
@@ -159,6 +167,8 @@ class GameConfig:
     sample: Optional[Any] = None
     ply: Optional[int] = None
     d: Optional[Any] = None
+    _target_: Optional[str] = None
+    params: Optional[Dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass

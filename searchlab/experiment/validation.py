@@ -17,8 +17,9 @@ from omegaconf.errors import OmegaConfBaseException
 
 from searchlab.algorithms.search_api import ALGORITHMS, ENGINES
 from searchlab.algorithms.ordering import ORDERINGS, parse_ordering
-from searchlab.experiment.games import (GAMES, SOURCES, GameSpec, hex_size, sample_game,
-                                        select_positions)
+from searchlab.errors import InvalidParameterError, SearchlabError
+from searchlab.experiment.games import GameSpec, sample_game, select_positions
+from searchlab.games.registry import game_names, entry as game_entry
 from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
                                           Pruning, Quiescence)
 from searchlab.experiment.composition import available_options
@@ -27,7 +28,6 @@ from searchlab.experiment.schema import (BACKENDS, CONF_DIR, TREE_DEFAULTS, TREE
                                          ConfigError, ExperimentConfig, PruningConfig,
                                          RunnerConfig)
 from searchlab.experiment.study import Study, TreeSpec, freeze, thaw
-from searchlab.games.othello import MAX_RANDOM_PLY
 from searchlab.limits import (MAX_BRANCHING, MAX_COUNT, MAX_DEPTH, MAX_INSTANCES, MAX_LEVELS,
                               MAX_NAME, MAX_SEED, MAX_TT_SIZE, MAX_WORKERS, excerpt)
 from searchlab.trees import TREE_MODELS, make_tree
@@ -227,7 +227,8 @@ def validate(cfg: Any) -> Study:
     tree_model = (plain.get("tree") or {}).get("model")
     if game_cfgs:
         for key, g in game_cfgs:              # an unknown game first: not "a tree and a game"
-            _choice(f"{key}.name", g.get("name"), GAMES)
+            if g.get("_target_") is None:
+                _choice(f"{key}.name", g.get("name"), game_names())
         if sweep["trees"] or tree_model is not None:
             what = "sweep.trees" if sweep["trees"] else f"tree={tree_model}"
             names = ",".join(str(g.get("name")) for _, g in game_cfgs)
@@ -262,7 +263,7 @@ def validate(cfg: Any) -> Study:
     if len(set(games)) != len(games):
         raise ConfigError("sweep.games: the same game and positions are listed twice")
 
-    samples = {g: sample_game(g.name) for g in games}
+    samples = {g: sample_game(g.name, g) for g in games}
     if not sweep["algorithm"]:
         raise ConfigError("sweep.algorithm: the grid is empty (no algorithm listed)")
     if isinstance(sweep["ordering"], str):
@@ -568,33 +569,73 @@ def _fits(ordering: str, game: Any) -> bool:
 
 def _game_spec(key: str, g: dict) -> Any:
     """The validated GameSpec of config ``game`` (or a sweep.games entry)."""
-    name = _choice(f"{key}.name", g.get("name"), GAMES)
+    target, params = g.get("_target_"), g.get("params")
+    if target is None:
+        if params:
+            raise ConfigError(f"{key}.params are the arguments of a game's _target_; "
+                              f"{g.get('name')} is a registered game: leave them null")
+        name = _choice(f"{key}.name", g.get("name"), game_names())
+        e = game_entry(name)
+    else:
+        name = g.get("name")
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_]{1,%d}" % MAX_NAME, name):
+            raise ConfigError(f"{key}.name must be a word (letters, digits, _) naming the "
+                              f"_target_ game; got {excerpt(name)}")
+        if name in game_names():
+            raise ConfigError(f"{key}.name {name!r} is a registered game; name the _target_ "
+                              "game otherwise")
+        if params is not None and not isinstance(params, dict):
+            raise ConfigError(f"{key}.params must be a mapping of the _target_'s keyword "
+                              f"arguments; got {excerpt(params)}")
+        if g.get("positions") not in (None, "start", "random"):
+            raise ConfigError(f"{key}.positions: unknown position source "
+                              f"{excerpt(g.get('positions'))} for the _target_ game {name}; "
+                              "allowed: start, random")
+        params = tuple(sorted((k, freeze(v)) for k, v in (params or {}).items()))
+        try:
+            e = GameSpec(name, g.get("positions") or "start", target=target,
+                         params=params).entry()
+            game = e.start()
+            caps = getattr(game, "capabilities", None)
+            if caps is None:
+                raise InvalidParameterError(f"{target} built a {type(game).__name__}, not a "
+                                            "searchlab Game (no capabilities)")
+            caps.require_classical(f"a sweep of {name}")
+        except SearchlabError as exc:
+            raise ConfigError(f"{key}._target_: {str(exc).splitlines()[0]}") from None
+        except (TypeError, ValueError) as exc:     # the user's constructor refused its params
+            raise ConfigError(f"{key}.params: {target} refused {dict(params)}: {exc}") from None
+    sources = e.sources
     positions = g.get("positions")
     if positions is None:
-        positions = SOURCES[name][0] if len(SOURCES[name]) == 1 else None
-    if positions not in SOURCES[name]:
+        positions = sources[0] if len(sources) == 1 else None
+    if positions not in sources:
         raise ConfigError(f"{key}.positions: unknown position source {positions!r} for {name}; "
-                          f"allowed: {', '.join(SOURCES[name])}")
+                          f"allowed: {', '.join(sources)}")
     sample = g.get("sample")
     if sample == "all":
         sample = None
     if sample is not None:
-        if name not in ("connect4", "chess"):
-            raise ConfigError(f"{key}.sample draws positions from a file (connect4, chess); {name} "
-                              "has none: leave it null" + (f" ({name}: sweep.instances positions)"
-                                                           if name in ("othello", "hex") else ""))
+        files = [n for n in game_names() if game_entry(n).source_kind == "file"]
+        if e.source_kind != "file":
+            raise ConfigError(f"{key}.sample draws positions from a file ({', '.join(files)}); "
+                              f"{name} has none: leave it null" + (
+                                  f" ({name}: sweep.instances positions)"
+                                  if e.source_kind == "random" else ""))
         if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
             raise ConfigError(f"{key}.sample must be an integer >= 1, 'all' or null; got {excerpt(sample)}")
     ply = g.get("ply")
-    if name in ("othello", "hex"):
-        top = MAX_RANDOM_PLY if name == "othello" else hex_size(positions) ** 2 - 1
+    if e.source_kind == "random":
+        top = MAX_DEPTH if e.max_ply is None else e.max_ply(positions)
         if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= top:
+            board = "" if len(sources) == 1 else " of the " + positions + " board"
             raise ConfigError(f"{key}.ply must be an integer in 0..{top} (random moves from the "
-                              f"start{'' if name == 'othello' else ' of the ' + positions + ' board'}); "
-                              f"got {excerpt(ply)}")
+                              f"start{board}); got {excerpt(ply)}")
     elif ply is not None:
-        raise ConfigError(f"{key}.ply is a parameter of othello's and hex's random positions; "
-                          f"{name} has none: leave it null")
+        randoms = [n for n in game_names() if game_entry(n).source_kind == "random"]
+        raise ConfigError(f"{key}.ply is a parameter of random positions ({', '.join(randoms)}, "
+                          f"_target_ games' positions=random); {name} has none: leave it null")
     depths = None if g.get("d") is None else parse_int_list(f"{key}.d", g.get("d"), 0)
-    return GameSpec(name=name, positions=positions, sample=sample, ply=ply, depths=depths)
+    return GameSpec(name=name, positions=positions, sample=sample, ply=ply, depths=depths,
+                    target=target, params=params if target is not None else ())
 

@@ -71,7 +71,10 @@ from searchlab.games.chess_compiled import compiled_game as _compiled_game
 from searchlab.games.chess_fen import check_position, parse_board
 from searchlab.games.chess_values import (MATE_VALUE, PIECE_VALUES, PST, PST_KING_END,
                                           PST_KING_MIDDLE)
+from searchlab.data import path as data_path
+from searchlab.games.epd import load_epd
 from searchlab.games.protocol import Capabilities
+from searchlab.games.registry import GameEntry
 
 _UNSET = object()
 _HASHER = chess.polyglot.ZobristHasher(chess.polyglot.POLYGLOT_RANDOM_ARRAY)
@@ -460,3 +463,14 @@ def perft(game: Chess, state: ChessState, depth: int) -> int:
     if depth == 1:
         return len(moves)
     return sum(perft(game, game.play(state, m), depth - 1) for m in moves)
+
+
+def _suite_positions(source: str) -> list[tuple[str, str, str]]:
+    """An EPD suite shipped in searchlab/data/chess/ as (id, FEN, EPD line) triples."""
+    return [(p.id, p.fen, p.epd) for p in load_epd(data_path("chess", f"{source}.epd"))]
+
+
+#: this game's declaration in the game registry (searchlab.games.registry)
+GAME = GameEntry(name="chess", make=Chess, source_kind="file", sources=("wac", "bk"),
+                 nominal_b=35, label="Chess", load_positions=_suite_positions, from_text=Chess,
+                 own_ordering="captures", order=40)

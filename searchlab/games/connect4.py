@@ -53,6 +53,8 @@ from searchlab.limits import SOLVABLE_EMPTY
 from searchlab.games.connect4_compiled import CENTRE_FIRST
 from searchlab.games.connect4_compiled import compiled_game as _compiled_game
 from searchlab.games import connect4_kernel as kernel
+from searchlab.data import path as data_path
+from searchlab.games.registry import GameEntry
 from searchlab.games.protocol import Capabilities
 from searchlab.games.svg import grid_svg
 from searchlab.hashing import mix64
@@ -509,3 +511,15 @@ def load_benchmark(path) -> list[tuple[str, int]]:
     if not out:
         raise InvalidParameterError(f"{path}: no position (the benchmark file is empty)")
     return out
+
+
+def _benchmark_positions(source: str) -> list[tuple[str, str, str]]:
+    """A Pons benchmark file shipped in searchlab/data/connect4/ as (id, moves, "") triples."""
+    return [(m, m, "") for m, _ in load_benchmark(data_path("connect4", source))]
+
+
+#: this game's declaration in the game registry (searchlab.games.registry)
+GAME = GameEntry(name="connect4", make=ConnectFour, source_kind="file",
+                 sources=("Test_L1_R1", "Test_L2_R1", "Test_L3_R1"), nominal_b=7,
+                 label="Connect Four", load_positions=_benchmark_positions,
+                 from_text=ConnectFour, own_ordering="centre", lab=True, order=20)

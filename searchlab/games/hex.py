@@ -83,6 +83,7 @@ from searchlab.games.hex_board import (MAX_SIZE, MIN_SIZE, check_size, connected
 from searchlab.games.hex_compiled import compiled_game as _compiled_game
 from searchlab.games.protocol import Capabilities
 from searchlab.games.svg import hex_svg
+from searchlab.games.registry import GameEntry
 
 _COLS = "abcdefghijk"
 
@@ -516,3 +517,16 @@ def solve(position: "Hex | HexState | str", *, all_moves: bool = False) -> Solve
         if connected(mine, state.n, x_moves) or not solver.wins(opp, mine, not x_moves):
             winning.append(c)
     return SolveResult(bool(winning), tuple(winning), solver.nodes, time.perf_counter() - t0)
+
+
+def board_size(source: str) -> int:
+    """The board size n of a hex position source ``"NxN"``."""
+    return int(source.split("x")[0])
+
+
+#: this game's declaration in the game registry (searchlab.games.registry)
+GAME = GameEntry(name="hex", make=lambda: Hex(7), source_kind="random",
+                 sources=tuple(f"{n}x{n}" for n in range(1, 12)), nominal_b=40, label="Hex",
+                 random_position=lambda source, ply, seed: Hex.random(board_size(source), ply, seed),
+                 max_ply=lambda source: board_size(source) ** 2 - 1, own_ordering="adjacent",
+                 lab=True, order=50)

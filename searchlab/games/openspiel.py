@@ -86,7 +86,7 @@ class OpenSpielGame:
         self.capabilities = Capabilities(
             two_player=self.n_players == 2, zero_sum=zero,
             deterministic=t.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC,
-            perfect_information=True, constant_sum=True)
+            perfect_information=True, constant_sum=True, static_values=evaluation is not None)
         self._constant_sum = self.game.utility_sum() if zero else None
         self.evaluation = evaluation
         self.has_static = evaluation is not None
@@ -177,5 +177,31 @@ class OpenSpielGame:
     def hash_key(self, state: Any) -> int:
         return int.from_bytes(hashlib.blake2b(state.serialize().encode(), digest_size=8).digest(), "little")
 
+    def with_root(self, state: Any) -> "OpenSpielGame":
+        """This game rooted at ``state`` (MAX = the player to move there): the random positions
+        of a config-driven study (searchlab.games.registry.random_play)."""
+        return OpenSpielGame(self.game_name, evaluation=self.evaluation,
+                             bounds=self.value_bounds, history=state.history(), **self.params)
+
     def __repr__(self) -> str:
         return self.name
+
+
+def config_game(game_name: str, horizon_value: float | None = None,
+                **params: Any) -> OpenSpielGame:
+    """An OpenSpiel game for a config-driven sweep (``game=openspiel game.name=NAME``): the
+    two-player engine's kind of game only, refused otherwise with one line naming why.
+    ``horizon_value``: the value of every position at the search's horizon (OpenSpiel has no
+    evaluation of its own: a constant, e.g. 0 = "a draw", lets searches stop short of the end;
+    None: searches must reach terminal states)."""
+    evaluation = None if horizon_value is None else (lambda _s, v=float(horizon_value): v)
+    g = OpenSpielGame(game_name, evaluation=evaluation, **params)
+    c = g.capabilities
+    why = [w for w, bad in (("it has chance nodes", not c.deterministic),
+                            (f"it has {g.n_players} players", not c.two_player),
+                            ("it is not zero-sum", not c.zero_sum)) if bad]
+    if why:
+        raise UnsupportedError(f"OpenSpiel's {game_name} cannot be searched by the two-player "
+                               f"engine: {', '.join(why)} (search_chance / search_multiplayer "
+                               "take it from Python)")
+    return g

@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -73,6 +73,7 @@ from searchlab.games.othello_compiled import CORNERS  # noqa: F401 -- part of th
 from searchlab.games.othello_compiled import compiled_game as _compiled_game
 from searchlab.games.protocol import Capabilities
 from searchlab.games.svg import grid_svg
+from searchlab.games.registry import GameEntry
 from searchlab.hashing import MASK64
 
 FULL = MASK64
@@ -522,3 +523,18 @@ def othello_perft(depth: int, state: OthelloState | None = None, *, bulk: bool =
     p, o = state.mover
     with np.errstate(over="ignore"):          # wrapping uint64 products under NUMBA_DISABLE_JIT
         return int(kernel.perft(np.uint64(p), np.uint64(o), int(depth), bool(bulk)))
+
+
+def _move_text(move: Any) -> str:
+    try:
+        return square_name(int(move))
+    except Exception:  # noqa: BLE001 -- a pass or an unexpected move: its plain text
+        return str(move)
+
+
+#: this game's declaration in the game registry (searchlab.games.registry)
+GAME = GameEntry(name="othello", make=Othello, source_kind="random", sources=("random",),
+                 nominal_b=10, label="Othello",
+                 random_position=lambda source, ply, seed: Othello.random(ply, seed),
+                 max_ply=lambda source: MAX_RANDOM_PLY, format_move=_move_text, own_ordering="corners",
+                 lab=True, order=30)

@@ -38,6 +38,7 @@ from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games import tictactoe_kernel as kernel
 from searchlab.games.protocol import Capabilities
 from searchlab.games.svg import grid_svg
+from searchlab.games.registry import GameEntry
 from searchlab.games.tictactoe_compiled import ZOBRIST
 from searchlab.games.tictactoe_compiled import compiled_game as _compiled_game
 
@@ -287,3 +288,8 @@ def kernel_search(position: TicTacToe | TicTacToeState | str = "", algorithm: st
         best_moves_complete=complete, nodes=nodes, leaves=leaves, interior=nodes - leaves,
         cutoffs=int(stats[2]), per_ply=tuple(per_ply[:top + 1]), iterations=(nodes,),
         wall_time=wall, algorithm=algorithm, ordering="natural", engine="kernel", depth=top)
+
+
+#: this game's declaration in the game registry (searchlab.games.registry)
+GAME = GameEntry(name="tictactoe", make=TicTacToe, source_kind="start", sources=("start",),
+                 nominal_b=5, label="Tic-tac-toe", lab=True, order=10)

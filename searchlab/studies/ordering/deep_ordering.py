@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sst
 
+from searchlab.games.registry import registry as game_registry
 from searchlab.errors import InvalidParameterError
 
 from searchlab.analysis.estimators import Estimate
@@ -47,7 +48,8 @@ __all__ = ["GAME_ORDER", "DEEP_STUDIES", "CLAIM_COMPARISONS", "PairedComparison"
            "dataset_label", "fmt_comparison"]
 
 #: the game's own order (claim 002-a) per game
-GAME_ORDER = {"connect4": "centre", "othello": "corners", "hex": "adjacent", "chess": "captures"}
+#: each game's own order (the game registry's own_ordering), for the games that have one
+GAME_ORDER = {name: e.own_ordering for name, e in game_registry().items() if e.own_ordering}
 #: the presets whose tables deep_checks reads (analysis/reproduce.py runs them)
 DEEP_STUDIES = ("ordering_connect4_deep", "ordering_othello_deep", "ordering_hex_deep")
 _DYN = "id+tt+killer+history"

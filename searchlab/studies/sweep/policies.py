@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
+from searchlab.games.registry import registry as game_registry
 from searchlab.analysis.estimators import count_matrix, fit_growth, fit_with_ci, rn_bstar
 from searchlab.analysis.figures import given_axes, in_paper_style, paper_grid, save
 from searchlab.analysis.palette import policy_style, split_policy
@@ -73,10 +74,13 @@ def _setting(row: pd.Series) -> str:
         if game == "chess" and isinstance(src, str) and src:
             # a seeded sample of the suite file, not its first positions (ordering_checks' WAC 1-n)
             label += " (seeded sample)"
-        if game in ("othello", "hex") and isinstance(row.get("position"), str) \
-                and "#" in row["position"]:
+        if isinstance(row.get("position"), str) and row["position"].startswith("ply") \
+                and "#" in row["position"]:        # a seeded random position (othello, hex, ...)
             ply = row['position'].split('#')[0].removeprefix('ply')
-            label = f"othello ply {ply}" if game == "othello" else f"{label} ply {ply}"
+            # a game whose one random source names nothing (othello's `random`): no source
+            one = len(game_registry()[game].sources) == 1 if game in game_registry() \
+                else src == "random"
+            label = f"{game} ply {ply}" if one else f"{label} ply {ply}"
         return label
     parts = [str(row.get("tree"))]
     if _num(row.get("b")) is not None:

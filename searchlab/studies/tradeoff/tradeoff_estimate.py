@@ -2,7 +2,7 @@
 alone, before any work, and the refusal of a study whose tasks exceed ``runner.max_nodes``.
 
 With b the domain's branching factor (the incremental tree's ``b``; a game's nominal branching
-factor, experiment/games.py NOMINAL_B, as the search studies' guard uses: budget.py), d the
+factor, the game registry's nominal_b, as the search studies' guard uses: budget.py), d the
 domain's ``depth``, F = budget.full_tree_nodes(b, d) and T the number of techniques:
 
 - position task (measure.run_position): the exact truth (every root move searched to depth d:
@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 
 from searchlab.experiment.budget import full_tree_nodes, human
-from searchlab.experiment.games import NOMINAL_B
+from searchlab.games.registry import entry as game_entry
 from searchlab.experiment.schema import ConfigError
 from searchlab.studies.tradeoff.tradeoff_config import (DomainConf, TechniqueConf, TradeoffConfig,
                                                  selected_domains)
@@ -44,7 +44,7 @@ MAX_PLIES = {"connect4": 42, "othello": 120}
 
 def full_tree(domain: str, dconf: DomainConf) -> int:
     """F: the full tree of the domain's branching factor to its depth (module doc)."""
-    return full_tree_nodes(dconf.b if domain == "incremental" else NOMINAL_B[domain], dconf.depth)
+    return full_tree_nodes(dconf.b if domain == "incremental" else game_entry(domain).nominal_b, dconf.depth)
 
 
 def position_work(domain: str, dconf: DomainConf, techniques: list[TechniqueConf]) -> int:

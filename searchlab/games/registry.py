@@ -1,0 +1,242 @@
+"""The game registry: one declaration per game, read by every consumer.
+
+A game is declared once, beside its code, as a :class:`GameEntry` (its name, how to build it,
+its position sources, nominal branching factor, whether the lab can draw it, its colour and
+display order). Built-in games declare theirs as a module-level ``GAME`` in their own module
+(``searchlab/games/othello.py`` and the like); plug-ins come the same way from outside the
+package, by one of
+
+- an entry point in the group ``searchlab.games`` naming a ``GameEntry`` (installed packages;
+  loaded lazily, the first time the registry is read);
+- :func:`register` called from Python;
+- a config's ``game._target_`` naming the user's game class (:func:`entry_from_target`).
+
+Consumers ask :func:`game_names` (the allowed values, in display order) and :func:`entry` (one
+game's declaration); nothing outside a game's own files lists game names.
+
+A game's *position sources* are one of three kinds:
+
+- ``start``: one position, the game's start (``make()``);
+- ``random``: ``sweep.instances`` positions, each after ``ply`` uniformly random moves from the
+  start, seeded per position (the game's own ``random_position``, else :func:`random_play`);
+- ``file``: positions read from a data file (``load_positions(source)`` gives (id, text, extra)
+  triples; ``from_text(text)`` rebuilds the game in a worker).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random as _random
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+from searchlab.errors import InvalidParameterError
+
+#: the entry-point group of installed game plug-ins
+ENTRY_POINT_GROUP = "searchlab.games"
+
+#: the built-in games' modules, each declaring its ``GAME`` (display order is the entries' own)
+_BUILTIN_MODULES = ("searchlab.games.tictactoe", "searchlab.games.connect4",
+                    "searchlab.games.othello", "searchlab.games.chess_game",
+                    "searchlab.games.hex")
+
+SOURCE_KINDS = ("start", "random", "file")
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game's declaration (plain values and callables).
+
+    Attributes:
+        name: the config name (``game.name``), a word.
+        make: the game at its start position, ``make(**params)`` (``params`` only for plug-ins
+            named by ``_target_``).
+        source_kind: ``start``, ``random`` or ``file`` (see the module's docstring).
+        sources: the allowed ``game.positions`` values; the first is the default when it is the
+            only one.
+        nominal_b: a mid-game average branching factor, used only by the budget guard.
+        label: the name shown in reports and the lab.
+        random_position: ``random`` sources: ``(source, ply, seed) -> game`` (None: seeded
+            uniformly random play from ``make()``, :func:`random_play`).
+        max_ply: ``random`` sources: ``source -> the largest ply`` (None: no bound but the
+            game's end).
+        load_positions: ``file`` sources: ``source -> [(id, text, extra), ...]`` in file order.
+        from_text: ``file`` sources: ``text -> game`` (the position's text).
+        format_move: the ``best_move`` column's text of a move (None: ``str``).
+        own_ordering: the game's principal own ordering (one of ``move_orderings()``), the
+            order the ordering studies compare the generic ones with (None: it has none).
+        lab: whether the lab has a drawing of it (its play page).
+        colour: its colour in figures (a matplotlib colour; None: the palette's cycle).
+        order: display order (menus, tables, figures), smaller first.
+        params: keyword arguments for ``make`` (``_target_`` plug-ins; part of the identity).
+        target: the ``_target_`` the entry came from (None: a registered entry).
+    """
+
+    name: str
+    make: Callable[..., Any]
+    source_kind: str = "start"
+    sources: tuple[str, ...] = ("start",)
+    nominal_b: int = 10
+    label: str = ""
+    random_position: Optional[Callable[[str, int, int], Any]] = None
+    max_ply: Optional[Callable[[str], int]] = None
+    load_positions: Optional[Callable[[str], Sequence[tuple[str, str, str]]]] = None
+    from_text: Optional[Callable[[str], Any]] = None
+    format_move: Optional[Callable[[Any], str]] = None
+    own_ordering: Optional[str] = None
+    lab: bool = False
+    colour: Optional[str] = None
+    order: int = 100
+    params: tuple = field(default=())
+    target: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        if self.source_kind not in SOURCE_KINDS:
+            raise InvalidParameterError(
+                f"game {self.name!r}: source_kind must be one of {', '.join(SOURCE_KINDS)}; "
+                f"got {self.source_kind!r}")
+        if not self.sources:
+            raise InvalidParameterError(f"game {self.name!r}: sources must name at least one source")
+        if self.source_kind == "file" and (self.load_positions is None or self.from_text is None):
+            raise InvalidParameterError(
+                f"game {self.name!r}: a file source needs load_positions and from_text")
+
+    @property
+    def display(self) -> str:
+        return self.label or self.name
+
+    def start(self) -> Any:
+        """The game at its start position."""
+        return self.make(**dict(self.params))
+
+    def random(self, source: str, ply: int, seed: int) -> Any:
+        """The game rooted ``ply`` seeded random moves after the start (``random`` sources)."""
+        if self.random_position is not None:
+            return self.random_position(source, ply, seed)
+        return random_play(self.start(), ply, seed)
+
+    def compiled(self) -> bool:
+        """Whether the game supplies the compiled engine's primitives (else: reference engine)."""
+        caps = getattr(self.start(), "capabilities", None)
+        return bool(getattr(caps, "compiled", False))
+
+
+def random_play(game: Any, ply: int, seed: int) -> Any:
+    """``game`` rooted after ``ply`` uniformly random moves from its initial state (fewer when
+    the game ends first), drawn with a ``random.Random(seed)`` of its own. The game must offer
+    ``with_root(state)`` (a copy rooted at ``state``)."""
+    rng = _random.Random(seed)
+    state = game.initial_state()
+    for _ in range(ply):
+        if game.is_terminal(state):
+            break
+        moves = list(game.legal_moves(state))
+        state = game.play(state, moves[rng.randrange(len(moves))])
+    if not hasattr(game, "with_root"):
+        raise InvalidParameterError(
+            f"game {getattr(game, 'name', game)!r}: random positions need with_root(state) "
+            "(a copy of the game rooted at state)")
+    return game.with_root(state)
+
+
+_REGISTERED: dict[str, GameEntry] = {}
+_LOADED = False
+_PLUGIN_ERRORS: dict[str, str] = {}
+
+
+def register(e: GameEntry) -> GameEntry:
+    """Add a game (a plug-in from Python); a name taken by another game is refused."""
+    _load()
+    old = _REGISTERED.get(e.name)
+    if old is not None and old is not e:
+        raise InvalidParameterError(f"game {e.name!r} is registered already")
+    _REGISTERED[e.name] = e
+    return e
+
+
+def _load() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    for mod in _BUILTIN_MODULES:
+        e = importlib.import_module(mod).GAME
+        _REGISTERED[e.name] = e
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name in _REGISTERED:
+            continue
+        try:
+            e = ep.load()
+        except Exception as exc:  # noqa: BLE001 -- a broken plug-in must not hide the others
+            _PLUGIN_ERRORS[ep.name] = f"{type(exc).__name__}: {exc}"
+            continue
+        if callable(e) and not isinstance(e, GameEntry):
+            e = e()
+        if isinstance(e, GameEntry):
+            _REGISTERED[e.name] = e
+        else:
+            _PLUGIN_ERRORS[ep.name] = f"entry point {ep.value} is not a GameEntry"
+
+
+def registry() -> Mapping[str, GameEntry]:
+    """Every registered game by name, in display order."""
+    _load()
+    return dict(sorted(_REGISTERED.items(), key=lambda kv: (kv[1].order, kv[0])))
+
+
+def game_names() -> tuple[str, ...]:
+    """The registered games' names, in display order (the allowed values of ``game.name``)."""
+    return tuple(registry())
+
+
+def plugin_errors() -> Mapping[str, str]:
+    """Entry points of the ``searchlab.games`` group that failed to load: name -> why."""
+    _load()
+    return dict(_PLUGIN_ERRORS)
+
+
+def entry(name: str) -> GameEntry:
+    """The registered game ``name`` (InvalidParameterError naming the allowed names)."""
+    reg = registry()
+    if name not in reg:
+        why = f" (its plug-in failed to load: {_PLUGIN_ERRORS[name]})" if name in _PLUGIN_ERRORS else ""
+        raise InvalidParameterError(f"unknown game {name!r}{why}; allowed: {', '.join(reg)}")
+    return reg[name]
+
+
+def entry_from_target(name: str, target: str, params: Mapping[str, Any] | None = None,
+                      positions: Optional[str] = None) -> GameEntry:
+    """The entry of a game named by a config's ``_target_`` (Hydra's convention: a dotted path
+    to a class or factory, called with ``params``). A target carrying a ``GameEntry`` as its
+    ``searchlab_game`` attribute gets that declaration (its sources, branching factor, ...)
+    under ``name``; any other gets the sources ``start`` (the game as built) and ``random``
+    (``ply`` seeded random moves from it, :func:`random_play`), the one ``positions`` names."""
+    make = locate(target)
+    params = tuple(sorted((params or {}).items()))
+    declared = getattr(make, "searchlab_game", None)
+    if isinstance(declared, GameEntry):
+        kw = {f: getattr(declared, f) for f in declared.__dataclass_fields__}
+        kw.update(name=name, params=params, target=target)
+        return GameEntry(**kw)
+    kind = "random" if positions == "random" else "start"
+    return GameEntry(name=name, make=make, source_kind=kind, sources=(kind,), params=params,
+                     target=target)
+
+
+def locate(target: str) -> Callable[..., Any]:
+    """The object at a dotted path ``pkg.module.Name`` (InvalidParameterError saying why not)."""
+    if not isinstance(target, str) or "." not in target:
+        raise InvalidParameterError(f"_target_ must be a dotted path 'module.Name'; got {target!r}")
+    mod, _, attr = target.rpartition(".")
+    try:
+        obj = getattr(importlib.import_module(mod), attr)
+    except ImportError as exc:
+        raise InvalidParameterError(
+            f"_target_ {target!r}: cannot import {mod!r} ({exc}); put its folder on PYTHONPATH "
+            "or install it") from None
+    except AttributeError:
+        raise InvalidParameterError(f"_target_ {target!r}: module {mod!r} has no {attr!r}") from None
+    if not callable(obj):
+        raise InvalidParameterError(f"_target_ {target!r} is not a class or function")
+    return obj

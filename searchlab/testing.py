@@ -1,0 +1,277 @@
+"""The conformance battery: checks a plug-in author calls in their own tests.
+
+- :func:`check_game`: the Game protocol and its capability flags, determinism, equal hash keys
+  for equal positions, play leaving its state unchanged (the apply/undo round trip of
+  immutable states), terminal and utility conventions over seeded random playouts, alpha-beta's
+  value equal to plain minimax's under several orderings and algorithms, and, where the game
+  supplies compiled primitives, the compiled engine node for node equal to the reference.
+- :func:`check_ordering`: a sound ordering returns minimax's value and one of its best moves.
+- :func:`check_pruning`: a pruning technique runs; with every technique off it is plain
+  alpha-beta node for node; one declared sound returns minimax's value.
+
+Each raises ``ConformanceError`` naming the check and the position on the first failure and
+returns a :class:`Report` (what was checked, counted) otherwise, e.g.::
+
+    from searchlab.testing import check_game
+    def test_my_game():
+        check_game(MyGame(), depth=3)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Optional, Sequence
+
+from searchlab.algorithms.pruning import Pruning
+from searchlab.algorithms.search_api import search
+from searchlab.errors import SearchlabError, UnsupportedError
+from searchlab.games.protocol import Capabilities, Game
+
+#: the algorithms every check compares with minimax (all sound: the same root value)
+SOUND_ALGORITHMS = ("alphabeta", "alphabeta-failhard", "pvs", "mtdf")
+#: orderings every game has; the game's own orderings are added where it declares them
+GENERIC_ORDERINGS = ("natural", "random", "id+tt+killer+history")
+
+
+class ConformanceError(AssertionError):
+    """A conformance check failed (an AssertionError, so test runners report it as a failure)."""
+
+
+@dataclass
+class Report:
+    """What a check did: ``counts`` by what was checked (positions, playouts, searches, ...)."""
+
+    subject: str
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, what: str, n: int = 1) -> None:
+        self.counts[what] = self.counts.get(what, 0) + n
+
+    def __str__(self) -> str:
+        return f"{self.subject}: " + ", ".join(f"{k} {v}" for k, v in self.counts.items())
+
+
+def _fail(subject: str, check: str, detail: str) -> None:
+    raise ConformanceError(f"{subject}: {check}: {detail}")
+
+
+def _playout(game: Any, seed: int, max_plies: int) -> list[tuple[Any, Any]]:
+    """[(state, move played there)] of one seeded uniformly random playout (move None at the
+    end: a terminal state or the ply cap)."""
+    rng = random.Random(seed)
+    state, out = game.initial_state(), []
+    for _ in range(max_plies):
+        if game.is_terminal(state):
+            break
+        moves = list(game.legal_moves(state))
+        m = moves[rng.randrange(len(moves))]
+        out.append((state, m))
+        state = game.play(state, m)
+    out.append((state, None))
+    return out
+
+
+def check_game(game: Any, *, depth: int = 2, playouts: int = 8, seed: int = 0,
+               max_plies: int = 400, orderings: Optional[Sequence[str]] = None,
+               algorithms: Sequence[str] = SOUND_ALGORITHMS) -> Report:
+    """Check a two-player Game (module docstring). ``depth``: the searches' horizon (keep it
+    small: the reference minimax visits every node); ``playouts`` seeded random playouts of at
+    most ``max_plies`` plies; ``orderings``: None = the generic ones plus the game's own."""
+    name = getattr(game, "name", type(game).__name__)
+    subject = f"game {name}"
+    rep = Report(subject)
+    # -- protocol and flags
+    if not isinstance(game, Game):
+        missing = [m for m in ("name", "capabilities", "default_depth", "initial_state",
+                               "max_to_move", "legal_moves", "play", "is_terminal", "utility",
+                               "evaluate", "hash_key") if not hasattr(game, m)]
+        _fail(subject, "protocol", f"not a searchlab Game; missing {', '.join(missing)}")
+    caps = game.capabilities
+    if not isinstance(caps, Capabilities):
+        _fail(subject, "protocol", f"capabilities is a {type(caps).__name__}, not a Capabilities")
+    if not (caps.two_player and caps.deterministic and caps.perfect_information):
+        _fail(subject, "protocol", "check_game checks two-player deterministic games of perfect "
+              "information; this game's capabilities say otherwise")
+    for flag, methods in (("own_orderings", ("move_orderings",)),
+                          ("null_move", ("null_move",)), ("noisy_moves", ("noisy_moves",)),
+                          ("capture_gain", ("capture_gain",)), ("noisy_test", ("is_noisy",)),
+                          ("compiled", ("compiled_primitives",))):
+        if getattr(caps, flag):
+            for m in methods:
+                if not callable(getattr(game, m, None)):
+                    _fail(subject, "capabilities", f"{flag} is set but {m}() is missing")
+    rep.add("flags")
+    root = game.initial_state()
+    if not game.max_to_move(root):
+        _fail(subject, "conventions", "MAX must be to move in the initial state (values are "
+              "from the point of view of the player to move there)")
+    own = tuple(game.move_orderings()) if caps.own_orderings else ()
+
+    # -- seeded random playouts: determinism, immutability, keys, terminal conventions
+    keys: dict[Any, int] = {}
+    for k in range(playouts):
+        a, b = _playout(game, seed + k, max_plies), _playout(game, seed + k, max_plies)
+        if [m for _, m in a] != [m for _, m in b] or [s for s, _ in a] != [s for s, _ in b]:
+            _fail(subject, "determinism", f"playout seed {seed + k} differs between two runs")
+        rep.add("playouts")
+        for ply, (s, m) in enumerate(a):
+            where = f"playout seed {seed + k} ply {ply}"
+            key = game.hash_key(s)
+            if not isinstance(key, int) or not 0 <= key < 1 << 64:
+                _fail(subject, "hash keys", f"{where}: hash_key is {key!r}, not a 64-bit int")
+            try:
+                old = keys.setdefault(s, key)
+            except TypeError:
+                _fail(subject, "states", f"{where}: states must be hashable values")
+            if old != key:
+                _fail(subject, "hash keys", f"{where}: equal positions have keys {old} and {key}")
+            terminal = game.is_terminal(s)
+            moves = list(game.legal_moves(s))
+            if terminal:
+                u = game.utility(s)
+                if not isinstance(u, (int, float)) or not math.isfinite(u):
+                    _fail(subject, "utility", f"{where}: utility is {u!r}, not a finite number")
+                rep.add("terminal positions")
+                continue
+            if not moves:
+                if m is None:
+                    continue                  # the ply cap
+                _fail(subject, "terminal", f"{where}: a non-terminal state has no move")
+            if len(set(moves)) != len(moves):
+                _fail(subject, "moves", f"{where}: legal_moves lists a move twice")
+            if caps.static_values:
+                v = game.evaluate(s)
+                if not isinstance(v, (int, float)) or not math.isfinite(v):
+                    _fail(subject, "evaluate", f"{where}: evaluate is {v!r}, not a finite number")
+            for order_name, fn in (game.move_orderings().items() if caps.own_orderings else ()):
+                if sorted(map(repr, fn(s, list(moves)))) != sorted(map(repr, moves)):
+                    _fail(subject, "own orderings", f"{where}: {order_name} is not a permutation "
+                          "of the legal moves")
+            if m is not None:
+                before = (key, tuple(game.legal_moves(s)))
+                child = game.play(s, m)
+                if (game.hash_key(s), tuple(game.legal_moves(s))) != before:
+                    _fail(subject, "apply/undo", f"{where}: play({m!r}) changed the state it "
+                          "was given (states must be immutable values)")
+                if game.play(s, m) != child:
+                    _fail(subject, "determinism", f"{where}: play({m!r}) twice gives two states")
+            rep.add("positions")
+    if not caps.static_values:
+        s = root
+        if not game.is_terminal(s):
+            try:
+                game.evaluate(s)
+            except UnsupportedError:
+                pass
+            else:
+                _fail(subject, "capabilities", "static_values is False but evaluate() returns "
+                      "a value (raise UnsupportedError, or set the flag)")
+
+    # -- searches: every sound algorithm and ordering equals plain minimax
+    horizon = depth if caps.static_values else None
+    if horizon is None and game.default_depth is None and playouts and not _small(game, 20000):
+        _fail(subject, "search", "the game has no static values and is too big to search to "
+              "the end (more than 20000 nodes): set capabilities.static_values and evaluate()")
+    mm = search(game, "minimax", "natural", depth=horizon, engine="reference")
+    rep.add("searches")
+    ords = tuple(orderings) if orderings is not None else GENERIC_ORDERINGS + own
+    for alg in algorithms:
+        for o in ords:
+            r = search(game, alg, o, depth=horizon, engine="reference")
+            rep.add("searches")
+            if r.value != mm.value:
+                _fail(subject, "search", f"{alg}/{o} depth {horizon}: value {r.value} != "
+                      f"minimax's {mm.value}")
+            if mm.best_moves_complete and r.best_move not in mm.best_moves:
+                _fail(subject, "search", f"{alg}/{o} depth {horizon}: best move {r.best_move!r} "
+                      f"is not one of minimax's {mm.best_moves!r}")
+            if caps.compiled:
+                _same_nodes(subject, game, alg, o, horizon)
+                rep.add("compiled searches")
+    return rep
+
+
+def _small(game: Any, limit: int) -> bool:
+    """Whether the whole game tree has at most ``limit`` nodes."""
+    stack, n = [game.initial_state()], 0
+    while stack:
+        s = stack.pop()
+        n += 1
+        if n > limit:
+            return False
+        if not game.is_terminal(s):
+            stack.extend(game.play(s, m) for m in game.legal_moves(s))
+    return True
+
+
+def _same_nodes(subject: str, game: Any, alg: str, ordering: str, depth: Optional[int]) -> None:
+    try:
+        c = search(game, alg, ordering, depth=depth, engine="compiled")
+    except UnsupportedError:
+        return                                # no compiled engine for this combination
+    r = search(game, alg, ordering, depth=depth, engine="reference")
+    for f in ("value", "best_move", "nodes", "leaves", "interior", "cutoffs"):
+        if getattr(c, f) != getattr(r, f):
+            _fail(subject, "compiled engine", f"{alg}/{ordering} depth {depth}: {f} compiled "
+                  f"{getattr(c, f)!r} != reference {getattr(r, f)!r}")
+
+
+def check_ordering(ordering: str, games: Iterable[Any], *, depth: int = 3,
+                   algorithms: Sequence[str] = ("alphabeta", "pvs")) -> Report:
+    """A sound ordering (any spec ``search()`` takes) returns minimax's value and one of its
+    best moves on every game (two-player Games or synthetic trees) at ``depth`` (games without
+    static values: to the end), on the reference engine and on the one ``auto`` picks."""
+    rep = Report(f"ordering {ordering}")
+    for game in games:
+        name = getattr(game, "name", type(game).__name__)
+        horizon = depth if game.capabilities.static_values else None
+        mm = search(game, "minimax", "natural", depth=horizon, engine="reference")
+        for alg in algorithms:
+            for engine in ("reference", "auto"):
+                try:
+                    r = search(game, alg, ordering, depth=horizon, engine=engine)
+                except UnsupportedError as e:
+                    _fail(rep.subject, "supported", f"{name}: {e}")
+                if r.value != mm.value:
+                    _fail(rep.subject, "value", f"{name} {alg} ({engine}): {r.value} != "
+                          f"minimax's {mm.value}")
+                if mm.best_moves_complete and r.best_move not in mm.best_moves:
+                    _fail(rep.subject, "best move", f"{name} {alg} ({engine}): {r.best_move!r} "
+                          f"is not one of minimax's {mm.best_moves!r}")
+                rep.add("searches")
+    return rep
+
+
+def check_pruning(pruning: Pruning, games: Iterable[Any], *, depth: int = 3,
+                  sound: bool = False) -> Report:
+    """A pruning technique (a ``Pruning`` record) on every game at ``depth`` (games without
+    static values: to the end): it runs; with
+    every technique off it equals plain alpha-beta node for node; ``sound=True``: its value
+    equals minimax's. (An unsound technique is only run: what it loses is measured by the
+    trade-off study, not asserted.)"""
+    rep = Report(f"pruning {', '.join(pruning.active()) or 'none'}")
+    for game in games:
+        name = getattr(game, "name", type(game).__name__)
+        horizon = depth if game.capabilities.static_values else None
+        try:
+            r = search(game, "alphabeta", "natural", depth=horizon, engine="reference",
+                       pruning=pruning)
+        except SearchlabError as e:
+            _fail(rep.subject, "runs", f"{name}: {e}")
+        if not math.isfinite(r.value):
+            _fail(rep.subject, "runs", f"{name}: value {r.value}")
+        rep.add("searches")
+        if not pruning.active():
+            ab = search(game, "alphabeta", "natural", depth=horizon, engine="reference")
+            if (r.value, r.nodes, r.leaves, r.best_move) != (ab.value, ab.nodes, ab.leaves,
+                                                              ab.best_move):
+                _fail(rep.subject, "plain alpha-beta", f"{name}: (value, nodes, leaves, move) "
+                      f"{(r.value, r.nodes, r.leaves, r.best_move)} != alpha-beta's "
+                      f"{(ab.value, ab.nodes, ab.leaves, ab.best_move)}")
+        if sound:
+            mm = search(game, "minimax", "natural", depth=horizon, engine="reference")
+            if r.value != mm.value:
+                _fail(rep.subject, "sound", f"{name}: value {r.value} != minimax's {mm.value}")
+    return rep
