@@ -122,7 +122,7 @@ MISUSE_23 = [
     (["game=othello", "game.ply=62"], "game.ply must be an integer in 0..61"),
     (["pruning.lmr.after=3"], "pruning.lmr.after=3: pruning.lmr is null in this config, so it "
                               "has no key 'after'; choose an option that sets pruning.lmr first"),
-    (["-m", "hydra/launcher=foo"], "hydra/launcher=foo: no such launcher; installed: basic"),
+    (["-m", "hydra/launcher=foo"], "hydra/launcher: unknown launcher 'foo'; allowed: basic"),
     (["experiment=unsound_tradeoff_tiny", "tradeoff.domains.othello.match.openings=1000000000"],
      "tradeoff.domains.othello.match.openings must be an integer in [1, 100000]"),
     (["experiment=unsound_tradeoff_tiny", "+tradeoff.domains.othello.match.balance_depth=200"],
