@@ -188,8 +188,10 @@ def run_study(experiment: str, overrides: Sequence[str] | Mapping[str, Any] = ()
     claimed = output_dir is None and not study.runner.resume
     if output_dir is None:
         output_dir = study.runner.resume or new_run_dir(study)
+    line = shlex.join(["searchlab", f"experiment={experiment}", *ov])
     try:
-        return kind_of(cfg).run(cfg, study, Path(output_dir), progress=progress)
+        with provenance.command_line(line):
+            return RunDir(kind_of(cfg).run(cfg, study, Path(output_dir), progress=progress))
     except BaseException:
         if claimed:                # a refused run leaves no empty directory behind
             for d in (Path(output_dir), Path(output_dir).parent):
@@ -198,9 +200,6 @@ def run_study(experiment: str, overrides: Sequence[str] | Mapping[str, Any] = ()
                 except OSError:
                     break
         raise
-    line = shlex.join(["searchlab", f"experiment={experiment}", *ov])
-    with provenance.command_line(line):
-        return RunDir(kind_of(cfg).run(cfg, study, Path(output_dir), progress=progress))
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,6 @@ def test_overrides_from_a_dict_and_keywords_are_hydras_strings():
         run_study("quick", sweep__instances=0, output_dir="never_created")
 
 
-@pytest.mark.xfail(strict=False, reason="fails on main after the eight parallel branches were merged (stop 35); not yet fixed, see the closing note")
 def test_provenance_and_report_header_carry_the_seed_and_the_command(run):
     prov = json.loads((run / "provenance.json").read_text())
     assert prov["seed"] == 7 and prov["sessions"][0]["seed"] == 7
@@ -87,7 +86,6 @@ def test_exact_overlay_table_meets_theory(run):
     assert inside.mean() >= 0.75                   # 95 % CIs over 12 trees: most cells cover the truth
 
 
-@pytest.mark.xfail(strict=False, reason="fails on main after the eight parallel branches were merged (stop 35); not yet fixed, see the closing note")
 def test_the_run_shows_itself_in_a_notebook(run):
     text = repr(run)
     assert text.startswith("RunDir(") and "sweep quick" in text and "complete" in text and len(text) < 200
