@@ -85,7 +85,6 @@ def test_completion_answers_as_with_the_presets_loaded(line):
     assert answers[0] and answers[0] == answers[1]
 
 
-@pytest.mark.xfail(strict=False, reason="fails on main after the eight parallel branches were merged (stop 35); not yet fixed, see the closing note")
 def test_public_names_import_at_first_use():
     script = textwrap.dedent("""
         import sys
@@ -96,7 +95,10 @@ def test_public_names_import_at_first_use():
                              ordering="natural")
         from numba.core import caching
         impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
-        assert impl._locator_classes[0].__name__ == "DependencyLocator"
+        # the package's locators (the engine copies' CopyLocator, then DependencyLocator) come
+        # before every locator of numba's own
+        names = [c.__name__ for c in impl._locator_classes]
+        assert names[:2] == ["CopyLocator", "DependencyLocator"], names
         try:
             searchlab.nope
         except AttributeError as e:
