@@ -66,7 +66,6 @@ def test_a_bad_target_is_one_clear_error(monkeypatch, target, match):
         entry_from_target("nim", target)
 
 
-@pytest.mark.xfail(strict=False, reason="fails on main after the eight parallel branches were merged (stop 35); not yet fixed, see the closing note")
 def test_an_installed_plugin_is_found_by_its_entry_point(tmp_path, monkeypatch):
     """A distribution declaring [project.entry-points."searchlab.games"] nim = ...: its game is
     registered, listed among the allowed names, and a broken one is reported, not fatal."""
@@ -92,7 +91,11 @@ def test_an_installed_plugin_is_found_by_its_entry_point(tmp_path, monkeypatch):
     from searchlab.experiment import api
     study = api.validate(api.compose(None, ["~tree", "game.name=nim", "sweep.d=[1,2]"]))
     assert [g.name for g in study.games] == ["nim"] and study.games[0].target is None
-    assert "tictactoe, connect4, othello, chess, hex, nim" in help_text()
+    # --help reads conf/game/ and the entry points without importing a game (no numba at --help)
+    games_line = help_text().split("Games (")[1].splitlines()[1]
+    listed = [name.strip() for name in games_line.split(",")]
+    assert {"tictactoe", "connect4", "othello", "chess", "hex"} <= set(listed)
+    assert listed[-2:] == ["nim", "broken"], listed
     with pytest.raises(InvalidParameterError, match="registered already"):
         registry.register(GameEntry(name="nim", make=lambda: None))
     sys.modules.pop("nim_entry", None)
