@@ -166,7 +166,6 @@ def test_deep_presets_reach_the_issue_depths_on_the_compiled_engine(preset, size
     assert study.task_max_nodes <= 20_000_000
 
 
-@pytest.mark.xfail(strict=False, reason="fails on main after the eight parallel branches were merged (stop 35); not yet fixed, see the closing note")
 def test_small_deep_study_end_to_end(tmp_path):
     """A small Connect Four deep study (3 positions, depths 1..4, a 700-node budget): every
     policy but perfect runs on the compiled engine, natural order hits the budget, and the

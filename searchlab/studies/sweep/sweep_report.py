@@ -563,6 +563,9 @@ def report_sections(df_all: pd.DataFrame, out_dir: Path, *, source: str, command
         except Exception:  # noqa: BLE001 - no search API: exact claims say so
             ex = None
     deep_section = ""
+    # the claims a run "measured" are those whose verdict its rows change: the deep-ordering
+    # checks below come from the rows, so the verdicts without rows must not see them
+    ex_without_rows = ex
     if "experiment" in df_all.columns and (ex is None or "deep_ordering" not in ex):
         deep_rows = df_all[df_all["experiment"].isin(DO.DEEP_STUDIES)]
         if len(deep_rows):                  # a run of a deep ordering study: its paired comparisons
@@ -575,8 +578,8 @@ def report_sections(df_all: pd.DataFrame, out_dir: Path, *, source: str, command
     if claims == "none":
         results = []
     elif claims == "measured":
-        results = measured_by_run(results, Context(df=df.iloc[0:0], summary=pd.DataFrame(), exact=ex,
-                                                   command=command))
+        results = measured_by_run(results, Context(df=df.iloc[0:0], summary=pd.DataFrame(),
+                                                   exact=ex_without_rows, command=command))
 
     sections: list[tuple[str, str]] = []
     note = coverage_note(df_all)
