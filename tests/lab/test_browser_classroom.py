@@ -47,7 +47,8 @@ def lab():
             break
         time.sleep(0.05)
     # the layout is tested here, not a cold start on a busy machine: wait for the background
-    # compiles, and warm both workers (their imports count against a request's 20 s cap)
+    # compiles, and warm both workers (their start-up is outside a request's cap, but it is
+    # not what these tests time)
     deadline = time.monotonic() + 600
     while app.state.compiler.compiling() and time.monotonic() < deadline:
         time.sleep(1)
