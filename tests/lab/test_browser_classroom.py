@@ -164,9 +164,10 @@ def test_trace_view_on_a_projector_and_a_phone(browser, lab, w, h, algorithms):
         box = {sel: panel.locator(sel).bounding_box() for sel in (".view", ".info", ".counts")}
         if w >= 1000:                       # the step's tree, text and counts above the fold
             assert all(b["y"] + b["height"] <= height + 1 for b in box.values()), box
-        else:                               # a phone: one screen holds them, scrolled to
+        else:                               # a phone: one screen holds them, under the sticky step buttons
             top, bottom = box[".view"]["y"], box[".counts"]["y"] + box[".counts"]["height"]
-            assert bottom - top <= height, (top, bottom)
+            bar = p.locator(".step-controls").bounding_box()["height"]
+            assert bottom - top <= height - bar, (top, bottom, bar)
     if w < 700:                             # a phone: the step buttons stay on the screen (sticky)
         p.locator(".panel .counts").last.scroll_into_view_if_needed()
         b = p.locator('[data-act="step"]').bounding_box()
@@ -335,6 +336,8 @@ def _compare_readable(p):
       const bars = svg.querySelectorAll('rect');
       svg.querySelectorAll('.bar-label').forEach((t, i) => { const a = t.getBoundingClientRect(), b = bars[i].getBoundingClientRect();
         if (a.right > b.left + 1 && a.bottom > b.top + 1) bad.push(['overlaps its bar', t.textContent]); });
+      const ticks = [...svg.querySelectorAll('.tick')].map(t => t.getBoundingClientRect());
+      ticks.slice(1).forEach((b, i) => { if (b.left < ticks[i].right + 2) bad.push(['axis labels overlap', i]); });
       const box = document.querySelector('#compare-out .scroll-x');
       if (box.scrollWidth > box.clientWidth + 1) bad.push(['table wider than its box', box.scrollWidth, box.clientWidth]);
       return bad; })()""")
@@ -360,8 +363,9 @@ def test_board_locked_while_the_engine_searches(browser, lab):
     p.context.close()
 
 
-def test_compare_disabled_while_running_and_cancel(browser, lab):
-    p = _open(browser, lab, 1280, 720)
+@pytest.mark.parametrize("w, h", VIEWPORTS)
+def test_compare_disabled_while_running_and_cancel(browser, lab, w, h):
+    p = _open(browser, lab, w, h)
     p.click("#tab-play")
     p.select_option("#game", "connect4")
     p.wait_for_function("document.getElementById('depth').value === '10'")
@@ -373,7 +377,8 @@ def test_compare_disabled_while_running_and_cancel(browser, lab):
     assert p.inner_text("#compare-table tr[data-row='0'] .c-nodes") == "314,060,245"
     assert p.locator("#compare-chart .bar-label").first.text_content() == "minimax (counted)"
     _compare_readable(p)
-    p.screenshot(path=str(SHOTS / "compare-connect4-counted.png"), full_page=True)
+    _no_sideways_scroll(p)
+    p.screenshot(path=str(SHOTS / f"compare-connect4-counted-{w}x{h}.png"), full_page=True)
     p.click("#cancel-compare")
     p.wait_for_function("document.querySelector('#compare-table caption').textContent.includes('cancelled')")
     assert not p.is_disabled("#compare") and not p.is_visible("#cancel-compare")
@@ -385,8 +390,9 @@ def test_compare_disabled_while_running_and_cancel(browser, lab):
     p.context.close()
 
 
-def test_othello_pass_and_pv_legend(browser, lab):
-    p = _open(browser, lab, 1280, 720)
+@pytest.mark.parametrize("w, h", VIEWPORTS)
+def test_othello_pass_and_pv_legend(browser, lab, w, h):
+    p = _open(browser, lab, w, h)
     p.click("#tab-play")
     p.select_option("#game", "othello")
     _settled(p)
@@ -397,7 +403,8 @@ def test_othello_pass_and_pv_legend(browser, lab):
     p.wait_for_function("!document.getElementById('pass').hidden")
     assert "must pass" in p.inner_text("#status")
     assert p.locator("#board .coord").count() == 16        # a..h, 1..8
-    p.screenshot(path=str(SHOTS / "play-othello-pass.png"), full_page=True)
+    _no_sideways_scroll(p)
+    p.screenshot(path=str(SHOTS / f"play-othello-pass-{w}x{h}.png"), full_page=True)
     p.click("#pass")
     p.wait_for_function(f"document.getElementById('position').value === {PASS_POSITION + 'pass'!r}")
     assert p.is_hidden("#pass") and "White to move" in p.inner_text("#status")

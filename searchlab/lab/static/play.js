@@ -256,10 +256,11 @@
     const stacked = lw + 14 + 300 + 110 > avail, row = stacked ? 46 : 30, lab = stacked ? 17 : 0;
     const X0 = stacked ? 2 : lw + 14, W = stacked ? avail - 110 : Math.min(560, avail - X0 - 110), CW = X0 + W + 108;
     const H = Math.max(1, ok.length) * row, xs = n => X0 + W * Math.log10(Math.max(n, 1)) / decades;
+    const every = Math.max(1, Math.ceil(decades * 48 / W));      // axis labels >= 48 px apart: none overlap
     const grid = [...Array(decades + 1)].map((_, k) => `<line x1="${xs(10 ** k)}" y1="0" x2="${xs(10 ** k)}" y2="${H + 4}" stroke="#767676"/>` +
-      `<text x="${xs(10 ** k)}" y="${H + 22}" font-size="14" text-anchor="${k ? "middle" : "start"}">${k ? "10^" + k : "1"}</text>`).join("");
+      (k % every ? "" : `<text class="tick" x="${xs(10 ** k)}" y="${H + 22}" font-size="14" text-anchor="${k ? "middle" : "start"}">${k ? "10^" + k : "1"}</text>`)).join("");
     const bar = grid + ok.map((r, k) => { const w = Math.max(2, xs(r.nodes) - X0), y = k * row + lab;
-      return `<text class="bar-label" x="${stacked ? X0 : 0}" y="${stacked ? y - 3 : y + 20}" font-size="16">${labels[k]}</text>` +
+      return `<text class="bar-label" x="${stacked ? X0 : 0}" y="${stacked ? y - 3 : y + 20}" font-size="16" stroke="#fafafa" stroke-width="4" paint-order="stroke">${labels[k]}</text>` +
         `<rect x="${X0}" y="${y + 5}" width="${w}" height="22" fill="${r.algorithm === "minimax" ? "#D55E00" : "#0072B2"}"/>` +
         `<text x="${Math.min(X0 + 6 + w, X0 + W + 4)}" y="${y + 21}" font-size="15">${fmtN(r.nodes)}</text>`; }).join("");
     $("compare-out").innerHTML = `<h3>Compare at depth ${c.depth}: ${G.desc.label}, position “${c.position || "start"}”</h3>
