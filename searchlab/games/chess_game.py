@@ -441,6 +441,11 @@ class Chess:
         own = board.occupied_co[board.turn]
         return bool(own & ~(board.pawns | board.kings))
 
+    def with_root(self, state: ChessState) -> "Chess":
+        """This game rooted at ``state`` (its history kept: repetitions still count), MAX the
+        side to move there (the lab's generic view plays moves with it)."""
+        return Chess(state)
+
     def san(self, state: ChessState, move: str | chess.Move) -> str:
         """The SAN of a legal move, e.g. "Nf3", "Qxh7+"."""
         return state._board.san(chess.Move.from_uci(_as_uci(move)))

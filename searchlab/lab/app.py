@@ -7,7 +7,9 @@ is still being compiled (searchlab.lab.compiling); 500 if a search fails unexpec
 
     GET  /                 the page (static/index.html)
     GET  /static/...       its scripts and style (Starlette's StaticFiles: no path leaves the folder)
-    GET  /api/meta         games, algorithms, orderings, tree presets, the caps, the games whose
+    GET  /api/meta         games (every registered game, by its registry name, in display
+                           order; "view": "board" for the games the lab draws, "generic" for
+                           the others: position text and move buttons), algorithms, orderings, tree presets, the caps, the games whose
                            engines are still being compiled
     POST /api/trace        {tree, algorithms: [...], ordering, seed} -> the traced searches
     POST /api/export       {tree, title?} -> the trace player as one self-contained HTML file
@@ -72,7 +74,8 @@ def move_request(body: dict) -> dict:
 
 def meta() -> dict:
     return {"games": {k: {"label": g.label, "default_depth": g.default_depth, "own": g.own,
-                          "sides": g.sides} for k, g in play_games.GAMES.items()},
+                          "sides": g.sides, "view": "board" if g.drawn else "generic"}
+                      for k, g in play_games.lab_games().items()},
             "algorithms": list(play_games.ALGORITHMS), "orderings": list(play_games.ORDERINGS),
             "trace_algorithms": list(trees.TRACE_ALGORITHMS),
             "trace_orderings": list(trees.TRACE_ORDERINGS),
