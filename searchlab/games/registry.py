@@ -52,8 +52,10 @@ SOURCE_KINDS = ("start", "random", "file")
 class LabBoard:
     """How the lab's play page draws a game and names its positions (plain callables).
 
-    A position is a string (``build`` reads it); a game built from one is rooted there, and its
-    MAX is the side to move there. Attributes:
+    A position is a string (``build`` reads it); a game built from one is rooted there. The
+    first four may be left None: the lab's generic view's are used (positions are the move
+    names from the start, searchlab.lab.generic_view), so a plug-in's drawing can be ``cells``
+    alone (and ``move_cell``). Attributes:
         build: ``position -> game`` rooted at it (a SearchlabError with a one-line message
             for text it cannot read).
         after: ``(position, game, move) -> position`` after ``move``, in the same format.
@@ -69,10 +71,10 @@ class LabBoard:
         extra: ``game -> dict`` of further fields the drawing needs (Hex: its size ``n``).
     """
 
-    build: Callable[[str], Any]
-    after: Callable[[str, Any, Any], str]
-    move_name: Callable[[Any, Any], str]
-    first_to_move: Callable[[Any], bool]
+    build: Optional[Callable[[str], Any]] = None
+    after: Optional[Callable[[str, Any, Any], str]] = None
+    move_name: Optional[Callable[[Any, Any], str]] = None
+    first_to_move: Optional[Callable[[Any], bool]] = None
     cells: Optional[Callable[[Any], list]] = None
     move_cell: Callable[[Any, Any], Optional[list]] = lambda game, move: None
     sides: tuple[str, str] = ("first player", "second player")
@@ -103,9 +105,10 @@ class GameEntry:
         format_move: the ``best_move`` column's text of a move (None: ``str``).
         own_ordering: the game's principal own ordering (one of ``move_orderings()``), the
             order the ordering studies compare the generic ones with (None: it has none).
-        lab: whether the lab has a drawing of it (its play page; needs ``lab_board``); every
-            other registered game is shown by the lab's generic view.
-        lab_board: the lab's drawing of it (a :class:`LabBoard`; None: the generic view).
+        lab: a built-in the lab draws and whose compiled engine it compiles when it starts
+            (needs a ``lab_board`` with ``cells``).
+        lab_board: how the lab shows it (a :class:`LabBoard`: drawn where it gives ``cells``;
+            None: the lab's generic view, the position as text and the moves as buttons).
         colour: its colour in figures (a matplotlib colour; None: the palette's cycle).
         order: display order (menus, tables, figures), smaller first.
         params: keyword arguments for ``make`` (``_target_`` plug-ins; part of the identity).

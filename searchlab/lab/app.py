@@ -46,6 +46,7 @@ from starlette.staticfiles import StaticFiles
 from searchlab.lab import play_games, trees
 from searchlab.lab.compiling import COMPILE_WAIT, EngineCompiler
 from searchlab.lab.guard import LOOPBACK_HOSTS, HostGuard, Refused, read_json
+from searchlab.lab.plugins import load_plugins
 from searchlab.lab.requests import (MAX_BODY_BYTES, MAX_CONCURRENT, WALL_CLOCK_CAP,
                                     MAX_GAME_DEPTH, MAX_NODES_COMPILED, MAX_TREE_DEPTH,
                                     MAX_TREE_LEAVES, MAX_TREE_VALUE, MINIMAX_BUDGET, ORACLE_LIMIT,
@@ -93,7 +94,8 @@ GAME_JOBS = ("search", "compare", "minimal")
 
 def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CLOCK_CAP,
                compiler: EngineCompiler | None = None, compile_wait: float = COMPILE_WAIT,
-               hosts: tuple[str, ...] | None = LOOPBACK_HOSTS) -> Starlette:
+               hosts: tuple[str, ...] | None = LOOPBACK_HOSTS,
+               plugins: tuple[str, ...] = ()) -> Starlette:
     """The lab's app. Every search (trace, export, search, compare, minimal) runs in one of at
     most ``max_concurrent`` worker processes (searchlab.lab.workers): with all of them busy a
     request gets 429 at once, and one not answered within ``wall_clock`` seconds gets 503 after
@@ -109,8 +111,10 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
     ``"compiling": true`` and a message saying so. The compiler is ``app.state.compiler``.
 
     ``hosts``: the names the Host header may carry (searchlab.lab.guard; None: any, for a lab
-    served to the network)."""
-    pool = WorkerPool(max_concurrent)
+    served to the network). ``plugins``: modules registering games from Python, imported here
+    and in every worker (searchlab.lab.plugins; an installed entry-point plug-in needs none)."""
+    load_plugins(plugins)
+    pool = WorkerPool(max_concurrent, plugins=tuple(plugins))
     compiler = EngineCompiler() if compiler is None else compiler
 
     async def parse(request: Request) -> dict | JSONResponse:

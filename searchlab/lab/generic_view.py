@@ -23,6 +23,8 @@ from typing import Any, Callable
 from searchlab.errors import InvalidParameterError
 from searchlab.games.registry import GameEntry, LabBoard
 
+#: the LabBoard hooks a game's own LabBoard may leave to the generic view
+GENERIC_HOOKS = ("build", "after", "move_name", "first_to_move")
 #: the generic view's default horizon where the game names none (``default_depth`` is None)
 GENERIC_DEPTH = 4
 

@@ -20,7 +20,7 @@ import contextlib
 import signal
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from searchlab.algorithms.search_api import search
@@ -31,11 +31,12 @@ from searchlab.analysis.estimators import rn_bstar
 from searchlab.errors import SearchAborted, SearchlabError, TreeTooLargeError
 from searchlab.errors import InvalidParameterError
 from searchlab.games.registry import GameEntry, LabBoard, entry, game_names
-from searchlab.lab.generic_view import generic_board, named_moves, state_text
+from searchlab.lab.generic_view import GENERIC_HOOKS, generic_board, named_moves, state_text
 from searchlab.lab.requests import (COUNT_SECONDS, MAX_GAME_DEPTH, MAX_NODES_COMPILED, MAX_NODES_REFERENCE,
                                     MAX_PV, MINIMAL_TREE_LEAVES, MINIMAL_TREE_SECONDS, MINIMAX_BUDGET, ORACLE_LIMIT, LabError, choice,
                                     integer, text)
 from searchlab.lab.trees import jnum
+from searchlab.limits import excerpt
 
 ALGORITHMS = ("alphabeta", "pvs", "mtdf", "minimax", "alphabeta-failhard")
 
@@ -63,10 +64,17 @@ class GameKind:
 
 
 def kind_of(e: GameEntry) -> GameKind:
-    """The lab's handling of a registered game: its LabBoard if it declares one with cells (a
-    drawing), else the generic view."""
-    drawn = e.lab_board is not None and e.lab_board.cells is not None
-    view = e.lab_board if drawn else generic_board(e)
+    """The lab's handling of a registered game: its LabBoard if it declares one (drawn where
+    the LabBoard gives cells), else the generic view's."""
+    view = e.lab_board
+    if view is None:
+        view = generic_board(e)
+    elif any(getattr(view, f) is None for f in GENERIC_HOOKS):
+        # its own hooks, the generic view's where it gives none
+        generic = generic_board(e)
+        view = replace(view, **{f: getattr(generic, f) for f in GENERIC_HOOKS
+                                if getattr(view, f) is None})
+    drawn = view.cells is not None
     return GameKind(e.name, e.display, e.own_ordering or "static",
                     max(1, min(view.depth, MAX_GAME_DEPTH)), view, drawn)
 
@@ -128,19 +136,20 @@ def move_name(kind: GameKind, game: Any, move: Any) -> str:
 
 
 def move_id(kind: GameKind, game: Any, move: Any) -> Any:
-    """A move as the JSON API carries it: the drawn games' own move (an int), the generic
-    view's name (its moves need not be JSON values)."""
-    return move if kind.drawn or move is None else move_name(kind, game, move)
+    """A move as the JSON API carries it: the move itself where it is an int or a string (the
+    built-ins' squares and columns, chess's UCI), else its name (a plug-in's moves need not be
+    JSON values: Nim's (heap, take) tuples)."""
+    if move is None or type(move) in (int, str):
+        return move
+    return move_name(kind, game, move)
 
 
 def move_of(kind: GameKind, game: Any, mid: Any) -> Any:
-    """The move whose JSON identity is ``mid`` at the game's root (move_id's inverse)."""
-    if kind.drawn:
-        return mid
-    try:
-        return named_moves(game, game.initial_state(), lambda m: move_name(kind, game, m))[mid]
-    except (KeyError, InvalidParameterError):
-        raise LabError(f"move {mid!r} is not legal here") from None
+    """The legal move at the game's root whose JSON identity is ``mid`` (move_id's inverse)."""
+    for m in game.legal_moves(game.initial_state()):
+        if move_id(kind, game, m) == mid:
+            return m
+    raise LabError(f"move {excerpt(mid)} is not legal here")
 
 
 def move_cell(kind: GameKind, game: Any, move: Any) -> list | None:
@@ -173,6 +182,10 @@ def describe(kind: GameKind, position: str) -> dict:
     }
     if not kind.drawn:
         out["text"] = state_text(game, state)
+        try:                    # the generic view plays a move by its name: names must differ
+            named_moves(game, state, lambda m: move_name(kind, game, m))
+        except InvalidParameterError as e:
+            raise LabError(str(e).splitlines()[0]) from None
     if terminal:
         u = for_mover(game, game.utility(state))
         mover, other = kind.sides[0 if first else 1], kind.sides[1 if first else 0]
