@@ -151,9 +151,15 @@ def test_a_plugin_drawn_from_its_cells(client, nim):
     assert bad.status_code == 400 and "move 1 (4-1) is not legal there" in bad.json()["error"]
 
 
-def test_a_plugin_module_that_cannot_be_imported_is_one_line():
+def test_a_plugin_module_that_cannot_be_imported_is_one_line(capsys):
     with pytest.raises(InvalidParameterError, match="--plugin no_such_plugin_xyz: cannot import"):
         create_app(plugins=("no_such_plugin_xyz",))
+    pytest.importorskip("uvicorn")
+    from searchlab.lab.lab_cli import main
+    assert main(["--plugin", "no_such_plugin_xyz", "--port", "0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(
+        "searchlab lab: error: --plugin no_such_plugin_xyz: cannot import it")
 
 
 def test_a_registered_game_without_format_move(nim, monkeypatch):
