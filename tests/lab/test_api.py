@@ -468,3 +468,16 @@ def test_disconnect_cancels_the_search():
         assert ok["status"] == "ok"
     finally:
         pool.close()
+
+
+def test_chess_in_the_generic_view(client):
+    """A built-in without a drawing: its moves (UCI) as the generic view's, rooted by with_root."""
+    from searchlab.games.chess_game import Chess
+    d = client.post("/api/position", json={"game": "chess", "position": "e2e4"}).json()
+    game = Chess()
+    state = game.play(game.initial_state(), "e2e4")
+    assert d["view"] == "generic" and d["to_move"] == "Black" and d["board"] is None
+    assert [m["name"] for m in d["legal"]] == list(game.legal_moves(state))
+    assert d["text"] == repr(state)
+    after = client.post("/api/move", json={"game": "chess", "position": "e2e4", "move": "e7e5"})
+    assert after.json()["position"] == "e2e4 e7e5" and after.json()["to_move"] == "White"
