@@ -24,7 +24,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from searchlab import search  # noqa: E402
 from searchlab.errors import InvalidParameterError  # noqa: E402
 from searchlab.games import registry  # noqa: E402
-from searchlab.games.registry import GameEntry  # noqa: E402
+from searchlab.games.registry import GameEntry, LabBoard  # noqa: E402
 from searchlab.lab import play_games  # noqa: E402
 from searchlab.lab.app import create_app  # noqa: E402
 from searchlab.lab.requests import LabError  # noqa: E402
@@ -252,3 +252,10 @@ def _axe_clean(p, what):
     bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
            for v in res["violations"] if v["impact"] in ("serious", "critical")]
     assert not bad, f"{what}: {bad}"
+
+
+def test_a_drawing_flag_needs_cells():
+    with pytest.raises(InvalidParameterError, match="lab=True .* needs a lab_board with cells"):
+        GameEntry(name="x", make=lambda: None, lab=True)
+    with pytest.raises(InvalidParameterError, match="lab=True .* needs a lab_board with cells"):
+        GameEntry(name="x", make=lambda: None, lab=True, lab_board=LabBoard(sides=("A", "B")))
