@@ -332,25 +332,28 @@ def test_tuning_and_time_control_run_only_with_the_flag(reproduce, tmp_path, mon
         Path(output_dir).mkdir(parents=True, exist_ok=True)))
     monkeypatch.setattr(reproduce, "has_games", lambda out: False)
     text = reproduce.run_tuning(True, 2, tmp_path, False, False, log=lambda *_: None)
-    assert ran == [] and text.count("Not run (it runs with --matches).") == 2
+    assert ran == [] and text.count("Not run (it runs with --matches).") == 3
     reproduce.run_tuning(True, 2, tmp_path, False, True, log=lambda *_: None)
     tune = tmp_path / "unsound_tuning_small"
     assert ran == [("unsound_tuning_small", []),
                    ("unsound_tuning_small", ["tradeoff.tuning.stage=confirm",
                                              f"tradeoff.tuning.tuned_run={tune}"]),
-                   ("unsound_matches_time_small", [])]
+                   ("unsound_matches_time_small", []), ("chess_matches_time_small", [])]
     assert (tmp_path / "unsound_tuning_small_confirm" / "reproduce_seconds.txt").exists()
 
 
 def test_an_interrupted_tuning_or_time_control_run_is_not_reported(reproduce, tmp_path, monkeypatch):
     """Read without --matches, a run that did not finish is named, not reported as if whole."""
     monkeypatch.setattr(reproduce, "has_games", lambda out: True)
-    for name in ("unsound_tuning_small", "unsound_tuning_small_confirm", "unsound_matches_time_small"):
+    for name in ("unsound_tuning_small", "unsound_tuning_small_confirm", "unsound_matches_time_small",
+                 "chess_matches_time_small"):
         (tmp_path / name).mkdir()
         (tmp_path / name / "manifest.json").write_text('{"complete": false}')
     (tmp_path / "unsound_tuning_small" / "reproduce_seconds.txt").write_text("12.0")
     text = reproduce.run_tuning(True, 2, tmp_path, True, False, log=lambda *_: None)
-    assert text.count("Not read: its run under") == 2 and "incomplete" in text
+    # the tune run, and both time-control runs (the confirm run is not read without its tune run)
+    assert text.count("Not read: its run under") == 3 and "incomplete" in text
+    assert "chess_matches_time_small is incomplete" in text
     assert "unsound_tuning_small 12 s" in text              # the time an earlier run recorded
 
 

@@ -181,6 +181,7 @@ def match_verdict(summary: pd.DataFrame) -> tuple[str, str, list[PairingVerdict]
            f"not judged)"
            + (f"; {len(untested)} not testable (under {MIN_PAIRS} pairs or no variance)"
               if untested else ""))
+    det = f"{conditions_text(verdicts)}; {det}"
     if stronger and len(stronger) == len(verdicts):
         cat = "holds"
     elif stronger:
@@ -190,7 +191,6 @@ def match_verdict(summary: pd.DataFrame) -> tuple[str, str, list[PairingVerdict]
         det = "not reproduced at these budgets with these implementations; " + det
     else:
         cat = "not shown at this power"
-    det = f"{conditions_text(verdicts)}; {det}"
     if stronger:
         det += f"; stronger: {names(stronger)}"
     if weaker:
