@@ -153,3 +153,14 @@ def test_a_chess_time_control_match_end_to_end(tmp_path):
     cat, det, verdicts = match_verdict(load_table(out, "matches"))
     assert len(verdicts) == 2 and {v.condition for v in verdicts} == {(EQUAL_TIME, "0.002 s CPU/move")}
     assert "equal nodes per move: not played" in det
+
+
+def test_the_fixed_rules_are_written_down_with_their_date():
+    """docs/matches.md states the rules match_verdict applies, dated as RULES_FIXED, including
+    that only engine-grade pairings count and that both budget kinds do."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "docs" / "matches.md").read_text()
+    rules = text.split("## The verdict on 000-n / 001-l: fixed rules", 1)[1].split("\n## ", 1)[0]
+    assert f"Fixed on {RULES_FIXED}" in rules
+    assert "engine-grade only" in rules and "declared" in rules
+    assert "equal CPU time" in rules and "one Holm correction over all counted pairings" in rules
