@@ -195,6 +195,31 @@ def test_the_pruning_part_judges_a_finished_tuning_confirmation_with_the_matches
     assert [r[4] for r in rows] == ([42.0] if complete else [])
 
 
+@pytest.mark.parametrize("complete", [True, False])
+def test_the_pruning_part_counts_finished_time_control_runs_in_the_verdict(reproduce, tmp_path, monkeypatch,
+                                                                           complete):
+    """Both time-control runs (Connect Four and Othello, chess) are handed to the 000-n verdict
+    with the node-budget match runs when finished; an unfinished one is not."""
+    runs = tmp_path / "runs" / "small"
+    timed = [runs / "unsound_matches_time_small", runs / "chess_matches_time_small"]
+    assert reproduce.time_dirs(True, runs) == timed
+    for d in timed:
+        d.mkdir(parents=True)
+        (d / "manifest.json").write_text(f'{{"complete": {str(complete).lower()}}}')
+        (d / "reproduce_seconds.txt").write_text("7.0")
+    monkeypatch.setattr(reproduce, "run_preset", lambda *a, **k: (tmp_path, 0.0))
+    monkeypatch.setattr(reproduce, "run_matches", lambda *a, **k: ([tmp_path / "m"], []))
+    monkeypatch.setattr(reproduce, "run_tuning", lambda *a, **k: "tuning text")
+    monkeypatch.setattr(reproduce, "has_games", lambda out: Path(out).exists())
+    seen = []
+    monkeypatch.setattr(reproduce, "claim_counts", lambda run_dir, dirs: seen.append(dirs) or {})
+    args = reproduce.argparse.Namespace(small=True, jobs=1, resume=True, matches=False, matches_1e6=False)
+    run = reproduce.run_pruning(args, runs)
+    assert seen == [(tmp_path / "m", *timed) if complete else (tmp_path / "m",)]
+    rows = [r[0] for r in run.info if r[0].endswith("time_small")]
+    assert rows == ([d.name for d in timed] if complete else [])
+
+
 def _stub_runners(reproduce, monkeypatch, tag: str) -> list:
     """Every part's runner replaced by one that runs nothing and returns a section named after
     the part and ``tag``; the parts run are recorded."""
