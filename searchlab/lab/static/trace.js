@@ -172,7 +172,7 @@ const SearchlabTrace = (() => {
       const head = document.createElement("div"); head.className = "panel-head"; head.appendChild(h); this.box.appendChild(head);
       const body = document.createElement("div"); body.className = "panel-body"; this.box.appendChild(body);
       this.view = document.createElement("div"); this.view.className = "view"; body.appendChild(this.view);
-      const sx = 66, sy = 112, W = Math.max(4, this.lay.width) * sx + 140, H = (this.lay.depth + 1) * sy + 34;
+      const sx = 66, sy = 92, W = Math.max(4, this.lay.width) * sx + 140, H = (this.lay.depth + 1) * sy + 34;
       this.W = W; this.H = H;
       this.svg = el("svg", {xmlns: SVGNS, viewBox: `0 0 ${W} ${H}`, class: "tree", role: "img",
                             "aria-labelledby": `tree-title-${this.id}`, preserveAspectRatio: "xMidYMid meet"}, this.view);
