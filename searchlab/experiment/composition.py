@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+
+import yaml
 from dataclasses import fields, is_dataclass
 from typing import Any, Optional, Sequence
 
 from omegaconf import OmegaConf
 
 from searchlab.experiment.lock import claim_new
-from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, ConfigError, ExperimentConfig, GameConfig,
+from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, TREE_PARAMS, TREE_STATIC_VALUES,
+                                         ConfigError, ExperimentConfig, GameConfig,
                                          PruningConfig, RunnerConfig, SearchConfig, SweepConfig,
                                          TreeConfig)
 from searchlab.limits import MAX_DEPTH
@@ -144,6 +147,13 @@ def axis_overrides(overrides: Sequence[str], experiment: Optional[str] = None) -
 STUDY_SECTIONS = ("tradeoff", "parallel", "claim_study", "sweep")
 
 
+def study_section(cfg: Any) -> Optional[str]:
+    """The section that makes a composed config a study of its kind (tradeoff, parallel,
+    claim_study: experiment.api.kind_of's rule), None for the sweep: the command tells a
+    sweep, which it checks and plans without the study families, from the others."""
+    return next((s for s in STUDY_SECTIONS[:-1] if cfg.get(s) is not None), None)
+
+
 def check_deletions(overrides: Sequence[str]) -> None:
     """``~KEY`` removes a config group's choice (``~tree`` with a game) and nothing else: a
     removed key (``~name``, ``~seed``, ``~sweep``) or a removed study section (``~claim_study``
@@ -168,6 +178,66 @@ def check_deletions(overrides: Sequence[str]) -> None:
             f"with game=NAME): without it searchlab would run another study than the one asked "
             f"for, or none; set its value instead ({key}=VALUE)"
             + (", or choose another experiment=NAME" if top in STUDY_SECTIONS else ""))
+
+
+def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
+    """The composed config (DictConfig) of ``experiment`` (None = the defaults) + overrides:
+    the axes' rules applied (axis_overrides), removed keys refused (check_deletions).
+    (experiment.api.compose is this function; the command composes here without importing
+    the study families.)"""
+    register_configs()
+    check_deletions(overrides)
+    ov = axis_overrides(list(overrides), experiment)
+    if experiment:
+        ov = [f"experiment={experiment}"] + ov
+    try:
+        return _compose(ov)
+    except AssertionError as e:        # OmegaConf.update below a null node: no key named
+        if "Unexpected type for root" not in str(e):
+            raise
+        raise ConfigError(_below_null(ov)) from None
+
+
+def _compose(ov: list[str]) -> Any:
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    if GlobalHydra.instance().is_initialized():
+        GlobalHydra.instance().clear()
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return hydra_compose(config_name="config", overrides=ov)
+
+
+def _options_setting(group: str, key: str) -> list[str]:
+    """The options of config group ``group`` whose file sets ``key`` (``lmr`` -> lmr_log, ...)."""
+    out = []
+    for opt in available_options(group):
+        try:
+            data = yaml.safe_load((CONF_DIR / group / f"{opt}.yaml").read_text())
+        except (OSError, yaml.YAMLError):
+            continue
+        if isinstance(data, dict) and data.get(key) is not None:
+            out.append(f"{group}={opt}")
+    return out
+
+
+def _below_null(ov: list[str]) -> str:
+    """The message for an override of a key below a null node (``pruning.lmr.after=3`` on a
+    config whose pruning option sets no ``lmr``): the override and the null node named."""
+    base = _compose([o for o in ov if "." not in o.split("=", 1)[0]])   # the groups chosen
+    for o in ov:
+        key = o.split("=", 1)[0].lstrip("+")
+        steps = key.split(".")
+        for i in range(1, len(steps)):
+            parent = ".".join(steps[:i])
+            if OmegaConf.select(base, parent, default="?") is None:
+                opts = _options_setting(steps[0], steps[1]) if i == 2 else []
+                hint = f" (options that set it: {', '.join(opts)})" if opts else ""
+                return (f"{o}: {parent} is null in this config, so it has no key "
+                        f"{steps[i]!r}; choose an option that sets {parent} first{hint}, or "
+                        f"give {parent} whole ({parent}={{...}})")
+    return "an override sets a key below a null node of the config; choose its option first"
 
 
 def tree_group(override: str) -> str:
@@ -218,11 +288,9 @@ def _default_orderings(overrides: Sequence[str], keys: list[str],
     model = _chosen_tree(overrides)
     if model is None:
         return []
-    # here, not at the top: the command's --help and completion compose nothing and must not
-    # load the trees' compiled code (benchmarks/startup.py)
-    from searchlab.trees import TREE_MODELS
-
-    if model not in TREE_MODELS or TREE_MODELS[model].capabilities.static_values:
+    # the schema's declaration of the models' static values: the trees' compiled code stays
+    # unloaded (benchmarks/startup.py)
+    if model not in TREE_PARAMS or model in TREE_STATIC_VALUES:
         return []
     preset = OmegaConf.load(EXPERIMENTS_DIR / f"{DEFAULT_EXPERIMENT}.yaml")
     runnable = [str(o) for o in preset.sweep.ordering
