@@ -226,6 +226,21 @@ def _print_plan(jobs: list[tuple[str, Any, Any]], to_stderr: bool) -> None:
             print(("  " if label else "") + line, file=out)
 
 
+def _show_job_config(flags: list[str], jobs: list[tuple[str, Any, Any]]) -> bool:
+    """``--cfg job`` of a single run: the config the pre-run check composed, printed as Hydra's
+    own ``--cfg job`` prints it (OmegaConf.to_yaml of the job's config, Hydra's node left
+    out), without composing it a second time (start-up, benchmarks/startup.py). False, and
+    Hydra prints it, for ``--cfg hydra|all``, ``--package``, ``--resolve`` or a multirun."""
+    k = next((i for i, a in enumerate(flags) if a in ("--cfg", "-c")), None)
+    if k is None or flags[k + 1:k + 2] != ["job"] or len(jobs) != 1 or jobs[0][0] \
+            or any(a in ("--package", "-p", "--resolve", "--info", "-i") for a in flags):
+        return False
+    from omegaconf import OmegaConf
+
+    sys.stdout.write(OmegaConf.to_yaml(jobs[0][1]))
+    return True
+
+
 def _unwritable(path: str) -> str | None:
     """Why path (or the folder it would be created in) cannot be written; None if it can."""
     p = Path(path).absolute()
@@ -414,7 +429,7 @@ def main() -> None:
     forget_claimed()
     if "--plan" in flags or any(a in ("--cfg", "-c") for a in flags):
         _print_plan(jobs, to_stderr="--plan" not in flags)
-        if "--plan" in flags:
+        if "--plan" in flags or _show_job_config(flags, jobs):
             return
     import hydra
 

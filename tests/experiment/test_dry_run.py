@@ -199,3 +199,17 @@ def test_random_positions_are_the_same_read_lazily():
     assert select_positions(spec, 11, 10 ** 6)[999_999].id == "ply6#999999"
     with pytest.raises(IndexError):
         lazy[5]
+
+
+@pytest.mark.parametrize("overrides", [[], ["experiment=quick", "sweep.b=[2,3]"], ["game=othello"],
+                                       ["experiment=chess_matches_small"]])
+def test_cfg_job_prints_what_hydra_prints(monkeypatch, capsys, tmp_path, overrides):
+    """--cfg job prints the config the pre-run check composed, without Hydra composing it
+    again: the same text as Hydra's own --cfg job (reached here through --package _global_)."""
+    monkeypatch.chdir(tmp_path)
+    code, ours, err = _main(monkeypatch, capsys, *overrides, "--cfg", "job")
+    assert code == 0, err
+    code, hydras, err = _main(monkeypatch, capsys, *overrides, "--cfg", "job", "--package",
+                              "_global_")
+    assert code == 0, err
+    assert ours == hydras and yaml.safe_load(ours)["name"]
