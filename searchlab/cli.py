@@ -29,7 +29,7 @@ from typing import Any
 from searchlab.cli_guard import help_text, multirun_jobs, quiet_stdout
 from searchlab.experiment.provenance import version
 from searchlab.experiment.composition import (_register_resolvers, apply_axis_rules, axis_overrides,
-                                              config_error_message, forget_claimed, register_configs,
+                                              config_error_message, forget_claimed, presets_named, register_configs,
                                               search_dirs_of, set_search_dirs, tree_group)
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 
@@ -406,7 +406,10 @@ def main() -> None:
                        f"(SHELL: bash, zsh, fish), e.g. eval \"$(searchlab {flag} install=bash)\"; "
                        f"got {value or 'nothing'} (docs/running.md, Shell completion)")
     try:
-        register_configs(names_only=completing)
+        if completing:
+            register_configs(names_only=True)
+        else:                      # the presets this command composes: the others by name
+            register_configs(presets=presets_named(split_argv(argv)[1]))
     except ConfigError as e:
         _error(str(e))
     if completing:                 # Hydra answers from the groups and the schema; nothing runs

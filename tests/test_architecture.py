@@ -17,7 +17,9 @@ OPTIONAL = {"dask", "distributed", "pyspiel"}
 START_UP = {"searchlab.cli", "searchlab.cli_guard", "searchlab.experiment.composition",
             # --cfg job and --plan: validation loads the trees' code (numba) only for an
             # explicit tree; the dry run loads a study family only for a plan of that kind
-            "searchlab.experiment.validation", "searchlab.cli_plan"}
+            "searchlab.experiment.validation", "searchlab.cli_plan",
+            # ... and numpy only when a seed is derived or a file sample drawn
+            "searchlab.experiment.seeds", "searchlab.experiment.games"}
 
 
 def modules() -> dict[str, Path]:

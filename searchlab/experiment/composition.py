@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 from dataclasses import fields, is_dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 from omegaconf import OmegaConf
 
@@ -23,9 +23,12 @@ from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, TREE_PARAMS,
 from searchlab.limits import MAX_DEPTH
 
 _REGISTERED = False
+#: the presets stored in the ConfigStore so far: name -> whether with their content (False: an
+#: empty node, its name only)
+_STORED: dict[str, bool] = {}
 
 
-def register_configs(names_only: bool = False) -> None:
+def register_configs(names_only: bool = False, presets: Optional[Iterable[str]] = None) -> None:
     """Store the schema and the experiment presets in Hydra's ConfigStore (idempotent).
 
     The presets are the files of ``experiments/`` (each headed ``# @package _global_``), stored
@@ -34,7 +37,10 @@ def register_configs(names_only: bool = False) -> None:
     them as well made Hydra warn that each is "validated against ConfigStore schema with the
     same name". ``names_only`` (shell completion, which lists options and the schema's keys and
     composes nothing) stores each preset as an empty node: a preset adds no key to the schema,
-    and reading ~40 YAML files took a second.
+    and reading ~40 YAML files took a second. ``presets``: the presets a command composes
+    (:func:`presets_named`); only they and the presets their defaults lists name are read, the
+    others stored by name (reading all took 0.25 s of --cfg job's start-up); None: all. A
+    later call reads what it needs of the rest.
     """
     global _REGISTERED
     if _REGISTERED:
@@ -45,19 +51,76 @@ def register_configs(names_only: bool = False) -> None:
     cs = ConfigStore.instance()
     cs.store(name="searchlab_schema", node=ExperimentConfig, provider="searchlab")
     shipped_as_files = EXPERIMENTS_DIR.resolve() == (CONF_DIR / "experiment").resolve()
-    for path in [] if shipped_as_files else sorted(EXPERIMENTS_DIR.glob("*.yaml")):
+    paths = {} if shipped_as_files else {p.stem: p for p in sorted(EXPERIMENTS_DIR.glob("*.yaml"))}
+    nodes: dict[str, Any] = {}
+    if not names_only:
+        queue = list(paths) if presets is None else list(presets)
+        while queue:                       # the presets asked for and those their defaults name
+            name = queue.pop()
+            if name in nodes or _STORED.get(name):
+                continue
+            if name not in paths:          # not a shipped preset (a user's, a typo): read all
+                queue += [n for n in paths if n not in nodes]
+                continue
+            nodes[name] = _load_preset(paths[name])
+            queue += _presets_in_defaults(nodes[name])
+    for name, path in paths.items():
         # the presets live in experiments/, not in conf/experiment/: stored as the
         # ``experiment`` group (each file is ``# @package _global_``). A user's own
         # experiment/NAME.yaml under --config-dir or hydra.searchpath comes earlier in the
         # search path, so it can also replace a shipped preset of the same name.
-        try:
-            node = {} if names_only else OmegaConf.load(path)
-        except Exception as e:  # noqa: BLE001 -- any YAML or OmegaConf error: one line naming the file
-            raise ConfigError(f"experiment preset {path.name}: {str(e).splitlines()[0]}") from None
-        cs.store(group="experiment", name=path.stem, node=node, package="_global_",
+        if _STORED.get(name) or (name in _STORED and name not in nodes):
+            continue
+        cs.store(group="experiment", name=name, node=nodes.get(name, {}), package="_global_",
                  provider="searchlab")
+        _STORED[name] = name in nodes
     _register_resolvers()
-    _REGISTERED = not names_only
+    _REGISTERED = all(_STORED.get(n) for n in paths)
+
+
+def _load_preset(path: Path) -> Any:
+    try:
+        return OmegaConf.load(path)
+    except Exception as e:  # noqa: BLE001 -- any YAML or OmegaConf error: one line naming the file
+        raise ConfigError(f"experiment preset {path.name}: {str(e).splitlines()[0]}") from None
+
+
+def _presets_in_defaults(node: Any) -> list[str]:
+    """The experiment presets a preset's defaults list names (``- unsound_tradeoff``,
+    ``- /experiment/NAME``, ``- experiment: NAME``); a name that is not a plain word stands for
+    every preset (``*``, which no preset is called)."""
+    out: list[str] = []
+    items = (node.get("defaults") or []) if OmegaConf.is_dict(node) else []
+    for item in items:
+        if isinstance(item, str):
+            if item.startswith("/") and not item.startswith("/experiment/"):
+                continue                   # another group's option
+            names = [item.removeprefix("/experiment/")]
+        elif OmegaConf.is_dict(item) or isinstance(item, dict):
+            names = [str(v) for k, v in dict(item).items()
+                     if str(k).split()[-1].strip("/") == "experiment"]
+        else:
+            names = ["*"]
+        out += [n if re.fullmatch(r"[A-Za-z0-9_.+-]+", n) else "*"
+                for n in names if n != "_self_"]
+    return out
+
+
+def presets_named(overrides: Sequence[str], experiment: Optional[str] = None) -> Optional[list[str]]:
+    """The experiment presets a command line (or ``compose(experiment, overrides)``) composes:
+    its ``experiment=`` values (a multirun's comma list too), else the default; None (every
+    preset) when the user's config directories are in play (their presets may build on the
+    shipped ones) or a value is not a plain list of names."""
+    if USER_DIRS or any(o.startswith("hydra.searchpath=") for o in overrides):
+        return None
+    names = [experiment] if experiment else []
+    for o in overrides:
+        key, eq, value = o.partition("=")
+        if key.lstrip("+~") == "experiment" and eq:
+            if not re.fullmatch(r"[A-Za-z0-9_.+-]+(,[A-Za-z0-9_.+-]+)*", value):
+                return None
+            names += value.split(",")
+    return names or [DEFAULT_EXPERIMENT]
 
 
 #: The longest job folder name kept; a longer one is the job number alone (the multirun's
@@ -184,8 +247,8 @@ def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> 
     """The composed config (DictConfig) of ``experiment`` (None = the defaults) + overrides:
     the axes' rules applied (axis_overrides), removed keys refused (check_deletions).
     (experiment.api.compose is this function; the command composes here without importing
-    the study families.)"""
-    register_configs()
+    the study families.) Only the presets it composes are read (register_configs)."""
+    register_configs(presets=presets_named(overrides, experiment))
     check_deletions(overrides)
     ov = axis_overrides(list(overrides), experiment)
     if experiment:

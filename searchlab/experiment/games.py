@@ -29,8 +29,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Optional, Union, overload
 
-import numpy as np
-
 from searchlab.experiment.seeds import derive_seed
 from searchlab.games.registry import GameEntry, entry, entry_from_target, game_names
 
@@ -133,6 +131,8 @@ def select_positions(spec: GameSpec, root_seed: int,
     entries = list(e.load_positions(spec.positions))
     order = list(range(len(entries)))
     if spec.sample is not None:
+        import numpy as np      # here: a study without a file sample validates without numpy
+
         perm_seed = derive_seed(root_seed, json.dumps({**spec.identity(), "sample": True},
                                                       sort_keys=True))
         order = [int(k) for k in np.random.default_rng(perm_seed).permutation(len(entries))]
