@@ -110,6 +110,9 @@ def plan_lines(kind: Any, cfg: Any, study: Study, tradeoff: Any = None,
                  f"nodes at {NODES_PER_SECOND:.0e} nodes/s per worker, on an idle machine)"
                  + (f" + up to ~{_seconds(compile_s)} compiling the engines not yet in numba's cache"
                     if compile_s else "") + " + the report")
+    if kind.name != "sweep":
+        lines.append(f"counted: the {kind.name} study's planner built its {count} tasks (a sweep "
+                     "is counted from its grid's sizes without building them)")
     if dry:
         lines.append("nothing was run (--plan)")
     return lines

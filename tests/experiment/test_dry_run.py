@@ -65,6 +65,10 @@ def test_plan_of_every_kind(monkeypatch, capsys, tmp_path, experiment, kind, eng
     assert f"estimated work {human(total_work(tasks))} nodes" in lines[0]
     assert lines[1].startswith("engines: ") and engines in lines[1]
     assert lines[2].startswith("time: ~") and "worker(s)" in lines[2]
+    # a sweep is counted from its grid's sizes; another kind says its planner built the tasks
+    assert (kind != "sweep") == (lines[3] == f"counted: the {kind} study's planner built its "
+                                 f"{len(tasks)} tasks (a sweep is counted from its grid's "
+                                 "sizes without building them)")
     assert lines[-1] == "nothing was run (--plan)"
     assert not (tmp_path / "results").exists()          # nothing created
 
