@@ -29,8 +29,9 @@ from typing import Any
 from searchlab.cli_guard import help_text, multirun_jobs, quiet_stdout
 from searchlab.experiment.provenance import version
 from searchlab.experiment.composition import (_register_resolvers, apply_axis_rules, axis_overrides,
-                                              config_error_message, forget_claimed, presets_named, register_configs,
-                                              search_dirs_of, set_search_dirs, tree_group)
+                                              config_error_message, forget_claimed, presets_named,
+                                              register_configs, search_dirs_of, set_search_dirs,
+                                              tree_group)
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 
 _register_resolvers()   # also in launcher jobs (submitit) that unpickle _task without main()
@@ -230,10 +231,12 @@ def _show_job_config(flags: list[str], jobs: list[tuple[str, Any, Any]]) -> bool
     """``--cfg job`` of a single run: the config the pre-run check composed, printed as Hydra's
     own ``--cfg job`` prints it (OmegaConf.to_yaml of the job's config, Hydra's node left
     out), without composing it a second time (start-up, benchmarks/startup.py). False, and
-    Hydra prints it, for ``--cfg hydra|all``, ``--package``, ``--resolve`` or a multirun."""
+    Hydra prints it, for ``--cfg hydra|all``, ``--package``, ``--resolve``, another primary
+    config (``--config-name``, ``--config-path``) or a multirun."""
     k = next((i for i, a in enumerate(flags) if a in ("--cfg", "-c")), None)
     if k is None or flags[k + 1:k + 2] != ["job"] or len(jobs) != 1 or jobs[0][0] \
-            or any(a in ("--package", "-p", "--resolve", "--info", "-i") for a in flags):
+            or any(a in ("--package", "-p", "--resolve", "--info", "-i", "--config-name", "-cn",
+                         "--config-path", "-cp") for a in flags):
         return False
     from omegaconf import OmegaConf
 

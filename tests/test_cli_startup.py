@@ -133,3 +133,30 @@ def test_public_names_import_at_first_use():
                        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert p.returncode == 0, p.stderr[-2000:]
     assert p.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("overrides", [[], ["experiment=chess_matches_small"],
+                                       ["experiment=quick", "sweep.b=[2]"]])
+def test_reading_only_the_presets_named_composes_the_same_config(overrides):
+    """A command reads only the presets it names (and those their defaults lists name, as
+    chess_matches_small -> chess_matches -> unsound_tradeoff): its config is the one a full
+    registration of every preset composes."""
+    texts = []
+    for partial in (True, False):
+        script = textwrap.dedent(f"""
+            from omegaconf import OmegaConf
+            from searchlab.experiment import composition as c
+            ov = {overrides!r}
+            c.register_configs(presets=c.presets_named(ov) if {partial} else None)
+            full = sum(c._STORED.values())
+            print(OmegaConf.to_yaml(c.compose(None, ov)))
+            print("FULL", full, len(c._STORED))
+        """)
+        p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           timeout=300, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert p.returncode == 0, p.stderr[-2000:]
+        text, _, counts = p.stdout.rpartition("FULL ")
+        read, stored = map(int, counts.split())
+        assert (read < stored) == partial
+        texts.append(text)
+    assert texts[0] == texts[1] and "name: " in texts[0]

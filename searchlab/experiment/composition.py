@@ -7,12 +7,11 @@ Only this module, ``api.py`` and ``searchlab/cli.py`` touch Hydra.
 from __future__ import annotations
 
 import re
-from pathlib import Path
-
-import yaml
 from dataclasses import fields, is_dataclass
+from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
+import yaml
 from omegaconf import OmegaConf
 
 from searchlab.experiment.lock import claim_new
