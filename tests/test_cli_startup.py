@@ -1,7 +1,9 @@
 """The command's start-up imports only what it needs: ``searchlab --version`` and ``--help``
 load neither Hydra's runtime nor numba, numpy, pandas, scipy, matplotlib or the engine; a
 shell-completion query loads Hydra but not the engine, and answers what a full registration
-of the presets answers. (Which modules, not how long: benchmarks/startup.py measures the time.)
+of the presets answers; ``--cfg job`` and ``--plan`` of a sweep load neither numba, scipy,
+pandas, matplotlib nor a study family, and reading only the presets a command names composes
+the config a full registration composes. (Which modules, not how long: benchmarks/startup.py measures the time.)
 The package's public names still import at their first use, and numba's cache locator is in
 place before any compiled function is defined."""
 
