@@ -309,7 +309,8 @@ CHESS_DEEP = ("chess_deep", [], ["sweep.games=[{name:chess,positions:wac,sample:
 #: the stages of each part, in order (the progress line says "stage k of n")
 PART_STAGES = {"trees": ("tree studies", "parallel", "rigor studies", "claim studies", "analysis"),
                "real_games": ("tree studies", "chess_deep", "claim studies", "analysis"),
-               "pruning": ("unsound_tradeoff", "matches", "analysis")}
+               "pruning": ("unsound_tradeoff", "matches", "analysis"),
+               "mcts": ("mcts_vs_alphabeta", "analysis")}
 STAGES = PART_STAGES["trees"]
 #: progress bars when a person watches (a terminal); a redirected log stays free of them
 BARS = "true" if sys.stderr.isatty() else "false"
@@ -684,18 +685,20 @@ PARTS = {
     "real_games": "move ordering in real games: the shallow and deep ordering studies, chess at "
                   "depth 7, each position's own minimal tree, chess ordering as engines compose it",
     "pruning": "sound versus unsound pruning: the trade-off study and the engine-grade matches",
+    "mcts": "alpha-beta against Monte Carlo tree search as b grows (the second half of 000-p), "
+            "and search traps",
 }
 #: the studies of STUDIES each part runs (chess_deep: real_games)
 PART_STUDIES = {"trees": ("knuth_moore", "ordering_ebf", "pearl", "discrete_values", "ordered_p",
                           "ordering_incremental"),
                 "real_games": ("ordering_games", "ordering_connect4_deep", "ordering_othello_deep",
                                "ordering_hex_deep"),
-                "pruning": ()}
+                "pruning": (), "mcts": ()}
 #: the claims (by their first id) judged on a part other than trees: the data their verdicts
 #: rest on is that part's (000-k also reads the rigor study's policy costs, which real_games runs)
 CLAIM_PART = {"000-j": "real_games", "000-k": "real_games", "000-l": "real_games",
               "000-m": "real_games", "001-k": "real_games", "002-a": "real_games",
-              "001-m": "real_games", "000-n": "pruning"}
+              "001-m": "real_games", "000-n": "pruning", "000-p-mcts": "mcts"}
 #: sections of the sweep report that are about synthetic trees only (left out of other parts)
 TREE_ONLY = ("Estimators", "Effective branching factors", "Estimators compared", "Knuth–Moore exactness",
              "Figures", "Where b^(3/4) describes random order")
@@ -829,7 +832,57 @@ def run_pruning(args: argparse.Namespace, runs_dir: Path) -> PartRun:
     return PartRun(pd.DataFrame(), exact, info + match_info, sections)
 
 
-RUNNERS = {"trees": run_trees, "real_games": run_real_games, "pruning": run_pruning}
+#: the MCTS study's size (searchlab/studies/mcts/mcts_study.py SIZES) per reproduction size: the
+#: study's own full size is about 2 CPU hours (docs/mcts.md), more than the rest of a part, so the
+#: full reproduction runs its medium size (analysis/README.md states what that cost)
+MCTS_SIZE = {"full": "medium", "small": "small"}
+MCTS_PRESET = "mcts_vs_alphabeta"
+
+
+def session_seconds(run_dir: Path) -> tuple[float, float | None]:
+    """(wall, CPU) seconds of the sessions that ran tasks of the run under ``run_dir``, from its
+    provenance.json (the runner's records: a session's ``seconds`` and its workers'
+    ``cpu_seconds``); CPU None when a session did not record it."""
+    sessions = [x for x in _read_json(run_dir / "provenance.json").get("sessions", []) if x.get("tasks")]
+    wall = sum(float(x.get("seconds", 0.0)) for x in sessions)
+    cpu = [x.get("cpu_seconds") for x in sessions]
+    return wall, (sum(float(c) for c in cpu) if cpu and None not in cpu else None)
+
+
+def run_mcts(args: argparse.Namespace, runs_dir: Path) -> PartRun:
+    """The mcts part: the study mcts_vs_alphabeta (its own part: at MCTS_SIZE it is about 20
+    minutes of CPU, and it judges one claim only) at MCTS_SIZE, its section and the verdict on
+    the second half of 000-p (studies/mcts/mcts_verdict.py)."""
+    from searchlab.studies.claim_study.claim_study_report import results
+    from searchlab.studies.mcts import mcts_study as MC
+
+    size = MCTS_SIZE["small" if args.small else "full"]
+    out = runs_dir / MCTS_PRESET
+    if out.exists() and not args.resume:
+        shutil.rmtree(out)
+    ov = [f"claim_study.size={size}", f"runner.n_jobs={args.jobs}", f"runner.progress={BARS}"]
+    where("mcts_vs_alphabeta", f"size {size}")
+    print(f"== {MCTS_PRESET}: {' '.join(ov)}")
+    t0 = time.perf_counter()
+    _run_or_afresh(MCTS_PRESET, ov, out, print, progress=BARS == "true")
+    secs = _recorded_seconds(out, time.perf_counter() - t0, args.resume)
+    where("analysis")
+    exact = results(out)
+    wall, cpu = session_seconds(out)
+    command = f"searchlab experiment={MCTS_PRESET} claim_study.size={size}"
+    info = [(MCTS_PRESET, command, "see its section", "see its section", secs, _rel(out))]
+    cost = (f"Run by `{command}` (size `{size}`: searchlab/studies/mcts/mcts_study.py SIZES; the study's own full "
+            f"size is not run here, docs/mcts.md states its cost): {wall:.0f} s of wall time"
+            + (f" and {cpu:.0f} s of CPU time in its workers" if cpu is not None else "")
+            + f" ({args.jobs} worker processes; provenance.json of `{_rel(out)}`).")
+
+    def sections(fig_dir: Path) -> list[tuple[str, str]]:
+        return [("Alpha-beta against Monte Carlo tree search as b grows", cost + "\n\n" + MC.section(exact, fig_dir))]
+
+    return PartRun(pd.DataFrame(), exact, info, sections)
+
+
+RUNNERS = {"trees": run_trees, "real_games": run_real_games, "pruning": run_pruning, "mcts": run_mcts}
 
 
 def part_sections(part: str, run: PartRun, out: Path, command: str, source: str, resamples: int

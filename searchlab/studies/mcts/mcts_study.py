@@ -24,8 +24,14 @@ KINDS = ("mcts_games", "mcts_traps")
 SMALL = (dataclasses.replace(V.StudyConfig(), hex_sizes=(3, 5, 7, 9, 11), node_budgets=(1_000, 10_000),
                              cpu_seconds=(), openings=20, b_games=50),
          dataclasses.replace(T.TrapsConfig(), bs=(2, 4, 8), ds=(4, 6), trees=10, hex_sizes=(5, 7), hex_positions=5))
+#: analysis/reproduce.py's part mcts at full size (the full study is about 2 CPU hours, docs/mcts.md):
+#: every second Hex size, both kinds of budget (10^5 nodes left out: Othello's games dominate it),
+#: 40 openings per domain; the traps on trees up to depth 8 and Hex 5..9
+MEDIUM = (dataclasses.replace(V.StudyConfig(), hex_sizes=(3, 5, 7, 9, 11), node_budgets=(1_000, 10_000),
+                              cpu_seconds=(0.05,), openings=40, b_games=100),
+          dataclasses.replace(T.TrapsConfig(), ds=(4, 6, 8), trees=20, hex_positions=10))
 SIZES: dict[str, tuple[V.StudyConfig, T.TrapsConfig]] = {
-    "full": (V.StudyConfig(), T.TrapsConfig()), "small": SMALL, "tiny": (V.TINY, T.TINY)}
+    "full": (V.StudyConfig(), T.TrapsConfig()), "medium": MEDIUM, "small": SMALL, "tiny": (V.TINY, T.TINY)}
 VERDICTS = (go_second_half,)
 
 
