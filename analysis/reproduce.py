@@ -694,11 +694,12 @@ PART_STUDIES = {"trees": ("knuth_moore", "ordering_ebf", "pearl", "discrete_valu
                 "real_games": ("ordering_games", "ordering_connect4_deep", "ordering_othello_deep",
                                "ordering_hex_deep"),
                 "pruning": (), "mcts": ()}
-#: the claims (by their first id) judged on a part other than trees: the data their verdicts
-#: rest on is that part's (000-k also reads the rigor study's policy costs, which real_games runs)
+#: the claims judged on a part other than trees, by their key (Claim.key: the first id; the second
+#: half of 000-p is 000-p-second-half): the data their verdicts rest on is that part's (000-k also
+#: reads the rigor study's policy costs, which real_games runs)
 CLAIM_PART = {"000-j": "real_games", "000-k": "real_games", "000-l": "real_games",
               "000-m": "real_games", "001-k": "real_games", "002-a": "real_games",
-              "001-m": "real_games", "000-n": "pruning", "000-p-mcts": "mcts"}
+              "001-m": "real_games", "000-n": "pruning", "000-p-second-half": "mcts"}
 #: sections of the sweep report that are about synthetic trees only (left out of other parts)
 TREE_ONLY = ("Estimators", "Effective branching factors", "Estimators compared", "Knuth–Moore exactness",
              "Figures", "Where b^(3/4) describes random order")
@@ -931,7 +932,7 @@ def write_part(part: str, run: PartRun, out: Path, *, command: str, size: str, j
     kept = {name: (fig_dir / name).read_bytes() for name in owner if (fig_dir / name).is_file()}
     before = {str(f.relative_to(fig_dir)): f.stat().st_mtime_ns for f in fig_dir.rglob("*") if f.is_file()}
     sections, results = part_sections(part, run, out, command, str(_rel(runs)), resamples)
-    owned = [(c, v) for c, v in results if CLAIM_PART.get(c.ids[0], "trees") == part]
+    owned = [(c, v) for c, v in results if CLAIM_PART.get(c.key, "trees") == part]
     figures = sorted(str(f.relative_to(fig_dir)) for f in fig_dir.rglob("*")
                      if f.is_file() and before.get(str(f.relative_to(fig_dir))) != f.stat().st_mtime_ns)
     clash = [name for name in figures if name in owner]
@@ -948,7 +949,7 @@ def write_part(part: str, run: PartRun, out: Path, *, command: str, size: str, j
                 studies_seconds=round(t_studies, 1), analysis_seconds=round(t_analysis, 1),
                 info=[[n, o, r, k, round(float(s), 1), str(d)] for n, o, r, k, s, d in run.info],
                 sections=[h for h, _ in sections], figures=figures,
-                claims={c.ids[0]: {"category": v.category, "row": R.claim_row(c, v)} for c, v in owned})
+                claims={c.key: {"category": v.category, "row": R.claim_row(c, v)} for c, v in owned})
     md = R.write_markdown(sections + [("Claims judged in this part", R.claims_section(owned))],
                           parts_dir / f"{part}.md",
                           title=f"searchlab reproduction, part {part}: {PARTS[part]}", command=command,
@@ -998,16 +999,16 @@ def assemble_report(out: Path, size: str) -> Path:
     have = {m["part"]: m for m in metas}
     rows, cats = [], []
     for c in CLAIMS:
-        part = CLAIM_PART.get(c.ids[0], "trees")
-        got = have.get(part, {}).get("claims", {}).get(c.ids[0])
+        part = CLAIM_PART.get(c.key, "trees")
+        got = have.get(part, {}).get("claims", {}).get(c.key)
         if got is None:
-            rows.append([", ".join(c.ids), c.text, "", "", "", f"not judged: part {part} not generated at size {size}", ""])
+            rows.append([c.label, c.text, "", "", "", f"not judged: part {part} not generated at size {size}", ""])
             cats.append("not judged")
         else:
             rows.append(got["row"])
             cats.append(got["category"])
     tally = ", ".join(f"{k}: {n}" for k, n in pd.Series(cats).value_counts().items())
-    claims = (f"{len(rows)} entries covering {sum(len(c.ids) for c in CLAIMS)} claim IDs ({tally}); each verdict "
+    claims = (f"{len(rows)} entries covering {len({i for c in CLAIMS for i in c.ids})} claim IDs ({tally}); each verdict "
               "comes from the part named in the header that owns its claim.\n\n" + md_table(R.CLAIM_COLUMNS, rows))
     parts = md_table(["part", "covers", "generated", "commit", "command", "studies (s)", "analysis (s)"],
                      [[m["part"], m["covers"], m["generated"], m["commit"], f"`{m['command']}`",

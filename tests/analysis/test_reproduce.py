@@ -225,7 +225,7 @@ def test_every_part_writes_its_report_and_report_md_assembles_them(reproduce, tm
     # one claims table: every claim once, its verdict from the part that owns it
     from searchlab.studies.claims.registry import CLAIMS
     claims = report.split("## Claims\n", 1)[1]
-    assert all(f"| {', '.join(c.ids)} |" in claims for c in CLAIMS)
+    assert all(f"| {c.label} |" in claims for c in CLAIMS)
     assert "not judged" not in claims
     assert report.index("## Section of trees") < report.index("## Section of real_games") \
         < report.index("## Section of pruning") < report.index("## Claims")
