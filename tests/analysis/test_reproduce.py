@@ -396,7 +396,7 @@ def test_the_mcts_part_runs_the_study_and_judges_the_second_half_of_000p(reprodu
     text = (out / "parts" / "mcts.md").read_text()
     wall, cpu = reproduce.session_seconds(runs / "small" / "mcts_vs_alphabeta")
     assert wall > 0 and cpu is not None and cpu > 0
-    assert f"size `tiny`" in text and f"{wall:.0f} s of wall time and {cpu:.0f} s of CPU time" in text
+    assert "size `tiny`" in text and f"{wall:.0f} s of wall time and {cpu:.0f} s of CPU time" in text
     assert "## Alpha-beta against Monte Carlo tree search as b grows" in text
     assert "![Elo(alpha-beta − MCTS) against b](figures/elo_by_b.png)" in text
     report = (out / "REPORT.md").read_text()
