@@ -79,7 +79,8 @@ def _changes(s: pd.DataFrame) -> str:
         lo, hi = number(float(sub["b"].min())), number(float(sub["b"].max()))
         out.append(f"{what} (b {lo} to {hi}): " + ("; ".join(
             f"{c['budget']} between b {number(float(c['b_low']))} ({c['from_domain']}) and "
-            f"{number(float(c['b_high']))} ({c['to_domain']}), "
+            f"{number(float(c['b_high']))} ({c['to_domain']}), Elo {number(float(c['elo_low_b']))} to "
+            f"{number(float(c['elo_high_b']))}, "
             f"{'both CIs exclude 0' if c['shown'] else 'not shown: a CI contains 0'}" for c in ch)
             or "none in the range measured"))
     return "the b at which the sign changes: " + "; ".join(out)

@@ -286,8 +286,9 @@ def figure(summary: pd.DataFrame, path: Any) -> Any:
     rule set as b grows); Connect Four and Othello are markers of their own. A pairing whose
     estimate or CI end is infinite (a clean sweep: ``open_ended``) is drawn as a triangle at
     +-ELO_CLIP pointing the way of the sweep, its CI left open; each budget's points are
-    shifted a little along b so the CIs do not hide each other; the domains are named at the top."""
-    fig, ax = plt.subplots(figsize=(7.2, 4.8))
+    shifted a little along b so the CIs do not hide each other; the domains are named at the top,
+    the legend beside the axes."""
+    fig, ax = plt.subplots(figsize=(8.8, 4.8))
     order = sorted(summary.groupby("budget_label", sort=False),
                    key=lambda kv: (kv[1]["budget_mode"].iloc[0] != "nodes" if "budget_mode" in kv[1] else 0,
                                    float(kv[1]["budget"].iloc[0]) if "budget" in kv[1] else 0.0))
@@ -302,7 +303,10 @@ def figure(summary: pd.DataFrame, path: Any) -> Any:
         fam = np.array([family_of(d) for d in g["domain"]])
         hexes = fam == "hex"
         e = np.clip(elo, -ELO_CLIP, ELO_CLIP)
-        ax.plot(b[hexes], e[hexes], ls="--" if cpu else "-", color=colour, lw=1.2, label=label)
+        # joined through the finite estimates only: a line up to a sweep's marker would read as an
+        # Elo of ELO_CLIP
+        joined = hexes & np.isfinite(elo)
+        ax.plot(b[joined], e[joined], ls="--" if cpu else "-", color=colour, lw=1.2, label=label)
         for i in range(len(g)):
             if math.isnan(elo[i]):
                 continue
@@ -329,8 +333,13 @@ def figure(summary: pd.DataFrame, path: Any) -> Any:
         ax.annotate(domain, (bd, 1), xycoords=("data", "axes fraction"), xytext=(0, -3),
                     textcoords="offset points", fontsize=6.5, rotation=90, ha="center", va="top", color="0.35")
     ax.axhline(0, color="grey", lw=0.8)
-    ax.set_ylim(-ELO_CLIP * 1.15, ELO_CLIP * 1.5)                # room for the domains' names
-    ax.set_yticks(np.linspace(-ELO_CLIP, ELO_CLIP, 9))             # no tick beyond the clip
+    # down to the lowest CI end drawn (the symmetric range left most of the plot empty when
+    # every estimate was positive), up with room for the domains' names; no tick beyond the clip
+    ends = np.concatenate([summary[c].to_numpy(float) for c in ("elo", "elo_lo")])
+    ends = ends[np.isfinite(ends)]
+    bottom = max(-ELO_CLIP, min(ends.min() if len(ends) else 0.0, 0.0)) - 0.15 * ELO_CLIP
+    ax.set_ylim(bottom, ELO_CLIP * 1.5)
+    ax.set_yticks([t for t in np.linspace(-ELO_CLIP, ELO_CLIP, 9) if t >= bottom])
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(ScalarFormatter())
     ax.xaxis.set_minor_formatter(NullFormatter())
@@ -339,7 +348,7 @@ def figure(summary: pd.DataFrame, path: Any) -> Any:
     ax.set_xlabel("mean branching factor b (legal moves over random games; log scale)")
     ax.set_ylabel(f"Elo(alpha-beta − MCTS), 95 % CI\n(> 0: alpha-beta stronger; clipped at ±{ELO_CLIP:g})")
     ax.set_title("Alpha-beta against MCTS at equal budgets per move", fontsize=10)
-    ax.legend(handles, labels, fontsize=7, loc="lower left")
+    ax.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))   # off the data
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
