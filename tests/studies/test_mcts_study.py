@@ -41,6 +41,9 @@ def test_sign_change_is_found_and_judged():
     assert (c["from_domain"], c["to_domain"], c["b_low"], c["b_high"], c["shown"]) == ("hex5", "hex9", 20.0, 70.0, False)
     s.loc[1, "elo_lo"] = 10.0
     assert V.sign_changes(s)[0]["shown"] is True
+    # an Elo of exactly 0 (every pair split 1-1) is no sign: 0 then +40 is not a change
+    s["elo"] = [0.0, 40.0, 120.0]
+    assert V.sign_changes(s) == []
 
 
 @pytest.mark.parametrize("change,match", [

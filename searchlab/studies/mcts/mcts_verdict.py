@@ -37,6 +37,10 @@ PLAYERS = ("alpha-beta: iterative deepening, transposition table kept across mov
            "random rollouts to the end of the game and the solver, no evaluation")
 NETWORKS = ("learned networks (the policy and value networks of modern Go programs) and strong evaluation "
             "functions are not tested: neither side learns, and alpha-beta's evaluation is the weak one above")
+#: what equal nodes means for MCTS (docs/mcts.md, "What one node is")
+MCTS_NODES = ("a node counts every ply of MCTS's rollouts, so at equal nodes its simulations per move are the "
+              "budget divided by a random game's length, few at 10^3 nodes on the large boards; the equal-CPU-time "
+              "budget does not have that handicap")
 CLAIM = "MCTS overtakes alpha-beta as b grows when the evaluation is weak (note 000)"
 COMMAND = ".venv/bin/python analysis/reproduce.py --part mcts"
 
@@ -59,28 +63,33 @@ def judged(s: pd.DataFrame) -> pd.DataFrame:
 
 
 def _pairing(r: pd.Series) -> str:
-    ci = (f"Elo {number(float(r['elo']))} [{number(float(r['elo_lo']))}, {number(float(r['elo_hi']))}]"
-          if math.isfinite(float(r["elo_lo"])) and math.isfinite(float(r["elo_hi"])) else
-          f"Elo CI open-ended (A's score {number(float(r['score']))})")
-    power = (f"detects ±{number(float(r['min_elo']))}" if math.isfinite(float(r["min_elo"])) else
-             "no Elo test")
-    sign = (f", sign test {int(r['won'])} pairs won to {int(r['lost'])} lost, Holm p "
-            f"{number(float(r['p_holm_sign']))}" if r["by"] == "sign test" else "")
-    return (f"{r['domain']} (b {number(float(r['b']))}): {ci}, n = {int(r['pairs'])} pairs, {power}{sign}, "
-            f"{r['reading']}")
+    n = f"n = {int(r['pairs'])} pairs"
+    if r["by"] == "sign test":
+        if int(r["won"]) + int(r["lost"]) == 0:                 # e.g. Hex 3x3: each side wins as first player
+            return f"{r['domain']} (b {number(float(r['b']))}): {n}, every pair split 1-1, {r['reading']}"
+        return (f"{r['domain']} (b {number(float(r['b']))}): Elo CI open-ended (A's score "
+                f"{number(float(r['score']))}), {n}, sign test {int(r['won'])} pairs won to {int(r['lost'])} lost, "
+                f"Holm p {number(float(r['p_holm_sign']))}, {r['reading']}")
+    return (f"{r['domain']} (b {number(float(r['b']))}): Elo {number(float(r['elo']))} "
+            f"[{number(float(r['elo_lo']))}, {number(float(r['elo_hi']))}], {n}, detects "
+            f"±{number(float(r['min_elo']))}, {r['reading']}")
 
 
-def _changes(s: pd.DataFrame) -> str:
+def sign_change_text(s: pd.DataFrame) -> str:
     """Where each budget line's Elo changes sign along b (vs_alphabeta.sign_changes), over Hex
     alone (one rule set as b grows) and over every domain."""
     out = []
     for what, sub in (("Hex alone", s[s["domain"].str.startswith("hex")]), ("every domain", s)):
-        ch = V.sign_changes(sub) if len(sub) else []
+        if sub.empty:
+            continue
+        ch = V.sign_changes(sub)
         lo, hi = number(float(sub["b"].min())), number(float(sub["b"].max()))
         out.append(f"{what} (b {lo} to {hi}): " + ("; ".join(
             f"{c['budget']} between b {number(float(c['b_low']))} ({c['from_domain']}) and "
             f"{number(float(c['b_high']))} ({c['to_domain']}), Elo {number(float(c['elo_low_b']))} to "
-            f"{number(float(c['elo_high_b']))}, "
+            f"{number(float(c['elo_high_b']))} (alpha-beta "
+            f"{'falls behind' if c['elo_high_b'] < 0 else 'draws ahead'} as b grows"
+            f"{'' if V.family_of(c['from_domain']) == V.family_of(c['to_domain']) else '; across games'}), "
             f"{'both CIs exclude 0' if c['shown'] else 'not shown: a CI contains 0'}" for c in ch)
             or "none in the range measured"))
     return "the b at which the sign changes: " + "; ".join(out)
@@ -117,11 +126,11 @@ def go_second_half(ctx: Context) -> Verdict:
             against.append(f"{label} ({large['domain']}, by {'its Elo CI' if large['by'] == 'Elo' else 'the sign test'})")
         lines[label] = "; ".join(_pairing(r) for _, r in g.iterrows())
     measured = " | ".join(f"{k}: {v}" for k, v in lines.items())
-    mins = s["min_elo"].astype(float).replace(math.inf, math.nan)
+    mins = s.loc[s["by"] == "Elo", "min_elo"].astype(float).replace(math.inf, math.nan)
     lo, hi = number(float(mins.min())), number(float(mins.max()))
     power = (f"the Elo tests detect differences of ±{lo}{'' if lo == hi else f' to ±{hi}'} at 80 % power "
              "(5 % level)" if mins.notna().any() else "no pairing has an Elo test")
-    tail = f"{_changes(s)}; {power}; conditions: {_conditions(s)}; {NETWORKS}"
+    tail = f"{sign_change_text(s)}; {MCTS_NODES}; {power}; conditions: {_conditions(s)}; {NETWORKS}"
     if holds:
         cat = "holds only under conditions"
         detail = (f"alpha-beta is shown weaker than MCTS at the largest b, not at the smallest, at "

@@ -229,14 +229,16 @@ def summarize(games: pd.DataFrame, cfg: StudyConfig) -> pd.DataFrame:
 
 
 def sign_changes(summary: pd.DataFrame) -> list[dict]:
-    """Per budget line, where Elo(alpha-beta - MCTS) changes sign between adjacent b's: the two
-    domains, their b's and Elo's, and whether both CIs exclude 0 (a change the run shows)."""
+    """Per budget line, where Elo(alpha-beta - MCTS) changes sign between adjacent b's (strictly
+    opposite signs; NaN and 0 are no sign): the two domains, their b's and Elo's, and whether both
+    CIs exclude 0 (a change the run shows)."""
     out = []
     for label, g in summary.groupby("budget_label", sort=True):
         g = g.sort_values("b")
         rows = list(g.itertuples())
         for lo, hi in zip(rows, rows[1:]):
-            if np.sign(lo.elo) != np.sign(hi.elo) and not (math.isnan(lo.elo) or math.isnan(hi.elo)):
+            # strictly opposite signs: an Elo of exactly 0 (every pair split) is no sign to change from
+            if np.sign(lo.elo) * np.sign(hi.elo) < 0:
                 shown = (lo.elo_lo > 0 or lo.elo_hi < 0) and (hi.elo_lo > 0 or hi.elo_hi < 0)
                 out.append(dict(budget=label, from_domain=lo.domain, to_domain=hi.domain,
                                 b_low=lo.b, b_high=hi.b, elo_low_b=lo.elo, elo_high_b=hi.elo, shown=bool(shown)))
