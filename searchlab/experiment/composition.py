@@ -140,7 +140,7 @@ def axis_overrides(overrides: Sequence[str], experiment: Optional[str] = None) -
         + _default_name(overrides, keys, experiment) + list(overrides)
 
 
-#: the sections that make a study of their kind (experiment.api.KINDS) and the sweep's own
+#: the sections that make a study of their kind (experiment/kind_registry.py) and the sweep's own
 STUDY_SECTIONS = ("tradeoff", "parallel", "claim_study", "sweep")
 
 
