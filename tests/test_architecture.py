@@ -182,3 +182,19 @@ def test_the_engine_imports_no_study_family():
     assert not wrong, "\n".join(wrong)
     # and the check is not vacuous
     assert any(t.startswith("searchlab.studies") for t, _, _ in found["searchlab.cli_plan"])
+
+
+def test_algorithms_import_no_game_and_the_contracts_sit_below_them():
+    """The algorithms use the games through the contracts (searchlab.contracts: the protocol,
+    the position view, the result), never a game's module; and the table places the contracts
+    in a layer below the games and the algorithms, with no module of games/ or algorithms/
+    named in a layer of its own for them."""
+    found = imports(modules())
+    wrong = [f"{name}:{line} imports {target}" for name, rows in found.items()
+             if name.startswith("searchlab.algorithms")
+             for target, line, _ in rows if target.startswith("searchlab.games")]
+    assert not wrong, "\n".join(wrong)
+    table = dict((name, layer) for layer, name in layers())
+    assert table["searchlab.contracts"] < min(table["searchlab.games"], table["searchlab.algorithms"])
+    assert not {"searchlab.games.protocol", "searchlab.games.position",
+                "searchlab.algorithms.result"} & set(table)

@@ -71,7 +71,7 @@ from searchlab.games.othello_compiled import (_CORNER_MASK, _EDGE_MASK, _X_MASK,
                                               ZOBRIST_KEYS)
 from searchlab.games.othello_compiled import CORNERS  # noqa: F401 -- part of this module's API (games.rolit imports it from here)
 from searchlab.games.othello_compiled import compiled_game as _compiled_game
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.games.svg import grid_svg
 from searchlab.games.registry import GameEntry
 from searchlab.hashing import MASK64
@@ -372,7 +372,7 @@ def corners_first(state: OthelloState, moves: list[int]) -> list[int]:
 
 # --- the game -------------------------------------------------------------------------------
 class Othello:
-    """Othello 8x8 implementing the Game protocol (searchlab.games.protocol).
+    """Othello 8x8 implementing the Game protocol (searchlab.contracts.protocol).
 
     ``Othello()`` starts from the standard position (MAX = Black); ``Othello("f5d6c3")`` or
     ``Othello.from_text("f5d6c3")`` from the position after those moves;

@@ -33,7 +33,7 @@ from searchlab.games.connect4 import ConnectFour, ConnectFourState, load_benchma
 from searchlab.games.epd import load_epd
 from searchlab.games.null_move import connect_four_with_null_move
 from searchlab.games.othello import Othello, OthelloState, random_position
-from searchlab.games.position import FromState
+from searchlab.contracts.position import FromState
 from searchlab.experiment.seeds import tradeoff_seed as seed_for
 from searchlab.studies.tradeoff.tradeoff_config import DomainConf, data_path
 from searchlab.trees.incremental import IncrementalTree

@@ -27,7 +27,7 @@ from searchlab.errors import SearchlabError
 from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import solve
 from searchlab.games.othello import square_name
-from searchlab.games.position import FromState
+from searchlab.contracts.position import FromState
 from searchlab.play.match import Player, play_game
 from searchlab.play.openings import Opening, random_openings
 from searchlab.studies.tradeoff import domains as dom
