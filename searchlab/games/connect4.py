@@ -522,4 +522,5 @@ def _benchmark_positions(source: str) -> list[tuple[str, str, str]]:
 GAME = GameEntry(name="connect4", make=ConnectFour, source_kind="file",
                  sources=("Test_L1_R1", "Test_L2_R1", "Test_L3_R1"), nominal_b=7,
                  label="Connect Four", load_positions=_benchmark_positions,
-                 from_text=ConnectFour, own_ordering="centre", lab=True, order=20)
+                 from_text=ConnectFour, own_ordering="centre", at_state=ConnectFour, lab=True,
+                 order=20)

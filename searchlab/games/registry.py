@@ -71,6 +71,9 @@ class GameEntry:
         order: display order (menus, tables, figures), smaller first.
         params: keyword arguments for ``make`` (``_target_`` plug-ins; part of the identity).
         target: the ``_target_`` the entry came from (None: a registered entry).
+        at_state: the game rooted at one of its own states (``Othello(state)``), for studies
+            that walk from the start position themselves (the parallel study's positions,
+            studies/parallel/parallel_tasks.py); None: those studies do not offer the game.
     """
 
     name: str
@@ -90,6 +93,7 @@ class GameEntry:
     order: int = 100
     params: tuple = field(default=())
     target: Optional[str] = None
+    at_state: Optional[Callable[[Any], Any]] = None
 
     def __post_init__(self) -> None:
         if self.source_kind not in SOURCE_KINDS:

@@ -292,4 +292,4 @@ def kernel_search(position: TicTacToe | TicTacToeState | str = "", algorithm: st
 
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="tictactoe", make=TicTacToe, source_kind="start", sources=("start",),
-                 nominal_b=5, label="Tic-tac-toe", lab=True, order=10)
+                 nominal_b=5, label="Tic-tac-toe", at_state=TicTacToe, lab=True, order=10)

@@ -191,7 +191,7 @@ def validate(sec: ParallelSection) -> None:
         _ints(f"{k}.p", g.p, 1, MAX_PROCESSORS)
         if not g.orderings:
             _fail(f"{k}.orderings must be a non-empty list")
-        from_game = GAMES[g.game]()
+        from_game = GAMES[g.game].start()
         for o in g.orderings:
             try:
                 _check_ordering(from_game, o)
