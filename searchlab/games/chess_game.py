@@ -473,4 +473,5 @@ def _suite_positions(source: str) -> list[tuple[str, str, str]]:
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="chess", make=Chess, source_kind="file", sources=("wac", "bk"),
                  nominal_b=35, label="Chess", load_positions=_suite_positions, from_text=Chess,
-                 own_ordering="captures", order=40)
+                 own_ordering="captures", order=40, sides=("white", "black"),
+                 proven_bound=10_000.0)

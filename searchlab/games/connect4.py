@@ -523,4 +523,4 @@ GAME = GameEntry(name="connect4", make=ConnectFour, source_kind="file",
                  sources=("Test_L1_R1", "Test_L2_R1", "Test_L3_R1"), nominal_b=7,
                  label="Connect Four", load_positions=_benchmark_positions,
                  from_text=ConnectFour, own_ordering="centre", at_state=ConnectFour, lab=True,
-                 order=20)
+                 order=20, sides=("first", "second"), max_plies=CELLS, proven_bound=1.0)

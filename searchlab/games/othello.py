@@ -537,4 +537,5 @@ GAME = GameEntry(name="othello", make=Othello, source_kind="random", sources=("r
                  nominal_b=10, label="Othello",
                  random_position=lambda source, ply, seed: Othello.random(ply, seed),
                  max_ply=lambda source: MAX_RANDOM_PLY, format_move=_move_text, own_ordering="corners",
-                 at_state=Othello, lab=True, order=30)
+                 at_state=Othello, lab=True, order=30, sides=("black", "white"),
+                 max_plies=MAX_PLIES, proven_bound=1.0)

@@ -74,6 +74,13 @@ class GameEntry:
         at_state: the game rooted at one of its own states (``Othello(state)``), for studies
             that walk from the start position themselves (the parallel study's positions,
             studies/parallel/parallel_tasks.py); None: those studies do not offer the game.
+        sides: the names of the two sides, MAX's (the side to move at the start) first (a
+            match's ``a_color`` column).
+        max_plies: the longest game from the start, passes included (None: not bounded by
+            the game, or not known); the match budget guard's plies per game.
+        proven_bound: the ``|value|`` at or above which a search value is a proven result
+            (a win or loss found), not a heuristic estimate (None: the game's values do not
+            tell).
     """
 
     name: str
@@ -94,6 +101,9 @@ class GameEntry:
     params: tuple = field(default=())
     target: Optional[str] = None
     at_state: Optional[Callable[[Any], Any]] = None
+    sides: tuple[str, str] = ("first", "second")
+    max_plies: Optional[int] = None
+    proven_bound: Optional[float] = None
 
     def __post_init__(self) -> None:
         if self.source_kind not in SOURCE_KINDS:
