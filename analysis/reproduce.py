@@ -579,7 +579,8 @@ def adopt_convergence_cache(cache: Path, size: str, jobs: int, log=print) -> int
     import numpy as np
     from searchlab.studies.rigor import convergence as CV
     from searchlab.experiment import api, provenance, store
-    from searchlab.studies.claim_study.claim_study import SCHEMAS, claim_tasks, config_hash, from_engine
+    from searchlab.studies.claim_study.claim_study import claim_tasks, config_hash, from_engine
+    from searchlab.studies.claim_study.families import family
 
     if (cache / "provenance.json").exists() or not any(cache.glob("b*.npz")):
         return 0
@@ -600,7 +601,7 @@ def adopt_convergence_cache(cache: Path, size: str, jobs: int, log=print) -> int
                   "task_id": t.task_id} for i in trees for j, d in enumerate(kw["depths"])]
     if rows:
         provenance.add_session(cache, config_hash(cfg), provenance.session_record(jobs, "loky", 0, True))
-        store.PartWriter(cache, "paired_leaves", SCHEMAS["paired_leaves"]).write(rows)
+        store.PartWriter(cache, "paired_leaves", family("convergence").schema("paired_leaves")).write(rows)
         log(f"convergence: {len(rows)} counts of the earlier reproduction's cache ({cache}/b*.npz) "
             "adopted as the run's rows")
     return len(rows)

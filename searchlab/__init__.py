@@ -26,7 +26,7 @@ _PUBLIC = {
     "TreeTooLargeError": "searchlab.errors", "UnsupportedError": "searchlab.errors",
     "ALGORITHMS": "searchlab.algorithms.search_api", "search": "searchlab.algorithms.search_api",
     "ORDERINGS": "searchlab.algorithms.ordering",
-    "SearchResult": "searchlab.algorithms.result",
+    "SearchResult": "searchlab.contracts.result",
     "ExplicitTree": "searchlab.trees", "IIDTree": "searchlab.trees",
     "IncrementalTree": "searchlab.trees", "OrderedTree": "searchlab.trees",
     "make_tree": "searchlab.trees",

@@ -66,7 +66,7 @@ def _counts(kind: Any, cfg: Any, study: Study, tc: Any) -> tuple[int, int, str, 
 
 
 def engines(kind: Any, study: Study, tasks: list, tc: Any = None) -> Optional[list[str]]:
-    """The compiled engines the run needs (warm_up.ENGINES' names); None when the kind does
+    """The compiled engines the run needs (warm_up.engines()' names); None when the kind does
     not say (claim studies: each family's own)."""
     if kind.name == "sweep":
         return [g.name for g in study.games] + (["tree_kernel"] if study.trees else [])

@@ -27,7 +27,7 @@ from typing import Any, Iterable, Optional, Sequence
 from searchlab.algorithms.pruning import Pruning
 from searchlab.algorithms.search_api import search
 from searchlab.errors import SearchlabError, UnsupportedError
-from searchlab.games.protocol import Capabilities, Game
+from searchlab.contracts.protocol import Capabilities, Game
 
 #: the algorithms every check compares with minimax (all sound: the same root value)
 SOUND_ALGORITHMS = ("alphabeta", "alphabeta-failhard", "pvs", "mtdf")

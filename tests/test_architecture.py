@@ -163,7 +163,7 @@ def test_the_checks_report_an_upward_import_and_a_cycle():
 def test_report_sections_read_tables_and_never_run_or_dispatch():
     """No family's report section (``searchlab.studies.<family>.*_report``) imports the kind
     registry, the session skeleton, the runner or the sweep's planner: the entry layer
-    (experiment.api.KINDS) hands each kind its report writer, and a writer only reads a run's
+    (experiment.api through experiment/kind_registry.py) hands each kind its report writer, and a writer only reads a run's
     tables."""
     forbidden = ("searchlab.experiment.api", "searchlab.experiment.session",
                  "searchlab.experiment.runner", "searchlab.experiment.grid",
@@ -174,3 +174,32 @@ def test_report_sections_read_tables_and_never_run_or_dispatch():
     wrong = [f"{name}:{line} imports {target}" for name in sections
              for target, line, _ in found[name] if target.startswith(forbidden)]
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_engine_imports_no_study_family():
+    """``searchlab/experiment/`` (the entry point experiment.api too) imports nothing from
+    ``searchlab.studies``: the study kinds are found by name (experiment/kind_registry.py), so
+    a plug-in kind goes through the same path as a built-in one."""
+    found = imports(modules())
+    wrong = [f"{name}:{line} imports {target}" for name, rows in found.items()
+             if name.startswith("searchlab.experiment")
+             for target, line, _ in rows if target.startswith("searchlab.studies")]
+    assert not wrong, "\n".join(wrong)
+    # and the check is not vacuous
+    assert any(t.startswith("searchlab.studies") for t, _, _ in found["searchlab.cli_plan"])
+
+
+def test_algorithms_import_no_game_and_the_contracts_sit_below_them():
+    """The algorithms use the games through the contracts (searchlab.contracts: the protocol,
+    the position view, the result), never a game's module; and the table places the contracts
+    in a layer below the games and the algorithms, with no module of games/ or algorithms/
+    named in a layer of its own for them."""
+    found = imports(modules())
+    wrong = [f"{name}:{line} imports {target}" for name, rows in found.items()
+             if name.startswith("searchlab.algorithms")
+             for target, line, _ in rows if target.startswith("searchlab.games")]
+    assert not wrong, "\n".join(wrong)
+    table = dict((name, layer) for layer, name in layers())
+    assert table["searchlab.contracts"] < min(table["searchlab.games"], table["searchlab.algorithms"])
+    assert not {"searchlab.games.protocol", "searchlab.games.position",
+                "searchlab.algorithms.result"} & set(table)

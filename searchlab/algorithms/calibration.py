@@ -11,7 +11,7 @@ from scipy.stats import linregress
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.pruning import ProbCut
 from searchlab.errors import InvalidParameterError
-from searchlab.games.position import FromState
+from searchlab.contracts.position import FromState
 
 
 def fit_probcut(game: Any, states: list, shallow: int, deep: int,

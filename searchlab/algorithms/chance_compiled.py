@@ -21,7 +21,7 @@ import numpy as np
 from searchlab.algorithms.compiled import family
 from searchlab.algorithms.compiled.chance import ChancePrimitives, CompiledChanceGame
 from searchlab.algorithms.kernels._recursive import ready
-from searchlab.algorithms.result import SearchResult
+from searchlab.contracts.result import SearchResult
 from searchlab.errors import InvalidParameterError
 
 TEMPLATE = Path(family.__file__).with_name("_chance_engine.py")

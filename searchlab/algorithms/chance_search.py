@@ -1,6 +1,6 @@
 """Search with chance nodes: expectiminimax, Star1 and Star2 (Ballard 1983). The specification.
 
-A *chance game* adds to the Game protocol (searchlab.games.protocol.ChanceGame):
+A *chance game* adds to the Game protocol (searchlab.contracts.protocol.ChanceGame):
 ``is_chance(s)``, ``chance_outcomes(s) -> [(outcome, probability), ...]`` in natural order
 (probabilities > 0, summing to 1) and ``value_bounds = (L, U)``, bounds on every value a
 search can return (utilities and evaluations). Values are from MAX's point of view.
@@ -61,8 +61,8 @@ from searchlab.hashing import child_key
 from searchlab.algorithms.chance_compiled import run_compiled
 from searchlab.algorithms.chance_compiled import supports as compiled_supports
 from searchlab.algorithms.context import count_node
-from searchlab.algorithms.result import SearchResult
-from searchlab.games.protocol import ChanceGame
+from searchlab.contracts.result import SearchResult
+from searchlab.contracts.protocol import ChanceGame
 
 INF = math.inf
 CHANCE_ORDERINGS = ("natural", "static", "random", "perfect")
@@ -456,7 +456,7 @@ def search_chance(game: Any, algorithm: str = "star2", ordering: str = "natural"
     """
     if not isinstance(game, ChanceGame):
         raise InvalidParameterError(
-            f"game must implement the ChanceGame protocol (searchlab.games.protocol: the Game "
+            f"game must implement the ChanceGame protocol (searchlab.contracts.protocol: the Game "
             f"protocol with is_chance, chance_outcomes and value_bounds); {type(game).__name__} "
             f"does not")
     if algorithm not in ALGORITHMS:

@@ -40,7 +40,7 @@ from searchlab.algorithms.compiled import _engine as K
 from searchlab.algorithms.compiled.specialise import engine
 from searchlab.algorithms.compiled.stubs import no_capture_gain
 from searchlab.algorithms.ordering import DYNAMIC_COMPONENTS, base_order, parse_ordering
-from searchlab.algorithms.result import SearchResult
+from searchlab.contracts.result import SearchResult
 from searchlab.hashing import random_order_salt
 
 ALGORITHMS = {"minimax": K.MINIMAX, "alphabeta": K.ALPHABETA, "alphabeta-failhard": K.FAILHARD,

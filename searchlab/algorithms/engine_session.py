@@ -53,7 +53,7 @@ from searchlab.algorithms.ordering import DYNAMIC_COMPONENTS, make_ordering, par
 from searchlab.algorithms.pruning import Pruning, PruningState, pruned_alphabeta
 from searchlab.algorithms.tt import TranspositionTable
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
-from searchlab.games.position import rooted
+from searchlab.contracts.position import rooted
 from searchlab.limits import MAX_COUNT, MAX_TT_SIZE, check_int, excerpt
 
 BUDGET_MODES = ("nodes", "cpu")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Hashable
 
 from searchlab.algorithms.search_api import search
-from searchlab.games.position import FromState
+from searchlab.contracts.position import FromState
 
 
 def root_move_values(game: Any, depth: int | None = None, ordering: str = "natural",

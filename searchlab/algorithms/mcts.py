@@ -47,7 +47,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from searchlab.algorithms.result import SearchResult
+from searchlab.contracts.result import SearchResult
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.hashing import GOLDEN, MASK64, mix64
 from searchlab.limits import MAX_COUNT, MAX_DEPTH, MAX_SEED, check_int, check_number, excerpt

@@ -19,7 +19,7 @@ import numpy as np
 
 from searchlab.algorithms import mcts
 from searchlab.algorithms.compiled import Primitives, compiled_game, family
-from searchlab.algorithms.result import SearchResult
+from searchlab.contracts.result import SearchResult
 
 TEMPLATE = Path(family.__file__).with_name("_mcts_engine.py")
 _NO_LIMIT = 2**62

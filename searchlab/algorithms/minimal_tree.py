@@ -56,7 +56,7 @@ from searchlab.algorithms.pruning import (Pruning, PruningState, Quiescence, pru
                                           validate_pruning)
 from searchlab.algorithms.tt import TranspositionTable
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
-from searchlab.games.position import FromState
+from searchlab.contracts.position import FromState
 from searchlab.limits import MAX_COUNT, MAX_DEPTH, MAX_TT_SIZE, check_int, excerpt
 
 

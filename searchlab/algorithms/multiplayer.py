@@ -1,7 +1,7 @@
 """Search for three or more players: max^n, shallow pruning, paranoid, best-reply search.
 
 The specification (readable reference engine). A game satisfies
-searchlab.games.protocol.MultiPlayerGame; values are vectors, one payoff per player,
+searchlab.contracts.protocol.MultiPlayerGame; values are vectors, one payoff per player,
 player 0 first. The *root player* is the player to move at the root.
 
 - ``maxn`` (Luckhardt & Irani 1986): at a node where player p moves, the child vector with
@@ -36,9 +36,9 @@ from typing import Any, Hashable
 from searchlab.algorithms.context import count_node
 from searchlab.algorithms.multiplayer_compiled import run_compiled
 from searchlab.algorithms.multiplayer_compiled import supports as compiled_supports
-from searchlab.algorithms.result import MultiResult
+from searchlab.contracts.result import MultiResult
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
-from searchlab.games.protocol import MultiPlayerGame
+from searchlab.contracts.protocol import MultiPlayerGame
 
 INF = math.inf
 MULTI_ALGORITHMS = ("maxn", "maxn-shallow", "paranoid", "paranoid-minimax", "brs")
@@ -227,7 +227,7 @@ def search_multiplayer(game: Any, algorithm: str = "maxn", *, depth: int | None 
     """
     if not isinstance(game, MultiPlayerGame):
         raise InvalidParameterError(
-            f"game must implement the MultiPlayerGame protocol (searchlab.games.protocol: "
+            f"game must implement the MultiPlayerGame protocol (searchlab.contracts.protocol: "
             f"initial_state, to_move, legal_moves, play, is_terminal, utility_vector, n_players, "
             f"capabilities); {type(game).__name__} does not")
     if algorithm not in MULTI_ALGORITHMS:

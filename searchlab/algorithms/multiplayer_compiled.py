@@ -21,7 +21,7 @@ import numpy as np
 from searchlab.algorithms.compiled import family
 from searchlab.algorithms.compiled.nplayer import CompiledNPlayerGame, NPlayerPrimitives
 from searchlab.algorithms.kernels._recursive import ready
-from searchlab.algorithms.result import MultiResult
+from searchlab.contracts.result import MultiResult
 from searchlab.errors import InvalidParameterError
 
 TEMPLATE = Path(family.__file__).with_name("_nplayer_engine.py")

@@ -14,10 +14,10 @@ from searchlab.algorithms.names import ALGORITHMS, ENGINES
 from searchlab.algorithms.ordering import (REFERENCE_ORACLE_MAX_LEAVES, DynamicOrdering,
                                            make_ordering, parse_ordering)
 from searchlab.algorithms.pruning import Pruning, PruningState, pruned_alphabeta, validate_pruning
-from searchlab.algorithms.result import SearchResult
+from searchlab.contracts.result import SearchResult
 from searchlab.algorithms.tt import TranspositionTable
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
-from searchlab.games.protocol import Game
+from searchlab.contracts.protocol import Game
 from searchlab.limits import (MAX_COUNT, MAX_DEPTH, MAX_SEED, MAX_TT_SIZE, SOLVABLE_EMPTY,
                               check_int, excerpt)
 
@@ -52,7 +52,7 @@ def validate(game: Any, algorithm: str, ordering: str, depth: int | None, orderi
     """
     if type(game) not in _GAME_TYPES and not _is_game(game):
         raise InvalidParameterError(
-            f"game must implement the Game protocol (searchlab.games.protocol.Game: name, "
+            f"game must implement the Game protocol (searchlab.contracts.protocol.Game: name, "
             f"capabilities, default_depth, initial_state(), max_to_move(), legal_moves(), play(), "
             f"is_terminal(), utility(), evaluate(), hash_key()); {type(game).__name__} does not")
     _check_choice("algorithm", algorithm, ALGORITHMS)

@@ -16,7 +16,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 
 from searchlab.algorithms.search_api import search
-from searchlab.algorithms.result import SearchResult
+from searchlab.contracts.result import SearchResult
 from searchlab.errors import UnsupportedError
 
 

@@ -13,8 +13,10 @@
 - ``runner.py``: joblib (loky / dask) execution, batching, crash recovery;
 - ``store.py``: atomic Parquet parts, resume, ``load``; ``table_kinds.py``: the kinds of table
   a run holds (one schema per task kind); ``provenance.py``: versions, commit;
-- ``api.py``: ``run_study(experiment, overrides, output_dir)``, ``run``, ``compose``, the kind
-  registry ``KINDS``.
+- ``api.py``: ``run_study(experiment, overrides, output_dir)``, ``run``, ``compose``, a config's
+  or a run's kind; ``study_kind.py``: the record of a study kind (``StudyKind``);
+  ``kind_registry.py``: the kinds by name, each imported from its family's folder on first use
+  (the engine imports no study family).
 
 Only ``composition.py``, ``api.py`` (and ``validation.py``, which turns a DictConfig into plain
 values) and ``searchlab/cli.py`` touch Hydra/OmegaConf; importing this package imports none of

@@ -13,41 +13,22 @@ import math
 import re
 import shlex
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from omegaconf import OmegaConf
 
-from searchlab.errors import SearchlabError
-from searchlab.studies.sweep.policies import policies_section
-from searchlab.experiment import grid as _grid
-from searchlab.studies.claim_study.claim_study import claim_session, is_claim_study_run
-from searchlab.studies.claim_study.claim_study import from_engine as claim_from_engine
 from searchlab.experiment.composition import compose, config_error_message
-from searchlab.studies.parallel.parallel_study import from_engine as parallel_from_engine
-from searchlab.studies.parallel.parallel_study import parallel_session
+from searchlab.experiment import kind_registry
 from searchlab.experiment.lock import claim_new
 from searchlab.experiment.schema import ConfigError
-from searchlab.experiment.session import (RunError, Session, recorded_kind, report_or_log,
-                                          run_session, unwritten_report)
+from searchlab.experiment.session import RunError, recorded_kind
 from searchlab.experiment.store import load  # re-exported (__all__)
 from searchlab.experiment import provenance
 from searchlab.experiment.run_dir import RunDir
 from searchlab.experiment.study import Study
-from searchlab.studies.sweep.sweep_session import sweep_session
-from searchlab.studies.tradeoff.tradeoff_config import from_engine as tradeoff_from_engine
-from searchlab.studies.tradeoff.tradeoff_estimate import check_budget as check_tradeoff_budget
-from searchlab.studies.tradeoff.tradeoff_tasks import is_tradeoff_run, tradeoff_session
+from searchlab.experiment.study_kind import StudyKind  # re-exported (__all__)
 from searchlab.experiment.validation import validate
-# the report writers are handed to the kinds here, at the entry layer: report/ reads tables
-# and never dispatches between kinds
-from searchlab.studies.sweep.sweep_report import write_report as write_sweep_report
-from searchlab.studies.claim_study.claim_study_report import write_claim_study_report
-from searchlab.studies.parallel.parallel_report import write_parallel_report
-from searchlab.studies.tradeoff.tradeoff_report import tradeoff_tables, write_tradeoff_report
-from searchlab.studies.sweep.sweep_export import write_tables
-from searchlab.studies.claim_study.claim_study import load_tables as load_claim_tables
 
 
 def new_run_dir(study: Study) -> Path:
@@ -144,76 +125,23 @@ def run_study(experiment: str, overrides: Sequence[str] | Mapping[str, Any] = ()
         raise
 
 
-@dataclass(frozen=True)
-class StudyKind:
-    """One kind of study, as the CLI, the Python API and searchlab-report see it.
-
-    ``section``: the config section that selects the kind (None: the sweep, the default);
-    ``check(cfg, study, run=True)``: the pre-run check (ConfigError, nothing created; ``run=False``:
-    the job only prints its config, so nothing is probed or compiled); ``session(cfg, study)``:
-    the kind's Session for the skeleton (session.run_session); ``report(run_dir, fig_format="png")``:
-    its report writer (report.md, its figures as png, pdf or svg; returns report.md's path); ``after(run_dir, log)``: a further report section;
-    ``is_run(run_dir)``: whether a run directory written before manifest.json recorded the kind
-    holds a run of this kind (the fallback of :func:`kind_of_run`)."""
-
-    name: str
-    section: Optional[str]
-    check: Callable[..., object]
-    session: Callable[[Any, Study], Session]
-    report: Callable[..., Path]
-    is_run: Callable[[Path], bool]
-    after: Optional[Callable[[Path, Callable[[str], None]], None]] = None
-    #: the kind's tables for ``searchlab-report --tables`` (name -> DataFrame); None: the
-    #: sweep's summary tables of its rows (searchlab.export.summary_tables)
-    tables: Optional[Callable[[Path], dict]] = None
-
-    def run(self, cfg: Any, study: Study, run_dir: Path, progress: bool = True,
-            report: Optional[bool] = None, log: Callable[[str], None] = print) -> Path:
-        """Run (or resume) the study of a composed config into run_dir with the engine's runner
-        (``study.runner``), then its report (``report``: None = ``runner.report``). Raises
-        ConfigError (nothing is created) / RunError."""
-        write = study.runner.report if report is None else report
-        return run_session(self.session(cfg, study), study.runner, Path(run_dir),
-                           progress=progress,
-                           report=(lambda d, lg: report_or_log(d, self.report, lg, self.after))
-                           if write else None, log=log)
+def tradeoff_config(cfg: Any) -> Any:
+    """The trade-off study's plain config of a composed config (ConfigError naming the key)."""
+    return kind_registry.study_kind("tradeoff").config(cfg)
 
 
-def _check_sweep(cfg: Any, study: Study, run: bool = True) -> None:
-    # the grid's points first: a refusal in time proportional to the grid, not the instances;
-    # --cfg (run=False) stops there: it prints the config and plans no task
-    _grid.check_points(study, study.runner.max_nodes)
-    if run:
-        _grid.check_budget(_grid.plan(study), study.runner.max_nodes)
-
-
-#: The trade-off study's plain config of a composed config (ConfigError naming the key)
-tradeoff_config = tradeoff_from_engine
-
-
-#: The registry: every kind of study, the sweep last (it has no section of its own). A new
-#: kind is one entry here; nothing else dispatches between kinds.
-KINDS: tuple[StudyKind, ...] = (
-    StudyKind("tradeoff", "tradeoff",
-              lambda cfg, study, run=True: check_tradeoff_budget(tradeoff_config(cfg),
-                                                                 study.runner.max_nodes),
-              lambda cfg, study: tradeoff_session(tradeoff_config(cfg)),
-              write_tradeoff_report, is_tradeoff_run, tables=tradeoff_tables),
-    StudyKind("parallel", "parallel", lambda cfg, study, run=True: parallel_from_engine(cfg),
-              lambda cfg, study: parallel_session(parallel_from_engine(cfg)),
-              write_parallel_report, lambda run_dir: False),
-    StudyKind("claim_study", "claim_study", lambda cfg, study, run=True: claim_from_engine(cfg),
-              lambda cfg, study: claim_session(claim_from_engine(cfg)),
-              write_claim_study_report, is_claim_study_run, tables=load_claim_tables),
-    StudyKind("sweep", None, _check_sweep, lambda cfg, study: sweep_session(study),
-              write_sweep_report, lambda run_dir: False,
-              after=lambda run_dir, log: _policies_report(run_dir, log)),
-)
+def __getattr__(name: str) -> Any:
+    # KINDS: every registered kind, the sweep last (experiment/kind_registry.py); imported on
+    # first use, so importing this module imports no study family
+    if name == "KINDS":
+        return kind_registry.study_kinds()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def kind_of(cfg: Any) -> StudyKind:
-    """The kind of a composed config: the first whose section is set, else the sweep."""
-    return next(k for k in KINDS if k.section is None or cfg.get(k.section) is not None)
+    """The kind of a composed config: the first whose section is set, else the sweep (the
+    registry imports that kind only)."""
+    return kind_registry.section_kind(cfg)
 
 
 def kind_of_run(run_dir: str | Path) -> StudyKind:
@@ -221,10 +149,11 @@ def kind_of_run(run_dir: str | Path) -> StudyKind:
     written before the kind was recorded, the first kind whose ``is_run`` claims it, else the
     sweep."""
     recorded = recorded_kind(run_dir)
-    for k in KINDS:
-        if k.name == recorded:
-            return k
-    return next(k for k in KINDS if k.section is None or k.is_run(Path(run_dir)))
+    for r in kind_registry.kind_refs():
+        if r.name == recorded:
+            return kind_registry.load_kind(r)
+    return next(k for k in kind_registry.study_kinds()
+                if k.section is None or k.is_run(Path(run_dir)))
 
 
 def write_run_report(run_dir: str | Path, **sweep_options: Any) -> Path:
@@ -232,7 +161,7 @@ def write_run_report(run_dir: str | Path, **sweep_options: Any) -> Path:
     exact, n_resamples, partial) apply to a sweep's report only."""
     kind = kind_of_run(run_dir)
     if kind.section is None:
-        return write_sweep_report(Path(run_dir), **sweep_options)
+        return kind.report(Path(run_dir), **sweep_options)
     return kind.report(Path(run_dir), fig_format=sweep_options.get("fmt", "png"))
 
 
@@ -241,7 +170,8 @@ def run(study: Study, run_dir: Path, progress: bool = True, report: Optional[boo
     """Run a validated sweep into run_dir (resuming what is there); write report.md at the end
     (``report``: None = ``runner.report``). The process owns run_dir for the whole run
     (searchlab.experiment.lock): RunError when another live process does."""
-    return KINDS[-1].run(None, study, Path(run_dir), progress=progress, report=report, log=log)
+    return kind_registry.study_kind("sweep").run(None, study, Path(run_dir), progress=progress,
+                                                 report=report, log=log)
 
 
 def write_run_tables(run_dir: str | Path, formats: Any, n_resamples: int = 999,
@@ -251,6 +181,7 @@ def write_run_tables(run_dir: str | Path, formats: Any, n_resamples: int = 999,
     ``choices``: write_tables' estimators, columns, digits and fit_depths."""
     kind = kind_of_run(run_dir)
     tables = kind.tables(Path(run_dir)) if kind.tables is not None else None
+    write_tables = kind.write_tables or kind_registry.study_kind("sweep").write_tables
     return write_tables(run_dir, formats=formats, n_resamples=n_resamples, tables=tables,
                         partial=partial, **choices)
 
@@ -265,34 +196,6 @@ def node_caps(run_dir: str | Path) -> dict[str, int]:
     return {o: study.max_nodes_for(o) for o in study.orderings}
 
 
-#: Ordering components that make a study a move-ordering study (policies.md is written).
-_POLICY_PARTS = {"id", "tt", "killer", "history", "centre", "corners", "captures", "adjacent"}
-
-
-def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
-    """policies.md: searchlab.studies.sweep.policies' section, for game studies and studies of
-    dynamic / game orderings, unless report.md already carries that section."""
-    try:
-        df = load(run_dir)
-        if df.empty or not (df["game"].notna().any() or any(
-                _POLICY_PARTS & set(str(o).split("+")) for o in df["ordering"].unique())):
-            return
-        report = Path(run_dir) / "report.md"
-        if report.exists() and "## Move-ordering policies" in report.read_text():
-            return
-        text = policies_section(df, Path(run_dir) / "figures", rel_to=Path(run_dir), level=1)
-        if text:
-            out = Path(run_dir) / "policies.md"
-            out.write_text(text.replace("# Move-ordering policies",
-                                        f"# {df['experiment'].iloc[0]}: move-ordering policies", 1))
-            log(f"report:  {out}")
-    except Exception as e:  # noqa: BLE001 -- the table is saved; the report is a bonus
-        if isinstance(e, OSError) and not isinstance(e, SearchlabError):   # not written
-            raise unwritten_report(run_dir, e) from None
-        first = str(e).splitlines()[0] if str(e) else ""
-        log(f"report:  policies section failed ({type(e).__name__}: {first})")
-
-
-__all__ = ["compose", "run_study", "run", "StudyKind", "KINDS", "kind_of", "kind_of_run",
+__all__ = ["compose", "run_study", "run", "StudyKind", "kind_of", "kind_of_run",
            "write_run_report", "write_run_tables", "node_caps", "tradeoff_config", "load", "ConfigError", "RunError",
            "RunDir", "override_list", "override_value"]

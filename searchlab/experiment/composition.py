@@ -205,15 +205,18 @@ def axis_overrides(overrides: Sequence[str], experiment: Optional[str] = None) -
         + _default_name(overrides, keys, experiment) + list(overrides)
 
 
-#: the sections that make a study of their kind (experiment.api.KINDS) and the sweep's own
+#: the sections that make a study of their kind (experiment/kind_registry.py) and the sweep's own
 STUDY_SECTIONS = ("tradeoff", "parallel", "claim_study", "sweep")
 
 
 def study_section(cfg: Any) -> Optional[str]:
     """The section that makes a composed config a study of its kind (tradeoff, parallel,
-    claim_study: experiment.api.kind_of's rule), None for the sweep: the command tells a
-    sweep, which it checks and plans without the study families, from the others."""
-    return next((s for s in STUDY_SECTIONS[:-1] if cfg.get(s) is not None), None)
+    claim_study, a plug-in's: experiment.api.kind_of's rule, from the kind registry without
+    importing any kind), None for the sweep: the command tells a sweep, which it checks and
+    plans without the study families, from the others."""
+    from searchlab.experiment.kind_registry import kind_refs
+    return next((r.section for r in kind_refs()
+                 if r.section is not None and cfg.get(r.section) is not None), None)
 
 
 def check_deletions(overrides: Sequence[str]) -> None:

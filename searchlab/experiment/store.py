@@ -40,8 +40,8 @@ from searchlab.experiment.provenance import run_identity
 from searchlab.experiment.run_status import (TABLE_DIR, IncompleteRunError, NotARunError,
                                              RunStatus, planned_tasks, recorded_complete,
                                              recorded_parts, refusal, runs_below)
-from searchlab.experiment.table_kinds import (PARALLEL_KINDS, TRADEOFF_KINDS, UnknownTableError,
-                                              kind_of)
+from searchlab.experiment.kind_registry import study_table_kinds
+from searchlab.experiment.table_kinds import UnknownTableError, kind_of
 
 #: part-NNNNN.parquet (older runs) or part-NNNNN-<writer token>.parquet
 PART_RE = re.compile(r"^part-(\d{5,})(?:-[0-9a-f]{8})?\.parquet$")
@@ -107,9 +107,24 @@ SCHEMA = pa.schema([
 COLUMNS = tuple(SCHEMA.names)
 #: Columns that vary between otherwise identical runs (timing, provenance of the session).
 NONDETERMINISTIC = ("wall_seconds", "version", "commit", "engine")
-#: Every kind of table a run holds: name -> (schema, key columns) (experiment/table_kinds.py).
-KINDS = {"search": (SCHEMA, frozenset({"experiment", "task_id", "nodes"})), **TRADEOFF_KINDS,
-         **PARALLEL_KINDS}
+#: The search rows' kind of table: name -> (schema, key columns) (experiment/table_kinds.py);
+#: the study kinds' own tables are in their records (all_table_kinds)
+KINDS = {"search": (SCHEMA, frozenset({"experiment", "task_id", "nodes"}))}
+
+
+def all_table_kinds() -> dict[str, tuple]:
+    """Every kind of table a run can hold: the search rows and each study kind's tables
+    (StudyKind.table_kinds; imports the study kinds)."""
+    return {**KINDS, **study_table_kinds()}
+
+
+def table_kind(schema: pa.Schema, path: Path) -> str:
+    """The kind of a part: a search part without importing any study kind, else the study
+    kinds' tables (UnknownTableError naming ``path`` when none fits)."""
+    try:
+        return kind_of(schema, path, KINDS)
+    except UnknownTableError:
+        return kind_of(schema, path, all_table_kinds())
 
 
 #: The key of a part's Parquet metadata holding its run's identity (config hash, run id).
@@ -436,7 +451,7 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
         except Exception:  # noqa: BLE001 -- any decoding error: a damaged part
             damaged.setdefault(run, []).append(p.name)
             continue
-        kind = kind_of(t.schema, p, KINDS)       # refuses an unknown table, naming the file
+        kind = table_kind(t.schema, p)       # refuses an unknown table, naming the file
         kinds.setdefault(kind, p)
         if run not in identities:
             identities[run] = run_identity(run)

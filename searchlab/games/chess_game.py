@@ -73,7 +73,7 @@ from searchlab.games.chess_values import (MATE_VALUE, PIECE_VALUES, PST, PST_KIN
                                           PST_KING_MIDDLE)
 from searchlab.data import path as data_path
 from searchlab.games.epd import load_epd
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.games.registry import GameEntry, LabBoard
 
 _UNSET = object()
@@ -311,7 +311,7 @@ def evaluate_white(board: chess.Board) -> int:
 
 # --- the game -------------------------------------------------------------------------------
 class Chess:
-    """Chess implementing the Game protocol (searchlab.games.protocol).
+    """Chess implementing the Game protocol (searchlab.contracts.protocol).
 
     ``Chess()`` starts from the initial position; ``Chess(fen_or_epd)`` /
     ``Chess.from_text(...)`` from any position; MAX is the side to move there. See the module
@@ -385,7 +385,7 @@ class Chess:
     def search_root(self, state: ChessState) -> ChessState:
         """``state`` as the root of a search: its history all before the root, so only a
         position that recurs from there on (or a threefold repetition) is a draw.
-        searchlab.games.position.FromState calls it."""
+        searchlab.contracts.position.FromState calls it."""
         return state.rooted()
 
     def compiled_primitives(self):
@@ -478,7 +478,8 @@ def _suite_positions(source: str) -> list[tuple[str, str, str]]:
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="chess", make=Chess, source_kind="file", sources=("wac", "bk"),
                  nominal_b=35, label="Chess", load_positions=_suite_positions, from_text=Chess,
-                 own_ordering="captures", order=40,
+                 own_ordering="captures", order=40, sides=("white", "black"),
+                 proven_bound=10_000.0,
                  # the lab has no drawing of it: its generic view (FEN text, UCI move buttons)
                  # with the sides named
                  lab_board=LabBoard(sides=("White", "Black")))

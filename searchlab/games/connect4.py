@@ -55,7 +55,7 @@ from searchlab.games.connect4_compiled import compiled_game as _compiled_game
 from searchlab.games import connect4_kernel as kernel
 from searchlab.data import path as data_path
 from searchlab.games.registry import GameEntry, LabBoard
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.games.svg import grid_svg
 from searchlab.hashing import mix64
 
@@ -199,7 +199,7 @@ def _centre_first(state, moves):
 
 
 class ConnectFour:
-    """Connect Four 7x6 implementing the Game protocol (searchlab.games.protocol).
+    """Connect Four 7x6 implementing the Game protocol (searchlab.contracts.protocol).
 
     ``ConnectFour()`` starts from the empty board; ``ConnectFour("4455")`` or
     ``ConnectFour.from_text("4455")`` from the position after those moves, ``ConnectFour(state)``
@@ -537,5 +537,6 @@ LAB_BOARD = LabBoard(build=ConnectFour.from_text,
 GAME = GameEntry(name="connect4", make=ConnectFour, source_kind="file",
                  sources=("Test_L1_R1", "Test_L2_R1", "Test_L3_R1"), nominal_b=7,
                  label="Connect Four", load_positions=_benchmark_positions,
-                 from_text=ConnectFour, own_ordering="centre", lab=True, lab_board=LAB_BOARD,
-                 order=20)
+                 from_text=ConnectFour, own_ordering="centre", at_state=ConnectFour, lab=True,
+                 lab_board=LAB_BOARD, order=20, sides=("first", "second"), max_plies=CELLS,
+                 proven_bound=1.0)

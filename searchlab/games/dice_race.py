@@ -1,5 +1,5 @@
 """The dice race: a small two-player race game with captures and binomial dice (a chance game,
-searchlab.games.protocol.ChanceGame), in the spirit of the Royal Game of Ur.
+searchlab.contracts.protocol.ChanceGame), in the spirit of the Royal Game of Ur.
 
 Why: a second real chance game beside Pig whose chance nodes have *unequal* probabilities (so
 ordering outcomes by probability differs from the natural order), whose decisions interact
@@ -43,7 +43,7 @@ from searchlab.errors import InvalidParameterError
 from searchlab.limits import check_seed
 from searchlab.games import dice_race_compiled
 from searchlab.games.dice_race_compiled import MAX_COINS, MAX_TOKENS
-from searchlab.games.protocol import CHANCE
+from searchlab.contracts.protocol import CHANCE
 from searchlab.hashing import GOLDEN, MASK64, mix64
 
 

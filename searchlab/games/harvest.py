@@ -1,5 +1,5 @@
 """Harvest: a small n-player take-away game with scores (a MultiPlayerGame,
-searchlab.games.protocol), the second real n-player game beside Rolit.
+searchlab.contracts.protocol), the second real n-player game beside Rolit.
 
 Why: the smallest game where max^n, shallow pruning, paranoid and best-reply search all apply
 and differ (three or four players, non-negative constant-sum payoffs, a mover that can be
@@ -33,7 +33,7 @@ from searchlab.errors import InvalidParameterError
 from searchlab.limits import check_seed
 from searchlab.games import harvest_compiled
 from searchlab.games.harvest_compiled import MAX_PILES, MAX_STONES, MAX_TAKE
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.hashing import MASK64
 
 

@@ -81,7 +81,7 @@ from searchlab.errors import InvalidParameterError
 from searchlab.games.hex_board import (MAX_SIZE, MIN_SIZE, check_size, connected, distance,
                                        masks, neighbours, zobrist)
 from searchlab.games.hex_compiled import compiled_game as _compiled_game
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.games.svg import hex_svg
 from searchlab.games.registry import GameEntry, LabBoard
 
@@ -301,7 +301,7 @@ def adjacent_first(state: HexState, moves: list[int]) -> list[int]:
 
 # --- the game ---------------------------------------------------------------------------------
 class Hex:
-    """Hex on the n x n board implementing the Game protocol (searchlab.games.protocol).
+    """Hex on the n x n board implementing the Game protocol (searchlab.contracts.protocol).
 
     ``Hex(n)`` starts from the empty board (MAX = X); ``Hex(n, "c3 b4")`` or
     ``Hex(n, [12, 16])`` after those moves; ``Hex.from_text("5 c3 b4")`` or

@@ -37,7 +37,7 @@ import hashlib
 from typing import Any, Callable, Sequence
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 
 
 def available() -> bool:

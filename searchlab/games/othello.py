@@ -71,7 +71,7 @@ from searchlab.games.othello_compiled import (_CORNER_MASK, _EDGE_MASK, _X_MASK,
                                               ZOBRIST_KEYS)
 from searchlab.games.othello_compiled import CORNERS  # noqa: F401 -- part of this module's API (games.rolit imports it from here)
 from searchlab.games.othello_compiled import compiled_game as _compiled_game
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.games.svg import grid_svg
 from searchlab.games.registry import GameEntry, LabBoard
 from searchlab.hashing import MASK64
@@ -372,7 +372,7 @@ def corners_first(state: OthelloState, moves: list[int]) -> list[int]:
 
 # --- the game -------------------------------------------------------------------------------
 class Othello:
-    """Othello 8x8 implementing the Game protocol (searchlab.games.protocol).
+    """Othello 8x8 implementing the Game protocol (searchlab.contracts.protocol).
 
     ``Othello()`` starts from the standard position (MAX = Black); ``Othello("f5d6c3")`` or
     ``Othello.from_text("f5d6c3")`` from the position after those moves;
@@ -551,4 +551,5 @@ GAME = GameEntry(name="othello", make=Othello, source_kind="random", sources=("r
                  nominal_b=10, label="Othello",
                  random_position=lambda source, ply, seed: Othello.random(ply, seed),
                  max_ply=lambda source: MAX_RANDOM_PLY, format_move=_move_text, own_ordering="corners",
-                 lab=True, lab_board=LAB_BOARD, order=30)
+                 at_state=Othello, lab=True, lab_board=LAB_BOARD, order=30, sides=("black", "white"),
+                 max_plies=MAX_PLIES, proven_bound=1.0)

@@ -1,4 +1,4 @@
-"""Pig, the two-player dice game, as a chance game (searchlab.games.protocol.ChanceGame).
+"""Pig, the two-player dice game, as a chance game (searchlab.contracts.protocol.ChanceGame).
 
 Why Pig: it is the smallest real dice game whose decisions matter (roll again and risk the
 turn total, or bank it), its chance nodes have n = ``dice`` equiprobable outcomes, it has a
@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 from searchlab.errors import InvalidParameterError
 from searchlab.games import pig_compiled
 from searchlab.games.pig_compiled import POINTS_PER_TURN, ROLL, STOP
-from searchlab.games.protocol import CHANCE
+from searchlab.contracts.protocol import CHANCE
 from searchlab.hashing import MASK64
 
 __all__ = ["POINTS_PER_TURN", "ROLL", "STOP", "Pig", "PigState", "evaluate_text", "race_estimate"]

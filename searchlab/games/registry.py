@@ -113,6 +113,16 @@ class GameEntry:
         order: display order (menus, tables, figures), smaller first.
         params: keyword arguments for ``make`` (``_target_`` plug-ins; part of the identity).
         target: the ``_target_`` the entry came from (None: a registered entry).
+        at_state: the game rooted at one of its own states (``Othello(state)``), for studies
+            that walk from the start position themselves (the parallel study's positions,
+            studies/parallel/parallel_tasks.py); None: those studies do not offer the game.
+        sides: the names of the two sides, MAX's (the side to move at the start) first (a
+            match's ``a_color`` column).
+        max_plies: the longest game from the start, passes included (None: not bounded by
+            the game, or not known); the match budget guard's plies per game.
+        proven_bound: the ``|value|`` at or above which a search value is a proven result
+            (a win or loss found), not a heuristic estimate (None: the game's values do not
+            tell).
     """
 
     name: str
@@ -133,6 +143,10 @@ class GameEntry:
     order: int = 100
     params: tuple = field(default=())
     target: Optional[str] = None
+    at_state: Optional[Callable[[Any], Any]] = None
+    sides: tuple[str, str] = ("first", "second")
+    max_plies: Optional[int] = None
+    proven_bound: Optional[float] = None
 
     def __post_init__(self) -> None:
         if self.source_kind not in SOURCE_KINDS:

@@ -36,7 +36,7 @@ from searchlab.errors import InvalidParameterError
 from searchlab.limits import check_seed
 from searchlab.games import rolit_compiled
 from searchlab.games.othello import CORNERS, _squares, flips, legal_squares
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.games.rolit_compiled import CORNER_WEIGHT
 from searchlab.hashing import MASK64
 
@@ -65,7 +65,7 @@ def _adjacent(occupied: int) -> int:
 
 
 class Rolit:
-    """Rolit for 3 or 4 players as a MultiPlayerGame (searchlab.games.protocol)."""
+    """Rolit for 3 or 4 players as a MultiPlayerGame (searchlab.contracts.protocol)."""
 
     has_static = True
     default_depth = None

@@ -33,10 +33,10 @@ from typing import Iterable, NamedTuple
 
 import numpy as np
 
-from searchlab.algorithms.result import SearchResult
+from searchlab.contracts.result import SearchResult
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games import tictactoe_kernel as kernel
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.games.svg import grid_svg
 from searchlab.games.registry import GameEntry, LabBoard
 from searchlab.games.tictactoe_compiled import ZOBRIST
@@ -133,7 +133,7 @@ def parse_moves(text: str | Iterable[int]) -> TicTacToeState:
 
 
 class TicTacToe:
-    """Tic-tac-toe implementing the Game protocol (searchlab.games.protocol).
+    """Tic-tac-toe implementing the Game protocol (searchlab.contracts.protocol).
 
     ``TicTacToe()`` starts from the empty board (MAX = X); ``TicTacToe("4 0 8")``,
     ``TicTacToe([4, 0, 8])`` or ``TicTacToe.from_text("4 0 8")`` starts from the position
@@ -309,4 +309,5 @@ LAB_BOARD = LabBoard(build=TicTacToe.from_text, after=_lab_after,
 
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="tictactoe", make=TicTacToe, source_kind="start", sources=("start",),
-                 nominal_b=5, label="Tic-tac-toe", lab=True, lab_board=LAB_BOARD, order=10)
+                 nominal_b=5, label="Tic-tac-toe", at_state=TicTacToe, lab=True, lab_board=LAB_BOARD,
+                 order=10)

@@ -26,7 +26,7 @@ from typing import Any
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.minimal_tree import minimal_tree
 from searchlab.algorithms.tree_count import count_tree
-from searchlab.algorithms.result import SearchResult
+from searchlab.contracts.result import SearchResult
 from searchlab.analysis.estimators import rn_bstar
 from searchlab.errors import SearchAborted, SearchlabError, TreeTooLargeError
 from searchlab.errors import InvalidParameterError

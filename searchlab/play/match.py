@@ -59,7 +59,7 @@ from searchlab.algorithms.search_api import search
 from searchlab.algorithms.engine_session import EngineSession, SessionConfig
 from searchlab.algorithms.pruning import Pruning
 from searchlab.errors import InvalidParameterError
-from searchlab.games.position import FromState, rooted
+from searchlab.contracts.position import FromState, rooted
 from searchlab.hashing import GOLDEN, MASK64, mix64
 
 

@@ -13,7 +13,7 @@ from numbers import Integral, Real
 from typing import Any
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.limits import MAX_BRANCHING, MAX_DEPTH, MAX_SEED, excerpt
 
 

@@ -1,5 +1,5 @@
 """Chance trees: the synthetic model of docs/chance-tree-spec.md and explicit chance trees
-(the background's Ludo example). Both satisfy searchlab.games.protocol.ChanceGame."""
+(the background's Ludo example). Both satisfy searchlab.contracts.protocol.ChanceGame."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from numbers import Real
 from typing import Any
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.games.protocol import CHANCE
+from searchlab.contracts.protocol import CHANCE
 from searchlab.hashing import child_key, root_key, unit
 from searchlab.trees import chance_tree_compiled
 from searchlab.trees.base import check_int

@@ -6,7 +6,7 @@ from numbers import Integral, Real
 from typing import Any
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.hashing import child_key, root_key
 from searchlab.limits import MAX_DEPTH, MAX_EXPLICIT_NODES, MAX_VALUE, excerpt
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from searchlab.errors import InvalidParameterError
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, mix64, root_key
 from searchlab.limits import MAX_LEVELS
 from searchlab.trees import iid_compiled

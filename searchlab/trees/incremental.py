@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.hashing import GOLDEN, GOOD_SALT, MASK64, NOISE_SALT, NULL_SALT, mix64, root_key, unit
 from searchlab.trees import incremental_compiled
 from searchlab.trees.base import SyntheticTree, check_real

@@ -1,12 +1,12 @@
 """The synthetic n-player tree of docs/chance-tree-spec.md ("n-player trees"): a
-MultiPlayerGame (searchlab.games.protocol) with i.i.d. or constant-sum value vectors."""
+MultiPlayerGame (searchlab.contracts.protocol) with i.i.d. or constant-sum value vectors."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, VECTOR_SALT, mix64, root_key, unit
 from searchlab.trees import nplayer_compiled
 from searchlab.trees.base import check_int

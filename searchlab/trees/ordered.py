@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 from searchlab.hashing import GOLDEN, MASK64, ORDER_SALT, mix64, root_key, unit
 from searchlab.trees import ordered_compiled
 from searchlab.trees.base import SyntheticTree, check_real

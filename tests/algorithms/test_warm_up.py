@@ -14,14 +14,26 @@ from searchlab.errors import InvalidParameterError
 
 
 def test_every_snippet_is_python_and_names_are_checked():
-    for name in W.ENGINES:
+    for name in W.engines():
         compile(W.snippet(name), name, "exec")
-    assert W.check_names(None) == list(W.ENGINES) and W.check_names([]) == [] == W.warm_up([])
+    assert W.check_names(None) == list(W.engines()) and W.check_names([]) == [] == W.warm_up([])
     assert W.check_names(["chess", "pig", "chess"]) == ["chess", "pig"]
     with pytest.raises(InvalidParameterError, match=r"engine must be one of chess, othello.*got 'go'"):
         W.check_names(["pig", "go"])
     with pytest.raises(InvalidParameterError, match="jobs must be an integer >= 1; got 0"):
         W.warm_up(["pig"], jobs=0)
+
+
+def test_the_registered_games_engines_come_from_the_registry():
+    """Every registered game with compiled primitives has an engine, whose snippet finds the
+    game through the registry (the module names no game); the largest cold compile first."""
+    from searchlab.games.registry import registry
+    compiled = [n for n, e in registry().items() if e.compiled()]
+    assert compiled and set(compiled) <= set(W.engines())
+    for n in compiled:
+        assert W.snippet(n) == f"{W.GAME_SNIPPET[0]}\n{W.GAME_SNIPPET[1].format(name=n)}\n"
+    cold = [W.COLD_SECONDS[n] for n in W.engines() if n in W.COLD_SECONDS]
+    assert cold == sorted(cold, reverse=True)
 
 
 def test_the_cli_refuses_unknown_names_and_jobs(capsys):

@@ -29,7 +29,7 @@ SEARCH = {"game": "tictactoe", "position": "", "algorithm": "alphabeta", "orderi
 
 
 def test_the_lab_compiles_every_game_it_offers():
-    assert set(LAB_ENGINES) == set(GAMES) and set(LAB_ENGINES.values()) <= set(W.ENGINES)
+    assert set(LAB_ENGINES) == set(GAMES) and set(LAB_ENGINES.values()) <= set(W.engines())
     with pytest.raises(InvalidParameterError, match="engine must be one of"):
         EngineCompiler({"tictactoe": "go"})
     none = EngineCompiler({})           # compiles nothing (and starts no process)

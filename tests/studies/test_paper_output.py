@@ -360,14 +360,14 @@ def test_report_format_reaches_every_kinds_writer(tmp_path, monkeypatch):
     draws png, pdf and svg; the sweep's is tested with its run above)."""
     import json
 
-    from searchlab.experiment import api
+    from searchlab.experiment import api, kind_registry
     from searchlab.report.report_cli import main as report_main
     got = []
     kinds = tuple(k if k.section is None else
                   dataclasses.replace(k, report=lambda d, fig_format="png", name=k.name:
                                       got.append((name, fig_format)) or d / "report.md")
-                  for k in api.KINDS)
-    monkeypatch.setattr(api, "KINDS", kinds)
+                  for k in kind_registry.study_kinds())
+    monkeypatch.setattr(kind_registry, "_LOADED", {k.name: k for k in kinds})
     names = [k.name for k in kinds if k.section is not None]
     assert names == ["tradeoff", "parallel", "claim_study"]
     for kind in names:

@@ -1,6 +1,6 @@
 """The compiled chance engine's game interface: what a chance game supplies.
 
-A chance game (searchlab.games.protocol.ChanceGame) opts in with ``Capabilities(family_compiled
+A chance game (searchlab.contracts.protocol.ChanceGame) opts in with ``Capabilities(family_compiled
 =True)`` and a method ``family_primitives(self) -> CompiledChanceGame``. The engine
 (``_chance_engine.py``, a template specialised per game by ``family.engine``) runs
 expectiminimax, alphabeta-emm, Star1 and Star2 over the primitives, node for node as

@@ -1,6 +1,6 @@
 """The compiled n-player engine's game interface: what an n-player game supplies.
 
-An n-player game (searchlab.games.protocol.MultiPlayerGame) opts in with
+An n-player game (searchlab.contracts.protocol.MultiPlayerGame) opts in with
 ``Capabilities(family_compiled=True)`` and a method ``family_primitives(self) ->
 CompiledNPlayerGame``. The engine (``_nplayer_engine.py``, a template specialised per game by
 ``family.engine``) runs max^n, shallow pruning, paranoid (alpha-beta and plain minimax) and

@@ -5,7 +5,7 @@
 
 A fresh machine compiles each game's engine at its first compiled search (12-32 s of CPU per
 game, docs/compile-time.md); every later process loads it from the disk cache in well under a
-second. ``ENGINES`` is the one list of what a fresh checkout compiles: per engine, the imports
+second. :func:`engines` is the one list of what a fresh checkout compiles: per engine, the imports
 and one small search (depth 1-2: the time is compilation, not search) that compiles everything
 the engine's searches run (the per-game engine copy, the chess kernel, the synthetic-tree
 kernel). The test suite's start (tests/conftest.py), the compile-time benchmark
@@ -15,8 +15,10 @@ The engines compile in child Python processes (``jobs`` at once), never in the c
 child takes the next engine when it is done with one, so that the imports and numba's start-up
 are paid once per child (its first engine's figures include them), and the caller (pytest, the
 lab's server) holds none of the compiled code. The snippets are plain text and this module
-imports no game: it sits with the compiled engines (layer 3), below everything that names the
-games.
+imports no game: it sits with the compiled engines (layer 3), below the games; the registered
+games' engines come from the game registry (games.registry), imported by name when the list is
+first asked for (:func:`engines`), so a game, a plug-in too, is warmed up without being named
+here.
 
 A child reports per engine its CPU seconds (``time.process_time``: the engine's imports, and
 the compile or the cache load) and how many functions numba compiled (numba's
@@ -27,6 +29,7 @@ engine with no compiled function was already cached.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import subprocess
@@ -44,30 +47,15 @@ _SEARCH = "from searchlab import search\n"
 _CHANCE = "from searchlab.algorithms.chance_search import search_chance\n"
 _NPLAYER = "from searchlab.algorithms.multiplayer import search_multiplayer\n"
 
-#: name: (imports, the first searches: one line). A game on the two-player engine searches
-#: twice, in natural order and with iterative deepening: the engine copy's two entry points
-#: (``search`` and ``deepen``), each compiled at its first call (the lab's default ordering
-#: deepens; warming ``search`` alone left its first request compiling ``deepen``). The order is
-#: the default order of the command (largest first, so that a parallel run ends sooner); the
-#: names are the command's.
+#: name: (imports, the first searches: one line): the engines that are not a registered game's
+#: (synthetic trees, chance and n-player games, the kernels); the registered games' engines are
+#: added by :func:`engines` (GAME_SNIPPET). A game on the two-player engine searches twice, in
+#: natural order and with iterative deepening: the engine copy's two entry points (``search``
+#: and ``deepen``), each compiled at its first call (the lab's default ordering deepens; warming
+#: ``search`` alone left its first request compiling ``deepen``). The names are the command's.
 ENGINES: dict[str, tuple[str, str]] = {
-    "chess": (_SEARCH + "from searchlab.games.chess_game import Chess",
-              "g = Chess(); search(g, 'alphabeta', 'natural', depth=2, engine='compiled'); "
-              "search(g, 'alphabeta', 'id+tt+killer+history', depth=2, engine='compiled')"),
-    "othello": (_SEARCH + "from searchlab.games.othello import Othello",
-                "g = Othello(); search(g, 'alphabeta', 'natural', depth=2, engine='compiled'); "
-              "search(g, 'alphabeta', 'id+tt+killer+history', depth=2, engine='compiled')"),
-    "hex": (_SEARCH + "from searchlab.games.hex import Hex",
-            "g = Hex(7); search(g, 'alphabeta', 'natural', depth=2, engine='compiled'); "
-              "search(g, 'alphabeta', 'id+tt+killer+history', depth=2, engine='compiled')"),
     "iid": (_SEARCH + "from searchlab.trees.iid import IIDTree",
             "search(IIDTree(4, 4, seed=1), 'alphabeta', 'natural', engine='compiled')"),
-    "tictactoe": (_SEARCH + "from searchlab.games.tictactoe import TicTacToe",
-                  "g = TicTacToe(); search(g, 'alphabeta', 'natural', depth=2, engine='compiled'); "
-              "search(g, 'alphabeta', 'id+tt+killer+history', depth=2, engine='compiled')"),
-    "connect4": (_SEARCH + "from searchlab.games.connect4 import ConnectFour",
-                 "g = ConnectFour(); search(g, 'alphabeta', 'natural', depth=2, engine='compiled'); "
-              "search(g, 'alphabeta', 'id+tt+killer+history', depth=2, engine='compiled')"),
     "pig": (_CHANCE + "from searchlab.games.pig import Pig",
             "search_chance(Pig(winscore=20), 'star2', 'static', depth=2, engine='compiled')"),
     "dice_race": (_CHANCE + "from searchlab.games.dice_race import DiceRace",
@@ -89,10 +77,46 @@ ENGINES: dict[str, tuple[str, str]] = {
     "parallel_trees": ("from searchlab.parallel import simulate\n"
                        "from searchlab.trees import IIDTree, OrderedTree, IncrementalTree",
                        "for t in (IIDTree(2, 2), OrderedTree(2, 2), IncrementalTree(2, 2)): simulate(t, 'ybwc', 2)"),
-    "parallel_games": ("from searchlab.parallel import simulate\nfrom searchlab.games.connect4 import ConnectFour\n"
-                       "from searchlab.games.othello import Othello\nfrom searchlab.games.tictactoe import TicTacToe",
-                       "for g in (ConnectFour(), Othello(), TicTacToe()): simulate(g, 'ybwc', 2, depth=2)"),
+    # the parallel simulator's games (registered games with GameEntry.at_state): one copy per game
+    "parallel_games": ("from searchlab.parallel import simulate\nfrom searchlab.games.registry import registry",
+                       "for e in registry().values():\n"
+                       "    if e.at_state is not None: simulate(e.start(), 'ybwc', 2, depth=2)"),
 }
+
+#: A registered game's engine (games.registry, the game's own GameEntry, plug-ins included):
+#: its start position searched in natural order and with iterative deepening
+GAME_SNIPPET = (_SEARCH + "from searchlab.games.registry import entry",
+                "g = entry({name!r}).start(); "
+                "search(g, 'alphabeta', 'natural', depth=2, engine='compiled'); "
+                "search(g, 'alphabeta', 'id+tt+killer+history', depth=2, engine='compiled')")
+#: the module of the game registry: a layer above this one (docs/architecture.md), so it is
+#: imported by name when the list of engines is first asked for, as the child processes
+#: import the games named in the snippets' text
+_REGISTRY = "searchlab.games.registry"
+_FILLED = False
+
+
+def engines() -> dict[str, tuple[str, str]]:
+    """Every engine (``ENGINES``, completed in place on the first call): the registered games
+    with compiled primitives (GAME_SNIPPET) and the other engines, the largest cold compile
+    first (COLD_SECONDS; unmeasured ones last, in declaration order), so that a parallel run
+    ends sooner."""
+    global _FILLED
+    if not _FILLED:
+        games = {}
+        for name, e in importlib.import_module(_REGISTRY).registry().items():
+            try:
+                compiled = e.compiled()
+            except Exception:  # noqa: BLE001 -- a broken plug-in's first search reports it
+                compiled = False
+            if compiled:
+                games[name] = (GAME_SNIPPET[0], GAME_SNIPPET[1].format(name=name))
+        merged = {**games, **ENGINES}
+        order = sorted(merged, key=lambda n: -COLD_SECONDS.get(n, -1.0))
+        ENGINES.clear()
+        ENGINES.update({n: merged[n] for n in order})
+        _FILLED = True
+    return ENGINES
 
 
 #: what a warm-up process runs: engine names in on stdin, one marked JSON line out per engine
@@ -151,14 +175,15 @@ class Outcome:
 
 
 def check_names(names: Iterable[str] | None) -> list[str]:
-    """The engines named, each once (None: all of them, in ``ENGINES``' order; empty: none).
+    """The engines named, each once (None: all of them, in :func:`engines`' order; empty: none).
     InvalidParameterError naming the allowed names for an unknown one."""
+    known = engines()
     if names is None:
-        return list(ENGINES)
+        return list(known)
     out: list[str] = []
     for n in names:
-        if n not in ENGINES:
-            raise InvalidParameterError(f"engine must be one of {', '.join(ENGINES)}; got {n!r}")
+        if n not in known:
+            raise InvalidParameterError(f"engine must be one of {', '.join(known)}; got {n!r}")
         if n not in out:
             out.append(n)
     return out
@@ -166,7 +191,7 @@ def check_names(names: Iterable[str] | None) -> list[str]:
 
 def snippet(name: str) -> str:
     """The Python code of engine ``name``'s first search (imports, then the search)."""
-    imports, statement = ENGINES[check_names([name])[0]]
+    imports, statement = engines()[check_names([name])[0]]
     return f"{imports}\n{statement}\n"
 
 
@@ -174,7 +199,7 @@ class _Process:
     """One warm-up process: it runs the engines it is sent, one after the other."""
 
     def __init__(self, env: dict[str, str] | None) -> None:
-        self.p = subprocess.Popen([sys.executable, "-c", _CHILD, json.dumps(ENGINES)], env=env,
+        self.p = subprocess.Popen([sys.executable, "-c", _CHILD, json.dumps(engines())], env=env,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.DEVNULL, text=True)
 
@@ -277,7 +302,7 @@ def _parser() -> argparse.ArgumentParser:
                     "so that the first compiled search of a game loads them instead of compiling "
                     "(docs/compile-time.md).")
     p.add_argument("engines", nargs="*", metavar="ENGINE",
-                   help=f"engines to compile (default all): {', '.join(ENGINES)}")
+                   help=f"engines to compile (default all): {', '.join(engines())}")
     p.add_argument("--jobs", "-j", type=int, default=2,
                    help="processes at a time (default 2; each compiles one engine, single-threaded)")
     return p

@@ -36,9 +36,9 @@ import numpy as np
 from searchlab.algorithms.kernels import _alphabeta as _ab
 from searchlab.algorithms.kernels.hashing_compiled import mix64 as _mix
 from searchlab.algorithms.kernels._oracle import ORACLE_MAX_LEAVES, check_oracle_size, oracle_offsets
-from searchlab.algorithms.result import SearchResult
+from searchlab.contracts.result import SearchResult
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.games.protocol import Capabilities
+from searchlab.contracts.protocol import Capabilities
 
 __all__ = ["kernel_supports", "run_kernel", "warm_up", "ORACLE_MAX_LEAVES", "ALGORITHMS",
            "ORDERINGS"]

@@ -37,7 +37,7 @@ from searchlab.algorithms.search_api import search
 from searchlab.errors import InvalidParameterError
 from searchlab.experiment.seeds import derive_seed
 from searchlab.games.hex import Hex
-from searchlab.games.position import FromState
+from searchlab.contracts.position import FromState
 from searchlab.limits import check_int
 from searchlab.play.match import Player, choose_move
 from searchlab.algorithms.engine_session import EngineSession

@@ -46,12 +46,14 @@ from searchlab.experiment.seeds import derive_seed
 from searchlab.games.connect4 import ConnectFour
 from searchlab.games.hex import Hex
 from searchlab.games.othello import Othello
+from searchlab.games.registry import registry as game_registry
 from searchlab.limits import check_int, check_number
 from searchlab.play.match import Player, play_game
 from searchlab.play.openings import random_openings
 from searchlab.studies.tradeoff.matches import judge_pairings, summarize_games
 
-OWN_ORDER = {"hex": "adjacent", "connect4": "centre", "othello": "corners"}
+#: alpha-beta's ordering per game: the game's own (GameEntry.own_ordering)
+OWN_ORDER = {n: e.own_ordering for n, e in game_registry().items() if e.own_ordering}
 AB_NAME, MCTS_NAME = "alpha-beta", "mcts"
 
 

@@ -5,7 +5,7 @@ docs/parallel.md) runs this study instead of a sweep: one task per synthetic tre
 ``parallel.trees``: model, b, depth, ordering quality order_p, tree seed) and per game position
 (a block of ``parallel.games``: game, depth, ordering policy, position), each simulating every
 algorithm at every p (searchlab/studies/parallel/parallel_tasks.py: ``tree_rows``, ``game_rows``). The rows (one
-per simulation, columns: experiment/table_kinds.py ``PARALLEL_SCHEMA``) go to ``table/``
+per simulation, columns: studies/parallel/parallel_schema.py ``PARALLEL_SCHEMA``) go to ``table/``
 through the engine's runner: batching, retries, crash retry, progress, provenance, resume
 (a task whose rows are in the run directory is not run again), the run lock (api.py).
 
@@ -33,7 +33,7 @@ from searchlab.experiment.schema import ConfigError
 from searchlab.experiment.seeds import config_digest, derive_seed, task_digest
 from searchlab.experiment.session import EnvelopeRows, Session, dump_yaml
 from searchlab.experiment.validation import plain_config, structured
-from searchlab.experiment.table_kinds import PARALLEL_SCHEMA
+from searchlab.studies.parallel.parallel_schema import PARALLEL_SCHEMA
 from searchlab.parallel import ALGORITHMS, Costs
 from searchlab.parallel.game_simulation import policy
 from searchlab.parallel.simulate import MAX_PROCESSORS
@@ -191,7 +191,7 @@ def validate(sec: ParallelSection) -> None:
         _ints(f"{k}.p", g.p, 1, MAX_PROCESSORS)
         if not g.orderings:
             _fail(f"{k}.orderings must be a non-empty list")
-        from_game = GAMES[g.game]()
+        from_game = GAMES[g.game].start()
         for o in g.orderings:
             try:
                 _check_ordering(from_game, o)

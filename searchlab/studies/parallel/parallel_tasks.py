@@ -18,9 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from searchlab.games.connect4 import ConnectFour  # noqa: E402
-from searchlab.games.othello import Othello  # noqa: E402
-from searchlab.games.tictactoe import TicTacToe  # noqa: E402
+from searchlab.games.registry import registry as game_registry  # noqa: E402
 from searchlab.parallel.game_simulation import TABLE_ALGORITHMS  # noqa: E402
 from searchlab.parallel.simulate import ALGORITHMS, Costs, simulate  # noqa: E402
 from searchlab.trees import IIDTree, IncrementalTree, OrderedTree  # noqa: E402
@@ -77,7 +75,9 @@ def tree_rows(model: str, b: int, d: int, tree_seed: int, order_p: float | None,
                           True)]
 
 
-GAMES = {"connect4": ConnectFour, "othello": Othello, "tictactoe": TicTacToe}
+#: The games the study offers: the registered games that can be rooted at one of their states
+#: (GameEntry.at_state), by name.
+GAMES = {name: e for name, e in game_registry().items() if e.at_state is not None}
 
 
 def game_at(name: str, ply: int, seed: int):
@@ -85,7 +85,7 @@ def game_at(name: str, ply: int, seed: int):
     ply 0: the start position; a game that ends early keeps its last non-terminal position)."""
     if name not in GAMES:
         raise ValueError(f"game must be one of {', '.join(GAMES)}; got {name!r}")
-    g = GAMES[name]()
+    g = GAMES[name].start()
     rng = np.random.default_rng(seed)
     s = g.initial_state()
     for _ in range(ply):
@@ -93,7 +93,7 @@ def game_at(name: str, ply: int, seed: int):
         if g.is_terminal(nxt):
             break
         s = nxt
-    return g if s == g.initial_state() else GAMES[name](s)
+    return g if s == g.initial_state() else GAMES[name].at_state(s)
 
 
 def game_rows(name: str, ply: int, position_seed: int, depth: int, ordering: str,

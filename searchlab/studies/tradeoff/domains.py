@@ -33,7 +33,8 @@ from searchlab.games.connect4 import ConnectFour, ConnectFourState, load_benchma
 from searchlab.games.epd import load_epd
 from searchlab.games.null_move import connect_four_with_null_move
 from searchlab.games.othello import Othello, OthelloState, random_position
-from searchlab.games.position import FromState
+from searchlab.games.registry import registry as game_registry
+from searchlab.contracts.position import FromState
 from searchlab.experiment.seeds import tradeoff_seed as seed_for
 from searchlab.studies.tradeoff.tradeoff_config import DomainConf, data_path
 from searchlab.trees.incremental import IncrementalTree
@@ -195,5 +196,6 @@ def fit_game_and_states(domain: str, variant: str, d: DomainConf, study_seed: in
     return game, states[:f.positions]
 
 
-#: |value| at or above which a value is a proven result, not a heuristic estimate
-PROVEN_BOUND = {"connect4": 1.0, "othello": 1.0, "chess": 10_000.0}
+#: |value| at or above which a value is a proven result, not a heuristic estimate (the games'
+#: own GameEntry.proven_bound)
+PROVEN_BOUND = {n: e.proven_bound for n, e in game_registry().items() if e.proven_bound is not None}

@@ -3,7 +3,7 @@ verdict of a set of pairings with Holm's correction.
 
 A *pairing* is one configuration A against one opponent B in one domain at one node budget
 per move; its games come in *pairs* (each opening once with each colour). ``summarize_games``
-turns the per-game rows (experiment/table_kinds.py MATCH_GAME_SCHEMA) into one row per pairing:
+turns the per-game rows (studies/tradeoff/tradeoff_schemas.py MATCH_GAME_SCHEMA) into one row per pairing:
 the game totals, A's score, and from the complete pairs the pentanomial counts, the Elo
 difference with a 95 % CI, the two-sided p-value of "score = 1/2" and the smallest Elo
 difference the run's size detects (80 % power, 5 % level) — stats.pentanomial; where every

@@ -16,7 +16,7 @@ every domain.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Optional
 
@@ -34,7 +34,6 @@ from searchlab.play.match import PLAY_MODES
 from searchlab.play.tuning import GRID
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"      # searchlab/data: shipped inputs
-DOMAINS = ("incremental", "connect4", "othello", "chess")
 #: per domain, the values ``null_move_guard`` may take (None = the game's own: guarded in
 #: Connect Four and chess; Othello has no guard, its pass is offered everywhere; the incremental
 #: tree's null move is its own and has no guard to switch)
@@ -186,6 +185,10 @@ class Domains:
     connect4: DomainConf = field(default_factory=DomainConf)
     othello: DomainConf = field(default_factory=DomainConf)
     chess: DomainConf = field(default_factory=DomainConf)
+
+
+#: the study's domains: the sections of ``tradeoff.domains`` (Domains' fields), in order
+DOMAINS = tuple(f.name for f in fields(Domains))
 
 
 @dataclass

@@ -31,6 +31,7 @@ import dataclasses
 
 from searchlab.experiment.budget import full_tree_nodes, human
 from searchlab.games.registry import entry as game_entry
+from searchlab.games.registry import registry as game_registry
 from searchlab.experiment.schema import ConfigError
 from searchlab.studies.tradeoff.tradeoff_config import (DomainConf, TechniqueConf, TradeoffConfig,
                                                  selected_domains)
@@ -38,8 +39,9 @@ from searchlab.limits import MAX_COUNT
 
 #: A quiescence technique's search at depth d: at most QUIESCENCE_FACTOR full trees (above).
 QUIESCENCE_FACTOR = 8
-#: Longest game in plies: Connect Four fills 42 cells; Othello 60 discs, a pass at most before each.
-MAX_PLIES = {"connect4": 42, "othello": 120}
+#: Longest game in plies, the games' own (GameEntry.max_plies: Connect Four fills 42 cells;
+#: Othello 60 discs, a pass at most before each)
+MAX_PLIES = {n: e.max_plies for n, e in game_registry().items() if e.max_plies is not None}
 
 
 def full_tree(domain: str, dconf: DomainConf) -> int:

@@ -29,12 +29,14 @@ from searchlab.errors import SearchlabError
 from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import solve
 from searchlab.games.othello import square_name
-from searchlab.games.position import FromState
+from searchlab.games.registry import entry as game_entry
+from searchlab.games.registry import game_names
+from searchlab.contracts.position import FromState
 from searchlab.play.clock_noise import ClockNoise, clock_noise
 from searchlab.play.match import Player, play_game
 from searchlab.play.openings import Opening, random_openings
 from searchlab.studies.tradeoff import domains as dom
-from searchlab.studies.tradeoff.tradeoff_config import (TechniqueConf, TradeoffConfig,
+from searchlab.studies.tradeoff.tradeoff_config import (DOMAINS, TechniqueConf, TradeoffConfig,
                                                         null_move_guarded)
 
 SOUND = "sound"
@@ -177,8 +179,8 @@ def run_position(pos: dom.Position, dconf: Any, techniques: list[TechniqueConf],
 
 # --- matches --------------------------------------------------------------------------------
 #: the side A plays when it is the game's MAX (the side to move at the start) / MIN
-COLOURS = {"connect4": ("first", "second"), "othello": ("black", "white"),
-           "chess": ("white", "black")}
+#: (the games' own side names, GameEntry.sides)
+COLOURS = {n: game_entry(n).sides for n in DOMAINS if n in game_names()}
 
 
 def match_game(domain: str, dconf: Any = None):

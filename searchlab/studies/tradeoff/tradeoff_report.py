@@ -23,6 +23,8 @@ from searchlab.analysis.figures import save as save_figure
 from searchlab.analysis.labels import place_labels
 from searchlab.analysis.palette import TECHNIQUE_COLOURS
 from searchlab.studies.tradeoff.tradeoff_config import DOMAINS, FAMILIES
+from searchlab.games.registry import entry as game_entry
+from searchlab.games.registry import game_names
 from searchlab.studies.tradeoff.tradeoff_tables import load_table
 from searchlab.studies.tradeoff.tuning_report import (is_tuning_run, time_control_section,
                                                      write_tuning_report)
@@ -45,8 +47,10 @@ MARKERS = {"sound": "*", "null_move": "o", "lmr": "s", "futility": "^", "razorin
 FAMILY_LABEL = {"sound": "sound alpha-beta", "null_move": "null move", "lmr": "late move reductions",
                 "futility": "futility", "razoring": "razoring", "beam": "beam", "probcut": "ProbCut",
                 "quiescence": "quiescence"}
-DOMAIN_TITLE = {"incremental": "Incremental tree", "connect4": "Connect Four",
-                "othello": "Othello", "chess": "Chess (Bratko-Kopec)"}
+#: a domain's title: a game's own label (GameEntry.display), the tree's and the chess suite's
+_OWN_TITLE = {"incremental": "Incremental tree", "chess": "Chess (Bratko-Kopec)"}
+DOMAIN_TITLE = {n: _OWN_TITLE.get(n) or game_entry(n).display for n in DOMAINS
+                if n in _OWN_TITLE or n in game_names()}
 CLAIM = ("“These are all unsound: they can prune the best move, and are used anyway because "
          "the depth bought is worth more than the occasional error.”")
 

@@ -1,4 +1,4 @@
-"""Reading the trade-off study's tables back (schemas in experiment/table_kinds.py; written by
+"""Reading the trade-off study's tables back (schemas in studies/tradeoff/tradeoff_schemas.py; written by
 the engine store's PartWriter: ``table/`` rows, ``games/`` (one row per match game; runs from
 before the game pairs have ``matches/``, one row per match))."""
 
@@ -10,8 +10,8 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from searchlab.studies.tradeoff.matches import summarize_games
-from searchlab.experiment.table_kinds import (MATCH_GAME_SCHEMA, MATCH_SCHEMA,
-                                             TRADEOFF_SCHEMA as ROW_SCHEMA)
+from searchlab.studies.tradeoff.tradeoff_schemas import (MATCH_GAME_SCHEMA, MATCH_SCHEMA,
+                                                         TRADEOFF_SCHEMA as ROW_SCHEMA)
 
 #: columns that differ between identical runs: times, and what the match games measure of the
 #: machine while they run (nodes per CPU second, load, the clock probe)

@@ -35,7 +35,7 @@ from searchlab.experiment.runner import RunSettings
 from searchlab.experiment.budget import human, total_work
 from searchlab.experiment.seeds import config_digest, task_digest
 from searchlab.experiment.session import EnvelopeRows, Session, dump_yaml
-from searchlab.experiment.table_kinds import MATCH_GAME_SCHEMA, TRADEOFF_SCHEMA
+from searchlab.studies.tradeoff.tradeoff_schemas import MATCH_GAME_SCHEMA, TRADEOFF_SCHEMA
 from searchlab.studies.tradeoff import domains as dom
 from searchlab.studies.tradeoff.tradeoff_config import (TradeoffConfig, null_move_guarded,
                                                         selected_domains)

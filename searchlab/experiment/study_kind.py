@@ -1,0 +1,61 @@
+"""The record of one study kind (sweep, trade-off, parallel, claim study, a plug-in's), as the
+CLI, the Python API and searchlab-report see it. Each kind declares its record beside its code
+(``searchlab/studies/<family>/*_kind.py``: ``KIND``); the registry
+(experiment/kind_registry.py) finds it by name, so the engine imports no study family."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional
+
+from searchlab.experiment.session import Session, report_or_log, run_session
+from searchlab.experiment.study import Study
+
+
+@dataclass(frozen=True)
+class StudyKind:
+    """One kind of study.
+
+    ``section``: the config section that selects the kind (None: the sweep, the default);
+    ``check(cfg, study, run=True)``: the pre-run check (ConfigError, nothing created; ``run=False``:
+    the job only prints its config, so nothing is probed or compiled); ``session(cfg, study)``:
+    the kind's Session for the skeleton (session.run_session); ``report(run_dir, fig_format="png")``:
+    its report writer (report.md, its figures as png, pdf or svg; returns report.md's path);
+    ``is_run(run_dir)``: whether a run directory written before manifest.json recorded the kind
+    holds a run of this kind (the fallback of experiment.api.kind_of_run); ``after(run_dir, log)``:
+    a further report section."""
+
+    name: str
+    section: Optional[str]
+    check: Callable[..., object]
+    session: Callable[[Any, Study], Session]
+    report: Callable[..., Path]
+    is_run: Callable[[Path], bool]
+    after: Optional[Callable[[Path, Callable[[str], None]], None]] = None
+    #: the kind's tables for ``searchlab-report --tables`` (name -> DataFrame); None: the
+    #: sweep's summary tables of its rows (searchlab.export.summary_tables)
+    tables: Optional[Callable[[Path], dict]] = None
+    #: the kind's plain config of a composed config (e.g. the trade-off study's TradeoffConfig;
+    #: ConfigError naming the key); None: the kind reads the validated Study
+    config: Optional[Callable[[Any], Any]] = None
+    #: the Parquet tables the kind writes that ``searchlab.load`` reads beside the search rows:
+    #: name -> (schema, key columns) (experiment/table_kinds.py kind_of)
+    table_kinds: Mapping[str, tuple] = field(default_factory=dict)
+    #: ``searchlab-report --tables``' writer (the sweep's: studies/sweep/sweep_export.py
+    #: write_tables); None: the sweep kind's
+    write_tables: Optional[Callable[..., list]] = None
+
+    def run(self, cfg: Any, study: Study, run_dir: Path, progress: bool = True,
+            report: Optional[bool] = None, log: Callable[[str], None] = print) -> Path:
+        """Run (or resume) the study of a composed config into run_dir with the engine's runner
+        (``study.runner``), then its report (``report``: None = ``runner.report``). Raises
+        ConfigError (nothing is created) / RunError."""
+        write = study.runner.report if report is None else report
+        return run_session(self.session(cfg, study), study.runner, Path(run_dir),
+                           progress=progress,
+                           report=(lambda d, lg: report_or_log(d, self.report, lg, self.after))
+                           if write else None, log=log)
+
+
+__all__ = ["StudyKind"]
