@@ -7,30 +7,17 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 
 import pytest
 
 import searchlab
-from searchlab import cli
 from searchlab.cli_guard import groups
 from searchlab.experiment import api, lock
 from searchlab.experiment.provenance import version
 from searchlab.experiment.validation import validate
 
+from .conftest import run_main as _main
 from .experiment_helpers import ROOT, SEARCHLAB
-
-
-def _main(monkeypatch, capsys, *argv: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["searchlab", *argv])
-    monkeypatch.setattr(sys, "stdout", sys.stdout)        # restored after main's wrapper
-    try:
-        cli.main()
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 BAD = [

@@ -15,24 +15,13 @@ import pandas as pd
 import pytest
 from hydra.core import utils as hydra_utils
 
-from searchlab import cli
 from searchlab.experiment import api, lock, store
 from searchlab.experiment.composition import forget_claimed, run_dir
 
+from .conftest import run_main as _main
+
 TINY = ["experiment=quick", "sweep.b=[2]", "sweep.d=[1]", "sweep.instances=1",
         "sweep.ordering=[random]", "runner.n_jobs=1", "runner.progress=false"]
-
-
-def _main(monkeypatch, capsys, *argv: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["searchlab", *argv])
-    monkeypatch.setattr(sys, "stdout", sys.stdout)
-    try:
-        cli.main()
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_claimed_directories_are_distinct_under_concurrency(tmp_path):
