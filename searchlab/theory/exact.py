@@ -48,10 +48,11 @@ is the stated, computed error bound; it falls as M grows.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
-from typing import Sequence
+from numbers import Real
 
 import numpy as np
 
@@ -179,6 +180,12 @@ def _int(name: str, x, lo: int, hi: int | None = None) -> int:
 
 
 def _check_pmf(pmf: Sequence, exact: bool) -> np.ndarray:
+    """pmf as an array (Fractions when exact), or InvalidParameterError naming what is wrong: a
+    mapping or set is refused (their order is not the levels'; a dict passed its keys), and so
+    is any entry that is not a real number (a string was parsed)."""
+    if isinstance(pmf, (Mapping, AbstractSet)):
+        raise InvalidParameterError(f"pmf must be a sequence of probabilities, level 0 first; "
+                                    f"got a {type(pmf).__name__}: {excerpt(pmf)}")
     try:
         n = len(pmf)
     except TypeError:
@@ -188,6 +195,8 @@ def _check_pmf(pmf: Sequence, exact: bool) -> np.ndarray:
     if n > MAX_EXACT_LEVELS:
         raise InvalidParameterError(f"pmf must list at most {MAX_EXACT_LEVELS} levels; got {n}")
     try:
+        if not all(isinstance(p, Real) for p in pmf):
+            raise TypeError("not a real number")
         vals = [Fraction(p) if exact else float(p) for p in pmf]
     except (TypeError, ValueError, OverflowError):
         raise InvalidParameterError(f"pmf must hold finite numbers in [0, 1]; got {excerpt(pmf)}") from None

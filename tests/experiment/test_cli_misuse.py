@@ -110,6 +110,10 @@ MISUSE_23 = [
     (["pruning.lmr.after=3"], "pruning.lmr.after=3: pruning.lmr is null in this config, so it "
                               "has no key 'after'; choose an option that sets pruning.lmr first"),
     (["-m", "hydra/launcher=foo"], "hydra/launcher: unknown launcher 'foo'; allowed: basic"),
+    # round three's variants: Hydra's other groups gave its raw error (exit 1, a run directory)
+    (["-m", "hydra/sweeper=foo"], "hydra/sweeper: unknown option 'foo'; allowed: basic"),
+    (["hydra/job_logging=foo"], "hydra/job_logging: unknown option 'foo'; allowed: default, disabled,"),
+    (["hydra/nope=x"], "hydra/nope: unknown Hydra config group; allowed: hydra/env, hydra/help,"),
     (["experiment=unsound_tradeoff_tiny", "tradeoff.domains.othello.match.openings=1000000000"],
      "tradeoff.domains.othello.match.openings must be an integer in [1, 100000]"),
     (["experiment=unsound_tradeoff_tiny", "+tradeoff.domains.othello.match.balance_depth=200"],

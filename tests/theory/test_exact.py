@@ -193,7 +193,11 @@ def test_every_accepted_depth_is_finite_and_the_next_is_refused():
     ((float("nan"), 1.0), "finite numbers"), ((0.5, float("nan"), 0.5), "finite numbers"),
     ((float("inf"), 0.0), "finite numbers"), ((-0.5, 1.5), "non-negative"),
     ((0.5, 0.4), "sum to 1"), ((), "at least one"), ("ab", "finite numbers"),
-    (3, "a sequence"), ((True, False), "finite numbers")])
+    (3, "a sequence"), ((True, False), "finite numbers"),
+    # round three's variants: a dict passed its keys (0, 1) as the pmf, strings were parsed
+    ({0: 0.5, 1: 0.5}, "be a sequence of probabilities, level 0 first; got a dict"),
+    (frozenset({0.25, 0.75}), "be a sequence of probabilities, level 0 first"),
+    (("0.5", "0.5"), "finite numbers")])
 def test_a_bad_pmf_is_refused(pmf, why):
     for fn in (expected_counts, expected_counts_no_deep_cutoffs):
         with pytest.raises(InvalidParameterError, match=f"^pmf must.*{why}"):
