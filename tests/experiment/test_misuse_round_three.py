@@ -224,3 +224,20 @@ def test_a_symlink_loop_as_the_output_directory_is_one_line(where, tmp_path, mon
     with pytest.raises(api.RunError, match=r"cannot write to output directory .*a/quick/"):
         api.run_study("quick", [o for o in TINY if not o.startswith("experiment=")]
                       + [f"results_dir={tmp_path / 'a'}"], progress=False)
+
+
+def test_report_tables_with_an_unknown_column_is_one_line_exit_2(tmp_path, capsys):
+    """A variant of class 8: ``--columns`` naming no column of the run ended in exit 1 and
+    ``error: ValueError: ...``; it is a refusal of the input (exit 2), one line."""
+    from searchlab.report import report_cli
+
+    run = api.run_study("quick", ["sweep.b=[2]", "sweep.d=1..2", "sweep.instances=2",
+                                  "sweep.ordering=[random]", "runner.n_jobs=1",
+                                  "runner.progress=false", "runner.report=false"],
+                        output_dir=tmp_path / "run", progress=False)
+    capsys.readouterr()
+    args = [str(run), "--no-exact", "--resamples", "1", "--tables", "csv", "--columns", "nosuch"]
+    assert report_cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "columns must be among this run's table columns" in err
+    assert "got nosuch" in err and "ValueError" not in err
