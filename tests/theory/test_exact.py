@@ -218,6 +218,10 @@ def test_work_and_memory_are_bounded_before_they_start():
              (lambda: continuous_bounds(2, 10_000), "^dmax must be an integer in \\[0, 1021\\]"),
              (lambda: continuous_bounds(2, 60, 10_000), "^per_height must be an integer in \\[2, 4096\\]"),
              (lambda: continuous_bounds(2, 300, 64), "^the cells \\(from dmax and per_height\\) must be at most 4096"),
+             # inside every other limit, the partition's Decimal powers took half an hour
+             (lambda: continuous_bounds(3, 644, 2), "^dmax must be an integer in \\[1, \\d+\\] for b = 3 "
+              "and per_height = 2 \\(the partition's high-precision work"),
+             (lambda: continuous_bounds(64, 170, 2), "^dmax must be an integer in \\[1, \\d+\\] for b = 64"),
              (lambda: expected_counts(2, 30, uniform_pmf(3, exact=True), exact=True),
               "^with exact=True, dmax must be an integer in \\[0, \\d+\\] for b = 2"),
              (lambda: perfect_order_counts(10**30, 3), "^b must be an integer in")]
