@@ -29,8 +29,9 @@ from typing import Any
 from searchlab.cli_guard import help_text, multirun_jobs, quiet_stdout
 from searchlab.experiment.provenance import version
 from searchlab.experiment.composition import (_register_resolvers, apply_axis_rules, axis_overrides,
-                                              config_error_message, forget_claimed, register_configs,
-                                              search_dirs_of, set_search_dirs, tree_group)
+                                              config_error_message, forget_claimed, presets_named,
+                                              register_configs, search_dirs_of, set_search_dirs,
+                                              tree_group)
 from searchlab.experiment.schema import CONF_DIR, ConfigError
 
 _register_resolvers()   # also in launcher jobs (submitit) that unpickle _task without main()
@@ -134,30 +135,32 @@ def precheck(argv: list[str]) -> list[tuple[str, Any, Any]]:
 
 def _check_job(ov: list[str], all_overrides: list[str], prefix: str, run: bool = True) -> tuple[Any, Any]:
     """The pre-run check of one job (its overrides without hydra.*); _error on a problem.
-    Returns the job's composed config and its validated Study."""
+    Returns the job's composed config and its validated Study. ``run=False`` (--cfg, --plan):
+    nothing is probed or compiled, and a sweep is checked from its grid's sizes without the
+    engine, the study families or pandas (benchmarks/startup.py)."""
     from hydra.core.global_hydra import GlobalHydra
 
-    from searchlab.algorithms.compiled.warm_up import COLD_SECONDS
-    from searchlab.experiment import api, lock, store
-    from searchlab.experiment.runner import compile_notice
+    from searchlab.experiment import lock
+    from searchlab.experiment.composition import compose, study_section
+    from searchlab.experiment.grid_size import check_points
+    from searchlab.experiment.validation import validate
 
     def fail(msg: str) -> None:
         _error(prefix + msg)
 
     try:
-        cfg = api.compose(None, ov)
+        cfg = compose(None, ov)
     except Exception as e:  # noqa: BLE001 -- Hydra/OmegaConf composition errors
         GlobalHydra.instance().clear()
         fail(config_error_message(e))
     GlobalHydra.instance().clear()
     try:
-        study = api.validate(cfg)
-        # the check's probe search may be a game engine's first use: its compile is announced
-        games = [g.name for g in study.games]
-        cold = sum(COLD_SECONDS.get(g, 0) for g in games) or None
-        with compile_notice(f"the {', '.join(games)} engine" if games else "the search engine",
-                            cold, print):
-            api.kind_of(cfg).check(cfg, study, run)
+        study = validate(cfg)
+        if not run and study_section(cfg) is None:
+            # what the sweep's check does without its probe: the grid's refusals and the guard
+            check_points(study, study.runner.max_nodes)
+        else:
+            _kind_check(cfg, study, run)
     except ConfigError as e:
         fail(str(e))
     run_dir = study.runner.resume or study.results_dir
@@ -168,6 +171,8 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str, run: bool =
                 fail(f"runner.resume={study.runner.resume} and hydra.run.dir={run_dir} name two "
                      "directories; a run is resumed in its own directory: drop hydra.run.dir")
     if study.runner.resume:
+        from searchlab.experiment import store
+
         rd = Path(study.runner.resume)
         if not (rd / "provenance.json").exists() and not store.list_parts(rd):
             fail(f"runner.resume: {rd} holds no searchlab run (no provenance.json and no "
@@ -182,24 +187,61 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str, run: bool =
     return cfg, study
 
 
+def _kind_check(cfg: Any, study: Any, run: bool) -> None:
+    """The study kind's own pre-run check (experiment.api.StudyKind.check); its probe search
+    may be a game engine's first use: that compile is announced."""
+    from searchlab.compile_costs import COLD_SECONDS
+    from searchlab.experiment import api
+    from searchlab.experiment.runner import compile_notice
+
+    games = [g.name for g in study.games]
+    cold = sum(COLD_SECONDS.get(g, 0) for g in games) or None
+    with compile_notice(f"the {', '.join(games)} engine" if games else "the search engine",
+                        cold, print):
+        api.kind_of(cfg).check(cfg, study, run)
+
+
 def _print_plan(jobs: list[tuple[str, Any, Any]], to_stderr: bool) -> None:
     """The dry run of every job (searchlab.cli_plan): on stdout for --plan, on stderr beside
-    --cfg's config (whose stdout stays the config alone)."""
+    --cfg's config (whose stdout stays the config alone). A sweep's plan is computed from its
+    grid's sizes (no task is built); another kind's from its own planner."""
     from searchlab import cli_plan
-    from searchlab.experiment import api
+    from searchlab.experiment.composition import study_section
 
     out = sys.stderr if to_stderr else sys.stdout
     for label, cfg, study in jobs:
         try:
-            kind = api.kind_of(cfg)
-            tc = api.tradeoff_config(cfg) if kind.name == "tradeoff" else None
-            lines = cli_plan.plan_lines(kind, cfg, study, tc, dry=not to_stderr)
+            if study_section(cfg) is None:
+                lines = cli_plan.plan_lines(cli_plan.SWEEP, cfg, study, dry=not to_stderr)
+            else:
+                from searchlab.experiment import api
+
+                kind = api.kind_of(cfg)
+                tc = api.tradeoff_config(cfg) if kind.name == "tradeoff" else None
+                lines = cli_plan.plan_lines(kind, cfg, study, tc, dry=not to_stderr)
         except ConfigError as e:
             _error((label + ": " if label else "") + str(e))
         if label:
             print(f"{label}:", file=out)
         for line in lines:
             print(("  " if label else "") + line, file=out)
+
+
+def _show_job_config(flags: list[str], jobs: list[tuple[str, Any, Any]]) -> bool:
+    """``--cfg job`` of a single run: the config the pre-run check composed, printed as Hydra's
+    own ``--cfg job`` prints it (OmegaConf.to_yaml of the job's config, Hydra's node left
+    out), without composing it a second time (start-up, benchmarks/startup.py). False, and
+    Hydra prints it, for ``--cfg hydra|all``, ``--package``, ``--resolve``, another primary
+    config (``--config-name``, ``--config-path``) or a multirun."""
+    k = next((i for i, a in enumerate(flags) if a in ("--cfg", "-c")), None)
+    if k is None or flags[k + 1:k + 2] != ["job"] or len(jobs) != 1 or jobs[0][0] \
+            or any(a in ("--package", "-p", "--resolve", "--info", "-i", "--config-name", "-cn",
+                         "--config-path", "-cp") for a in flags):
+        return False
+    from omegaconf import OmegaConf
+
+    sys.stdout.write(OmegaConf.to_yaml(jobs[0][1]))
+    return True
 
 
 def _unwritable(path: str) -> str | None:
@@ -394,7 +436,10 @@ def main() -> None:
                        f"(SHELL: bash, zsh, fish), e.g. eval \"$(searchlab {flag} install=bash)\"; "
                        f"got {value or 'nothing'} (docs/running.md, Shell completion)")
     try:
-        register_configs(names_only=completing)
+        if completing:
+            register_configs(names_only=True)
+        else:                      # the presets this command composes: the others by name
+            register_configs(presets=presets_named(split_argv(argv)[1]))
     except ConfigError as e:
         _error(str(e))
     if completing:                 # Hydra answers from the groups and the schema; nothing runs
@@ -418,7 +463,7 @@ def main() -> None:
     forget_claimed()
     if "--plan" in flags or any(a in ("--cfg", "-c") for a in flags):
         _print_plan(jobs, to_stderr="--plan" not in flags)
-        if "--plan" in flags:
+        if "--plan" in flags or _show_job_config(flags, jobs):
             return
     import hydra
 

@@ -2,24 +2,27 @@
 "what will this run do and how long will it take?" without running anything: its tasks, their
 estimated nodes and time, and the compiled engines it needs with their first-use compile cost.
 
-Every figure is computed from the plan the run itself would make (the kind's planner, without
-its side effects: the trade-off study's ProbCut fits are not made) and the estimates the
-progress bar and the budget guard use (``budget.task_work``), so a plan and its run agree.
+A sweep's figures are computed from its grid's sizes (experiment.grid_size: points x instances
+x pruning techniques, each point's estimate standing for its tasks), without building a task,
+a position or the engine: 10^6 instances plan at once, and the plan of the default study loads
+neither numba, scipy, pandas nor the study families (benchmarks/startup.py). Another kind's
+come from the plan its run would make (its planner, without side effects: the trade-off
+study's ProbCut fits are not made). Both use the estimates of the progress bar and the budget
+guard (``budget.task_work``), so a plan and its run agree.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from searchlab.algorithms.compiled.warm_up import COLD_SECONDS
-from searchlab.experiment import grid as _grid
+from searchlab.compile_costs import COLD_SECONDS
 from searchlab.experiment.budget import human, total_work
+from searchlab.experiment.grid_size import plan_size, size_summary
 from searchlab.experiment.study import Study
-from searchlab.studies.tradeoff.tradeoff_config import selected_domains
-from searchlab.studies.tradeoff.tradeoff_tasks import plan_line, plan_tradeoff_tasks
 
 #: The nodes per second one worker searches, for the time estimate: the compiled engine on
 #: Connect Four, the games' fastest (docs/running.md, the deep ordering studies: 2.44e9 nodes
@@ -31,20 +34,35 @@ NODES_PER_SECOND = 5e6
 SECONDS_PER_TASK = 0.00025
 
 
-def _tasks(kind: Any, cfg: Any, study: Study, tc: Any) -> tuple[list, str]:
-    """(the tasks the run would plan, the line the run would start with)."""
+@dataclass(frozen=True)
+class KindName:
+    """A study kind the plan needs by its name only: the sweep, planned from its grid's sizes
+    (the command passes it without importing experiment.api and every study family)."""
+
+    name: str
+
+
+SWEEP = KindName("sweep")
+
+
+def _counts(kind: Any, cfg: Any, study: Study, tc: Any) -> tuple[int, int, str, list]:
+    """(the tasks the run would plan, their estimated work in nodes, the line the run would
+    start with, the tasks themselves: [] for a sweep, counted from its grid's sizes)."""
     if kind.name == "sweep":
-        p = _grid.plan(study, check_support=False)
-        return p.tasks, _grid.summary(p, study)
+        size = plan_size(study)
+        return size.tasks, size.work, size_summary(size, study), []
     if kind.name == "tradeoff":
+        # here, not at the top: a sweep's plan loads no study family (benchmarks/startup.py)
+        from searchlab.studies.tradeoff.tradeoff_tasks import plan_line, plan_tradeoff_tasks
+
         tasks = plan_tradeoff_tasks(tc, {})   # without the ProbCut fits: the same tasks
-        return tasks, plan_line(tc, tasks)
+        return len(tasks), total_work(tasks), plan_line(tc, tasks), tasks
     with tempfile.TemporaryDirectory(prefix="searchlab-plan-") as d:   # a planner may write files
         session = kind.session(cfg, study)
         tasks = session.plan(Path(d), lambda line: None)
     line = session.summary(tasks) if session.summary else \
         f"{session.name}: {len(tasks)} tasks; estimated work {human(total_work(tasks))} nodes"
-    return tasks, line
+    return len(tasks), total_work(tasks), line, tasks
 
 
 def engines(kind: Any, study: Study, tasks: list, tc: Any = None) -> Optional[list[str]]:
@@ -53,6 +71,8 @@ def engines(kind: Any, study: Study, tasks: list, tc: Any = None) -> Optional[li
     if kind.name == "sweep":
         return [g.name for g in study.games] + (["tree_kernel"] if study.trees else [])
     if kind.name == "tradeoff":
+        from searchlab.studies.tradeoff.tradeoff_config import selected_domains
+
         return [d if d in COLD_SECONDS else "tree_kernel" for d in selected_domains(tc)]
     if kind.name == "parallel":
         return sorted({f"parallel_{'games' if getattr(t, 'kind', '') == 'game' else 'trees'}"
@@ -68,12 +88,11 @@ def workers(n_jobs: int) -> int:
 def plan_lines(kind: Any, cfg: Any, study: Study, tradeoff: Any = None,
                dry: bool = True) -> list[str]:
     """The dry run's lines for a composed, validated config: ``kind`` its StudyKind
-    (experiment.api.kind_of), ``tradeoff`` the trade-off study's plain config when it is one
+    (experiment.api.kind_of; a sweep: SWEEP will do), ``tradeoff`` the trade-off study's plain config when it is one
     (experiment.api.tradeoff_config); ``dry``: end with the line saying nothing ran."""
-    tasks, first = _tasks(kind, cfg, study, tradeoff)
+    count, nodes, first, tasks = _counts(kind, cfg, study, tradeoff)
     n = workers(study.runner.n_jobs)
-    nodes = total_work(tasks)
-    search_s = (nodes / NODES_PER_SECOND + len(tasks) * SECONDS_PER_TASK) / n
+    search_s = (nodes / NODES_PER_SECOND + count * SECONDS_PER_TASK) / n
     names = engines(kind, study, tasks, tradeoff)
     lines = [f"plan ({kind.name}): {first}"]
     if names is None:
@@ -91,6 +110,9 @@ def plan_lines(kind: Any, cfg: Any, study: Study, tradeoff: Any = None,
                  f"nodes at {NODES_PER_SECOND:.0e} nodes/s per worker, on an idle machine)"
                  + (f" + up to ~{_seconds(compile_s)} compiling the engines not yet in numba's cache"
                     if compile_s else "") + " + the report")
+    if kind.name != "sweep":
+        lines.append(f"counted: the {kind.name} study's planner built its {count} tasks (a sweep "
+                     "is counted from its grid's sizes without building them)")
     if dry:
         lines.append("nothing was run (--plan)")
     return lines
@@ -104,4 +126,4 @@ def _seconds(s: float) -> str:
     return f"{s / 3600:.1f} h"
 
 
-__all__ = ["plan_lines", "engines", "NODES_PER_SECOND"]
+__all__ = ["plan_lines", "engines", "NODES_PER_SECOND", "SWEEP", "KindName"]

@@ -14,7 +14,12 @@ OPTIONAL = {"dask", "distributed", "pyspiel"}
 #: ... and, in the modules on the command's start-up path, what --version, --help and shell
 #: completion do not need (Hydra's runtime, the engine, the lab): docs/architecture.md;
 #: tests/test_cli_startup.py checks which modules `searchlab --version` imports
-START_UP = {"searchlab.cli", "searchlab.cli_guard", "searchlab.experiment.composition"}
+START_UP = {"searchlab.cli", "searchlab.cli_guard", "searchlab.experiment.composition",
+            # --cfg job and --plan: validation loads the trees' code (numba) only for an
+            # explicit tree; the dry run loads a study family only for a plan of that kind
+            "searchlab.experiment.validation", "searchlab.cli_plan",
+            # ... and numpy only when a seed is derived or a file sample drawn
+            "searchlab.experiment.seeds", "searchlab.experiment.games"}
 
 
 def modules() -> dict[str, Path]:

@@ -1,7 +1,9 @@
 """The command's start-up imports only what it needs: ``searchlab --version`` and ``--help``
 load neither Hydra's runtime nor numba, numpy, pandas, scipy, matplotlib or the engine; a
 shell-completion query loads Hydra but not the engine, and answers what a full registration
-of the presets answers. (Which modules, not how long: benchmarks/startup.py measures the time.)
+of the presets answers; ``--cfg job`` and ``--plan`` of a sweep load neither numba, scipy,
+pandas, matplotlib nor a study family, and reading only the presets a command names composes
+the config a full registration composes. (Which modules, not how long: benchmarks/startup.py measures the time.)
 The package's public names still import at their first use, and numba's cache locator is in
 place before any compiled function is defined."""
 
@@ -18,7 +20,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ["hydra", "numba", "numpy", "pandas", "scipy", "matplotlib", "pyarrow", "joblib",
-         "searchlab.experiment.api", "searchlab.trees", "searchlab.games", "searchlab.algorithms"]
+         "searchlab.experiment.api", "searchlab.trees", "searchlab.games", "searchlab.algorithms",
+         "searchlab.algorithms.search_api", "searchlab.studies", "searchlab.experiment.runner",
+         "searchlab.experiment.grid"]
+#: what --cfg job and --plan of a sweep do without: the engine, the tables, the figures and
+#: the study families (the plan is computed from the grid's sizes, experiment/grid_size.py)
+NOT_FOR_A_PLAN = {"numba", "pandas", "scipy", "matplotlib", "pyarrow", "joblib",
+                  "searchlab.experiment.api", "searchlab.trees", "searchlab.studies",
+                  "searchlab.algorithms.search_api", "searchlab.experiment.runner",
+                  "searchlab.experiment.grid"}
 
 
 def _imported_by(argv: list[str], env: dict | None = None) -> tuple[list[str], str]:
@@ -60,6 +70,20 @@ def test_a_completion_query_loads_no_engine():
     assert "hydra" in imported
     assert not set(imported) & {"numba", "pandas", "scipy", "matplotlib", "searchlab.trees",
                                 "searchlab.experiment.api"}
+
+
+@pytest.mark.parametrize("argv", [["--cfg", "job"], ["--plan"], ["experiment=quick", "--plan"],
+                                  ["experiment=quick", "sweep.instances=1000000", "sweep.b=[2]", "--cfg", "job"]])
+def test_cfg_job_and_plan_of_a_sweep_load_no_engine(argv, tmp_path):
+    """The dry run of the default study and of a preset: composed, validated, guarded and
+    planned from the grid's sizes, with neither numba, scipy, pandas, matplotlib nor the study
+    families imported (they took 4-7 s before)."""
+    imported, out = _imported_by(argv)
+    assert not set(imported) & NOT_FOR_A_PLAN, imported
+    if "--plan" in argv:
+        assert out.startswith("plan (sweep): ") and "nothing was run (--plan)" in out
+    else:
+        assert out.startswith("name: ")
 
 
 @pytest.mark.parametrize("line", ["searchlab experiment=quick sweep.", "searchlab experiment=pe",
@@ -111,3 +135,30 @@ def test_public_names_import_at_first_use():
                        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert p.returncode == 0, p.stderr[-2000:]
     assert p.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("overrides", [[], ["experiment=chess_matches_small"],
+                                       ["experiment=quick", "sweep.b=[2]"]])
+def test_reading_only_the_presets_named_composes_the_same_config(overrides):
+    """A command reads only the presets it names (and those their defaults lists name, as
+    chess_matches_small -> chess_matches -> unsound_tradeoff): its config is the one a full
+    registration of every preset composes."""
+    texts = []
+    for partial in (True, False):
+        script = textwrap.dedent(f"""
+            from omegaconf import OmegaConf
+            from searchlab.experiment import composition as c
+            ov = {overrides!r}
+            c.register_configs(presets=c.presets_named(ov) if {partial} else None)
+            full = sum(c._STORED.values())
+            print(OmegaConf.to_yaml(c.compose(None, ov)))
+            print("FULL", full, len(c._STORED))
+        """)
+        p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           timeout=300, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert p.returncode == 0, p.stderr[-2000:]
+        text, _, counts = p.stdout.rpartition("FULL ")
+        read, stored = map(int, counts.split())
+        assert (read < stored) == partial
+        texts.append(text)
+    assert texts[0] == texts[1] and "name: " in texts[0]

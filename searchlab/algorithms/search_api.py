@@ -10,6 +10,7 @@ from typing import Any
 from searchlab.algorithms import drivers, kernels, reference
 from searchlab.algorithms import compiled_engine, mcts, mcts_compiled
 from searchlab.algorithms.context import SearchContext
+from searchlab.algorithms.names import ALGORITHMS, ENGINES
 from searchlab.algorithms.ordering import (REFERENCE_ORACLE_MAX_LEAVES, DynamicOrdering,
                                            make_ordering, parse_ordering)
 from searchlab.algorithms.pruning import Pruning, PruningState, pruned_alphabeta, validate_pruning
@@ -20,8 +21,6 @@ from searchlab.games.protocol import Game
 from searchlab.limits import (MAX_COUNT, MAX_DEPTH, MAX_SEED, MAX_TT_SIZE, SOLVABLE_EMPTY,
                               check_int, excerpt)
 
-ALGORITHMS = tuple(reference.ALGORITHMS)
-ENGINES = ("auto", "reference", "kernel", "compiled")
 DEFAULT_TT_SIZE = 1 << 16
 
 

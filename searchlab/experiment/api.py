@@ -17,10 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from hydra import compose as hydra_compose
-from hydra import initialize_config_dir
-from hydra.core.global_hydra import GlobalHydra
-import yaml
 from omegaconf import OmegaConf
 
 from searchlab.errors import SearchlabError
@@ -28,12 +24,11 @@ from searchlab.studies.sweep.policies import policies_section
 from searchlab.experiment import grid as _grid
 from searchlab.studies.claim_study.claim_study import claim_session, is_claim_study_run
 from searchlab.studies.claim_study.claim_study import from_engine as claim_from_engine
-from searchlab.experiment.composition import (available_options, axis_overrides, check_deletions,
-                                              config_error_message, register_configs)
+from searchlab.experiment.composition import compose, config_error_message
 from searchlab.studies.parallel.parallel_study import from_engine as parallel_from_engine
 from searchlab.studies.parallel.parallel_study import parallel_session
 from searchlab.experiment.lock import claim_new
-from searchlab.experiment.schema import CONF_DIR, ConfigError
+from searchlab.experiment.schema import ConfigError
 from searchlab.experiment.session import (RunError, Session, recorded_kind, report_or_log,
                                           run_session, unwritten_report)
 from searchlab.experiment.store import load  # re-exported (__all__)
@@ -53,59 +48,6 @@ from searchlab.studies.parallel.parallel_report import write_parallel_report
 from searchlab.studies.tradeoff.tradeoff_report import tradeoff_tables, write_tradeoff_report
 from searchlab.studies.sweep.sweep_export import write_tables
 from searchlab.studies.claim_study.claim_study import load_tables as load_claim_tables
-
-
-def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
-    """The composed config (DictConfig) of ``experiment`` (None = the defaults) + overrides."""
-    register_configs()
-    check_deletions(overrides)
-    ov = axis_overrides(list(overrides), experiment)
-    if experiment:
-        ov = [f"experiment={experiment}"] + ov
-    try:
-        return _compose(ov)
-    except AssertionError as e:        # OmegaConf.update below a null node: no key named
-        if "Unexpected type for root" not in str(e):
-            raise
-        raise ConfigError(_below_null(ov)) from None
-
-
-def _compose(ov: list[str]) -> Any:
-    if GlobalHydra.instance().is_initialized():
-        GlobalHydra.instance().clear()
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        return hydra_compose(config_name="config", overrides=ov)
-
-
-def _options_setting(group: str, key: str) -> list[str]:
-    """The options of config group ``group`` whose file sets ``key`` (``lmr`` -> lmr_log, ...)."""
-    out = []
-    for opt in available_options(group):
-        try:
-            data = yaml.safe_load((CONF_DIR / group / f"{opt}.yaml").read_text())
-        except (OSError, yaml.YAMLError):
-            continue
-        if isinstance(data, dict) and data.get(key) is not None:
-            out.append(f"{group}={opt}")
-    return out
-
-
-def _below_null(ov: list[str]) -> str:
-    """The message for an override of a key below a null node (``pruning.lmr.after=3`` on a
-    config whose pruning option sets no ``lmr``): the override and the null node named."""
-    base = _compose([o for o in ov if "." not in o.split("=", 1)[0]])   # the groups chosen
-    for o in ov:
-        key = o.split("=", 1)[0].lstrip("+")
-        steps = key.split(".")
-        for i in range(1, len(steps)):
-            parent = ".".join(steps[:i])
-            if OmegaConf.select(base, parent, default="?") is None:
-                opts = _options_setting(steps[0], steps[1]) if i == 2 else []
-                hint = f" (options that set it: {', '.join(opts)})" if opts else ""
-                return (f"{o}: {parent} is null in this config, so it has no key "
-                        f"{steps[i]!r}; choose an option that sets {parent} first{hint}, or "
-                        f"give {parent} whole ({parent}={{...}})")
-    return "an override sets a key below a null node of the config; choose its option first"
 
 
 def new_run_dir(study: Study) -> Path:

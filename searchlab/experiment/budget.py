@@ -38,8 +38,6 @@ from __future__ import annotations
 
 import math
 
-from scipy.optimize import brentq
-
 from searchlab.limits import MAX_COUNT, saturate
 
 #: Largest observed (nodes / (1 + b sum_k g^k)) for random order was 2.1; rounded up.
@@ -104,8 +102,24 @@ def pearl_branching_factor(b: int) -> float:
     xi / (1 - xi) where xi is the positive root of x^b + x - 1 = 0."""
     if b == 1:
         return 1.0
-    xi = brentq(lambda x: x ** b + x - 1, 0.0, 1.0, xtol=1e-15)
+    xi = _root(b)
     return xi / (1 - xi)
+
+
+def _root(b: int) -> float:
+    """The root in (0, 1) of x^b + x - 1 (increasing in x), by bisection to the last float:
+    plain Python, so that the budget guard and the dry run do not load scipy (start-up,
+    benchmarks/startup.py)."""
+    lo, hi = 0.0, 1.0
+    while True:
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        if mid ** b + mid - 1 < 0:
+            lo = mid
+        else:
+            hi = mid
+    return min((lo, hi), key=lambda x: abs(x ** b + x - 1))
 
 
 def search_nodes(b: int, d: int, algorithm: str, ordering: str, p: float | None = None) -> int:

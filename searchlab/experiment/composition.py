@@ -7,22 +7,27 @@ Only this module, ``api.py`` and ``searchlab/cli.py`` touch Hydra.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from dataclasses import fields, is_dataclass
-from typing import Any, Optional, Sequence
+from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence
 
+import yaml
 from omegaconf import OmegaConf
 
 from searchlab.experiment.lock import claim_new
-from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, ConfigError, ExperimentConfig, GameConfig,
+from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, TREE_PARAMS, TREE_STATIC_VALUES,
+                                         ConfigError, ExperimentConfig, GameConfig,
                                          PruningConfig, RunnerConfig, SearchConfig, SweepConfig,
                                          TreeConfig)
 from searchlab.limits import MAX_DEPTH
 
 _REGISTERED = False
+#: the presets stored in the ConfigStore so far: name -> whether with their content (False: an
+#: empty node, its name only)
+_STORED: dict[str, bool] = {}
 
 
-def register_configs(names_only: bool = False) -> None:
+def register_configs(names_only: bool = False, presets: Optional[Iterable[str]] = None) -> None:
     """Store the schema and the experiment presets in Hydra's ConfigStore (idempotent).
 
     The presets are the files of ``experiments/`` (each headed ``# @package _global_``), stored
@@ -31,7 +36,10 @@ def register_configs(names_only: bool = False) -> None:
     them as well made Hydra warn that each is "validated against ConfigStore schema with the
     same name". ``names_only`` (shell completion, which lists options and the schema's keys and
     composes nothing) stores each preset as an empty node: a preset adds no key to the schema,
-    and reading ~40 YAML files took a second.
+    and reading ~40 YAML files took a second. ``presets``: the presets a command composes
+    (:func:`presets_named`); only they and the presets their defaults lists name are read, the
+    others stored by name (reading all took 0.25 s of --cfg job's start-up); None: all. A
+    later call reads what it needs of the rest.
     """
     global _REGISTERED
     if _REGISTERED:
@@ -42,19 +50,76 @@ def register_configs(names_only: bool = False) -> None:
     cs = ConfigStore.instance()
     cs.store(name="searchlab_schema", node=ExperimentConfig, provider="searchlab")
     shipped_as_files = EXPERIMENTS_DIR.resolve() == (CONF_DIR / "experiment").resolve()
-    for path in [] if shipped_as_files else sorted(EXPERIMENTS_DIR.glob("*.yaml")):
+    paths = {} if shipped_as_files else {p.stem: p for p in sorted(EXPERIMENTS_DIR.glob("*.yaml"))}
+    nodes: dict[str, Any] = {}
+    if not names_only:
+        queue = list(paths) if presets is None else list(presets)
+        while queue:                       # the presets asked for and those their defaults name
+            name = queue.pop()
+            if name in nodes or _STORED.get(name):
+                continue
+            if name not in paths:          # not a shipped preset (a user's, a typo): read all
+                queue += [n for n in paths if n not in nodes]
+                continue
+            nodes[name] = _load_preset(paths[name])
+            queue += _presets_in_defaults(nodes[name])
+    for name, path in paths.items():
         # the presets live in experiments/, not in conf/experiment/: stored as the
         # ``experiment`` group (each file is ``# @package _global_``). A user's own
         # experiment/NAME.yaml under --config-dir or hydra.searchpath comes earlier in the
         # search path, so it can also replace a shipped preset of the same name.
-        try:
-            node = {} if names_only else OmegaConf.load(path)
-        except Exception as e:  # noqa: BLE001 -- any YAML or OmegaConf error: one line naming the file
-            raise ConfigError(f"experiment preset {path.name}: {str(e).splitlines()[0]}") from None
-        cs.store(group="experiment", name=path.stem, node=node, package="_global_",
+        if _STORED.get(name) or (name in _STORED and name not in nodes):
+            continue
+        cs.store(group="experiment", name=name, node=nodes.get(name, {}), package="_global_",
                  provider="searchlab")
+        _STORED[name] = name in nodes
     _register_resolvers()
-    _REGISTERED = not names_only
+    _REGISTERED = all(_STORED.get(n) for n in paths)
+
+
+def _load_preset(path: Path) -> Any:
+    try:
+        return OmegaConf.load(path)
+    except Exception as e:  # noqa: BLE001 -- any YAML or OmegaConf error: one line naming the file
+        raise ConfigError(f"experiment preset {path.name}: {str(e).splitlines()[0]}") from None
+
+
+def _presets_in_defaults(node: Any) -> list[str]:
+    """The experiment presets a preset's defaults list names (``- unsound_tradeoff``,
+    ``- /experiment/NAME``, ``- experiment: NAME``); a name that is not a plain word stands for
+    every preset (``*``, which no preset is called)."""
+    out: list[str] = []
+    items = (node.get("defaults") or []) if OmegaConf.is_dict(node) else []
+    for item in items:
+        if isinstance(item, str):
+            if item.startswith("/") and not item.startswith("/experiment/"):
+                continue                   # another group's option
+            names = [item.removeprefix("/experiment/")]
+        elif OmegaConf.is_dict(item) or isinstance(item, dict):
+            names = [str(v) for k, v in dict(item).items()
+                     if str(k).split()[-1].strip("/") == "experiment"]
+        else:
+            names = ["*"]
+        out += [n if re.fullmatch(r"[A-Za-z0-9_.+-]+", n) else "*"
+                for n in names if n != "_self_"]
+    return out
+
+
+def presets_named(overrides: Sequence[str], experiment: Optional[str] = None) -> Optional[list[str]]:
+    """The experiment presets a command line (or ``compose(experiment, overrides)``) composes:
+    its ``experiment=`` values (a multirun's comma list too), else the default; None (every
+    preset) when the user's config directories are in play (their presets may build on the
+    shipped ones) or a value is not a plain list of names."""
+    if USER_DIRS or any(o.startswith("hydra.searchpath=") for o in overrides):
+        return None
+    names = [experiment] if experiment else []
+    for o in overrides:
+        key, eq, value = o.partition("=")
+        if key.lstrip("+~") == "experiment" and eq:
+            if not re.fullmatch(r"[A-Za-z0-9_.+-]+(,[A-Za-z0-9_.+-]+)*", value):
+                return None
+            names += value.split(",")
+    return names or [DEFAULT_EXPERIMENT]
 
 
 #: The longest job folder name kept; a longer one is the job number alone (the multirun's
@@ -144,6 +209,13 @@ def axis_overrides(overrides: Sequence[str], experiment: Optional[str] = None) -
 STUDY_SECTIONS = ("tradeoff", "parallel", "claim_study", "sweep")
 
 
+def study_section(cfg: Any) -> Optional[str]:
+    """The section that makes a composed config a study of its kind (tradeoff, parallel,
+    claim_study: experiment.api.kind_of's rule), None for the sweep: the command tells a
+    sweep, which it checks and plans without the study families, from the others."""
+    return next((s for s in STUDY_SECTIONS[:-1] if cfg.get(s) is not None), None)
+
+
 def check_deletions(overrides: Sequence[str]) -> None:
     """``~KEY`` removes a config group's choice (``~tree`` with a game) and nothing else: a
     removed key (``~name``, ``~seed``, ``~sweep``) or a removed study section (``~claim_study``
@@ -168,6 +240,66 @@ def check_deletions(overrides: Sequence[str]) -> None:
             f"with game=NAME): without it searchlab would run another study than the one asked "
             f"for, or none; set its value instead ({key}=VALUE)"
             + (", or choose another experiment=NAME" if top in STUDY_SECTIONS else ""))
+
+
+def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
+    """The composed config (DictConfig) of ``experiment`` (None = the defaults) + overrides:
+    the axes' rules applied (axis_overrides), removed keys refused (check_deletions).
+    (experiment.api.compose is this function; the command composes here without importing
+    the study families.) Only the presets it composes are read (register_configs)."""
+    register_configs(presets=presets_named(overrides, experiment))
+    check_deletions(overrides)
+    ov = axis_overrides(list(overrides), experiment)
+    if experiment:
+        ov = [f"experiment={experiment}"] + ov
+    try:
+        return _compose(ov)
+    except AssertionError as e:        # OmegaConf.update below a null node: no key named
+        if "Unexpected type for root" not in str(e):
+            raise
+        raise ConfigError(_below_null(ov)) from None
+
+
+def _compose(ov: list[str]) -> Any:
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    if GlobalHydra.instance().is_initialized():
+        GlobalHydra.instance().clear()
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return hydra_compose(config_name="config", overrides=ov)
+
+
+def _options_setting(group: str, key: str) -> list[str]:
+    """The options of config group ``group`` whose file sets ``key`` (``lmr`` -> lmr_log, ...)."""
+    out = []
+    for opt in available_options(group):
+        try:
+            data = yaml.safe_load((CONF_DIR / group / f"{opt}.yaml").read_text())
+        except (OSError, yaml.YAMLError):
+            continue
+        if isinstance(data, dict) and data.get(key) is not None:
+            out.append(f"{group}={opt}")
+    return out
+
+
+def _below_null(ov: list[str]) -> str:
+    """The message for an override of a key below a null node (``pruning.lmr.after=3`` on a
+    config whose pruning option sets no ``lmr``): the override and the null node named."""
+    base = _compose([o for o in ov if "." not in o.split("=", 1)[0]])   # the groups chosen
+    for o in ov:
+        key = o.split("=", 1)[0].lstrip("+")
+        steps = key.split(".")
+        for i in range(1, len(steps)):
+            parent = ".".join(steps[:i])
+            if OmegaConf.select(base, parent, default="?") is None:
+                opts = _options_setting(steps[0], steps[1]) if i == 2 else []
+                hint = f" (options that set it: {', '.join(opts)})" if opts else ""
+                return (f"{o}: {parent} is null in this config, so it has no key "
+                        f"{steps[i]!r}; choose an option that sets {parent} first{hint}, or "
+                        f"give {parent} whole ({parent}={{...}})")
+    return "an override sets a key below a null node of the config; choose its option first"
 
 
 def tree_group(override: str) -> str:
@@ -218,11 +350,9 @@ def _default_orderings(overrides: Sequence[str], keys: list[str],
     model = _chosen_tree(overrides)
     if model is None:
         return []
-    # here, not at the top: the command's --help and completion compose nothing and must not
-    # load the trees' compiled code (benchmarks/startup.py)
-    from searchlab.trees import TREE_MODELS
-
-    if model not in TREE_MODELS or TREE_MODELS[model].capabilities.static_values:
+    # the schema's declaration of the models' static values: the trees' compiled code stays
+    # unloaded (benchmarks/startup.py)
+    if model not in TREE_PARAMS or model in TREE_STATIC_VALUES:
         return []
     preset = OmegaConf.load(EXPERIMENTS_DIR / f"{DEFAULT_EXPERIMENT}.yaml")
     runnable = [str(o) for o in preset.sweep.ordering

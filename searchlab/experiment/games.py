@@ -25,10 +25,9 @@ so workers never read the data files.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional
-
-import numpy as np
+from typing import Any, Optional, Union, overload
 
 from searchlab.experiment.seeds import derive_seed
 from searchlab.games.registry import GameEntry, entry, entry_from_target, game_names
@@ -78,8 +77,49 @@ def position_identity(spec: GameSpec, instance: int) -> str:
     return json.dumps({**spec.identity(), "instance": instance}, sort_keys=True)
 
 
-def select_positions(spec: GameSpec, root_seed: int, instances: int) -> tuple[Position, ...]:
-    """The positions of a game study, in instance order (ValueError on a bad source)."""
+class RandomPositions(Sequence):
+    """The ``n`` seeded random positions of a ``random`` source, built when read: a study of
+    10^6 Othello positions is validated, planned from its sizes (``--cfg job``, ``--plan``) and
+    guarded without deriving 10^6 seeds; position i is the same whichever way it is read."""
+
+    def __init__(self, spec: GameSpec, root_seed: int, n: int) -> None:
+        self.spec, self.root_seed, self.n = spec, root_seed, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    @overload
+    def __getitem__(self, i: int) -> Position: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Position, ...]: ...
+
+    def __getitem__(self, i: Union[int, slice]) -> Union[Position, tuple[Position, ...]]:
+        if isinstance(i, slice):
+            return tuple(self[k] for k in range(*i.indices(self.n)))
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(f"position {i} of {self.n}")
+        return Position(i, f"ply{self.spec.ply}#{i}",
+                        derive_seed(self.root_seed, position_identity(self.spec, i)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RandomPositions):
+            return (self.spec, self.root_seed, self.n) == (other.spec, other.root_seed, other.n)
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash((self.spec, self.root_seed, self.n))
+
+    def __repr__(self) -> str:
+        return f"RandomPositions({self.spec.name} ply {self.spec.ply}, {self.n} positions)"
+
+
+def select_positions(spec: GameSpec, root_seed: int,
+                     instances: int) -> Sequence[Position]:
+    """The positions of a game study, in instance order (ValueError on a bad source); a random
+    source's are a lazy :class:`RandomPositions`."""
     def seed(i: int) -> int:
         return derive_seed(root_seed, position_identity(spec, i))
 
@@ -87,10 +127,12 @@ def select_positions(spec: GameSpec, root_seed: int, instances: int) -> tuple[Po
     if e.source_kind == "start":
         return (Position(0, "start", seed(0)),)
     if e.source_kind == "random":
-        return tuple(Position(i, f"ply{spec.ply}#{i}", seed(i)) for i in range(instances))
+        return RandomPositions(spec, root_seed, instances)
     entries = list(e.load_positions(spec.positions))
     order = list(range(len(entries)))
     if spec.sample is not None:
+        import numpy as np      # here: a study without a file sample validates without numpy
+
         perm_seed = derive_seed(root_seed, json.dumps({**spec.identity(), "sample": True},
                                                       sort_keys=True))
         order = [int(k) for k in np.random.default_rng(perm_seed).permutation(len(entries))]

@@ -28,6 +28,11 @@ TREE_PARAMS = {
     "explicit": ("values",),
 }
 TREE_DEFAULTS = {"levels": 0, "p": 1.0, "decay": 0.8, "correlation": 0.5}
+#: the tree models with static values at interior nodes (``Capabilities.static_values``; iterative
+#: deepening and the ``static`` order need them): the models' own declaration, restated here so
+#: that validation and the dry run need not import the trees' compiled code
+#: (tests/experiment/test_dry_run.py checks it against the models)
+TREE_STATIC_VALUES = ("incremental",)
 #: parameters left out of a tree's identity (task ids, seeds) and make_tree call while unset
 #: (null), so that every study that does not use them keeps its seeds and numbers
 OPTIONAL_TREE_PARAMS = ("win_prob",)

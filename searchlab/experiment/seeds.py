@@ -13,8 +13,6 @@ import hashlib
 import json
 from typing import Any
 
-import numpy as np
-
 
 def _words(text: str) -> tuple[int, ...]:
     digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
@@ -23,6 +21,10 @@ def _words(text: str) -> tuple[int, ...]:
 
 def derive_seed(root_seed: int, identity: str) -> int:
     """A uint64 from the root seed and an identity string, through numpy's SeedSequence."""
+    # numpy here, not at the top: validation and the dry run (--cfg job, --plan) import this
+    # module and derive no seed (benchmarks/startup.py)
+    import numpy as np
+
     ss = np.random.SeedSequence(entropy=root_seed, spawn_key=_words(identity))
     return int(ss.generate_state(1, dtype=np.uint64)[0])
 
@@ -42,6 +44,8 @@ def config_digest(science: Any) -> str:
 def tradeoff_seed(root_seed: int, *identity: object) -> int:
     """A 63-bit seed from the root seed and a task identity (numpy SeedSequence over the words
     of a SHA-256 of ``repr(identity)``): independent of execution order and of n_jobs."""
+    import numpy as np
+
     words = np.frombuffer(hashlib.sha256(repr(identity).encode()).digest(), dtype=np.uint32)
     ss = np.random.SeedSequence([int(root_seed), *map(int, words)])
     return int(ss.generate_state(2, dtype=np.uint64)[0] >> np.uint64(1))

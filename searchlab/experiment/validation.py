@@ -15,7 +15,7 @@ from typing import Any, Optional
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from searchlab.algorithms.search_api import ALGORITHMS, ENGINES
+from searchlab.algorithms.names import ALGORITHMS, ENGINES
 from searchlab.algorithms.ordering import ORDERINGS, parse_ordering
 from searchlab.errors import InvalidParameterError, SearchlabError
 from searchlab.experiment.games import GameSpec, sample_game, select_positions
@@ -30,8 +30,9 @@ from searchlab.experiment.schema import (BACKENDS, CONF_DIR, TREE_DEFAULTS, TREE
 from searchlab.experiment.study import Study, TreeSpec, freeze, thaw
 from searchlab.limits import (MAX_BRANCHING, MAX_COUNT, MAX_DEPTH, MAX_INSTANCES, MAX_LEVELS,
                               MAX_NAME, MAX_SEED, MAX_TT_SIZE, MAX_WORKERS, excerpt)
-from searchlab.trees import TREE_MODELS, make_tree
 
+#: the tree models (searchlab.trees.TREE_MODELS' names, declared in the schema)
+TREE_MODELS = tuple(TREE_PARAMS)
 #: a Dask scheduler address: an optional protocol, a host, a port
 _ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):\d{1,5}")
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$")
@@ -108,7 +109,7 @@ def _tree_spec(key: str, t: Any) -> TreeSpec:
     model = get("model")
     if model is None and key != "tree":
         model = "iid"                      # a sweep.trees entry without a model: the default
-    model = _choice(f"{key}.model", model, tuple(TREE_MODELS))
+    model = _choice(f"{key}.model", model, TREE_MODELS)
     vals: dict[str, Any] = {}
     for param in ("levels", "win_prob", "p", "decay", "correlation", "values"):
         v = get(param)
@@ -151,6 +152,9 @@ def _tree_spec(key: str, t: Any) -> TreeSpec:
             raise ConfigError(f"{key}.values must be a nested list of leaf values (the root's "
                               f"children), e.g. [[3,12,8],[2,4,6]]; got {excerpt(vals['values'])}")
         vals["values"] = freeze(vals["values"])
+        # here, not at the top: the trees' package loads numba, which a study without an
+        # explicit tree does not need to be validated (benchmarks/startup.py)
+        from searchlab.trees import make_tree
         try:
             make_tree("explicit", nested=thaw(vals["values"]))
         except ValueError as e:

@@ -74,7 +74,7 @@ from searchlab.games.chess_values import (MATE_VALUE, PIECE_VALUES, PST, PST_KIN
 from searchlab.data import path as data_path
 from searchlab.games.epd import load_epd
 from searchlab.games.protocol import Capabilities
-from searchlab.games.registry import GameEntry
+from searchlab.games.registry import GameEntry, LabBoard
 
 _UNSET = object()
 _HASHER = chess.polyglot.ZobristHasher(chess.polyglot.POLYGLOT_RANDOM_ARRAY)
@@ -441,6 +441,11 @@ class Chess:
         own = board.occupied_co[board.turn]
         return bool(own & ~(board.pawns | board.kings))
 
+    def with_root(self, state: ChessState) -> "Chess":
+        """This game rooted at ``state`` (its history kept: repetitions still count), MAX the
+        side to move there (the lab's generic view plays moves with it)."""
+        return Chess(state)
+
     def san(self, state: ChessState, move: str | chess.Move) -> str:
         """The SAN of a legal move, e.g. "Nf3", "Qxh7+"."""
         return state._board.san(chess.Move.from_uci(_as_uci(move)))
@@ -473,4 +478,7 @@ def _suite_positions(source: str) -> list[tuple[str, str, str]]:
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="chess", make=Chess, source_kind="file", sources=("wac", "bk"),
                  nominal_b=35, label="Chess", load_positions=_suite_positions, from_text=Chess,
-                 own_ordering="captures", order=40)
+                 own_ordering="captures", order=40,
+                 # the lab has no drawing of it: its generic view (FEN text, UCI move buttons)
+                 # with the sides named
+                 lab_board=LabBoard(sides=("White", "Black")))

@@ -54,7 +54,7 @@ from searchlab.games.connect4_compiled import CENTRE_FIRST
 from searchlab.games.connect4_compiled import compiled_game as _compiled_game
 from searchlab.games import connect4_kernel as kernel
 from searchlab.data import path as data_path
-from searchlab.games.registry import GameEntry
+from searchlab.games.registry import GameEntry, LabBoard
 from searchlab.games.protocol import Capabilities
 from searchlab.games.svg import grid_svg
 from searchlab.hashing import mix64
@@ -518,8 +518,24 @@ def _benchmark_positions(source: str) -> list[tuple[str, str, str]]:
     return [(m, m, "") for m, _ in load_benchmark(data_path("connect4", source))]
 
 
+def _lab_cells(state: ConnectFourState) -> list[list[int]]:
+    """The lab's board: rows top to bottom, 1 = the first player's disc, 2 = the second's."""
+    first = state.current if state.plies % 2 == 0 else state.current ^ state.mask
+    return [[(1 if first >> (7 * c + r) & 1 else 2) if state.mask >> (7 * c + r) & 1 else 0
+             for c in range(7)] for r in range(5, -1, -1)]
+
+
+#: how the lab draws it: positions are from_text's column lists "4455" (1 = leftmost); a move
+#: is named by its column, and fills the column's lowest empty cell (the page finds it)
+LAB_BOARD = LabBoard(build=ConnectFour.from_text,
+                     after=lambda position, game, move: position.strip() + str(move + 1),
+                     move_name=lambda game, move: str(move + 1),
+                     first_to_move=lambda state: state.first_player_to_move, cells=_lab_cells,
+                     sides=("Red", "Yellow"), depth=10, score=True)
+
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="connect4", make=ConnectFour, source_kind="file",
                  sources=("Test_L1_R1", "Test_L2_R1", "Test_L3_R1"), nominal_b=7,
                  label="Connect Four", load_positions=_benchmark_positions,
-                 from_text=ConnectFour, own_ordering="centre", lab=True, order=20)
+                 from_text=ConnectFour, own_ordering="centre", lab=True, lab_board=LAB_BOARD,
+                 order=20)

@@ -83,7 +83,7 @@ from searchlab.games.hex_board import (MAX_SIZE, MIN_SIZE, check_size, connected
 from searchlab.games.hex_compiled import compiled_game as _compiled_game
 from searchlab.games.protocol import Capabilities
 from searchlab.games.svg import hex_svg
-from searchlab.games.registry import GameEntry
+from searchlab.games.registry import GameEntry, LabBoard
 
 _COLS = "abcdefghijk"
 
@@ -524,9 +524,39 @@ def board_size(source: str) -> int:
     return int(source.split("x")[0])
 
 
+def _lab_build(position: str) -> "Hex":
+    # an empty position is the lab's default board, 7x7
+    return Hex.from_text(position if position.strip() else "7")
+
+
+def _lab_cells(state: HexState) -> list[list[int]]:
+    """The lab's board: rows top to bottom, 1 = X, 2 = O, 0 = empty."""
+    n = state.n
+    return [[1 if state.x >> (r * n + c) & 1 else 2 if state.o >> (r * n + c) & 1 else 0
+             for c in range(n)] for r in range(n)]
+
+
+def _lab_after(position: str, game: "Hex", move: int) -> str:
+    """The position after ``move`` in ``position``'s format: a diagram stays a diagram, a
+    size and moves "7 d4 c5" gets the move's name appended."""
+    name = cell_name(move, game.n)
+    if "/" in position or not position.strip():
+        state = game.play(game.initial_state(), move)
+        return to_text(state) if "/" in position else f"{game.n} {name}"
+    return f"{position.strip()} {name}"
+
+
+#: how the lab draws it: positions are from_text's "7 d4 c5" or a diagram "..X/.O./..."
+LAB_BOARD = LabBoard(build=_lab_build, after=_lab_after,
+                     move_name=lambda game, move: cell_name(move, game.n),
+                     first_to_move=lambda state: state.x_to_move, cells=_lab_cells,
+                     move_cell=lambda game, move: [move // game.n, move % game.n],
+                     sides=("X (top-bottom)", "O (left-right)"), depth=5,
+                     extra=lambda game: {"n": game.n})
+
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="hex", make=lambda: Hex(7), source_kind="random",
                  sources=tuple(f"{n}x{n}" for n in range(1, 12)), nominal_b=40, label="Hex",
                  random_position=lambda source, ply, seed: Hex.random(board_size(source), ply, seed),
                  max_ply=lambda source: board_size(source) ** 2 - 1, own_ordering="adjacent",
-                 lab=True, order=50)
+                 lab=True, lab_board=LAB_BOARD, order=50)

@@ -73,7 +73,7 @@ from searchlab.games.othello_compiled import CORNERS  # noqa: F401 -- part of th
 from searchlab.games.othello_compiled import compiled_game as _compiled_game
 from searchlab.games.protocol import Capabilities
 from searchlab.games.svg import grid_svg
-from searchlab.games.registry import GameEntry
+from searchlab.games.registry import GameEntry, LabBoard
 from searchlab.hashing import MASK64
 
 FULL = MASK64
@@ -532,9 +532,23 @@ def _move_text(move: Any) -> str:
         return str(move)
 
 
+def _lab_cells(state: OthelloState) -> list[list[int]]:
+    """The lab's board: rows top to bottom, 1 = Black, 2 = White, 0 = empty."""
+    return [[1 if state.black >> (8 * r + c) & 1 else 2 if state.white >> (8 * r + c) & 1
+             else 0 for c in range(8)] for r in range(8)]
+
+
+#: how the lab draws it: positions are from_text's square lists "f5d6c3"; a pass has no cell
+LAB_BOARD = LabBoard(build=Othello.from_text,
+                     after=lambda position, game, move: position.strip() + square_name(move),
+                     move_name=lambda game, move: square_name(move),
+                     first_to_move=lambda state: state.black_to_move, cells=_lab_cells,
+                     move_cell=lambda game, move: None if move == PASS else [move // 8, move % 8],
+                     sides=("Black", "White"), depth=8, score=True)
+
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="othello", make=Othello, source_kind="random", sources=("random",),
                  nominal_b=10, label="Othello",
                  random_position=lambda source, ply, seed: Othello.random(ply, seed),
                  max_ply=lambda source: MAX_RANDOM_PLY, format_move=_move_text, own_ordering="corners",
-                 lab=True, order=30)
+                 lab=True, lab_board=LAB_BOARD, order=30)

@@ -11,6 +11,10 @@ package, by one of
 - :func:`register` called from Python;
 - a config's ``game._target_`` naming the user's game class (:func:`entry_from_target`).
 
+A game the lab can draw carries a :class:`LabBoard` (its position strings, the side to move,
+the board's cells, the moves' names and cells); every other game is shown by the lab's generic
+view (the position as text and its legal moves as buttons, searchlab.lab.play_games).
+
 Consumers ask :func:`game_names` (the allowed values, in display order) and :func:`entry` (one
 game's declaration); nothing outside a game's own files lists game names.
 
@@ -45,6 +49,41 @@ SOURCE_KINDS = ("start", "random", "file")
 
 
 @dataclass(frozen=True)
+class LabBoard:
+    """How the lab's play page draws a game and names its positions (plain callables).
+
+    A position is a string (``build`` reads it); a game built from one is rooted there. The
+    first four may be left None: the lab's generic view's are used (positions are the move
+    names from the start, searchlab.lab.generic_view), so a plug-in's drawing can be ``cells``
+    alone (and ``move_cell``). Attributes:
+        build: ``position -> game`` rooted at it (a SearchlabError with a one-line message
+            for text it cannot read).
+        after: ``(position, game, move) -> position`` after ``move``, in the same format.
+        move_name: ``(game, move) -> str``, the move's name (buttons, PV, the engine's move).
+        first_to_move: ``state -> bool``, whether the first player is to move there.
+        cells: ``state -> rows`` of cells top to bottom: 0 empty, 1 the first player's, 2 the
+            second's (None: no drawing; the lab shows its generic view).
+        move_cell: ``(game, move) -> [row, col]`` of the cell a move fills, or None (a move
+            without one: a pass, a column).
+        sides: the two players' names (first, second).
+        depth: the play page's default horizon.
+        score: whether a finished game's outcome states the score (the utility's size).
+        extra: ``game -> dict`` of further fields the drawing needs (Hex: its size ``n``).
+    """
+
+    build: Optional[Callable[[str], Any]] = None
+    after: Optional[Callable[[str, Any, Any], str]] = None
+    move_name: Optional[Callable[[Any, Any], str]] = None
+    first_to_move: Optional[Callable[[Any], bool]] = None
+    cells: Optional[Callable[[Any], list]] = None
+    move_cell: Callable[[Any, Any], Optional[list]] = lambda game, move: None
+    sides: tuple[str, str] = ("first player", "second player")
+    depth: int = 4
+    score: bool = False
+    extra: Callable[[Any], dict] = lambda game: {}
+
+
+@dataclass(frozen=True)
 class GameEntry:
     """One game's declaration (plain values and callables).
 
@@ -66,7 +105,10 @@ class GameEntry:
         format_move: the ``best_move`` column's text of a move (None: ``str``).
         own_ordering: the game's principal own ordering (one of ``move_orderings()``), the
             order the ordering studies compare the generic ones with (None: it has none).
-        lab: whether the lab has a drawing of it (its play page).
+        lab: a built-in the lab draws and whose compiled engine it compiles when it starts
+            (needs a ``lab_board`` with ``cells``).
+        lab_board: how the lab shows it (a :class:`LabBoard`: drawn where it gives ``cells``;
+            None: the lab's generic view, the position as text and the moves as buttons).
         colour: its colour in figures (a matplotlib colour; None: the palette's cycle).
         order: display order (menus, tables, figures), smaller first.
         params: keyword arguments for ``make`` (``_target_`` plug-ins; part of the identity).
@@ -86,6 +128,7 @@ class GameEntry:
     format_move: Optional[Callable[[Any], str]] = None
     own_ordering: Optional[str] = None
     lab: bool = False
+    lab_board: Optional[LabBoard] = None
     colour: Optional[str] = None
     order: int = 100
     params: tuple = field(default=())
@@ -101,6 +144,9 @@ class GameEntry:
         if self.source_kind == "file" and (self.load_positions is None or self.from_text is None):
             raise InvalidParameterError(
                 f"game {self.name!r}: a file source needs load_positions and from_text")
+        if self.lab and (self.lab_board is None or self.lab_board.cells is None):
+            raise InvalidParameterError(
+                f"game {self.name!r}: lab=True (a drawing in the lab) needs a lab_board with cells")
 
     @property
     def display(self) -> str:

@@ -38,7 +38,7 @@ from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games import tictactoe_kernel as kernel
 from searchlab.games.protocol import Capabilities
 from searchlab.games.svg import grid_svg
-from searchlab.games.registry import GameEntry
+from searchlab.games.registry import GameEntry, LabBoard
 from searchlab.games.tictactoe_compiled import ZOBRIST
 from searchlab.games.tictactoe_compiled import compiled_game as _compiled_game
 
@@ -290,6 +290,23 @@ def kernel_search(position: TicTacToe | TicTacToeState | str = "", algorithm: st
         wall_time=wall, algorithm=algorithm, ordering="natural", engine="kernel", depth=top)
 
 
+def _lab_cells(state: TicTacToeState) -> list[list[int]]:
+    """The lab's board: rows top to bottom, 1 = X, 2 = O, 0 = empty."""
+    return [[1 if state.x >> (3 * r + c) & 1 else 2 if state.o >> (3 * r + c) & 1 else 0
+             for c in range(3)] for r in range(3)]
+
+
+def _lab_after(position: str, game: "TicTacToe", move: int) -> str:
+    # cells are written "4 0 8": a space between them, none before the first
+    return position.strip() + (" " if position.strip() else "") + str(move)
+
+
+#: how the lab draws it: positions are from_text's cell lists, moves the cells' numbers
+LAB_BOARD = LabBoard(build=TicTacToe.from_text, after=_lab_after,
+                     move_name=lambda game, move: str(move),
+                     first_to_move=lambda state: state.x_to_move, cells=_lab_cells,
+                     move_cell=lambda game, move: [move // 3, move % 3], sides=("X", "O"), depth=9)
+
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="tictactoe", make=TicTacToe, source_kind="start", sources=("start",),
-                 nominal_b=5, label="Tic-tac-toe", lab=True, order=10)
+                 nominal_b=5, label="Tic-tac-toe", lab=True, lab_board=LAB_BOARD, order=10)

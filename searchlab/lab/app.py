@@ -7,7 +7,9 @@ is still being compiled (searchlab.lab.compiling); 500 if a search fails unexpec
 
     GET  /                 the page (static/index.html)
     GET  /static/...       its scripts and style (Starlette's StaticFiles: no path leaves the folder)
-    GET  /api/meta         games, algorithms, orderings, tree presets, the caps, the games whose
+    GET  /api/meta         games (every registered game, by its registry name, in display
+                           order; "view": "board" for the games the lab draws, "generic" for
+                           the others: position text and move buttons), algorithms, orderings, tree presets, the caps, the games whose
                            engines are still being compiled
     POST /api/trace        {tree, algorithms: [...], ordering, seed} -> the traced searches
     POST /api/export       {tree, title?} -> the trace player as one self-contained HTML file
@@ -44,6 +46,7 @@ from starlette.staticfiles import StaticFiles
 from searchlab.lab import play_games, trees
 from searchlab.lab.compiling import COMPILE_WAIT, EngineCompiler
 from searchlab.lab.guard import LOOPBACK_HOSTS, HostGuard, Refused, read_json
+from searchlab.lab.plugins import load_plugins
 from searchlab.lab.requests import (MAX_BODY_BYTES, MAX_CONCURRENT, WALL_CLOCK_CAP,
                                     MAX_GAME_DEPTH, MAX_NODES_COMPILED, MAX_TREE_DEPTH,
                                     MAX_TREE_LEAVES, MAX_TREE_VALUE, MINIMAX_BUDGET, ORACLE_LIMIT,
@@ -72,7 +75,8 @@ def move_request(body: dict) -> dict:
 
 def meta() -> dict:
     return {"games": {k: {"label": g.label, "default_depth": g.default_depth, "own": g.own,
-                          "sides": g.sides} for k, g in play_games.GAMES.items()},
+                          "sides": g.sides, "view": "board" if g.drawn else "generic"}
+                      for k, g in play_games.lab_games().items()},
             "algorithms": list(play_games.ALGORITHMS), "orderings": list(play_games.ORDERINGS),
             "trace_algorithms": list(trees.TRACE_ALGORITHMS),
             "trace_orderings": list(trees.TRACE_ORDERINGS),
@@ -90,7 +94,8 @@ GAME_JOBS = ("search", "compare", "minimal")
 
 def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CLOCK_CAP,
                compiler: EngineCompiler | None = None, compile_wait: float = COMPILE_WAIT,
-               hosts: tuple[str, ...] | None = LOOPBACK_HOSTS) -> Starlette:
+               hosts: tuple[str, ...] | None = LOOPBACK_HOSTS,
+               plugins: tuple[str, ...] = ()) -> Starlette:
     """The lab's app. Every search (trace, export, search, compare, minimal) runs in one of at
     most ``max_concurrent`` worker processes (searchlab.lab.workers): with all of them busy a
     request gets 429 at once, and one not answered within ``wall_clock`` seconds gets 503 after
@@ -106,8 +111,10 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
     ``"compiling": true`` and a message saying so. The compiler is ``app.state.compiler``.
 
     ``hosts``: the names the Host header may carry (searchlab.lab.guard; None: any, for a lab
-    served to the network)."""
-    pool = WorkerPool(max_concurrent)
+    served to the network). ``plugins``: modules registering games from Python, imported here
+    and in every worker (searchlab.lab.plugins; an installed entry-point plug-in needs none)."""
+    load_plugins(plugins)
+    pool = WorkerPool(max_concurrent, plugins=tuple(plugins))
     compiler = EngineCompiler() if compiler is None else compiler
 
     async def parse(request: Request) -> dict | JSONResponse:

@@ -22,13 +22,14 @@ import threading
 import time
 from typing import Callable
 
-from searchlab.algorithms.compiled.warm_up import Outcome, check_names, warm_up
+from searchlab.algorithms.compiled.warm_up import ENGINES, Outcome, check_names, warm_up
 from searchlab.games.registry import registry as game_registry
 
 #: the lab's game -> the warm-up engine that compiles what its searches run (the two-player
 #: engine's copy for the game: search, compare and the minimal tree all run on it; the games
-#: the game registry marks as drawn by the lab, each warmed up under its own name)
-LAB_ENGINES = {name: name for name, e in game_registry().items() if e.lab}
+#: the game registry marks as drawn by the lab, each warmed up under its own name; a plug-in
+#: has no warm-up engine: its first search compiles what it needs, if anything)
+LAB_ENGINES = {name: name for name, e in game_registry().items() if e.lab and name in ENGINES}
 #: how long a request waits for its game's engine to finish compiling (seconds)
 COMPILE_WAIT = 90.0
 

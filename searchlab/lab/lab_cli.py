@@ -1,6 +1,6 @@
 """``searchlab lab``: start the lab's web app, or write the offline trace player.
 
-    searchlab lab [--host 127.0.0.1] [--port 8765] [--allow-remote]
+    searchlab lab [--host 127.0.0.1] [--port 8765] [--allow-remote] [--plugin MODULE ...]
     searchlab lab export (--preset NAME | --tree JSON) --out FILE.html [--title TEXT]
 
 Binds 127.0.0.1 by default; any other host is refused unless ``--allow-remote`` is given, and
@@ -13,6 +13,7 @@ import argparse
 import ipaddress
 import sys
 
+from searchlab.errors import InvalidParameterError
 from searchlab.lab.guard import LOOPBACK_HOSTS
 from searchlab.lab.trace_player_export import export_trace_html
 from searchlab.lab.requests import LabError
@@ -35,11 +36,15 @@ def _is_loopback(host: str) -> bool:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="searchlab lab", description=(
         "The searchlab lab in the browser: step through alpha-beta on any tree, play and compare "
-        "the algorithms on tic-tac-toe, Connect Four, Othello and Hex (docs/lab.md)."))
+        "the algorithms on every registered game: boards for tic-tac-toe, Connect Four, Othello "
+        "and Hex, the generic view for the others and plug-ins (docs/lab.md)."))
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 = any free port)")
     p.add_argument("--allow-remote", action="store_true",
                    help="allow a host other than loopback (the lab has no authentication)")
+    p.add_argument("--plugin", action="append", default=[], metavar="MODULE",
+                   help="a module registering games (its GAME or register()); repeatable; "
+                        "installed entry-point plug-ins need none (docs/extending.md)")
     sub = p.add_subparsers(dest="command")
     e = sub.add_parser("export", help="write the trace player as one self-contained HTML file")
     src = e.add_mutually_exclusive_group(required=True)
@@ -76,8 +81,12 @@ def main(argv: list[str] | None = None) -> int:
     # served on loopback, the Host header must name loopback (no DNS rebinding); served to the
     # network (--allow-remote), the machine's names are not known here, so any Host is taken
     hosts = LOOPBACK_HOSTS if _is_loopback(args.host) else None
-    config = uvicorn.Config(create_app(hosts=hosts), host=args.host, port=args.port,
-                            log_level="warning")
+    try:
+        app = create_app(hosts=hosts, plugins=tuple(args.plugin))
+    except InvalidParameterError as e:
+        print(f"searchlab lab: error: {e}", file=sys.stderr)
+        return 2
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)
     if not _is_loopback(args.host):
         print(f"searchlab lab: WARNING: serving on {args.host}, reachable from the network, "

@@ -1,12 +1,17 @@
 """The games of "Play and compare": positions as the Python API's strings, the board as JSON,
 the engine's move with its principal variation, and the comparison of the algorithms.
 
-Positions are the strings each game's ``from_text`` takes (docs/games.md): tic-tac-toe cells
-"4 0 8", Connect Four columns "4455" (1 = leftmost), Othello squares "f5d6c3", Hex the size and
-the moves "7 d4 c5" or a diagram "..X/.O./...". A game rooted at a position has MAX = the side
-to move there, so every value below is from the side to move's point of view. Every search is
-``searchlab.search`` (engine "auto": the compiled engine where it runs the combination, the
-reference engine else): the figures returned are its SearchResult's.
+The games are the game registry's (searchlab.games.registry): one the lab draws declares a
+``LabBoard`` (its ``lab_board``), whose positions are the strings its game's ``from_text``
+takes (docs/games.md): tic-tac-toe cells "4 0 8", Connect Four columns "4455" (1 = leftmost),
+Othello squares "f5d6c3", Hex the size and the moves "7 d4 c5" or a diagram "..X/.O./...".
+Every other registered game (plug-ins included) gets the generic view
+(searchlab.lab.generic_view): its position is the line of move names from the start, its
+moves are named by the entry's ``format_move``, and a move's JSON identity is its name. Every
+value below is from the side to move's point of view (a search's value for MAX, negated where
+MAX is not to move at the position's root). Every search is ``searchlab.search`` (engine
+"auto": the compiled engine where it runs the combination, the reference engine else): the
+figures returned are its SearchResult's.
 """
 
 from __future__ import annotations
@@ -15,8 +20,8 @@ import contextlib
 import signal
 import threading
 import time
-from dataclasses import dataclass
-from typing import Any, Callable
+from dataclasses import dataclass, replace
+from typing import Any
 
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.minimal_tree import minimal_tree
@@ -24,47 +29,80 @@ from searchlab.algorithms.tree_count import count_tree
 from searchlab.algorithms.result import SearchResult
 from searchlab.analysis.estimators import rn_bstar
 from searchlab.errors import SearchAborted, SearchlabError, TreeTooLargeError
-from searchlab.games import hex as hexgame, othello
-from searchlab.games.connect4 import ConnectFour
-from searchlab.games.hex import Hex
-from searchlab.games.othello import PASS, Othello
-from searchlab.games.tictactoe import TicTacToe
+from searchlab.errors import InvalidParameterError
+from searchlab.games.registry import GameEntry, LabBoard, entry, game_names
+from searchlab.lab.generic_view import GENERIC_HOOKS, generic_board, named_moves, state_text
 from searchlab.lab.requests import (COUNT_SECONDS, MAX_GAME_DEPTH, MAX_NODES_COMPILED, MAX_NODES_REFERENCE,
                                     MAX_PV, MINIMAL_TREE_LEAVES, MINIMAL_TREE_SECONDS, MINIMAX_BUDGET, ORACLE_LIMIT, LabError, choice,
                                     integer, text)
 from searchlab.lab.trees import jnum
+from searchlab.limits import excerpt
 
 ALGORITHMS = ("alphabeta", "pvs", "mtdf", "minimax", "alphabeta-failhard")
 
 
 @dataclass(frozen=True)
 class GameKind:
-    """How the lab handles one game: building it from a position string, the board, moves."""
+    """How the lab handles one registered game: its view (a LabBoard: position strings, the
+    side to move, the board's cells, the moves' names), drawn or generic."""
 
     name: str
     label: str
     own: str                                  # the game's own ordering ("static" if none)
     default_depth: int                        # the page's and Compare's default horizon
-    build: Callable[[str], Any]
-    sides: tuple[str, str]                    # (first player, second player)
+    view: LabBoard
+    drawn: bool                               # the lab draws its board (else: generic view)
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        """(first player, second player)."""
+        return self.view.sides
+
+    def build(self, position: str) -> Any:
+        """The game rooted at ``position`` (the view's parser's errors as they are)."""
+        return self.view.build(position)
 
 
-def _hex_build(position: str) -> Hex:
-    return Hex.from_text(position if position.strip() else "7")
+def kind_of(e: GameEntry) -> GameKind:
+    """The lab's handling of a registered game: its LabBoard if it declares one (drawn where
+    the LabBoard gives cells), else the generic view's."""
+    view = e.lab_board
+    if view is None:
+        view = generic_board(e)
+    elif any(getattr(view, f) is None for f in GENERIC_HOOKS):
+        # its own hooks, the generic view's where it gives none
+        generic = generic_board(e)
+        view = replace(view, **{f: getattr(generic, f) for f in GENERIC_HOOKS
+                                if getattr(view, f) is None})
+    drawn = view.cells is not None
+    return GameKind(e.name, e.display, e.own_ordering or "static",
+                    max(1, min(view.depth, MAX_GAME_DEPTH)), view, drawn)
 
 
-GAMES: dict[str, GameKind] = {
-    "tictactoe": GameKind("tictactoe", "Tic-tac-toe", "static", 9, TicTacToe.from_text, ("X", "O")),
-    "connect4": GameKind("connect4", "Connect Four", "centre", 10, ConnectFour.from_text,
-                         ("Red", "Yellow")),
-    "othello": GameKind("othello", "Othello", "corners", 8, Othello.from_text, ("Black", "White")),
-    "hex": GameKind("hex", "Hex", "adjacent", 5, _hex_build, ("X (top-bottom)", "O (left-right)")),
-}
+def lab_games() -> dict[str, GameKind]:
+    """Every registered game the lab offers, in display order (a plug-in that fails to build
+    its view is left out: one broken plug-in does not take the page down)."""
+    out = {}
+    for name in game_names():
+        try:
+            out[name] = kind_of(entry(name))
+        except Exception:  # noqa: BLE001 -- a broken plug-in; its requests name the error
+            continue
+    return out
+
+
+#: the games the lab draws (the others are shown by the generic view)
+GAMES: dict[str, GameKind] = {k: g for k, g in lab_games().items() if g.drawn}
 ORDERINGS = ("natural", "random", "static", "perfect", "worst", "own", "id+tt+killer+history")
 
 
 def game_kind(body: dict) -> GameKind:
-    return GAMES[choice(body, "game", tuple(GAMES))]
+    """The request's ``game``: any registered game's name."""
+    name = choice(body, "game", game_names())
+    try:
+        return kind_of(entry(name))
+    except SearchlabError as e:
+        raise LabError(f"game {name}: {str(e).splitlines()[0]}") from None
 
 
 def build(kind: GameKind, position: str) -> Any:
@@ -75,90 +113,84 @@ def build(kind: GameKind, position: str) -> Any:
         raise LabError(f"position: {str(e).splitlines()[0]}") from None
 
 
-def _first_to_move(kind: GameKind, state: Any) -> bool:
-    if kind.name == "tictactoe":
-        return state.x_to_move
-    if kind.name == "connect4":
-        return state.first_player_to_move
-    if kind.name == "othello":
-        return state.black_to_move
-    return state.x_to_move
+def for_mover(game: Any, value: Any) -> Any:
+    """A value for MAX of ``game`` as the side to move at its root sees it (the drawn games
+    are rooted with MAX to move; a generic game rooted by with_root may keep its first player
+    as MAX)."""
+    if value is None or value == 0 or game.max_to_move(game.initial_state()):
+        return value
+    return -value
 
 
-def board(kind: GameKind, state: Any) -> dict:
-    """Rows of cells top to bottom: 1 = first player's stone, 2 = second's, 0 = empty."""
-    if kind.name == "tictactoe":
-        cells = [[1 if state.x >> (3 * r + c) & 1 else 2 if state.o >> (3 * r + c) & 1 else 0
-                  for c in range(3)] for r in range(3)]
-    elif kind.name == "connect4":
-        first = state.current if state.plies % 2 == 0 else state.current ^ state.mask
-        cells = [[(1 if first >> (7 * c + r) & 1 else 2) if state.mask >> (7 * c + r) & 1 else 0
-                  for c in range(7)] for r in range(5, -1, -1)]
-    elif kind.name == "othello":
-        cells = [[1 if state.black >> (8 * r + c) & 1 else 2 if state.white >> (8 * r + c) & 1
-                  else 0 for c in range(8)] for r in range(8)]
-    else:
-        n = state.n
-        cells = [[1 if state.x >> (r * n + c) & 1 else 2 if state.o >> (r * n + c) & 1 else 0
-                  for c in range(n)] for r in range(n)]
+def board(kind: GameKind, state: Any) -> dict | None:
+    """Rows of cells top to bottom: 1 = first player's stone, 2 = second's, 0 = empty (None:
+    the generic view, no drawing)."""
+    if not kind.drawn:
+        return None
+    cells = kind.view.cells(state)
     return {"rows": len(cells), "cols": len(cells[0]), "cells": cells}
 
 
-def move_name(kind: GameKind, game: Any, move: int) -> str:
-    if kind.name == "tictactoe":
-        return str(move)
-    if kind.name == "connect4":
-        return str(move + 1)
-    if kind.name == "othello":
-        return othello.square_name(move)
-    return hexgame.cell_name(move, game.n)
+def move_name(kind: GameKind, game: Any, move: Any) -> str:
+    return kind.view.move_name(game, move)
 
 
-def move_cell(kind: GameKind, game: Any, move: int) -> list | None:
-    """[row, col] of the cell a move fills (Connect Four: the column's lowest empty cell)."""
-    if kind.name == "tictactoe":
-        return [move // 3, move % 3]
-    if kind.name == "othello":
-        return None if move == PASS else [move // 8, move % 8]
-    if kind.name == "hex":
-        return [move // game.n, move % game.n]
-    return None
+def move_id(kind: GameKind, game: Any, move: Any) -> Any:
+    """A move as the JSON API carries it: the move itself where it is an int or a string (the
+    built-ins' squares and columns, chess's UCI), else its name (a plug-in's moves need not be
+    JSON values: Nim's (heap, take) tuples)."""
+    if move is None or type(move) in (int, str):
+        return move
+    return move_name(kind, game, move)
 
 
-def after(kind: GameKind, position: str, game: Any, move: int) -> str:
+def move_of(kind: GameKind, game: Any, mid: Any) -> Any:
+    """The legal move at the game's root whose JSON identity is ``mid`` (move_id's inverse)."""
+    for m in game.legal_moves(game.initial_state()):
+        if move_id(kind, game, m) == mid:
+            return m
+    raise LabError(f"move {excerpt(mid)} is not legal here")
+
+
+def move_cell(kind: GameKind, game: Any, move: Any) -> list | None:
+    """[row, col] of the cell a move fills, or None (a pass; Connect Four's columns, whose
+    landing cell the page finds)."""
+    return kind.view.move_cell(game, move)
+
+
+def after(kind: GameKind, position: str, game: Any, move: Any) -> str:
     """The position string after ``move``, in the same format as ``position``."""
-    name = move_name(kind, game, move)
-    if kind.name == "hex":
-        if "/" in position or not position.strip():
-            state = game.play(game.initial_state(), move)
-            return hexgame.to_text(state) if "/" in position else f"{game.n} {name}"
-        return f"{position.strip()} {name}"
-    if kind.name == "connect4":
-        return position.strip() + name
-    sep = " " if kind.name == "tictactoe" and position.strip() else ""
-    return position.strip() + sep + name
+    return kind.view.after(position, game, move)
 
 
 def describe(kind: GameKind, position: str) -> dict:
-    """The position as the page draws it: board, side to move, legal moves, the outcome."""
+    """The position as the page draws it: board (None in the generic view, which has the
+    position's ``text`` instead), side to move, legal moves, the outcome."""
     game = build(kind, position)
     state = game.initial_state()
-    first = _first_to_move(kind, state)
+    first = kind.view.first_to_move(state)
     terminal = game.is_terminal(state)
     out: dict[str, Any] = {
         "game": kind.name, "label": kind.label, "position": position, "board": board(kind, state),
+        "view": "board" if kind.drawn else "generic",
         "to_move": kind.sides[0 if first else 1], "first_to_move": first, "terminal": terminal,
-        "legal": [{"move": m, "name": move_name(kind, game, m), "cell": move_cell(kind, game, m),
-                   "next": after(kind, position, game, m)} for m in game.legal_moves(state)],
+        "legal": [{"move": move_id(kind, game, m), "name": move_name(kind, game, m),
+                   "cell": move_cell(kind, game, m), "next": after(kind, position, game, m)}
+                  for m in game.legal_moves(state)],
         "default_depth": kind.default_depth, "own_ordering": kind.own,
+        **kind.view.extra(game),
     }
-    if kind.name == "hex":
-        out["n"] = game.n
+    if not kind.drawn:
+        out["text"] = state_text(game, state)
+        try:                    # the generic view plays a move by its name: names must differ
+            named_moves(game, state, lambda m: move_name(kind, game, m))
+        except InvalidParameterError as e:
+            raise LabError(str(e).splitlines()[0]) from None
     if terminal:
-        u = game.utility(state)
+        u = for_mover(game, game.utility(state))
         mover, other = kind.sides[0 if first else 1], kind.sides[1 if first else 0]
         out["outcome"] = "draw" if u == 0 else (f"{mover} wins" if u > 0 else f"{other} wins")
-        if kind.name in ("othello", "connect4"):
+        if kind.view.score:
             out["outcome"] += f" (score {jnum(u):+} for {mover})" if u else ""
     return out
 
@@ -191,8 +223,8 @@ def result_dict(kind: GameKind, game: Any, r: SearchResult) -> dict:
     """search()'s figures, with the move's name and the EBF (R&N b*: nodes = sum b*^k)."""
     ok = r.status == "ok"
     return {"algorithm": r.algorithm, "ordering": r.ordering, "engine": r.engine,
-            "status": r.status, "value": jnum(r.value) if ok else None,
-            "best_move": r.best_move if ok else None,
+            "status": r.status, "value": jnum(for_mover(game, r.value)) if ok else None,
+            "best_move": move_id(kind, game, r.best_move) if ok else None,
             "best_move_name": move_name(kind, game, r.best_move) if ok and r.best_move is not None
             else None,
             "nodes": r.nodes, "leaves": r.leaves, "cutoffs": r.cutoffs, "depth": r.depth,
@@ -208,9 +240,10 @@ def principal_variation(kind: GameKind, position: str, game: Any, r: SearchResul
     child unchanged, negated for the other side; the line stops where a search disagrees, is
     aborted, or the game ends). At most MAX_PV moves."""
     line: list[dict] = []
-    value, move, depth, pos, g = r.value, r.best_move, r.depth, position, game
+    value, move, depth, pos, g = for_mover(game, r.value), r.best_move, r.depth, position, game
     while move is not None and len(line) < MAX_PV:
-        line.append({"move": move, "name": move_name(kind, g, move), "cell": move_cell(kind, g, move),
+        line.append({"move": move_id(kind, g, move), "name": move_name(kind, g, move),
+                     "cell": move_cell(kind, g, move),
                      "position": after(kind, pos, g, move)})
         pos = line[-1]["position"]
         depth -= 1
@@ -218,9 +251,9 @@ def principal_variation(kind: GameKind, position: str, game: Any, r: SearchResul
         if depth < 1 or g.is_terminal(g.initial_state()):
             break
         child = _run(g, algorithm, ordering, depth, max_nodes)
-        if child.status != "ok" or child.value != -value:
+        if child.status != "ok" or for_mover(g, child.value) != -value:
             break
-        value, move = child.value, child.best_move
+        value, move = for_mover(g, child.value), child.best_move
     return line
 
 
@@ -325,7 +358,8 @@ def compare_row(kind: GameKind, position: str, game: Any, depth: int, index: int
             row["note"] = (f"infeasible here: stopped after {r.nodes:,} nodes (the budget); "
                            f"a full {algorithm} search to depth {depth} needs more")
     if row["status"] == "ok" and row["best_move"] is not None:
-        row["move_value"] = _move_value(kind, position, game, row["best_move"], depth)
+        row["move_value"] = _move_value(kind, position, game,
+                                        move_of(kind, game, row["best_move"]), depth)
     return row
 
 
@@ -372,9 +406,10 @@ def agreement(kind: GameKind, position: str, game: Any, depth: int, rows: list[d
     known = {x["best_move"]: x["move_value"] for x in done if "move_value" in x}
     return {"agree_value": len(values) == 1, "agree_move": len(moves) == 1,
             "values": sorted(values, key=str),
-            "moves": [{"move": m, "name": move_name(kind, game, m),
+            "moves": [{"move": m, "name": move_name(kind, game, move_of(kind, game, m)),
                        "value": known[m] if m in known else
-                       _move_value(kind, position, game, m, depth)} for m in moves]}
+                       _move_value(kind, position, game, move_of(kind, game, m), depth)}
+                      for m in moves]}
 
 
 class _OutOfTime(BaseException):
@@ -437,7 +472,7 @@ def minimal_row(body: dict) -> dict:
         return row
     except SearchlabError as e:
         raise LabError(str(e).splitlines()[0]) from None
-    row.update(status="ok", value=jnum(m.value), best_move=m.best_move,
+    row.update(status="ok", value=jnum(for_mover(game, m.value)), best_move=move_id(kind, game, m.best_move),
                best_move_name=move_name(kind, game, m.best_move) if m.best_move is not None else None,
                nodes=m.nodes, leaves=m.leaves, cutoffs=None, depth=m.depth,
                wall_time=time.perf_counter() - t0,
@@ -455,9 +490,9 @@ def _move_value(kind: GameKind, position: str, game: Any, move: int, depth: int)
     child = build(kind, after(kind, position, game, move))
     state = child.initial_state()
     if child.is_terminal(state):
-        return jnum(-child.utility(state))
+        return jnum(-for_mover(child, child.utility(state)))
     if depth == 1:
-        return jnum(-child.evaluate(state))      # what a depth-1 search sees at the horizon
+        return jnum(-for_mover(child, child.evaluate(state)))  # what a depth-1 search sees at the horizon
     r = _run(child, "alphabeta", f"id+tt+killer+history+{kind.own}", depth - 1,
              MAX_NODES_COMPILED)
-    return jnum(-r.value) if r.status == "ok" else None
+    return jnum(-for_mover(child, r.value)) if r.status == "ok" else None

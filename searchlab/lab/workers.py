@@ -38,6 +38,7 @@ from typing import Any, Callable
 from multiprocessing.connection import Connection
 
 from searchlab.lab import play_games, trace_player_export, trees
+from searchlab.lab.plugins import PLUGINS_ENV, load_plugins, plugins_from_env
 from searchlab.lab.requests import LabError
 
 
@@ -109,6 +110,7 @@ class WorkerPool:
     killed: list = field(default_factory=list)      # pids of workers killed at the cap
     cancelled: list = field(default_factory=list)   # pids of workers killed on cancel
     closed: bool = False
+    plugins: tuple = ()                             # plug-in modules (searchlab.lab.plugins)
 
     def __post_init__(self) -> None:
         if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
@@ -117,9 +119,11 @@ class WorkerPool:
     def _start(self) -> _Worker:
         ours, theirs = socket.socketpair()
         try:
+            # the plug-in modules the server was given: the worker imports them too
+            env = {**os.environ, PLUGINS_ENV: ",".join(self.plugins)} if self.plugins else None
             p = subprocess.Popen([sys.executable, "-m", "searchlab.lab.workers",
                                   str(theirs.fileno())], pass_fds=(theirs.fileno(),),
-                                 stdin=subprocess.DEVNULL)
+                                 stdin=subprocess.DEVNULL, env=env)
         finally:
             theirs.close()
         return _Worker(p, Connection(ours.detach()))
@@ -241,5 +245,6 @@ class WorkerPool:
 
 if __name__ == "__main__":          # a worker: python -m searchlab.lab.workers FD
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the server's; it closes the pipe
+    load_plugins(plugins_from_env())
     _serve(Connection(int(sys.argv[1])))
     os._exit(0)

@@ -53,6 +53,10 @@ def test_plan_of_every_kind(monkeypatch, capsys, tmp_path, experiment, kind, eng
     assert f"estimated work {human(total_work(tasks))} nodes" in lines[0]
     assert lines[1].startswith("engines: ") and engines in lines[1]
     assert lines[2].startswith("time: ~") and "worker(s)" in lines[2]
+    # a sweep is counted from its grid's sizes; another kind says its planner built the tasks
+    assert (kind != "sweep") == (lines[3] == f"counted: the {kind} study's planner built its "
+                                 f"{len(tasks)} tasks (a sweep is counted from its grid's "
+                                 "sizes without building them)")
     assert lines[-1] == "nothing was run (--plan)"
     assert not (tmp_path / "results").exists()          # nothing created
 
@@ -142,3 +146,62 @@ def test_a_trade_off_run_warms_up_one_task_per_kind_and_domain():
     warm = warm_up_tasks(tasks)
     assert sorted((t.kind, t.domain) for t in warm) == sorted({(t.kind, t.domain) for t in tasks})
     assert len({t.domain for t in warm if t.kind == "match"}) >= 1
+
+
+@pytest.mark.parametrize("experiment, overrides", [
+    ("quick", []),
+    ("tour", []),                                                   # static_only: id on incremental only
+    ("quick", ["sweep.d_budget=2000", "sweep.instances=3"]),        # points trimmed by d_budget
+    ("quick", ["sweep.b=[2,3]", "sweep.d=1..3", "sweep.pruning=[none,null_r2]", "tree=incremental",
+               "+sweep.max_nodes_by_ordering={random:20}"]),
+    ("ordering_connect4", []),
+    ("quick", ["game=othello", "sweep.d=1..3", "sweep.instances=4", "+sweep.d_by_ordering={perfect:[1]}"]),
+])
+def test_the_plan_from_sizes_counts_what_the_planner_builds(experiment, overrides):
+    """grid_size.plan_size (no task built) and grid.plan (the tasks the run makes) agree on the
+    number of tasks, their estimated work and the plan's line."""
+    from searchlab.experiment.grid_size import plan_size, size_summary
+
+    study = api.validate(api.compose(experiment, overrides))
+    p = grid.plan(study, check_support=False)
+    size = plan_size(study)
+    assert (size.tasks, size.work) == (len(p.tasks), total_work(p.tasks))
+    assert size_summary(size, study) == grid.summary(p, study)
+
+
+def test_the_schema_declares_the_tree_models_static_values():
+    from searchlab.experiment.schema import TREE_PARAMS, TREE_STATIC_VALUES
+    from searchlab.trees import TREE_MODELS
+
+    assert tuple(TREE_PARAMS) == tuple(TREE_MODELS)
+    assert set(TREE_STATIC_VALUES) == {m for m, cls in TREE_MODELS.items()
+                                       if cls.capabilities.static_values}
+
+
+def test_random_positions_are_the_same_read_lazily():
+    from searchlab.experiment.games import GameSpec, Position, position_identity, select_positions
+    from searchlab.experiment.seeds import derive_seed
+
+    spec = GameSpec("othello", "random", ply=6)
+    lazy = select_positions(spec, 11, 5)
+    eager = tuple(Position(i, f"ply6#{i}", derive_seed(11, position_identity(spec, i)))
+                  for i in range(5))
+    assert len(lazy) == 5 and tuple(lazy) == eager and lazy == eager
+    assert lazy[-1] == eager[-1] and lazy[1:3] == eager[1:3]
+    assert select_positions(spec, 11, 10 ** 6)[999_999].id == "ply6#999999"
+    with pytest.raises(IndexError):
+        lazy[5]
+
+
+@pytest.mark.parametrize("overrides", [[], ["experiment=quick", "sweep.b=[2,3]"], ["game=othello"],
+                                       ["experiment=chess_matches_small"]])
+def test_cfg_job_prints_what_hydra_prints(monkeypatch, capsys, tmp_path, overrides):
+    """--cfg job prints the config the pre-run check composed, without Hydra composing it
+    again: the same text as Hydra's own --cfg job (reached here through --package _global_)."""
+    monkeypatch.chdir(tmp_path)
+    code, ours, err = _main(monkeypatch, capsys, *overrides, "--cfg", "job")
+    assert code == 0, err
+    code, hydras, err = _main(monkeypatch, capsys, *overrides, "--cfg", "job", "--package",
+                              "_global_")
+    assert code == 0, err
+    assert ours == hydras and yaml.safe_load(ours)["name"]

@@ -178,7 +178,6 @@ def test_the_budget_guard_refuses_from_the_grid_before_expanding_instances(tmp_p
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.xfail(strict=False, reason="fails on main after the eight parallel branches were merged (stop 35); not yet fixed, see the closing note")
 def test_cfg_job_of_a_large_accepted_study_plans_no_task(tmp_path, monkeypatch, capsys):
     from searchlab.experiment import grid
 
@@ -224,6 +223,33 @@ def test_a_symlink_loop_as_the_output_directory_is_one_line(where, tmp_path, mon
     with pytest.raises(api.RunError, match=r"cannot write to output directory .*a/quick/"):
         api.run_study("quick", [o for o in TINY if not o.startswith("experiment=")]
                       + [f"results_dir={tmp_path / 'a'}"], progress=False)
+
+
+def test_cfg_job_of_a_million_othello_positions_builds_none(tmp_path, monkeypatch, capsys):
+    """The positions of a random source are built when read: --cfg job of 10^6 Othello
+    positions derives no position's seed (it took 122 s)."""
+    from searchlab.experiment import games, grid
+
+    seeds = []
+    real = games.derive_seed
+    monkeypatch.setattr(games, "derive_seed", lambda *a: seeds.append(a) or real(*a))
+    monkeypatch.setattr(grid, "plan", lambda *a, **k: pytest.fail("--cfg planned the tasks"))
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _main(monkeypatch, capsys, "game=othello", "sweep.instances=1000000",
+                           "--cfg", "job")
+    assert code == 0, err
+    assert "x 1000000 othello positions" in err and seeds == []
+
+
+def test_max_tasks_bounds_a_game_study(tmp_path, monkeypatch, capsys):
+    from searchlab.limits import MAX_TASKS
+
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _main(monkeypatch, capsys, "game=othello", "sweep.instances=1000000",
+                           "sweep.d=1..60", "--plan")
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"over the limit of {MAX_TASKS} per study (searchlab.limits.MAX_TASKS)" in err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_report_tables_with_an_unknown_column_is_one_line_exit_2(tmp_path, capsys):

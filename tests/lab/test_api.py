@@ -20,6 +20,7 @@ from searchlab import search  # noqa: E402
 from searchlab.algorithms.trace import run_trace  # noqa: E402
 from searchlab.algorithms.tree_count import count_tree  # noqa: E402
 from searchlab.games.connect4 import ConnectFour  # noqa: E402
+from searchlab.games.registry import game_names  # noqa: E402
 from searchlab.games.tictactoe import TicTacToe  # noqa: E402
 from searchlab.lab import export_trace_html  # noqa: E402
 from searchlab.lab.app import create_app  # noqa: E402
@@ -42,7 +43,12 @@ def test_page_static_and_meta(client):
     assert "searchlab lab" in client.get("/").text
     assert "SearchlabTrace" in client.get("/static/trace.js").text
     meta = client.get("/api/meta").json()
-    assert set(meta["games"]) == {"tictactoe", "connect4", "othello", "hex"}
+    # the menu is the game registry's, in its display order: the games with a drawing get
+    # their board, the others (chess, plug-ins) the generic view
+    assert list(meta["games"]) == list(game_names())
+    views = {k: g["view"] for k, g in meta["games"].items()}
+    assert {k for k, v in views.items() if v == "board"} == {"tictactoe", "connect4", "othello", "hex"}
+    assert views["chess"] == "generic"
     assert "textbook" in meta["presets"] and "homework" in meta["presets"]
 
 
@@ -139,7 +145,7 @@ def test_position_and_move(client):
 
 
 @pytest.mark.parametrize("path, body, words", [
-    ("/api/position", {"game": "chess"}, "game must be"),
+    ("/api/position", {"game": "go"}, "game must be one of tictactoe, connect4, othello, chess, hex"),
     ("/api/position", {"game": "connect4", "position": "4448"}, "position:"),
     ("/api/position", {"game": "connect4", "position": 44}, "position must be"),
     ("/api/position", {"game": "hex", "position": "12"}, "position:"),
@@ -462,3 +468,16 @@ def test_disconnect_cancels_the_search():
         assert ok["status"] == "ok"
     finally:
         pool.close()
+
+
+def test_chess_in_the_generic_view(client):
+    """A built-in without a drawing: its moves (UCI) as the generic view's, rooted by with_root."""
+    from searchlab.games.chess_game import Chess
+    d = client.post("/api/position", json={"game": "chess", "position": "e2e4"}).json()
+    game = Chess()
+    state = game.play(game.initial_state(), "e2e4")
+    assert d["view"] == "generic" and d["to_move"] == "Black" and d["board"] is None
+    assert [m["name"] for m in d["legal"]] == list(game.legal_moves(state))
+    assert d["text"] == repr(state)
+    after = client.post("/api/move", json={"game": "chess", "position": "e2e4", "move": "e7e5"})
+    assert after.json()["position"] == "e2e4 e7e5" and after.json()["to_move"] == "White"

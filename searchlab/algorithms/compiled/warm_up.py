@@ -37,6 +37,7 @@ from typing import Callable, Iterable, Sequence
 
 from tqdm import tqdm
 
+from searchlab.compile_costs import COLD_SECONDS  # noqa: F401 -- re-exported (runner, cli_plan)
 from searchlab.errors import InvalidParameterError
 
 _SEARCH = "from searchlab import search\n"
@@ -93,12 +94,6 @@ ENGINES: dict[str, tuple[str, str]] = {
                        "for g in (ConnectFour(), Othello(), TicTacToe()): simulate(g, 'ybwc', 2, depth=2)"),
 }
 
-#: Each engine's cold compile, CPU seconds of its process from an empty cache (imports and
-#: the compile; docs/compile-time.md, "What was tried", the warm-up row, 2026-12-02): what a
-#: dry run (searchlab --plan) and a run's compile announcement quote.
-COLD_SECONDS: dict[str, float] = {
-    "chess": 37, "othello": 28, "connect4": 27, "hex": 23, "tictactoe": 23, "iid": 21,
-    "pig": 16, "dice_race": 12, "perft": 11, "tree_kernel": 7, "rolit": 4, "harvest": 3}
 
 #: what a warm-up process runs: engine names in on stdin, one marked JSON line out per engine
 _CHILD = """\

@@ -65,6 +65,8 @@
   }
   function drawBoard() {
     const d = G.desc, b = d.board, host = $("board"); host.innerHTML = "";
+    // a game the page has no drawing for (plug-ins): its text and its moves as buttons
+    if (d.view === "generic") { SearchlabGeneric.draw(host, d, human); $("pv-legend").hidden = true; settle(d, null); return; }
     const col = colours(d.game), legal = new Map(d.legal.map(m => [m.cell ? m.cell.join(",") : "c" + m.move, m]));
     const stone = v => v === 0 ? "empty" : d.game === "tictactoe" ? (v === 1 ? "X" : "O") : META.games[d.game].sides[v - 1].split(" ")[0];
     let s, cellXY, W, H;
@@ -105,22 +107,23 @@
         else if (m) e.addEventListener("click", () => human(m));
       }
     } else {
-      const n = b.rows, c = d.game === "othello" ? 46 : 80, oth = d.game === "othello";
-      W = n * c + 4 + (oth ? M : 0); H = n * c + 4 + (oth ? M : 0);
+      // tic-tac-toe, Othello, and any other game whose declaration gives cells: a grid of stones
+      const n = b.rows, nc = b.cols, c = d.game === "othello" ? 46 : 80, oth = d.game === "othello", ttt = d.game === "tictactoe";
+      W = nc * c + 4 + (oth ? M : 0); H = n * c + 4 + (oth ? M : 0);
       const o = oth ? M : 0;
       s = svg("svg", {viewBox: `0 0 ${W} ${H}`}, host);
       cellXY = (i, j) => [o + 2 + j * c + c / 2, o + 2 + i * c + c / 2];
       if (oth) {
-        for (let j = 0; j < n; j++) label(s, cellXY(0, j)[0], M - 8, LETTERS[j]);
+        for (let j = 0; j < nc; j++) label(s, cellXY(0, j)[0], M - 8, LETTERS[j]);
         for (let i = 0; i < n; i++) label(s, M - 8, cellXY(i, 0)[1] + 5, String(i + 1), "end");
       }
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+      for (let i = 0; i < n; i++) for (let j = 0; j < nc; j++) {
         const [x, y] = cellXY(i, j), v = b.cells[i][j], m = legal.get(`${i},${j}`);
         const sq = svg("rect", {x: x - c / 2, y: y - c / 2, width: c, height: c, fill: oth ? "#2e7d32" : "#fff", stroke: "#333", class: "cell", "data-cell": `${i},${j}`}, s);
-        if (oth && v) svg("circle", {cx: x, cy: y, r: c / 2 - 5, fill: col[v], stroke: "#000"}, s);
+        if (!ttt && v) svg("circle", {cx: x, cy: y, r: c / 2 - 5, fill: col[v], stroke: "#000"}, s);
         if (oth && m) svg("circle", {cx: x, cy: y, r: 4, fill: "#9ccc65"}, s);
         // tic-tac-toe's moves are named by the cell's number: it is written in the corner
-        if (!oth) label(s, x - c / 2 + 5, y - c / 2 + 15, String(3 * i + j), "start", 13);
+        if (ttt) label(s, x - c / 2 + 5, y - c / 2 + 15, String(3 * i + j), "start", 13);
         if (d.game === "tictactoe" && v) { const t = svg("text", {x, y: y + 18, "text-anchor": "middle", "font-size": 54, fill: col[v], class: "mark"}, s); t.textContent = v === 1 ? "X" : "O"; }
         if (m) playable(sq, m, oth ? m.name : `cell ${m.name}`);
       }
@@ -142,7 +145,10 @@
     $("pv-legend").innerHTML = G.pv.length === 0 ? "" : `Numbered discs: the line the engine expects from here (its principal variation, ` +
       `${G.pv.map(m => m.name).join(" ")}): <span class="pv-key pv-key-now">1</span> ${d.to_move}'s best reply by its search, ` +
       `<span class="pv-key">2</span> the engine's answer, and so on (filled: ${d.to_move}, white: the engine).`;
-    const pass = d.legal.find(m => m.cell === null && d.game === "othello");
+    settle(d, d.legal.find(m => m.cell === null && d.game === "othello"));
+  }
+  // below the board: the pass button, the position's text field and the status line
+  function settle(d, pass) {
     $("pass").hidden = !pass; $("pass").onclick = pass ? () => human(pass) : null;
     $("position").value = d.position;
     $("status").textContent = d.terminal ? `Game over: ${d.outcome}.` : `${d.to_move} to move.` + (pass ? ` ${d.to_move} has no legal move and must pass.` : "");
@@ -298,6 +304,7 @@
   (async () => {
     META = await api("/api/meta");
     $("preset").innerHTML = Object.entries(META.presets).map(([k, v]) => `<option value="${k}">${v}</option>`).join("");
+    $("game").innerHTML = Object.entries(META.games).map(([k, g]) => `<option value="${k}">${g.label}</option>`).join("");
     $("algorithm").innerHTML = META.algorithms.map(a => `<option>${a}</option>`).join("");
     $("game-ordering").innerHTML = META.orderings.map(o => `<option${o === "id+tt+killer+history" ? " selected" : ""}>${o}</option>`).join("");
     $("hex-n").innerHTML = [...Array(11)].map((_, k) => `<option${k + 1 === 7 ? " selected" : ""}>${k + 1}</option>`).join("");

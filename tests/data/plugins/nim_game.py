@@ -10,6 +10,7 @@ import hashlib
 from typing import Sequence
 
 from searchlab.games.protocol import Capabilities
+from searchlab.games.registry import GameEntry
 
 
 class Nim:
@@ -60,6 +61,22 @@ class Nim:
         good = 0.5 if x else -0.5
         return good if state[1] else -good
 
+    def __str__(self) -> str:
+        """The root position as text (the lab's generic view shows it): one line per heap."""
+        heaps, first = self._root
+        lines = [f"heap {i + 1}: {'|' * h or '-'} ({h})" for i, h in enumerate(heaps)]
+        return "\n".join(lines + [f"{'first' if first else 'second'} player to move"])
+
     def hash_key(self, state: tuple) -> int:
         digest = hashlib.blake2b(repr(state).encode(), digest_size=8).digest()
         return int.from_bytes(digest, "little")
+
+
+def move_text(move: tuple[int, int]) -> str:
+    """A move's name: "2-3" takes 3 from heap 2 (heaps numbered from 1)."""
+    return f"{move[0] + 1}-{move[1]}"
+
+
+#: the declaration an installed plug-in names in its entry points
+#: ([project.entry-points."searchlab.games"] nim = "nim_game:GAME"; docs/extending.md)
+GAME = GameEntry(name="nim", make=Nim, nominal_b=3, label="Nim", format_move=move_text, order=60)
