@@ -222,14 +222,15 @@ from searchlab.games.tictactoe import TicTacToe
 from searchlab.trees import iid_compiled
 s = np.array([7, 0, 2, 3, 0, 0, 0], dtype=np.uint64)
 r = search(TicTacToe(), "alphabeta", "natural", depth=4, engine="reference")
-print(int(iid_compiled.is_terminal(s)), r.nodes, r.value)
+print(int(iid_compiled.is_terminal(s)), r.nodes, r.value, len(iid_compiled.is_terminal.stats.cache_hits))
 """
 
 
 def test_the_package_imports_and_runs_when_no_cache_directory_can_be_written(tmp_path):
     """NUMBA_CACHE_DIR, the user-wide cache and the package's own directory all read-only:
-    numba found no locator for the package's cache=True functions and import raised; now they
-    are compiled in memory, with one warning line, and the counts are the usual ones."""
+    numba found no locator for the package's cache=True functions and import raised; now what
+    NUMBA_CACHE_DIR holds is read (a cache hit once it was filled) and the rest compiled in
+    memory, with one warning line, and the counts are the usual ones."""
     ref = search(TicTacToe(), "alphabeta", "natural", depth=4, engine="reference")
     numba_dir, home = tmp_path / "nb", tmp_path / "home"
     numba_dir.mkdir()
@@ -239,7 +240,15 @@ def test_the_package_imports_and_runs_when_no_cache_directory_can_be_written(tmp
     env.pop("NUMBA_DISABLE_JIT", None)
     out = _read_only_run(PACKAGE_RUN, env, [numba_dir, home, ROOT / "searchlab"])
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["0", str(ref.nodes), str(ref.value)]
+    assert out.stdout.split() == ["0", str(ref.nodes), str(ref.value), "0"]    # compiled
     warnings = [ln for ln in out.stderr.splitlines() if "searchlab: warning" in ln]
     assert len(warnings) == 1 and str(numba_dir) in warnings[0] and "read-only" in warnings[0], warnings
     assert not any(numba_dir.iterdir()) and not any(home.iterdir())
+    filled = subprocess.run([sys.executable, "-c", PACKAGE_RUN], env=env, cwd=ROOT,
+                            capture_output=True, text=True, timeout=600)     # writable: saved
+    assert filled.returncode == 0, filled.stderr
+    before = _state(numba_dir)
+    out = _read_only_run(PACKAGE_RUN, env, [numba_dir, home, ROOT / "searchlab"])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0", str(ref.nodes), str(ref.value), "1"]    # read from it
+    assert _state(numba_dir) == before
