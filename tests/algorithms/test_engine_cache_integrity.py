@@ -252,3 +252,33 @@ def test_the_package_imports_and_runs_when_no_cache_directory_can_be_written(tmp
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["0", str(ref.nodes), str(ref.value), "1"]    # read from it
     assert _state(numba_dir) == before
+
+
+ENGINE_RUN = """
+from searchlab import search
+from searchlab.games.connect4 import ConnectFour
+r = search(ConnectFour("4455"), "alphabeta", "id+tt+killer+history", depth=5, engine="compiled")
+print(r.nodes, r.value)
+"""
+
+
+@pytest.mark.slow
+def test_the_compiled_engine_runs_where_nothing_can_be_written(tmp_path):
+    """Every cache directory read-only and empty (NUMBA_CACHE_DIR, the user's, the package's):
+    the Connect Four engine is compiled in memory and counts what the reference counts, with
+    one warning line and nothing written."""
+    ref = search(ConnectFour("4455"), "alphabeta", "id+tt+killer+history", depth=5,
+                 engine="reference")
+    numba_dir, home = tmp_path / "nb", tmp_path / "home"
+    (numba_dir / "searchlab_engine").mkdir(parents=True)
+    home.mkdir()
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(numba_dir), XDG_CACHE_HOME=str(home), HOME=str(home),
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    before = _state(numba_dir)
+    out = _read_only_run(ENGINE_RUN, env, [numba_dir, home, ROOT / "searchlab"])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [str(ref.nodes), str(ref.value)]
+    warnings = [ln for ln in out.stderr.splitlines() if "searchlab: warning" in ln]
+    assert len(warnings) == 1 and "read-only" in warnings[0], warnings
+    assert _state(numba_dir) == before and not any(home.iterdir())
