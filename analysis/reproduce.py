@@ -325,7 +325,8 @@ CHESS_DEEP = ("chess_deep", [], ["sweep.games=[{name:chess,positions:wac,sample:
 #: the stages of each part, in order (the progress line says "stage k of n")
 PART_STAGES = {"trees": ("tree studies", "parallel", "rigor studies", "claim studies", "analysis"),
                "real_games": ("tree studies", "chess_deep", "claim studies", "analysis"),
-               "pruning": ("unsound_tradeoff", "matches", "analysis")}
+               "pruning": ("unsound_tradeoff", "matches", "analysis"),
+               "mcts": ("mcts_vs_alphabeta", "analysis")}
 STAGES = PART_STAGES["trees"]
 #: progress bars when a person watches (a terminal); a redirected log stays free of them
 BARS = "true" if sys.stderr.isatty() else "false"
@@ -700,18 +701,21 @@ PARTS = {
     "real_games": "move ordering in real games: the shallow and deep ordering studies, chess at "
                   "depth 7, each position's own minimal tree, chess ordering as engines compose it",
     "pruning": "sound versus unsound pruning: the trade-off study and the engine-grade matches",
+    "mcts": "alpha-beta against Monte Carlo tree search as b grows (the second half of 000-p), "
+            "and search traps",
 }
 #: the studies of STUDIES each part runs (chess_deep: real_games)
 PART_STUDIES = {"trees": ("knuth_moore", "ordering_ebf", "pearl", "discrete_values", "ordered_p",
                           "ordering_incremental"),
                 "real_games": ("ordering_games", "ordering_connect4_deep", "ordering_othello_deep",
                                "ordering_hex_deep"),
-                "pruning": ()}
-#: the claims (by their first id) judged on a part other than trees: the data their verdicts
-#: rest on is that part's (000-k also reads the rigor study's policy costs, which real_games runs)
+                "pruning": (), "mcts": ()}
+#: the claims judged on a part other than trees, by their key (Claim.key: the first id; the second
+#: half of 000-p is 000-p-second-half): the data their verdicts rest on is that part's (000-k also
+#: reads the rigor study's policy costs, which real_games runs)
 CLAIM_PART = {"000-j": "real_games", "000-k": "real_games", "000-l": "real_games",
               "000-m": "real_games", "001-k": "real_games", "002-a": "real_games",
-              "001-m": "real_games", "000-n": "pruning"}
+              "001-m": "real_games", "000-n": "pruning", "000-p-second-half": "mcts"}
 #: sections of the sweep report that are about synthetic trees only (left out of other parts)
 TREE_ONLY = ("Estimators", "Effective branching factors", "Estimators compared", "Knuth–Moore exactness",
              "Figures", "Where b^(3/4) describes random order")
@@ -849,7 +853,57 @@ def run_pruning(args: argparse.Namespace, runs_dir: Path) -> PartRun:
     return PartRun(pd.DataFrame(), exact, info + match_info, sections)
 
 
-RUNNERS = {"trees": run_trees, "real_games": run_real_games, "pruning": run_pruning}
+#: the MCTS study's size (searchlab/studies/mcts/mcts_study.py SIZES) per reproduction size: the
+#: study's own full size is about 2 CPU hours (docs/mcts.md), more than the rest of a part, so the
+#: full reproduction runs its medium size (analysis/README.md states what that cost)
+MCTS_SIZE = {"full": "medium", "small": "small"}
+MCTS_PRESET = "mcts_vs_alphabeta"
+
+
+def session_seconds(run_dir: Path) -> tuple[float, float | None]:
+    """(wall, CPU) seconds of the sessions that ran tasks of the run under ``run_dir``, from its
+    provenance.json (the runner's records: a session's ``seconds`` and its workers'
+    ``cpu_seconds``); CPU None when a session did not record it."""
+    sessions = [x for x in _read_json(run_dir / "provenance.json").get("sessions", []) if x.get("tasks")]
+    wall = sum(float(x.get("seconds", 0.0)) for x in sessions)
+    cpu = [x.get("cpu_seconds") for x in sessions]
+    return wall, (sum(float(c) for c in cpu) if cpu and None not in cpu else None)
+
+
+def run_mcts(args: argparse.Namespace, runs_dir: Path) -> PartRun:
+    """The mcts part: the study mcts_vs_alphabeta (its own part: at MCTS_SIZE it is about 20
+    minutes of CPU, and it judges one claim only) at MCTS_SIZE, its section and the verdict on
+    the second half of 000-p (studies/mcts/mcts_verdict.py)."""
+    from searchlab.studies.claim_study.claim_study_report import results
+    from searchlab.studies.mcts import mcts_study as MC
+
+    size = MCTS_SIZE["small" if args.small else "full"]
+    out = runs_dir / MCTS_PRESET
+    if out.exists() and not args.resume:
+        shutil.rmtree(out)
+    ov = [f"claim_study.size={size}", f"runner.n_jobs={args.jobs}", f"runner.progress={BARS}"]
+    where("mcts_vs_alphabeta", f"size {size}")
+    print(f"== {MCTS_PRESET}: {' '.join(ov)}")
+    t0 = time.perf_counter()
+    _run_or_afresh(MCTS_PRESET, ov, out, print, progress=BARS == "true")
+    secs = _recorded_seconds(out, time.perf_counter() - t0, args.resume)
+    where("analysis")
+    exact = results(out)
+    wall, cpu = session_seconds(out)
+    command = f"searchlab experiment={MCTS_PRESET} claim_study.size={size}"
+    info = [(MCTS_PRESET, command, "see its section", "see its section", secs, _rel(out))]
+    cost = (f"Run by `{command}` (size `{size}`: searchlab/studies/mcts/mcts_study.py SIZES; the study's own full "
+            f"size is not run here, docs/mcts.md states its cost): {wall:.0f} s of wall time"
+            + (f" and {cpu:.0f} s of CPU time in its workers" if cpu is not None else "")
+            + f" ({args.jobs} worker processes; provenance.json of `{_rel(out)}`).")
+
+    def sections(fig_dir: Path) -> list[tuple[str, str]]:
+        return [("Alpha-beta against Monte Carlo tree search as b grows", cost + "\n\n" + MC.section(exact, fig_dir))]
+
+    return PartRun(pd.DataFrame(), exact, info, sections)
+
+
+RUNNERS = {"trees": run_trees, "real_games": run_real_games, "pruning": run_pruning, "mcts": run_mcts}
 
 
 def part_sections(part: str, run: PartRun, out: Path, command: str, source: str, resamples: int
@@ -898,7 +952,7 @@ def write_part(part: str, run: PartRun, out: Path, *, command: str, size: str, j
     kept = {name: (fig_dir / name).read_bytes() for name in owner if (fig_dir / name).is_file()}
     before = {str(f.relative_to(fig_dir)): f.stat().st_mtime_ns for f in fig_dir.rglob("*") if f.is_file()}
     sections, results = part_sections(part, run, out, command, str(_rel(runs)), resamples)
-    owned = [(c, v) for c, v in results if CLAIM_PART.get(c.ids[0], "trees") == part]
+    owned = [(c, v) for c, v in results if CLAIM_PART.get(c.key, "trees") == part]
     figures = sorted(str(f.relative_to(fig_dir)) for f in fig_dir.rglob("*")
                      if f.is_file() and before.get(str(f.relative_to(fig_dir))) != f.stat().st_mtime_ns)
     clash = [name for name in figures if name in owner]
@@ -915,7 +969,7 @@ def write_part(part: str, run: PartRun, out: Path, *, command: str, size: str, j
                 studies_seconds=round(t_studies, 1), analysis_seconds=round(t_analysis, 1),
                 info=[[n, o, r, k, round(float(s), 1), str(d)] for n, o, r, k, s, d in run.info],
                 sections=[h for h, _ in sections], figures=figures,
-                claims={c.ids[0]: {"category": v.category, "row": R.claim_row(c, v)} for c, v in owned})
+                claims={c.key: {"category": v.category, "row": R.claim_row(c, v)} for c, v in owned})
     md = R.write_markdown(sections + [("Claims judged in this part", R.claims_section(owned))],
                           parts_dir / f"{part}.md",
                           title=f"searchlab reproduction, part {part}: {PARTS[part]}", command=command,
@@ -965,16 +1019,16 @@ def assemble_report(out: Path, size: str) -> Path:
     have = {m["part"]: m for m in metas}
     rows, cats = [], []
     for c in CLAIMS:
-        part = CLAIM_PART.get(c.ids[0], "trees")
-        got = have.get(part, {}).get("claims", {}).get(c.ids[0])
+        part = CLAIM_PART.get(c.key, "trees")
+        got = have.get(part, {}).get("claims", {}).get(c.key)
         if got is None:
-            rows.append([", ".join(c.ids), c.text, "", "", "", f"not judged: part {part} not generated at size {size}", ""])
+            rows.append([c.label, c.text, "", "", "", f"not judged: part {part} not generated at size {size}", ""])
             cats.append("not judged")
         else:
             rows.append(got["row"])
             cats.append(got["category"])
     tally = ", ".join(f"{k}: {n}" for k, n in pd.Series(cats).value_counts().items())
-    claims = (f"{len(rows)} entries covering {sum(len(c.ids) for c in CLAIMS)} claim IDs ({tally}); each verdict "
+    claims = (f"{len(rows)} entries covering {len({i for c in CLAIMS for i in c.ids})} claim IDs ({tally}); each verdict "
               "comes from the part named in the header that owns its claim.\n\n" + md_table(R.CLAIM_COLUMNS, rows))
     parts = md_table(["part", "covers", "generated", "commit", "command", "studies (s)", "analysis (s)"],
                      [[m["part"], m["covers"], m["generated"], m["commit"], f"`{m['command']}`",

@@ -186,7 +186,9 @@ def create_app(max_concurrent: int = MAX_CONCURRENT, wall_clock: float = WALL_CL
                 return _error("the client disconnected; its search was stopped", 499)
             except Busy as e:
                 return _error(str(e), 429)
-            except CapExceeded:
+            except CapExceeded as e:
+                if e.args:                  # the worker never started: not the search's fault
+                    return _error(f"{e}; the machine is overloaded, try again shortly", 503)
                 return _error(f"the request took longer than {wall_clock:g} s (the wall-clock cap) "
                               "and its search was stopped; choose a smaller depth or node budget",
                               503)

@@ -14,6 +14,10 @@ The pool's contract:
 - a job not answered within its ``timeout`` seconds has its worker process killed (SIGKILL)
   and reaped before ``CapExceeded`` (the app's 503) is raised: after that no process of the
   job exists, so it uses no CPU; a fresh worker takes its place on the next job;
+- a fresh worker's start-up (its interpreter and imports: seconds, more on a loaded machine) is
+  not counted in ``timeout``: the job waits up to ``STARTUP_WAIT`` seconds for the worker to
+  be ready, and only then does its search's ``timeout`` begin; a worker not ready by then is
+  killed and reaped the same way (``CapExceeded``);
 - a job whose ``cancel`` event is set while it runs (the app sets it when the client that asked
   has disconnected) has its worker process killed and reaped the same way, within
   ``CANCEL_POLL`` seconds, before ``Cancelled`` is raised: a dropped connection frees its worker;
@@ -68,6 +72,11 @@ class Cancelled(Exception):
 #: how often a running job looks at its cancel event (seconds)
 CANCEL_POLL = 0.05
 
+#: how long a job waits for a fresh worker to start up (seconds), outside its search's timeout:
+#: a cold worker's imports took over 20 s on a loaded 2-core machine, and would otherwise be
+#: charged to the first request's wall-clock cap
+STARTUP_WAIT = 120.0
+
 
 class WorkerError(Exception):
     """A job failed in its worker with an exception that is not a LabError."""
@@ -104,6 +113,8 @@ class WorkerPool:
     """At most ``size`` worker processes, each running one job at a time (module docstring)."""
 
     size: int
+    #: the worker's command line without its socket's fd (tests start a slow worker with it)
+    command: tuple = (sys.executable, "-m", "searchlab.lab.workers")
     _idle: list = field(default_factory=list)
     _count: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -121,8 +132,7 @@ class WorkerPool:
         try:
             # the plug-in modules the server was given: the worker imports them too
             env = {**os.environ, PLUGINS_ENV: ",".join(self.plugins)} if self.plugins else None
-            p = subprocess.Popen([sys.executable, "-m", "searchlab.lab.workers",
-                                  str(theirs.fileno())], pass_fds=(theirs.fileno(),),
+            p = subprocess.Popen([*self.command, str(theirs.fileno())], pass_fds=(theirs.fileno(),),
                                  stdin=subprocess.DEVNULL, env=env)
         finally:
             theirs.close()
@@ -185,12 +195,16 @@ class WorkerPool:
         if name not in JOBS:
             raise ValueError(f"name must be one of {', '.join(JOBS)}; got {name!r}")
         w = self._take()
-        deadline = time.monotonic() + timeout
         try:
-            if not w.ready:                 # a fresh worker: its imports count against the cap
-                self._wait(w, deadline, cancel)
+            if not w.ready:                 # a fresh worker: its start-up is not the search's
+                try:
+                    self._wait(w, time.monotonic() + STARTUP_WAIT, cancel)
+                except CapExceeded:
+                    raise CapExceeded(f"the search's worker process did not start within "
+                                      f"{STARTUP_WAIT:g} s (STARTUP_WAIT)") from None
                 w.conn.recv()
                 w.ready = True
+            deadline = time.monotonic() + timeout
             w.conn.send((name, body))
             self._wait(w, deadline, cancel)
             reply = w.conn.recv()

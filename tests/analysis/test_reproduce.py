@@ -250,7 +250,7 @@ def test_every_part_writes_its_report_and_report_md_assembles_them(reproduce, tm
     # one claims table: every claim once, its verdict from the part that owns it
     from searchlab.studies.claims.registry import CLAIMS
     claims = report.split("## Claims\n", 1)[1]
-    assert all(f"| {', '.join(c.ids)} |" in claims for c in CLAIMS)
+    assert all(f"| {c.label} |" in claims for c in CLAIMS)
     assert "not judged" not in claims
     assert report.index("## Section of trees") < report.index("## Section of real_games") \
         < report.index("## Section of pruning") < report.index("## Claims")
@@ -274,7 +274,7 @@ def test_a_part_missing_at_this_size_is_named_and_its_claims_not_judged(reproduc
     _stub_runners(reproduce, monkeypatch, "first")
     assert reproduce.main(["--small", "--part", "pruning", "--runs", str(tmp_path / "runs"), "--out", str(out)]) == 0
     report = (out / "REPORT.md").read_text()
-    assert "Not generated at this size: trees, real_games." in report
+    assert "Not generated at this size: trees, real_games, mcts." in report
     assert "not judged: part trees not generated at size small" in report
     row = next(ln for ln in report.splitlines() if ln.startswith("| 000-n, 001-l |"))
     assert "not judged" not in row                            # pruning's own claim is judged
@@ -405,3 +405,29 @@ def test_a_shared_study_is_read_not_run_and_its_seconds_counted_once(reproduce, 
     rows = {r[0]: r for r in info}
     assert rows["chance"][4] == 7.0 and rows["rigor"][4] == 0.0
     assert "its seconds are counted there" in rows["rigor"][1]
+
+
+def test_the_mcts_part_runs_the_study_and_judges_the_second_half_of_000p(reproduce, tmp_path, monkeypatch):
+    """--part mcts at --small runs experiment=mcts_vs_alphabeta at its MCTS_SIZE (here tiny, to
+    keep the test short), writes parts/mcts.md with the study's section, its cost from the
+    run's provenance.json, the figure, and the verdict on 000-p (second half), keyed by the
+    entry's key; REPORT.md takes that verdict from the part while the arithmetic half of 000-p
+    stays the trees part's."""
+    monkeypatch.setitem(reproduce.MCTS_SIZE, "small", "tiny")
+    out, runs = tmp_path / "out", tmp_path / "runs"
+    assert reproduce.main(["--small", "--part", "mcts", "--jobs", "1", "--runs", str(runs), "--out", str(out)]) == 0
+    meta = reproduce._read_json(out / "parts" / "mcts.json")
+    assert meta["part"] == "mcts" and meta["figures"] == ["elo_by_b.png"]
+    assert list(meta["claims"]) == ["000-p-second-half"]
+    row = meta["claims"]["000-p-second-half"]["row"]
+    assert row[0] == "000-p (second half)" and "learned networks" in row[5] and "hex4 (b " in row[3]
+    text = (out / "parts" / "mcts.md").read_text()
+    wall, cpu = reproduce.session_seconds(runs / "small" / "mcts_vs_alphabeta")
+    assert wall > 0 and cpu is not None and cpu > 0
+    assert "size `tiny`" in text and f"{wall:.0f} s of wall time and {cpu:.0f} s of CPU time" in text
+    assert "## Alpha-beta against Monte Carlo tree search as b grows" in text
+    assert "![Elo(alpha-beta − MCTS) against b](figures/elo_by_b.png)" in text
+    report = (out / "REPORT.md").read_text()
+    claims = report.split("## Claims\n", 1)[1]
+    assert "| 000-p (second half) |" in claims and "not judged: part mcts" not in claims
+    assert "| 000-p | Go, b ≈ 250" in claims and "not judged: part trees not generated at size small" in claims

@@ -176,7 +176,7 @@ def test_side_by_side_and_perfect_order(page):
 def test_play_and_compare(page, game, clicks):
     page.click("#tab-play")
     page.select_option("#game", game)
-    page.wait_for_function("document.getElementById('position').value !== undefined")
+    page.wait_for_selector("#board-wrap:not([aria-busy])")    # the game loaded: the board unlocked
     depth = {"tictactoe": 9, "connect4": 6, "othello": 4, "hex": 3}[game]
     page.fill("#depth", str(depth))
     for sel in clicks:

@@ -104,3 +104,35 @@ def test_a_fresh_machine_answers_its_first_othello_search(tmp_path):
     assert first.startswith("200 None") or first.startswith("503 True the compiled engine for Othello"), \
         out.stdout + out.stderr[-2000:]
     assert then.startswith("200 ok"), out.stdout + out.stderr[-2000:]
+
+
+def _slow_worker(seconds: float) -> tuple:
+    """A worker command whose interpreter sleeps ``seconds`` before the real worker's imports:
+    a cold start on a loaded machine."""
+    code = (f"import runpy, time; time.sleep({seconds}); "
+            "runpy.run_module('searchlab.lab.workers', run_name='__main__', alter_sys=True)")
+    return (sys.executable, "-c", code)
+
+
+def test_a_slow_worker_start_is_not_counted_against_the_cap(monkeypatch):
+    from searchlab.lab import workers
+    trace = {"tree": {"kind": "preset", "name": "textbook"}}
+    # the start-up takes 4 s (plus the imports), the search's cap is 2 s: answered, and the
+    # worker is the one that started slowly (not killed at the cap)
+    pool = workers.WorkerPool(1, command=_slow_worker(4.0))
+    try:
+        t0 = time.monotonic()
+        out = pool.run("trace", trace, timeout=2.0)
+        assert time.monotonic() - t0 >= 4.0 and out["traces"][0]["result"]["nodes"] > 0
+        assert pool.killed == [] and len(pool.pids()) == 1
+    finally:
+        pool.close()
+    # the start-up wait is itself bounded: past STARTUP_WAIT the worker is killed and reaped
+    monkeypatch.setattr(workers, "STARTUP_WAIT", 1.0)
+    pool = workers.WorkerPool(1, command=_slow_worker(30.0))
+    try:
+        with pytest.raises(workers.CapExceeded, match="did not start within 1 s"):
+            pool.run("trace", trace, timeout=60.0)
+        assert len(pool.killed) == 1
+    finally:
+        pool.close()

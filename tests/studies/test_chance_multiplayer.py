@@ -47,10 +47,10 @@ def test_multiplayer_verdict(measured):
 
 
 def test_registry_uses_them_and_reports_missing_data(measured):
-    res = {c.ids[0]: v for c, v in registry.evaluate_all(_ctx(measured))}
+    res = {c.key: v for c, v in registry.evaluate_all(_ctx(measured))}
     for cid in ("003-i", "003-c", "003-j", "000-q"):
         assert res[cid].category not in ("pending", "no data"), cid
-    bare = {c.ids[0]: v for c, v in registry.evaluate_all(_ctx({"relabel": measured["relabel"]}))}
+    bare = {c.key: v for c, v in registry.evaluate_all(_ctx({"relabel": measured["relabel"]}))}
     assert all(bare[c].category == "no data" for c in ("003-i", "003-c", "003-j", "000-q"))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pandas as pd
 import pytest
@@ -40,6 +41,9 @@ def test_sign_change_is_found_and_judged():
     assert (c["from_domain"], c["to_domain"], c["b_low"], c["b_high"], c["shown"]) == ("hex5", "hex9", 20.0, 70.0, False)
     s.loc[1, "elo_lo"] = 10.0
     assert V.sign_changes(s)[0]["shown"] is True
+    # an Elo of exactly 0 (every pair split 1-1) is no sign: 0 then +40 is not a change
+    s["elo"] = [0.0, 40.0, 120.0]
+    assert V.sign_changes(s) == []
 
 
 @pytest.mark.parametrize("change,match", [
@@ -117,3 +121,67 @@ def test_preset_runs_tiny_through_the_engine_and_resumes(tmp_path):
     pd.testing.assert_frame_equal(load_tables(run)["mcts_games"].sort_values(["domain", "pair", "a_is_max"])
                                   .reset_index(drop=True).drop(columns="wall_seconds"),
                                   games.drop(columns="wall_seconds"))
+
+
+def test_a_clean_sweep_is_judged_by_the_sign_test():
+    """Every game pair won by alpha-beta at the largest b: the pentanomial Elo and its CI are
+    infinite (the pairing is "not testable"), so the exact sign test on pairs judges it, with
+    Holm over the sweeps; 12 of 12 pairs is p = 2^-11, shown; 3 of 3 is not."""
+    from searchlab.studies.claims.verdict import Context
+    from searchlab.studies.mcts.mcts_verdict import KEY, go_second_half
+
+    s = _summary(["A stronger"] * 2, ["not testable"] * 2)
+    s[["p0", "p1", "p2", "p3", "p4"]] = [0, 0, 40, 30, 30]
+    large = s["domain"] == "hex11"
+    s.loc[large, ["elo", "elo_lo", "elo_hi", "min_elo", "pairs", "score"]] = [math.inf, math.inf, math.inf,
+                                                                             math.inf, 12, 1.0]
+    s.loc[large, ["p2", "p3", "p4"]] = [0, 0, 12]
+    sweeps = V.sign_test_sweeps(s)
+    assert list(sweeps["domain"]) == ["hex11", "hex11"] and (sweeps["won"] == 12).all()
+    assert sweeps["p_sign"].iloc[0] == pytest.approx(2.0 ** -11)
+    assert (sweeps["sweep_verdict"] == "A stronger").all()
+    v = go_second_half(Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={KEY: s}))
+    assert v.category == "does not hold" and "by the sign test" in v.detail
+    assert "sign test 12 pairs won to 0 lost" in v.measured and "Elo CI open-ended" in v.measured
+    assert "none in the range measured" not in v.detail or "Hex alone" in v.detail
+    s.loc[large, ["pairs", "p4"]] = [3, 3]
+    assert (V.sign_test_sweeps(s)["sweep_verdict"] == "not shown at this power").all()
+    assert go_second_half(Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={KEY: s})).category \
+        == "not shown at this power"
+
+
+def test_the_verdict_states_no_sign_change_as_none_in_the_range():
+    from searchlab.studies.claims.verdict import Context
+    from searchlab.studies.mcts.mcts_verdict import KEY, go_second_half
+
+    s = _summary(["A stronger"] * 2, ["A stronger"] * 2)
+    s["elo"], s["elo_lo"] = 150.0, 50.0                     # positive everywhere: no change of sign
+    v = go_second_half(Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={KEY: s}))
+    assert v.category == "does not hold"
+    assert "Hex alone (b 5 to 100): none in the range measured" in v.detail
+    assert "1,000 nodes/move, 10,000 nodes/move" in v.detail and "n = 100 colour-swapped game pairs" in v.detail
+    assert "detect differences of ±50 at 80 % power" in v.detail and "strong evaluation functions" in v.detail
+
+
+def test_the_second_half_of_000p_is_a_registry_entry_judged_from_game_rows():
+    """The claims registry has 000-p twice: the arithmetic, and the second half (its own key and
+    label) judged from the study's game rows through vs_alphabeta.summarize."""
+    from searchlab.studies.claims import registry as C
+    from searchlab.studies.claims.verdict import Context
+    from searchlab.studies.mcts.mcts_verdict import KEY
+
+    halves = [c for c in C.CLAIMS if c.ids == ("000-p",)]
+    assert [c.key for c in halves] == ["000-p", "000-p-second-half"]
+    assert halves[1].label == "000-p (second half)" and "000-p-second-half" in C.claim_keys()
+    cfg = dataclasses.replace(V.TINY, hex_sizes=(3,), others=(), node_budgets=(200,), openings=12, b_games=5,
+                              pairs_per_task=12)
+    games, summary = V.run(cfg, progress=False)
+    assert len(games) == 24
+    ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={KEY: summary})
+    got = {c.key: v for c, v in C.evaluate_all(ctx)}
+    v = got["000-p-second-half"]
+    assert v.category in ("holds only under conditions", "does not hold", "not shown at this power")
+    assert "hex3 (b " in v.measured and "n = 12 pairs" in v.measured and "learned networks" in v.detail
+    assert got["000-p"].category == "holds"                   # the arithmetic half, unchanged
+    pending = {c.key: v for c, v in C.evaluate_all(Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={}))}
+    assert pending["000-p-second-half"].category == "pending"

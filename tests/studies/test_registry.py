@@ -15,6 +15,12 @@ CLAIMS_MD = Path(__file__).resolve().parents[3] / "shared" / "CLAIMS.md"
 def test_registry_covers_every_claim_id():
     ids = set(C.claim_ids())
     assert len(ids) == len(C.claim_ids()), "duplicate claim id"
+    keys = C.claim_keys()
+    assert len(set(keys)) == len(keys) == len(C.CLAIMS), "duplicate claim key"
+    # ids shared by two entries only where the second names its half
+    for i in ids:
+        entries = [c for c in C.CLAIMS if i in c.ids]
+        assert len(entries) == 1 or all(c.name for c in entries[1:]), i
     if CLAIMS_MD.exists():
         listed = set(re.findall(r"\b(\d{3}-[a-z])\b", CLAIMS_MD.read_text()))
         assert listed == ids
@@ -39,7 +45,7 @@ def test_exact_checks_textbook(exact):
 def test_verdicts_from_data_and_exact(exact, table):
     df, exc = E.ok_rows(table)
     ctx = Context(df=df, summary=E.summarize(df, n_resamples=49), excluded=exc, exact=exact)
-    res = {c.ids[0]: v for c, v in C.evaluate_all(ctx)}
+    res = {c.key: v for c, v in C.evaluate_all(ctx)}
     assert res["000-b"].category == "holds"
     assert res["000-c"].category == "does not hold"
     # worst-first by exact value prunes (0.9·b^d), but it is not the worst ordering over all orderings
@@ -56,7 +62,7 @@ def test_verdicts_from_data_and_exact(exact, table):
 def test_verdicts_without_data():
     empty = pd.DataFrame(columns=["tree", "b", "d", "ordering", "algorithm", "leaves", "instance", "status"])
     ctx = Context(df=empty, summary=pd.DataFrame(), exact=None)
-    res = {c.ids[0]: v for c, v in C.evaluate_all(ctx)}
+    res = {c.key: v for c, v in C.evaluate_all(ctx)}
     assert res["000-f"].category == "no data"
     assert res["000-b"].category == "no data"
     assert res["003-f"].category == "holds"                  # arithmetic needs no data

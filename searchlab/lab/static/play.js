@@ -157,15 +157,20 @@
     if (push) { G.history = G.history.slice(0, G.at + 1); G.history.push(desc.position); G.at = G.history.length - 1; }
     G.desc = desc; drawBoard();
   }
-  // while the engine searches (or a move is being played) the board and the game's buttons are
-  // locked: a click meanwhile would be played on a position the engine's answer no longer fits
-  const LOCKED = ["new-game", "undo", "redo", "engine-move", "load-position", "pass", "game", "hex-n"];
+  // while the engine searches, a move is being played or a game / position is loading, the
+  // board and the game's buttons are locked: a click meanwhile would be played on a position
+  // that the answer (the engine's move, the loaded game) then replaces. Compare is locked too
+  // (it would compare the position being replaced), and stays disabled while a compare runs
+  const LOCKED = ["new-game", "undo", "redo", "engine-move", "load-position", "pass", "game", "hex-n", "compare"];
   async function locked(work) {
     if (G.busy) return;
     G.busy = true; $("board-wrap").setAttribute("aria-busy", "true"); $("board-wrap").classList.add("locked");
     LOCKED.forEach(id => $(id).disabled = true);
     try { await work(); }
-    finally { G.busy = false; $("board-wrap").removeAttribute("aria-busy"); $("board-wrap").classList.remove("locked"); LOCKED.forEach(id => $(id).disabled = false); }
+    finally {
+      G.busy = false; $("board-wrap").removeAttribute("aria-busy"); $("board-wrap").classList.remove("locked");
+      LOCKED.forEach(id => $(id).disabled = false); $("compare").disabled = compareCtl !== null;
+    }
   }
   function engineBody() {
     const body = {game: G.desc.game, position: G.desc.position, algorithm: $("algorithm").value, ordering: $("game-ordering").value, depth: +$("depth").value};
@@ -205,13 +210,13 @@
     try { const d = await api("/api/position", {game: $("game").value, position}); show(d); return d; }
     catch (e) { $("game-error").textContent = e.message; }
   }
-  async function newGame() {
+  const newGame = () => locked(async () => {
     const g = $("game").value; $("hex-n-label").hidden = g !== "hex";
     $("depth").value = META.games[g].default_depth;
     G.history = []; G.at = -1;
     await load(g === "hex" ? $("hex-n").value : "");
-    if (engineTurn()) await engineMove();
-  }
+    if (engineTurn()) await engineSearch();
+  });
   // "Compare": one request per row (/api/compare with "row"), drawn as each finishes, then the
   // perfect-ordering row (the position's minimal tree) from /api/minimal. Cancel aborts the
   // request in flight; the server stops its search when the connection drops.
@@ -219,19 +224,20 @@
   let compareCtl = null;
   function cancelCompare() { if (compareCtl) compareCtl.abort(); }
   const fmtN = n => n.toLocaleString("en");
+  const TEXT_WIDTH = document.createElement("canvas");      // measures the chart's labels
   function rowHtml(c, r, k) {
-    const head = `<tr data-row="${k}" data-status="${r.status}"><td>${r.algorithm}</td><td>${r.ordering}</td>`;
-    if (r.status === "ok") return head +
-      `<td class="c-move">${r.best_move_name}</td><td class="c-value">${num(r.value)}</td><td class="c-nodes">${fmtN(r.nodes)}</td><td class="c-leaves">${fmtN(r.leaves)}</td>` +
-      `<td>${(r.wall_time * 1000).toFixed(1)}</td><td>${r.ebf == null ? "" : r.ebf.toFixed(2)}</td><td>${r.engine}</td></tr>`;
+    const head = `<tr role="row" data-row="${k}" data-status="${r.status}"><td role="cell">${r.algorithm}</td><td role="cell">${r.ordering}</td>`;
+    const td = (label, v, cls = "") => `<td role="cell" data-label="${label}"${cls ? ` class="${cls}"` : ""}>${v}</td>`;
+    const tail = x => td("ms", (r.wall_time * 1000).toFixed(1)) + td("EBF", r.ebf == null ? "" : r.ebf.toFixed(2)) + td("engine", x) + "</tr>";
+    if (r.status === "ok") return head + td("move", r.best_move_name, "c-move") + td("value", num(r.value), "c-value") +
+      td("nodes", fmtN(r.nodes), "c-nodes") + td("leaves", fmtN(r.leaves), "c-leaves") + tail(r.engine);
     if (r.status === "counted") return head +
-      `<td colspan="2" class="note">counted, not searched</td><td class="c-nodes">${fmtN(r.nodes)}</td><td class="c-leaves">${fmtN(r.leaves)}</td>` +
-      `<td>${(r.wall_time * 1000).toFixed(1)}</td><td>${r.ebf == null ? "" : r.ebf.toFixed(2)}</td><td>counted</td></tr>`;
+      `<td role="cell" colspan="2" class="note">counted, not searched</td>` + td("nodes", fmtN(r.nodes), "c-nodes") + td("leaves", fmtN(r.leaves), "c-leaves") + tail("counted");
     // worst order not run: its count is at most minimax's (all of it unless ties cut)
     const mm = c.rows[0], bound = r.ordering === "worst" && mm && mm.nodes != null && mm.status !== "aborted" ?
-      `<td class="c-bound" title="at most minimax's count">≤ ${fmtN(mm.nodes)}</td>` : "";
-    return head + (bound ? `<td colspan="2" class="note">${r.status}</td>${bound}<td colspan="4" class="note">${r.note}</td></tr>` :
-      `<td colspan="7" class="note">${r.status}: ${r.note}</td></tr>`);
+      `<td role="cell" data-label="nodes" class="c-bound" title="at most minimax's count">≤ ${fmtN(mm.nodes)}</td>` : "";
+    return head + (bound ? `<td role="cell" colspan="2" class="note">${r.status}</td>${bound}<td role="cell" colspan="4" class="note">${r.note}</td></tr>` :
+      `<td role="cell" colspan="7" class="note">${r.status}: ${r.note}</td></tr>`);
   }
   function agreement(c) {
     const done = c.rows.filter(r => r.status === "ok"), values = [...new Set(done.map(r => r.value))];
@@ -244,25 +250,31 @@
       (moves.every(m => m.value === values[0]) ? "each of equal value (checked by a search of the position after it), so all are best moves." : "not all checked to be of equal value.");
   }
   function drawCompare(c, state) {
-    const waiting = k => `<tr data-row="${k}" data-status="pending"><td colspan="9" class="note">${k === c.rows.length && state === "running" ? "computing…" : state === "cancelled" ? "cancelled" : "waiting"}</td></tr>`;
+    const waiting = k => `<tr role="row" data-row="${k}" data-status="pending"><td role="cell" colspan="9" class="note">${k === c.rows.length && state === "running" ? "computing…" : state === "cancelled" ? "cancelled" : "waiting"}</td></tr>`;
     const rows = [...Array(N_ROWS)].map((_, k) => k < c.rows.length ? rowHtml(c, c.rows[k], k) : waiting(k)).join("");
     // log scale with its decades drawn and labelled, so that a bar's length can be read;
     // minimax (searched or counted) is the first bar
     const ok = c.rows.filter(r => r.status === "ok" || r.status === "counted");
     const decades = Math.max(1, Math.ceil(Math.log10(Math.max(...ok.map(r => r.nodes), 10))));
-    const W = 560, X0 = 230, H = Math.max(1, ok.length) * 30, xs = n => X0 + W * Math.log10(Math.max(n, 1)) / decades;
+    const labels = ok.map(r => r.algorithm === "minimax" ? "minimax" + (r.status === "counted" ? " (counted)" : "") : "αβ " + r.ordering);
+    const ctx = TEXT_WIDTH.getContext("2d"); ctx.font = `16px ${getComputedStyle(document.body).fontFamily}`;
+    const lw = Math.ceil(Math.max(60, ...labels.map(l => ctx.measureText(l).width))), avail = $("compare-out").clientWidth || 900;
+    const stacked = lw + 14 + 300 + 110 > avail, row = stacked ? 46 : 30, lab = stacked ? 17 : 0;
+    const X0 = stacked ? 2 : lw + 14, W = stacked ? avail - 110 : Math.min(560, avail - X0 - 110), CW = X0 + W + 108;
+    const H = Math.max(1, ok.length) * row, xs = n => X0 + W * Math.log10(Math.max(n, 1)) / decades;
+    const every = Math.max(1, Math.ceil(decades * 48 / W));      // axis labels >= 48 px apart: none overlap
     const grid = [...Array(decades + 1)].map((_, k) => `<line x1="${xs(10 ** k)}" y1="0" x2="${xs(10 ** k)}" y2="${H + 4}" stroke="#767676"/>` +
-      `<text x="${xs(10 ** k)}" y="${H + 22}" font-size="14" text-anchor="middle">${k ? "10^" + k : "1"}</text>`).join("");
-    const bar = grid + ok.map((r, k) => { const w = Math.max(2, xs(r.nodes) - X0);
-      return `<text class="bar-label" x="0" y="${k * 30 + 20}" font-size="16">${r.algorithm === "minimax" ? "minimax" + (r.status === "counted" ? " (counted)" : "") : "αβ " + r.ordering}</text>` +
-        `<rect x="${X0}" y="${k * 30 + 5}" width="${w}" height="22" fill="${r.algorithm === "minimax" ? "#D55E00" : "#0072B2"}"/>` +
-        `<text x="${Math.min(X0 + 6 + w, X0 + W + 4)}" y="${k * 30 + 21}" font-size="15">${fmtN(r.nodes)}</text>`; }).join("");
+      (k % every ? "" : `<text class="tick" x="${xs(10 ** k)}" y="${H + 22}" font-size="14" text-anchor="${k ? "middle" : "start"}">${k ? "10^" + k : "1"}</text>`)).join("");
+    const bar = grid + ok.map((r, k) => { const w = Math.max(2, xs(r.nodes) - X0), y = k * row + lab;
+      return `<text class="bar-label" x="${stacked ? X0 : 0}" y="${stacked ? y - 3 : y + 20}" font-size="16" stroke="#fafafa" stroke-width="4" paint-order="stroke">${labels[k]}</text>` +
+        `<rect x="${X0}" y="${y + 5}" width="${w}" height="22" fill="${r.algorithm === "minimax" ? "#D55E00" : "#0072B2"}"/>` +
+        `<text x="${Math.min(X0 + 6 + w, X0 + W + 4)}" y="${y + 21}" font-size="15">${fmtN(r.nodes)}</text>`; }).join("");
     $("compare-out").innerHTML = `<h3>Compare at depth ${c.depth}: ${G.desc.label}, position “${c.position || "start"}”</h3>
       <p class="agree" id="agree">${agreement(c)}</p>
-      <div class="scroll-x" tabindex="0" role="region" aria-label="the comparison table (scrolls sideways on a narrow screen)"><table class="cmp" id="compare-table" data-done="${state === "done" ? 1 : 0}"><caption>The algorithms at depth ${c.depth}${state === "cancelled" ? " (cancelled)" : ""}</caption>
-      <tr><th scope="col">algorithm</th><th scope="col">ordering</th><th scope="col">move</th><th scope="col">value</th><th scope="col">nodes</th><th scope="col">leaves</th><th scope="col">ms</th><th scope="col">EBF</th><th scope="col">engine</th></tr>${rows}</table></div>
+      <div class="scroll-x" tabindex="0" role="region" aria-label="the comparison table (scrolls sideways on a narrow screen)"><table class="cmp" id="compare-table" role="table" data-done="${state === "done" ? 1 : 0}"><caption>The algorithms at depth ${c.depth}${state === "cancelled" ? " (cancelled)" : ""}</caption>
+      <tr role="row" class="head">${["algorithm", "ordering", "move", "value", "nodes", "leaves", "ms", "EBF", "engine"].map(h => `<th role="columnheader" scope="col">${h}</th>`).join("")}</tr>${rows}</table></div>
       <p class="note">nodes searched, log scale (alpha-beta “αβ” under each ordering; minimax counted where searching it is infeasible):</p>
-      <svg id="compare-chart" role="img" aria-labelledby="compare-chart-title" viewBox="0 0 ${X0 + W + 130} ${H + 30}" width="${X0 + W + 130}"><title id="compare-chart-title">Nodes searched per algorithm and ordering, log scale</title>${bar}</svg>
+      <svg id="compare-chart" role="img" aria-labelledby="compare-chart-title" viewBox="0 0 ${CW} ${H + lab + 30}" width="${CW}"><title id="compare-chart-title">Nodes searched per algorithm and ordering, log scale</title>${bar}</svg>
       <p class="note">Values are for the side to move. EBF: R&amp;N's b*, nodes = b* + b*² + … + b*^d. “counted”: minimax's exact node count, the depth-limited tree counted without searching it, where a search would pass ${fmtN(META.caps.minimax_budget)} nodes. Worst order is an exact-value oracle of the reference engine, run only where minimax finished and its oracle stays small (else ≤ minimax's count: it searches every node minimax does unless ties cut); perfect order is the position's minimal tree (every node's children searched best first by their exact values, computed by the compiled engine).</p>`;
   }
   async function compare() {
@@ -283,7 +295,7 @@
       state = "cancelled";
       if (e.name !== "AbortError") $("game-error").textContent = e.message;
     } finally {
-      compareCtl = null; $("compare").disabled = false; $("cancel-compare").hidden = true;
+      compareCtl = null; $("compare").disabled = G.busy; $("cancel-compare").hidden = true;
       if (document.getElementById("compare-table")) drawCompare(c, state);
     }
   }
@@ -293,9 +305,9 @@
   $("engine-move").addEventListener("click", engineMove);
   $("compare").addEventListener("click", compare);
   $("cancel-compare").addEventListener("click", cancelCompare);
-  $("undo").addEventListener("click", async () => { if (G.at > 0) { G.at--; G.pv = []; show(await api("/api/position", {game: G.desc.game, position: G.history[G.at]}), false); } });
-  $("redo").addEventListener("click", async () => { if (G.at < G.history.length - 1) { G.at++; G.pv = []; show(await api("/api/position", {game: G.desc.game, position: G.history[G.at]}), false); } });
-  $("load-position").addEventListener("click", () => load($("position").value));
+  $("undo").addEventListener("click", () => locked(async () => { if (G.at > 0) { G.at--; G.pv = []; show(await api("/api/position", {game: G.desc.game, position: G.history[G.at]}), false); } }));
+  $("redo").addEventListener("click", () => locked(async () => { if (G.at < G.history.length - 1) { G.at++; G.pv = []; show(await api("/api/position", {game: G.desc.game, position: G.history[G.at]}), false); } }));
+  $("load-position").addEventListener("click", () => locked(() => load($("position").value)));
   const tabs = on => { $("trace-view").hidden = on !== "trace"; $("play-view").hidden = on !== "play";
     $("tab-trace").className = on === "trace" ? "on" : ""; $("tab-play").className = on === "play" ? "on" : "";
     $("tab-trace").setAttribute("aria-pressed", on === "trace"); $("tab-play").setAttribute("aria-pressed", on === "play"); };

@@ -18,7 +18,8 @@ const SearchlabTrace = (() => {
     `.win{text-anchor:start;font-size:14px;fill:#4a4a4a}`, `.win.now{font-size:17px;font-weight:bold;fill:#8a4b00}`,
     `.cut{fill:#a63f00;font-size:15px;text-anchor:middle;font-weight:bold}`,
     `.slide-title{font-size:20px;font-weight:bold}`, `&.squeezed text{display:none}`,
-    `&.squeezed .edge,&.squeezed .node{vector-effect:non-scaling-stroke;stroke-width:1px}`, `.slide-info{font-size:18px}`, `.slide-counts{font-size:17px;fill:#333}`]
+    `&.squeezed .edge,&.squeezed .node{vector-effect:non-scaling-stroke;stroke-width:1px}`,
+    `.marker{display:none}`, `&.squeezed .marker{display:inline;stroke:#b36b00;stroke-width:4px;vector-effect:non-scaling-stroke}`, `.slide-info{font-size:18px}`, `.slide-counts{font-size:17px;fill:#333}`]
     .map(rule => "svg.tree " + rule.split(",").join(",svg.tree ")).join("\n").replace(/svg\.tree &/g, "svg.tree");
   const fmt = v => v === "inf" ? "+∞" : v === "-inf" ? "−∞" : v == null ? "" : String(v);
   // PVS's null windows are (v − ε, v) or (v, v + ε): two adjacent doubles, printed as such
@@ -57,14 +58,15 @@ const SearchlabTrace = (() => {
     function walk(sub, path) {
       const node = {path, key: key(path), leaf: !Array.isArray(sub), value: Array.isArray(sub) ? null : sub};
       nodes.push(node);
-      if (node.leaf) { node.x = x++; }
+      if (node.leaf) { node.x = node.lo = node.hi = x++; }
       else {
         const kids = sub.map((c, m) => m).sort((a, b) => {
           const fa = first.get(key([...path, a])), fb = first.get(key([...path, b]));
           return (fa ?? 1e12 + a) - (fb ?? 1e12 + b);
         });
-        const xs = kids.map(m => { const c = walk(sub[m], [...path, m]); edges.push([node, c]); return c.x; });
-        node.x = (xs[0] + xs[xs.length - 1]) / 2;
+        const cs = kids.map(m => { const c = walk(sub[m], [...path, m]); edges.push([node, c]); return c; });
+        node.x = (cs[0].x + cs[cs.length - 1].x) / 2;
+        node.lo = cs[0].x; node.hi = cs[cs.length - 1].x;     // its children's span
       }
       node.y = path.length;
       return node;
@@ -124,20 +126,27 @@ const SearchlabTrace = (() => {
     if (e.k === "leaf") return `leaf ${n} = ${fmt(e.v)}${w}`;
     if (e.k === "return") return `${n} returns ${fmt(e.v)}` + (e.b === "exact" ? " (exact)" :
       e.b === "upper" ? `: an upper bound, true value ≤ ${fmt(e.v)}` : `: a lower bound, true value ≥ ${fmt(e.v)}`);
+    // a long list of pruned children is cut short (the drawing shows them all): the step's
+    // text keeps a few lines, so that its box leaves the tree its room
+    const pr = e.pr.slice(0, 3).map(([p, v]) => `${name(p)} = ${fmt(v)}`).join(", ");
     return `cutoff at ${n} (${side}): α = ${fmt(e.ab[0])} ≥ β = ${fmt(e.ab[1])}; pruned ` +
-      e.pr.map(([p, v]) => `${name(p)} = ${fmt(v)}`).join(", ");
+      (e.pr.length > 4 ? `${e.pr.length}: ${pr} and ${e.pr.length - 3} more` : e.pr.map(([p, v]) => `${name(p)} = ${fmt(v)}`).join(", "));
   }
   // pseudo-code beside each tree; the line of the current event is highlighted
   const CODE = {
     minimax: ["minimax(node):", "  if node is a leaf: return its value", "  for each child of node:",
-              "    v = minimax(child)", "    best = max(best, v)   (MIN: min)", "  return best"],
-    alphabeta: ["alphabeta(node, α, β):", "  if node is a leaf: return its value", "  v = −∞   (MIN: +∞)",
-                "  for each child of node:", "    v = max(v, alphabeta(child, α, β))   (MIN: min)",
-                "    if v ≥ β: return v   ← cutoff   (MIN: v ≤ α)", "    α = max(α, v)   (MIN: β = min(β, v))", "  return v"],
+              "    v = minimax(child)", "    best = max(best, v)", "  return best"],
+    alphabeta: ["alphabeta(node, α, β):", "  if node is a leaf: return its value", "  v = −∞",
+                "  for each child of node:", "    v = max(v, alphabeta(child, α, β))",
+                "    if v ≥ β: return v   ← cutoff", "    α = max(α, v)", "  return v"],
     pvs: ["pvs(node, α, β):", "  if node is a leaf: return its value", "  first child: v = pvs(child, α, β)",
-          "  each later child: v = pvs(child, null window at α)", "    if α < v < β: re-search it with (v, β)",
+          "  each later child: v = pvs(child, α, α+ε)", "    if α < v < β: re-search it, (v, β)",
           "  if v ≥ β: return v   ← cutoff", "  α = max(α, v)", "  return v"],
   };
+  // a MIN node's lines, under the code (kept out of the lines, which then fit a narrow panel)
+  const MIN_NOTE = {minimax: "MIN node: best = min(best, v)",
+                    alphabeta: "MIN node: v = +∞, min, cutoff if v ≤ α, β = min(β, v)",
+                    pvs: "MIN node: α and β swapped (null window β−ε, β)"};
   function codeLine(alg, trace, i, s) {
     if (i === 0) return 0;
     const e = trace.events[i - 1], leafNode = !Array.isArray(nodeAt(trace.tree, e.p));
@@ -158,11 +167,12 @@ const SearchlabTrace = (() => {
       this.box = document.createElement("div"); this.box.className = "panel";
       this.box.dataset.algorithm = trace.algorithm;
       parent.appendChild(this.box);
-      const h = document.createElement("h3"); h.textContent = `${trace.algorithm}, ${trace.ordering} order`;
-      this.box.appendChild(h);
+      const h = document.createElement("h3"); h.textContent = `${trace.algorithm}, ${trace.ordering} order`; h.title = h.textContent;
+      // the title and the zoom buttons on one line above the drawing (never over the tree)
+      const head = document.createElement("div"); head.className = "panel-head"; head.appendChild(h); this.box.appendChild(head);
       const body = document.createElement("div"); body.className = "panel-body"; this.box.appendChild(body);
       this.view = document.createElement("div"); this.view.className = "view"; body.appendChild(this.view);
-      const sx = 66, sy = 112, W = Math.max(4, this.lay.width) * sx + 140, H = (this.lay.depth + 1) * sy + 34;
+      const sx = 66, sy = 92, W = Math.max(4, this.lay.width) * sx + 140, H = (this.lay.depth + 1) * sy + 34;
       this.W = W; this.H = H;
       this.svg = el("svg", {xmlns: SVGNS, viewBox: `0 0 ${W} ${H}`, class: "tree", role: "img",
                             "aria-labelledby": `tree-title-${this.id}`, preserveAspectRatio: "xMidYMid meet"}, this.view);
@@ -187,15 +197,19 @@ const SearchlabTrace = (() => {
           : el("text", {x: x - r - 8, y: y + 5, class: "lab side"}, g);
         lab.textContent = name(n.path);
         const win = el("text", {x: x + r + 6, y: y + (n.leaf ? -r - 6 : 5), class: "win"}, g);
+        win.dataset.x = x + r + 6; win.dataset.y = y + (n.leaf ? -r - 6 : 5);
         const cut = el("text", {x, y: y + r + 26, class: "cut"}, g);
         shape.dataset.path = n.key;
         this.els.set(n.key, {n, shape, val, win, cut});
       }
+      // the active node in the squeezed overview of a large tree (where nodes are too small to
+      // see): a line from the top of the drawing down to it, drawn only when squeezed
+      this.marker = el("line", {class: "marker", x1: 0, y1: 0, x2: 0, y2: 0}, this.svg);
       // zoom and pan: the view box moves over the whole drawing; the overview shows where
       const tools = document.createElement("div"); tools.className = "zoom";
       tools.innerHTML = `<button data-z="in" aria-label="zoom in">+</button><button data-z="out" aria-label="zoom out">−</button>` +
         `<button data-z="fit" aria-label="whole tree">fit</button><label><input type="checkbox" data-z="follow" checked> follow</label>`;
-      this.view.appendChild(tools);
+      head.appendChild(tools);
       tools.addEventListener("click", ev => { const z = ev.target.dataset.z;
         if (z === "in") this.zoom(1 / 1.5); else if (z === "out") this.zoom(1.5); else if (z === "fit") this.fit(); });
       this.follow = tools.querySelector("input");
@@ -208,7 +222,8 @@ const SearchlabTrace = (() => {
       [...this.svg.childNodes].filter(c => c !== bodyG && !["title", "style"].includes(c.nodeName)).forEach(c => bodyG.appendChild(c));
       this.pan();
       this.code = document.createElement("ol"); this.code.className = "code"; this.code.setAttribute("aria-label", `${trace.algorithm} pseudo-code`);
-      this.code.innerHTML = (CODE[trace.algorithm] || []).map(l => `<li>${l.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</li>`).join("");
+      this.code.innerHTML = (CODE[trace.algorithm] || []).map(l => `<li>${l.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</li>`).join("") +
+        (MIN_NOTE[trace.algorithm] ? `<li class="min-note">${MIN_NOTE[trace.algorithm]}</li>` : "");
       body.appendChild(this.code);
       this.info = document.createElement("p"); this.info.className = "info"; this.box.appendChild(this.info);
       this.counts = document.createElement("p"); this.counts.className = "counts"; this.box.appendChild(this.counts);
@@ -240,25 +255,45 @@ const SearchlabTrace = (() => {
     // the whole tree if its text is then at least MIN_SCALE of its size, else zoomed in to that
     // scale around the active node (the root at first): never the 2-px drawing of a large tree
     readable() {
-      const r = this.svg.getBoundingClientRect();
+      this.view.classList.remove("zoomed");
+      let r = this.svg.getBoundingClientRect();
       if (!r.width || !r.height) return;
       const k = Math.min(r.width / this.W, r.height / this.H);
       if (k >= MIN_SCALE) { this.fit(); return; }
+      this.view.classList.add("zoomed");          // the overview strip takes its height first
+      r = this.svg.getBoundingClientRect();
       // the whole depth where it fits at a readable scale (pan sideways only), else zoomed
       const k2 = Math.max(MIN_SCALE, Math.min(1.25, r.height / this.H)), w = r.width / k2, h = Math.min(this.H, r.height / k2);
       const a = this.i > 0 ? key(this.trace.events[this.i - 1].p) : "";
       const o = this.els.get(a);
       this.setBox(this.X(o.n) - w / 2, this.Y(o.n) - h / 3, w, h);
+      this.centre(a);
     }
     zoom(f, cx, cy) {
       const b = this.vb, w = Math.max(300, Math.min(this.W, b.w * f)), h = Math.max(200, Math.min(this.H, b.h * f));
       cx = cx ?? b.x + b.w / 2; cy = cy ?? b.y + b.h / 2;
       this.setBox(cx - w / 2, cy - h / 2, w, h);
     }
+    // follow the search: the active node's parent, all of the parent's subtree and the active
+    // node's window text inside the view box where they fit, else the active node and its text
     centre(k) {
       const o = this.els.get(k); if (!o) return;
-      const x = this.X(o.n), y = this.Y(o.n), b = this.vb;
-      if (x < b.x + b.w * 0.15 || x > b.x + b.w * 0.85 || y < b.y + b.h * 0.1 || y > b.y + b.h * 0.9) this.setBox(x - b.w / 2, y - b.h / 2, b.w, b.h);
+      const b = this.vb;
+      if (b.w >= this.W - 1 && b.h >= this.H - 1) return;
+      const box = e => { try { return e.getBBox(); } catch (err) { return null; } };
+      const grow = (r, q) => q && q.width ? {x0: Math.min(r.x0, q.x), x1: Math.max(r.x1, q.x + q.width),
+                                                y0: Math.min(r.y0, q.y), y1: Math.max(r.y1, q.y + q.height)} : r;
+      const x = this.X(o.n), y = this.Y(o.n), pad = 30;
+      let need = grow({x0: x - pad, x1: x + pad, y0: y - pad, y1: y + pad + 20}, box(o.win));
+      const parent = o.n.path.length ? this.els.get(key(o.n.path.slice(0, -1))) : null;
+      if (parent) {       // the largest of: + the parent and its window, + the siblings, nothing more
+        const sibs = {...need, x0: Math.min(need.x0, this.X({x: parent.n.lo}) - pad), x1: Math.max(need.x1, this.X({x: parent.n.hi}) + pad)};
+        const all = grow({...sibs, y0: Math.min(sibs.y0, this.Y(parent.n) - pad - 20)}, box(parent.win));
+        need = [all, sibs].find(q => q.x1 - q.x0 <= b.w && q.y1 - q.y0 <= b.h) || need;
+      }
+      const nx = need.x1 - need.x0 > b.w ? (need.x0 + need.x1 - b.w) / 2 : Math.min(Math.max(b.x, need.x1 - b.w), need.x0);
+      const ny = need.y1 - need.y0 > b.h ? (need.y0 + need.y1 - b.h) / 2 : Math.min(Math.max(b.y, need.y1 - b.h), need.y0);
+      if (nx !== b.x || ny !== b.y) this.setBox(nx, ny, b.w, b.h);
     }
     pan() {
       let drag = null;
@@ -305,25 +340,58 @@ const SearchlabTrace = (() => {
         const c = s.cut.get(k);
         set(o, "cut", "text", c ? `cut: ${fmt(c[0])} ≥ ${fmt(c[1])}` : "");
       }
+      this.placeWindow(active);
+      if (active) { const o = this.els.get(active), x = this.X(o.n);
+        for (const [a, v] of Object.entries({x1: x, x2: x, y1: 0, y2: this.Y(o.n)})) this.marker.setAttribute(a, v); }
       for (const edge of this.edges) {
         const k = edge.b.key, cls =  "edge" + (pv.has(k) ? " pv" : s.entered.has(k) ? "" : s.pruned.has(k) ? " pruned" : " unseen");
         if (edge.cls !== cls) { edge.cls = cls; edge.e.setAttribute("class", cls); }
       }
       this.info.textContent = `step ${this.i} of ${this.length}: ` + describe(t, this.i, s);
-      const last = this.i ? t.events[this.i - 1] : {n: 0, l: 0, pl: 0, c: 0};
-      this.counts.innerHTML = `nodes <b class="c-nodes">${last.n}</b> · leaves evaluated <b class="c-leaves">${last.l}</b>` +
-        ` · leaves pruned <b class="c-pruned">${last.pl}</b> · cutoffs <b class="c-cutoffs">${last.c}</b>` +
-        (t.algorithm === "pvs" ? ` · re-searches <b class="c-researches">${s.researches}</b>` : "") + ` (of ${t.n_leaves} leaves)` +
-        (done ? `<br>done: value <b class="c-value">${fmt(t.result.value)}</b>, best move ${name([t.result.best_move])}; ` +
-          `search() reports nodes ${t.result.nodes}, leaves ${t.result.leaves}, cutoffs ${t.result.cutoffs}; ` +
-          `principal variation ${t.pv.slice(1).map(name).join(" → ")} (blue)` : "");
+      this.counts.innerHTML = this.countsHtml(this.i, s.researches);
       this.info.dataset.step = this.i;
       const line = codeLine(t.algorithm, t, this.i, s);
-      [...this.code.children].forEach((li, k) => li.className = k === line ? "now" : "");
+      [...this.code.children].forEach((li, k) => { if (li.className !== "min-note") li.className = k === line ? "now" : ""; });
       const li = this.code.children[line];
       if (li && this.code.scrollHeight > this.code.clientHeight)      // the list scrolls, never the page
         this.code.scrollTop = Math.max(0, li.offsetTop - this.code.offsetTop - this.code.clientHeight / 3);
       if (active && this.follow && this.follow.checked) this.centre(active);
+    }
+    countsHtml(i, researches) {
+      const t = this.trace, last = i ? t.events[i - 1] : {n: 0, l: 0, pl: 0, c: 0};
+      return `nodes <b class="c-nodes">${last.n}</b> · leaves evaluated <b class="c-leaves">${last.l}</b>` +
+        ` · leaves pruned <b class="c-pruned">${last.pl}</b> · cutoffs <b class="c-cutoffs">${last.c}</b>` +
+        (t.algorithm === "pvs" ? ` · re-searches <b class="c-researches">${researches}</b>` : "") + ` (of ${t.n_leaves} leaves)` +
+        (i === this.length ? `<br>done: value <b class="c-value">${fmt(t.result.value)}</b>, move ${name([t.result.best_move])}; ` +
+          `search() reports nodes ${t.result.nodes}, leaves ${t.result.leaves}, cutoffs ${t.result.cutoffs}; ` +
+          `PV ${t.pv.slice(1).map(name).join(" → ")} (blue)` : "");
+    }
+    // the step text's and the counts' boxes get the height of their longest text (the longest
+    // descriptions measured, and the last step's counts), fixed while stepping: nothing is cut
+    // off and nothing moves. Called on load and when the panel's width or type size changes
+    fitText() {
+      const t = this.trace, research = {research: {has: () => t.algorithm === "pvs"}}, n = this.length;   // only PVS re-searches
+      const texts = t.events.map((e, k) => `step ${n} of ${n}: ` + describe(t, k + 1, research))
+        .sort((a, b) => b.length - a.length).slice(0, 6);
+      texts.push(describe(t, 0));
+      const measure = (e, set) => { e.style.height = "auto"; let hmax = 0;
+        for (const x of set) { x(e); hmax = Math.max(hmax, e.scrollHeight); } e.style.height = `${Math.ceil(hmax) + 2}px`; };
+      measure(this.info, texts.map(x => e => { e.textContent = x; }));
+      const many = "9".repeat(String(n).length);
+      measure(this.counts, [n, Math.max(0, n - 1)].map(i => e => { e.innerHTML = this.countsHtml(i, many); }));
+      const keep = this.i; this.i = -1; this.show(keep);
+    }
+    // the active node's window text: beside the node, or to its left (above it) where it would
+    // pass the drawing's right edge (the last leaf's "null window at 3" was cut off)
+    placeWindow(active) {
+      if (this.winAt && this.winAt !== active) { const w = this.els.get(this.winAt).win;
+        w.setAttribute("x", w.dataset.x); w.setAttribute("y", w.dataset.y); w.style.textAnchor = ""; }
+      this.winAt = active;
+      if (!active) return;
+      const o = this.els.get(active), w = o.win, len = w.getComputedTextLength ? w.getComputedTextLength() : 0;
+      if (+w.dataset.x + len > this.W - 4) {
+        w.setAttribute("x", this.X(o.n) - 26); w.setAttribute("y", this.Y(o.n) - 26); w.style.textAnchor = "end";
+      } else { w.setAttribute("x", w.dataset.x); w.setAttribute("y", w.dataset.y); w.style.textAnchor = ""; }
     }
     svgText() { return new XMLSerializer().serializeToString(this.svg); }
     // the current step as a stand-alone SVG for a slide: the tree, the title, and under it the
@@ -370,18 +438,19 @@ const SearchlabTrace = (() => {
   class Player {
     constructor(root) {
       this.root = root; this.panels = []; this.timer = null; this.layout = "side";
-      root.innerHTML = `<div class="controls player-controls">
+      // the stepping buttons in their own bar, which stays on the screen (sticky) while the page
+      // scrolls (a phone: the panels are stacked, one screen each)
+      root.innerHTML = `<div class="player-bar"><div class="controls player-controls step-controls">
         <button data-act="reset" aria-keyshortcuts="Home">Reset</button><button data-act="back" aria-keyshortcuts="ArrowLeft PageUp">&lt; Back</button>
         <button data-act="step" aria-keyshortcuts="ArrowRight PageDown">Step &gt;</button><button data-act="play">Play</button>
-        <button data-act="prevcut" aria-keyshortcuts="P">&lt; cutoff</button><button data-act="nextcut" aria-keyshortcuts="N">cutoff &gt;</button>
-        <label>speed <select data-act="speed"><option value="700">slow</option><option value="300" selected>normal</option><option value="60">fast</option></select></label>
+        <button data-act="prevcut" aria-keyshortcuts="P">&lt; cutoff</button><button data-act="nextcut" aria-keyshortcuts="N">cutoff &gt;</button></div>
+        <div class="controls player-controls"><label>speed <select data-act="speed"><option value="700">slow</option><option value="300" selected>normal</option><option value="60">fast</option></select></label>
         <button data-act="presenter" aria-pressed="false">Presenter mode</button>
         <button data-act="svg">Export SVG</button><button data-act="png">Export PNG</button>
-        <button data-act="frames">Frames for slides (.zip)</button>
-        <span class="keys">Keys: → / PageDown step, ← / PageUp back, Home, End, N / P next / previous cutoff.</span></div>
+        <button data-act="frames">Frames for slides (.zip)</button></div></div>
         <div class="panels side"></div>
         <p class="sr-only" aria-live="polite" data-live></p>
-        <p class="legend">▲ MAX, ▽ MIN, ■ leaf · <b class="k-active">orange</b>: the active node, with its window α, β now ·
+        <p class="legend"><span class="keys">Keys: → / PageDown step, ← / PageUp back, Home, End, N / P next / previous cutoff.</span> ▲ MAX, ▽ MIN, ■ leaf · <b class="k-active">orange</b>: the active node, with its window α, β now ·
         (α, β): the window of each node on the search path as it is now (its entry window narrowed by its children's values so far) ·
         “null window at v”: PVS's (v − ε, v) or (v, v + ε) ·
         <b class="k-bound">≤ v / ≥ v</b>: a bound, not an exact value ·
@@ -390,7 +459,7 @@ const SearchlabTrace = (() => {
         drag to pan, wheel or +/− to zoom.</p>`;
       this.host = root.querySelector(".panels");
       this.live = root.querySelector("[data-live]");
-      root.querySelector(".controls").addEventListener("click", ev => {
+      const onClick = ev => {
         const act = ev.target.dataset && ev.target.dataset.act;
         if (act === "reset") { this.stop(); this.go(0); }
         else if (act === "back") { this.stop(); this.go(this.step - 1); }
@@ -402,8 +471,9 @@ const SearchlabTrace = (() => {
         else if (act === "svg") this.panels.forEach(p => download(`trace-${p.trace.algorithm}-step${p.i}.svg`, new Blob([p.slideSvg()], {type: "image/svg+xml"})));
         else if (act === "png") this.panels.forEach(p => this.png(p));
         else if (act === "frames") this.frames();
-      });
-      window.addEventListener("resize", () => this.readable());
+      };
+      root.querySelectorAll(".player-controls").forEach(c => c.addEventListener("click", onClick));
+      window.addEventListener("resize", () => this.size());
       // a presenter's clicker sends PageDown / PageUp (or the arrow keys)
       document.addEventListener("keydown", ev => {
         if (!this.root.offsetParent || ev.altKey || ev.ctrlKey || ev.metaKey) return;
@@ -420,15 +490,28 @@ const SearchlabTrace = (() => {
     }
     setLayout(layout) {
       this.layout = layout === "stacked" ? "stacked" : "side"; this.host.className = `panels ${this.layout} n${this.panels.length}`;
-      requestAnimationFrame(() => this.readable());
+      requestAnimationFrame(() => this.size());
     }
     load(traces) {
       this.stop(); this.host.innerHTML = "";
       this.panels = traces.map(t => new Panel(this.host, t)); this.step = 0;
       this.setLayout(this.layout);
-      requestAnimationFrame(() => this.readable());
     }
     readable() { this.panels.forEach(p => p.readable()); }
+    // the boxes' sizes, fixed while stepping: the text boxes fit their longest text, and the
+    // tree's view takes the height that is left, so that the tree, the step's text and the
+    // counts are on one screen (side by side: below the form; stacked or on a phone: each panel
+    // one screen under the sticky step buttons)
+    size() {
+      if (!this.panels.length || !this.root.offsetParent) return;
+      this.panels.forEach(p => { p.view.style.height = ""; p.fitText(); });
+      const phone = window.innerWidth <= 700, oneRow = !phone && (this.layout === "side" || this.panels.length === 1);
+      const nonView = Math.max(...this.panels.map(p => p.box.offsetHeight - p.view.offsetHeight));
+      const h = oneRow ? window.innerHeight - (this.host.getBoundingClientRect().top + window.scrollY) - nonView - 8
+        : window.innerHeight - this.root.querySelector(".step-controls").offsetHeight - nonView - 16;
+      this.panels.forEach(p => { p.view.style.height = `${Math.max(170, Math.floor(h))}px`; });
+      this.readable();
+    }
     get maxStep() { return Math.max(...this.panels.map(p => p.length)); }
     go(i) {
       this.step = Math.max(0, Math.min(i, this.maxStep)); this.panels.forEach(p => p.show(this.step));
@@ -443,6 +526,7 @@ const SearchlabTrace = (() => {
     presenter() {
       const on = !document.body.classList.contains("presenter");
       document.body.classList.toggle("presenter", on);
+      requestAnimationFrame(() => this.size());
       this.root.querySelector('[data-act="presenter"]').setAttribute("aria-pressed", on);
       try { if (on && document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
             else if (!on && document.fullscreenElement) document.exitFullscreen().catch(() => {}); } catch (e) { /* no full screen here */ }

@@ -19,6 +19,7 @@ from searchlab.studies.ordering import chess_ordering_study as COS
 from searchlab.studies.ordering import minimal_trees_study as MT
 from searchlab.studies.claims import complexity as X
 from searchlab.studies.claims import exact_trees as E
+from searchlab.studies.mcts import mcts_verdict as MV
 from searchlab.studies.multiplayer import multiplayer_verdicts as MP
 from searchlab.studies.ordering import ordering_checks as O
 from searchlab.studies.parallel import parallel_verdicts as P
@@ -78,6 +79,10 @@ CLAIMS: list[Claim] = [
     # limits
     Claim(("000-o",), "even at b^(d/2), chess to 80 ply is 35^40 ≈ 10^61 nodes", "000", "arithmetic", A.chess_80_ply),
     Claim(("000-p",), "Go, b ≈ 250: √250 ≈ 16, still unmanageable at useful depth", "000", "arithmetic", A.go_branching),
+    # the same claim's second half, judged by the MCTS study (analysis/reproduce.py --part mcts)
+    Claim(("000-p",), "with no good evaluation function as well, Go resisted alpha-beta and needed Monte Carlo tree "
+          "search: as b grows and the evaluation stays weak, alpha-beta at equal effort loses to sampling-based "
+          "search", "000", "limits", MV.go_second_half, name="second half"),
     Claim(("000-q",), "with three or more players the pruning argument breaks down", "000", "limits",
           MP.pruning_with_many_players),
     Claim(("002-b",), "alpha-beta has to see the whole window, so it is awkward to run in parallel", "002", "limits",
@@ -91,7 +96,14 @@ CLAIMS: list[Claim] = [
 
 
 def claim_ids() -> list[str]:
-    return [i for c in CLAIMS for i in c.ids]
+    """Every claim id the registry judges, once each (a claim judged in two halves has two
+    entries with the same ids)."""
+    return list(dict.fromkeys(i for c in CLAIMS for i in c.ids))
+
+
+def claim_keys() -> list[str]:
+    """Every entry's key (``Claim.key``), in registry order: what reports key verdicts by."""
+    return [c.key for c in CLAIMS]
 
 
 def evaluate_all(ctx: Context) -> list[tuple[Claim, Verdict]]:
@@ -126,7 +138,7 @@ def claims_document() -> str:
             if c.topic == topic:
                 notes = ", ".join(dict.fromkeys(i.split("-")[0] for i in c.ids))
                 refs = literature(c.ids)
-                lines.append(f"- **{', '.join(c.ids)}** ({'note' if ',' not in notes else 'notes'} {notes}"
+                lines.append(f"- **{c.label}** ({'note' if ',' not in notes else 'notes'} {notes}"
                              f"{'; ' + ', '.join(refs) if refs else ''}): {c.text}.")
     return "\n".join(lines) + "\n"
 

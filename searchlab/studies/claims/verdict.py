@@ -78,11 +78,27 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Claim:
+    """One entry of the claims registry: the claim ids it judges, the claim in words, the notes
+    it comes from, its topic and the function computing its verdict. A claim judged in two
+    halves has two entries with the same ids; the second names its half (``name``), which its
+    ``label`` (the claims table's "claim" cell, default the ids) and ``key`` (what reports key
+    its verdict by, unique over the registry; default the first id) then carry."""
+
     ids: tuple[str, ...]
     text: str
     source: str
     topic: str
     evaluate: Callable[["Context"], Verdict]
+    name: str = ""
+    label: str = ""
+    key: str = ""
+
+    def __post_init__(self) -> None:
+        # frozen: the defaults derived from the ids are set once, here
+        if not self.label:
+            object.__setattr__(self, "label", ", ".join(self.ids) + (f" ({self.name})" if self.name else ""))
+        if not self.key:
+            object.__setattr__(self, "key", "-".join([self.ids[0], *self.name.split()]))
 
 
 @dataclass

@@ -1,9 +1,10 @@
 """Run the MCTS study family: ``python -m searchlab.studies.mcts --size tiny --out DIR``.
 
 ``--part study`` (alpha-beta against MCTS by b: games.csv, summary.csv, elo_by_b.png and the
-sign changes in summary.md), ``--part traps`` (traps.csv) or ``--part all``; ``--size tiny``
-(seconds) or ``full`` (the sizes of vs_alphabeta.StudyConfig and traps.TrapsConfig; docs/mcts.md
-states the measured cost). ``--seed`` and ``--n-jobs`` override the configs'.
+sign changes in summary.md), ``--part traps`` (traps.csv) or ``--part all``; ``--size`` one of
+mcts_study.SIZES: ``tiny`` (seconds), ``small``, ``medium`` (analysis/reproduce.py's part mcts) or
+``full`` (the sizes of vs_alphabeta.StudyConfig and traps.TrapsConfig; docs/mcts.md states the
+measured cost). ``--seed`` and ``--n-jobs`` override the configs'.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from pathlib import Path
 
 from searchlab.analysis.markdown_tables import md_table
 from searchlab.studies.mcts import traps, vs_alphabeta
+from searchlab.studies.mcts.mcts_study import SIZES
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m searchlab.studies.mcts", description=__doc__.splitlines()[0])
-    ap.add_argument("--size", choices=("tiny", "full"), default="tiny")
+    ap.add_argument("--size", choices=tuple(SIZES), default="tiny")
     ap.add_argument("--part", choices=("study", "traps", "all"), default="all")
     ap.add_argument("--out", required=True, help="output directory (created)")
     ap.add_argument("--seed", type=int, default=None)
@@ -31,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     progress = not a.no_progress
     lines = []
     if a.part in ("study", "all"):
-        cfg = vs_alphabeta.TINY if a.size == "tiny" else vs_alphabeta.StudyConfig()
+        cfg = SIZES[a.size][0]
         cfg = dataclasses.replace(cfg, **({"seed": a.seed} if a.seed is not None else {}),
                                   **({"n_jobs": a.n_jobs} if a.n_jobs is not None else {}))
         games, summary = vs_alphabeta.run(cfg, progress)
@@ -49,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
                                 f"{'both CIs exclude 0' if c['shown'] else 'not shown (a CI contains 0)'}"
                                 for c in changes) or "none") + "\n")
     if a.part in ("traps", "all"):
-        tcfg = traps.TINY if a.size == "tiny" else traps.TrapsConfig()
+        tcfg = SIZES[a.size][1]
         if a.seed is not None:
             tcfg = dataclasses.replace(tcfg, seed=a.seed)
         df = traps.run(tcfg, progress)

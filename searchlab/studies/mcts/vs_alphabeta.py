@@ -37,7 +37,10 @@ from matplotlib.ticker import NullFormatter, ScalarFormatter
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
+from scipy.stats import binomtest
+
 from searchlab.algorithms.mcts import MCTSOptions
+from searchlab.analysis.stats import holm
 from searchlab.errors import InvalidParameterError
 from searchlab.experiment.seeds import derive_seed
 from searchlab.games.connect4 import ConnectFour
@@ -226,54 +229,128 @@ def summarize(games: pd.DataFrame, cfg: StudyConfig) -> pd.DataFrame:
 
 
 def sign_changes(summary: pd.DataFrame) -> list[dict]:
-    """Per budget line, where Elo(alpha-beta - MCTS) changes sign between adjacent b's: the two
-    domains, their b's and Elo's, and whether both CIs exclude 0 (a change the run shows)."""
+    """Per budget line, where Elo(alpha-beta - MCTS) changes sign between adjacent b's (strictly
+    opposite signs; NaN and 0 are no sign): the two domains, their b's and Elo's, and whether both
+    CIs exclude 0 (a change the run shows)."""
     out = []
     for label, g in summary.groupby("budget_label", sort=True):
         g = g.sort_values("b")
         rows = list(g.itertuples())
         for lo, hi in zip(rows, rows[1:]):
-            if np.sign(lo.elo) != np.sign(hi.elo) and not (math.isnan(lo.elo) or math.isnan(hi.elo)):
+            # strictly opposite signs: an Elo of exactly 0 (every pair split) is no sign to change from
+            if np.sign(lo.elo) * np.sign(hi.elo) < 0:
                 shown = (lo.elo_lo > 0 or lo.elo_hi < 0) and (hi.elo_lo > 0 or hi.elo_hi < 0)
                 out.append(dict(budget=label, from_domain=lo.domain, to_domain=hi.domain,
                                 b_low=lo.b, b_high=hi.b, elo_low_b=lo.elo, elo_high_b=hi.elo, shown=bool(shown)))
     return out
 
 
+def open_ended(summary: pd.DataFrame) -> pd.Series:
+    """The pairings whose Elo CI is not a finite interval: every complete pair of one outcome (a
+    clean sweep: the pentanomial's variance is 0, so its normal approximation has no CI and
+    studies/tradeoff/matches calls the pairing "not testable"), or no complete pair."""
+    lo, hi = summary["elo_lo"].astype(float), summary["elo_hi"].astype(float)
+    return ~(np.isfinite(lo) & np.isfinite(hi)) | (summary["verdict"] == "not testable")
+
+
+def sign_test_sweeps(summary: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """An exact two-sided sign test on game pairs for each pairing whose Elo CI is open-ended
+    (``open_ended``): A's won pairs (1½ or 2 points of 2) against its lost pairs (0 or ½), even
+    pairs left out, p from scipy.stats.binomtest under p = ½; Holm over these pairings at
+    ``alpha``. One row per such pairing: domain, budget_label, b, pairs, won, lost, p_sign,
+    p_holm_sign and sweep_verdict ("A stronger", "A weaker", or "not shown at this power": e.g.
+    fewer than 6 decided pairs, whose sweep has p ≥ 2^-5 = 0.031 before Holm)."""
+    cols = ["domain", "budget_label", "b", "pairs", "won", "lost", "p_sign", "p_holm_sign", "sweep_verdict"]
+    s = summary[open_ended(summary)]
+    if s.empty:
+        return pd.DataFrame(columns=cols)
+    won = (s["p3"] + s["p4"]).astype(int).to_numpy()
+    lost = (s["p0"] + s["p1"]).astype(int).to_numpy()
+    p = np.array([binomtest(int(w), int(w + k)).pvalue if w + k else 1.0 for w, k in zip(won, lost)])
+    ph = holm(p)
+    kind = ["not shown at this power" if q >= alpha else ("A stronger" if w > k else "A weaker")
+            for q, w, k in zip(ph, won, lost)]
+    out = s[["domain", "budget_label", "b", "pairs"]].assign(won=won, lost=lost, p_sign=p, p_holm_sign=ph,
+                                                             sweep_verdict=kind)
+    return out[cols].reset_index(drop=True)
+
+
 ELO_CLIP = 800.0
 
 
+#: the marker of each game family in the figure (Hex's points are joined along b: one rule set)
+MARKERS = {"hex": "o", "connect4": "s", "othello": "D"}
+
+
 def figure(summary: pd.DataFrame, path: Any) -> Any:
-    """Elo(alpha-beta - MCTS) against b (log axis), one line per budget with 95 % CIs; Elo
-    clipped to +-ELO_CLIP (a pairing that won or lost every game has an infinite estimate)."""
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    # node budgets in ascending order, then the CPU-time budgets (dashed)
+    """Elo(alpha-beta - MCTS) against b (log axis), one colour per budget (node budgets solid in
+    ascending order, CPU-time budgets dashed) with 95 % CIs. Only Hex's points are joined (one
+    rule set as b grows); Connect Four and Othello are markers of their own. A pairing whose
+    estimate or CI end is infinite (a clean sweep: ``open_ended``) is drawn as a triangle at
+    +-ELO_CLIP pointing the way of the sweep, its CI left open; each budget's points are
+    shifted a little along b so the CIs do not hide each other; the domains are named at the top,
+    the legend beside the axes."""
+    fig, ax = plt.subplots(figsize=(8.8, 4.8))
     order = sorted(summary.groupby("budget_label", sort=False),
                    key=lambda kv: (kv[1]["budget_mode"].iloc[0] != "nodes" if "budget_mode" in kv[1] else 0,
                                    float(kv[1]["budget"].iloc[0]) if "budget" in kv[1] else 0.0))
-    for label, g in order:
+    swept = False
+    for k, (label, g) in enumerate(order):
         g = g.sort_values("b")
-        e = g["elo"].clip(-ELO_CLIP, ELO_CLIP).to_numpy(float)
-        lo = g["elo_lo"].clip(-ELO_CLIP, ELO_CLIP).to_numpy(float)
-        hi = g["elo_hi"].clip(-ELO_CLIP, ELO_CLIP).to_numpy(float)
+        colour = f"C{k}"
+        shift = 1.0 + 0.018 * (k - (len(order) - 1) / 2)          # multiplicative: the axis is log
+        b = g["b"].to_numpy(float) * shift
+        elo, lo, hi = (g[c].to_numpy(float) for c in ("elo", "elo_lo", "elo_hi"))
         cpu = "budget_mode" in g and g["budget_mode"].iloc[0] == "cpu"
-        ax.errorbar(g["b"], e, yerr=[np.maximum(e - lo, 0), np.maximum(hi - e, 0)], marker="o", ms=4,
-                    capsize=3, ls="--" if cpu else "-", label=label)
-    # each domain named once, under its b
-    for domain, b in summary.groupby("domain")["b"].first().items():
-        ax.annotate(domain, (b, 0), xycoords=("data", "axes fraction"), xytext=(0, 3),
-                    textcoords="offset points", fontsize=6.5, rotation=90, ha="center", va="bottom",
-                    color="0.35")
+        fam = np.array([family_of(d) for d in g["domain"]])
+        hexes = fam == "hex"
+        e = np.clip(elo, -ELO_CLIP, ELO_CLIP)
+        # joined through the finite estimates only: a line up to a sweep's marker would read as an
+        # Elo of ELO_CLIP
+        joined = hexes & np.isfinite(elo)
+        ax.plot(b[joined], e[joined], ls="--" if cpu else "-", color=colour, lw=1.2, label=label)
+        for i in range(len(g)):
+            if math.isnan(elo[i]):
+                continue
+            if not math.isfinite(elo[i]):                          # a sweep: no estimate to draw
+                swept = True
+                ax.plot(b[i], math.copysign(ELO_CLIP, elo[i]), marker="^" if elo[i] > 0 else "v", ms=8,
+                        color=colour, mfc="white", mew=1.5, ls="none")
+                continue
+            lo_i = -ELO_CLIP if not math.isfinite(lo[i]) else max(lo[i], -ELO_CLIP)
+            hi_i = ELO_CLIP if not math.isfinite(hi[i]) else min(hi[i], ELO_CLIP)
+            ax.errorbar(b[i], e[i], yerr=[[max(e[i] - lo_i, 0)], [max(hi_i - e[i], 0)]], marker=MARKERS[fam[i]],
+                        ms=5, capsize=3, color=colour, ls="none")
+    # the legend: budgets (colour, line style), then the markers' meaning
+    handles, labels = ax.get_legend_handles_labels()
+    for fam_name, m in MARKERS.items():
+        if any(family_of(d) == fam_name for d in summary["domain"]):
+            handles.append(plt.Line2D([], [], marker=m, color="0.3", ls="none", ms=5))
+            labels.append({"hex": "Hex (joined along b)", "connect4": "Connect Four", "othello": "Othello"}[fam_name])
+    if swept:
+        handles.append(plt.Line2D([], [], marker="^", color="0.3", mfc="white", ls="none", ms=8))
+        labels.append(f"clean sweep: Elo infinite, drawn at ±{ELO_CLIP:g}")
+    # each domain named once, at the top, above its b
+    for domain, bd in summary.groupby("domain")["b"].first().items():
+        ax.annotate(domain, (bd, 1), xycoords=("data", "axes fraction"), xytext=(0, -3),
+                    textcoords="offset points", fontsize=6.5, rotation=90, ha="center", va="top", color="0.35")
     ax.axhline(0, color="grey", lw=0.8)
+    # down to the lowest CI end drawn (the symmetric range left most of the plot empty when
+    # every estimate was positive), up with room for the domains' names; no tick beyond the clip
+    ends = np.concatenate([summary[c].to_numpy(float) for c in ("elo", "elo_lo")])
+    ends = ends[np.isfinite(ends)]
+    bottom = max(-ELO_CLIP, min(ends.min() if len(ends) else 0.0, 0.0)) - 0.15 * ELO_CLIP
+    ax.set_ylim(bottom, ELO_CLIP * 1.5)
+    ax.set_yticks([t for t in np.linspace(-ELO_CLIP, ELO_CLIP, 9) if t >= bottom])
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(ScalarFormatter())
     ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_xticks(sorted({round(float(b), 1) for b in summary["b"]}))
+    ax.set_xticks(sorted({round(float(x), 1) for x in summary["b"]}))
     ax.tick_params(axis="x", labelsize=7)
-    ax.set_xlabel("mean branching factor b (random games)")
-    ax.set_ylabel(f"Elo(alpha-beta − MCTS), 95 % CI (clipped at ±{ELO_CLIP:g})")
-    ax.set_title("Alpha-beta against MCTS at equal budgets", fontsize=10)
-    ax.legend(fontsize=8)
+    ax.set_xlabel("mean branching factor b (legal moves over random games; log scale)")
+    ax.set_ylabel(f"Elo(alpha-beta − MCTS), 95 % CI\n(> 0: alpha-beta stronger; clipped at ±{ELO_CLIP:g})")
+    ax.set_title("Alpha-beta against MCTS at equal budgets per move", fontsize=10)
+    ax.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))   # off the data
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -254,7 +254,8 @@ def claims_section(results: list[tuple[Claim, Verdict]]) -> str:
     rows = [claim_row(c, v) for c, v in results]
     cats = pd.Series([v.category for _, v in results]).value_counts()
     tally = ", ".join(f"{k}: {int(n)}" for k, n in cats.items())
-    return (f"{len(results)} entries covering {sum(len(c.ids) for c, _ in results)} claim IDs ({tally}).\n\n"
+    ids = {i for c, _ in results for i in c.ids}          # a claim judged in two halves counts once
+    return (f"{len(results)} entries covering {len(ids)} claim IDs ({tally}).\n\n"
             + md_table(CLAIM_COLUMNS, rows))
 
 
@@ -267,7 +268,7 @@ def claim_row(c: Claim, v: Verdict) -> list[str]:
     refs = literature(c.ids)
     if refs:
         src += "; the result of " + ", ".join(refs)
-    return [", ".join(c.ids), c.text, src, v.measured, v.theory, v.cell(),
+    return [c.label, c.text, src, v.measured, v.theory, v.cell(),
             f"`{v.command}`" if v.command else "none: nothing computed yet"]
 
 
@@ -507,9 +508,9 @@ def measured_by_run(results: list[tuple[Claim, Verdict]], without_rows: Context
     differs from the claim's verdict on ``without_rows`` (the same context with no rows), so
     that a claim settled by exact computation or arithmetic alone, whatever the run, is left
     out of a report of one's own study."""
-    base = {c.ids: v for c, v in evaluate_all(without_rows)}
+    base = {c.key: v for c, v in evaluate_all(without_rows)}
     return [(c, v) for c, v in results if v.category not in ("no data", "pending")
-            and (base.get(c.ids) is None or (base[c.ids].category, base[c.ids].measured)
+            and (base.get(c.key) is None or (base[c.key].category, base[c.key].measured)
                  != (v.category, v.measured))]
 
 
