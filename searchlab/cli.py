@@ -322,6 +322,33 @@ def check_launcher(overrides: list[str]) -> None:
                        f"install the extra that brings it: pip install 'searchlab[{need[1]}]'")
 
 
+def check_hydra_groups(overrides: list[str]) -> None:
+    """``hydra/GROUP=NAME`` (or a comma list) for every Hydra group (sweeper, job_logging, env,
+    ...): one line naming the group's options when GROUP or NAME is unknown, before Hydra's raw
+    error (a traceback-like block, exit 1, after the run directory was made). Hydra's options
+    are read (plug-ins included) only when such an override is given."""
+    asked = [(k.lstrip("+~"), v) for k, _, v in (o.partition("=") for o in overrides)
+             if k.lstrip("+~").startswith("hydra/")]
+    if not asked:
+        return
+    from hydra._internal.config_repository import ConfigRepository
+    from hydra._internal.utils import create_config_search_path
+    from hydra.core.object_type import ObjectType
+    from hydra.core.plugins import Plugins
+    Plugins.instance()                      # the plug-ins' options (launchers) register here
+    repo = ConfigRepository(create_config_search_path(None))
+    groups = sorted(repo.get_group_options("hydra", ObjectType.GROUP))
+    for group, value in asked:
+        name = group.removeprefix("hydra/")
+        if name not in groups:
+            _error(f"{group}: unknown Hydra config group; allowed: "
+                   + ", ".join(f"hydra/{g}" for g in groups))
+        options = repo.get_group_options(group, ObjectType.CONFIG)
+        for v in value.split(",") if value else []:         # ~hydra/GROUP: no value
+            if v.strip() not in options + ["null"]:
+                _error(f"{group}: unknown option {v.strip()!r}; allowed: {', '.join(options)}")
+
+
 def _dirname_excludes(overrides: list[str]) -> list[str]:
     """The override that names a multirun's job folders by the swept keys only (Hydra's
     override_dirname without the keys every job shares), unless the command line sets it."""
@@ -430,6 +457,7 @@ def main() -> None:
         # the axes' precedence rule (composition.axis_overrides), for Hydra's own parsing too
         ov = axis_overrides(ov)
     check_launcher(ov)
+    check_hydra_groups(ov)
     sys.argv[1:] = flags + ov
     jobs = precheck(sys.argv[1:])
     forget_claimed()

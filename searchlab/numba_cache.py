@@ -21,24 +21,33 @@ The per-game engine copies (searchlab.algorithms.compiled.specialise) use the sa
 their file names; their files are outside the package, so numba's own locators serve them.
 Under ``NUMBA_CACHE_LOCATOR_CLASSES`` (a numba setting that replaces the locator list) this
 module's locator is not consulted.
+
+A read-only cache. numba gives up ("no locator available", at import) when none of its cache
+directories can be written: NUMBA_CACHE_DIR, the package's ``__pycache__`` and the user-wide
+cache all read-only (a shared installation, a read-only mount). Then DependencyLocator reads the
+directory numba would have used first (NUMBA_CACHE_DIR when set, else the package's
+``__pycache__``): a function found there with the current stamp is loaded, any other is
+compiled in memory, and nothing is written (one warning line per process, ``warn_read_only``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import inspect
+import sys
 import types
 from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
-from numba.core import caching
+from numba.core import caching, config
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: numba's cache implementation base class, whose locator list this module extends
 #: (``CacheImpl`` in numba >= 0.60, ``_CacheImpl`` before)
 _IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
 _texts: dict[tuple[str, int, int], bytes] = {}
+_warned_read_only: list[str] = []
 
 
 def _text(path: str) -> bytes:
@@ -132,16 +141,29 @@ class _Stamp:
         return (tuple, (self.value(),))
 
 
+def warn_read_only(directory: Any) -> None:
+    """One warning line per process (the first read-only cache directory met names it): the
+    directory is read-only, its verified files are used, the rest is compiled in memory."""
+    if not _warned_read_only:
+        _warned_read_only.append(str(directory))
+        print(f"searchlab: warning: the compiled-code cache {directory} is read-only: its "
+              f"verified files are used and nothing is written there; what it lacks is "
+              f"compiled in memory for this process only", file=sys.stderr)
+
+
 class DependencyLocator(caching._CacheLocator):
     """numba's locator for a function defined in the searchlab package: numba's own choice of
-    directory and names, with the source stamp extended by the dependency digest."""
+    directory and names, with the source stamp extended by the dependency digest.
+    ``read_only``: no directory could be written; the inner locator's is only read (the
+    module docstring, "A read-only cache")."""
 
-    def __init__(self, inner: caching._CacheLocator, py_func: Any) -> None:
-        self._inner, self._py_func = inner, py_func
+    def __init__(self, inner: caching._CacheLocator, py_func: Any, read_only: bool = False) -> None:
+        self._inner, self._py_func, self.read_only = inner, py_func, read_only
         self._py_file = getattr(inner, "_py_file", inspect.getfile(py_func))
 
     def ensure_cache_path(self) -> None:
-        self._inner.ensure_cache_path()
+        if not self.read_only:
+            self._inner.ensure_cache_path()
 
     def get_cache_path(self) -> str:
         return self._inner.get_cache_path()
@@ -166,14 +188,33 @@ class DependencyLocator(caching._CacheLocator):
             inner = other.from_function(py_func, py_file)
             if inner is not None:
                 return cls(inner, py_func)
-        return None
+        # no directory can be written: read numba's first choice, compile the rest in memory
+        first = _USER_PROVIDED if config.CACHE_DIR else _IN_TREE
+        inner = first(py_func, py_file)
+        warn_read_only(config.CACHE_DIR or Path(inner.get_cache_path()))
+        return cls(inner, py_func, read_only=True)
+
+
+#: numba's locators of NUMBA_CACHE_DIR and of the package's __pycache__ (renamed in numba 0.60)
+_USER_PROVIDED = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
+_IN_TREE = getattr(caching, "InTreeCacheLocator", None) or caching._InTreeCacheLocator
+_numba_save_overload = caching.Cache._save_overload
+
+
+def _save_overload(self: caching.Cache, sig: Any, data: Any) -> None:
+    """numba's Cache._save_overload, skipped for a read-only DependencyLocator (numba would
+    raise writing its files)."""
+    if not getattr(self._impl.locator, "read_only", False):
+        _numba_save_overload(self, sig, data)
 
 
 def install() -> None:
-    """Put DependencyLocator first in numba's locator list (idempotent)."""
+    """Put DependencyLocator first in numba's locator list, and let a read-only one skip
+    numba's save (idempotent)."""
     classes = _IMPL._locator_classes
     if DependencyLocator not in classes:
         classes.insert(0, DependencyLocator)
+    caching.Cache._save_overload = _save_overload
 
 
 def locator_of(dispatcher: Any) -> Any:

@@ -48,10 +48,11 @@ is the stated, computed error bound; it falls as M grows.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
-from typing import Sequence
+from numbers import Real
 
 import numpy as np
 
@@ -83,6 +84,9 @@ MAX_BRANCHING = 1 << 16
 LOG_FLOAT_MAX = math.log(np.finfo(np.float64).max) - 1.0
 MAX_EXACT_LEVELS = 4096
 MAX_DP_WORK = 2_000_000_000
+#: continuous_bounds' partition (partition_work, in digit^2 operations): measured about 5e-9 s
+#: each for b > 2 on one core, so about a minute at most
+MAX_PARTITION_WORK = 12_000_000_000
 #: exact=True (fractions): a height's cdf has denominator D^(b^h) for a pmf of denominator D,
 #: so the largest numerator/denominator has about log2(D) b^dmax bits; that is at most
 #: MAX_FRACTION_BITS, and the levels at most MAX_FRACTION_LEVELS.
@@ -140,6 +144,29 @@ def partition_digits(b: int, dmax: int) -> int:
     return 30 + math.ceil(2 * dmax * math.log10(b))
 
 
+def partition_work(b: int, dmax: int, per_height: int) -> float:
+    """The high-precision work of partition_cdfs, in digit^2 operations: (dmax + margin)^2
+    (per_height - 1) Decimal roots or powers at partition_digits digits, each costing about
+    digits^2 (b = 2: square roots, about 25 times cheaper than b > 2's fractional powers)."""
+    top = dmax + PARTITION_MARGIN
+    return top * top * (per_height - 1) * partition_digits(b, top) ** 2 / (25 if b == 2 else 1)
+
+
+def _check_partition(b: int, dmax: int, per_height: int) -> None:
+    """Refuse a partition whose high-precision work is beyond MAX_PARTITION_WORK (b = 3 at
+    its largest float depth asked for half an hour, inside every other limit)."""
+    if partition_work(b, dmax, per_height) <= MAX_PARTITION_WORK:
+        return
+    lo, hi = 0, dmax                    # the work grows with dmax: the largest allowed one
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if partition_work(b, mid, per_height) <= MAX_PARTITION_WORK else (lo, mid - 1)
+    raise InvalidParameterError(
+        f"dmax must be an integer in [1, {lo}] for b = {b} and per_height = {per_height} (the "
+        f"partition's high-precision work grows as dmax^4; at most {MAX_PARTITION_WORK:,} "
+        f"digit^2 operations, about a minute); got {dmax}")
+
+
 @dataclass(frozen=True)
 class ExactSequence:
     """Expected nodes and leaves of alpha-beta at depths 0..dmax (index = depth) for one
@@ -179,6 +206,12 @@ def _int(name: str, x, lo: int, hi: int | None = None) -> int:
 
 
 def _check_pmf(pmf: Sequence, exact: bool) -> np.ndarray:
+    """pmf as an array (Fractions when exact), or InvalidParameterError naming what is wrong: a
+    mapping or set is refused (their order is not the levels'; a dict passed its keys), and so
+    is any entry that is not a real number (a string was parsed)."""
+    if isinstance(pmf, (Mapping, AbstractSet)):
+        raise InvalidParameterError(f"pmf must be a sequence of probabilities, level 0 first; "
+                                    f"got a {type(pmf).__name__}: {excerpt(pmf)}")
     try:
         n = len(pmf)
     except TypeError:
@@ -188,6 +221,8 @@ def _check_pmf(pmf: Sequence, exact: bool) -> np.ndarray:
     if n > MAX_EXACT_LEVELS:
         raise InvalidParameterError(f"pmf must list at most {MAX_EXACT_LEVELS} levels; got {n}")
     try:
+        if not all(isinstance(p, Real) for p in pmf):
+            raise TypeError("not a real number")
         vals = [Fraction(p) if exact else float(p) for p in pmf]
     except (TypeError, ValueError, OverflowError):
         raise InvalidParameterError(f"pmf must hold finite numbers in [0, 1]; got {excerpt(pmf)}") from None
@@ -325,6 +360,7 @@ def partition_cdfs(b: int, dmax: int, per_height: int, parity: int) -> list[np.n
     b, dmax = _int("b", b, 2, MAX_BRANCHING), _int("dmax", dmax, 1, MAX_DP_DEPTH)
     M = _int("per_height", per_height, 2, MAX_EXACT_LEVELS)
     _check_range(b, dmax, continuous_cells(dmax, M), False, per_height=True)
+    _check_partition(b, dmax, M)
     # quantile points of PARTITION_MARGIN heights above the tree too: a height's resolution also
     # comes from its neighbours' points (measured: without them the top heights' bracket widens
     # 1.5x and their midpoint moves by the estimated error)
@@ -399,6 +435,7 @@ def continuous_bounds(b: int, dmax: int, per_height: int = 64,
     dmax = _int("dmax", dmax, 1, MAX_DP_DEPTH)
     per_height = _int("per_height", per_height, 2, MAX_EXACT_LEVELS)
     _check_range(b, dmax, continuous_cells(dmax, per_height), False, per_height=True)
+    _check_partition(b, dmax, per_height)
     cdfs = [partition_cdfs(b, dmax, per_height, parity) for parity in (0, 1)]
     seqs = []
     for strict in (False, True):

@@ -22,22 +22,11 @@ from searchlab.experiment import api, composition
 from searchlab.experiment.composition import apply_axis_rules, axis_overrides, job_dir, register_configs
 from searchlab.experiment.schema import CONF_DIR
 
+from .conftest import run_main as _main
 from .experiment_helpers import ROOT, cli as run_cli
 
 TINY = ["sweep.instances=1", "sweep.b=[2]", "sweep.d=[2]", "runner.n_jobs=1",
         "runner.progress=false", "runner.report=false"]
-
-
-def _main(monkeypatch, capsys, *argv: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["searchlab", *argv])
-    monkeypatch.setattr(sys, "stdout", sys.stdout)
-    try:
-        cli.main()
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(autouse=True)

@@ -7,30 +7,17 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 
 import pytest
 
 import searchlab
-from searchlab import cli
 from searchlab.cli_guard import groups
 from searchlab.experiment import api, lock
 from searchlab.experiment.provenance import version
 from searchlab.experiment.validation import validate
 
+from .conftest import run_main as _main
 from .experiment_helpers import ROOT, SEARCHLAB
-
-
-def _main(monkeypatch, capsys, *argv: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["searchlab", *argv])
-    monkeypatch.setattr(sys, "stdout", sys.stdout)        # restored after main's wrapper
-    try:
-        cli.main()
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 BAD = [
@@ -123,6 +110,10 @@ MISUSE_23 = [
     (["pruning.lmr.after=3"], "pruning.lmr.after=3: pruning.lmr is null in this config, so it "
                               "has no key 'after'; choose an option that sets pruning.lmr first"),
     (["-m", "hydra/launcher=foo"], "hydra/launcher: unknown launcher 'foo'; allowed: basic"),
+    # round three's variants: Hydra's other groups gave its raw error (exit 1, a run directory)
+    (["-m", "hydra/sweeper=foo"], "hydra/sweeper: unknown option 'foo'; allowed: basic"),
+    (["hydra/job_logging=foo"], "hydra/job_logging: unknown option 'foo'; allowed: default, disabled,"),
+    (["hydra/nope=x"], "hydra/nope: unknown Hydra config group; allowed: hydra/env, hydra/help,"),
     (["experiment=unsound_tradeoff_tiny", "tradeoff.domains.othello.match.openings=1000000000"],
      "tradeoff.domains.othello.match.openings must be an integer in [1, 100000]"),
     (["experiment=unsound_tradeoff_tiny", "+tradeoff.domains.othello.match.balance_depth=200"],

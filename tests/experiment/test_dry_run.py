@@ -5,7 +5,6 @@ before its first game's clock starts); a trade-off run's plan and closing lines.
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
 
@@ -13,7 +12,6 @@ import numba
 import pytest
 import yaml
 
-from searchlab import cli
 from searchlab.experiment import api, grid
 from searchlab.experiment.budget import human, total_work
 from searchlab.experiment.runner import warm_rows_of
@@ -21,17 +19,7 @@ from searchlab.experiment.session import EnvelopeRows, EnvelopeWriter
 from searchlab.studies.tradeoff import tradeoff_measure
 from searchlab.studies.tradeoff.tradeoff_tasks import FOLDERS, plan_line, plan_tradeoff_tasks
 
-
-def _main(monkeypatch, capsys, *argv: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["searchlab", *argv])
-    monkeypatch.setattr(sys, "stdout", sys.stdout)
-    try:
-        cli.main()
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from .conftest import run_main as _main
 
 
 def _planned(experiment: str) -> list:

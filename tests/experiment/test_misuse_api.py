@@ -66,6 +66,14 @@ API_MISUSE = [
      r"seed must be an integer in \[0, 18446744073709551615\]; got -1"),
     ("random_openings seed=-1", lambda: random_openings(ConnectFour(), 2, 1, -1),
      r"seed must be an integer in \[0, "),
+    # round three's variants: 5 * 10**10 draws (hours), a float ply (TypeError), openings
+    # longer than the game (the message blamed the filter)
+    ("random_openings n=10**9", lambda: random_openings(TicTacToe(), 2, 10**9, 1),
+     r"^n must be an integer in \[1, 100000\]; got 1000000000$"),
+    ("random_openings ply=2.5", lambda: random_openings(TicTacToe(), 2.5, 2, 1),
+     r"^ply must be an integer in \[0, 1000\]; got 2.5$"),
+    ("random_openings ply=43 on Connect Four", lambda: random_openings(ConnectFour(), 43, 2, 1),
+     r"^ply=43: every one of 100 random games ended before 43 moves; an opening must end"),
     ("minimal_tree(ConnectFour(), 99)", lambda: minimal_tree(ConnectFour(), 99),
      r"minimal_tree\(connect4, depth=99\) without max_nodes"),
     ("minimal_tree depth 201", lambda: minimal_tree(ConnectFour(), 201, max_nodes=10),

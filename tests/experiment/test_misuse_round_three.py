@@ -15,24 +15,13 @@ import pandas as pd
 import pytest
 from hydra.core import utils as hydra_utils
 
-from searchlab import cli
 from searchlab.experiment import api, lock, store
 from searchlab.experiment.composition import forget_claimed, run_dir
 
+from .conftest import run_main as _main
+
 TINY = ["experiment=quick", "sweep.b=[2]", "sweep.d=[1]", "sweep.instances=1",
         "sweep.ordering=[random]", "runner.n_jobs=1", "runner.progress=false"]
-
-
-def _main(monkeypatch, capsys, *argv: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["searchlab", *argv])
-    monkeypatch.setattr(sys, "stdout", sys.stdout)
-    try:
-        cli.main()
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_claimed_directories_are_distinct_under_concurrency(tmp_path):
@@ -261,3 +250,20 @@ def test_max_tasks_bounds_a_game_study(tmp_path, monkeypatch, capsys):
     assert code == 2 and err.count("\n") == 1, err
     assert f"over the limit of {MAX_TASKS} per study (searchlab.limits.MAX_TASKS)" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_report_tables_with_an_unknown_column_is_one_line_exit_2(tmp_path, capsys):
+    """A variant of class 8: ``--columns`` naming no column of the run ended in exit 1 and
+    ``error: ValueError: ...``; it is a refusal of the input (exit 2), one line."""
+    from searchlab.report import report_cli
+
+    run = api.run_study("quick", ["sweep.b=[2]", "sweep.d=1..2", "sweep.instances=2",
+                                  "sweep.ordering=[random]", "runner.n_jobs=1",
+                                  "runner.progress=false", "runner.report=false"],
+                        output_dir=tmp_path / "run", progress=False)
+    capsys.readouterr()
+    args = [str(run), "--no-exact", "--resamples", "1", "--tables", "csv", "--columns", "nosuch"]
+    assert report_cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "columns must be among this run's table columns" in err
+    assert "got nosuch" in err and "ValueError" not in err

@@ -193,7 +193,11 @@ def test_every_accepted_depth_is_finite_and_the_next_is_refused():
     ((float("nan"), 1.0), "finite numbers"), ((0.5, float("nan"), 0.5), "finite numbers"),
     ((float("inf"), 0.0), "finite numbers"), ((-0.5, 1.5), "non-negative"),
     ((0.5, 0.4), "sum to 1"), ((), "at least one"), ("ab", "finite numbers"),
-    (3, "a sequence"), ((True, False), "finite numbers")])
+    (3, "a sequence"), ((True, False), "finite numbers"),
+    # round three's variants: a dict passed its keys (0, 1) as the pmf, strings were parsed
+    ({0: 0.5, 1: 0.5}, "be a sequence of probabilities, level 0 first; got a dict"),
+    (frozenset({0.25, 0.75}), "be a sequence of probabilities, level 0 first"),
+    (("0.5", "0.5"), "finite numbers")])
 def test_a_bad_pmf_is_refused(pmf, why):
     for fn in (expected_counts, expected_counts_no_deep_cutoffs):
         with pytest.raises(InvalidParameterError, match=f"^pmf must.*{why}"):
@@ -214,6 +218,10 @@ def test_work_and_memory_are_bounded_before_they_start():
              (lambda: continuous_bounds(2, 10_000), "^dmax must be an integer in \\[0, 1021\\]"),
              (lambda: continuous_bounds(2, 60, 10_000), "^per_height must be an integer in \\[2, 4096\\]"),
              (lambda: continuous_bounds(2, 300, 64), "^the cells \\(from dmax and per_height\\) must be at most 4096"),
+             # inside every other limit, the partition's Decimal powers took half an hour
+             (lambda: continuous_bounds(3, 644, 2), "^dmax must be an integer in \\[1, \\d+\\] for b = 3 "
+              "and per_height = 2 \\(the partition's high-precision work"),
+             (lambda: continuous_bounds(64, 170, 2), "^dmax must be an integer in \\[1, \\d+\\] for b = 64"),
              (lambda: expected_counts(2, 30, uniform_pmf(3, exact=True), exact=True),
               "^with exact=True, dmax must be an integer in \\[0, \\d+\\] for b = 2"),
              (lambda: perfect_order_counts(10**30, 3), "^b must be an integer in")]

@@ -31,8 +31,13 @@ numba's compiled files of them, so that the directory does not grow with every v
 
 Where. ``$NUMBA_CACHE_DIR/searchlab_engine`` when NUMBA_CACHE_DIR is set (numba then keeps the
 compiled code under NUMBA_CACHE_DIR too), else ``$XDG_CACHE_HOME/searchlab/engine`` (default
-``~/.cache``), else, when that cannot be written, ``searchlab-engine-<uid>`` in the temporary
-directory; never inside the installed package, which may be read-only.
+``~/.cache``); never inside the installed package, which may be read-only. When that directory
+exists but cannot be written (a shared cache built beforehand, on a read-only mount), it is used
+read-only: its copies and their compiled files are read and checked as below, nothing is written
+there, and what it lacks (a copy, a code object, numba's files of a function) is compiled in
+memory for this process only, with one warning line per process. When it cannot be created
+(a file in the way, a parent that cannot be written), ``searchlab-engine-<uid>`` in the
+temporary directory is used instead.
 
 Several processes at once. A copy is written to a temporary file and hard-linked to its final
 name, which fails if another process got there first: a copy, once there, never changes, so
@@ -88,6 +93,7 @@ from numba.core import caching
 from searchlab.algorithms.compiled import Primitives
 from searchlab.algorithms.kernels.hashing_compiled import mix64
 from searchlab.errors import UnsupportedError
+from searchlab import numba_cache
 from searchlab.numba_cache import dependency_digest
 
 _TEMPLATE = Path(__file__).with_name("_engine.py")
@@ -111,7 +117,9 @@ def engine(prims: Primitives) -> types.ModuleType:
 
 
 def cache_dir() -> Path:
-    """The directory the per-game copies go to (the module docstring, "Where")."""
+    """The directory the per-game copies are read from (the module docstring, "Where"): the
+    configured one when it can be written, or when it exists and can only be read (a shared,
+    read-only cache: ``read_only`` says so), else the temporary directory's fallback."""
     numba_dir = os.environ.get("NUMBA_CACHE_DIR")
     if numba_dir:
         candidates = [Path(numba_dir) / "searchlab_engine"]
@@ -124,9 +132,14 @@ def cache_dir() -> Path:
             d.mkdir(parents=True, exist_ok=True)
         except OSError:
             continue
-        if os.access(d, os.W_OK):
+        if not read_only(d) or os.access(d, os.R_OK | os.X_OK):
             return d
-    raise OSError(f"no writable directory for the compiled engine's cache among {candidates}")
+    raise OSError(f"no usable directory for the compiled engine's cache among {candidates}")
+
+
+def read_only(directory: Path) -> bool:
+    """Whether this process cannot write ``directory`` (a read-only mount, another owner)."""
+    return not os.access(directory, os.W_OK)
 
 
 def source(prims: Primitives) -> tuple[str, str]:
@@ -186,20 +199,25 @@ def load_copy(text: str, digest: str) -> types.ModuleType:
     names it) from the on-disk cache, writing it there first when it is missing, healing a
     damaged copy and numba's files beside it. Every compiled family's loader goes through it."""
     name = f"{_PREFIX}{digest[:24]}"
-    path = cache_dir() / f"{name}.py"
+    directory = cache_dir()
+    fixed = read_only(directory)
+    if fixed:
+        numba_cache.warn_read_only(directory)
+    path = directory / f"{name}.py"
     for attempt in range(2):        # another process's prune may remove it in between
-        heal(path, text)
-        if not path.exists():
-            _write(path, text)
-            prune(path.parent)
-        _mark_used(path)
+        if not fixed:               # read-only: the copy runs from ``text``, its file is not needed
+            heal(path, text)
+            if not path.exists():
+                _write(path, text)
+                prune(path.parent)
+            _mark_used(path)
         spec = importlib.util.spec_from_file_location(name, path)
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod
         # CopyLocator serves this file's functions: numba's files beside it, stamped with digest
         _COPIES[str(path)] = digest
         try:
-            exec(_code(path, text, digest), mod.__dict__)
+            exec(_code(path, text, digest, fixed), mod.__dict__)
         except FileNotFoundError:
             del sys.modules[name]
             if attempt:
@@ -207,12 +225,12 @@ def load_copy(text: str, digest: str) -> types.ModuleType:
             continue
         # numba loads its files at a function's first call: before it, every cached function
         # of the copy reads and writes them through VerifiedCacheFile
-        _verify_numba(path, mod, digest)
+        _verify_numba(path, mod, digest, fixed)
         return mod
     raise AssertionError("unreachable")
 
 
-def _code(path: Path, text: str, digest: str) -> types.CodeType:
+def _code(path: Path, text: str, digest: str, fixed: bool = False) -> types.CodeType:
     """The copy's code object, compiled from ``text`` once and kept as marshal data in
     ``__pycache__`` beside the copy (``<name>.<cache tag>.code``), headed by Python's bytecode
     magic number, the copy's digest and a SHA-256 over the digest and the marshal data (the
@@ -221,7 +239,8 @@ def _code(path: Path, text: str, digest: str) -> types.CodeType:
     afresh. The code object records no location (its file name is the copy's bare name, set to
     the copy's present path when loaded), so the cache can be moved or copied. Python's own
     .pyc would record the path and not be written under PYTHONDONTWRITEBYTECODE, and
-    compiling the 40 kB copy costs 10-20 ms of every warm process's first search."""
+    compiling the 40 kB copy costs 10-20 ms of every warm process's first search. ``fixed``:
+    the cache is read-only, a code object compiled here is not saved."""
     magic, key = importlib.util.MAGIC_NUMBER, bytes.fromhex(digest)
     where = _code_path(path)
     try:
@@ -241,6 +260,8 @@ def _code(path: Path, text: str, digest: str) -> types.CodeType:
             return _relocate(code, str(path))
         set_aside(path, f"its code object {where.name} does not match the content hash")
     code = compile(text, path.name, "exec", dont_inherit=True)
+    if fixed:
+        return _relocate(code, str(path))
     try:
         where.parent.mkdir(exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=where.parent, prefix=f".{path.stem}.", suffix=".tmp")
@@ -291,10 +312,12 @@ class CopyLocator(caching._CacheLocator):
         self._lineno = py_func.__code__.co_firstlineno
 
     def ensure_cache_path(self) -> None:
+        if read_only(Path(self._py_file).parent):
+            return                      # a read-only cache: VerifiedCacheFile does not save
         try:
             os.makedirs(self.get_cache_path(), exist_ok=True)
         except OSError:
-            pass                        # a read-only cache: VerifiedCacheFile does not save
+            pass
 
     def get_cache_path(self) -> str:
         return str(Path(self._py_file).parent / "__pycache__")
@@ -323,12 +346,13 @@ class VerifiedCacheFile(caching.IndexDataCacheFile):
     """numba's index and data files of one function of a copy, checked before use: the index
     is sealed with the copy's content hash (``_seal``) and records the SHA-256 of every data
     file; a file that does not match is set aside with one warning (``set_aside``) and numba
-    compiles afresh. Nothing in them records a location. Writing is skipped (silently) where
-    the cache is read-only."""
+    compiles afresh. Nothing in them records a location. ``fixed``: the cache is read-only,
+    nothing is written (what numba compiles stays in memory)."""
 
-    def __init__(self, cache_path: str, filename_base: str, copy: Path, digest: str) -> None:
+    def __init__(self, cache_path: str, filename_base: str, copy: Path, digest: str,
+                 fixed: bool = False) -> None:
         super().__init__(cache_path, filename_base, ("searchlab-copy", digest))
-        self._copy, self._digest = copy, digest
+        self._copy, self._digest, self._fixed = copy, digest, fixed
 
     def _load_index(self) -> dict:
         try:
@@ -364,6 +388,8 @@ class VerifiedCacheFile(caching.IndexDataCacheFile):
             f.write(body + _seal(self._digest, body))
 
     def save(self, key: Any, data: Any) -> None:
+        if self._fixed:
+            return
         payload = self._dump(data)
         try:
             overloads = self._load_index()
@@ -396,9 +422,9 @@ class VerifiedCacheFile(caching.IndexDataCacheFile):
         return pickle.loads(raw)
 
 
-def _verify_numba(path: Path, mod: types.ModuleType, digest: str) -> None:
+def _verify_numba(path: Path, mod: types.ModuleType, digest: str, fixed: bool = False) -> None:
     """Give every cached function of the imported copy a VerifiedCacheFile (before its first
-    call, when numba first reads its files)."""
+    call, when numba first reads its files); ``fixed``: the cache is read-only."""
     for v in list(vars(mod).values()):
         cache = getattr(v, "_cache", None)
         if getattr(getattr(v, "py_func", None), "__module__", None) != mod.__name__ \
@@ -406,18 +432,32 @@ def _verify_numba(path: Path, mod: types.ModuleType, digest: str) -> None:
             continue
         cf = cache._cache_file
         cache._cache_file = VerifiedCacheFile(cache._cache_path, cf._index_name[:-len(".nbi")],
-                                              path, digest)
+                                              path, digest, fixed)
 
 
 def set_aside(path: Path, why: str) -> list[Path]:
     """Move the compiled files of the copy at path (its code object, numba's index and data
     files) into ``damaged/`` beside the copies, with one warning line per copy and process,
     so that they are rebuilt; returns the files moved. A file already gone (another process
-    set it aside) is skipped."""
+    set it aside) is skipped. In a read-only cache nothing is moved: the files are not used
+    and what they held is compiled in memory."""
     aside_dir = path.parent / "damaged"
+    fixed = read_only(path.parent)
+    moved = [] if fixed else _move_aside([_code_path(path), *_numba_files(path)], aside_dir)
+    if str(path) not in _warned:
+        _warned.add(str(path))
+        done = ("not used (the cache is read-only) and compiled in memory" if fixed
+                else f"its compiled files moved aside to {aside_dir} and rebuilt")
+        _warn(f"the compiled engine's cached copy {path.name}: {why} (damaged or edited); {done}")
+    return moved
+
+
+def _move_aside(files: list[Path], aside_dir: Path) -> list[Path]:
+    """Rename each of ``files`` into ``aside_dir`` under its name and a time-and-process stamp;
+    returns the new paths (a file already gone, set aside by another process, is skipped)."""
     stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
     moved: list[Path] = []
-    for f in [_code_path(path), *_numba_files(path)]:
+    for f in files:
         target = aside_dir / f"{f.name}.{stamp}"
         try:
             aside_dir.mkdir(exist_ok=True)
@@ -425,10 +465,6 @@ def set_aside(path: Path, why: str) -> list[Path]:
             moved.append(target)
         except OSError:
             continue
-    if str(path) not in _warned:
-        _warned.add(str(path))
-        _warn(f"the compiled engine's cached copy {path.name}: {why} (damaged or edited); "
-              f"its compiled files moved aside to {aside_dir} and rebuilt")
     return moved
 
 
@@ -442,29 +478,6 @@ def _numba_files(path: Path) -> list[Path]:
         if root.is_dir():
             out += [f for f in root.rglob(f"{path.stem}.*") if f.suffix in (".nbi", ".nbc")]
     return sorted(set(out))
-
-
-def _numba_damage(f: Path) -> str | None:
-    """Why numba could not read its cache file f (None when it can): the checks numba's own
-    loader makes (caching.IndexDataCacheFile: a pickled version, then the pickled (stamp,
-    overloads) of this numba version; a data file is one pickle), made before numba meets the
-    file, since numba raises on a damaged file in every later process instead of rebuilding."""
-    try:
-        raw = f.read_bytes()
-        if f.suffix == ".nbi":
-            stream = io.BytesIO(raw)
-            version = pickle.load(stream)
-            if version == numba.__version__:
-                stamp, overloads = pickle.loads(stream.read())
-                if not isinstance(overloads, dict):
-                    return "its index is not a mapping"
-        else:
-            pickle.loads(raw)
-    except FileNotFoundError:
-        return None
-    except Exception as e:  # noqa: BLE001 -- any unpickling error: what numba would raise
-        return f"{type(e).__name__}: {str(e).splitlines()[0][:80] if str(e) else ''}".rstrip(": ")
-    return None
 
 
 def heal(path: Path, text: str) -> list[Path]:
@@ -497,48 +510,9 @@ def heal(path: Path, text: str) -> list[Path]:
             else:
                 moved.append(aside)
                 # numba's files of the damaged copy describe other code: rebuild them too
-                for f in _numba_files(path):
-                    try:
-                        os.rename(f, aside_dir / f"{f.name}.{stamp}")
-                        moved.append(aside_dir / f"{f.name}.{stamp}")
-                    except OSError:
-                        pass
+                moved += _move_aside(_numba_files(path), aside_dir)
                 _warn(f"the compiled engine's cached copy {path} does not match its content "
                       f"hash (damaged or edited); moved aside to {aside} and rebuilt")
-    return moved
-
-
-def _module_numba_files(path: Path, mod: types.ModuleType) -> list[Path]:
-    """numba's cache files of the copy at path, in the directories its imported module's
-    functions cache to (one glob each, instead of walking all of NUMBA_CACHE_DIR)."""
-    dirs = {Path(c.cache_path) for v in vars(mod).values()
-            if getattr(getattr(v, "py_func", None), "__module__", None) == mod.__name__
-            and getattr(c := getattr(v, "_cache", None), "cache_path", None) is not None}
-    return sorted({f for d in dirs for f in d.glob(f"{path.stem}.*") if f.suffix in (".nbi", ".nbc")})
-
-
-def heal_numba(path: Path, mod: types.ModuleType | None = None) -> list[Path]:
-    """Move numba's cache files of the copy at path that numba could not read aside (into
-    ``damaged/``) with one warning line, so numba compiles them again; returns them. Call it
-    after the copy is imported (its data files refer to the module; ``mod``, when given, is
-    that module, whose functions say where numba keeps their files) and before any of its
-    functions runs."""
-    moved: list[Path] = []
-    aside_dir = path.parent / "damaged"
-    stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-    files = _numba_files(path) if mod is None else _module_numba_files(path, mod)
-    bad = [(f, why) for f in files if (why := _numba_damage(f))]
-    for f, why in bad:
-        target = aside_dir / f"{f.name}.{stamp}"
-        try:
-            aside_dir.mkdir(exist_ok=True)
-            os.rename(f, target)
-            moved.append(target)
-        except OSError:
-            continue
-    if bad:
-        _warn(f"{len(bad)} of numba's cache files of {path.name} cannot be read ({bad[0][0].name}: "
-              f"{bad[0][1]}); moved aside to {aside_dir} and rebuilt")
     return moved
 
 

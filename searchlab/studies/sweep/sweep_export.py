@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from searchlab.analysis.format import number
+from searchlab.errors import InvalidParameterError
 from searchlab.analysis import estimators as E
 from searchlab.analysis.estimators import check_fit_depths
 from searchlab.studies.sweep import policies as P
@@ -76,7 +77,7 @@ def parse_estimators(estimators: Iterable[str] | str | None) -> list[str] | None
              if str(e).strip()]
     bad = [e for e in names if e not in ESTIMATORS]
     if bad or not names:
-        raise ValueError(f"estimators must be a non-empty subset of {', '.join(ESTIMATORS)}; got "
+        raise InvalidParameterError(f"estimators must be a non-empty subset of {', '.join(ESTIMATORS)}; got "
                          f"{', '.join(bad) if bad else 'none'}")
     return list(dict.fromkeys(names))
 
@@ -98,7 +99,7 @@ def _check_columns(tables: Mapping[str, pd.DataFrame], columns) -> None:
     have = sorted({c for f in tables.values() for c in f.columns if c not in _MEASURES})
     bad = [c for c in want if c not in have]
     if bad or not want:
-        raise ValueError(f"columns must be among this run's table columns {', '.join(have)}; got "
+        raise InvalidParameterError(f"columns must be among this run's table columns {', '.join(have)}; got "
                          f"{', '.join(bad) if bad else 'none'}")
 
 
@@ -315,7 +316,7 @@ def _formats(formats: Iterable[str] | str) -> list[str]:
     fs = [f.strip() for f in (formats.split(",") if isinstance(formats, str) else formats) if f.strip()]
     bad = [f for f in fs if f not in FORMATS]
     if bad or not fs:
-        raise ValueError(f"formats must be a non-empty subset of {', '.join(FORMATS)}; got "
+        raise InvalidParameterError(f"formats must be a non-empty subset of {', '.join(FORMATS)}; got "
                          f"{', '.join(bad) if bad else 'none'}")
     return list(dict.fromkeys(fs))
 
@@ -339,10 +340,10 @@ def write_tables(run: Path | str | pd.DataFrame, out_dir: Path | str | None = No
     parse_estimators(estimators)
     check_fit_depths(fit_depths)
     if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 8:
-        raise ValueError(f"digits must be an integer in [1, 8]; got {digits!r}")
+        raise InvalidParameterError(f"digits must be an integer in [1, 8]; got {digits!r}")
     if isinstance(run, pd.DataFrame):
         if out_dir is None:
-            raise ValueError("out_dir is required when run is a table, not a run directory")
+            raise InvalidParameterError("out_dir is required when run is a table, not a run directory")
         table = run
     else:
         table = load(run, partial=partial) if tables is None else None
