@@ -23,6 +23,7 @@ from hydra.core.global_hydra import GlobalHydra
 import yaml
 from omegaconf import OmegaConf
 
+from searchlab.algorithms.ordering_registry import describe
 from searchlab.errors import SearchlabError
 from searchlab.studies.sweep.policies import policies_section
 from searchlab.experiment import grid as _grid
@@ -333,7 +334,7 @@ def _policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
     try:
         df = load(run_dir)
         if df.empty or not (df["game"].notna().any() or any(
-                _POLICY_PARTS & set(str(o).split("+")) for o in df["ordering"].unique())):
+                _POLICY_PARTS & set(describe(o).parts) for o in df["ordering"].unique())):
             return
         report = Path(run_dir) / "report.md"
         if report.exists() and "## Move-ordering policies" in report.read_text():

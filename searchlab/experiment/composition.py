@@ -220,13 +220,14 @@ def _default_orderings(overrides: Sequence[str], keys: list[str],
         return []
     # here, not at the top: the command's --help and completion compose nothing and must not
     # load the trees' compiled code (benchmarks/startup.py)
+    from searchlab.algorithms.ordering_registry import describe
     from searchlab.trees import TREE_MODELS
 
     if model not in TREE_MODELS or TREE_MODELS[model].capabilities.static_values:
         return []
     preset = OmegaConf.load(EXPERIMENTS_DIR / f"{DEFAULT_EXPERIMENT}.yaml")
     runnable = [str(o) for o in preset.sweep.ordering
-                if not {"id", "static"} & set(str(o).split("+"))]
+                if "static_values" not in describe(o).needs]
     return [f"sweep.ordering=[{','.join(runnable)}]"]
 
 

@@ -27,6 +27,7 @@ from typing import Any, Optional
 
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.ordering import REFERENCE_ORACLE_MAX_LEAVES as GAME_ORACLE
+from searchlab.algorithms.ordering_registry import describe
 from searchlab.experiment import budget
 from searchlab.experiment.games import make_game, position_identity
 from searchlab.experiment.schema import KERNEL_ORACLE_MAX_LEAVES, REFERENCE_ORACLE_MAX_LEAVES, ConfigError
@@ -202,19 +203,9 @@ def static_only(study: Study) -> set[tuple[int, str]]:
     has = [_has_static(t) for t in study.trees]
     if all(has) or not any(has):
         return set()
-    out = set()
-    for i, tree in enumerate(study.trees):
-        if has[i]:
-            continue
-        t = make_tree(tree.model, b=2, d=2, seed=1, **tree.params())
-        for ordering in study.orderings:
-            try:
-                search(t, algorithm=study.algorithms[0], ordering=ordering, ordering_seed=1,
-                       engine=study.engine, max_nodes=None)
-            except ValueError as e:
-                if "static values" in str(e):
-                    out.add((i, ordering))
-    return out
+    # what an ordering needs is declared in the ordering registry (static, id: static values)
+    needs_static = [o for o in study.orderings if "static_values" in describe(o).needs]
+    return {(i, o) for i in range(len(study.trees)) if not has[i] for o in needs_static}
 
 
 def _points(study: Study) -> tuple[list[tuple], list[tuple], int, list[str]]:

@@ -16,7 +16,7 @@ from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from searchlab.algorithms.search_api import ALGORITHMS, ENGINES
-from searchlab.algorithms.ordering import ORDERINGS, parse_ordering
+from searchlab.algorithms.ordering_registry import ORDERINGS, describe, ordering_of
 from searchlab.errors import InvalidParameterError, SearchlabError
 from searchlab.experiment.games import GameSpec, sample_game, select_positions
 from searchlab.games.registry import game_names, entry as game_entry
@@ -86,10 +86,10 @@ def core_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
 
 def _ordering(key: str, value: Any, game: Any = None) -> str:
     """An ordering spec: base orders (the game's own included) and dynamic components composed
-    with '+' in priority order (e.g. tt+killer+history+static), checked by the core's
-    parse_ordering (``game`` None = a synthetic tree)."""
+    with '+' in priority order (e.g. tt+killer+history+static), parsed once into its Ordering
+    value by the registry's ordering_of (``game`` None = a synthetic tree)."""
     try:
-        parse_ordering(value, game)
+        ordering_of(value, game)
     except ValueError as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         where = f" (game {game.name})" if game is not None else ""
@@ -310,7 +310,7 @@ def validate(cfg: Any) -> Study:
                 or float(aspiration) == float("inf"):
             raise ConfigError(f"search.aspiration must be a number > 0 or null; got {excerpt(aspiration)}")
         aspiration = float(aspiration)
-        lacking = [o for o in orderings if "id" not in o.split("+")]
+        lacking = [o for o in orderings if not describe(o).has("id")]
         if lacking:
             raise ConfigError(
                 f"search.aspiration works on top of iterative deepening: every ordering needs "
@@ -561,7 +561,7 @@ def _sweep_tree_params(trees: tuple[TreeSpec, ...], sweep: dict) -> tuple[TreeSp
 
 def _fits(ordering: str, game: Any) -> bool:
     try:
-        parse_ordering(ordering, game)
+        ordering_of(ordering, game)
     except ValueError:
         return False
     return True
