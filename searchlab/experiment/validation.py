@@ -20,8 +20,7 @@ from searchlab.algorithms.ordering_registry import ORDERINGS, describe, ordering
 from searchlab.errors import InvalidParameterError, SearchlabError
 from searchlab.experiment.games import GameSpec, sample_game, select_positions
 from searchlab.games.registry import game_names, entry as game_entry
-from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
-                                          Pruning, Quiescence)
+from searchlab.algorithms.pruning import RECORDS, Pruning, Technique
 from searchlab.experiment.composition import available_options
 from searchlab.experiment import schema
 from searchlab.experiment.schema import (BACKENDS, CONF_DIR, TREE_DEFAULTS, TREE_PARAMS,
@@ -427,30 +426,22 @@ def _by_ordering(sweep: dict, key: str, orderings: tuple[str, ...],
     return items
 
 
-#: the ``pruning`` node's fields -> the records of searchlab.algorithms.pruning
-PRUNING_RECORDS = {"null_move": NullMove, "lmr": LateMoveReductions, "futility": Futility,
-                   "beam": Beam, "probcut": ProbCut, "quiescence": Quiescence}
+#: the ``pruning`` node's technique fields -> the records of searchlab.algorithms.pruning
+PRUNING_RECORDS = RECORDS
 
 
 def _pruning_record(key: str, node: dict) -> Optional[Pruning]:
-    """The Pruning record of a ``pruning`` config node; None for no technique (``none``)."""
-    records = {}
-    for field_name, cls in PRUNING_RECORDS.items():
-        params = node.get(field_name)
-        if params is None:
-            continue
-        if not isinstance(params, dict):
-            raise ConfigError(f"{key}.{field_name} must be a mapping of its parameters; got "
-                              f"{params!r}")
-        if field_name == "beam" and "widths" in params:
-            params = {**params, "widths": tuple(params["widths"] or ())}
-        try:
-            records[field_name] = cls(**params)
-        except TypeError:
-            allowed = ", ".join(f.name for f in dataclasses.fields(cls))
-            raise ConfigError(f"{key}.{field_name}: unknown parameter in {sorted(params)}; "
-                              f"allowed: {allowed}") from None
-    return Pruning(**records) if records else None
+    """The Pruning record of a ``pruning`` config node, read as the technique record it is
+    (pruning.Technique.from_config); None for no technique (``none``)."""
+    try:
+        technique = Technique.from_config(node, key)
+    except InvalidParameterError as e:
+        raise ConfigError(str(e)) from None
+    try:
+        technique.check()
+    except InvalidParameterError as e:
+        raise ConfigError(f"{key}: {e}") from None
+    return technique.pruning
 
 
 def _option_node(name: Any) -> dict:
