@@ -38,7 +38,7 @@ class Component:
     "shorthand" (a named composition: ``expands``). ``sound``: the order changes the nodes
     searched, never the value (every built-in). ``needs``: the Capabilities flag the game must
     set (``static_values``, ``noisy_moves``), or "" for none. ``kernel`` / ``compiled``: the
-    name of the component's code constant in the tree kernels (algorithms/kernels/alphabeta.py)
+    name of the component's code constant in the tree kernels (algorithms/kernels/_alphabeta.py)
     and in the compiled engine (algorithms/compiled/_engine.py); None = that engine does not
     run it. ``oracle``: it orders by exact values (an oracle over the whole tree, size-limited).
     """
