@@ -124,7 +124,8 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str | Ordering = "
       limit), "static" (by the children's static values), or the game's own (e.g. "centre") —
       possibly combined with dynamic components in priority order: "id" (iterative
       deepening), "tt" (transposition table, ``tt_size`` entries), "killer", "history", e.g.
-      "tt+killer+history+static" (searchlab/algorithms/ordering.py).
+      "tt+killer+history+static" (searchlab/algorithms/ordering.py); the string or its parsed
+      ``Ordering`` value (ordering_registry.ordering_of), which declares the engines that run it.
     - aspiration: with "id", the half-width of the aspiration window around the previous
       iteration's value.
     - pruning: a searchlab.algorithms.pruning.Pruning record switching on unsound techniques

@@ -95,7 +95,7 @@ def test_each_technique_reduces_nodes_on_a_fixed_test_set():
     for tech in cfg.techniques:
         if tech.family in ("sound", "quiescence"):    # quiescence adds nodes by design
             continue
-        pr = st.build_pruning(tech, 1.0, pc)
+        pr = tech.scaled(1.0, pc)
         nodes = sum(search(t, "alphabeta", "static", engine="reference", pruning=pr).nodes
                     for t in trees)
         assert nodes < ref, tech.label

@@ -86,7 +86,7 @@ def playable(name: str, domain: str, models: dict) -> bool:
 
 
 def tuning_matches(cfg: TradeoffConfig, models: dict, chosen: dict | None = None) -> list[tuple]:
-    """The stage's pairings as (domain, stage DomainConf, TechniqueConf, openings, first pair
+    """The stage's pairings as (domain, stage DomainConf, Technique, openings, first pair
     id): stage tune every playable setting on the tuning openings; stage confirm the
     ``chosen`` setting of each (domain, family) on the confirmation openings."""
     t = cfg.tuning
