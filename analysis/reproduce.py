@@ -178,23 +178,35 @@ def _complete(run_dir: Path) -> bool:
 #: (tests/analysis/test_reproduce_same.py): the time-control games are not reproducible.
 TUNING_PRESETS = {"full": ("unsound_tuning", "unsound_matches_time"),
                   "small": ("unsound_tuning_small", "unsound_matches_time_small")}
+#: chess on the clock (equal CPU time per move, the engine-grade pairings of chess_matches):
+#: runs with --matches after the other time-control preset (its cost: analysis/README.md);
+#: its pairings, and the other time-control ones, are counted in 000-n's verdict beside the
+#: node-budget ones (docs/matches.md, the fixed rules)
+CHESS_TIME_PRESETS = {"full": "chess_matches_time", "small": "chess_matches_time_small"}
+
+
+def time_dirs(small: bool, runs_dir: Path) -> list[Path]:
+    """The run directories of the time-control presets (Connect Four and Othello, then chess)."""
+    size = "small" if small else "full"
+    return [runs_dir / TUNING_PRESETS[size][1], runs_dir / CHESS_TIME_PRESETS[size]]
 
 
 def run_tuning(small: bool, jobs: int, runs_dir: Path, resume: bool, run: bool, log=print) -> str:
     """The report section of the tuning study and the time-control matches (studies/tradeoff/
     tuning_report.py), running them first with ``run`` (--matches): the tune stage into
     runs_dir/<tuning preset>, the confirm stage over it into runs_dir/<tuning preset>_confirm,
-    the time-control preset into runs_dir/<its name>. Their seconds are stated in the section
-    (not in the "Studies run" table)."""
-    from searchlab.studies.tradeoff.tuning_report import (measure_clock_noise, time_control_section,
-                                                          tuning_section)
+    the time-control presets (TUNING_PRESETS' and CHESS_TIME_PRESETS') into runs_dir/<its
+    name>. Their seconds are stated in the section (not in the "Studies run" table). With
+    ``resume``, finished tasks are kept (the runner resumes a run of the same config)."""
+    from searchlab.studies.tradeoff.tuning_report import time_control_section, tuning_section
 
     tuning, timed = TUNING_PRESETS["small" if small else "full"]
-    tune, confirm, time_dir = runs_dir / tuning, runs_dir / f"{tuning}_confirm", runs_dir / timed
+    tune, confirm = runs_dir / tuning, runs_dir / f"{tuning}_confirm"
+    timed_dirs = time_dirs(small, runs_dir)
     ov = [f"runner.n_jobs={jobs}", "runner.progress=false"]
     stages = [(tuning, tune, []), (tuning, confirm, ["tradeoff.tuning.stage=confirm",
-                                                     f"tradeoff.tuning.tuned_run={tune}"]),
-              (timed, time_dir, [])]
+                                                     f"tradeoff.tuning.tuned_run={tune}"])]
+    stages += [(d.name, d, []) for d in timed_dirs]
     secs = {}
     for name, out, extra in stages:
         if not run:                              # an earlier --matches run's time, if recorded
@@ -217,17 +229,21 @@ def run_tuning(small: bool, jobs: int, runs_dir: Path, resume: bool, run: bool, 
             return f"Not read: its run under {d} is incomplete (finish it with --matches --resume)."
         return ""
     text = [f"Run by `analysis/reproduce.py{' --small' if small else ''} --matches` "
-            f"(presets {tuning} and {timed}; `searchlab experiment={tuning}` then the same with "
+            f"(presets {tuning}, {timed} and {timed_dirs[1].name}; `searchlab "
+            f"experiment={tuning}` then the same with "
             f"`tradeoff.tuning.stage=confirm tradeoff.tuning.tuned_run=RUN_DIR`)"
             + (": " + ", ".join(f"{k} {v:.0f} s" for k, v in secs.items()) if secs else "")
             + ".", "", "### Tuning then confirming on disjoint openings", ""]
     text.append(unread(tune) or tuning_section(tune, None if unread(confirm) else confirm))
     if not unread(tune) and has_games(confirm) and not _complete(confirm):
         text += ["", unread(confirm)]
-    text += ["", "### Time-control matches (CPU time per move)", ""]
-    text.append(unread(time_dir) or time_control_section(time_dir, measure_clock_noise(time_dir)))
+    text += ["", "### Time-control matches (CPU time per move)", "",
+             "Their pairings are counted in the verdict on 000-n / 001-l beside the node-budget "
+             "ones (the section on sound versus unsound pruning; docs/matches.md, fixed rules)."]
+    for d in timed_dirs:
+        text += ["", f"Preset {d.name}:", "", unread(d) or time_control_section(d)]
     out = "\n".join(text)
-    for d in (confirm, tune, time_dir):           # the run directories as the report names them
+    for d in (confirm, tune, *timed_dirs):        # the run directories as the report names them
         out = out.replace(str(d), str(_rel(d)))
     return out
 
@@ -797,8 +813,10 @@ def run_real_games(args: argparse.Namespace, runs_dir: Path) -> PartRun:
 
 
 def run_pruning(args: argparse.Namespace, runs_dir: Path) -> PartRun:
-    """The pruning part: the trade-off study and the match presets (10^5 nodes only with
-    --matches; else an earlier run of it under --runs is read)."""
+    """The pruning part: the trade-off study and the match presets (10^5 nodes, the tuning
+    study and the time-control matches only with --matches; else earlier finished runs of them
+    under --runs are read). 000-n's verdict counts the node-budget, confirmation and
+    time-control pairings together (docs/matches.md, fixed rules)."""
     tradeoff_dir, tradeoff_secs = run_preset("unsound_tradeoff", args.small, args.jobs, runs_dir, args.resume)
     info = [("unsound_tradeoff", "searchlab experiment=unsound_tradeoff" + ("_small" if args.small else ""),
              "see its section", "see its section", tradeoff_secs, _rel(tradeoff_dir))]
@@ -806,16 +824,18 @@ def run_pruning(args: argparse.Namespace, runs_dir: Path) -> PartRun:
     match_dirs, match_info = run_matches(args.small, args.jobs, runs_dir, args.resume, args.matches,
                                          long=args.matches_1e6)
     tuning_text = run_tuning(args.small, args.jobs, runs_dir, args.resume, args.matches)
-    tuning, timed = TUNING_PRESETS["small" if args.small else "full"]
+    tuning = TUNING_PRESETS["small" if args.small else "full"][0]
     confirm = runs_dir / f"{tuning}_confirm"
-    # the tuned settings' confirmation at the longer budget is judged with the other pairings
-    if has_games(confirm) and _complete(confirm):
-        match_dirs.append(confirm)
+    # the tuned settings' confirmation at the longer budget is judged with the other pairings,
+    # and so are the time-control pairings (equal CPU time per move: a condition the verdict names)
+    for d in (confirm, *time_dirs(args.small, runs_dir)):
+        if has_games(d) and _complete(d):
+            match_dirs.append(d)
     # their rows of the "Studies run" table (and the part's seconds): the finished runs read
     for d, cmd in ((runs_dir / tuning, f"searchlab experiment={tuning}"),
                    (confirm, f"searchlab experiment={tuning} tradeoff.tuning.stage=confirm "
                              f"tradeoff.tuning.tuned_run={_rel(runs_dir / tuning)}"),
-                   (runs_dir / timed, f"searchlab experiment={timed}")):
+                   *((d, f"searchlab experiment={d.name}") for d in time_dirs(args.small, runs_dir))):
         if has_games(d) and _complete(d) and (d / "reproduce_seconds.txt").exists():
             match_info.append((d.name, cmd, "see its section", "see its section",
                                float((d / "reproduce_seconds.txt").read_text()), _rel(d)))
@@ -988,7 +1008,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resamples", type=int, default=999, help="bootstrap resamples (default 999)")
     ap.add_argument("--matches", action="store_true",
                     help="also run (or resume) the 10^5-node match preset unsound_matches_1e5, the "
-                         "tuning study and the time-control matches (part pruning; TUNING_PRESETS); "
+                         "tuning study and the time-control matches (part pruning; TUNING_PRESETS, "
+                         "CHESS_TIME_PRESETS); "
                          "without it, runs of them already under --runs are read")
     ap.add_argument("--matches-1e6", action="store_true",
                     help="also run (or resume) the 10^6-node match preset unsound_matches_1e6 (part "

@@ -78,6 +78,14 @@ MATCH_GAME_SCHEMA = pa.schema([
     # each side's nodes per move in the game (standard deviation / mean, ddof 0)
     ("budget_mode", pa.string()), ("cpu_seconds", pa.float64()), ("clock", pa.string()),
     ("a_cv_nodes", pa.float64()), ("b_cv_nodes", pa.float64()),
+    # measured while the game was played (rows from before them: absent): each side's nodes per
+    # CPU second over its moves (thread time), the machine's 1-minute load average at the
+    # game's start, and under a CPU-time budget the clock probe: the sound player's search of
+    # the opening repeated at the game's CPU time per move in fresh sessions, the coefficient
+    # of variation (ddof 0) and mean of the nodes it reached (play/clock_noise.py; NaN under a
+    # node budget, where the repeats are identical)
+    ("a_nps", pa.float64()), ("b_nps", pa.float64()), ("load_avg", pa.float64()),
+    ("probe_cv", pa.float64()), ("probe_nodes", pa.float64()),
 ])
 #: The parallel study's rows: one per (tree or game position, algorithm, p) (docs/parallel.md;
 #: the measurements are searchlab.parallel.SimResult's fields).

@@ -47,6 +47,7 @@ the rule, so the match stays fair; it cannot fire in games without repetitions (
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any, Hashable
 
@@ -212,7 +213,9 @@ class GameRecord:
     ``a_is_max`` whether A played the game's MAX side (the side to move at the game's start),
     ``result`` for A (1 win, ½ draw, 0 loss), ``ending`` how it ended ("terminal",
     "repetition" or "max_plies"); per move of each player the depth reached and nodes spent;
-    ``a_play``/``b_play`` how each played (``Player.describe``)."""
+    ``a_play``/``b_play`` how each played (``Player.describe``); ``a_cpu``/``b_cpu`` the
+    thread CPU seconds each move of each player took (``time.thread_time``, the search and the
+    repetition rule's extra searches: the nodes counted in ``a_nodes``/``b_nodes``)."""
 
     opening: int
     a_is_max: bool
@@ -225,6 +228,8 @@ class GameRecord:
     b_nodes: list[int] = field(default_factory=list)
     a_play: str = ""
     b_play: str = ""
+    a_cpu: list[float] = field(default_factory=list)
+    b_cpu: list[float] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -269,6 +274,7 @@ def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
         a_moves = game.max_to_move(state) == a_is_max
         player = a if a_moves else b
         session = sessions[a_moves]
+        c0 = time.thread_time()          # the move's CPU time: nodes per CPU second per side
         if player.algorithm == "mcts":
             choice = choose_mcts(game, state, player, mcts_seed(player.seed, pair, a_is_max, plies), engine)
         elif session is not None:
@@ -279,6 +285,7 @@ def play_game(game: Any, opening: Any, a: Player, b: Player, a_is_max: bool,
         third = {k for k, c in seen.items() if c >= 2}
         if third:
             choice = avoid_repetition(game, state, choice, player, third, engine)
+        (rec.a_cpu if a_moves else rec.b_cpu).append(time.thread_time() - c0)
         (rec.a_depths if a_moves else rec.b_depths).append(choice.depth)
         (rec.a_nodes if a_moves else rec.b_nodes).append(choice.nodes)
         state = rooted(game, game.play(state, choice.move))

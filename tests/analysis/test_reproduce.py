@@ -195,6 +195,31 @@ def test_the_pruning_part_judges_a_finished_tuning_confirmation_with_the_matches
     assert [r[4] for r in rows] == ([42.0] if complete else [])
 
 
+@pytest.mark.parametrize("complete", [True, False])
+def test_the_pruning_part_counts_finished_time_control_runs_in_the_verdict(reproduce, tmp_path, monkeypatch,
+                                                                           complete):
+    """Both time-control runs (Connect Four and Othello, chess) are handed to the 000-n verdict
+    with the node-budget match runs when finished; an unfinished one is not."""
+    runs = tmp_path / "runs" / "small"
+    timed = [runs / "unsound_matches_time_small", runs / "chess_matches_time_small"]
+    assert reproduce.time_dirs(True, runs) == timed
+    for d in timed:
+        d.mkdir(parents=True)
+        (d / "manifest.json").write_text(f'{{"complete": {str(complete).lower()}}}')
+        (d / "reproduce_seconds.txt").write_text("7.0")
+    monkeypatch.setattr(reproduce, "run_preset", lambda *a, **k: (tmp_path, 0.0))
+    monkeypatch.setattr(reproduce, "run_matches", lambda *a, **k: ([tmp_path / "m"], []))
+    monkeypatch.setattr(reproduce, "run_tuning", lambda *a, **k: "tuning text")
+    monkeypatch.setattr(reproduce, "has_games", lambda out: Path(out).exists())
+    seen = []
+    monkeypatch.setattr(reproduce, "claim_counts", lambda run_dir, dirs: seen.append(dirs) or {})
+    args = reproduce.argparse.Namespace(small=True, jobs=1, resume=True, matches=False, matches_1e6=False)
+    run = reproduce.run_pruning(args, runs)
+    assert seen == [(tmp_path / "m", *timed) if complete else (tmp_path / "m",)]
+    rows = [r[0] for r in run.info if r[0].endswith("time_small")]
+    assert rows == ([d.name for d in timed] if complete else [])
+
+
 def _stub_runners(reproduce, monkeypatch, tag: str) -> list:
     """Every part's runner replaced by one that runs nothing and returns a section named after
     the part and ``tag``; the parts run are recorded."""
@@ -332,25 +357,28 @@ def test_tuning_and_time_control_run_only_with_the_flag(reproduce, tmp_path, mon
         Path(output_dir).mkdir(parents=True, exist_ok=True)))
     monkeypatch.setattr(reproduce, "has_games", lambda out: False)
     text = reproduce.run_tuning(True, 2, tmp_path, False, False, log=lambda *_: None)
-    assert ran == [] and text.count("Not run (it runs with --matches).") == 2
+    assert ran == [] and text.count("Not run (it runs with --matches).") == 3
     reproduce.run_tuning(True, 2, tmp_path, False, True, log=lambda *_: None)
     tune = tmp_path / "unsound_tuning_small"
     assert ran == [("unsound_tuning_small", []),
                    ("unsound_tuning_small", ["tradeoff.tuning.stage=confirm",
                                              f"tradeoff.tuning.tuned_run={tune}"]),
-                   ("unsound_matches_time_small", [])]
+                   ("unsound_matches_time_small", []), ("chess_matches_time_small", [])]
     assert (tmp_path / "unsound_tuning_small_confirm" / "reproduce_seconds.txt").exists()
 
 
 def test_an_interrupted_tuning_or_time_control_run_is_not_reported(reproduce, tmp_path, monkeypatch):
     """Read without --matches, a run that did not finish is named, not reported as if whole."""
     monkeypatch.setattr(reproduce, "has_games", lambda out: True)
-    for name in ("unsound_tuning_small", "unsound_tuning_small_confirm", "unsound_matches_time_small"):
+    for name in ("unsound_tuning_small", "unsound_tuning_small_confirm", "unsound_matches_time_small",
+                 "chess_matches_time_small"):
         (tmp_path / name).mkdir()
         (tmp_path / name / "manifest.json").write_text('{"complete": false}')
     (tmp_path / "unsound_tuning_small" / "reproduce_seconds.txt").write_text("12.0")
     text = reproduce.run_tuning(True, 2, tmp_path, True, False, log=lambda *_: None)
-    assert text.count("Not read: its run under") == 2 and "incomplete" in text
+    # the tune run, and both time-control runs (the confirm run is not read without its tune run)
+    assert text.count("Not read: its run under") == 3 and "incomplete" in text
+    assert "chess_matches_time_small is incomplete" in text
     assert "unsound_tuning_small 12 s" in text              # the time an earlier run recorded
 
 

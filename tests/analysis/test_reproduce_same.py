@@ -31,7 +31,9 @@ ROOT = Path(__file__).resolve().parents[2]
 DIGESTS = ROOT / "tests" / "data" / "reproduce_small_digests.json"
 #: columns that differ between identical runs, or that the re-layout added (pruning: "none")
 LEAVE_OUT = {"wall_seconds", "ref_wall_seconds", "time_ratio", "version", "commit", "engine",
-             "run_dir", "pruning", "config_hash", "wall_time", "cpu_seconds"}
+             "run_dir", "pruning", "config_hash", "wall_time", "cpu_seconds",
+             # measured of the machine while a match game runs (tradeoff_tables.NONDETERMINISTIC)
+             "a_nps", "b_nps", "load_avg", "probe_cv", "probe_nodes"}
 
 
 def table_digest(folder: Path, cols: list[str] | None = None) -> dict:

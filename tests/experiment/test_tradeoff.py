@@ -75,6 +75,13 @@ def test_tiny_study_end_to_end(tiny_run):
             assert not any(c in ("n/a", "nan", "None") for c in cells), line
     sec = tradeoff_section(tiny_run)
     assert sec.startswith("## Sound versus unsound pruning") and "Verdict" in sec
+    # nodes per CPU second per technique, every match domain, as the game rows recorded it
+    games = load_table(tiny_run, "games")
+    assert (games["a_nps"] > 0).all() and (games["b_nps"] > 0).all()
+    assert "Nodes per CPU second per technique" in sec
+    for (dom, tech), part in games.groupby(["domain", "technique"]):
+        assert f"| {dom} | equal nodes | {int(part['budget'].iloc[0]):,} nodes/move | {tech} | " \
+               f"{len(part)} ({len(part)}) |" in sec
 
 
 def test_everything_off_equals_the_reference(tiny_run):
@@ -229,8 +236,8 @@ def test_a_failing_task_is_retried_then_recorded_and_resume_completes_it(tmp_pat
     monkeypatch.delenv(FAULT_ENV)
     api.run_study("unsound_tradeoff_tiny", ov + [f"runner.resume={run}"], progress=False)
     drop = list(NONDETERMINISTIC)
-    pd.testing.assert_frame_equal(load_table(once).drop(columns=drop),
-                                  load_table(run).drop(columns=drop))
+    pd.testing.assert_frame_equal(load_table(once).drop(columns=drop, errors="ignore"),
+                                  load_table(run).drop(columns=drop, errors="ignore"))
 
 
 def test_report_tables_of_a_tradeoff_run_are_its_summary(tiny_run, capsys):
@@ -250,3 +257,20 @@ def test_report_tables_of_a_tradeoff_run_are_its_summary(tiny_run, capsys):
     assert list(got["technique"]) == list(want["technique"])
     assert got["node_ratio"].to_numpy() == pytest.approx(want["node_ratio"].to_numpy())
     assert "tradeoff_summary.md" in (tiny_run / "report.md").read_text()
+
+
+def test_time_control_pairings_count_in_the_000n_verdict(tiny_run, tmp_path):
+    """A time-control run among the match runs (as analysis/reproduce.py hands it over): its
+    pairings are counted in part (b), under their condition (equal CPU time, chess, 2 ms)."""
+    timed = api.run_study("chess_matches_time_small",
+                          TINY + ["runner.n_jobs=1", "tradeoff.domains.chess.match.openings=1",
+                                  "tradeoff.domains.chess.match.max_plies=6"],
+                          output_dir=tmp_path / "timed", progress=False)
+    counts = claim_counts(tiny_run, (timed,))
+    p = counts["paired"]
+    assert p["pairings"] == 2 and p["games"] == 4
+    assert "equal CPU time per move: stronger in 0 of 2 pairings: chess 0.002 s CPU/move" in \
+        p["conditions"]
+    sec = tradeoff_section(tiny_run, (timed,))
+    assert "| chess | null R=2 | engine, persist, 0.002 s CPU/move | cap 10,000,000 |" in sec
+    assert "| chess | equal CPU time | 0.002 s CPU/move | null R=2 | 2 (2) |" in sec

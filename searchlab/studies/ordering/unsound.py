@@ -117,16 +117,16 @@ def _paired_verdict(t: dict, measured: str, unsound: bool) -> Verdict:
     measured += (f"; matches in game pairs: {p['pairings']} pairings, {p['games']} games "
                  f"({p['pairs']} pairs): {p['detail']}")
     cmd = ("searchlab experiment=unsound_tradeoff; searchlab experiment=unsound_matches; "
-           "searchlab experiment=chess_matches; with --matches also unsound_matches_1e5 and "
-           "unsound_tuning's confirmation stage, with --matches-1e6 unsound_matches_1e6 "
+           "searchlab experiment=chess_matches; with --matches also unsound_matches_1e5, "
+           "unsound_tuning's confirmation stage and the time-control matches "
+           "unsound_matches_time and chess_matches_time, with --matches-1e6 unsound_matches_1e6 "
            "(analysis/reproduce.py --part pruning)")
     if not unsound:
         return Verdict("does not hold", "no unsound configuration erred on this sample", measured,
                        "unsound, and worth it at equal budget", cmd)
-    det = {"holds": "they err, and at equal node budget the technique is stronger in every "
-                    "pairing",
-           "holds only under conditions": "they err; the technique is stronger in some "
-                                          "pairings, not in others (named under measured)",
+    det = {"holds": "they err, and the technique is stronger in every pairing counted",
+           "holds only under conditions": "they err; the technique is stronger under some "
+                                          "conditions only (the pairings named under measured)",
            "does not hold": "they err; not reproduced at these budgets with these "
                             "implementations: no pairing stronger, and weaker where it buys "
                             "depth and a match decides (pairings that buy no depth are not "
@@ -134,7 +134,10 @@ def _paired_verdict(t: dict, measured: str, unsound: bool) -> Verdict:
            "not shown at this power": "part (a) holds (they prune the best move); part (b), "
                                       "that the depth bought is worth the errors, is not shown "
                                       "at this power"}[p["category"]]
-    return Verdict(p["category"], det, measured, "unsound, and worth it at equal budget", cmd)
+    if p.get("conditions"):         # equal nodes vs equal CPU time, domain, budget: named
+        det += "; " + p["conditions"]
+    return Verdict(p["category"], det, measured,
+                   "unsound, and worth it at equal budget (nodes or CPU time per move)", cmd)
 
 
 #: fewer games than this and a match's normal-approximation test is not run (counted untestable)

@@ -4,5 +4,6 @@ section -> TradeoffConfig), ``domains`` (positions and their games), ``tradeoff_
 budget guard's estimates), ``tradeoff_measure`` (the task bodies: every technique on one
 position against the exact truth; one match), ``tradeoff_tasks`` (the kind: tasks, rows, the
 session), ``tradeoff_tables`` (the row schemas), ``matches`` (per-pairing summaries of game
-pairs), ``tradeoff_report`` and ``matches_report`` (report.md).
+pairs), ``clock_rows`` (the clock's noise, load and nodes per CPU second as the game rows
+recorded them during the run), ``tradeoff_report`` and ``matches_report`` (report.md).
 """

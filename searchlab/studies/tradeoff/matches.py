@@ -61,8 +61,10 @@ def summarize_games(games: pd.DataFrame) -> pd.DataFrame:
     module docstring on those counts), a_mean_depth, b_mean_depth (mean of the games' per-move
     means), depth_bought, depth_lo, depth_hi (``depth_bought_ci``), node_ratio (A's mean
     nodes per move over B's, NaN without node columns), a_cv_nodes, b_cv_nodes (mean over the
-    games of each side's coefficient of variation of nodes per move), endings (e.g. "terminal 380,
-    repetition 20"), wall_seconds (sum)."""
+    games of each side's coefficient of variation of nodes per move), a_nps, b_nps (mean over
+    the games of each side's nodes per CPU second), load_avg (mean load at the games' start),
+    probe_cv (mean clock-probe CV; NaN under a node budget or where the rows predate these
+    columns), endings (e.g. "terminal 380, repetition 20"), wall_seconds (sum)."""
     games = games.copy()
     for col, old in PLAY_COLUMNS.items():
         games[col] = games[col].fillna(old) if col in games.columns else old
@@ -85,6 +87,8 @@ def summarize_games(games: pd.DataFrame) -> pd.DataFrame:
                    a_mean_depth=float(g["a_mean_depth"].mean()),
                    b_mean_depth=float(g["b_mean_depth"].mean()),
                    a_cv_nodes=_col_mean(g, "a_cv_nodes"), b_cv_nodes=_col_mean(g, "b_cv_nodes"),
+                   a_nps=_col_mean(g, "a_nps"), b_nps=_col_mean(g, "b_nps"),
+                   load_avg=_col_mean(g, "load_avg"), probe_cv=_col_mean(g, "probe_cv"),
                    endings=", ".join(f"{k} {v}" for k, v in g["ending"].value_counts().items()),
                    wall_seconds=float(g["wall_seconds"].sum()))
         if pairs:
@@ -108,6 +112,18 @@ def summarize_games(games: pd.DataFrame) -> pd.DataFrame:
 def _col_mean(g: pd.DataFrame, col: str) -> float:
     """The mean of a column over a pairing's games (NaN where the rows predate it)."""
     return float(g[col].astype(float).mean()) if col in g.columns else math.nan
+
+
+#: the two conditions a pairing's budget per move can set (budget_mode "nodes" / "cpu")
+EQUAL_NODES, EQUAL_TIME = "equal nodes", "equal CPU time"
+
+
+def condition(budget_mode: str, budget: int, cpu_seconds: float) -> tuple[str, str]:
+    """(kind, budget) of a pairing's budget per move: (EQUAL_NODES, "10,000 nodes/move") or,
+    under a time control, (EQUAL_TIME, "0.01 s CPU/move"): the condition a verdict names."""
+    if str(budget_mode) == "cpu":
+        return EQUAL_TIME, f"{float(cpu_seconds):g} s CPU/move"
+    return EQUAL_NODES, f"{int(budget):,} nodes/move"
 
 
 def depth_bought_ci(g: pd.DataFrame, confidence: float = 0.95) -> tuple[float, float, float]:
@@ -137,7 +153,8 @@ class PairingVerdict:
     or all pairs of one outcome; ``p_holm`` is NaN). ``words``: the verdict worded from the
     numbers (match_words.pairing_words, which also weighs the depth bought); ``play`` how
     both sides played (e.g. "engine, persist"); the GSPRT's LLR and state; the depth bought
-    with its CI and the node ratio (summarize_games)."""
+    with its CI and the node ratio (summarize_games); ``budget_mode`` and ``cpu_seconds``
+    whether the budget per move was nodes or CPU time (``condition``)."""
 
     domain: str
     technique: str
@@ -158,6 +175,13 @@ class PairingVerdict:
     depth_lo: float = math.nan
     depth_hi: float = math.nan
     node_ratio: float = math.nan
+    budget_mode: str = "nodes"
+    cpu_seconds: float = math.nan
+
+    @property
+    def condition(self) -> tuple[str, str]:
+        """(kind, budget): equal nodes or equal CPU time per move, and how much (``condition``)."""
+        return condition(self.budget_mode, self.budget, self.cpu_seconds)
 
 
 def judge_pairings(summary: pd.DataFrame, alpha: float = ALPHA, margin: float | None = None
@@ -198,7 +222,9 @@ def judge_pairings(summary: pd.DataFrame, alpha: float = ALPHA, margin: float | 
                                   int(r["pairs"]), kind, words, play_text(r),
                                   float(r.get("gsprt_llr", math.nan)),
                                   str(r.get("gsprt_state", "")), *depth,
-                                  float(r.get("node_ratio", math.nan))))
+                                  float(r.get("node_ratio", math.nan)),
+                                  str(r.get("budget_mode", "nodes")),
+                                  float(r.get("cpu_seconds", math.nan))))
     return out
 
 

@@ -18,9 +18,9 @@ import pandas as pd
 from searchlab.analysis.format import number
 from searchlab.studies.tradeoff.match_words import (MARGIN, MIN_DEPTH_GAIN, NO_DEPTH, NOT_SHOWN, STRONGER,
                                                     WEAKER)
-from searchlab.studies.tradeoff.matches import (ALPHA, GSPRT_ALPHA, GSPRT_BETA, GSPRT_ELO0,
-                                                GSPRT_ELO1, MIN_PAIRS, POWER, PairingVerdict,
-                                                judge_pairings, play_text)
+from searchlab.studies.tradeoff.matches import (ALPHA, EQUAL_NODES, EQUAL_TIME, GSPRT_ALPHA,
+                                                GSPRT_BETA, GSPRT_ELO0, GSPRT_ELO1, MIN_PAIRS,
+                                                POWER, PairingVerdict, judge_pairings, play_text)
 from searchlab.studies.tradeoff.tradeoff_tables import load_table
 
 #: the GSPRT as the reports state it
@@ -136,20 +136,30 @@ def _shown_path(p: Path) -> str:
         return Path(*parts[-2:]).as_posix()
 
 
+#: the date the verdict rules of ``match_verdict`` were fixed (docs/matches.md, "The verdict on
+#: 000-n / 001-l: fixed rules")
+RULES_FIXED = "2026-12-05"
+
+
 def match_verdict(summary: pd.DataFrame) -> tuple[str, str, list[PairingVerdict]]:
     """(category, detail, per-pairing verdicts) for part (b) of claim 000-n/001-l, "the depth
-    bought is worth more than the error", from pairings in game pairs with Holm's correction
-    over all of them, each worded by match_words.pairing_words (pairings that buy no depth are
-    not judged on strength):
+    bought is worth more than the error", by the fixed rules of docs/matches.md (RULES_FIXED):
+    every pairing of ``summary`` is counted, at equal nodes and at equal CPU time per move
+    alike, with one Holm correction over all of them; each is worded by
+    match_words.pairing_words (pairings that buy no depth are not judged on strength):
 
     - "holds": every pairing "stronger";
-    - "holds only under conditions": some pairings "stronger", others not (named);
+    - "holds only under conditions": some pairings "stronger", others not; the detail names
+      the conditions (equal nodes or equal CPU time, domain, budget) with and without a
+      stronger pairing (``conditions_text``);
     - "does not hold": none "stronger", at least one "weaker" (a pairing that buys depth and
       loses): the claim is not reproduced at these budgets with these implementations;
     - "not shown at this power": none decided (the CI half widths and detectable Elo stated).
 
-    The detail counts every word, names the decided pairings, states how the pairings were
-    played and the GSPRT's hypotheses."""
+    The detail counts every word, per condition too, names the decided pairings, states how
+    the pairings were played, the GSPRT's hypotheses, and which conditions were not played
+    (no time-control pairing: "equal CPU time: not played"). Which pairings the summary holds
+    (engine-grade only) is the caller's choice (tradeoff_report.engine_grade), declared there."""
     verdicts = judge_pairings(summary, ALPHA, MARGIN)
     stronger = [v for v in verdicts if v.words == STRONGER]
     weaker = [v for v in verdicts if v.words == WEAKER]
@@ -159,7 +169,7 @@ def match_verdict(summary: pd.DataFrame) -> tuple[str, str, list[PairingVerdict]
     untested = [v for v in verdicts if v.kind == "not testable"]
 
     def names(vs):
-        return ", ".join(f"{v.technique} in {v.domain} at {v.budget:,} nodes "
+        return ", ".join(f"{v.technique} in {v.domain} at {v.condition[1]} "
                          f"({_f(v.elo)} [{_f(v.elo_lo)}, {_f(v.elo_hi)}] Elo, depth bought "
                          f"{_depth(v)})" for v in vs)
     plays = sorted({v.play for v in verdicts})
@@ -171,6 +181,7 @@ def match_verdict(summary: pd.DataFrame) -> tuple[str, str, list[PairingVerdict]
            f"not judged)"
            + (f"; {len(untested)} not testable (under {MIN_PAIRS} pairs or no variance)"
               if untested else ""))
+    det = f"{conditions_text(verdicts)}; {det}"
     if stronger and len(stronger) == len(verdicts):
         cat = "holds"
     elif stronger:
@@ -188,7 +199,7 @@ def match_verdict(summary: pd.DataFrame) -> tuple[str, str, list[PairingVerdict]
         det += f"; buys no depth: {names(no_depth)}"
     if no_diff:
         det += "; no difference shown: " + ", ".join(
-            f"{v.technique} in {v.domain} at {v.budget:,} nodes ({v.words})" for v in no_diff)
+            f"{v.technique} in {v.domain} at {v.condition[1]} ({v.words})" for v in no_diff)
     if not_shown:
         mde = [v.min_elo for v in not_shown]
         det += (f"; not shown at this power: {len(not_shown)}, the runs detect differences of "
@@ -197,7 +208,51 @@ def match_verdict(summary: pd.DataFrame) -> tuple[str, str, list[PairingVerdict]
     det += f"; {GSPRT_TEXT}: " + ", ".join(
         f"{s} {sum(v.gsprt_state == s for v in verdicts)}"
         for s in ("H1 accepted", "H0 accepted", "continue"))
+    det += f"; rules fixed {RULES_FIXED} (docs/matches.md)"
     return cat, det, verdicts
+
+
+def by_condition(verdicts: list[PairingVerdict]) -> dict[tuple[str, str, str], list[PairingVerdict]]:
+    """The verdicts grouped by condition (kind, domain, budget): equal nodes before equal CPU
+    time, then by domain and budget as they sort."""
+    out: dict[tuple[str, str, str], list[PairingVerdict]] = {}
+    for v in verdicts:
+        kind, budget = v.condition
+        out.setdefault((kind, v.domain, budget), []).append(v)
+    rank = {EQUAL_NODES: 0, EQUAL_TIME: 1}
+    return dict(sorted(out.items(), key=lambda kv: (rank.get(kv[0][0], 2), kv[0][1],
+                                                    kv[1][0].cpu_seconds if kv[0][0] == EQUAL_TIME
+                                                    else kv[1][0].budget)))
+
+
+def conditions_text(verdicts: list[PairingVerdict]) -> str:
+    """The conditions the verdict rests on, named and counted: per kind (equal nodes, equal CPU
+    time per move) the conditions (domain, budget) with their stronger / weaker / other counts;
+    where some pairings are stronger, the conditions with and without a stronger one; a kind
+    with no pairing: "not played"."""
+    groups = by_condition(verdicts)
+    parts = []
+    for kind in (EQUAL_NODES, EQUAL_TIME):
+        mine = {k: vs for k, vs in groups.items() if k[0] == kind}
+        if not mine:
+            parts.append(f"{kind} per move: not played (no such pairing among the runs read)")
+            continue
+        n = sum(len(vs) for vs in mine.values())
+        s = sum(v.words == STRONGER for vs in mine.values() for v in vs)
+        cells = ", ".join(
+            f"{dom} {budget} ({sum(v.words == STRONGER for v in vs)} stronger, "
+            f"{sum(v.words == WEAKER for v in vs)} weaker of {len(vs)})"
+            for (_, dom, budget), vs in mine.items())
+        parts.append(f"{kind} per move: stronger in {s} of {n} pairings: {cells}")
+    with_s = [f"{k[0]}, {k[1]}, {k[2]}" for k, vs in groups.items()
+              if any(v.words == STRONGER for v in vs)]
+    without = [f"{k[0]}, {k[1]}, {k[2]}" for k, vs in groups.items()
+               if not any(v.words == STRONGER for v in vs)]
+    text = "conditions: " + "; ".join(parts)
+    if with_s and without:
+        text += (f"; a stronger pairing only under: {' | '.join(with_s)}; none under: "
+                 f"{' | '.join(without)}")
+    return text
 
 
 def write_matches_report(run_dir: str | Path) -> Path:
@@ -214,8 +269,8 @@ def write_matches_report(run_dir: str | Path) -> Path:
     cpu = sess.get("task_cpu_seconds") or {}
     plays = sorted({v.play for v in verdicts})
     out = [f"# {run_dir.name}: unsound pruning against sound alpha-beta in game pairs", "",
-           "Each technique (A) plays sound alpha-beta (B) with the same ordering and node "
-           f"budget per move (compiled engine), both playing {' / '.join(plays) or '-'} "
+           "Each technique (A) plays sound alpha-beta (B) with the same ordering and budget "
+           f"per move (nodes, or CPU time under a time control; compiled engine), both playing {' / '.join(plays) or '-'} "
            "(engine: one iterative deepening per move, table, killers and history kept across "
            "its iterations, and across moves with persist; fresh-per-depth: every depth a "
            "fresh search); every opening is played twice, colours swapped (a game pair). "

@@ -13,6 +13,8 @@ main process, and handed to the tasks.
 from __future__ import annotations
 
 import dataclasses
+import math
+import os
 import time
 from typing import Any, Iterable
 
@@ -27,6 +29,7 @@ from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import solve
 from searchlab.games.othello import square_name
 from searchlab.games.position import FromState
+from searchlab.play.clock_noise import ClockNoise, clock_noise
 from searchlab.play.match import Player, play_game
 from searchlab.play.openings import Opening, random_openings
 from searchlab.studies.tradeoff import domains as dom
@@ -233,6 +236,8 @@ def run_match_task(domain: str, dconf: Any, t: Technique, models: dict, openings
     rows = []
     for i, op in enumerate(openings):
         for a_is_max in (True, False):
+            load = os.getloadavg()[0]          # the machine as the game starts
+            probe = clock_probe(game, op.state, b) if m.budget_mode == "cpu" else None
             t0 = time.perf_counter()
             g = play_game(game, op.state, a, b, a_is_max, m.max_plies, pair=first_pair + i)
             rows.append(dict(
@@ -248,8 +253,29 @@ def run_match_task(domain: str, dconf: Any, t: Technique, models: dict, openings
                 null_move_guard=null_move_guarded(domain, dconf),
                 budget_mode=m.budget_mode, cpu_seconds=m.cpu_seconds,
                 clock=clock_text() if m.budget_mode == "cpu" else "",
-                a_cv_nodes=_cv(g.a_nodes), b_cv_nodes=_cv(g.b_nodes)))
+                a_cv_nodes=_cv(g.a_nodes), b_cv_nodes=_cv(g.b_nodes),
+                a_nps=_nps(g.a_nodes, g.a_cpu), b_nps=_nps(g.b_nodes, g.b_cpu), load_avg=load,
+                probe_cv=probe.cvs[0] if probe else math.nan,
+                probe_nodes=float(np.mean(probe.nodes[0])) if probe else math.nan))
     return rows
+
+
+#: repeats of the clock probe per game of a CPU-time match (each one search of the opening at
+#: the game's CPU time per move: a few hundredths of a second per game at 0.01 s per move)
+PROBE_REPEATS = 3
+
+
+def clock_probe(game: Any, state: Any, sound: Player) -> ClockNoise:
+    """The clock's noise as the game starts: the sound player's search of ``state`` repeated
+    PROBE_REPEATS times at its CPU time per move, each in a new engine session
+    (play/clock_noise.py: only the clock differs between the repeats)."""
+    return clock_noise(game, [state], sound.session_config(), PROBE_REPEATS)
+
+
+def _nps(nodes: list, cpu: list) -> float:
+    """A side's nodes per CPU second over its moves of one game; NaN without CPU time."""
+    total = float(sum(cpu))
+    return float(sum(nodes)) / total if total > 0 else math.nan
 
 
 #: the node budget per move of the warm-up game (run_match_task): enough to enter every

@@ -24,12 +24,13 @@ from searchlab.analysis.labels import place_labels
 from searchlab.analysis.palette import TECHNIQUE_COLOURS
 from searchlab.studies.tradeoff.tradeoff_config import DOMAINS, FAMILIES
 from searchlab.studies.tradeoff.tradeoff_tables import load_table
-from searchlab.studies.tradeoff.tuning_report import (is_tuning_run, measure_clock_noise,
-                                                     time_control_section,
+from searchlab.studies.tradeoff.tuning_report import (is_tuning_run, time_control_section,
                                                      write_tuning_report)
+from searchlab.studies.tradeoff.clock_rows import nps_summary, nps_table
 from searchlab.studies.tradeoff.match_words import NO_DEPTH, NOT_SHOWN, STRONGER, WEAKER
-from searchlab.studies.tradeoff.matches_report import (has_games, match_verdict, opening_sets, pairing_table,
-                                      pairings, write_matches_report)
+from searchlab.studies.tradeoff.matches_report import (RULES_FIXED, conditions_text, has_games,
+                                                       match_verdict, opening_sets, pairing_table,
+                                                       pairings, write_matches_report)
 
 # one colour per technique family, the project's palette (searchlab.analysis.palette: the same
 # colour as the family's in a sweep's pruning figures), one marker per family
@@ -415,15 +416,17 @@ def _paired_verdict(df: pd.DataFrame, summary: pd.DataFrame, paired: pd.DataFram
                     ) -> tuple[str, list[str]]:
     erring, techs, line_a = _part_a(summary)
     cat, det, verdicts = match_verdict(paired)
-    lines = [line_a, f"**(b) “the depth bought is worth more than the error”, at equal node "
-                     f"budget, in game pairs.** {cat}: {det}."]
+    lines = [line_a, f"**(b) “the depth bought is worth more than the error”, in game pairs, "
+                     f"at equal nodes and at equal CPU time per move (fixed rules of "
+                     f"{RULES_FIXED}, docs/matches.md).** {cat}: {det}."]
     head = (f"(a) {'supported' if erring else 'not observed'}: {len(erring)}/{len(techs)} "
             f"unsound configurations erred; (b) {cat}: {len(verdicts)} pairings in game pairs, "
             f"{sum(v.words == STRONGER for v in verdicts)} stronger, "
             f"{sum(v.words == WEAKER for v in verdicts)} weaker, "
             f"{sum(v.words.startswith('no difference') for v in verdicts)} no difference shown, "
             f"{sum(v.words == NOT_SHOWN for v in verdicts)} not shown at this power, "
-            f"{sum(v.words == NO_DEPTH for v in verdicts)} buy no depth (Holm).")
+            f"{sum(v.words == NO_DEPTH for v in verdicts)} buy no depth (Holm); "
+            f"{conditions_text(verdicts)}.")
     return head, lines
 
 
@@ -453,7 +456,8 @@ def _sections(run_dir: Path, match_dirs: tuple = ()) -> dict:
         lines.append(f"Not counted in (b): {len(uncounted)} pairings played fresh-per-depth "
                      f"({_tally(uncounted)}; a fresh search at every depth, no table or best move "
                      f"carried over, handicaps LMR and null move most; the engine-grade pairings "
-                     f"above are the verdict's).")
+                     f"above are the verdict's: a rule adopted after the 10^4-node results were "
+                     f"seen, declared and fixed on {RULES_FIXED} in docs/matches.md).")
     return dict(df=df, m=m, summary=summary, head=head, lines=lines, paired=paired,
                 uncounted=uncounted, match_dirs=dirs)
 
@@ -468,6 +472,12 @@ def engine_grade(paired: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         return paired, paired.iloc[0:0]
     engine = paired["play"] == "engine"
     return paired[engine].reset_index(drop=True), paired[~engine].reset_index(drop=True)
+
+
+def match_games(run_dirs: list) -> pd.DataFrame:
+    """The game rows of every run of ``run_dirs`` that stored game pairs, concatenated."""
+    parts = [load_table(d, "games") for d in run_dirs if has_games(d)]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 
 def _tally(paired: pd.DataFrame) -> str:
@@ -502,6 +512,7 @@ def _paired_counts(paired: pd.DataFrame) -> dict | None:
         return None
     cat, det, verdicts = match_verdict(paired)
     return dict(category=cat, detail=det, pairings=len(verdicts),
+                conditions=conditions_text(verdicts),
                 games=int(paired["games"].sum()), pairs=int(paired["pairs"].sum()),
                 stronger=sum(v.words == STRONGER for v in verdicts),
                 weaker=sum(v.words == WEAKER for v in verdicts),
@@ -536,6 +547,14 @@ def tradeoff_section(run_dir: str | Path, match_dirs: tuple = ()) -> str:
                     pairing_table(s["uncounted"], match_verdict(s["uncounted"])[2]), ""]
         out += ["Opening sets:", ""]
         out += [f"- {x}" for x in opening_sets(s["match_dirs"])]
+        games = match_games(s["match_dirs"])
+        if len(games):
+            out += ["", "Nodes per CPU second per technique, in every domain and condition (each "
+                    "side's nodes over the thread CPU time of its moves, per game, as the rows "
+                    "recorded it during the games; \"recorded\": games whose rows hold it, rows "
+                    f"written before {RULES_FIXED} do not). Under equal CPU time a technique whose "
+                    "nodes are dearer (null-move and ProbCut searches, re-searches, static "
+                    "evaluations) searches fewer of them:", "", nps_table(nps_summary(games))]
     elif len(s["m"]):
         out += ["", match_table(s["m"])]
     out += ["", "Positions of the trade-off table (the exact data set):", ""]
@@ -584,7 +603,7 @@ def write_tradeoff_report(run_dir: str | Path, fig_format: str = "png") -> Path:
         if "budget_mode" in games.columns and (games["budget_mode"] == "cpu").any():
             with path.open("a") as f:       # the clock and its noise (tuning_report.py)
                 f.write("\n## Time control: the clock and its noise\n\n"
-                        + time_control_section(run_dir, measure_clock_noise(run_dir)))
+                        + time_control_section(run_dir))
         return path
     s = _sections(run_dir)
     df, m, summary = s["df"], s["m"], s["summary"]

@@ -13,7 +13,10 @@ from searchlab.studies.tradeoff.matches import summarize_games
 from searchlab.experiment.table_kinds import (MATCH_GAME_SCHEMA, MATCH_SCHEMA,
                                              TRADEOFF_SCHEMA as ROW_SCHEMA)
 
-NONDETERMINISTIC = ("wall_seconds", "ref_wall_seconds", "time_ratio")
+#: columns that differ between identical runs: times, and what the match games measure of the
+#: machine while they run (nodes per CPU second, load, the clock probe)
+NONDETERMINISTIC = ("wall_seconds", "ref_wall_seconds", "time_ratio", "a_nps", "b_nps",
+                    "load_avg", "probe_cv", "probe_nodes")
 
 
 #: folder and sort keys of each table

@@ -10,29 +10,25 @@ clock and its noise: markdown computed from the runs' ``games/`` tables only.
   biased upwards by the choice (a winner's curse): only the confirmation is judged.
 - ``time_control_section(run_dir)``: a CPU-time run's clock (from the rows' ``clock``), the
   time per move, each side's spread of nodes per move (coefficient of variation per game,
-  mean and quartiles over the games) beside the mean nodes per move, the pairings and their
-  verdicts, and the statement that such runs are not reproducible row for row.
+  mean and quartiles over the games) beside the mean nodes per move, the clock's noise alone
+  and the machine's load as the rows recorded them during the games (clock_rows.py), the
+  pairings and their verdicts, and the statement that such runs are not reproducible row for
+  row.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import yaml
 
-from searchlab.algorithms.engine_session import SessionConfig
-from searchlab.algorithms.pruning import Pruning, Quiescence
-from searchlab.play.clock_noise import ClockNoise, clock_noise
-from searchlab.play.openings import random_openings
+from searchlab.studies.tradeoff.clock_rows import noise_summary, noise_table
 from searchlab.studies.tradeoff.match_words import MARGIN
 from searchlab.studies.tradeoff.matches import ALPHA, judge_pairings
 from searchlab.studies.tradeoff.matches_report import (GSPRT_TEXT, has_games, opening_sets,
                                                        pairing_table)
-from searchlab.studies.tradeoff.tradeoff_measure import COLOURS, match_game
 from searchlab.studies.tradeoff.tradeoff_tables import load_table
 from searchlab.studies.tradeoff.tuning_study import chosen_settings
 
@@ -130,44 +126,11 @@ def tuning_section(tune_dir: str | Path, confirm_dir: str | Path | None = None) 
     return "\n".join(out) + "\n"
 
 
-def measure_clock_noise(run_dir: str | Path, positions: int = 5, repeats: int = 20,
-                        seed: int = 0) -> dict[str, ClockNoise]:
-    """Per domain of a CPU-time run: play.clock_noise.clock_noise of the sound player's search
-    (the run's ordering, quiescence, CPU time per move and node cap) on ``positions`` seeded random
-    openings of the run's opening ply, ``repeats`` times each. Measured now, on this
-    machine: the load is stated beside it (time_control_section)."""
-    conf = run_config(run_dir)
-    out = {}
-    for dom, d in sorted((conf.get("domains") or {}).items()):
-        m = (d or {}).get("match") or {}
-        if not m.get("enabled") or m.get("budget_mode") != "cpu" or dom not in COLOURS:
-            continue
-        game = match_game(dom)
-        ops = random_openings(game, int(m.get("opening_ply", 4)), positions, seed)
-        q = m.get("quiescence")             # the sound player's own (chess), if any
-        cfg = SessionConfig(ordering=m.get("ordering", "static"), budget_mode="cpu",
-                            nodes=int(m["budget"]), cpu_seconds=float(m["cpu_seconds"]),
-                            pruning=None if q is None else Pruning(quiescence=Quiescence(int(q))))
-        out[dom] = clock_noise(game, [o.state for o in ops], cfg, repeats)
-    return out
-
-
-def noise_table(noise: dict[str, ClockNoise], cpu: dict[str, float]) -> str:
-    """Markdown: per domain the clock noise alone (measure_clock_noise)."""
-    lines = ["| domain | CPU s / move | positions x repeats | mean nodes / search | CV of nodes "
-             "per position: median [min, max] |", "|---|---|---|---|---|"]
-    for dom, n in noise.items():
-        cv = np.array(n.cvs)
-        lines.append(f"| {dom} | {cpu.get(dom, math.nan):g} | {len(n.nodes)} x "
-                     f"{len(n.nodes[0])} | {np.mean([np.mean(x) for x in n.nodes]):,.0f} | "
-                     f"{np.median(cv):.3f} [{cv.min():.3f}, {cv.max():.3f}] |")
-    return "\n".join(lines)
-
-
-def time_control_section(run_dir: str | Path, noise: dict[str, ClockNoise] | None = None) -> str:
+def time_control_section(run_dir: str | Path) -> str:
     """Markdown: a CPU-time match run's clock, time per move and noise, and its pairings with
-    verdicts (the module docstring); ``noise`` (measure_clock_noise) adds the clock's noise
-    alone, with the machine's load. ValueError when the run holds no CPU-time games."""
+    verdicts (the module docstring); the clock's noise alone and the machine's load as the rows
+    recorded them during the games (clock_rows.noise_summary). ValueError when the run holds
+    no CPU-time games."""
     run_dir = Path(run_dir)
     g = load_table(run_dir, "games")
     if "budget_mode" not in g.columns or not (g["budget_mode"] == "cpu").any():
@@ -198,14 +161,12 @@ def time_control_section(run_dir: str | Path, noise: dict[str, ClockNoise] | Non
            "a game, over its games. It mixes the clock's noise with the positions' own speed "
            "(nodes per second differ between positions, and a search that ends early, at a "
            "decided position, uses less than its time).", "", "\n".join(lines), ""]
-    if noise:
-        cpu = {str(k): float(v) for k, v in g.groupby("domain")["cpu_seconds"].first().items()}
-        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-        out += ["The clock's noise alone: the same search (sound alpha-beta, a new engine "
-                "session each time) of the same position repeated at the same CPU time; the "
-                f"spread of the nodes it reaches (measured when this was written, load {load} "
-                "over 1/5/15 min; under a node budget the repeats are identical, CV 0):", "",
-                noise_table(noise, cpu), ""]
+    out += ["The clock's noise alone, measured during the run: before each game the sound "
+            "player's search of the opening, repeated at the game's CPU time per move in fresh "
+            "engine sessions (identical searches but for the clock; under a node budget the "
+            "repeats are identical, CV 0), and the machine's 1-minute load average as the game "
+            "started; quartiles over the games (\"recorded\": games whose rows hold them; rows "
+            "written before 2026-12-05 do not):", "", noise_table(noise_summary(g)), ""]
     out += [f"Pairings (Holm over them at level {ALPHA}; {GSPRT_TEXT}):", "",
             pairing_table(summary, verdicts)]
     return "\n".join(out) + "\n"
