@@ -5,9 +5,12 @@
   immutable states), terminal and utility conventions over seeded random playouts, alpha-beta's
   value equal to plain minimax's under several orderings and algorithms, and, where the game
   supplies compiled primitives, the compiled engine node for node equal to the reference.
-- :func:`check_ordering`: a sound ordering returns minimax's value and one of its best moves.
-- :func:`check_pruning`: a pruning technique runs; with every technique off it is plain
-  alpha-beta node for node; one declared sound returns minimax's value.
+- :func:`check_ordering`: against the ordering registry's declarations: a sound ordering
+  returns minimax's value and one of its best moves; every engine declared to run it does,
+  node for node as the reference.
+- :func:`check_pruning`: a technique's record (``pruning.Technique``) is consistent; the
+  technique runs; with every technique off it is plain alpha-beta node for node; one declared
+  sound (its family's declaration) returns minimax's value.
 
 Each raises ``ConformanceError`` naming the check and the position on the first failure and
 returns a :class:`Report` (what was checked, counted) otherwise, e.g.::
@@ -24,7 +27,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
 
-from searchlab.algorithms.pruning import Pruning
+from searchlab.algorithms import compiled_engine, kernels
+from searchlab.algorithms.compiled import compiled_game
+from searchlab.algorithms.ordering_registry import Ordering, ordering_of
+from searchlab.algorithms.pruning import RECORDS, Pruning, Technique
 from searchlab.algorithms.search_api import search
 from searchlab.errors import SearchlabError, UnsupportedError
 from searchlab.contracts.protocol import Capabilities, Game
@@ -220,12 +226,20 @@ def _same_nodes(subject: str, game: Any, alg: str, ordering: str, depth: Optiona
 
 def check_ordering(ordering: str, games: Iterable[Any], *, depth: int = 3,
                    algorithms: Sequence[str] = ("alphabeta", "pvs")) -> Report:
-    """A sound ordering (any spec ``search()`` takes) returns minimax's value and one of its
-    best moves on every game (two-player Games or synthetic trees) at ``depth`` (games without
-    static values: to the end), on the reference engine and on the one ``auto`` picks."""
+    """An ordering (any spec ``search()`` takes) against its declarations in the ordering
+    registry (searchlab.algorithms.ordering_registry.COMPONENTS), on every game (two-player
+    Games or synthetic trees) at ``depth`` (games without static values: to the end): every
+    component is registered (or the game's own); one declared sound returns minimax's value
+    and one of its best moves on the reference engine and on the one ``auto`` picks; and each
+    engine the registry says runs it (the tree kernels, the compiled engine, where the game is
+    one that engine searches) runs it node for node as the reference engine does."""
     rep = Report(f"ordering {ordering}")
     for game in games:
         name = getattr(game, "name", type(game).__name__)
+        try:
+            value = ordering_of(ordering, game)
+        except SearchlabError as e:
+            _fail(rep.subject, "registered", f"{name}: {e}")
         horizon = depth if game.capabilities.static_values else None
         mm = search(game, "minimax", "natural", depth=horizon, engine="reference")
         for alg in algorithms:
@@ -234,24 +248,73 @@ def check_ordering(ordering: str, games: Iterable[Any], *, depth: int = 3,
                     r = search(game, alg, ordering, depth=horizon, engine=engine)
                 except UnsupportedError as e:
                     _fail(rep.subject, "supported", f"{name}: {e}")
+                rep.add("searches")
+                if not value.sound:
+                    continue
                 if r.value != mm.value:
                     _fail(rep.subject, "value", f"{name} {alg} ({engine}): {r.value} != "
                           f"minimax's {mm.value}")
                 if mm.best_moves_complete and r.best_move not in mm.best_moves:
                     _fail(rep.subject, "best move", f"{name} {alg} ({engine}): {r.best_move!r} "
                           f"is not one of minimax's {mm.best_moves!r}")
-                rep.add("searches")
+            for engine in _declared_engines(game, alg, value):
+                _same_search(rep, name, game, alg, ordering, horizon, engine)
     return rep
 
 
-def check_pruning(pruning: Pruning, games: Iterable[Any], *, depth: int = 3,
-                  sound: bool = False) -> Report:
-    """A pruning technique (a ``Pruning`` record) on every game at ``depth`` (games without
-    static values: to the end): it runs; with
-    every technique off it equals plain alpha-beta node for node; ``sound=True``: its value
-    equals minimax's. (An unsound technique is only run: what it loses is measured by the
-    trade-off study, not asserted.)"""
-    rep = Report(f"pruning {', '.join(pruning.active()) or 'none'}")
+def _declared_engines(game: Any, alg: str, value: Ordering) -> list[str]:
+    """The engines besides the reference that the registry says run ``value`` and that
+    search this game and algorithm at all (the kernels: synthetic trees of a kernel model;
+    the compiled engine: games with compiled primitives)."""
+    out = []
+    if value.supports("kernel") and kernels.kernel_supports(game, alg, value.text):
+        out.append("kernel")
+    cg = compiled_game(game) if game.capabilities.compiled else None
+    if cg is not None and alg in compiled_engine.ALGORITHMS \
+            and value.supports("compiled", cg.orderings):
+        out.append("compiled")
+    return out
+
+
+def _same_search(rep: Report, name: str, game: Any, alg: str, ordering: str,
+                 depth: Optional[int], engine: str) -> None:
+    """``engine`` runs the search (the registry says it does) with the reference engine's
+    value, best move and counts."""
+    try:
+        c = search(game, alg, ordering, depth=depth, engine=engine)
+    except UnsupportedError as e:
+        _fail(rep.subject, "registry", f"{name} {alg}: the registry declares engine {engine!r} "
+              f"runs it, but: {e}")
+    r = search(game, alg, ordering, depth=depth, engine="reference")
+    for f in ("value", "best_move", "nodes", "leaves"):
+        if getattr(c, f) != getattr(r, f):
+            _fail(rep.subject, f"{engine} engine", f"{name} {alg}: {f} {getattr(c, f)!r} != "
+                  f"reference {getattr(r, f)!r}")
+    rep.add(f"{engine} searches")
+
+
+def check_pruning(pruning: Technique | Pruning, games: Iterable[Any], *, depth: int = 3,
+                  sound: Optional[bool] = None) -> Report:
+    """A pruning technique (its ``Technique`` record, or a bare ``Pruning``) on every game at
+    ``depth`` (games without static values: to the end): its record is consistent (family,
+    parameters: ``Technique.check``); it runs; with every technique off it equals plain
+    alpha-beta node for node; one declared sound (``sound``, default: its family's
+    declaration in searchlab.algorithms.pruning.FAMILIES) returns minimax's value. (An
+    unsound technique is only run: what it loses is measured by the trade-off study, not
+    asserted.)"""
+    if isinstance(pruning, Pruning):
+        technique = Technique(**{f: getattr(pruning, f) for f in RECORDS})
+    elif isinstance(pruning, Technique):
+        technique = pruning
+    else:
+        raise TypeError(f"pruning must be a Technique or Pruning record; got {pruning!r}")
+    rep = Report(f"pruning {technique.name if technique.on() else 'none'}")
+    try:
+        technique.check()
+    except SearchlabError as e:
+        _fail(rep.subject, "record", str(e))
+    pruning = technique.pruning or Pruning()
+    sound = technique.sound if sound is None else sound
     for game in games:
         name = getattr(game, "name", type(game).__name__)
         horizon = depth if game.capabilities.static_values else None

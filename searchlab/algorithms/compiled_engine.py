@@ -39,15 +39,13 @@ from searchlab.algorithms.compiled import CompiledGame, compiled_game
 from searchlab.algorithms.compiled import _engine as K
 from searchlab.algorithms.compiled.specialise import engine
 from searchlab.algorithms.compiled.stubs import no_capture_gain
-from searchlab.algorithms.ordering import DYNAMIC_COMPONENTS, base_order, parse_ordering
+from searchlab.algorithms.ordering import base_order
+from searchlab.algorithms.ordering_registry import Ordering, ordering_of
 from searchlab.contracts.result import SearchResult
 from searchlab.hashing import random_order_salt
 
 ALGORITHMS = {"minimax": K.MINIMAX, "alphabeta": K.ALPHABETA, "alphabeta-failhard": K.FAILHARD,
               "pvs": K.PVS, "mtdf": K.ALPHABETA}
-BASES = {"natural": K.B_NATURAL, "random": K.B_RANDOM, "static": K.B_STATIC}
-DYNAMIC = {"tt": K.D_TABLE, "id": K.D_TABLE, "killer": K.D_KILLER, "history": K.D_HISTORY,
-           "tactical": K.D_TACTICAL}
 _NO_LIMIT = 2**62
 _PLAIN_PYTHON = bool(numba.config.DISABLE_JIT)
 
@@ -84,7 +82,7 @@ def _plan(game: Any, algorithm: str, ordering: str, pruning: Any,
     """The plan of a combination the compiled engine runs, else None; kept per key. The key
     holds the CompiledGame's id and the entry the object itself, checked: a game whose
     ``compiled_primitives`` builds a new one per call (the trade-off study's domains) may get
-    the id of a collected one, and must not get its plan. Raises what parse_ordering raises."""
+    the id of a collected one, and must not get its plan. Raises what ordering_of raises."""
     cg = compiled_game(game)
     if cg is None:
         return None
@@ -103,10 +101,10 @@ def _build_plan(cg: CompiledGame, game: Any, algorithm: str, ordering: str, prun
                 finite: bool) -> _Plan | None:
     if algorithm not in ALGORITHMS or cg.n_move_ids >= 1 << K.MOVE_BITS:
         return None             # (the table packs a move id + 1 into MOVE_BITS bits)
-    parts = parse_ordering(ordering, game)
-    for p in parts:
-        if p not in DYNAMIC_COMPONENTS and p not in BASES and p not in cg.orderings:
-            return None
+    value = ordering_of(ordering, game)
+    if not value.supports("compiled", cg.orderings):
+        return None
+    parts = value.parts
     if pruning is not None and pruning.active() and not finite:
         return None
     q = None if pruning is None else pruning.quiescence
@@ -118,27 +116,27 @@ def _build_plan(cg: CompiledGame, game: Any, algorithm: str, ordering: str, prun
         table = K.TABLE_MOVES
     else:
         table = K.TABLE_NONE
-    ip, fp, widths = _params(cg, game, algorithm, parts, pruning, table)
+    ip, fp, widths = _params(cg, game, algorithm, value, pruning, table)
     return _Plan(cg, parts, table, ip, fp, widths, int(ip[K.P_QMAX]) if ip[K.P_Q] else 0,
                  engine(cg.prims), "static" in parts)
 
 
-def _params(cg: CompiledGame, game: Any, algorithm: str, parts: tuple[str, ...],
+def _params(cg: CompiledGame, game: Any, algorithm: str, value: Ordering,
             pruning: Any, table: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The engine's integer and float parameters and beam widths (P_MAXNODES, P_AGE0 and
     F_DEPTH are set per search)."""
     ip = np.zeros(K.N_IPARAMS, np.int64)
     fp = np.zeros(K.N_FPARAMS, np.float64)
     ip[K.P_ALG] = ALGORITHMS[algorithm]
-    bases = [p for p in parts if p not in DYNAMIC_COMPONENTS]
-    if bases and bases[0] in cg.orderings:
-        ip[K.P_BASE], ip[K.P_OWN] = K.B_OWN, cg.orderings[bases[0]]
-    elif bases:
-        ip[K.P_BASE] = BASES[bases[0]]
-    dyn = [p for p in parts if p in DYNAMIC_COMPONENTS]
+    base, dyn_codes = value.compiled_codes         # the registry's names of K's constants
+    if base is not None:
+        ip[K.P_BASE] = getattr(K, base)
+        if value.base in value.own:
+            ip[K.P_OWN] = cg.orderings[value.base]
+    dyn = value.dynamic
     ip[K.P_NDYN] = len(dyn)
-    for j, p in enumerate(dyn):
-        ip[K.P_DYN0 + j] = DYNAMIC[p]
+    for j, code in enumerate(dyn_codes):
+        ip[K.P_DYN0 + j] = getattr(K, code)
     ip[K.P_TABLE] = table
     ip[K.P_KILLER] = "killer" in dyn
     ip[K.P_HISTORY] = "history" in dyn

@@ -49,7 +49,8 @@ from searchlab.algorithms import compiled_engine, drivers, reference
 from searchlab.algorithms.search_api import validate
 from searchlab.algorithms.compiled import _engine as K
 from searchlab.algorithms.context import SearchContext
-from searchlab.algorithms.ordering import DYNAMIC_COMPONENTS, make_ordering, parse_ordering
+from searchlab.algorithms.ordering import make_ordering
+from searchlab.algorithms.ordering_registry import ordering_of
 from searchlab.algorithms.pruning import Pruning, PruningState, pruned_alphabeta
 from searchlab.algorithms.tt import TranspositionTable
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
@@ -66,11 +67,10 @@ def engine_ordering(ordering: str, game: Any) -> str:
     (``tt``: values and best moves) added in front where it has none (``id`` is replaced by
     ``tt``: the session deepens by itself), and, where ``ordering`` names no dynamic
     component at all, killers and history too: "centre" -> "tt+killer+history+centre"."""
-    parts = parse_ordering(ordering, game)
-    dyn = [p for p in parts if p in DYNAMIC_COMPONENTS]
-    if not dyn:
-        return "+".join(("tt", "killer", "history", *parts))
-    parts = tuple(p for p in parts if p != "id")
+    value = ordering_of(ordering, game)
+    if not value.dynamic:
+        return "+".join(("tt", "killer", "history", *value.parts))
+    parts = tuple(p for p in value.parts if p != "id")
     if "tt" not in parts:
         parts = ("tt", *parts)
     return "+".join(parts)
@@ -167,7 +167,7 @@ class EngineSession:
         self.ordering = engine_ordering(config.ordering, game)
         validate(game, config.algorithm, self.ordering, config.max_depth, 0, "reference",
                  None, None, config.tt_size, config.pruning)
-        if any(p in ("perfect", "worst") for p in parse_ordering(self.ordering, game)):
+        if ordering_of(self.ordering, game).oracle:
             raise UnsupportedError("an engine session cannot use an exact-value oracle ordering")
         self.pruned = config.pruning is not None and bool(config.pruning.active())
         ok = compiled_engine.supports(game, config.algorithm, self.ordering, config.pruning,

@@ -51,7 +51,7 @@ from searchlab.algorithms.search_api import DEFAULT_TT_SIZE, search
 from searchlab.algorithms.compiled import compiled_game
 from searchlab.algorithms.compiled_rows import RowGame
 from searchlab.algorithms.context import SearchContext
-from searchlab.algorithms.ordering import parse_ordering
+from searchlab.algorithms.ordering_registry import ordering_of
 from searchlab.algorithms.pruning import (Pruning, PruningState, Quiescence, pruned_alphabeta,
                                           validate_pruning)
 from searchlab.algorithms.tt import TranspositionTable
@@ -91,7 +91,7 @@ def policy_settings(game: Any, ordering: str, pruning: Pruning | None = None,
     ``tt``, or MTD(f)); ``id`` alone keeps moves only and cuts nothing. Raises
     UnsupportedError for pruning beyond quiescence (an unsound search has no minimal tree of
     its own) or quiescence with delta pruning, InvalidParameterError for a bad ordering."""
-    parts = parse_ordering(ordering, game)
+    value = ordering_of(ordering, game)
     q = None
     if pruning is not None:
         others = [t for t in pruning.active() if t != "quiescence"]
@@ -100,7 +100,7 @@ def policy_settings(game: Any, ordering: str, pruning: Pruning | None = None,
                 f"pruning {', '.join(others)}: a minimal tree is defined for sound searches only "
                 "(alpha-beta, a transposition table, quiescence)")
         q = pruning.quiescence
-    return {"tt": "tt" in parts or algorithm == "mtdf", "quiescence": q}
+    return {"tt": value.has("tt") or algorithm == "mtdf", "quiescence": q}
 
 
 def minimal_tree(game: Any, depth: int, value_ordering: str | None = None, *, tt: bool = False,
@@ -167,8 +167,7 @@ def minimal_tree(game: Any, depth: int, value_ordering: str | None = None, *, tt
     if value_ordering is None:
         own = list(game.move_orderings()) if game.capabilities.own_orderings else []
         value_ordering = "killer+history" + (f"+{own[0]}" if own else "")
-    parts = parse_ordering(value_ordering, game)
-    if {"tt", "id", "tactical"} & set(parts):
+    if {"tt", "id", "tactical"} & set(ordering_of(value_ordering, game).parts):
         raise InvalidParameterError(
             f"value_ordering {excerpt(value_ordering)}: no tt, id or tactical (the oracle's "
             "searches must be plain alpha-beta, whose root value is exact)")

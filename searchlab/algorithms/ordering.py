@@ -1,5 +1,9 @@
 """Move-ordering policies of the reference search, and the exact-value oracle they may need.
 
+The components are declared in ordering_registry.COMPONENTS (name, kind, soundness, what
+they need, which engines run them); a spec is parsed once into its ``Ordering`` value
+(``ordering_of``); this module is their reference code.
+
 An ordering is a spec like ``"natural"``, ``"perfect"`` or ``"tt+killer+history+static"``:
 components joined by ``+`` in priority order. Components:
 
@@ -33,17 +37,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Sequence
 
+from searchlab.algorithms.ordering_registry import (BASE_ORDERINGS, DYNAMIC_COMPONENTS,
+                                                    SHORTHANDS, Ordering, ordering_of)
+from searchlab.algorithms.ordering_registry import ORDERINGS as REGISTERED
 from searchlab.algorithms.tt import TranspositionTable
-from searchlab.errors import InvalidParameterError, TreeTooLargeError, UnsupportedError
-from searchlab.limits import excerpt
+from searchlab.errors import TreeTooLargeError, UnsupportedError
 from searchlab.hashing import mix64, random_order_salt
 
-BASE_ORDERINGS = ("natural", "random", "perfect", "worst", "static")
-DYNAMIC_COMPONENTS = ("id", "tt", "killer", "history", "tactical")
-#: Named compositions, expanded by parse_ordering (``staged+static`` = ``tt+tactical+killer+
-#: history+static``).
-SHORTHANDS = {"staged": ("tt", "tactical", "killer", "history")}
-ORDERINGS = BASE_ORDERINGS + DYNAMIC_COMPONENTS + tuple(SHORTHANDS)
+# The components are declared once, in ordering_registry.COMPONENTS; the names below are
+# that registry's, kept here for the callers of this module.
+ORDERINGS = REGISTERED
+__all__ = ["BASE_ORDERINGS", "DYNAMIC_COMPONENTS", "SHORTHANDS", "ORDERINGS", "Ordering",
+           "ordering_of", "parse_ordering", "base_order", "make_ordering", "DynamicOrdering",
+           "Oracle", "REFERENCE_ORACLE_MAX_LEAVES"]
 
 #: The reference oracle refuses trees with more leaves than this (a full minimax pass in
 #: pure Python at about 1 µs per node, and one dict entry per interior node).
@@ -99,51 +105,10 @@ class Oracle:
 
 
 def parse_ordering(spec: Any, game: Any) -> tuple[str, ...]:
-    """Split and check an ordering spec; raise InvalidParameterError naming what is allowed.
-
-    ``game`` None: the generic components only (a synthetic tree)."""
-    own = tuple(game.move_orderings()) if game is not None and game.capabilities.own_orderings \
-        else ()
-    noisy = game is not None and game.capabilities.noisy_moves
-    if isinstance(spec, str):
-        parts = _parsed.get((spec, own, noisy))
-        if parts is not None:
-            return parts
-    parts = _parse(spec, own)
-    if "tactical" in parts and not noisy:
-        name = "a synthetic tree" if game is None else game.name
-        raise UnsupportedError(
-            f"ordering {excerpt(spec)} needs the game's tactical moves (noisy_moves: captures "
-            f"in chess) for its 'tactical' stage; {name} has none")
-    if len(_parsed) > 4096:
-        _parsed.clear()
-    _parsed[(spec, own, noisy)] = parts
-    return parts
-
-
-# (spec, the game's own orderings, whether it has noisy moves) -> parts: a search parses its
-# ordering once or twice, which cost as much as a small compiled search
-_parsed: dict[tuple[str, tuple[str, ...], bool], tuple[str, ...]] = {}
-
-
-def _parse(spec: Any, own: tuple[str, ...]) -> tuple[str, ...]:
-    allowed = ORDERINGS + own
-    if not isinstance(spec, str) or not spec:
-        raise InvalidParameterError(f"ordering must be a non-empty string; got {excerpt(spec)}")
-    parts = tuple(spec.split("+"))
-    for p in parts:
-        if p not in allowed:
-            raise InvalidParameterError(
-                f"ordering component {excerpt(p)} unknown: allowed {', '.join(allowed)} "
-                "(dynamic ones combine with '+', e.g. tt+killer+history+static)")
-    parts = tuple(q for p in parts for q in SHORTHANDS.get(p, (p,)))
-    if len(set(parts)) != len(parts):
-        raise InvalidParameterError(f"ordering {excerpt(spec)} names a component twice")
-    bases = [p for p in parts if p not in DYNAMIC_COMPONENTS]
-    if len(bases) > 1:
-        raise InvalidParameterError(
-            f"ordering {excerpt(spec)} names {len(bases)} base orders ({', '.join(bases)}); at most one")
-    return parts
+    """The parts of an ordering spec, shorthands expanded (``ordering_of(spec, game).parts``);
+    raise InvalidParameterError naming what is allowed. ``game`` None: the generic components
+    only (a synthetic tree)."""
+    return ordering_of(spec, game).parts
 
 
 def base_order(name: str, game: Any, depth: int, ordering_seed: int = 0,
@@ -239,14 +204,14 @@ class DynamicOrdering:
             self.history[key] = self.history.get(key, 0) + int(d) ** 2
 
 
-def make_ordering(spec: str, game: Any, depth: int, ordering_seed: int = 0,
+def make_ordering(spec: str | Ordering, game: Any, depth: int, ordering_seed: int = 0,
                   oracle_limit: int = REFERENCE_ORACLE_MAX_LEAVES,
                   table: TranspositionTable | None = None) -> OrderFn | DynamicOrdering | None:
     """The policy for ``spec``: None (natural), a plain order function (one base policy), or a
     DynamicOrdering when dynamic components are named (``table`` serves ``tt``/``id``)."""
-    parts = parse_ordering(spec, game)
-    bases = [p for p in parts if p not in DYNAMIC_COMPONENTS]
-    base = base_order(bases[0], game, depth, ordering_seed, oracle_limit) if bases else None
-    if len(parts) == len(bases):
+    value = ordering_of(spec, game)
+    base = None if value.base is None else base_order(value.base, game, depth, ordering_seed,
+                                                      oracle_limit)
+    if not value.dynamic:
         return base
-    return DynamicOrdering(game, parts, base, table)
+    return DynamicOrdering(game, value.parts, base, table)

@@ -22,9 +22,10 @@ What the game must provide (optional Game-protocol methods):
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Mapping
 
 from searchlab.algorithms.context import SearchContext
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
@@ -148,14 +149,29 @@ def validate_pruning(pruning: Pruning, game: Any, algorithm: str, parts: tuple[s
                     if getattr(pruning, n) is not None]
     if needs_static and not game.capabilities.static_values:
         raise UnsupportedError(f"{', '.join(needs_static)} need static values; {game.name} has none")
+    if pruning.null_move is not None and not game.capabilities.null_move:
+        raise UnsupportedError(f"null-move pruning needs game.null_move(); {game.name} has none")
+    check_parameters(pruning)
+    q = pruning.quiescence
+    if q is not None:
+        if not game.capabilities.noisy_moves:
+            raise UnsupportedError(f"quiescence needs game.noisy_moves(); {game.name} has none")
+        if q.delta is not None:
+            if not game.capabilities.capture_gain:
+                raise UnsupportedError(f"delta pruning needs game.capture_gain(); {game.name} has none")
+
+
+def check_parameters(pruning: Pruning) -> None:
+    """The techniques' parameter values (no game needed); InvalidParameterError naming the
+    parameter (``null_move.reduction``, ``lmr.schedule``, ...)."""
     nm, lmr, fu, beam, pc, q = (pruning.null_move, pruning.lmr, pruning.futility, pruning.beam,
                                 pruning.probcut, pruning.quiescence)
     if nm is not None:
-        if not game.capabilities.null_move:
-            raise UnsupportedError(f"null-move pruning needs game.null_move(); {game.name} has none")
         _positive_int("null_move.reduction", nm.reduction)
         if nm.adaptive_depth is not None:
             _positive_int("null_move.adaptive_depth", nm.adaptive_depth)
+        if not isinstance(nm.verify, bool):
+            raise InvalidParameterError(f"null_move.verify must be true or false; got {nm.verify!r}")
     if lmr is not None:
         _positive_int("lmr.after", lmr.after, MAX_BRANCHING)
         _positive_int("lmr.min_depth", lmr.min_depth)
@@ -181,7 +197,7 @@ def validate_pruning(pruning: Pruning, game: Any, algorithm: str, parts: tuple[s
         if not check_number("probcut.slope", pc.slope) > 0:
             raise InvalidParameterError(f"probcut.slope must be > 0; got {pc.slope!r}")
     if q is not None:
-        _positive_int("quiescence.max_depth", q.max_depth)      # the values first, then the game
+        _positive_int("quiescence.max_depth", q.max_depth)
         if q.delta is not None:
             try:
                 check_number("quiescence.delta", q.delta, 0.0)
@@ -189,11 +205,204 @@ def validate_pruning(pruning: Pruning, game: Any, algorithm: str, parts: tuple[s
                 raise InvalidParameterError(
                     f"quiescence.delta must be a finite number >= 0 and <= {MAX_VALUE:g} (or None: "
                     f"off); got {q.delta!r}") from None
-        if not game.capabilities.noisy_moves:
-            raise UnsupportedError(f"quiescence needs game.noisy_moves(); {game.name} has none")
-        if q.delta is not None:
-            if not game.capabilities.capture_gain:
-                raise UnsupportedError(f"delta pruning needs game.capture_gain(); {game.name} has none")
+
+
+# --- techniques: one record each ------------------------------------------------------------
+#: the Pruning record class of each technique field
+RECORDS: dict[str, type] = {"null_move": NullMove, "lmr": LateMoveReductions,
+                            "futility": Futility, "beam": Beam, "probcut": ProbCut,
+                            "quiescence": Quiescence}
+
+
+@dataclass(frozen=True)
+class Family:
+    """A technique family: ``field`` the Pruning field its techniques set (None: none, plain
+    alpha-beta), ``sound`` whether a search under it returns minimax's value at the same
+    horizon (only plain alpha-beta: quiescence extends the horizon, the others may prune the
+    best move), ``razor`` whether futility's razor_margin is set (razoring) or not."""
+
+    name: str
+    field: str | None
+    sound: bool
+    doc: str
+    razor: bool = False
+
+
+#: every technique family, declared once (the trade-off study's ``family``, the tuning grid's
+#: families, the ``pruning`` group's options all name one of these)
+FAMILIES: dict[str, Family] = {f.name: f for f in (
+    Family("sound", None, True, "no technique: plain alpha-beta"),
+    Family("null_move", "null_move", False, "null-move pruning"),
+    Family("lmr", "lmr", False, "late move reductions"),
+    Family("futility", "futility", False, "futility pruning at frontier nodes"),
+    Family("razoring", "futility", False, "futility pruning and razoring", razor=True),
+    Family("beam", "beam", False, "beam (forward) pruning"),
+    Family("probcut", "probcut", False, "ProbCut"),
+    Family("quiescence", "quiescence", False, "quiescence search at the horizon"),
+)}
+
+
+@dataclass(frozen=True)
+class Technique:
+    """One pruning technique at one parameter setting: the one record the ``pruning`` config
+    group (conf/pruning/<name>.yaml), the trade-off study's ``techniques`` list and the tuning
+    grid (play/tuning.py GRID) all use, read from config by ``from_config``.
+
+    ``name``: its identifier (the group option's file name, the grid's setting name; "" = the
+    label); ``label``: what reports and table columns call it ("" = the name); ``family``: one of
+    FAMILIES ("" = the one its set field says); the technique fields as ``Pruning``'s (None =
+    off). ``pruning`` is the search's record, ``sound`` the family's declaration, ``scaled``
+    the record in a domain's value units (the trade-off study and the tuning grid give
+    futility margins in units of the domain's value scale and take ProbCut's model from the
+    domain's fit)."""
+
+    name: str = ""
+    label: str = ""
+    family: str = ""
+    null_move: NullMove | None = None
+    lmr: LateMoveReductions | None = None
+    futility: Futility | None = None
+    beam: Beam | None = None
+    probcut: ProbCut | None = None
+    quiescence: Quiescence | None = None
+
+    def __post_init__(self) -> None:
+        # one of name and label stands for the other (the trade-off presets give labels, the
+        # group options and the grid names); neither: plain alpha-beta's "none"
+        if not self.name:
+            object.__setattr__(self, "name", self.label or "none")
+        if not self.label:
+            object.__setattr__(self, "label", self.name)
+        if not self.family:
+            object.__setattr__(self, "family", self._derived_family())
+
+    def on(self) -> list[str]:
+        """The technique fields set, in Pruning's order."""
+        return [f for f in RECORDS if getattr(self, f) is not None]
+
+    def _derived_family(self) -> str:
+        on = self.on()
+        if not on:
+            return "sound"
+        if on == ["futility"] and self.futility.razor_margin is not None:
+            return "razoring"
+        return on[0]
+
+    def check(self) -> None:
+        """The family matches the fields set (exactly its own) and every parameter is in
+        range; InvalidParameterError naming what is wrong."""
+        fam = FAMILIES.get(self.family)
+        if fam is None:
+            raise InvalidParameterError(f"family must be one of {', '.join(FAMILIES)}; got "
+                                        f"{self.family!r}")
+        want = [] if fam.field is None else [fam.field]
+        if self.on() != want:
+            raise InvalidParameterError(f"family {self.family!r} needs exactly "
+                                        f"{want or 'no technique'} set; got {self.on()}")
+        if self.futility is not None and fam.razor != (self.futility.razor_margin is not None):
+            raise InvalidParameterError("family 'razoring' goes with futility.razor_margin set, "
+                                        "'futility' without it")
+        check_parameters(Pruning(**{f: getattr(self, f) for f in RECORDS}))
+
+    @property
+    def sound(self) -> bool:
+        """Whether its family is declared sound (minimax's value at the same horizon)."""
+        return FAMILIES[self.family].sound
+
+    @property
+    def pruning(self) -> Pruning | None:
+        """The search's Pruning record (None: no technique)."""
+        on = self.on()
+        return Pruning(**{f: getattr(self, f) for f in on}) if on else None
+
+    def scaled(self, value_scale: float = 1.0, probcut: ProbCut | None = None) -> Pruning | None:
+        """The Pruning record in a domain whose static values swing by ``value_scale``:
+        futility and razoring margins multiplied by it; ProbCut's model (shallow, deep,
+        slope, intercept, sigma) the fitted ``probcut`` with this record's threshold (None
+        when there is no fitted model). Plain alpha-beta is ``Pruning()`` (nothing on)."""
+        kw: dict[str, Any] = {f: getattr(self, f) for f in self.on()}
+        if self.futility is not None:
+            f = self.futility
+            kw["futility"] = Futility(f.margin * value_scale,
+                                      None if f.razor_margin is None else f.razor_margin * value_scale,
+                                      f.razor_depth)
+        if self.probcut is not None:
+            if probcut is None:
+                return None
+            kw["probcut"] = dataclasses.replace(probcut, threshold=self.probcut.threshold)
+        return Pruning(**kw)
+
+    def science(self) -> dict[str, Any]:
+        """The record as the trade-off study's config hash sees it (its label, family and the
+        parameters it reads: ProbCut's threshold only, quiescence's depth and delta where set,
+        margins as floats): the form the study hashed before the record existed, so that its
+        earlier runs keep their hash."""
+        out: dict[str, Any] = {"label": self.label, "family": self.family}
+        for f in RECORDS:
+            rec = getattr(self, f)
+            d = None if rec is None else dataclasses.asdict(rec)
+            if f == "futility" and d is not None:
+                d["margin"] = float(d["margin"])
+                if d["razor_margin"] is not None:
+                    d["razor_margin"] = float(d["razor_margin"])
+            elif f == "probcut" and d is not None:
+                d = {"threshold": float(d["threshold"])}
+            elif f == "quiescence" and d is not None and d["delta"] is None:
+                del d["delta"]
+            elif f == "beam" and d is not None:
+                d["widths"] = list(d["widths"])
+            out[f] = d
+        return out
+
+    def params_text(self) -> str:
+        """The parameters of its family's field as one short string, for report tables
+        ("reduction=2, verify=False"; "-" for plain alpha-beta)."""
+        d = self.science()
+        fam = FAMILIES[self.family]
+        rec = None if fam.field is None else d[fam.field]
+        if rec is None:
+            return "-"
+        return ", ".join(f"{k}={v}" for k, v in rec.items() if v not in (None, [], ()))
+
+    @classmethod
+    def from_config(cls, node: Any, where: str = "pruning") -> Technique:
+        """The record of a config node (a mapping: ``name``, ``label``, ``family`` and the
+        technique fields, each a mapping of its parameters); InvalidParameterError naming
+        ``where.key`` for an unknown key or parameter or a field that is not a mapping.
+        Parameters are checked by ``check``."""
+        if isinstance(node, cls):
+            return node
+        if not isinstance(node, Mapping):
+            raise InvalidParameterError(f"{where} must be a mapping of a technique's keys; got "
+                                        f"{node!r}")
+        allowed = [f.name for f in fields(cls)]
+        unknown = sorted(str(k) for k in node if k not in allowed)
+        if unknown:
+            raise InvalidParameterError(f"{where}: unknown key {unknown[0]!r}; allowed: "
+                                        f"{', '.join(allowed)}")
+        kw: dict[str, Any] = {}
+        for k in ("name", "label", "family"):
+            v = node.get(k)
+            if v is not None:
+                if not isinstance(v, str):
+                    raise InvalidParameterError(f"{where}.{k} must be a string; got {v!r}")
+                kw[k] = v
+        for field_name, rec_cls in RECORDS.items():
+            params = node.get(field_name)
+            if params is None:
+                continue
+            if not isinstance(params, Mapping):
+                raise InvalidParameterError(f"{where}.{field_name} must be a mapping of its "
+                                            f"parameters; got {params!r}")
+            if field_name == "beam" and "widths" in params:
+                params = {**params, "widths": tuple(params["widths"] or ())}
+            try:
+                kw[field_name] = rec_cls(**params)
+            except TypeError:
+                names = ", ".join(f.name for f in fields(rec_cls))
+                raise InvalidParameterError(f"{where}.{field_name}: unknown parameter in "
+                                            f"{sorted(params)}; allowed: {names}") from None
+        return cls(**kw)
 
 
 def _positive_int(name: str, v: Any, maximum: int = MAX_DEPTH) -> None:

@@ -12,7 +12,8 @@ from searchlab.algorithms import compiled_engine, mcts, mcts_compiled
 from searchlab.algorithms.context import SearchContext
 from searchlab.algorithms.names import ALGORITHMS, ENGINES
 from searchlab.algorithms.ordering import (REFERENCE_ORACLE_MAX_LEAVES, DynamicOrdering,
-                                           make_ordering, parse_ordering)
+                                           make_ordering)
+from searchlab.algorithms.ordering_registry import Ordering, ordering_of
 from searchlab.algorithms.pruning import Pruning, PruningState, pruned_alphabeta, validate_pruning
 from searchlab.contracts.result import SearchResult
 from searchlab.algorithms.tt import TranspositionTable
@@ -42,9 +43,10 @@ def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
     return value
 
 
-def validate(game: Any, algorithm: str, ordering: str, depth: int | None, ordering_seed: int,
-             engine: str, max_nodes: int | None, aspiration: float | None = None,
-             tt_size: int = DEFAULT_TT_SIZE, pruning: Pruning | None = None) -> int | float:
+def validate(game: Any, algorithm: str, ordering: str | Ordering, depth: int | None,
+             ordering_seed: int, engine: str, max_nodes: int | None,
+             aspiration: float | None = None, tt_size: int = DEFAULT_TT_SIZE,
+             pruning: Pruning | None = None) -> int | float:
     """Check every argument of ``search`` before any work; return the horizon ply.
 
     Raises InvalidParameterError (bad value), UnsupportedError (a combination the game cannot
@@ -56,14 +58,15 @@ def validate(game: Any, algorithm: str, ordering: str, depth: int | None, orderi
             f"capabilities, default_depth, initial_state(), max_to_move(), legal_moves(), play(), "
             f"is_terminal(), utility(), evaluate(), hash_key()); {type(game).__name__} does not")
     _check_choice("algorithm", algorithm, ALGORITHMS)
-    parts = parse_ordering(ordering, game)
+    value = ordering_of(ordering, game)
+    parts = value.parts
     _check_choice("engine", engine, ENGINES)
     if isinstance(tt_size, bool) or not isinstance(tt_size, Integral) or tt_size < 1 \
             or tt_size & (tt_size - 1) or tt_size > MAX_TT_SIZE:
         raise InvalidParameterError(f"tt_size must be a power of two in [1, {MAX_TT_SIZE}] "
                                     f"(searchlab.limits.MAX_TT_SIZE); got {excerpt(tt_size)}")
     if aspiration is not None:
-        if "id" not in parts:
+        if not value.has("id"):
             raise InvalidParameterError(
                 "aspiration windows work on top of iterative deepening: add 'id' to the ordering")
         if isinstance(aspiration, bool) or not isinstance(aspiration, (int, float)) \
@@ -93,16 +96,16 @@ def validate(game: Any, algorithm: str, ordering: str, depth: int | None, orderi
                 f"values to evaluate a horizon with: use depth=None (or {full})")
     if pruning is not None:
         validate_pruning(pruning, game, algorithm, parts)
-    if "id" in parts and not math.isfinite(horizon):
+    if value.has("id") and not math.isfinite(horizon):
         raise InvalidParameterError("iterative deepening ('id') needs a finite depth")
-    if "id" in parts and not game.capabilities.static_values:
+    if value.has("id") and not game.capabilities.static_values:
         raise UnsupportedError(
             f"iterative deepening ('id') evaluates shallower horizons, but {game.name} has no "
             "static values (use the incremental tree model or a game with an evaluation)")
     return horizon
 
 
-def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *,
+def search(game: Any, algorithm: str = "alphabeta", ordering: str | Ordering = "natural", *,
            depth: int | None = None, ordering_seed: int = 0, engine: str = "auto",
            max_nodes: int | None = None, aspiration: float | None = None,
            tt_size: int = DEFAULT_TT_SIZE, pruning: Pruning | None = None,
@@ -120,7 +123,8 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
       limit), "static" (by the children's static values), or the game's own (e.g. "centre") —
       possibly combined with dynamic components in priority order: "id" (iterative
       deepening), "tt" (transposition table, ``tt_size`` entries), "killer", "history", e.g.
-      "tt+killer+history+static" (searchlab/algorithms/ordering.py).
+      "tt+killer+history+static" (searchlab/algorithms/ordering.py); the string or its parsed
+      ``Ordering`` value (ordering_registry.ordering_of), which declares the engines that run it.
     - aspiration: with "id", the half-width of the aspiration window around the previous
       iteration's value.
     - pruning: a searchlab.algorithms.pruning.Pruning record switching on unsound techniques
@@ -151,6 +155,8 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
         raise InvalidParameterError("mcts_options and max_time are MCTS's: use algorithm='mcts'")
     horizon = validate(game, algorithm, ordering, depth, ordering_seed, engine, max_nodes,
                        aspiration, tt_size, pruning)
+    value = ordering_of(ordering, game)         # the value validate parsed (cached)
+    ordering = value.text
     pruned = pruning is not None and bool(pruning.active())
     if trace is not None and engine in ("kernel", "compiled"):
         raise UnsupportedError("trace needs engine='reference'")
@@ -158,7 +164,8 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
     if pruned and engine == "kernel":
         raise UnsupportedError("pruning techniques run on engine='reference'")
     if engine in ("auto", "kernel") and trace is None and not pruned:
-        supported = kernels.kernel_supports(game, algorithm, ordering)
+        supported = value.supports("kernel") and kernels.kernel_supports(game, algorithm,
+                                                                          ordering)
         if engine == "kernel" and not supported:
             raise UnsupportedError(
                 f"no compiled kernel for {algorithm}/{ordering} on {game.name}; use engine='reference'")
@@ -172,13 +179,12 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
         if engine == "compiled":
             raise UnsupportedError(
                 f"no compiled engine for {algorithm}/{ordering} on {game.name}; use engine='reference'")
-    parts = parse_ordering(ordering, game)
     table = None
-    if "tt" in parts or algorithm == "mtdf":
+    if value.has("tt") or algorithm == "mtdf":
         table = TranspositionTable(tt_size, values=True)
-    elif "id" in parts:
+    elif value.has("id"):
         table = TranspositionTable(tt_size, values=False)     # best moves only
-    order = make_ordering(ordering, game, horizon, ordering_seed, oracle_limit, table)
+    order = make_ordering(value, game, horizon, ordering_seed, oracle_limit, table)
     algo = pruned_alphabeta if pruned else reference.ALGORITHMS[algorithm]
     ctx = SearchContext(game=game, depth=horizon,
                         max_nodes=math.inf if max_nodes is None else max_nodes,
@@ -192,16 +198,16 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str = "natural", *
         trace.attach(ctx, algo)
     root = game.initial_state()
     t0 = time.perf_counter()
-    status, value = "ok", None
+    status, root_value = "ok", None
     try:
-        if "id" in parts:
-            value = drivers.iterative_deepening(root, ctx, algorithm, int(horizon), aspiration)
+        if value.has("id"):
+            root_value = drivers.iterative_deepening(root, ctx, algorithm, int(horizon), aspiration)
         else:
-            value = drivers.search_root(root, ctx, algorithm)
+            root_value = drivers.search_root(root, ctx, algorithm)
     except SearchAborted:
         status = "aborted"
     wall = time.perf_counter() - t0
-    return package(game, ctx, root, value, status, wall, algorithm, ordering, horizon, table)
+    return package(game, ctx, root, root_value, status, wall, algorithm, ordering, horizon, table)
 
 
 def _search_mcts(game: Any, ordering: str, depth: Any, engine: str, max_nodes: Any, aspiration: Any,

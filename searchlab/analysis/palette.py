@@ -15,6 +15,7 @@ line style.
 
 from __future__ import annotations
 
+from searchlab.algorithms.ordering_registry import describe
 from searchlab.config_dirs import CONF_DIR
 
 __all__ = ["OKABE_ITO", "TOL_MUTED", "TOL_BRIGHT", "ORDERING_COLOURS", "TECHNIQUE_COLOURS",
@@ -58,8 +59,7 @@ def split_policy(policy: str) -> tuple[str, str, str]:
 
 def ordering_colour(ordering: str) -> str:
     """The colour of an ordering spec: its last component's (``id+killer`` -> killer's)."""
-    parts = [p for p in str(ordering).split("+") if p]
-    for p in reversed(parts):
+    for p in reversed(describe(ordering).written):
         if p in ORDERING_COLOURS:
             return ORDERING_COLOURS[p]
     return _OTHER
@@ -91,7 +91,7 @@ def technique_style(technique: str) -> dict:
 def policy_style(policy: str) -> dict:
     """Line/marker keywords for a policy label of searchlab.studies.sweep.policies."""
     alg, order, tech = split_policy(policy)
-    n_parts = len([p for p in order.split("+") if p])
+    n_parts = len(describe(order).written)
     style = dict(color=ordering_colour(order), marker=_ALG_MARKERS.get(alg, "v"), ms=4,
                  ls=_LINESTYLES[min(n_parts - 1, len(_LINESTYLES) - 1)] if n_parts else "-")
     if tech != "none":

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 
+from searchlab.algorithms.ordering_registry import describe
 from searchlab.limits import MAX_COUNT, saturate
 
 #: Largest observed (nodes / (1 + b sum_k g^k)) for random order was 2.1; rounded up.
@@ -135,8 +136,7 @@ def search_nodes(b: int, d: int, algorithm: str, ordering: str, p: float | None 
 
 
 def needs_oracle(model: str, ordering: str) -> bool:
-    parts = ordering.split("+")
-    return ("perfect" in parts or "worst" in parts) and model in ORACLE_MODELS
+    return describe(ordering).oracle and model in ORACLE_MODELS
 
 
 def oracle_leaves(model: str, b: int, d: int, ordering: str) -> int:
@@ -186,8 +186,8 @@ def human(n: float) -> str:
 
 def estimate_game(nominal_b: int, d: int, algorithm: str, ordering: str) -> tuple[int, int]:
     """(estimated search nodes, work) of a game task at search depth d (nominal branching)."""
-    base = ordering.split("+")
-    order = "perfect" if "perfect" in base else "worst" if "worst" in base else "random"
+    base = describe(ordering).base
+    order = base if base in ("perfect", "worst") else "random"
     nodes = search_nodes(nominal_b, d, "minimax" if algorithm == "minimax" else "alphabeta", order)
     work = nodes + (full_tree_nodes(nominal_b, d) if order in ("perfect", "worst") else 0)
     return nodes, min(work, MAX_COUNT)
@@ -195,5 +195,4 @@ def estimate_game(nominal_b: int, d: int, algorithm: str, ordering: str) -> tupl
 
 def oracle_game_leaves(nominal_b: int, d: int, ordering: str) -> int:
     """Leaves of a game's exact-value oracle at depth d (0 when the ordering needs none)."""
-    parts = ordering.split("+")
-    return _power(nominal_b, d) if ("perfect" in parts or "worst" in parts) else 0
+    return _power(nominal_b, d) if describe(ordering).oracle else 0

@@ -357,9 +357,11 @@ def _default_orderings(overrides: Sequence[str], keys: list[str],
     # unloaded (benchmarks/startup.py)
     if model not in TREE_PARAMS or model in TREE_STATIC_VALUES:
         return []
+    from searchlab.algorithms.ordering_registry import describe  # light: no engine code
+
     preset = OmegaConf.load(EXPERIMENTS_DIR / f"{DEFAULT_EXPERIMENT}.yaml")
     runnable = [str(o) for o in preset.sweep.ordering
-                if not {"id", "static"} & set(str(o).split("+"))]
+                if "static_values" not in describe(o).needs]
     return [f"sweep.ordering=[{','.join(runnable)}]"]
 
 

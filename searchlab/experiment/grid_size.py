@@ -15,16 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from searchlab.algorithms.ordering import REFERENCE_ORACLE_MAX_LEAVES as GAME_ORACLE
+from searchlab.algorithms.ordering_registry import describe
 from searchlab.experiment import budget
 from searchlab.experiment.schema import (KERNEL_ORACLE_MAX_LEAVES, REFERENCE_ORACLE_MAX_LEAVES,
                                          TREE_STATIC_VALUES, ConfigError)
 from searchlab.experiment.study import Study, TreeSpec, thaw
 from searchlab.limits import MAX_GRID_POINTS, MAX_TASKS
-
-#: ordering components that evaluate interior nodes (iterative deepening's shallower horizons,
-#: the static order): a tree model without static values cannot run them (search_api)
-NEEDS_STATIC = frozenset({"id", "static"})
-
 
 def explicit_shape(values: Any) -> tuple[int, int]:
     """(largest branching, depth) of a nested-list tree."""
@@ -63,8 +59,9 @@ def static_only(study: Study) -> set[tuple[int, str]]:
     has = [has_static(t) for t in study.trees]
     if all(has) or not any(has):
         return set()
-    return {(i, ordering) for i, tree in enumerate(study.trees) if not has[i]
-            for ordering in study.orderings if NEEDS_STATIC & set(ordering.split("+"))}
+    # what an ordering needs is declared in the ordering registry (static, id: static values)
+    needs_static = [o for o in study.orderings if "static_values" in describe(o).needs]
+    return {(i, o) for i in range(len(study.trees)) if not has[i] for o in needs_static}
 
 
 def game_points(study: Study) -> tuple[list[tuple], list[tuple], int]:

@@ -114,7 +114,9 @@ class SearchConfig:
 class PruningConfig:
     """One pruning technique (config group ``pruning``: none, null_r2, lmr_log, futility_03,
     beam_3, quiescence_4, ... one file each in conf/pruning/); its parameters are
-    overrides, e.g. ``pruning=null_r2 pruning.null_move.reduction=3``.
+    overrides, e.g. ``pruning=null_r2 pruning.null_move.reduction=3``. The node is read as the
+    technique's one record, searchlab.algorithms.pruning.Technique (``Technique.from_config``),
+    the record the trade-off study and the tuning grid use; these are its configurable fields.
 
     Attributes:
         name: the technique's name (the ``pruning`` column); ``none`` = plain alpha-beta.

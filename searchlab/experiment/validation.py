@@ -16,12 +16,11 @@ from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from searchlab.algorithms.names import ALGORITHMS, ENGINES
-from searchlab.algorithms.ordering import ORDERINGS, parse_ordering
+from searchlab.algorithms.ordering_registry import ORDERINGS, describe, ordering_of
 from searchlab.errors import InvalidParameterError, SearchlabError
 from searchlab.experiment.games import GameSpec, sample_game, select_positions
 from searchlab.games.registry import game_names, entry as game_entry
-from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
-                                          Pruning, Quiescence)
+from searchlab.algorithms.pruning import RECORDS, Pruning, Technique
 from searchlab.experiment.composition import available_options
 from searchlab.experiment import schema
 from searchlab.experiment.schema import (BACKENDS, CONF_DIR, TREE_DEFAULTS, TREE_PARAMS,
@@ -87,10 +86,10 @@ def core_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
 
 def _ordering(key: str, value: Any, game: Any = None) -> str:
     """An ordering spec: base orders (the game's own included) and dynamic components composed
-    with '+' in priority order (e.g. tt+killer+history+static), checked by the core's
-    parse_ordering (``game`` None = a synthetic tree)."""
+    with '+' in priority order (e.g. tt+killer+history+static), parsed once into its Ordering
+    value by the registry's ordering_of (``game`` None = a synthetic tree)."""
     try:
-        parse_ordering(value, game)
+        ordering_of(value, game)
     except ValueError as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         where = f" (game {game.name})" if game is not None else ""
@@ -314,7 +313,7 @@ def validate(cfg: Any) -> Study:
                 or float(aspiration) == float("inf"):
             raise ConfigError(f"search.aspiration must be a number > 0 or null; got {excerpt(aspiration)}")
         aspiration = float(aspiration)
-        lacking = [o for o in orderings if "id" not in o.split("+")]
+        lacking = [o for o in orderings if not describe(o).has("id")]
         if lacking:
             raise ConfigError(
                 f"search.aspiration works on top of iterative deepening: every ordering needs "
@@ -431,30 +430,22 @@ def _by_ordering(sweep: dict, key: str, orderings: tuple[str, ...],
     return items
 
 
-#: the ``pruning`` node's fields -> the records of searchlab.algorithms.pruning
-PRUNING_RECORDS = {"null_move": NullMove, "lmr": LateMoveReductions, "futility": Futility,
-                   "beam": Beam, "probcut": ProbCut, "quiescence": Quiescence}
+#: the ``pruning`` node's technique fields -> the records of searchlab.algorithms.pruning
+PRUNING_RECORDS = RECORDS
 
 
 def _pruning_record(key: str, node: dict) -> Optional[Pruning]:
-    """The Pruning record of a ``pruning`` config node; None for no technique (``none``)."""
-    records = {}
-    for field_name, cls in PRUNING_RECORDS.items():
-        params = node.get(field_name)
-        if params is None:
-            continue
-        if not isinstance(params, dict):
-            raise ConfigError(f"{key}.{field_name} must be a mapping of its parameters; got "
-                              f"{params!r}")
-        if field_name == "beam" and "widths" in params:
-            params = {**params, "widths": tuple(params["widths"] or ())}
-        try:
-            records[field_name] = cls(**params)
-        except TypeError:
-            allowed = ", ".join(f.name for f in dataclasses.fields(cls))
-            raise ConfigError(f"{key}.{field_name}: unknown parameter in {sorted(params)}; "
-                              f"allowed: {allowed}") from None
-    return Pruning(**records) if records else None
+    """The Pruning record of a ``pruning`` config node, read as the technique record it is
+    (pruning.Technique.from_config); None for no technique (``none``)."""
+    try:
+        technique = Technique.from_config(node, key)
+    except InvalidParameterError as e:
+        raise ConfigError(str(e)) from None
+    try:
+        technique.check()
+    except InvalidParameterError as e:
+        raise ConfigError(f"{key}: {e}") from None
+    return technique.pruning
 
 
 def _option_node(name: Any) -> dict:
@@ -565,7 +556,7 @@ def _sweep_tree_params(trees: tuple[TreeSpec, ...], sweep: dict) -> tuple[TreeSp
 
 def _fits(ordering: str, game: Any) -> bool:
     try:
-        parse_ordering(ordering, game)
+        ordering_of(ordering, game)
     except ValueError:
         return False
     return True

@@ -32,7 +32,7 @@ from searchlab.algorithms.compiled._engine import _sort
 from searchlab.algorithms.compiled.family import source as template_source
 from searchlab.algorithms.compiled.specialise import _dependencies, load_copy
 from searchlab.algorithms.kernels.hashing_compiled import mix64 as mix64_compiled
-from searchlab.algorithms.ordering import DYNAMIC_COMPONENTS, parse_ordering
+from searchlab.algorithms.ordering_registry import ordering_of
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.hashing import MASK64, mix64, random_order_salt
 from searchlab.parallel import _events as EV
@@ -89,19 +89,19 @@ def policy(game: Any, cg: CompiledGame, ordering: str, algorithm: str,
            ordering_seed: int = 0) -> Policy:
     """Parse ``ordering`` for the kernel; InvalidParameterError / UnsupportedError (naming
     the parameter) for what it does not run."""
-    parts = parse_ordering(ordering, game)
+    value = ordering_of(ordering, game)
     ip = np.zeros(SK.NQ, np.int64)
-    bases = [x for x in parts if x not in DYNAMIC_COMPONENTS]
-    if bases and bases[0] in cg.orderings:
-        ip[SK.Q_BASE], ip[SK.Q_OWN] = SK.B_OWN, cg.orderings[bases[0]]
-    elif bases:
-        if bases[0] not in _BASES:
-            raise UnsupportedError(f"ordering {bases[0]!r} is not simulated in parallel (allowed "
+    base = value.base
+    if base is not None and base in cg.orderings:
+        ip[SK.Q_BASE], ip[SK.Q_OWN] = SK.B_OWN, cg.orderings[base]
+    elif base is not None:
+        if base not in _BASES:
+            raise UnsupportedError(f"ordering {base!r} is not simulated in parallel (allowed "
                                    f"bases: {', '.join(list(_BASES) + list(cg.orderings))})")
-        ip[SK.Q_BASE] = _BASES[bases[0]]
-        if bases[0] == "static" and not game.capabilities.static_values:
+        ip[SK.Q_BASE] = _BASES[base]
+        if base == "static" and not game.capabilities.static_values:
             raise UnsupportedError(f"ordering 'static' needs static values; {game.name} has none")
-    dyn = [x for x in parts if x in DYNAMIC_COMPONENTS]
+    dyn = value.dynamic
     if "tactical" in dyn:
         raise UnsupportedError(f"ordering {ordering!r}: the 'tactical' stage is not simulated in "
                                "parallel; allowed dynamic components: tt, killer, history")

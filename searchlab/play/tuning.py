@@ -8,7 +8,9 @@ reduction 1, or "log": max(1, floor(ln(depth) ln(i + 1) / 2))); futility pruning
 frontier margin of 0.1, 0.3 or 1.0 (``FUTILITY_MARGINS``, in units of the domain's value
 scale: ``technique(name, value_scale=...)`` multiplies); ProbCut with a threshold of 1.0, 1.5
 or 2.0 residual standard deviations (``PROBCUT_THRESHOLDS``; the linear model is the domain's
-own fit, ``technique(name, probcut=fitted)``). ``technique(name)`` gives the Pruning record,
+own fit, ``technique(name, probcut=fitted)``). Each setting is one
+``searchlab.algorithms.pruning.Technique`` record (``GRID[name]``, the record the trade-off
+study plays); ``technique(name)`` gives its Pruning record,
 so a player is configured by name: ``Player("null_r3", pruning=technique("null_r3"))``;
 ``family(name)`` the technique family (null_move, lmr, futility, probcut).
 
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from searchlab.algorithms.pruning import (Futility, LateMoveReductions, NullMove, ProbCut,
-                                          Pruning)
+                                          Pruning, Technique)
 from searchlab.errors import InvalidParameterError
 from searchlab.play.match import MatchResult, Player, run_match
 
@@ -38,19 +40,22 @@ from searchlab.play.match import MatchResult, Player, run_match
 FUTILITY_MARGINS = (0.1, 0.3, 1.0)
 PROBCUT_THRESHOLDS = (1.0, 1.5, 2.0)
 
-GRID: dict[str, Pruning] = {
-    "null_r2": Pruning(null_move=NullMove(reduction=2)),
-    "null_r3": Pruning(null_move=NullMove(reduction=3)),
-    "null_adaptive": Pruning(null_move=NullMove(reduction=2, adaptive_depth=6)),
-    **{f"lmr_after{a}_{'r1' if s == 'constant' else 'log'}":
-       Pruning(lmr=LateMoveReductions(after=a, reduction=1, schedule=s))
-       for a in (2, 3, 4) for s in ("constant", "log")},
-    **{f"futility_{round(m * 10):02d}": Pruning(futility=Futility(margin=m))
-       for m in FUTILITY_MARGINS},
-    **{f"probcut_t{round(t * 10):02d}": Pruning(probcut=ProbCut(threshold=t))
-       for t in PROBCUT_THRESHOLDS},
-}
-#: the technique family of each setting (the Pruning record's one active field)
+_SETTINGS = (
+    Technique("null_r2", null_move=NullMove(reduction=2)),
+    Technique("null_r3", null_move=NullMove(reduction=3)),
+    Technique("null_adaptive", null_move=NullMove(reduction=2, adaptive_depth=6)),
+    *(Technique(f"lmr_after{a}_{'r1' if s == 'constant' else 'log'}",
+                lmr=LateMoveReductions(after=a, reduction=1, schedule=s))
+      for a in (2, 3, 4) for s in ("constant", "log")),
+    *(Technique(f"futility_{round(m * 10):02d}", futility=Futility(margin=m))
+      for m in FUTILITY_MARGINS),
+    *(Technique(f"probcut_t{round(t * 10):02d}", probcut=ProbCut(threshold=t))
+      for t in PROBCUT_THRESHOLDS),
+)
+#: every grid setting by name: one pruning.Technique record each (name = label; its family
+#: the one its field says), the same record the trade-off study's techniques are
+GRID: dict[str, Technique] = {t.name: t for t in _SETTINGS}
+#: the technique families of the grid (pruning.FAMILIES' names)
 FAMILIES = ("null_move", "lmr", "futility", "probcut")
 
 
@@ -65,16 +70,10 @@ def technique(name: str, value_scale: float = 1.0, probcut: ProbCut | None = Non
             or not 0 < value_scale < float("inf"):
         raise InvalidParameterError(f"value_scale must be a number > 0; got {value_scale!r}")
     rec = GRID[name]
-    if rec.futility is not None:
-        return dataclasses.replace(rec, futility=dataclasses.replace(
-            rec.futility, margin=rec.futility.margin * value_scale))
-    if rec.probcut is not None:
-        if not isinstance(probcut, ProbCut):
-            raise InvalidParameterError(f"technique {name!r} needs probcut= the domain's fitted "
-                                        f"ProbCut model (fit_probcut); got {probcut!r}")
-        return dataclasses.replace(rec, probcut=dataclasses.replace(
-            probcut, threshold=rec.probcut.threshold))
-    return rec
+    if rec.probcut is not None and not isinstance(probcut, ProbCut):
+        raise InvalidParameterError(f"technique {name!r} needs probcut= the domain's fitted "
+                                    f"ProbCut model (fit_probcut); got {probcut!r}")
+    return rec.scaled(value_scale, probcut)
 
 
 def family(name: str) -> str:
@@ -82,7 +81,7 @@ def family(name: str) -> str:
     technique_record = GRID.get(name)
     if technique_record is None:
         raise InvalidParameterError(f"technique must be one of {', '.join(GRID)}; got {name!r}")
-    return technique_record.active()[0]
+    return technique_record.family
 
 
 def check_disjoint(game: Any, tune_openings: Sequence, confirm_openings: Sequence) -> None:

@@ -10,7 +10,8 @@ from searchlab.algorithms.search_api import search
 from searchlab.algorithms.calibration import fit_probcut, sample_states
 from searchlab.experiment import api, store
 from searchlab.studies.tradeoff import tradeoff_measure as st
-from searchlab.studies.tradeoff.tradeoff_config import DomainConf, NullMoveConf, TechniqueConf, from_engine
+from searchlab.algorithms.pruning import NullMove, Technique
+from searchlab.studies.tradeoff.tradeoff_config import DomainConf, from_engine
 from searchlab.studies.tradeoff.domains import Position, connect4_game
 from searchlab.studies.tradeoff.tradeoff_estimate import QUIESCENCE_FACTOR, full_tree
 from searchlab.studies.tradeoff.tradeoff_tables import NONDETERMINISTIC, load_table
@@ -101,7 +102,7 @@ def test_each_technique_reduces_nodes_on_a_fixed_test_set():
     for tech in cfg.techniques:
         if tech.family in ("sound", "quiescence"):    # quiescence adds nodes by design
             continue
-        pr = st.build_pruning(tech, 1.0, pc)
+        pr = tech.scaled(1.0, pc)
         nodes = sum(search(t, "alphabeta", "static", engine="reference", pruning=pr).nodes
                     for t in trees)
         assert nodes < ref, tech.label
@@ -152,8 +153,8 @@ class Zugzwang:
 
 
 def test_null_move_failure_is_detected():
-    techs = [TechniqueConf("alpha-beta (sound)", "sound"),
-             TechniqueConf("null R=1", "null_move", null_move=NullMoveConf(1))]
+    techs = [Technique(label="alpha-beta (sound)", family="sound"),
+             Technique(label="null R=1", family="null_move", null_move=NullMove(1))]
     pos = Position("zugzwang", "zugzwang", "z0", 0)
     pos.game = lambda *_: Zugzwang()       # a constructed domain
     rows = st.run_position(pos, DomainConf(depth=3, ordering="natural", budget=200), techs,

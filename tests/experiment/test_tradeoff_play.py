@@ -11,18 +11,17 @@ import pytest
 
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.calibration import sample_states
-from searchlab.algorithms.pruning import NullMove, Pruning
+from searchlab.algorithms.pruning import NullMove, Pruning, Technique
 from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import safe_moves
 from searchlab.games.null_move import NULL_MOVE_MIN_SAFE
 from searchlab.play.match import Player, play_game
 from searchlab.play.openings import random_openings
 from searchlab.studies.tradeoff.domains import Position
-from searchlab.studies.tradeoff.tradeoff_config import (DomainConf, MatchConf, NullMoveConf,
-                                                        TechniqueConf, null_move_guarded)
+from searchlab.studies.tradeoff.tradeoff_config import DomainConf, MatchConf, null_move_guarded
 from searchlab.studies.tradeoff.tradeoff_measure import match_game, run_match_task
 
-NULL = TechniqueConf("null R=2", "null_move", null_move=NullMoveConf(2))
+NULL = Technique(label="null R=2", family="null_move", null_move=NullMove(2))
 
 
 def _c4(play: str, persist: bool = True, guard: bool | None = None) -> DomainConf:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from searchlab.algorithms.pruning import Beam, Pruning
+from searchlab.algorithms import ordering_registry
+from searchlab.algorithms.pruning import Beam, NullMove, Pruning, Technique
 from searchlab.games.registry import registry
 from searchlab.testing import ConformanceError, check_game, check_ordering, check_pruning
 from searchlab.trees import IIDTree, IncrementalTree
@@ -89,3 +90,25 @@ def test_pruning_checks():
     check_pruning(Pruning(beam=Beam(width=2)), games, depth=3)      # unsound: it runs
     with pytest.raises(ConformanceError, match="sound"):   # a beam of one move is not sound
         check_pruning(Pruning(beam=Beam(width=1)), games, depth=4, sound=True)
+
+
+def test_the_battery_reads_the_registries(monkeypatch):
+    from searchlab.games.tictactoe import TicTacToe
+    game = TicTacToe()
+    rep = check_ordering("tt+killer+history", [game], depth=9)
+    assert rep.counts["compiled searches"] == 2           # declared compiled: compared node for node
+    assert "kernel searches" in check_ordering("random", [IncrementalTree(3, 4, seed=1)]).counts
+    # a registry entry declaring a compiled twin that does not exist is caught
+    fake = ordering_registry.Component("perfect", "base", "x", kernel="ORD_PERFECT",
+                                       compiled="B_NATURAL", oracle=True)
+    monkeypatch.setitem(ordering_registry.COMPONENTS, "perfect", fake)
+    with pytest.raises(ConformanceError, match="registry|compiled engine"):
+        check_ordering("perfect", [game], depth=9)
+
+
+def test_check_pruning_takes_the_record():
+    games = [IncrementalTree(3, 5, seed=s) for s in range(2)]
+    assert check_pruning(Technique(), games).counts["searches"] == 2      # sound by its family
+    check_pruning(Technique("null_r2", null_move=NullMove(2)), games)       # unsound: it runs
+    with pytest.raises(ConformanceError, match="record"):
+        check_pruning(Technique(label="x", family="beam", null_move=NullMove(2)), games)

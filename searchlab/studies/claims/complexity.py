@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from searchlab.algorithms.ordering_registry import describe
 from searchlab.analysis import theory as T
 from searchlab.analysis.estimators import count_matrix, fit_with_ci
 from searchlab.analysis.format import number, percent
@@ -341,7 +342,7 @@ def _no_worse_than_minimax(ctx: Context) -> tuple[list[str], bool | None]:
     if df.empty or "ordering" not in df.columns or "b" not in df.columns:
         return [], None
     ab = df[(df["algorithm"] != "minimax") & df["b"].notna()]
-    is_id = ab["ordering"].astype(str).str.split("+").apply(lambda p: "id" in p)
+    is_id = ab["ordering"].astype(str).apply(lambda o: describe(o).has("id"))
     out, ok = [], None
 
     def ratio(x):

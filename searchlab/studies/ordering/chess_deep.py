@@ -53,6 +53,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from searchlab.algorithms.ordering_registry import describe
 from searchlab.analysis.stats import classify, holm, mean_ci, paired_ratio
 from searchlab.analysis.markdown_tables import md_table
 from searchlab.studies.claims import complexity as X
@@ -111,7 +112,7 @@ def solved_by_budget(df: pd.DataFrame, budgets=BUDGETS) -> pd.DataFrame:
     a budget above the policy's cap is ``beyond_cap`` (share, solved, mean depth None)."""
     rows = []
     for (suite, policy), g in df.groupby(["positions", "ordering"], sort=True):
-        has_id = "id" in policy.split("+")
+        has_id = describe(policy).has("id")
         cap = g["cap"].iloc[0]
         for budget in budgets:
             if budget > cap:

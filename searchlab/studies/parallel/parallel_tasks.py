@@ -18,6 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from searchlab.algorithms.ordering_registry import describe  # noqa: E402
 from searchlab.games.registry import registry as game_registry  # noqa: E402
 from searchlab.parallel.game_simulation import TABLE_ALGORITHMS  # noqa: E402
 from searchlab.parallel.simulate import ALGORITHMS, Costs, simulate  # noqa: E402
@@ -51,7 +52,7 @@ def _rows(game, depth, algorithms, ps, costs, min_split, tt_bits, ordering, seed
                     split_plies=None)          # the sequential search (p = 1 never splits)
     rows = []
     for alg in algorithms:
-        if alg in TABLE_ALGORITHMS and not on_tree and "tt" not in ordering.split("+"):
+        if alg in TABLE_ALGORITHMS and not on_tree and not describe(ordering).has("tt"):
             continue
         for p in ps:
             r = simulate(game, alg, p, depth=depth, costs=costs, min_split=min_split,

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
+from searchlab.algorithms.ordering_registry import describe
 from searchlab.analysis.figures import figsize, given_axes, in_paper_style, save
 from searchlab.analysis.format import number, panel_title, percent
 from searchlab.analysis.palette import technique_style
@@ -58,7 +59,7 @@ def coverage_note(df: pd.DataFrame) -> str:
     trees = sorted(ok["tree"].dropna().unique())
     out = []
     for o in sorted(ok["ordering"].dropna().unique()):
-        if "id" not in str(o).split("+"):
+        if not describe(o).has("id"):
             continue
         on = sorted(ok.loc[ok["ordering"] == o, "tree"].dropna().unique())
         if on and on != trees:

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
+from searchlab.algorithms.ordering_registry import describe
 from searchlab.games.registry import registry as game_registry
 from searchlab.analysis.estimators import count_matrix, fit_growth, fit_with_ci, rn_bstar
 from searchlab.analysis.figures import given_axes, in_paper_style, paper_grid, save
@@ -93,7 +94,7 @@ def _setting(row: pd.Series) -> str:
 
 
 def _policy_key(p: str) -> tuple:
-    parts = p.split(":")[-1].split("+")
+    parts = describe(p).written
     base = [x for x in parts if x in _BASE_ORDER]
     rank = _BASE_ORDER.index(base[0]) if base else 1
     return (p.count(":"), rank == len(_BASE_ORDER) - 1, len(parts), rank, p)
@@ -305,8 +306,9 @@ def fail_high_first(table: pd.DataFrame) -> pd.DataFrame:
 
 def _without_id(policy: str) -> Optional[str]:
     head, _, spec = policy.rpartition(":")
-    parts = [p for p in spec.split("+") if p != "id"]
-    if len(parts) == len(spec.split("+")):
+    written = describe(spec).written
+    parts = [p for p in written if p != "id"]
+    if len(parts) == len(written):
         return None
     rest = "+".join(parts) if parts else "natural"
     return f"{head}:{rest}" if head else rest
@@ -395,7 +397,7 @@ def solved_share(table: pd.DataFrame, budgets: Sequence[int] = DEFAULT_BUDGETS) 
             s = int(x["solved"].astype(bool).sum())
             rows.append(dict(setting=setting, policy=policy, limit=f"d={int(d)}", n=len(x),
                              solved=s, share=s / len(x), mean_depth=float(d)))
-        has_id = "id" in policy.split(":")[-1].split("+")
+        has_id = describe(policy).has("id")
         for budget in budgets:
             solved, depths, n = 0, [], 0
             for _, pos in g.groupby("unit"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
+from searchlab.algorithms.ordering_registry import describe
 from searchlab.errors import SearchlabError
 from searchlab.experiment import grid
 from searchlab.experiment.session import unwritten_report
@@ -36,7 +37,7 @@ def policies_report(run_dir: Path, log: Callable[[str], None]) -> None:
     try:
         df = load(run_dir)
         if df.empty or not (df["game"].notna().any() or any(
-                POLICY_PARTS & set(str(o).split("+")) for o in df["ordering"].unique())):
+                POLICY_PARTS & set(describe(o).parts) for o in df["ordering"].unique())):
             return
         report = Path(run_dir) / "report.md"
         if report.exists() and "## Move-ordering policies" in report.read_text():

@@ -21,7 +21,10 @@ from pathlib import Path
 from typing import Any, Optional
 
 
-from searchlab.algorithms.ordering import parse_ordering
+from searchlab.algorithms.ordering_registry import ordering_of
+from searchlab.algorithms.pruning import FAMILIES as TECHNIQUE_FAMILIES
+from searchlab.algorithms.pruning import Technique
+from searchlab.errors import InvalidParameterError
 from searchlab.experiment.games import sample_game
 from searchlab.experiment.schema import ConfigError
 from searchlab.experiment.validation import plain_config, structured
@@ -39,65 +42,12 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data"      # searchlab/data: s
 #: tree's null move is its own and has no guard to switch)
 NULL_MOVE_GUARDS = {"incremental": (None,), "connect4": (None, True, False),
                     "othello": (None, False), "chess": (None, True)}
-FAMILIES = ("sound", "null_move", "lmr", "futility", "razoring", "beam", "probcut", "quiescence")
+#: the technique families (searchlab.algorithms.pruning.FAMILIES, declared there once)
+FAMILIES = tuple(TECHNIQUE_FAMILIES)
 #: what ``tasks`` may say: which task kinds run (tuning: the tuning study, TuningConf)
 TASK_KINDS = ("all", "positions", "matches", "tuning")
 #: the tuning study's two stages
 TUNING_STAGES = ("tune", "confirm")
-
-
-# --- techniques ---------------------------------------------------------------------------
-@dataclass
-class NullMoveConf:
-    reduction: int = 2
-    adaptive_depth: Optional[int] = None
-    verify: bool = False
-
-
-@dataclass
-class LmrConf:
-    after: int = 3
-    min_depth: int = 3
-    reduction: int = 1
-    schedule: str = "constant"
-
-
-@dataclass
-class FutilityConf:
-    margin: float = 0.3                 # x value_scale
-    razor_margin: Optional[float] = None   # x value_scale
-    razor_depth: int = 2
-
-
-@dataclass
-class BeamConf:
-    width: int = 3
-    widths: list[int] = field(default_factory=list)
-
-
-@dataclass
-class ProbCutConf:
-    threshold: float = 1.5              # shallow/deep come from the domain's probcut_fit
-
-
-@dataclass
-class QuiescenceConf:
-    max_depth: int = 8
-
-
-@dataclass
-class TechniqueConf:
-    """One technique at one parameter setting; ``family`` names which record is set
-    ("sound" = nothing on: plain alpha-beta, the reference configuration)."""
-
-    label: str = "alpha-beta"
-    family: str = "sound"
-    null_move: Optional[NullMoveConf] = None
-    lmr: Optional[LmrConf] = None
-    futility: Optional[FutilityConf] = None
-    beam: Optional[BeamConf] = None
-    probcut: Optional[ProbCutConf] = None
-    quiescence: Optional[QuiescenceConf] = None
 
 
 # --- domains --------------------------------------------------------------------------------
@@ -218,7 +168,10 @@ class TradeoffSection:
     domain: Any = "all"             # "all", one domain name, or a list of names
     size: str = "full"              # informational: the size preset used
     tasks: str = "all"              # all | positions | matches | tuning: which task kinds to run
-    techniques: list[TechniqueConf] = field(default_factory=list)
+    #: technique records as config mappings (label, family, the technique's parameters), read
+    #: by searchlab.algorithms.pruning.Technique.from_config: futility and razoring margins in
+    #: units of the domain's value_scale; ProbCut's threshold (its model is the domain's fit)
+    techniques: list[Any] = field(default_factory=list)
     domains: Domains = field(default_factory=Domains)
     tuning: TuningConf = field(default_factory=TuningConf)
 
@@ -236,7 +189,7 @@ class TradeoffConfig:
     results_dir: str = "results"
     size: str = "full"              # informational: the size preset used (full, small, tiny)
     tasks: str = "all"              # all | positions | matches | tuning
-    techniques: list[TechniqueConf] = field(default_factory=list)
+    techniques: list[Technique] = field(default_factory=list)
     domains: Domains = field(default_factory=Domains)
     tuning: TuningConf = field(default_factory=TuningConf)
 
@@ -262,12 +215,18 @@ def from_engine(cfg: Any) -> TradeoffConfig:
     if not isinstance(section, dict):
         _fail(f"tradeoff must be a mapping (the study's section); got {section!r}")
     sec = structured(TradeoffSection, section, "tradeoff")
+    techniques = []
+    for i, node in enumerate(sec.techniques):
+        try:
+            techniques.append(Technique.from_config(node, f"tradeoff.techniques[{i}]"))
+        except InvalidParameterError as e:
+            _fail(str(e))
     runner = data.get("runner") or {}
     tc = TradeoffConfig(study=data.get("name"), description=data.get("description") or "",
                         seed=data.get("seed"), domain=sec.domain,
                         n_jobs=runner.get("n_jobs", 2), progress=runner.get("progress", True),
                         results_dir=data.get("results_dir") or "results", size=sec.size,
-                        tasks=sec.tasks, techniques=sec.techniques, domains=sec.domains,
+                        tasks=sec.tasks, techniques=techniques, domains=sec.domains,
                         tuning=sec.tuning)
     try:
         return validate(tc)
@@ -334,39 +293,10 @@ def validate(cfg: TradeoffConfig) -> TradeoffConfig:
     if not any(t.family == "sound" for t in cfg.techniques):
         _fail("techniques: one entry must have family 'sound' (the reference configuration)")
     for i, t in enumerate(cfg.techniques):
-        k = f"techniques[{i}] ({t.label})"
-        if t.family not in FAMILIES:
-            _fail(f"{k}.family must be one of {', '.join(FAMILIES)}; got {t.family!r}")
-        on = [n for n in ("null_move", "lmr", "futility", "beam", "probcut", "quiescence")
-              if getattr(t, n) is not None]
-        want = {"sound": [], "razoring": ["futility"]}.get(t.family, [t.family])
-        if on != want:
-            _fail(f"{k}: family {t.family!r} needs exactly {want or 'no technique'} set; got {on}")
-        if t.null_move is not None:
-            _int(f"{k}.null_move.reduction", t.null_move.reduction, 1)
-            if t.null_move.adaptive_depth is not None:
-                _int(f"{k}.null_move.adaptive_depth", t.null_move.adaptive_depth, 1)
-        if t.lmr is not None:
-            _int(f"{k}.lmr.after", t.lmr.after, 1)
-            _int(f"{k}.lmr.min_depth", t.lmr.min_depth, 1)
-            _int(f"{k}.lmr.reduction", t.lmr.reduction, 1)
-            if t.lmr.schedule not in ("constant", "log"):
-                _fail(f"{k}.lmr.schedule must be constant or log; got {t.lmr.schedule!r}")
-        if t.futility is not None:
-            check_number(f"{k}.futility.margin", t.futility.margin, 0.0, error=ConfigError)
-            if (t.family == "razoring") != (t.futility.razor_margin is not None):
-                _fail(f"{k}: family 'razoring' goes with futility.razor_margin set, "
-                      f"'futility' without it")
-            if t.futility.razor_margin is not None:
-                check_number(f"{k}.futility.razor_margin", t.futility.razor_margin, 0.0,
-                             error=ConfigError)
-        if t.beam is not None:
-            for w in [t.beam.width, *t.beam.widths]:
-                _int(f"{k}.beam.width", w, 1)
-        if t.probcut is not None:
-            check_number(f"{k}.probcut.threshold", t.probcut.threshold, 0.0, error=ConfigError)
-        if t.quiescence is not None:
-            _int(f"{k}.quiescence.max_depth", t.quiescence.max_depth, 1)
+        try:
+            t.check()           # the family matches the fields set; parameters in range
+        except InvalidParameterError as e:
+            _fail(f"techniques[{i}] ({t.label}): {e}")
     for n in names:
         d = getattr(cfg.domains, n)
         k = f"domains.{n}"
@@ -503,7 +433,7 @@ def _check_orderings(key: str, domain: str, d: DomainConf) -> None:
         if where.endswith("match.ordering") and not d.match.enabled:
             continue
         try:
-            parse_ordering(o, game)
+            ordering_of(o, game)
         except ValueError as e:
             first = str(e).splitlines()[0] if str(e) else type(e).__name__
             _fail(f"{where}: {first}")

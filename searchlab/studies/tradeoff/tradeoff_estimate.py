@@ -33,7 +33,8 @@ from searchlab.experiment.budget import full_tree_nodes, human
 from searchlab.games.registry import entry as game_entry
 from searchlab.games.registry import registry as game_registry
 from searchlab.experiment.schema import ConfigError
-from searchlab.studies.tradeoff.tradeoff_config import (DomainConf, TechniqueConf, TradeoffConfig,
+from searchlab.algorithms.pruning import Technique
+from searchlab.studies.tradeoff.tradeoff_config import (DomainConf, TradeoffConfig,
                                                  selected_domains)
 from searchlab.limits import MAX_COUNT
 
@@ -49,7 +50,7 @@ def full_tree(domain: str, dconf: DomainConf) -> int:
     return full_tree_nodes(dconf.b if domain == "incremental" else game_entry(domain).nominal_b, dconf.depth)
 
 
-def position_work(domain: str, dconf: DomainConf, techniques: list[TechniqueConf]) -> int:
+def position_work(domain: str, dconf: DomainConf, techniques: list[Technique]) -> int:
     """Upper bound of the nodes one position task of ``domain`` visits (module doc)."""
     factors = 2 + sum(QUIESCENCE_FACTOR if t.quiescence is not None else 1 for t in techniques)
     work = factors * full_tree(domain, dconf) + (len(techniques) + 1) * dconf.budget

@@ -23,8 +23,7 @@ import numpy as np
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.calibration import fit_probcut
 from searchlab.algorithms.ground_truth import exact_best_moves
-from searchlab.algorithms.pruning import (Beam, Futility, LateMoveReductions, NullMove, ProbCut,
-                                          Pruning, Quiescence)
+from searchlab.algorithms.pruning import Pruning, Quiescence, Technique
 from searchlab.errors import SearchlabError
 from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import solve
@@ -36,49 +35,14 @@ from searchlab.play.clock_noise import ClockNoise, clock_noise
 from searchlab.play.match import Player, play_game
 from searchlab.play.openings import Opening, random_openings
 from searchlab.studies.tradeoff import domains as dom
-from searchlab.studies.tradeoff.tradeoff_config import (DOMAINS, TechniqueConf, TradeoffConfig,
-                                                        null_move_guarded)
+from searchlab.studies.tradeoff.tradeoff_config import DOMAINS, TradeoffConfig, null_move_guarded
 
 SOUND = "sound"
 
-# --- techniques -----------------------------------------------------------------------------
-def params_text(t: TechniqueConf) -> str:
-    """The technique's parameters as one short string (for tables)."""
-    rec = getattr(t, t.family if t.family != "razoring" else "futility", None) \
-        if t.family != SOUND else None
-    if rec is None:
-        return "-"
-    d = dataclasses.asdict(rec)
-    return ", ".join(f"{k}={v}" for k, v in d.items() if v not in (None, [], ()))
-
-
-def build_pruning(t: TechniqueConf, scale: float, probcut: ProbCut | None) -> Pruning | None:
-    """The Pruning record of technique ``t`` in a domain of value scale ``scale``; None when
-    it needs a ProbCut model and there is none."""
-    kw: dict[str, Any] = {}
-    if t.null_move is not None:
-        n = t.null_move
-        kw["null_move"] = NullMove(n.reduction, n.adaptive_depth, n.verify)
-    if t.lmr is not None:
-        x = t.lmr
-        kw["lmr"] = LateMoveReductions(x.after, x.min_depth, x.reduction, x.schedule)
-    if t.futility is not None:
-        f = t.futility
-        kw["futility"] = Futility(f.margin * scale,
-                                  None if f.razor_margin is None else f.razor_margin * scale,
-                                  f.razor_depth)
-    if t.beam is not None:
-        kw["beam"] = Beam(t.beam.width, tuple(t.beam.widths))
-    if t.probcut is not None:
-        if probcut is None:
-            return None
-        kw["probcut"] = dataclasses.replace(probcut, threshold=t.probcut.threshold)
-    if t.quiescence is not None:
-        kw["quiescence"] = Quiescence(t.quiescence.max_depth)
-    return Pruning(**kw)
-
-
-def applies(t: TechniqueConf, game: Any) -> bool:
+# --- techniques ---------------------------------------------------------------------------
+# A technique is one pruning.Technique record: its Pruning in a domain is
+# ``t.scaled(value_scale, the domain's ProbCut fit)``, its table text ``t.params_text()``.
+def applies(t: Technique, game: Any) -> bool:
     """Whether the domain's game provides what the technique needs (quiescence: noisy moves)."""
     if t.quiescence is not None and not game.capabilities.noisy_moves:
         return False
@@ -112,7 +76,7 @@ def _c4_move_results(moves: str, legal: Iterable[int]) -> dict[int, int]:
     return {m: -solve(moves + str(m + 1)).score for m in legal}
 
 
-def run_position(pos: dom.Position, dconf: Any, techniques: list[TechniqueConf],
+def run_position(pos: dom.Position, dconf: Any, techniques: list[Technique],
                  models: dict, study: str) -> list[dict]:
     """Every applicable technique on one position: a list of table rows."""
     guarded = null_move_guarded(pos.domain, dconf)
@@ -144,7 +108,7 @@ def run_position(pos: dom.Position, dconf: Any, techniques: list[TechniqueConf],
     for t in techniques:
         if not applies(t, game):
             continue
-        pr = build_pruning(t, dconf.value_scale, models.get((pos.domain, pos.variant)))
+        pr = t.scaled(dconf.value_scale, models.get((pos.domain, pos.variant)))
         if pr is None:
             continue
         r = search(game, "alphabeta", ordering, depth=depth, engine="reference", pruning=pr)
@@ -152,7 +116,7 @@ def run_position(pos: dom.Position, dconf: Any, techniques: list[TechniqueConf],
         total = r.nodes + r.q_nodes
         rows.append(dict(
             study=study, domain=pos.domain, variant=pos.variant, position=pos.pid,
-            position_seed=pos.seed, technique=t.label, family=t.family, params=params_text(t),
+            position_seed=pos.seed, technique=t.label, family=t.family, params=t.params_text(),
             depth=depth, ordering=ordering, budget=dconf.budget,
             nodes=r.nodes, q_nodes=r.q_nodes, nodes_total=total, ref_nodes=ref.nodes,
             node_ratio=total / ref.nodes, wall_seconds=r.wall_time,
@@ -228,7 +192,7 @@ def match_openings(domain: str, dconf: Any, study_seed: int) -> list[Opening]:
                            dom.seed_for(study_seed, domain, "openings"), accept)
 
 
-def match_players(domain: str, dconf: Any, t: TechniqueConf, models: dict
+def match_players(domain: str, dconf: Any, t: Technique, models: dict
                   ) -> tuple[Player, Player]:
     """(A, B): the technique against sound alpha-beta, same ordering and budget, both playing
     as ``match.play`` says (play/match.py: "engine", an engine session per side and game whose
@@ -236,7 +200,7 @@ def match_players(domain: str, dconf: Any, t: TechniqueConf, models: dict
     ``match.persist_across_moves``, across moves; or "fresh-per-depth"); both get the match's
     quiescence, if any."""
     m = dconf.match
-    pr = build_pruning(t, dconf.value_scale, models.get((domain, domain)))
+    pr = t.scaled(dconf.value_scale, models.get((domain, domain)))
     if m.quiescence is not None:
         pr = dataclasses.replace(pr or Pruning(), quiescence=Quiescence(m.quiescence))
     persist = persists(m)
@@ -261,7 +225,7 @@ def persists(m: Any) -> bool:
     return m.play == "engine" and bool(m.persist_across_moves)
 
 
-def run_match_task(domain: str, dconf: Any, t: TechniqueConf, models: dict, openings: list,
+def run_match_task(domain: str, dconf: Any, t: Technique, models: dict, openings: list,
                    first_pair: int, study: str, seed: int) -> list[dict]:
     """Every opening of ``openings`` (pair ids from ``first_pair``) played as a game pair:
     one MATCH_GAME_SCHEMA row per game."""

@@ -156,6 +156,13 @@ def _tuning_tasks(cfg: TradeoffConfig, models: dict, chosen: dict | None) -> lis
     return tasks
 
 
+def plain(cfg: TradeoffConfig) -> dict:
+    """The config as plain values: the techniques as their records' ``science()``."""
+    d = dataclasses.asdict(cfg)
+    d["techniques"] = [t.science() for t in cfg.techniques]
+    return d
+
+
 def config_hash(cfg: TradeoffConfig) -> str:
     """A digest of everything that changes the study's numbers (not workers or progress).
 
@@ -166,8 +173,9 @@ def config_hash(cfg: TradeoffConfig) -> str:
     directories still resume, and one that plays otherwise gets a new one. Likewise the
     ``tuning`` section enters only with ``tasks: tuning`` (without ``tuned_run``: the confirm
     stage's session hashes the settings it chose instead), and ``match.budget_mode`` /
-    ``match.cpu_seconds`` only under a time control."""
-    d = dataclasses.asdict(cfg)
+    ``match.cpu_seconds`` only under a time control. Each technique enters as its record's
+    ``science()`` (the form hashed before the record existed)."""
+    d = plain(cfg)
     for k in ("n_jobs", "progress", "results_dir", "description"):
         d.pop(k)
     if cfg.tasks != "tuning":           # keys added later enter only where they are used
@@ -225,7 +233,7 @@ def tradeoff_session(cfg: TradeoffConfig) -> Session:
 
     return Session(
         kind="tradeoff", name=cfg.study, config_hash=digest,
-        config_yaml=dump_yaml(dataclasses.asdict(cfg)), plan=plan,
+        config_yaml=dump_yaml(plain(cfg)), plan=plan,
         rows=EnvelopeRows(FOLDERS), settings={"engine": "reference"},
         guard=lambda max_nodes: check_budget(cfg, max_nodes), counts=counts, finish=finish,
         summary=summary)

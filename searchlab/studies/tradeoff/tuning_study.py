@@ -24,7 +24,7 @@ a run of independent tasks; the second is a function of the config and the first
 stored games, and its config hash includes the chosen settings (a changed tune run cannot be
 resumed into an old confirmation).
 
-Each setting is a ``TechniqueConf`` (``grid_technique``) played by the trade-off study's match
+Each setting is its ``pruning.Technique`` record (``grid_technique``: GRID's) played by the trade-off study's match
 task (tradeoff_measure.run_match_task), so the rows are MATCH_GAME_SCHEMA rows in ``games/``
 with ``technique`` the grid name and ``budget`` the stage's budget. ProbCut settings use the
 domain's fitted model (``probcut.json``); a domain whose fit failed plays none of them.
@@ -35,37 +35,24 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from searchlab.experiment.schema import ConfigError
 from searchlab.play.openings import Opening
 from searchlab.play.tuning import GRID, check_disjoint, family, pick_best
-from searchlab.studies.tradeoff.tradeoff_config import (DomainConf, FutilityConf, LmrConf,
-                                                        NullMoveConf, ProbCutConf, TechniqueConf,
-                                                        TradeoffConfig, selected_domains)
+from searchlab.algorithms.pruning import Technique
+from searchlab.studies.tradeoff.tradeoff_config import (DomainConf, TradeoffConfig,
+                                                        selected_domains)
 from searchlab.studies.tradeoff.tradeoff_measure import match_game, match_openings
 from searchlab.studies.tradeoff.tradeoff_tables import load_table
 
 
-def grid_technique(name: str) -> TechniqueConf:
-    """The grid setting ``name`` as a trade-off technique (label = name): futility margins
-    stay in value-scale units (the study multiplies by the domain's ``value_scale``), ProbCut
-    gets its threshold (the model is the domain's fit)."""
-    rec, fam = GRID[name], family(name)
-    kw: dict[str, Any] = {}
-    if rec.null_move is not None:
-        n = rec.null_move
-        kw["null_move"] = NullMoveConf(n.reduction, n.adaptive_depth, n.verify)
-    if rec.lmr is not None:
-        x = rec.lmr
-        kw["lmr"] = LmrConf(x.after, x.min_depth, x.reduction, x.schedule)
-    if rec.futility is not None:
-        kw["futility"] = FutilityConf(rec.futility.margin, None)
-    if rec.probcut is not None:
-        kw["probcut"] = ProbCutConf(rec.probcut.threshold)
-    return TechniqueConf(label=name, family=fam, **kw)
+def grid_technique(name: str) -> Technique:
+    """The grid setting ``name``: its Technique record (label = name), as the trade-off study
+    plays it (futility margins in value-scale units, ProbCut's threshold with the domain's
+    fitted model). KeyError for an unknown name (validated before: tuning.settings)."""
+    return GRID[name]
 
 
 def tuning_domains(cfg: TradeoffConfig) -> list[str]:
@@ -99,7 +86,7 @@ def playable(name: str, domain: str, models: dict) -> bool:
 
 
 def tuning_matches(cfg: TradeoffConfig, models: dict, chosen: dict | None = None) -> list[tuple]:
-    """The stage's pairings as (domain, stage DomainConf, TechniqueConf, openings, first pair
+    """The stage's pairings as (domain, stage DomainConf, Technique, openings, first pair
     id): stage tune every playable setting on the tuning openings; stage confirm the
     ``chosen`` setting of each (domain, family) on the confirmation openings."""
     t = cfg.tuning
