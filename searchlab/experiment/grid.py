@@ -30,7 +30,7 @@ from searchlab.experiment import budget
 from searchlab.experiment.games import make_game, position_identity
 from searchlab.experiment.grid_size import (PlanSize, check_points, explicit_shape, game_points,
                                             grid_points, plan_size, refuse_over, size_summary,
-                                            slow_games_line, static_only, tree_points)
+                                            static_only, tree_points)
 from searchlab.experiment.schema import ConfigError
 from searchlab.experiment.seeds import derive_seed, task_digest
 from searchlab.experiment.study import Study, TreeSpec
@@ -220,22 +220,12 @@ def check_budget(p: Plan, max_nodes: int) -> None:
 
 def summary(p: Plan, study: Study) -> str:
     """One line describing the plan; its counts add up (tasks = kept grid points x instances,
-    or the sum over games of points x positions)."""
-    n = len(p.tasks)
-    kept = p.points - len(p.trimmed)
-    techniques = f" x {len(study.prunings)} pruning techniques" if len(study.prunings) > 1 else ""
-    if study.games:
-        points = {g: len({(t.d, t.algorithm, t.ordering) for t in p.tasks if t.game == g})
-                  for g in study.games}
-        per = " + ".join(f"{points[g]} grid points x {len(study.positions[g])} "
-                         f"{g.name} positions{techniques}" for g in study.games)
-    else:
-        per = f"{kept} grid points x {study.instances} instances{techniques}"
-    left = f"; {len(p.trimmed)} more points over sweep.d_budget left out" if p.trimmed else ""
-    line = (f"{study.name}: {n} tasks ({per}{left}); "
-            f"estimated work {budget.human(p.total_work)} nodes")
-    line += slow_games_line(study)
-    return line
+    or the sum over games of points x positions). The words are size_summary's: the dry run
+    (--plan, from the grid's sizes) and the run print the same line."""
+    points = {g: len({(t.d, t.algorithm, t.ordering) for t in p.tasks if t.game == g})
+              for g in study.games}
+    return size_summary(PlanSize(len(p.tasks), p.total_work, p.points, len(p.trimmed), points),
+                        study)
 
 
 # the grid's sizes, refusals and guard (grid_size.py), under their names here as before

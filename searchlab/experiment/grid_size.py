@@ -244,14 +244,18 @@ def plan_size(study: Study) -> PlanSize:
     return PlanSize(len(kept) * n, sum(max(1, p[6]) for p in kept) * n, points, len(trimmed))
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def size_summary(size: PlanSize, study: Study) -> str:
     """grid.summary's line from the plan's counts (the same words and numbers)."""
     techniques = f" x {len(study.prunings)} pruning techniques" if len(study.prunings) > 1 else ""
     if study.games:
-        per = " + ".join(f"{size.game_points.get(g, 0)} grid points x {len(study.positions[g])} "
-                         f"{g.name} positions{techniques}" for g in study.games)
+        per = " + ".join(f"{_count(size.game_points.get(g, 0), 'grid point')} x "
+                         f"{len(study.positions[g])} {g.name} positions{techniques}" for g in study.games)
     else:
-        per = f"{size.points - size.trimmed} grid points x {study.instances} instances{techniques}"
+        per = f"{_count(size.points - size.trimmed, 'grid point')} x {study.instances} instances{techniques}"
     left = f"; {size.trimmed} more points over sweep.d_budget left out" if size.trimmed else ""
     line = (f"{study.name}: {size.tasks} tasks ({per}{left}); "
             f"estimated work {budget.human(size.work)} nodes")

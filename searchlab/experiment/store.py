@@ -483,7 +483,16 @@ def load(path_or_glob: Any = "results", *, dedupe: bool = True, partial: bool = 
                    for n in listed.get(f, []) if not (run / f / n).exists()]
         status = RunStatus(run, planned_tasks(run), int(done), damaged.get(run, []),
                            recorded_complete(run), missing)
-        if not status.complete:
+        if status.planned is None and status.done == 0 and not status.damaged:
+            # no manifest.json and no rows: nothing says what the run was (manifest deleted, or
+            # a run killed before its first row); an empty frame would pass for a measured nothing
+            why = (f"{run} has no manifest.json and no rows: not a run that measured anything "
+                   "(its manifest and table deleted, or killed before its first row)")
+            if not partial:
+                raise IncompleteRunError(f"searchlab.load: {why}; load(..., partial=True) reads "
+                                         "it as empty")
+            warnings.warn(f"searchlab.load: {why}; partial data", stacklevel=2)
+        elif not status.complete:
             if not partial:
                 raise IncompleteRunError(refusal(status, "searchlab.load(..., partial=True)"))
             warnings.warn(f"searchlab.load: {status.problem()}; partial data", stacklevel=2)

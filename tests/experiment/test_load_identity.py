@@ -144,3 +144,17 @@ def test_a_resumed_run_is_complete_only_when_every_task_has_its_row(runs, tmp_pa
     assert manifest["complete"] and manifest["rows"] == 4
     assert manifest["parts"]["table"] == [p.name for p in store.list_parts(run)]
     assert len(store.load(run)) == 4
+
+
+def test_a_run_without_manifest_and_rows_is_not_read_as_an_empty_table(runs, tmp_path):
+    """manifest.json deleted and table/ emptied: nothing says what the run was, so an empty
+    frame would pass for a run that measured nothing."""
+    run = tmp_path / "a"
+    shutil.copytree(runs / "a", run)
+    (run / "manifest.json").unlink()
+    for part in store.list_parts(run):
+        part.unlink()
+    with pytest.raises(IncompleteRunError, match="has no manifest.json and no rows"):
+        store.load(run)
+    with pytest.warns(UserWarning, match="no manifest.json and no rows"):
+        assert store.load(run, partial=True).empty

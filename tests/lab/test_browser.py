@@ -149,7 +149,10 @@ def test_side_by_side_and_perfect_order(page):
     page.check('.alg[value="minimax"]')
     page.check('.alg[value="pvs"]')
     page.select_option("#ordering", "perfect")
-    page.wait_for_function("document.querySelectorAll('.panel').length === 3")
+    # three panels alone can be the natural-order trace still on screen: wait for the one asked for
+    page.wait_for_function("document.querySelectorAll('.panel').length === 3 && "
+                           "window.SEARCHLAB_TRACE && window.SEARCHLAB_TRACE.traces.length === 3 && "
+                           "window.SEARCHLAB_TRACE.traces.every(t => t.ordering === 'perfect')")
     page.click('[data-act="reset"]')
     data = page.evaluate("window.SEARCHLAB_TRACE")
     for _ in range(300):
