@@ -94,14 +94,17 @@ def main(argv: list[str] | None = None) -> int:
     try:
         fit_depths = (run_fit_depths(run_dir) if args.fit_depths is None
                       else None if args.fit_depths == "all" else args.fit_depths)
+        # the tables first: a refused --columns (checked against the run's own table columns)
+        # then leaves no new report.md behind
+        tables = write_run_tables(run_dir, args.tables, n_resamples=args.resamples,
+                                  partial=args.partial, estimators=args.estimators,
+                                  columns=args.columns, digits=args.digits,
+                                  fit_depths=fit_depths) if args.tables else None
         path = write_run_report(run_dir, fmt=args.format, exact=not args.no_exact,
                                 n_resamples=args.resamples, partial=args.partial, fit_depths=fit_depths,
                                 claims=args.claims, overlay=args.overlay)
-        if args.tables:
-            link_tables(path, write_run_tables(run_dir, args.tables, n_resamples=args.resamples,
-                                               partial=args.partial, estimators=args.estimators,
-                                               columns=args.columns, digits=args.digits,
-                                               fit_depths=fit_depths))
+        if tables is not None:
+            link_tables(path, tables)
     except (OSError, SearchlabError) as e:     # not a run, incomplete, unwritable: one line
         print(f"searchlab-report: error: {e}", file=sys.stderr)
         return 2

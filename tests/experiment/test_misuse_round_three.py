@@ -267,3 +267,4 @@ def test_report_tables_with_an_unknown_column_is_one_line_exit_2(tmp_path, capsy
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "columns must be among this run's table columns" in err
     assert "got nosuch" in err and "ValueError" not in err
+    assert not (run / "report.md").exists()     # refused before the report was written
