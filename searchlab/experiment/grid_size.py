@@ -64,16 +64,20 @@ def static_only(study: Study) -> set[tuple[int, str]]:
     return {(i, o) for i in range(len(study.trees)) if not has[i] for o in needs_static}
 
 
+def _check_tasks(upper: int, shrink: str) -> None:
+    """ConfigError when the grid's upper bound on tasks is over MAX_TASKS, naming what to shrink."""
+    if upper > MAX_TASKS:
+        raise ConfigError(f"the grid has up to {upper} tasks, over the limit of {MAX_TASKS} per "
+                          f"study (searchlab.limits.MAX_TASKS): shrink {shrink}, or split the study")
+
+
 def game_points(study: Study) -> tuple[list[tuple], list[tuple], int]:
     """A game study's points, without their positions: (kept points as (game, d, algorithm,
     ordering, nodes, work, cap), points trimmed by sweep.d_budget, the number of points);
     ConfigError for a grid over MAX_TASKS, an oracle over its limit or an empty grid."""
     upper = sum(len(g.depths or study.d) * len(study.algorithms) * len(study.game_orderings[g])
                 * len(study.positions[g]) for g in study.games) * len(study.prunings)
-    if upper > MAX_TASKS:
-        raise ConfigError(f"the grid has up to {upper} tasks, over the limit of {MAX_TASKS} per "
-                          "study (searchlab.limits.MAX_TASKS): shrink sweep.d, sweep.ordering or "
-                          "sweep.instances (game.sample), or split the study")
+    _check_tasks(upper, "sweep.d, sweep.ordering or sweep.instances (game.sample)")
     kept: list[tuple] = []
     trimmed: list[tuple] = []
     points = 0
@@ -117,10 +121,7 @@ def tree_points(study: Study) -> tuple[list[tuple], list[tuple], int, list[str]]
                           "per study (searchlab.limits.MAX_GRID_POINTS): shrink sweep.b or "
                           "sweep.d, or split the study")
     upper = points * study.instances
-    if upper > MAX_TASKS:
-        raise ConfigError(f"the grid has up to {upper} tasks, over the limit of {MAX_TASKS} per "
-                          "study (searchlab.limits.MAX_TASKS): shrink sweep.b, sweep.d or "
-                          "sweep.instances, or split the study")
+    _check_tasks(upper, "sweep.b, sweep.d or sweep.instances")
     kept: list[tuple] = []
     trimmed: list[tuple] = []
     points = 0
