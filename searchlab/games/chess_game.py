@@ -480,6 +480,8 @@ GAME = GameEntry(name="chess", make=Chess, source_kind="file", sources=("wac", "
                  nominal_b=35, label="Chess", load_positions=_suite_positions, from_text=Chess,
                  own_ordering="captures", order=40, sides=("white", "black"),
                  proven_bound=10_000.0,
+                 # its engine's cold compile, CPU s (docs/compile-time.md, the warm-up row)
+                 compile_seconds=37,
                  # the lab has no drawing of it: its generic view (FEN text, UCI move buttons)
                  # with the sides named
                  lab_board=LabBoard(sides=("White", "Black")))

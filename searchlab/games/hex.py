@@ -559,4 +559,6 @@ GAME = GameEntry(name="hex", make=lambda: Hex(7), source_kind="random",
                  sources=tuple(f"{n}x{n}" for n in range(1, 12)), nominal_b=40, label="Hex",
                  random_position=lambda source, ply, seed: Hex.random(board_size(source), ply, seed),
                  max_ply=lambda source: board_size(source) ** 2 - 1, own_ordering="adjacent",
-                 lab=True, lab_board=LAB_BOARD, order=50)
+                 lab=True, lab_board=LAB_BOARD, order=50,
+                 # its engine's cold compile, CPU s (docs/compile-time.md, the warm-up row)
+                 compile_seconds=23)

@@ -552,4 +552,6 @@ GAME = GameEntry(name="othello", make=Othello, source_kind="random", sources=("r
                  random_position=lambda source, ply, seed: Othello.random(ply, seed),
                  max_ply=lambda source: MAX_RANDOM_PLY, format_move=_move_text, own_ordering="corners",
                  at_state=Othello, lab=True, lab_board=LAB_BOARD, order=30, sides=("black", "white"),
-                 max_plies=MAX_PLIES, proven_bound=1.0)
+                 max_plies=MAX_PLIES, proven_bound=1.0,
+                 # its engine's cold compile, CPU s (docs/compile-time.md, the warm-up row)
+                 compile_seconds=28)

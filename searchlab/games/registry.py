@@ -1,9 +1,9 @@
 """The game registry: one declaration per game, read by every consumer.
 
 A game is declared once, beside its code, as a :class:`GameEntry` (its name, how to build it,
-its position sources, nominal branching factor, whether the lab can draw it, its colour and
-display order). Built-in games declare theirs as a module-level ``GAME`` in their own module
-(``searchlab/games/othello.py`` and the like); plug-ins come the same way from outside the
+its position sources, nominal branching factor, whether the lab can draw it, its engine's cold
+compile, its colour and display order). Built-in games declare theirs as a module-level ``GAME`` in their
+own module (``searchlab/games/othello.py`` and the like); plug-ins come the same way from outside the
 package, by one of
 
 - an entry point in the group ``searchlab.games`` naming a ``GameEntry`` (installed packages;
@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, Callable, Mapping, Optional, Sequence
 
+from searchlab.compile_costs import COLD_SECONDS, DEFAULT_GAME_SECONDS
 from searchlab.errors import InvalidParameterError
 
 #: the entry-point group of installed game plug-ins
@@ -109,7 +110,6 @@ class GameEntry:
             (needs a ``lab_board`` with ``cells``).
         lab_board: how the lab shows it (a :class:`LabBoard`: drawn where it gives ``cells``;
             None: the lab's generic view, the position as text and the moves as buttons).
-        colour: its colour in figures (a matplotlib colour; None: the palette's cycle).
         order: display order (menus, tables, figures), smaller first.
         params: keyword arguments for ``make`` (``_target_`` plug-ins; part of the identity).
         target: the ``_target_`` the entry came from (None: a registered entry).
@@ -123,6 +123,12 @@ class GameEntry:
         proven_bound: the ``|value|`` at or above which a search value is a proven result
             (a win or loss found), not a heuristic estimate (None: the game's values do not
             tell).
+        colour: its colour in figures (a matplotlib colour; None: the palette's cycle).
+        compile_seconds: its compiled two-player engine's cold compile, CPU seconds of a
+            process from an empty cache (docs/compile-time.md), quoted by the dry run and the
+            compile announcements and ordering the warm-up (None: not measured; a game with
+            compiled primitives is then quoted ``compile_costs.DEFAULT_GAME_SECONDS``,
+            :meth:`cold_seconds`).
     """
 
     name: str
@@ -147,6 +153,7 @@ class GameEntry:
     sides: tuple[str, str] = ("first", "second")
     max_plies: Optional[int] = None
     proven_bound: Optional[float] = None
+    compile_seconds: Optional[float] = None
 
     def __post_init__(self) -> None:
         if self.source_kind not in SOURCE_KINDS:
@@ -180,6 +187,14 @@ class GameEntry:
         """Whether the game supplies the compiled engine's primitives (else: reference engine)."""
         caps = getattr(self.start(), "capabilities", None)
         return bool(getattr(caps, "compiled", False))
+
+    def cold_seconds(self) -> Optional[float]:
+        """Its compiled engine's cold compile in CPU seconds: the declared ``compile_seconds``,
+        else DEFAULT_GAME_SECONDS for a game with compiled primitives; None for a game without
+        them (it runs on the reference engine: nothing to compile)."""
+        if self.compile_seconds is not None:
+            return float(self.compile_seconds)
+        return DEFAULT_GAME_SECONDS if self.compiled() else None
 
 
 def random_play(game: Any, ply: int, seed: int) -> Any:
@@ -248,6 +263,16 @@ def registry() -> Mapping[str, GameEntry]:
 def game_names() -> tuple[str, ...]:
     """The registered games' names, in display order (the allowed values of ``game.name``)."""
     return tuple(registry())
+
+
+def cold_seconds(engine: str) -> Optional[float]:
+    """The cold compile in CPU seconds of the warm-up engine ``engine`` (searchlab-warm-up's
+    names): a registered game's own (:meth:`GameEntry.cold_seconds`), else the table of the
+    other engines (compile_costs.COLD_SECONDS); None when not measured."""
+    reg = registry()
+    if engine in reg:
+        return reg[engine].cold_seconds()
+    return COLD_SECONDS.get(engine)
 
 
 def plugin_errors() -> Mapping[str, str]:
