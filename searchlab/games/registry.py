@@ -2,7 +2,7 @@
 
 A game is declared once, beside its code, as a :class:`GameEntry` (its name, how to build it,
 its position sources, nominal branching factor, whether the lab can draw it, its engine's cold
-compile, its colour and display order). Built-in games declare theirs as a module-level ``GAME`` in their
+compile, its display order). Built-in games declare theirs as a module-level ``GAME`` in their
 own module (``searchlab/games/othello.py`` and the like); plug-ins come the same way from outside the
 package, by one of
 
@@ -123,7 +123,6 @@ class GameEntry:
         proven_bound: the ``|value|`` at or above which a search value is a proven result
             (a win or loss found), not a heuristic estimate (None: the game's values do not
             tell).
-        colour: its colour in figures (a matplotlib colour; None: the palette's cycle).
         compile_seconds: its compiled two-player engine's cold compile, CPU seconds of a
             process from an empty cache (docs/compile-time.md), quoted by the dry run and the
             compile announcements and ordering the warm-up (None: not measured; a game with
@@ -145,7 +144,6 @@ class GameEntry:
     own_ordering: Optional[str] = None
     lab: bool = False
     lab_board: Optional[LabBoard] = None
-    colour: Optional[str] = None
     order: int = 100
     params: tuple = field(default=())
     target: Optional[str] = None
