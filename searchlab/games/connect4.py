@@ -531,7 +531,8 @@ LAB_BOARD = LabBoard(build=ConnectFour.from_text,
                      after=lambda position, game, move: position.strip() + str(move + 1),
                      move_name=lambda game, move: str(move + 1),
                      first_to_move=lambda state: state.first_player_to_move, cells=_lab_cells,
-                     sides=("Red", "Yellow"), depth=10, score=True)
+                     pieces=("Red", "Yellow"), depth=10, score=True, layout="columns",
+                     colours=("#d62828", "#f6c90e"))
 
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="connect4", make=ConnectFour, source_kind="file",

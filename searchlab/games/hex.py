@@ -551,8 +551,9 @@ LAB_BOARD = LabBoard(build=_lab_build, after=_lab_after,
                      move_name=lambda game, move: cell_name(move, game.n),
                      first_to_move=lambda state: state.x_to_move, cells=_lab_cells,
                      move_cell=lambda game, move: [move // game.n, move % game.n],
-                     sides=("X (top-bottom)", "O (left-right)"), depth=5,
-                     extra=lambda game: {"n": game.n})
+                     pieces=("X (top-bottom)", "O (left-right)"), depth=5,
+                     extra=lambda game: {"n": game.n}, layout="hexagons",
+                     sizes=tuple(range(MIN_SIZE, MAX_SIZE + 1)), size=7)
 
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="hex", make=lambda: Hex(7), source_kind="random",

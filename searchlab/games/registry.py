@@ -47,6 +47,8 @@ _BUILTIN_MODULES = ("searchlab.games.tictactoe", "searchlab.games.connect4",
                     "searchlab.games.hex")
 
 SOURCE_KINDS = ("start", "random", "file")
+#: the board drawings the lab's play page has (LabBoard.layout)
+LAYOUTS = ("grid", "hexagons", "columns")
 
 
 @dataclass(frozen=True)
@@ -66,10 +68,30 @@ class LabBoard:
             second's (None: no drawing; the lab shows its generic view).
         move_cell: ``(game, move) -> [row, col]`` of the cell a move fills, or None (a move
             without one: a pass, a column).
-        sides: the two players' names (first, second).
+        pieces: the names the page gives the two sides where its drawing names them by their
+            pieces (Connect Four's red and yellow discs, tic-tac-toe's X and O); None: the
+            game's own ``GameEntry.sides``, capitalised (one declaration of the sides).
         depth: the play page's default horizon.
         score: whether a finished game's outcome states the score (the utility's size).
         extra: ``game -> dict`` of further fields the drawing needs (Hex: its size ``n``).
+
+    How the page draws ``cells`` (sent with every position, :meth:`drawing`; the page names no
+    game):
+        layout: ``grid`` (a square grid of cells), ``hexagons`` (a rhombus of hexagons, each side's
+            two edges in its colour) or ``columns`` (a rack whose moves are its columns: a
+            move's cell is where the disc lands).
+        colours: the two sides' stone colours (CSS colours).
+        marks: the sides' pieces are drawn as their names' letters (X, O), not as stones.
+        cell_size: a grid cell's width in pixels.
+        square: a grid cell's fill colour.
+        coordinates: a grid's columns lettered and rows numbered around it (a move's name
+            is then its coordinate).
+        hints: a dot on each cell where the side to move may play.
+        numbered: each grid cell's number (row * columns + column) written in its corner.
+        passes: a move without a cell is a pass, played by the page's pass button.
+        sizes: the board sizes a new game may be played on (a selector; the new game's
+            position is the size's text); empty: one start position.
+        size: the size first selected (one of ``sizes``).
     """
 
     build: Optional[Callable[[str], Any]] = None
@@ -78,10 +100,36 @@ class LabBoard:
     first_to_move: Optional[Callable[[Any], bool]] = None
     cells: Optional[Callable[[Any], list]] = None
     move_cell: Callable[[Any, Any], Optional[list]] = lambda game, move: None
-    sides: tuple[str, str] = ("first player", "second player")
+    pieces: Optional[tuple[str, str]] = None
     depth: int = 4
     score: bool = False
     extra: Callable[[Any], dict] = lambda game: {}
+    layout: str = "grid"
+    colours: tuple[str, str] = ("#1d3557", "#d62828")
+    marks: bool = False
+    cell_size: int = 80
+    square: str = "#fff"
+    coordinates: bool = False
+    hints: bool = False
+    numbered: bool = False
+    passes: bool = False
+    sizes: tuple[int, ...] = ()
+    size: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        if self.layout not in LAYOUTS:
+            raise InvalidParameterError(
+                f"LabBoard layout must be one of {', '.join(LAYOUTS)}; got {self.layout!r}")
+        if self.sizes and self.size not in self.sizes:
+            raise InvalidParameterError(
+                f"LabBoard size must be one of its sizes {list(self.sizes)}; got {self.size!r}")
+
+    def drawing(self) -> dict[str, Any]:
+        """The facts the page draws the board by (JSON values; the class docstring)."""
+        return dict(layout=self.layout, colours=list(self.colours), marks=self.marks,
+                    cell_size=self.cell_size, square=self.square, coordinates=self.coordinates,
+                    hints=self.hints, numbered=self.numbered, passes=self.passes,
+                    sizes=list(self.sizes), size=self.size)
 
 
 @dataclass(frozen=True)
@@ -117,7 +165,8 @@ class GameEntry:
             that walk from the start position themselves (the parallel study's positions,
             studies/parallel/parallel_tasks.py); None: those studies do not offer the game.
         sides: the names of the two sides, MAX's (the side to move at the start) first (a
-            match's ``a_color`` column).
+            match's ``a_color`` column; the lab's, capitalised, unless its drawing names the
+            pieces, LabBoard.pieces).
         max_plies: the longest game from the start, passes included (None: not bounded by
             the game, or not known); the match budget guard's plies per game.
         proven_bound: the ``|value|`` at or above which a search value is a proven result
@@ -148,7 +197,7 @@ class GameEntry:
     params: tuple = field(default=())
     target: Optional[str] = None
     at_state: Optional[Callable[[Any], Any]] = None
-    sides: tuple[str, str] = ("first", "second")
+    sides: tuple[str, str] = ("first player", "second player")
     max_plies: Optional[int] = None
     proven_bound: Optional[float] = None
     compile_seconds: Optional[float] = None
