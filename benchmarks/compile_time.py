@@ -4,7 +4,7 @@ processes.
     .venv/bin/python benchmarks/compile_time.py [--games chess perft ...] [--warm-only]
     .venv/bin/python benchmarks/compile_time.py --passes tictactoe
 
-For each engine of searchlab.algorithms.compiled.warm_up.engines() (the two-player engine's:
+For each engine of searchlab.warm_up.engines() (the two-player engine's:
 i.i.d. tree, tic-tac-toe, Connect Four, Othello, Hex 7x7, chess; chess perft through the
 kernel's wrapper; the synthetic-tree kernel; the chance engine's: Pig, the dice race; the
 n-player engine's: Rolit, Harvest), two fresh Python processes run the same small search
@@ -41,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))      # the checkout's searchlab, as in the child processes
 
-from searchlab.algorithms.compiled.warm_up import engines  # noqa: E402 -- after the sys.path line
+from searchlab.warm_up import engines  # noqa: E402 -- after the sys.path line
 
 # name: (imports, the search: one statement): the package's one list (searchlab-warm-up)
 GAMES = engines()

@@ -190,12 +190,11 @@ def _check_job(ov: list[str], all_overrides: list[str], prefix: str, run: bool =
 def _kind_check(cfg: Any, study: Any, run: bool) -> None:
     """The study kind's own pre-run check (experiment.api.StudyKind.check); its probe search
     may be a game engine's first use: that compile is announced."""
-    from searchlab.compile_costs import COLD_SECONDS
     from searchlab.experiment import api
     from searchlab.experiment.runner import compile_notice
 
     games = [g.name for g in study.games]
-    cold = sum(COLD_SECONDS.get(g, 0) for g in games) or None
+    cold = sum(g.entry().cold_seconds() or 0 for g in study.games) or None
     with compile_notice(f"the {', '.join(games)} engine" if games else "the search engine",
                         cold, print):
         api.kind_of(cfg).check(cfg, study, run)

@@ -23,6 +23,7 @@ from searchlab.compile_costs import COLD_SECONDS
 from searchlab.experiment.budget import human, total_work
 from searchlab.experiment.grid_size import plan_size, size_summary
 from searchlab.experiment.study import Study
+from searchlab.games.registry import cold_seconds, game_names
 
 #: The nodes per second one worker searches, for the time estimate: the compiled engine on
 #: Connect Four, the games' fastest (docs/running.md, the deep ordering studies: 2.44e9 nodes
@@ -73,7 +74,8 @@ def engines(kind: Any, study: Study, tasks: list, tc: Any = None) -> Optional[li
     if kind.name == "tradeoff":
         from searchlab.studies.tradeoff.tradeoff_config import selected_domains
 
-        return [d if d in COLD_SECONDS else "tree_kernel" for d in selected_domains(tc)]
+        return [d if d in COLD_SECONDS or d in game_names() else "tree_kernel"
+                for d in selected_domains(tc)]
     if kind.name == "parallel":
         return sorted({f"parallel_{'games' if getattr(t, 'kind', '') == 'game' else 'trees'}"
                        for t in tasks})
@@ -101,7 +103,7 @@ def plan_lines(kind: Any, cfg: Any, study: Study, tradeoff: Any = None,
         compile_s = 0.0
     else:
         names = list(dict.fromkeys(names))
-        costs = [(e, COLD_SECONDS.get(e)) for e in names]
+        costs = [(e, cold_seconds(e)) for e in names]
         compile_s = sum(c or 0 for _, c in costs)
         listed = ", ".join(f"{e} (~{c:.0f} s)" if c else f"{e} (not measured)" for e, c in costs)
         lines.append(f"engines: {listed or 'none'}: each compiled once per machine at its first "

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
 
 from searchlab.algorithms import compiled_engine, kernels
-from searchlab.algorithms.compiled import compiled_game
+from searchlab.contracts.compiled import compiled_game
 from searchlab.algorithms.ordering_registry import Ordering, ordering_of
 from searchlab.algorithms.pruning import RECORDS, Pruning, Technique
 from searchlab.algorithms.search_api import search

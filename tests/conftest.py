@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from searchlab.algorithms.compiled.warm_up import warm_up
+from searchlab.warm_up import warm_up
 from searchlab.analysis import theory as T
 
 COLUMNS = ["experiment", "tree", "b", "d", "levels", "p", "decay", "correlation", "algorithm", "ordering",
@@ -56,7 +56,7 @@ def table() -> pd.DataFrame:
 def pytest_sessionstart(session):
     """Before the whole suite's test processes start (not for a chosen file, not in an xdist
     worker, not under NUMBA_DISABLE_JIT): compile every engine once onto the disk cache, two
-    processes at a time (searchlab.algorithms.compiled.warm_up). Without it each test process compiled what its tests met first, and
+    processes at a time (searchlab.warm_up). Without it each test process compiled what its tests met first, and
     two processes often compiled the same engine at once."""
     config = session.config
     # "not for a chosen file": the tests come from testpaths (options such as -q -x, which

@@ -1,7 +1,7 @@
 """The compiled chance engine's public side: which searches it runs, and running one.
 
 One numba search (searchlab/algorithms/compiled/_chance_engine.py) serves every chance game
-that supplies compiled primitives (the contract: searchlab.algorithms.compiled.chance): the
+that supplies compiled primitives (the contract: searchlab.contracts.compiled_chance): the
 ChanceTree (engine "kernel"), Pig and the dice race (engine "compiled"). ``run_compiled``
 returns the same SearchResult as searchlab.algorithms.chance_search.search_chance (engine
 "reference", not iterative), node for node: value bit for bit, best move(s), nodes, leaves,
@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from searchlab.algorithms.compiled import family
-from searchlab.algorithms.compiled.chance import ChancePrimitives, CompiledChanceGame
+from searchlab.contracts.compiled_chance import ChancePrimitives, CompiledChanceGame
 from searchlab.algorithms.kernels._recursive import ready
 from searchlab.contracts.result import SearchResult
 from searchlab.errors import InvalidParameterError

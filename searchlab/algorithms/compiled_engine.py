@@ -35,10 +35,10 @@ from typing import Any
 import numba
 import numpy as np
 
-from searchlab.algorithms.compiled import CompiledGame, compiled_game
+from searchlab.contracts.compiled import CompiledGame, compiled_game
 from searchlab.algorithms.compiled import _engine as K
 from searchlab.algorithms.compiled.specialise import engine
-from searchlab.algorithms.compiled.stubs import no_capture_gain
+from searchlab.contracts.compiled_stubs import no_capture_gain
 from searchlab.algorithms.ordering import base_order
 from searchlab.algorithms.ordering_registry import Ordering, ordering_of
 from searchlab.contracts.result import SearchResult

@@ -24,7 +24,7 @@ from typing import Any, Hashable
 import numpy as np
 
 from searchlab.algorithms import compiled_engine
-from searchlab.algorithms.compiled import CompiledGame, compiled_game
+from searchlab.contracts.compiled import CompiledGame, compiled_game
 from searchlab.errors import UnsupportedError
 
 

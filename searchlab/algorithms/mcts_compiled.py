@@ -18,7 +18,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from searchlab.algorithms import mcts
-from searchlab.algorithms.compiled import Primitives, compiled_game, family
+from searchlab.contracts.compiled import Primitives, compiled_game
+from searchlab.algorithms.compiled import family
 from searchlab.contracts.result import SearchResult
 
 TEMPLATE = Path(family.__file__).with_name("_mcts_engine.py")

@@ -48,7 +48,7 @@ from typing import Any
 
 from searchlab.algorithms import drivers, reference
 from searchlab.algorithms.search_api import DEFAULT_TT_SIZE, search
-from searchlab.algorithms.compiled import compiled_game
+from searchlab.contracts.compiled import compiled_game
 from searchlab.algorithms.compiled_rows import RowGame
 from searchlab.algorithms.context import SearchContext
 from searchlab.algorithms.ordering_registry import ordering_of

@@ -1,7 +1,7 @@
 """The compiled n-player engine's public side: which searches it runs, and running one.
 
 One numba search (searchlab/algorithms/compiled/_nplayer_engine.py) serves every n-player game
-that supplies compiled primitives (the contract: searchlab.algorithms.compiled.nplayer): the
+that supplies compiled primitives (the contract: searchlab.contracts.compiled_nplayer): the
 NPlayerTree (engine "kernel"), Rolit and Harvest (engine "compiled"). ``run_compiled`` returns
 the same MultiResult as searchlab.algorithms.multiplayer.search_multiplayer (engine
 "reference"), node for node: value vector and value bit for bit, best move, nodes, leaves,
@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from searchlab.algorithms.compiled import family
-from searchlab.algorithms.compiled.nplayer import CompiledNPlayerGame, NPlayerPrimitives
+from searchlab.contracts.compiled_nplayer import CompiledNPlayerGame, NPlayerPrimitives
 from searchlab.algorithms.kernels._recursive import ready
 from searchlab.contracts.result import MultiResult
 from searchlab.errors import InvalidParameterError

@@ -23,7 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from searchlab.algorithms.compiled import compiled_game, family
+from searchlab.contracts.compiled import compiled_game
+from searchlab.algorithms.compiled import family
 from searchlab.errors import InvalidParameterError, SearchAborted
 
 TEMPLATE = Path(family.__file__).with_name("_count_engine.py")

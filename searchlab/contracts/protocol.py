@@ -44,8 +44,8 @@ class Capabilities:
         compiled: ``compiled_primitives()`` returns the game's primitives for the compiled
             engine (a CompiledGame, searchlab.algorithms.compiled).
         family_compiled: ``family_primitives()`` returns the game's primitives for the compiled
-            chance engine (a CompiledChanceGame, searchlab.algorithms.compiled.chance) or the
-            compiled n-player engine (a CompiledNPlayerGame, searchlab.algorithms.compiled.nplayer).
+            chance engine (a CompiledChanceGame, searchlab.contracts.compiled_chance) or the
+            compiled n-player engine (a CompiledNPlayerGame, searchlab.contracts.compiled_nplayer).
         kernel_model: the synthetic tree model a compiled kernel implements node for node
             (``iid``, ``ordered``, ``incremental``); None = no compiled kernel.
     """

@@ -50,12 +50,13 @@ from joblib import Parallel, delayed
 from numba.core import event as numba_event
 from tqdm.auto import tqdm
 
-from searchlab.algorithms.compiled.warm_up import COLD_SECONDS
+from searchlab.compile_costs import COLD_SECONDS
 from searchlab.algorithms.search_api import search
 from searchlab.experiment.budget import task_work
 from searchlab.experiment.games import average_branching, format_move, make_game
 from searchlab.experiment.grid import Task
 from searchlab.games.epd import parse_epd_line
+from searchlab.games.registry import cold_seconds
 from searchlab.trees import make_tree
 
 #: environment variable naming the current study on the progress bar ("study 3 of 12:
@@ -327,11 +328,13 @@ def warm_up_tasks(tasks: list) -> list:
 def engine_of(task: Any) -> tuple[str, Optional[float]]:
     """What a task searches, in the words of a compile announcement (the game, the synthetic
     trees, or the task's label's first words), and that engine's cold compile in CPU seconds
-    (warm_up.COLD_SECONDS; None when not measured)."""
+    (the game's GameEntry.cold_seconds, the others' compile_costs.COLD_SECONDS; None when not
+    measured)."""
     game = getattr(task, "game", None)
     if game is not None:
         name = str(getattr(game, "name", game))
-        return f"the {name} engine", COLD_SECONDS.get(name)
+        cost = game.entry().cold_seconds() if hasattr(game, "entry") else cold_seconds(name)
+        return f"the {name} engine", cost
     if getattr(task, "tree", None) is not None:
         return "the synthetic-tree kernel", COLD_SECONDS["tree_kernel"]
     label = str(getattr(task, "label", "") or type(task).__name__).split()

@@ -1,4 +1,4 @@
-"""Chess's compiled primitives (the contract: searchlab.algorithms.compiled).
+"""Chess's compiled primitives (the contract: searchlab.contracts.compiled).
 
 The primitives are searchlab.games.chesskernel.game's (numba, bitboards; their module
 docstring states what each repeats of searchlab.games.chess_game). State row: the kernel's
@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from searchlab.algorithms.compiled import CompiledGame, Primitives
+from searchlab.contracts.compiled import CompiledGame, Primitives
 from searchlab.games.chesskernel import game as cg
 from searchlab.games.chesskernel.movegen import MAX_MOVES
 

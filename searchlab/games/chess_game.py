@@ -74,7 +74,7 @@ from searchlab.games.chess_values import (MATE_VALUE, PIECE_VALUES, PST, PST_KIN
 from searchlab.data import path as data_path
 from searchlab.games.epd import load_epd
 from searchlab.contracts.protocol import Capabilities
-from searchlab.games.registry import GameEntry, LabBoard
+from searchlab.games.registry import GameEntry
 
 _UNSET = object()
 _HASHER = chess.polyglot.ZobristHasher(chess.polyglot.POLYGLOT_RANDOM_ARRAY)
@@ -480,6 +480,7 @@ GAME = GameEntry(name="chess", make=Chess, source_kind="file", sources=("wac", "
                  nominal_b=35, label="Chess", load_positions=_suite_positions, from_text=Chess,
                  own_ordering="captures", order=40, sides=("white", "black"),
                  proven_bound=10_000.0,
-                 # the lab has no drawing of it: its generic view (FEN text, UCI move buttons)
-                 # with the sides named
-                 lab_board=LabBoard(sides=("White", "Black")))
+                 # its engine's cold compile, CPU s (docs/compile-time.md, the warm-up row)
+                 compile_seconds=37)
+# the lab has no drawing of it: its generic view (FEN text, UCI move buttons), the sides named
+# by GameEntry.sides

@@ -531,7 +531,8 @@ LAB_BOARD = LabBoard(build=ConnectFour.from_text,
                      after=lambda position, game, move: position.strip() + str(move + 1),
                      move_name=lambda game, move: str(move + 1),
                      first_to_move=lambda state: state.first_player_to_move, cells=_lab_cells,
-                     sides=("Red", "Yellow"), depth=10, score=True)
+                     pieces=("Red", "Yellow"), depth=10, score=True, layout="columns",
+                     colours=("#d62828", "#f6c90e"))
 
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="connect4", make=ConnectFour, source_kind="file",
@@ -539,4 +540,6 @@ GAME = GameEntry(name="connect4", make=ConnectFour, source_kind="file",
                  label="Connect Four", load_positions=_benchmark_positions,
                  from_text=ConnectFour, own_ordering="centre", at_state=ConnectFour, lab=True,
                  lab_board=LAB_BOARD, order=20, sides=("first", "second"), max_plies=CELLS,
-                 proven_bound=1.0)
+                 proven_bound=1.0,
+                 # its engine's cold compile, CPU s (docs/compile-time.md, the warm-up row)
+                 compile_seconds=27)

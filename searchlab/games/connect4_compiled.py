@@ -1,4 +1,4 @@
-"""Connect Four's compiled primitives (the contract: searchlab.algorithms.compiled).
+"""Connect Four's compiled primitives (the contract: searchlab.contracts.compiled).
 
 State row (uint64, 4 words): Pons' ``current``, ``mask``, ``plies`` (as ConnectFourState) and
 ``root parity`` (the root's plies % 2: MAX is to move when plies % 2 equals it). Move id =
@@ -12,9 +12,9 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.compiled import CompiledGame, Primitives
-from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
-                                                 null_move_never)
+from searchlab.contracts.compiled import CompiledGame, Primitives
+from searchlab.contracts.compiled_stubs import (never_noisy, no_noisy_moves, no_null_move,
+                                                null_move_never)
 from searchlab.algorithms.kernels.hashing_compiled import mix64
 from searchlab.games.othello_kernel import popcount
 from searchlab.games.connect4_kernel import CELLS, HEIGHT, WIDTH, winning_cells

@@ -8,7 +8,7 @@ the same order (tokens ascending, then the pass), outcomes (k pips with probabil
 C(coins, k) / 2^coins, k = 0..coins), captures, terminal test, utility and evaluation (the same
 float operations), and ``hash_key`` is the Python game's key (tests/games/test_dice_race.py).
 They are the primitives of the compiled chance engine (the contract:
-searchlab.algorithms.compiled.chance); ``compiled_chance_game(game)`` hands them to it.
+searchlab.contracts.compiled_chance); ``compiled_chance_game(game)`` hands them to it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.compiled.chance import ChancePrimitives, CompiledChanceGame
+from searchlab.contracts.compiled_chance import ChancePrimitives, CompiledChanceGame
 from searchlab.algorithms.kernels.hashing_compiled import mix_row
 
 LENGTH, TOKENS, COINS, HORIZON, ROOT_MOVER = range(5)

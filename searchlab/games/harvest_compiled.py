@@ -5,7 +5,7 @@ the player to move. The parameters ``P`` = (players, piles, take, bonus). Every 
 repeats searchlab/games/harvest.py exactly: the same moves in the same order (id = pile · take
 + stones - 1, ascending), the same scoring and the same payoff vectors (integers, so the float
 vectors are equal bit for bit; tests/games/test_harvest.py). They are the primitives of the
-compiled n-player engine (the contract: searchlab.algorithms.compiled.nplayer);
+compiled n-player engine (the contract: searchlab.contracts.compiled_nplayer);
 ``compiled_nplayer_game(game)`` hands them to it.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.compiled.nplayer import CompiledNPlayerGame, NPlayerPrimitives
+from searchlab.contracts.compiled_nplayer import CompiledNPlayerGame, NPlayerPrimitives
 
 PLAYERS, PILES, TAKE, BONUS = range(4)
 MAX_PILES, MAX_TAKE, MAX_STONES = 8, 8, 20

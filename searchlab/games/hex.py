@@ -551,12 +551,15 @@ LAB_BOARD = LabBoard(build=_lab_build, after=_lab_after,
                      move_name=lambda game, move: cell_name(move, game.n),
                      first_to_move=lambda state: state.x_to_move, cells=_lab_cells,
                      move_cell=lambda game, move: [move // game.n, move % game.n],
-                     sides=("X (top-bottom)", "O (left-right)"), depth=5,
-                     extra=lambda game: {"n": game.n})
+                     pieces=("X (top-bottom)", "O (left-right)"), depth=5,
+                     extra=lambda game: {"n": game.n}, layout="hexagons",
+                     sizes=tuple(range(MIN_SIZE, MAX_SIZE + 1)), size=7)
 
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="hex", make=lambda: Hex(7), source_kind="random",
                  sources=tuple(f"{n}x{n}" for n in range(1, 12)), nominal_b=40, label="Hex",
                  random_position=lambda source, ply, seed: Hex.random(board_size(source), ply, seed),
                  max_ply=lambda source: board_size(source) ** 2 - 1, own_ordering="adjacent",
-                 lab=True, lab_board=LAB_BOARD, order=50)
+                 lab=True, lab_board=LAB_BOARD, order=50,
+                 # its engine's cold compile, CPU s (docs/compile-time.md, the warm-up row)
+                 compile_seconds=23)

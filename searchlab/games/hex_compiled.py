@@ -1,4 +1,4 @@
-"""Hex's compiled primitives (the contract: searchlab.algorithms.compiled).
+"""Hex's compiled primitives (the contract: searchlab.contracts.compiled).
 
 ``compiled_game(n, max_is_x)`` hands them to the engine (with the engine's stubs for null move
 and noisy moves, ``state_size`` = STATE_SIZE, ``max_moves`` = ``n_move_ids`` = ``max_plies`` =
@@ -33,9 +33,9 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.compiled import CompiledGame, Primitives
-from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
-                                                 null_move_never)
+from searchlab.contracts.compiled import CompiledGame, Primitives
+from searchlab.contracts.compiled_stubs import (never_noisy, no_noisy_moves, no_null_move,
+                                                null_move_never)
 from searchlab.games.othello_kernel import popcount
 from searchlab.games.hex_board import MAX_CELLS, MAX_SIZE, ZOBRIST, connected, masks, zobrist
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from searchlab.algorithms.compiled.stubs import null_move_always
+from searchlab.contracts.compiled_stubs import null_move_always
 from searchlab.errors import InvalidParameterError
 from searchlab.games import connect4_compiled as c4_compiled
 from searchlab.games.connect4 import ConnectFour, ConnectFourState, safe_moves

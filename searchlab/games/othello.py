@@ -544,7 +544,8 @@ LAB_BOARD = LabBoard(build=Othello.from_text,
                      move_name=lambda game, move: square_name(move),
                      first_to_move=lambda state: state.black_to_move, cells=_lab_cells,
                      move_cell=lambda game, move: None if move == PASS else [move // 8, move % 8],
-                     sides=("Black", "White"), depth=8, score=True)
+                     depth=8, score=True, colours=("#111", "#fff"), cell_size=46,
+                     square="#2e7d32", coordinates=True, hints=True, passes=True)
 
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="othello", make=Othello, source_kind="random", sources=("random",),
@@ -552,4 +553,6 @@ GAME = GameEntry(name="othello", make=Othello, source_kind="random", sources=("r
                  random_position=lambda source, ply, seed: Othello.random(ply, seed),
                  max_ply=lambda source: MAX_RANDOM_PLY, format_move=_move_text, own_ordering="corners",
                  at_state=Othello, lab=True, lab_board=LAB_BOARD, order=30, sides=("black", "white"),
-                 max_plies=MAX_PLIES, proven_bound=1.0)
+                 max_plies=MAX_PLIES, proven_bound=1.0,
+                 # its engine's cold compile, CPU s (docs/compile-time.md, the warm-up row)
+                 compile_seconds=28)

@@ -1,4 +1,4 @@
-"""Othello's compiled primitives (the contract: searchlab.algorithms.compiled).
+"""Othello's compiled primitives (the contract: searchlab.contracts.compiled).
 
 State row (uint64, 6 words): the Black and White bitboards (bit i = square i, as OthelloState),
 Black to move (0/1), MAX is Black (0/1), and the squares where Black and where White could play
@@ -16,9 +16,9 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.compiled import CompiledGame, Primitives
-from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
-                                                 null_move_never)
+from searchlab.contracts.compiled import CompiledGame, Primitives
+from searchlab.contracts.compiled_stubs import (never_noisy, no_noisy_moves, no_null_move,
+                                                null_move_never)
 from searchlab.algorithms.kernels.bits import lsb
 from searchlab.games.othello_kernel import flips, legal_moves, legal_moves_both, popcount
 from searchlab.hashing import GOLDEN, MASK64, mix64

@@ -7,7 +7,7 @@ searchlab/games/pig.py exactly: the same moves in the same order (ROLL 0, STOP 1
 (face k + 1 for outcome k, probability 1/dice each, natural order), terminal test, utility
 and race-model evaluation (the same float operations; tests/games/test_pig_compiled.py). They
 are the primitives of the compiled chance engine (the contract:
-searchlab.algorithms.compiled.chance); ``compiled_chance_game(game)`` hands them to it.
+searchlab.contracts.compiled_chance); ``compiled_chance_game(game)`` hands them to it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.compiled.chance import ChancePrimitives, CompiledChanceGame
+from searchlab.contracts.compiled_chance import ChancePrimitives, CompiledChanceGame
 from searchlab.algorithms.kernels.hashing_compiled import mix_row
 
 ROLL, STOP = 0, 1                 # the decision moves (searchlab.games.pig uses these)

@@ -1,9 +1,9 @@
 """The game registry: one declaration per game, read by every consumer.
 
 A game is declared once, beside its code, as a :class:`GameEntry` (its name, how to build it,
-its position sources, nominal branching factor, whether the lab can draw it, its colour and
-display order). Built-in games declare theirs as a module-level ``GAME`` in their own module
-(``searchlab/games/othello.py`` and the like); plug-ins come the same way from outside the
+its position sources, nominal branching factor, whether the lab can draw it, its engine's cold
+compile, its display order). Built-in games declare theirs as a module-level ``GAME`` in their
+own module (``searchlab/games/othello.py`` and the like); plug-ins come the same way from outside the
 package, by one of
 
 - an entry point in the group ``searchlab.games`` naming a ``GameEntry`` (installed packages;
@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, Callable, Mapping, Optional, Sequence
 
+from searchlab.compile_costs import COLD_SECONDS, DEFAULT_GAME_SECONDS
 from searchlab.errors import InvalidParameterError
 
 #: the entry-point group of installed game plug-ins
@@ -46,6 +47,8 @@ _BUILTIN_MODULES = ("searchlab.games.tictactoe", "searchlab.games.connect4",
                     "searchlab.games.hex")
 
 SOURCE_KINDS = ("start", "random", "file")
+#: the board drawings the lab's play page has (LabBoard.layout)
+LAYOUTS = ("grid", "hexagons", "columns")
 
 
 @dataclass(frozen=True)
@@ -65,10 +68,30 @@ class LabBoard:
             second's (None: no drawing; the lab shows its generic view).
         move_cell: ``(game, move) -> [row, col]`` of the cell a move fills, or None (a move
             without one: a pass, a column).
-        sides: the two players' names (first, second).
+        pieces: the names the page gives the two sides where its drawing names them by their
+            pieces (Connect Four's red and yellow discs, tic-tac-toe's X and O); None: the
+            game's own ``GameEntry.sides``, capitalised (one declaration of the sides).
         depth: the play page's default horizon.
         score: whether a finished game's outcome states the score (the utility's size).
         extra: ``game -> dict`` of further fields the drawing needs (Hex: its size ``n``).
+
+    How the page draws ``cells`` (sent with every position, :meth:`drawing`; the page names no
+    game):
+        layout: ``grid`` (a square grid of cells), ``hexagons`` (a rhombus of hexagons, each side's
+            two edges in its colour) or ``columns`` (a rack whose moves are its columns: a
+            move's cell is where the disc lands).
+        colours: the two sides' stone colours (CSS colours).
+        marks: the sides' pieces are drawn as their names' letters (X, O), not as stones.
+        cell_size: a grid cell's width in pixels.
+        square: a grid cell's fill colour.
+        coordinates: a grid's columns lettered and rows numbered around it (a move's name
+            is then its coordinate).
+        hints: a dot on each cell where the side to move may play.
+        numbered: each grid cell's number (row * columns + column) written in its corner.
+        passes: a move without a cell is a pass, played by the page's pass button.
+        sizes: the board sizes a new game may be played on (a selector; the new game's
+            position is the size's text); empty: one start position.
+        size: the size first selected (one of ``sizes``).
     """
 
     build: Optional[Callable[[str], Any]] = None
@@ -77,10 +100,36 @@ class LabBoard:
     first_to_move: Optional[Callable[[Any], bool]] = None
     cells: Optional[Callable[[Any], list]] = None
     move_cell: Callable[[Any, Any], Optional[list]] = lambda game, move: None
-    sides: tuple[str, str] = ("first player", "second player")
+    pieces: Optional[tuple[str, str]] = None
     depth: int = 4
     score: bool = False
     extra: Callable[[Any], dict] = lambda game: {}
+    layout: str = "grid"
+    colours: tuple[str, str] = ("#1d3557", "#d62828")
+    marks: bool = False
+    cell_size: int = 80
+    square: str = "#fff"
+    coordinates: bool = False
+    hints: bool = False
+    numbered: bool = False
+    passes: bool = False
+    sizes: tuple[int, ...] = ()
+    size: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        if self.layout not in LAYOUTS:
+            raise InvalidParameterError(
+                f"LabBoard layout must be one of {', '.join(LAYOUTS)}; got {self.layout!r}")
+        if self.sizes and self.size not in self.sizes:
+            raise InvalidParameterError(
+                f"LabBoard size must be one of its sizes {list(self.sizes)}; got {self.size!r}")
+
+    def drawing(self) -> dict[str, Any]:
+        """The facts the page draws the board by (JSON values; the class docstring)."""
+        return dict(layout=self.layout, colours=list(self.colours), marks=self.marks,
+                    cell_size=self.cell_size, square=self.square, coordinates=self.coordinates,
+                    hints=self.hints, numbered=self.numbered, passes=self.passes,
+                    sizes=list(self.sizes), size=self.size)
 
 
 @dataclass(frozen=True)
@@ -109,7 +158,6 @@ class GameEntry:
             (needs a ``lab_board`` with ``cells``).
         lab_board: how the lab shows it (a :class:`LabBoard`: drawn where it gives ``cells``;
             None: the lab's generic view, the position as text and the moves as buttons).
-        colour: its colour in figures (a matplotlib colour; None: the palette's cycle).
         order: display order (menus, tables, figures), smaller first.
         params: keyword arguments for ``make`` (``_target_`` plug-ins; part of the identity).
         target: the ``_target_`` the entry came from (None: a registered entry).
@@ -117,12 +165,18 @@ class GameEntry:
             that walk from the start position themselves (the parallel study's positions,
             studies/parallel/parallel_tasks.py); None: those studies do not offer the game.
         sides: the names of the two sides, MAX's (the side to move at the start) first (a
-            match's ``a_color`` column).
+            match's ``a_color`` column; the lab's, capitalised, unless its drawing names the
+            pieces, LabBoard.pieces).
         max_plies: the longest game from the start, passes included (None: not bounded by
             the game, or not known); the match budget guard's plies per game.
         proven_bound: the ``|value|`` at or above which a search value is a proven result
             (a win or loss found), not a heuristic estimate (None: the game's values do not
             tell).
+        compile_seconds: its compiled two-player engine's cold compile, CPU seconds of a
+            process from an empty cache (docs/compile-time.md), quoted by the dry run and the
+            compile announcements and ordering the warm-up (None: not measured; a game with
+            compiled primitives is then quoted ``compile_costs.DEFAULT_GAME_SECONDS``,
+            :meth:`cold_seconds`).
     """
 
     name: str
@@ -139,14 +193,14 @@ class GameEntry:
     own_ordering: Optional[str] = None
     lab: bool = False
     lab_board: Optional[LabBoard] = None
-    colour: Optional[str] = None
     order: int = 100
     params: tuple = field(default=())
     target: Optional[str] = None
     at_state: Optional[Callable[[Any], Any]] = None
-    sides: tuple[str, str] = ("first", "second")
+    sides: tuple[str, str] = ("first player", "second player")
     max_plies: Optional[int] = None
     proven_bound: Optional[float] = None
+    compile_seconds: Optional[float] = None
 
     def __post_init__(self) -> None:
         if self.source_kind not in SOURCE_KINDS:
@@ -180,6 +234,14 @@ class GameEntry:
         """Whether the game supplies the compiled engine's primitives (else: reference engine)."""
         caps = getattr(self.start(), "capabilities", None)
         return bool(getattr(caps, "compiled", False))
+
+    def cold_seconds(self) -> Optional[float]:
+        """Its compiled engine's cold compile in CPU seconds: the declared ``compile_seconds``,
+        else DEFAULT_GAME_SECONDS for a game with compiled primitives; None for a game without
+        them (it runs on the reference engine: nothing to compile)."""
+        if self.compile_seconds is not None:
+            return float(self.compile_seconds)
+        return DEFAULT_GAME_SECONDS if self.compiled() else None
 
 
 def random_play(game: Any, ply: int, seed: int) -> Any:
@@ -248,6 +310,16 @@ def registry() -> Mapping[str, GameEntry]:
 def game_names() -> tuple[str, ...]:
     """The registered games' names, in display order (the allowed values of ``game.name``)."""
     return tuple(registry())
+
+
+def cold_seconds(engine: str) -> Optional[float]:
+    """The cold compile in CPU seconds of the warm-up engine ``engine`` (searchlab-warm-up's
+    names): a registered game's own (:meth:`GameEntry.cold_seconds`), else the table of the
+    other engines (compile_costs.COLD_SECONDS); None when not measured."""
+    reg = registry()
+    if engine in reg:
+        return reg[engine].cold_seconds()
+    return COLD_SECONDS.get(engine)
 
 
 def plugin_errors() -> Mapping[str, str]:

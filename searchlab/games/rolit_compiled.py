@@ -6,7 +6,7 @@ exactly: the same legal moves in the same (ascending square) order, the same fli
 same payoff vectors (integers, so the float vectors are equal bit for bit). Move generation
 and flips are Othello's kernel (searchlab.games.othello_kernel) with the mover's discs
 against every other colour. They are the primitives of the compiled n-player engine (the
-contract: searchlab.algorithms.compiled.nplayer; ``P`` = [players]); ``compiled_nplayer_game``
+contract: searchlab.contracts.compiled_nplayer; ``P`` = [players]); ``compiled_nplayer_game``
 hands them to it (tests/games/test_rolit_compiled.py).
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.compiled.nplayer import CompiledNPlayerGame, NPlayerPrimitives
+from searchlab.contracts.compiled_nplayer import CompiledNPlayerGame, NPlayerPrimitives
 from searchlab.games.othello_kernel import flips, legal_moves, popcount
 
 CORNER_WEIGHT = 4                 # the evaluation's corner weight (searchlab.games.rolit uses it)

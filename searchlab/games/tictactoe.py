@@ -305,9 +305,12 @@ def _lab_after(position: str, game: "TicTacToe", move: int) -> str:
 LAB_BOARD = LabBoard(build=TicTacToe.from_text, after=_lab_after,
                      move_name=lambda game, move: str(move),
                      first_to_move=lambda state: state.x_to_move, cells=_lab_cells,
-                     move_cell=lambda game, move: [move // 3, move % 3], sides=("X", "O"), depth=9)
+                     move_cell=lambda game, move: [move // 3, move % 3], pieces=("X", "O"), depth=9,
+                     marks=True, numbered=True)
 
 #: this game's declaration in the game registry (searchlab.games.registry)
 GAME = GameEntry(name="tictactoe", make=TicTacToe, source_kind="start", sources=("start",),
                  nominal_b=5, label="Tic-tac-toe", at_state=TicTacToe, lab=True, lab_board=LAB_BOARD,
-                 order=10)
+                 order=10,
+                 # its engine's cold compile, CPU s (docs/compile-time.md, the warm-up row)
+                 compile_seconds=23)

@@ -1,4 +1,4 @@
-"""Tic-tac-toe's compiled primitives (the contract: searchlab.algorithms.compiled).
+"""Tic-tac-toe's compiled primitives (the contract: searchlab.contracts.compiled).
 
 State row (uint64, 3 words): the X and O cell sets (bit i = cell i, as TicTacToeState) and
 MAX is X (0/1). Move id = the cell 0..8. Every function repeats searchlab.games.tictactoe
@@ -12,9 +12,9 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.compiled import CompiledGame, Primitives
-from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
-                                                 no_order_key, null_move_never)
+from searchlab.contracts.compiled import CompiledGame, Primitives
+from searchlab.contracts.compiled_stubs import (never_noisy, no_noisy_moves, no_null_move,
+                                                no_order_key, null_move_never)
 from searchlab.games.tictactoe_kernel import FULL, LINES, WIN
 from searchlab.hashing import GOLDEN, MASK64, mix64
 

@@ -9,11 +9,13 @@ is still being compiled (searchlab.lab.compiling); 500 if a search fails unexpec
     GET  /static/...       its scripts and style (Starlette's StaticFiles: no path leaves the folder)
     GET  /api/meta         games (every registered game, by its registry name, in display
                            order; "view": "board" for the games the lab draws, "generic" for
-                           the others: position text and move buttons), algorithms, orderings, tree presets, the caps, the games whose
+                           the others: position text and move buttons; "drawing": how the
+                           page draws the board, LabBoard.drawing), algorithms, orderings, tree presets, the caps, the games whose
                            engines are still being compiled
     POST /api/trace        {tree, algorithms: [...], ordering, seed} -> the traced searches
     POST /api/export       {tree, title?} -> the trace player as one self-contained HTML file
-    POST /api/position     {game, position} -> board, side to move, legal moves, outcome
+    POST /api/position     {game, position} -> board, side to move, legal moves, outcome,
+                           the drawing's facts (LabBoard.drawing)
     POST /api/move         {game, position, move} -> the position after the move
     POST /api/search       {game, position, algorithm, ordering, depth, max_nodes?} -> the
                            engine's move, search()'s figures and the principal variation
@@ -75,7 +77,8 @@ def move_request(body: dict) -> dict:
 
 def meta() -> dict:
     return {"games": {k: {"label": g.label, "default_depth": g.default_depth, "own": g.own,
-                          "sides": g.sides, "view": "board" if g.drawn else "generic"}
+                          "sides": g.sides, "view": "board" if g.drawn else "generic",
+                          "drawing": g.view.drawing()}
                       for k, g in play_games.lab_games().items()},
             "algorithms": list(play_games.ALGORITHMS), "orderings": list(play_games.ORDERINGS),
             "trace_algorithms": list(trees.TRACE_ALGORITHMS),

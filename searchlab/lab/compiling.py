@@ -4,8 +4,7 @@ On a machine whose disk cache holds no compiled engine for a game, the game's fi
 search compiles it (tens of seconds of CPU, docs/compile-time.md). Inside a request that
 compile ran under the request's wall-clock cap, which killed it, and an interrupted compile is
 never cached: the game answered 503 at every request. So the lab, when it starts, runs
-``searchlab-warm-up``'s first search of each of its games (searchlab.algorithms.compiled.
-warm_up) in background processes, outside any request's limit; each game's engine is then on
+``searchlab-warm-up``'s first search of each of its games (searchlab.warm_up) in background processes, outside any request's limit; each game's engine is then on
 the disk cache, where the lab's worker processes load it in about a second.
 
 ``EngineCompiler`` tracks each game: "compiling" from ``start()`` until its warm-up process
@@ -22,7 +21,7 @@ import threading
 import time
 from typing import Callable
 
-from searchlab.algorithms.compiled.warm_up import Outcome, check_names, engines, warm_up
+from searchlab.warm_up import Outcome, check_names, engines, warm_up
 from searchlab.games.registry import registry as game_registry
 
 #: the lab's game -> the warm-up engine that compiles what its searches run (the two-player

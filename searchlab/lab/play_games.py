@@ -52,11 +52,7 @@ class GameKind:
     default_depth: int                        # the page's and Compare's default horizon
     view: LabBoard
     drawn: bool                               # the lab draws its board (else: generic view)
-
-    @property
-    def sides(self) -> tuple[str, str]:
-        """(first player, second player)."""
-        return self.view.sides
+    sides: tuple[str, str]                    # (first player, second player) as the page names them
 
     def build(self, position: str) -> Any:
         """The game rooted at ``position`` (the view's parser's errors as they are)."""
@@ -75,8 +71,10 @@ def kind_of(e: GameEntry) -> GameKind:
         view = replace(view, **{f: getattr(generic, f) for f in GENERIC_HOOKS
                                 if getattr(view, f) is None})
     drawn = view.cells is not None
+    # the game's sides (GameEntry.sides, capitalised), or its drawing's pieces where it names them
+    sides = view.pieces or tuple(s[:1].upper() + s[1:] for s in e.sides)
     return GameKind(e.name, e.display, e.own_ordering or "static",
-                    max(1, min(view.depth, MAX_GAME_DEPTH)), view, drawn)
+                    max(1, min(view.depth, MAX_GAME_DEPTH)), view, drawn, sides)
 
 
 def lab_games() -> dict[str, GameKind]:
@@ -178,6 +176,7 @@ def describe(kind: GameKind, position: str) -> dict:
                    "cell": move_cell(kind, game, m), "next": after(kind, position, game, m)}
                   for m in game.legal_moves(state)],
         "default_depth": kind.default_depth, "own_ordering": kind.own,
+        "drawing": kind.view.drawing(),
         **kind.view.extra(game),
     }
     if not kind.drawn:

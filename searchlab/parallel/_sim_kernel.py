@@ -60,7 +60,7 @@ from searchlab.parallel._events import (A0, A_, ALG_ABDADA, ALG_LAZY, ALG_PVSPLI
 
 # --- the game's primitives ----------------------------------------------------------------------
 # The per-game copy replaces the lines between the markers with imports of the game's primitives
-# under these names (the contract: searchlab.algorithms.compiled). The template binds nothing.
+# under these names (the contract: searchlab.contracts.compiled). The template binds nothing.
 # <primitives>
 max_to_move = gen_moves = play = is_terminal = utility = evaluate = hash_key = order_key = None
 # </primitives>

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from searchlab.algorithms.compiled import CompiledGame, compiled_game
+from searchlab.contracts.compiled import CompiledGame, compiled_game
 from searchlab.algorithms.compiled._engine import _sort
 from searchlab.algorithms.compiled.family import source as template_source
 from searchlab.algorithms.compiled.specialise import _dependencies, load_copy

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from searchlab.algorithms.compiled import compiled_game
+from searchlab.contracts.compiled import compiled_game
 from searchlab.parallel import _events as K
 from searchlab.parallel import game_simulation as GS
 from searchlab.parallel.simulate import Costs, _check_int, _tree_params

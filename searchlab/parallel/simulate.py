@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from searchlab.algorithms.compiled import compiled_game
+from searchlab.contracts.compiled import compiled_game
 from searchlab.algorithms.kernels import _model_of, _params
 from searchlab.algorithms.kernels._alphabeta import MODEL_INCREMENTAL
 from searchlab.errors import InvalidParameterError, UnsupportedError

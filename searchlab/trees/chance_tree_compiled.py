@@ -1,5 +1,5 @@
 """The synthetic chance tree's compiled primitives (the contract:
-searchlab.algorithms.compiled.chance), for the compiled chance engine.
+searchlab.contracts.compiled_chance), for the compiled chance engine.
 
 State row (uint64): [key, level]. Parameters ``P`` (float64): b, n, d, levels, low, high, then
 the n outcome probabilities. Every function repeats searchlab.trees.chance_tree.ChanceTree exactly:
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.compiled.chance import ChancePrimitives, CompiledChanceGame
+from searchlab.contracts.compiled_chance import ChancePrimitives, CompiledChanceGame
 from searchlab.algorithms.kernels.hashing_compiled import child_key, unit
 
 KEY, LEVEL = 0, 1

@@ -1,4 +1,4 @@
-"""The i.i.d. tree's compiled primitives (the contract: searchlab.algorithms.compiled), so that
+"""The i.i.d. tree's compiled primitives (the contract: searchlab.contracts.compiled), so that
 the compiled engine runs dynamic policies (tt, killer, history), PVS and MTD(f) on it at full
 depth (the synthetic kernel, searchlab.algorithms.kernels, covers the static orders).
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.compiled import CompiledGame, Primitives
-from searchlab.algorithms.compiled.stubs import (never_noisy, no_noisy_moves, no_null_move,
-                                                 no_order_key, null_move_never)
+from searchlab.contracts.compiled import CompiledGame, Primitives
+from searchlab.contracts.compiled_stubs import (never_noisy, no_noisy_moves, no_null_move,
+                                                no_order_key, null_move_never)
 from searchlab.algorithms.kernels.hashing_compiled import GOLDEN, mix64, unit
 
 KEY, PLY, B, D, LEVELS, WIN_LOSS, THRESHOLD = range(7)

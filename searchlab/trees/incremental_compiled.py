@@ -1,4 +1,4 @@
-"""The incremental tree's compiled primitives (the contract: searchlab.algorithms.compiled), so
+"""The incremental tree's compiled primitives (the contract: searchlab.contracts.compiled), so
 that the compiled engine runs dynamic policies, PVS, MTD(f) and pruning on it (the synthetic
 kernel, searchlab.algorithms.kernels, covers natural/random/perfect/worst/static orders).
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.compiled import CompiledGame, Primitives
-from searchlab.algorithms.compiled.stubs import never_noisy, no_noisy_moves, no_order_key
+from searchlab.contracts.compiled import CompiledGame, Primitives
+from searchlab.contracts.compiled_stubs import never_noisy, no_noisy_moves, no_order_key
 from searchlab.algorithms.kernels.hashing_compiled import GOLDEN, NOISE_SALT, mix64, unit
 from searchlab.hashing import NULL_SALT
 from searchlab.trees.iid_compiled import gen_moves, hash_key, is_terminal, max_to_move

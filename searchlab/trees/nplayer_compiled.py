@@ -1,5 +1,5 @@
 """The synthetic n-player tree's compiled primitives (the contract:
-searchlab.algorithms.compiled.nplayer), for the compiled n-player engine.
+searchlab.contracts.compiled_nplayer), for the compiled n-player engine.
 
 State row (uint64): [key, ply, mover]. Parameters ``P`` (int64): players, b, d, constant-sum
 (0/1), levels, total. Every function repeats searchlab.trees.nplayer_tree.NPlayerTree exactly: moves
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from searchlab.algorithms.compiled.nplayer import CompiledNPlayerGame, NPlayerPrimitives
+from searchlab.contracts.compiled_nplayer import CompiledNPlayerGame, NPlayerPrimitives
 from searchlab.algorithms.kernels.hashing_compiled import GOLDEN, mix64, unit
 from searchlab.hashing import VECTOR_SALT
 

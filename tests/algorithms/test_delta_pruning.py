@@ -16,7 +16,7 @@ import pytest
 
 from searchlab import InvalidParameterError, UnsupportedError, search
 from searchlab.algorithms import compiled_engine
-from searchlab.algorithms.compiled.stubs import no_capture_gain
+from searchlab.contracts.compiled_stubs import no_capture_gain
 from searchlab.algorithms.pruning import (Futility, LateMoveReductions, NullMove, Pruning,
                                           Quiescence)
 from searchlab.experiment import api, grid

@@ -19,7 +19,8 @@ import pytest
 from numba import njit
 
 from searchlab import search
-from searchlab.algorithms.compiled import Primitives, specialise
+from searchlab.contracts.compiled import Primitives
+from searchlab.algorithms.compiled import specialise
 from searchlab.errors import UnsupportedError
 from searchlab.games.connect4_compiled import PRIMITIVES as C4
 from searchlab.games.tictactoe_compiled import PRIMITIVES as TTT

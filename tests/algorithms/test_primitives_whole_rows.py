@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from searchlab.algorithms.calibration import sample_states
-from searchlab.algorithms.compiled import compiled_game
-from searchlab.algorithms.compiled.stubs import no_null_move
+from searchlab.contracts.compiled import compiled_game
+from searchlab.contracts.compiled_stubs import no_null_move
 from searchlab.studies.tradeoff import domains
 from searchlab.games.chesskernel.game import HIST0, N_HIST
 from searchlab.games.chess_game import Chess

@@ -139,3 +139,21 @@ def test_target_config_errors_name_the_key(monkeypatch, overrides, message):
     with pytest.raises(ConfigError) as e:
         api.validate(api.compose(None, overrides))
     assert str(e.value).startswith(message), str(e.value)
+
+
+def test_a_games_cold_compile_is_declared_beside_it_and_a_plugin_gets_the_default(monkeypatch):
+    """Each built-in game with compiled primitives declares its engine's cold compile
+    (GameEntry.compile_seconds, no per-game table elsewhere); a plug-in with compiled primitives
+    and no figure is quoted the default, one without them (reference engine) nothing."""
+    from searchlab.compile_costs import COLD_SECONDS, DEFAULT_GAME_SECONDS
+    declared = {n: e.compile_seconds for n, e in registry.registry().items() if e.compiled()}
+    assert declared and all(s is not None and s > 0 for s in declared.values())
+    assert not set(declared) & set(COLD_SECONDS)
+    assert {n: registry.cold_seconds(n) for n in declared} == declared
+    assert registry.cold_seconds("pig") == COLD_SECONDS["pig"] and registry.cold_seconds("go") is None
+    assert min(declared.values()) <= DEFAULT_GAME_SECONDS <= max(declared.values())
+    ttt = entry("tictactoe")
+    plugin = GameEntry(name="ttt2", make=ttt.make)                     # compiled, no figure
+    assert plugin.compile_seconds is None and plugin.cold_seconds() == DEFAULT_GAME_SECONDS
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    assert entry_from_target("nim", "nim_game.Nim", {}, "start").cold_seconds() is None

@@ -20,9 +20,9 @@ from searchlab import search  # noqa: E402
 from searchlab.algorithms.trace import run_trace  # noqa: E402
 from searchlab.algorithms.tree_count import count_tree  # noqa: E402
 from searchlab.games.connect4 import ConnectFour  # noqa: E402
-from searchlab.games.registry import game_names  # noqa: E402
+from searchlab.games.registry import entry, game_names  # noqa: E402
 from searchlab.games.tictactoe import TicTacToe  # noqa: E402
-from searchlab.lab import export_trace_html  # noqa: E402
+from searchlab.lab import app, export_trace_html  # noqa: E402
 from searchlab.lab.app import create_app  # noqa: E402
 from searchlab.lab.compiling import EngineCompiler  # noqa: E402
 from searchlab.trees import ExplicitTree  # noqa: E402
@@ -50,6 +50,29 @@ def test_page_static_and_meta(client):
     assert {k for k, v in views.items() if v == "board"} == {"tictactoe", "connect4", "othello", "hex"}
     assert views["chess"] == "generic"
     assert "textbook" in meta["presets"] and "homework" in meta["presets"]
+    # the sides are named once: the game's GameEntry.sides (capitalised) unless its drawing
+    # names the pieces (LabBoard.pieces)
+    for name, g in meta["games"].items():
+        e = entry(name)
+        pieces = e.lab_board.pieces if e.lab_board is not None else None
+        assert tuple(g["sides"]) == (pieces or tuple(s[:1].upper() + s[1:] for s in e.sides)), name
+    assert meta["games"]["chess"]["sides"] == ["White", "Black"]
+
+
+def test_the_page_names_no_game_and_draws_from_the_declarations(client):
+    """play.js, generic.js and index.html name no registered game: how a board is drawn
+    (layout, colours, cell size, marks, coordinates, the pass move, board sizes) comes with the
+    game's description, from its LabBoard."""
+    import re
+    static = Path(app.__file__).with_name("static")
+    page = "".join((static / f).read_text() for f in ("play.js", "generic.js", "index.html"))
+    for name in game_names():
+        assert not re.search(rf"\b{name}\b", page), name
+    for name in ("tictactoe", "connect4", "othello", "hex"):
+        d = client.post("/api/position", json={"game": name, "position": ""}).json()
+        assert d["drawing"] == entry(name).lab_board.drawing(), name
+    assert client.post("/api/position", json={"game": "connect4", "position": ""}).json()["drawing"]["layout"] == "columns"
+    assert client.post("/api/position", json={"game": "othello", "position": ""}).json()["drawing"]["passes"] is True
 
 
 @pytest.mark.parametrize("path", ["/static/../app.py", "/static/%2e%2e/app.py",

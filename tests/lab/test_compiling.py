@@ -17,7 +17,7 @@ pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from searchlab.algorithms.compiled import warm_up as W  # noqa: E402
+from searchlab import warm_up as W  # noqa: E402
 from searchlab.errors import InvalidParameterError  # noqa: E402
 from searchlab.lab.app import create_app  # noqa: E402
 from searchlab.lab.compiling import LAB_ENGINES, EngineCompiler  # noqa: E402

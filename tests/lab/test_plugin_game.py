@@ -89,9 +89,9 @@ def test_position_and_moves_over_the_api(client, nim):
     assert d["view"] == "generic" and d["board"] is None and d["text"] == str(game)
     assert [m["name"] for m in d["legal"]] == \
         [nim.move_text(m) for m in game.legal_moves(game.initial_state())]
-    assert d["to_move"] == "first player" and not d["terminal"]
+    assert d["to_move"] == "First player" and not d["terminal"]      # GameEntry.sides'
     after = client.post("/api/move", json={"game": "nim", "position": "", "move": "3-1"}).json()
-    assert after["position"] == "3-1" and after["to_move"] == "second player"
+    assert after["position"] == "3-1" and after["to_move"] == "Second player"
     assert after["text"] == str(_rooted(nim, [(2, 1)]))
     bad = client.post("/api/move", json={"game": "nim", "position": "3-1", "move": "3-3"})
     assert bad.status_code == 400 and bad.json()["error"].endswith(
@@ -99,7 +99,7 @@ def test_position_and_moves_over_the_api(client, nim):
     bad = client.post("/api/position", json={"game": "nim", "position": "3-1 9-9"})
     assert bad.status_code == 400 and "move 2 (9-9) is not legal there" in bad.json()["error"]
     end = client.post("/api/position", json={"game": "nim", "position": "1-1 2-2 3-3"}).json()
-    assert end["terminal"] and end["legal"] == [] and end["outcome"] == "first player wins"
+    assert end["terminal"] and end["legal"] == [] and end["outcome"] == "First player wins"
 
 
 @pytest.mark.parametrize("moves, depth", [([], 4), ([(2, 1)], 3), ([(0, 1), (1, 1)], 5)])
@@ -168,7 +168,7 @@ def test_a_registered_game_without_format_move(nim, monkeypatch):
     registry.register(GameEntry(name="nimstr", make=lambda: nim.Nim((2, 2)), label="Nim (str)"))
     kind = play_games.game_kind({"game": "nimstr"})
     d = play_games.describe(kind, "(0,1)")
-    assert not kind.drawn and d["to_move"] == "second player"
+    assert not kind.drawn and d["to_move"] == "Second player"
     assert [m["name"] for m in d["legal"]] == ["(0,1)", "(1,1)", "(1,2)"]
     registry.register(GameEntry(name="nimsame", make=lambda: nim.Nim((2, 2)),
                                 format_move=lambda m: "take"))
@@ -254,8 +254,15 @@ def _axe_clean(p, what):
     assert not bad, f"{what}: {bad}"
 
 
+def test_a_drawing_is_one_of_the_pages_layouts():
+    with pytest.raises(InvalidParameterError, match="layout must be one of grid, hexagons, columns; got 'spiral'"):
+        LabBoard(layout="spiral")
+    with pytest.raises(InvalidParameterError, match=r"size must be one of its sizes \[3, 5\]; got 4"):
+        LabBoard(sizes=(3, 5), size=4)
+
+
 def test_a_drawing_flag_needs_cells():
     with pytest.raises(InvalidParameterError, match="lab=True .* needs a lab_board with cells"):
         GameEntry(name="x", make=lambda: None, lab=True)
     with pytest.raises(InvalidParameterError, match="lab=True .* needs a lab_board with cells"):
-        GameEntry(name="x", make=lambda: None, lab=True, lab_board=LabBoard(sides=("A", "B")))
+        GameEntry(name="x", make=lambda: None, lab=True, lab_board=LabBoard(pieces=("A", "B")))

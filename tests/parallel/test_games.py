@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from searchlab.algorithms.ordering_registry import describe
-from searchlab.algorithms.compiled import compiled_game
+from searchlab.contracts.compiled import compiled_game
 from searchlab.algorithms.compiled.specialise import cache_dir
 from searchlab.algorithms.search_api import search
 from searchlab.errors import InvalidParameterError, UnsupportedError

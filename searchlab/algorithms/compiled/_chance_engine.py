@@ -1,6 +1,6 @@
 """The compiled chance search (private): searchlab/algorithms/chance_search.py's expectiminimax,
 alphabeta-emm, Star1 and Star2 repeated operation for operation in numba over a chance game's
-primitives (the contract: searchlab.algorithms.compiled.chance).
+primitives (the contract: searchlab.contracts.compiled_chance).
 
 This file is a template: ``searchlab.algorithms.compiled.family.engine`` imports, per game, a
 copy whose marker block imports the game's primitives under the names below, so the search is

@@ -45,7 +45,7 @@ from searchlab.algorithms.kernels.hashing_compiled import mix64
 
 # --- the game's primitives ----------------------------------------------------------------------
 # The per-game copy replaces the lines between the markers with imports of the game's primitives
-# under these names (the contract: searchlab.algorithms.compiled). The template binds nothing.
+# under these names (the contract: searchlab.contracts.compiled). The template binds nothing.
 # <primitives>
 max_to_move = gen_moves = play = is_terminal = utility = evaluate = hash_key = None
 order_key = is_noisy = null_move = null_move_allowed = noisy_moves = capture_gain = None

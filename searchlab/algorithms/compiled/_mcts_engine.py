@@ -1,5 +1,5 @@
 """The compiled MCTS (private): searchlab/algorithms/mcts.py's UCT repeated step for step in
-numba over a game's two-player primitives (the contract: searchlab.algorithms.compiled), so
+numba over a game's two-player primitives (the contract: searchlab.contracts.compiled), so
 that for the same seed it makes the same random draws, visits, values and move.
 
 This file is a template: ``searchlab.algorithms.compiled.family.engine`` imports, per game, a

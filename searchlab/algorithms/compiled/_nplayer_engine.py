@@ -1,6 +1,6 @@
 """The compiled n-player search (private): searchlab/algorithms/multiplayer.py's maxn,
 maxn_shallow, paranoid (with and without pruning) and brs repeated step for step in numba over
-an n-player game's primitives (the contract: searchlab.algorithms.compiled.nplayer), natural
+an n-player game's primitives (the contract: searchlab.contracts.compiled_nplayer), natural
 move order.
 
 This file is a template: ``searchlab.algorithms.compiled.family.engine`` imports, per game, a

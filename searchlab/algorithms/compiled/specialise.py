@@ -90,7 +90,7 @@ from typing import Any
 import numba
 from numba.core import caching
 
-from searchlab.algorithms.compiled import Primitives
+from searchlab.contracts.compiled import Primitives
 from searchlab.algorithms.kernels.hashing_compiled import mix64
 from searchlab.errors import UnsupportedError
 from searchlab import numba_cache

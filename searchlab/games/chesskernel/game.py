@@ -1,5 +1,5 @@
 """Chess as a game for the compiled search engine: numba primitives that repeat
-searchlab.games.chess_game exactly (the contract: searchlab.algorithms.compiled).
+searchlab.games.chess_game exactly (the contract: searchlab.contracts.compiled).
 
 State: a position row (position.py, ``ROW`` words) whose SPARE word holds MAX's colour (0
 White, 1 Black), then the history for repetitions as ChessState keeps it: ``N_HIST`` (how many

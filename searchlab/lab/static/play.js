@@ -49,9 +49,7 @@
   });
   // ---------------------------------------------------------------- game view
   const G = {desc: null, history: [], at: -1, pv: [], busy: false};
-  const COLORS = {1: "#d62828", 2: "#f6c90e"};
   const LETTERS = "abcdefghijklmnopqrstuvwxyz";
-  function colours(game) { return game === "connect4" ? COLORS : game === "othello" ? {1: "#111", 2: "#fff"} : {1: "#1d3557", 2: "#d62828"}; }
   function svg(tag, attrs, parent) { const e = document.createElementNS("http://www.w3.org/2000/svg", tag); for (const k in attrs) e.setAttribute(k, attrs[k]); if (parent) parent.appendChild(e); return e; }
   function label(parent, x, y, text, anchor = "middle", size = 14) {
     const t = svg("text", {x, y, "text-anchor": anchor, "font-size": size, fill: "#333", class: "coord"}, parent); t.textContent = text; return t;
@@ -67,11 +65,12 @@
     const d = G.desc, b = d.board, host = $("board"); host.innerHTML = "";
     // a game the page has no drawing for (plug-ins): its text and its moves as buttons
     if (d.view === "generic") { SearchlabGeneric.draw(host, d, human); $("pv-legend").hidden = true; settle(d, null); return; }
-    const col = colours(d.game), legal = new Map(d.legal.map(m => [m.cell ? m.cell.join(",") : "c" + m.move, m]));
-    const stone = v => v === 0 ? "empty" : d.game === "tictactoe" ? (v === 1 ? "X" : "O") : META.games[d.game].sides[v - 1].split(" ")[0];
+    // how to draw it: the game's declaration (LabBoard's drawing facts), sent with the position
+    const dr = d.drawing, col = {1: dr.colours[0], 2: dr.colours[1]};
+    const legal = new Map(d.legal.map(m => [m.cell ? m.cell.join(",") : "c" + m.move, m]));
     let s, cellXY, W, H;
     const M = 26;                            // the margin that holds the coordinates
-    if (d.game === "hex") {
+    if (dr.layout === "hexagons") {
       const r = 26, w = Math.sqrt(3) * r, n = b.rows;
       W = w * n * 1.5 + 2 * w + M; H = 1.5 * r * n + 2 * r + 12 + M;
       s = svg("svg", {viewBox: `0 0 ${W} ${H}`}, host);
@@ -92,13 +91,14 @@
         const h = svg("polygon", {points: pts, fill: v ? col[v] : "#eee", stroke: "#666", class: "cell", "data-cell": `${i},${j}`}, s);
         if (m) playable(h, m, m.name); else h.setAttribute("aria-hidden", "true");
       }
-    } else if (d.game === "connect4") {
-      const c = 52; W = 7 * c + 8; H = 6 * c + 8 + M;
+    } else if (dr.layout === "columns") {
+      // a rack: a move is a column, its disc lands on the column's lowest empty cell
+      const c = 52, n = b.rows, nc = b.cols; W = nc * c + 8; H = n * c + 8 + M;
       s = svg("svg", {viewBox: `0 0 ${W} ${H}`}, host);
-      svg("rect", {x: 0, y: M, width: 7 * c + 8, height: 6 * c + 8, fill: "#1d4e89", rx: 8}, s);
+      svg("rect", {x: 0, y: M, width: nc * c + 8, height: n * c + 8, fill: "#1d4e89", rx: 8}, s);
       cellXY = (i, j) => [4 + j * c + c / 2, M + 4 + i * c + c / 2];
-      for (let j = 0; j < 7; j++) label(s, cellXY(0, j)[0], M - 8, String(j + 1));
-      for (let i = 0; i < 6; i++) for (let j = 0; j < 7; j++) {
+      for (let j = 0; j < nc; j++) label(s, cellXY(0, j)[0], M - 8, String(j + 1));
+      for (let i = 0; i < n; i++) for (let j = 0; j < nc; j++) {
         const [x, y] = cellXY(i, j), v = b.cells[i][j];
         const e = svg("circle", {cx: x, cy: y, r: c / 2 - 5, fill: v ? col[v] : "#fff", class: "cell", "data-col": j}, s);
         const m = legal.get("c" + j);
@@ -107,35 +107,35 @@
         else if (m) e.addEventListener("click", () => human(m));
       }
     } else {
-      // tic-tac-toe, Othello, and any other game whose declaration gives cells: a grid of stones
-      const n = b.rows, nc = b.cols, c = d.game === "othello" ? 46 : 80, oth = d.game === "othello", ttt = d.game === "tictactoe";
-      W = nc * c + 4 + (oth ? M : 0); H = n * c + 4 + (oth ? M : 0);
-      const o = oth ? M : 0;
+      // any other game whose declaration gives cells: a grid of stones, or of marks (X, O)
+      const n = b.rows, nc = b.cols, c = dr.cell_size, coords = dr.coordinates;
+      W = nc * c + 4 + (coords ? M : 0); H = n * c + 4 + (coords ? M : 0);
+      const o = coords ? M : 0;
       s = svg("svg", {viewBox: `0 0 ${W} ${H}`}, host);
       cellXY = (i, j) => [o + 2 + j * c + c / 2, o + 2 + i * c + c / 2];
-      if (oth) {
+      if (coords) {
         for (let j = 0; j < nc; j++) label(s, cellXY(0, j)[0], M - 8, LETTERS[j]);
         for (let i = 0; i < n; i++) label(s, M - 8, cellXY(i, 0)[1] + 5, String(i + 1), "end");
       }
       for (let i = 0; i < n; i++) for (let j = 0; j < nc; j++) {
         const [x, y] = cellXY(i, j), v = b.cells[i][j], m = legal.get(`${i},${j}`);
-        const sq = svg("rect", {x: x - c / 2, y: y - c / 2, width: c, height: c, fill: oth ? "#2e7d32" : "#fff", stroke: "#333", class: "cell", "data-cell": `${i},${j}`}, s);
-        if (!ttt && v) svg("circle", {cx: x, cy: y, r: c / 2 - 5, fill: col[v], stroke: "#000"}, s);
-        if (oth && m) svg("circle", {cx: x, cy: y, r: 4, fill: "#9ccc65"}, s);
-        // tic-tac-toe's moves are named by the cell's number: it is written in the corner
-        if (ttt) label(s, x - c / 2 + 5, y - c / 2 + 15, String(3 * i + j), "start", 13);
-        if (d.game === "tictactoe" && v) { const t = svg("text", {x, y: y + 18, "text-anchor": "middle", "font-size": 54, fill: col[v], class: "mark"}, s); t.textContent = v === 1 ? "X" : "O"; }
-        if (m) playable(sq, m, oth ? m.name : `cell ${m.name}`);
+        const sq = svg("rect", {x: x - c / 2, y: y - c / 2, width: c, height: c, fill: dr.square, stroke: "#333", class: "cell", "data-cell": `${i},${j}`}, s);
+        if (!dr.marks && v) svg("circle", {cx: x, cy: y, r: c / 2 - 5, fill: col[v], stroke: "#000"}, s);
+        if (dr.hints && m) svg("circle", {cx: x, cy: y, r: 4, fill: "#9ccc65"}, s);
+        // moves named by the cell's number (tic-tac-toe): it is written in the corner
+        if (dr.numbered) label(s, x - c / 2 + 5, y - c / 2 + 15, String(nc * i + j), "start", 13);
+        if (dr.marks && v) { const t = svg("text", {x, y: y + 18, "text-anchor": "middle", "font-size": 54, fill: col[v], class: "mark"}, s); t.textContent = META.games[d.game].sides[v - 1].split(" ")[0]; }
+        if (m) playable(sq, m, coords ? m.name : `cell ${m.name}`);
       }
     }
     s.setAttribute("width", W); s.setAttribute("role", "group");
     s.setAttribute("aria-label", `${d.label} board, ${d.terminal ? "game over" : d.to_move + " to move"}`);
     const title = svg("title", {}, s); title.textContent = `${d.label} board`; s.prepend(title);
-    // the engine's principal variation, numbered on the board (Connect Four: the landing cell)
-    const heights = d.game === "connect4" ? [...Array(7)].map((_, j) => b.cells.filter(r => r[j]).length) : null;
+    // the engine's principal variation, numbered on the board (a rack of columns: the landing cell)
+    const racked = dr.layout === "columns", heights = racked ? [...Array(b.cols)].map((_, j) => b.cells.filter(r => r[j]).length) : null;
     G.pv.forEach((m, k) => {
       let cell = m.cell;
-      if (d.game === "connect4") { cell = [5 - heights[m.move], m.move]; heights[m.move]++; }
+      if (racked) { cell = [b.rows - 1 - heights[m.move], m.move]; heights[m.move]++; }
       if (!cell) return;
       const [x, y] = cellXY(cell[0], cell[1]);
       svg("circle", {cx: x, cy: y, r: 12, fill: k % 2 ? "#fff" : "#0072B2", stroke: "#0072B2", "stroke-width": 2, class: "pv-mark"}, s);
@@ -145,7 +145,7 @@
     $("pv-legend").innerHTML = G.pv.length === 0 ? "" : `Numbered discs: the line the engine expects from here (its principal variation, ` +
       `${G.pv.map(m => m.name).join(" ")}): <span class="pv-key pv-key-now">1</span> ${d.to_move}'s best reply by its search, ` +
       `<span class="pv-key">2</span> the engine's answer, and so on (filled: ${d.to_move}, white: the engine).`;
-    settle(d, d.legal.find(m => m.cell === null && d.game === "othello"));
+    settle(d, dr.passes ? d.legal.find(m => m.cell === null) : undefined);
   }
   // below the board: the pass button, the position's text field and the status line
   function settle(d, pass) {
@@ -161,7 +161,7 @@
   // board and the game's buttons are locked: a click meanwhile would be played on a position
   // that the answer (the engine's move, the loaded game) then replaces. Compare is locked too
   // (it would compare the position being replaced), and stays disabled while a compare runs
-  const LOCKED = ["new-game", "undo", "redo", "engine-move", "load-position", "pass", "game", "hex-n", "compare"];
+  const LOCKED = ["new-game", "undo", "redo", "engine-move", "load-position", "pass", "game", "board-size", "compare"];
   async function locked(work) {
     if (G.busy) return;
     G.busy = true; $("board-wrap").setAttribute("aria-busy", "true"); $("board-wrap").classList.add("locked");
@@ -211,10 +211,14 @@
     catch (e) { $("game-error").textContent = e.message; }
   }
   const newGame = () => locked(async () => {
-    const g = $("game").value; $("hex-n-label").hidden = g !== "hex";
+    // a game played on several board sizes (its drawing's sizes): the new game is the chosen size
+    const g = $("game").value, sizes = META.games[g].drawing ? META.games[g].drawing.sizes : [];
+    $("board-size-label").hidden = !sizes.length;
+    const options = sizes.map(k => `<option${k === META.games[g].drawing.size ? " selected" : ""}>${k}</option>`).join("");
+    if (sizes.length && $("board-size").dataset.game !== g) { $("board-size").innerHTML = options; $("board-size").dataset.game = g; }
     $("depth").value = META.games[g].default_depth;
     G.history = []; G.at = -1;
-    await load(g === "hex" ? $("hex-n").value : "");
+    await load(sizes.length ? $("board-size").value : "");
     if (engineTurn()) await engineSearch();
   });
   // "Compare": one request per row (/api/compare with "row"), drawn as each finishes, then the
@@ -301,7 +305,7 @@
   }
   $("new-game").addEventListener("click", newGame);
   $("game").addEventListener("change", newGame);
-  $("hex-n").addEventListener("change", newGame);
+  $("board-size").addEventListener("change", newGame);
   $("engine-move").addEventListener("click", engineMove);
   $("compare").addEventListener("click", compare);
   $("cancel-compare").addEventListener("click", cancelCompare);
@@ -319,7 +323,6 @@
     $("game").innerHTML = Object.entries(META.games).map(([k, g]) => `<option value="${k}">${g.label}</option>`).join("");
     $("algorithm").innerHTML = META.algorithms.map(a => `<option>${a}</option>`).join("");
     $("game-ordering").innerHTML = META.orderings.map(o => `<option${o === "id+tt+killer+history" ? " selected" : ""}>${o}</option>`).join("");
-    $("hex-n").innerHTML = [...Array(11)].map((_, k) => `<option${k + 1 === 7 ? " selected" : ""}>${k + 1}</option>`).join("");
     await loadTree();
     await newGame();
     document.body.dataset.ready = "1";

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-from searchlab.algorithms.compiled import compiled_game
+from searchlab.contracts.compiled import compiled_game
 from searchlab.experiment import store
 from searchlab.experiment.runner import RunSettings
 from searchlab.experiment.schema import ConfigError

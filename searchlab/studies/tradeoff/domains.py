@@ -26,7 +26,7 @@ import numpy as np
 
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.calibration import sample_states
-from searchlab.algorithms.compiled.stubs import null_move_always
+from searchlab.contracts.compiled_stubs import null_move_always
 from searchlab.games import connect4_compiled as c4_compiled, othello_compiled
 from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import ConnectFour, ConnectFourState, load_benchmark

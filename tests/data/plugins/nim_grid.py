@@ -27,4 +27,4 @@ def move_cell(game: Nim, move: tuple[int, int]) -> list[int]:
 
 GAME = GameEntry(name="nimgrid", make=lambda: Nim(HEAPS), nominal_b=3, label="Nim (grid)",
                  format_move=move_text, order=61,
-                 lab_board=LabBoard(cells=cells, move_cell=move_cell, sides=("First", "Second")))
+                 lab_board=LabBoard(cells=cells, move_cell=move_cell, pieces=("First", "Second")))

@@ -14,11 +14,12 @@ kernel). The test suite's start (tests/conftest.py), the compile-time benchmark
 The engines compile in child Python processes (``jobs`` at once), never in the caller's: each
 child takes the next engine when it is done with one, so that the imports and numba's start-up
 are paid once per child (its first engine's figures include them), and the caller (pytest, the
-lab's server) holds none of the compiled code. The snippets are plain text and this module
-imports no game: it sits with the compiled engines (layer 3), below the games; the registered
-games' engines come from the game registry (games.registry), imported by name when the list is
-first asked for (:func:`engines`), so a game, a plug-in too, is warmed up without being named
-here.
+lab's server) holds none of the compiled code. The snippets are plain text. The registered
+games' engines, and the games the compiled MCTS and the parallel simulator are warmed up on,
+come from the game registry (games.registry, each game's GameEntry: whether it has compiled
+primitives, its cold compile): this module sits above the games (docs/architecture.md) and reads
+the registry when the list is first asked for (:func:`engines`), so a game, a plug-in too, is
+warmed up without being named here.
 
 A child reports per engine its CPU seconds (``time.process_time``: the engine's imports, and
 the compile or the cache load) and how many functions numba compiled (numba's
@@ -29,7 +30,6 @@ engine with no compiled function was already cached.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import subprocess
@@ -40,8 +40,9 @@ from typing import Callable, Iterable, Sequence
 
 from tqdm import tqdm
 
-from searchlab.compile_costs import COLD_SECONDS  # noqa: F401 -- re-exported (runner, cli_plan)
+from searchlab.compile_costs import COLD_SECONDS
 from searchlab.errors import InvalidParameterError
+from searchlab.games.registry import registry
 
 _SEARCH = "from searchlab import search\n"
 _CHANCE = "from searchlab.algorithms.chance_search import search_chance\n"
@@ -67,12 +68,13 @@ ENGINES: dict[str, tuple[str, str]] = {
               "search_multiplayer(Rolit.random(3, 20, 1), 'brs', depth=2, engine='compiled')"),
     "harvest": (_NPLAYER + "from searchlab.games.harvest import Harvest",
                 "search_multiplayer(Harvest(3, (3, 4, 5)), 'brs', depth=2, engine='compiled')"),
-    # the compiled MCTS: one copy per game with two-player primitives (Hex's serves every size)
-    "mcts": (_SEARCH + "from searchlab.games.connect4 import ConnectFour\nfrom searchlab.games.hex import Hex\n"
-             "from searchlab.games.othello import Othello\nfrom searchlab.games.tictactoe import TicTacToe\n"
+    # the compiled MCTS: one copy per registered game with two-player compiled primitives (the
+    # registry's GameEntry.compiled; Hex's copy serves every size) and per tree model
+    "mcts": (_SEARCH + "from searchlab.games.registry import registry\n"
              "from searchlab.trees import IIDTree, IncrementalTree",
-             "for g in (TicTacToe(), ConnectFour(), Othello(), Hex(5), IIDTree(3, 3, seed=1), "
-             "IncrementalTree(3, 3, seed=1)): search(g, 'mcts', max_nodes=200, seed=1, engine='compiled')"),
+             "games = [e.start() for e in registry().values() if e.compiled()]\n"
+             "for g in games + [IIDTree(3, 3, seed=1), IncrementalTree(3, 3, seed=1)]:\n"
+             "    search(g, 'mcts', max_nodes=200, seed=1, engine='compiled')"),
     # the parallel simulator's kernel: one copy per tree model and per game it simulates
     "parallel_trees": ("from searchlab.parallel import simulate\n"
                        "from searchlab.trees import IIDTree, OrderedTree, IncrementalTree",
@@ -89,30 +91,27 @@ GAME_SNIPPET = (_SEARCH + "from searchlab.games.registry import entry",
                 "g = entry({name!r}).start(); "
                 "search(g, 'alphabeta', 'natural', depth=2, engine='compiled'); "
                 "search(g, 'alphabeta', 'id+tt+killer+history', depth=2, engine='compiled')")
-#: the module of the game registry: a layer above this one (docs/architecture.md), so it is
-#: imported by name when the list of engines is first asked for, as the child processes
-#: import the games named in the snippets' text
-_REGISTRY = "searchlab.games.registry"
 _FILLED = False
 
 
 def engines() -> dict[str, tuple[str, str]]:
     """Every engine (``ENGINES``, completed in place on the first call): the registered games
     with compiled primitives (GAME_SNIPPET) and the other engines, the largest cold compile
-    first (COLD_SECONDS; unmeasured ones last, in declaration order), so that a parallel run
-    ends sooner."""
+    first (a game's GameEntry.cold_seconds, the others' COLD_SECONDS; unmeasured ones last, in
+    declaration order), so that a parallel run ends sooner."""
     global _FILLED
     if not _FILLED:
-        games = {}
-        for name, e in importlib.import_module(_REGISTRY).registry().items():
+        games, cost = {}, dict(COLD_SECONDS)
+        for name, e in registry().items():
             try:
                 compiled = e.compiled()
             except Exception:  # noqa: BLE001 -- a broken plug-in's first search reports it
                 compiled = False
             if compiled:
                 games[name] = (GAME_SNIPPET[0], GAME_SNIPPET[1].format(name=name))
+                cost[name] = e.cold_seconds()
         merged = {**games, **ENGINES}
-        order = sorted(merged, key=lambda n: -COLD_SECONDS.get(n, -1.0))
+        order = sorted(merged, key=lambda n: -(cost.get(n) or -1.0))
         ENGINES.clear()
         ENGINES.update({n: merged[n] for n in order})
         _FILLED = True

@@ -1,4 +1,4 @@
-"""searchlab-warm-up (searchlab.algorithms.compiled.warm_up): the one list of first searches,
+"""searchlab-warm-up (searchlab.warm_up): the one list of first searches,
 run in child processes onto the disk cache, each engine reported with its CPU seconds and
 whether it was cached; bad names refused before any process starts."""
 
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from searchlab.algorithms.compiled import warm_up as W
+from searchlab import warm_up as W
 from searchlab.errors import InvalidParameterError
 
 
@@ -27,13 +27,29 @@ def test_every_snippet_is_python_and_names_are_checked():
 def test_the_registered_games_engines_come_from_the_registry():
     """Every registered game with compiled primitives has an engine, whose snippet finds the
     game through the registry (the module names no game); the largest cold compile first."""
-    from searchlab.games.registry import registry
+    from searchlab.games.registry import cold_seconds, registry
     compiled = [n for n, e in registry().items() if e.compiled()]
     assert compiled and set(compiled) <= set(W.engines())
     for n in compiled:
         assert W.snippet(n) == f"{W.GAME_SNIPPET[0]}\n{W.GAME_SNIPPET[1].format(name=n)}\n"
-    cold = [W.COLD_SECONDS[n] for n in W.engines() if n in W.COLD_SECONDS]
+    cold = [c for c in map(cold_seconds, W.engines()) if c is not None]
     assert cold == sorted(cold, reverse=True)
+
+
+def test_the_module_names_no_registered_game_and_reads_the_registry_by_import():
+    """The warm-up's games (its per-game engines, the compiled MCTS's and the parallel
+    simulator's games) come from the registry: its text names no registered game's module or
+    class, and it imports the registry as a module (the layer table checks that import)."""
+    import inspect
+    from searchlab.games.registry import registry
+    text = inspect.getsource(W)
+    for name, e in registry().items():
+        game = e.start()
+        assert f"{type(game).__module__} import" not in text, name
+        assert f"{type(game).__name__}(" not in text, name
+    assert "import_module" not in text and "from searchlab.games.registry import registry" in text
+    mcts = "\n".join(W.engines()["mcts"])
+    assert "registry().values()" in mcts and "e.compiled()" in mcts
 
 
 def test_the_cli_refuses_unknown_names_and_jobs(capsys):
