@@ -101,8 +101,8 @@ class SearchConfig:
             null = full window.
         tt_size: entries of the transposition table (``tt``, ``id``, ``mtdf``): a power of two.
         plugins: modules imported before the config is validated, in the main process and in
-            every worker: each registers ordering components (or games) from Python
-            (docs/extending.md). Installed entry points need no entry here.
+            every worker of a sweep: each registers ordering components (or games) from
+            Python (docs/extending.md). Installed entry points need no entry here.
     """
 
     algorithm: str = "alphabeta"
