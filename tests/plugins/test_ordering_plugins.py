@@ -22,7 +22,7 @@ from searchlab.algorithms.ordering_registry import (COMPONENTS, Component, compo
                                                     register_component)
 from searchlab.algorithms.search_api import search
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.experiment import api
+from searchlab.experiment import api, grid
 from searchlab.experiment.schema import ConfigError
 from searchlab.games.connect4 import ConnectFour as Connect4
 from searchlab.games.tictactoe import TicTacToe
@@ -175,6 +175,14 @@ def test_a_config_names_the_plugin_module(fresh):
                     "sweep.ordering=[natural,id+tt+countermove]"])
     assert study.orderings == ("natural", "id+tt+countermove")
     assert study.plugins == ("countermove",)
+    # the plan's summary says once that the plug-in runs on the reference engine (tic-tac-toe
+    # has compiled primitives: natural runs compiled)
+    said = grid.summary(grid.plan(study), study)
+    assert said.count("\nordering components countermove (plug-ins): no compiled twin; "
+                      "searched on the reference engine") == 1
+    assert "no compiled primitives" not in said
+    plain = _sweep(["game=tictactoe"])
+    assert "compiled twin" not in grid.summary(grid.plan(plain), plain)
     with pytest.raises(ConfigError, match="ordering component 'nope' unknown: allowed .*staged, "
                                           "countermove, mobility[, (]"):
         _sweep(["game=tictactoe", "search.plugins=[countermove]", "sweep.ordering=[nope]"])
