@@ -165,10 +165,7 @@ def _load() -> None:
         return
     _LOADED = True
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name in COMPONENTS and COMPONENTS[ep.name].plugin is False:
-            _PLUGIN_ERRORS[ep.name] = f"entry point {ep.value}: {ep.name!r} is a built-in component"
-            continue
-        try:
+        try:                  # register_component refuses a name taken (a built-in's too)
             c = ep.load()
             register_component(c)
         except Exception as exc:  # noqa: BLE001 -- a broken plug-in must not hide the others

@@ -151,15 +151,23 @@ def test_an_installed_plugin_is_found_by_its_entry_point(fresh, tmp_path, monkey
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: orderplugin\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text(
         "[searchlab.orderings]\ncountermove = countermove:COUNTERMOVE\n"
-        "mobility = countermove:MOBILITY\nbroken = no_such_module_xyz:COMPONENT\n")
+        "mobility = countermove:MOBILITY\nbroken = no_such_module_xyz:COMPONENT\n"
+        "killer = tests.plugins.test_ordering_plugins:KILLER_AGAIN\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     assert "countermove" not in COMPONENTS
     names = component_names()                    # the first read loads the entry points
     assert names[-2:] == ("countermove", "mobility")
-    assert set(plugin_errors()) == {"broken"} and "ModuleNotFoundError" in plugin_errors()["broken"]
+    errors = plugin_errors()
+    assert set(errors) == {"broken", "killer"} and "ModuleNotFoundError" in errors["broken"]
+    assert "'killer' is registered already" in errors["killer"]     # a built-in's name
+    assert COMPONENTS["killer"].compiled == "D_KILLER"
     with pytest.raises(InvalidParameterError, match="broken.*failed to load"):
         ordering_registry.component("broken")
     assert search(TicTacToe(), "alphabeta", "id+tt+countermove", depth=3).engine == "reference"
+
+
+#: an entry point's component named like a built-in (refused)
+KILLER_AGAIN = Component("killer", "dynamic", "not the built-in", hooks=_DropsAfterACut)
 
 
 def _sweep(overrides):
