@@ -5,7 +5,8 @@
   immutable states), terminal and utility conventions over seeded random playouts, alpha-beta's
   value equal to plain minimax's under several orderings and algorithms, and, where the game
   supplies compiled primitives, the compiled engine node for node equal to the reference.
-- :func:`check_ordering`: against the ordering registry's declarations: a sound ordering
+- :func:`check_ordering`: against the ordering registry's declarations (plug-in components
+  included): a plug-in's reference code returns a permutation of the moves; a sound ordering
   returns minimax's value and one of its best moves; every engine declared to run it does,
   node for node as the reference.
 - :func:`check_pruning`: a technique's record (``pruning.Technique``) is consistent; the
@@ -29,7 +30,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 from searchlab.algorithms import compiled_engine, kernels
 from searchlab.contracts.compiled import compiled_game
-from searchlab.algorithms.ordering_registry import Ordering, ordering_of
+from searchlab.algorithms.ordering_registry import COMPONENTS, Ordering, ordering_of
 from searchlab.algorithms.pruning import RECORDS, Pruning, Technique
 from searchlab.algorithms.search_api import search
 from searchlab.errors import SearchlabError, UnsupportedError
@@ -232,7 +233,9 @@ def check_ordering(ordering: str, games: Iterable[Any], *, depth: int = 3,
     component is registered (or the game's own); one declared sound returns minimax's value
     and one of its best moves on the reference engine and on the one ``auto`` picks; and each
     engine the registry says runs it (the tree kernels, the compiled engine, where the game is
-    one that engine searches) runs it node for node as the reference engine does."""
+    one that engine searches) runs it node for node as the reference engine does. A plug-in
+    component's reference code (``order``, ``hooks``) must first return a permutation of the
+    legal moves along a seeded random playout of each game."""
     rep = Report(f"ordering {ordering}")
     for game in games:
         name = getattr(game, "name", type(game).__name__)
@@ -240,6 +243,8 @@ def check_ordering(ordering: str, games: Iterable[Any], *, depth: int = 3,
             value = ordering_of(ordering, game)
         except SearchlabError as e:
             _fail(rep.subject, "registered", f"{name}: {e}")
+        for part in value.plugins:
+            _check_permutation(rep, name, game, part)
         horizon = depth if game.capabilities.static_values else None
         mm = search(game, "minimax", "natural", depth=horizon, engine="reference")
         for alg in algorithms:
@@ -260,6 +265,24 @@ def check_ordering(ordering: str, games: Iterable[Any], *, depth: int = 3,
             for engine in _declared_engines(game, alg, value):
                 _same_search(rep, name, game, alg, ordering, horizon, engine)
     return rep
+
+
+def _check_permutation(rep: Report, name: str, game: Any, part: str, plies: int = 12) -> None:
+    """The plug-in component ``part``'s reference code returns a permutation of the legal
+    moves at every position of one seeded random playout (a fresh ``hooks`` object: no cut
+    seen yet)."""
+    c = COMPONENTS[part]
+    hooks = c.hooks(game) if c.hooks is not None else None
+    for ply, (s, _) in enumerate(_playout(game, 0, plies)):
+        if game.is_terminal(s):
+            break
+        moves = list(game.legal_moves(s))
+        got = c.order(game, s, list(moves)) if c.order is not None \
+            else hooks.order(s, list(moves), ply)
+        if sorted(map(repr, got)) != sorted(map(repr, moves)):
+            _fail(rep.subject, "permutation", f"{name} ply {ply}: {part} returned {list(got)!r}, "
+                  f"not a permutation of the legal moves {moves!r}")
+        rep.add("positions ordered")
 
 
 def _declared_engines(game: Any, alg: str, value: Ordering) -> list[str]:

@@ -10,6 +10,9 @@ components joined by ``+`` in priority order. Components:
 - *base* orders (at most one): ``natural``, ``random`` (seeded), ``perfect``, ``worst``,
   ``static``, or a game's own (``move_orderings()``, e.g. ``centre``, ``corners``, ``captures``);
   natural if none is named. Definitions shared with the kernels: docs/trees.md.
+- plug-in components (ordering_registry.register_component, docs/extending.md): a base order's
+  ``order(game, state, moves)``, a dynamic component's per-search ``hooks(game)`` object (its
+  ``order`` and ``on_cut`` called where the built-ins' are).
 - *dynamic* components: ``tt`` (a transposition table: its entries cut nodes off and its best
   move is searched first), ``id`` (iterative deepening: depth 1..d, each iteration's best moves,
   kept in a move-only table, searched first in the next), ``killer`` (two killer slots per
@@ -37,8 +40,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Sequence
 
-from searchlab.algorithms.ordering_registry import (BASE_ORDERINGS, DYNAMIC_COMPONENTS,
-                                                    SHORTHANDS, Ordering, ordering_of)
+from searchlab.algorithms.ordering_registry import (BASE_ORDERINGS, COMPONENTS,
+                                                    DYNAMIC_COMPONENTS, SHORTHANDS, Ordering,
+                                                    ordering_of)
 from searchlab.algorithms.ordering_registry import ORDERINGS as REGISTERED
 from searchlab.algorithms.tt import TranspositionTable
 from searchlab.errors import TreeTooLargeError, UnsupportedError
@@ -152,7 +156,12 @@ def base_order(name: str, game: Any, depth: int, ordering_seed: int = 0,
                 return sorted(moves, key=lambda m: -vals[m])
             return sorted(moves, key=vals.__getitem__)
         return order
-    policy = game.move_orderings()[name]
+    own = game.move_orderings() if game.capabilities.own_orderings else {}
+    plugin = COMPONENTS.get(name)
+    if name not in own and plugin is not None and plugin.order is not None:
+        fn = plugin.order
+        return lambda state, moves, ply: list(fn(game, state, list(moves)))
+    policy = own[name]
     return lambda state, moves, ply: policy(state, moves)
 
 
@@ -161,7 +170,8 @@ class DynamicOrdering:
     """A composite policy with state: killer slots, history scores, a move table.
 
     ``order`` is called with the search context so the table's move can be looked up; ``on_cut``
-    is called by the search at every cut event to update killers and history.
+    is called by the search at every cut event to update killers and history. ``plugins``: the
+    per-search objects of plug-in dynamic components (their ``hooks(game)``), by name.
     """
 
     game: Any
@@ -170,6 +180,7 @@ class DynamicOrdering:
     table: TranspositionTable | None
     killers: dict[int, list] = field(default_factory=dict)
     history: dict[tuple[bool, Hashable], int] = field(default_factory=dict)
+    plugins: dict[str, Any] = field(default_factory=dict)
 
     def order(self, state: Any, moves: Sequence[Hashable], ply: int) -> list:
         ordered = list(moves) if self.base is None else self.base(state, moves, ply)
@@ -190,6 +201,8 @@ class DynamicOrdering:
                 if m is not None and m in ordered:
                     ordered.remove(m)
                     ordered.insert(0, m)
+            elif part in self.plugins:
+                ordered = list(self.plugins[part].order(state, ordered, ply))
         return ordered
 
     def on_cut(self, state: Any, move: Hashable, ply: int, depth_left: float) -> None:
@@ -202,6 +215,8 @@ class DynamicOrdering:
             key = (self.game.max_to_move(state), move)
             d = depth_left if depth_left != float("inf") else 1
             self.history[key] = self.history.get(key, 0) + int(d) ** 2
+        for hooks in self.plugins.values():
+            hooks.on_cut(state, move, ply, depth_left)
 
 
 def make_ordering(spec: str | Ordering, game: Any, depth: int, ordering_seed: int = 0,
@@ -214,4 +229,6 @@ def make_ordering(spec: str | Ordering, game: Any, depth: int, ordering_seed: in
                                                       oracle_limit)
     if not value.dynamic:
         return base
-    return DynamicOrdering(game, value.parts, base, table)
+    plugins = {p: COMPONENTS[p].hooks(game) for p in value.dynamic
+               if COMPONENTS[p].hooks is not None}
+    return DynamicOrdering(game, value.parts, base, table, plugins=plugins)

@@ -10,6 +10,13 @@ constant. Every consumer asks this module: validation and its "allowed values" m
 studies and reports. A new component is its reference code (ordering.py), its compiled twin
 (algorithms/compiled) and one entry here (docs/extending.md).
 
+Plug-in components come from outside the package the way games do: a ``Component`` carrying
+its reference code (``order`` for a base order, ``hooks`` for a dynamic component), added by
+:func:`register_component` from Python or named by an entry point of the group
+``searchlab.orderings`` (``NAME = "mypkg.mod:COMPONENT"``, loaded lazily the first time the
+registry is read; one that fails to load is reported by :func:`plugin_errors`, not fatal). A
+plug-in has no kernel or compiled twin: it runs on the reference engine.
+
 A spec such as ``"id+staged+static"`` is parsed ONCE into a frozen ``Ordering`` (``ordering_of``,
 cached): the text as given (which task ids, seeds and table columns use, unchanged), the
 components as written, the parts with shorthands expanded (``staged`` = ``tt+tactical+killer+
@@ -20,8 +27,11 @@ engine's codes and ``supports(engine)``. ``describe`` reads an ordering already 
 
 from __future__ import annotations
 
+import importlib
+import re
 from dataclasses import dataclass
-from typing import Any, Collection
+from importlib import metadata
+from typing import Any, Callable, Collection, Iterable, Mapping
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.limits import excerpt
@@ -41,6 +51,17 @@ class Component:
     name of the component's code constant in the tree kernels (algorithms/kernels/_alphabeta.py)
     and in the compiled engine (algorithms/compiled/_engine.py); None = that engine does not
     run it. ``oracle``: it orders by exact values (an oracle over the whole tree, size-limited).
+
+    A plug-in (a component declared outside the package) carries its reference code instead
+    of a branch in ordering.py, and has no kernel or compiled twin:
+
+    - a base order: ``order(game, state, moves) -> list``, the legal ``moves`` (natural
+      order) as a permutation, first searched first;
+    - a dynamic component: ``hooks(game) -> obj``, called once per search (the object keeps
+      that search's state, as killer slots do), with ``obj.order(state, moves, ply) -> list``
+      (``moves`` as the lower-priority components left them; return a permutation that keeps
+      that order among the moves it ranks equal: a stable sort) and ``obj.on_cut(state, move,
+      ply, depth_left)`` (called at every cut, as the built-in killers and history are).
     """
 
     name: str
@@ -52,6 +73,13 @@ class Component:
     compiled: str | None = None
     expands: tuple[str, ...] = ()
     oracle: bool = False
+    order: Callable[[Any, Any, list], list] | None = None
+    hooks: Callable[[Any], Any] | None = None
+
+    @property
+    def plugin(self) -> bool:
+        """Whether the component carries its own reference code (declared outside ordering.py)."""
+        return self.order is not None or self.hooks is not None
 
 
 COMPONENTS: dict[str, Component] = {c.name: c for c in (
@@ -78,10 +106,112 @@ COMPONENTS: dict[str, Component] = {c.name: c for c in (
               expands=("tt", "tactical", "killer", "history")),
 )}
 
+# the built-in components by kind (plug-ins are added to COMPONENTS only: ask component_names())
 BASE_ORDERINGS = tuple(n for n, c in COMPONENTS.items() if c.kind == "base")
 DYNAMIC_COMPONENTS = tuple(n for n, c in COMPONENTS.items() if c.kind == "dynamic")
 SHORTHANDS = {n: c.expands for n, c in COMPONENTS.items() if c.kind == "shorthand"}
 ORDERINGS = tuple(COMPONENTS)
+
+#: the entry-point group of installed ordering components
+ENTRY_POINT_GROUP = "searchlab.orderings"
+KINDS = ("base", "dynamic", "shorthand")
+_LOADED = False
+_PLUGIN_ERRORS: dict[str, str] = {}
+
+
+def register_component(c: Component) -> Component:
+    """Add a plug-in component (its reference code in ``order`` or ``hooks``); a name taken
+    by another component, or a declaration the reference engine cannot run, is refused with
+    an InvalidParameterError saying why. Registering the same object again is a no-op."""
+    _load()
+    old = COMPONENTS.get(getattr(c, "name", None))
+    if old is c:
+        return c
+    _check_plugin(c)
+    if old is not None:
+        raise InvalidParameterError(f"ordering component {c.name!r} is registered already")
+    COMPONENTS[c.name] = c
+    _parsed.clear()
+    return c
+
+
+def _check_plugin(c: Any) -> None:
+    if not isinstance(c, Component):
+        raise InvalidParameterError(f"an ordering component must be a Component; got {excerpt(c)}")
+    if not isinstance(c.name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", c.name):
+        raise InvalidParameterError(f"ordering component name must be a word (letters, digits, "
+                                    f"_; no '+' or ':'); got {excerpt(c.name)}")
+    if c.kind not in KINDS:
+        raise InvalidParameterError(f"ordering component {c.name!r}: kind must be one of "
+                                    f"{', '.join(KINDS)}; got {excerpt(c.kind)}")
+    if c.kernel is not None or c.compiled is not None:
+        raise InvalidParameterError(f"ordering component {c.name!r}: a plug-in has no kernel or "
+                                    "compiled twin (leave kernel and compiled None)")
+    code = {"base": ("order", c.order), "dynamic": ("hooks", c.hooks)}.get(c.kind)
+    if code is not None and not callable(code[1]):
+        raise InvalidParameterError(f"ordering component {c.name!r}: a {c.kind} plug-in needs "
+                                    f"its reference code, {code[0]}= (docs/extending.md)")
+    if c.kind == "shorthand":
+        unknown = [p for p in c.expands if p not in COMPONENTS or COMPONENTS[p].kind == "shorthand"]
+        if not c.expands or unknown:
+            raise InvalidParameterError(f"ordering component {c.name!r}: a shorthand expands to "
+                                        f"registered base or dynamic components; got {c.expands!r}")
+
+
+def _load() -> None:
+    """Read the entry points of ENTRY_POINT_GROUP once (a broken one is recorded, not raised)."""
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:                  # register_component refuses a name taken (a built-in's too)
+            c = ep.load()
+            register_component(c)
+        except Exception as exc:  # noqa: BLE001 -- a broken plug-in must not hide the others
+            _PLUGIN_ERRORS[ep.name] = f"{type(exc).__name__}: {exc}"
+
+
+def plugin_errors() -> Mapping[str, str]:
+    """Entry points of the ``searchlab.orderings`` group that failed to load: name -> why."""
+    _load()
+    return dict(_PLUGIN_ERRORS)
+
+
+def component_names() -> tuple[str, ...]:
+    """Every registered component's name, built-ins first (the allowed ordering components)."""
+    _load()
+    return tuple(COMPONENTS)
+
+
+def component(name: str) -> Component:
+    """The registered component ``name`` (InvalidParameterError naming the allowed ones)."""
+    _load()
+    if name not in COMPONENTS:
+        why = f" (its plug-in failed to load: {_PLUGIN_ERRORS[name]})" if name in _PLUGIN_ERRORS else ""
+        raise InvalidParameterError(f"unknown ordering component {excerpt(name)}{why}; allowed: "
+                                    f"{', '.join(COMPONENTS)}")
+    return COMPONENTS[name]
+
+
+def import_plugins(modules: Iterable[str], key: str = "search.plugins") -> tuple[str, ...]:
+    """Import each module (its folder on ``sys.path``): a plug-in module registers its ordering
+    components (register_component) or games (searchlab.games.registry.register) when it is
+    imported. An import that fails is an InvalidParameterError naming ``key`` and the module."""
+    names = tuple(modules)
+    for name in names:
+        if not isinstance(name, str) or not name:
+            raise InvalidParameterError(f"{key}: a module name, e.g. mypkg.orderings; got {excerpt(name)}")
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            raise InvalidParameterError(f"{key}: cannot import {name!r} ({exc}); put its folder "
+                                        "on PYTHONPATH or install it") from None
+    return names
+
+
+def _kind(name: str) -> str:
+    return COMPONENTS[name].kind if name in COMPONENTS else "base"
 
 
 @dataclass(frozen=True)
@@ -101,12 +231,18 @@ class Ordering:
     @property
     def base(self) -> str | None:
         """The base order named (None = natural by default)."""
-        return next((p for p in self.parts if p not in DYNAMIC_COMPONENTS), None)
+        return next((p for p in self.parts if _kind(p) != "dynamic"), None)
 
     @property
     def dynamic(self) -> tuple[str, ...]:
         """The dynamic components, in priority order."""
-        return tuple(p for p in self.parts if p in DYNAMIC_COMPONENTS)
+        return tuple(p for p in self.parts if _kind(p) == "dynamic")
+
+    @property
+    def plugins(self) -> tuple[str, ...]:
+        """The parts that are plug-in components (reference engine only)."""
+        return tuple(p for p in self.parts if p not in self.own
+                     and COMPONENTS.get(p, _NONE).plugin)
 
     @property
     def canonical(self) -> str:
@@ -199,7 +335,7 @@ _parsed: dict[Any, Ordering] = {}
 
 
 def _parse(spec: Any, own: tuple[str, ...]) -> Ordering:
-    allowed = ORDERINGS + own
+    allowed = component_names() + tuple(o for o in own if o not in COMPONENTS)
     if not isinstance(spec, str) or not spec:
         raise InvalidParameterError(f"ordering must be a non-empty string; got {excerpt(spec)}")
     written = tuple(spec.split("+"))
@@ -208,10 +344,10 @@ def _parse(spec: Any, own: tuple[str, ...]) -> Ordering:
             raise InvalidParameterError(
                 f"ordering component {excerpt(p)} unknown: allowed {', '.join(allowed)} "
                 "(dynamic ones combine with '+', e.g. tt+killer+history+static)")
-    parts = tuple(q for p in written for q in SHORTHANDS.get(p, (p,)))
+    parts = tuple(q for p in written for q in _expand(p))
     if len(set(parts)) != len(parts):
         raise InvalidParameterError(f"ordering {excerpt(spec)} names a component twice")
-    bases = [p for p in parts if p not in DYNAMIC_COMPONENTS]
+    bases = [p for p in parts if _kind(p) != "dynamic"]
     if len(bases) > 1:
         raise InvalidParameterError(
             f"ordering {excerpt(spec)} names {len(bases)} base orders ({', '.join(bases)}); at most one")
@@ -222,7 +358,14 @@ def describe(text: Any) -> Ordering:
     """The Ordering of a spec read back from a table or a label, without a game and without
     checks: a component the registry does not know is taken for a game's own base order
     (``captures``, ``centre``), and a ``alg:`` prefix of a policy label is dropped."""
+    _load()
     spec = str(text).rpartition(":")[2]
     written = tuple(p for p in spec.split("+") if p)
-    parts = tuple(q for p in written for q in SHORTHANDS.get(p, (p,)))
+    parts = tuple(q for p in written for q in _expand(p))
     return Ordering(spec, written, parts, tuple(p for p in parts if p not in COMPONENTS))
+
+
+def _expand(name: str) -> tuple[str, ...]:
+    """A shorthand's parts (built-in or plug-in), or the name itself."""
+    c = COMPONENTS.get(name)
+    return c.expands if c is not None and c.kind == "shorthand" else (name,)

@@ -264,10 +264,18 @@ def size_summary(size: PlanSize, study: Study) -> str:
 
 
 def slow_games_line(study: Study) -> str:
-    """A game without the compiled engine's primitives runs on the reference engine: said once
-    (a new line), or ''."""
+    """A game without the compiled engine's primitives, or an ordering with a plug-in
+    component (no compiled twin), runs on the reference engine: said once each (a new line),
+    or ''."""
+    if study.engine != "auto":
+        return ""
+    out = ""
     slow = [g.name for g in study.games if not g.entry().compiled()]
-    if slow and study.engine == "auto":
-        return (f"\n{', '.join(dict.fromkeys(slow))}: no compiled primitives; "
+    if slow:
+        out += (f"\n{', '.join(dict.fromkeys(slow))}: no compiled primitives; "
                 "searched on the reference engine (node for node the same counts, slower)")
-    return ""
+    plugins = [p for o in study.orderings for p in describe(o).plugins]
+    if plugins:
+        out += (f"\nordering components {', '.join(dict.fromkeys(plugins))} (plug-ins): no "
+                "compiled twin; searched on the reference engine")
+    return out

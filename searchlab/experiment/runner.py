@@ -51,6 +51,7 @@ from numba.core import event as numba_event
 from tqdm.auto import tqdm
 
 from searchlab.compile_costs import COLD_SECONDS
+from searchlab.algorithms.ordering_registry import import_plugins
 from searchlab.algorithms.search_api import search
 from searchlab.experiment.budget import task_work
 from searchlab.experiment.games import average_branching, format_move, make_game
@@ -86,6 +87,7 @@ class RunSettings:
     tt_size: int = 65536
     prunings: dict = field(default_factory=dict)   # name -> Pruning record (None: none)
     parent_pid: Optional[int] = None  # loky: the main process; its workers end when it dies
+    plugins: tuple = ()              # search.plugins: imported by each worker before its tasks
 
 
 # ----------------------------------------------------------------------------------------------
@@ -274,6 +276,7 @@ def run_task(task: Task, s: RunSettings, tree: Any = None) -> dict:
 def run_batch(tasks: list[Task], s: RunSettings) -> list[dict]:
     """Run a batch of tasks in a worker; one row per task, never raises for a task's error."""
     _init_worker(s.parent_pid)
+    import_plugins(s.plugins)        # a fresh worker knows only what its own imports register
     return task_rows(tasks, s, _marker_fd(s.marker_dir))
 
 

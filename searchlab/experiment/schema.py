@@ -100,6 +100,9 @@ class SearchConfig:
             (> 0); needs iterative deepening: every swept ordering must include ``id``.
             null = full window.
         tt_size: entries of the transposition table (``tt``, ``id``, ``mtdf``): a power of two.
+        plugins: modules imported before the config is validated, in the main process and in
+            every worker of a sweep: each registers ordering components (or games) from
+            Python (docs/extending.md). Installed entry points need no entry here.
     """
 
     algorithm: str = "alphabeta"
@@ -108,6 +111,7 @@ class SearchConfig:
     max_nodes: Optional[int] = None
     aspiration: Optional[float] = None
     tt_size: int = 65536
+    plugins: List[str] = field(default_factory=list)
 
 
 @dataclass

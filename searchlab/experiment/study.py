@@ -72,6 +72,8 @@ class Study:
     tt_size: int = 65536
     #: (name, searchlab.algorithms.pruning.Pruning or None) per technique swept
     prunings: tuple = (("none", None),)
+    #: search.plugins: modules the workers import before their first task (plug-in components)
+    plugins: tuple = ()
 
     @property
     def game(self) -> Optional[Any]:

@@ -16,7 +16,8 @@ from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from searchlab.algorithms.names import ALGORITHMS, ENGINES
-from searchlab.algorithms.ordering_registry import ORDERINGS, describe, ordering_of
+from searchlab.algorithms.ordering_registry import (component_names, describe, import_plugins,
+                                                    ordering_of)
 from searchlab.errors import InvalidParameterError, SearchlabError
 from searchlab.experiment.games import GameSpec, sample_game, select_positions
 from searchlab.games.registry import game_names, entry as game_entry
@@ -81,7 +82,7 @@ def parse_int_list(key: str, value: Any, minimum: int,
 
 def core_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """(algorithms, ordering policies, engines) known to searchlab.algorithms."""
-    return ALGORITHMS, tuple(ORDERINGS), ENGINES
+    return ALGORITHMS, component_names(), ENGINES
 
 
 def _ordering(key: str, value: Any, game: Any = None) -> str:
@@ -211,7 +212,7 @@ def validate(cfg: Any) -> Study:
         raise ConfigError(f"unknown config key {unknown[0]!r}; allowed top-level keys: "
                           f"{', '.join(sorted(known))}")
     _check_sections(plain)
-    ALGORITHMS, ORDERINGS, ENGINES = core_names()
+    ALGORITHMS, _, ENGINES = core_names()
 
     name = plain["name"]
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.+-]{1,%d}" % MAX_NAME, name or ""):
@@ -223,6 +224,7 @@ def validate(cfg: Any) -> Study:
                           f"a word with a letter or digit")
     seed = _check_int("seed", plain["seed"], 0, maximum=MAX_SEED)
     sweep, search, runner = plain["sweep"], plain["search"], plain["runner"]
+    plugins = _plugins(search.get("plugins"))       # first: they register components and games
 
     game_cfg = plain.get("game") or {}
     game_cfgs = [(f"sweep.games[{i}]", g) for i, g in enumerate(sweep.get("games") or [])] \
@@ -370,7 +372,19 @@ def validate(cfg: Any) -> Study:
         runner=RunnerConfig(**runner), config=plain, games=games, positions=positions,
         game_orderings=game_orderings,
         d_by_ordering=d_by_ordering, max_nodes_by_ordering=max_nodes_by_ordering,
-        aspiration=aspiration, tt_size=tt_size, prunings=prunings)
+        aspiration=aspiration, tt_size=tt_size, prunings=prunings, plugins=plugins)
+
+
+def _plugins(value: Any) -> tuple[str, ...]:
+    """search.plugins: the modules, imported now (ConfigError naming one that cannot be)."""
+    if value is None:
+        return ()
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise ConfigError(f"search.plugins must be a list of module names; got {excerpt(value)}")
+    try:
+        return import_plugins(value)
+    except InvalidParameterError as e:
+        raise ConfigError(str(e)) from None
 
 
 def _check_dask() -> None:

@@ -30,7 +30,8 @@ def sweep_session(study: Study) -> Session:
         config_yaml=dump_yaml(study.config), plan=tasks, rows=SearchRows(),
         settings={"engine": study.engine, "depth": study.depth,
                   "task_max_nodes": study.task_max_nodes, "aspiration": study.aspiration,
-                  "tt_size": study.tt_size, "prunings": dict(study.prunings)},
+                  "tt_size": study.tt_size, "prunings": dict(study.prunings),
+                  "plugins": study.plugins},
         guard=lambda max_nodes: grid.check_budget(p, max_nodes),
         summary=lambda _: grid.summary(p, study), final={"trimmed_points": trimmed})
 
