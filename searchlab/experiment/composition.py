@@ -17,7 +17,7 @@ from omegaconf import OmegaConf
 from searchlab.experiment.lock import claim_new
 from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, TREE_PARAMS, TREE_STATIC_VALUES,
                                          ConfigError, ExperimentConfig, GameConfig,
-                                         PruningConfig, RunnerConfig, SearchConfig, SweepConfig,
+                                         RunnerConfig, SearchConfig, SweepConfig, TechniqueNode,
                                          TreeConfig)
 from searchlab.limits import MAX_DEPTH
 
@@ -475,7 +475,7 @@ def _keys_of(path: str) -> list[str]:
         t = f.type if not isinstance(f.type, str) else f.type
         cls = {"TreeConfig": TreeConfig, "SearchConfig": SearchConfig,
                "SweepConfig": SweepConfig, "GameConfig": GameConfig,
-               "RunnerConfig": RunnerConfig, "PruningConfig": PruningConfig, "List[TreeConfig]": TreeConfig}.get(str(t).replace("typing.", ""))
+               "RunnerConfig": RunnerConfig, "TechniqueNode": TechniqueNode, "List[TreeConfig]": TreeConfig}.get(str(t).replace("typing.", ""))
         if cls is None:
             return []
     return [x.name for x in fields(cls)]

@@ -260,7 +260,7 @@ def size_summary(size: PlanSize, study: Study) -> str:
     left = f"; {size.trimmed} more points over sweep.d_budget left out" if size.trimmed else ""
     line = (f"{study.name}: {size.tasks} tasks ({per}{left}); "
             f"estimated work {budget.human(size.work)} nodes")
-    return line + slow_games_line(study)
+    return line + slow_games_line(study) + plugin_pruning_line(study)
 
 
 def slow_games_line(study: Study) -> str:
@@ -270,4 +270,15 @@ def slow_games_line(study: Study) -> str:
     if slow and study.engine == "auto":
         return (f"\n{', '.join(dict.fromkeys(slow))}: no compiled primitives; "
                 "searched on the reference engine (node for node the same counts, slower)")
+    return ""
+
+
+def plugin_pruning_line(study: Study) -> str:
+    """A plug-in pruning family runs on the reference engine (its hook is Python; the compiled
+    engine declines it): said once (a new line), or ''."""
+    plugins = [f"{name} ({p.plugin.family.name})" for name, p in study.prunings
+               if p is not None and p.plugin is not None]
+    if plugins:
+        return (f"\npruning {', '.join(plugins)}: a plug-in family; searched on the reference "
+                "engine (the compiled engine runs the built-in families)")
     return ""
