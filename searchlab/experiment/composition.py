@@ -290,7 +290,9 @@ def _options_setting(group: str, key: str) -> list[str]:
 def _below_null(ov: list[str]) -> str:
     """The message for an override of a key below a null node (``pruning.lmr.after=3`` on a
     config whose pruning option sets no ``lmr``): the override and the null node named."""
-    base = _compose([o for o in ov if "." not in o.split("=", 1)[0]])   # the groups chosen
+    # the groups chosen, from where they were found (hydra.searchpath: the user's options)
+    base = _compose([o for o in ov if "." not in o.split("=", 1)[0]
+                     or o.startswith("hydra.searchpath=")])
     for o in ov:
         key = o.split("=", 1)[0].lstrip("+")
         steps = key.split(".")
