@@ -5,6 +5,12 @@ runs ``pruned_alphabeta`` (fail-soft alpha-beta with the techniques switched on)
 technique off it *is* plain alpha-beta, node for node (tested). All but quiescence are unsound:
 they can prune the best move; quiescence is sound with respect to its own extended tree.
 
+A technique at one setting is one ``Technique`` record (the ``pruning`` config group's node,
+the trade-off study's techniques, the tuning grid); its family is one of ``FAMILIES`` or a
+plug-in ``Family`` declared outside the package (``register_family``, the entry-point group
+``searchlab.pruning``, ``family: module:ATTR`` in a config) whose logic is a ``skip`` hook the
+move loop asks (``Pruning.plugin``; reference engine only, the compiled engine declines it).
+
 Depth bookkeeping: a reduction of r plies for one subtree lowers the horizon ``ctx.depth`` by
 r while that subtree is searched and restores it after, so every node still knows its
 remaining depth as ``ctx.depth - ply`` and the transposition table stores the depth really

@@ -7,6 +7,7 @@ directory on the reference engine and checked by the battery."""
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +46,16 @@ def _main(monkeypatch, capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def _documented_command() -> list[str]:
+    """docs/extending.md's sweep of the pruning plug-in, as written (its arguments)."""
+    text = (ROOT / "docs" / "extending.md").read_text()
+    line = next(ln for ln in text.splitlines()
+                if ln.startswith("PYTHONPATH=tests/data/plugins searchlab ") and "sweep.pruning" in ln)
+    env_word, prog, *args = shlex.split(line)
+    assert env_word == "PYTHONPATH=tests/data/plugins" and prog == "searchlab"
+    return args
+
+
 def _late_cut(keep: int, depth: int = 1) -> Pruning:
     return Pruning(plugin=PluginRule(mypruning.LATE_CUT, mypruning.LateCutParams(keep, depth)))
 
@@ -54,12 +65,9 @@ def test_a_sweep_with_the_users_own_options(tmp_path):
     override of its parameter) swept from their config directory, the module on PYTHONPATH:
     every row is the search the option says, the plug-in on the reference engine (said once)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PLUGINS), str(ROOT)]))
-    out = subprocess.run(
-        [sys.executable, "-m", "searchlab.cli", "game=nim", SEARCHPATH, "pruning=late_cut_2",
-         "pruning.params.keep=3", "sweep.d=1..4", "sweep.pruning=[none,late_cut_2,my_lmr]",
-         "sweep.ordering=[natural]", "runner.n_jobs=1", "runner.progress=false",
-         f"results_dir={tmp_path}"], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=600)
+    out = subprocess.run([sys.executable, "-m", "searchlab.cli", *_documented_command(),
+                          "runner.progress=false", f"results_dir={tmp_path}"], cwd=ROOT,
+                         env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     said = out.stdout + out.stderr
     assert said.count("pruning late_cut_2(params.keep=3) (late_cut): a plug-in family; searched "
