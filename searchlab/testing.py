@@ -322,22 +322,31 @@ def check_pruning(pruning: Technique | Pruning, games: Iterable[Any], *, depth: 
     ``depth`` (games without static values: to the end): its record is consistent (family,
     parameters: ``Technique.check``); it runs; with every technique off it equals plain
     alpha-beta node for node; one declared sound (``sound``, default: its family's
-    declaration in searchlab.algorithms.pruning.FAMILIES) returns minimax's value. (An
-    unsound technique is only run: what it loses is measured by the trade-off study, not
-    asserted.)"""
-    if isinstance(pruning, Pruning):
-        technique = Technique(**{f: getattr(pruning, f) for f in RECORDS})
-    elif isinstance(pruning, Technique):
-        technique = pruning
+    declaration in searchlab.algorithms.pruning.FAMILIES, or a plug-in family's) returns
+    minimax's value. (An unsound technique is only run: what it loses is measured by the
+    trade-off study, not asserted.) A plug-in family (``Family`` with a ``skip`` hook: a
+    ``Technique(family=..., params=...)`` or a bare ``Pruning(plugin=PluginRule(...))``) is
+    searched on the reference engine, as everywhere."""
+    if isinstance(pruning, Pruning) and pruning.plugin is not None:
+        # a plug-in's rule as built (its family need not be registered): nothing to rebuild
+        rep = Report(f"pruning {pruning.plugin.family.name}")
+        declared = pruning.plugin.family.sound
     else:
-        raise TypeError(f"pruning must be a Technique or Pruning record; got {pruning!r}")
-    rep = Report(f"pruning {technique.name if technique.on() else 'none'}")
-    try:
-        technique.check()
-    except SearchlabError as e:
-        _fail(rep.subject, "record", str(e))
-    pruning = technique.pruning or Pruning()
-    sound = technique.sound if sound is None else sound
+        if isinstance(pruning, Pruning):
+            technique = Technique(**{f: getattr(pruning, f) for f in RECORDS})
+        elif isinstance(pruning, Technique):
+            technique = pruning
+        else:
+            raise TypeError(f"pruning must be a Technique or Pruning record; got {pruning!r}")
+        named = technique.on() or technique.family != "sound"
+        rep = Report(f"pruning {technique.name if named else 'none'}")
+        try:
+            technique.check()
+            pruning = technique.pruning or Pruning()
+            declared = technique.sound
+        except SearchlabError as e:
+            _fail(rep.subject, "record", str(e))
+    sound = declared if sound is None else sound
     for game in games:
         name = getattr(game, "name", type(game).__name__)
         horizon = depth if game.capabilities.static_values else None

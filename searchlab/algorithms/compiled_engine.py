@@ -13,7 +13,8 @@ combination is covered:
 - the Pruning record (null move with adaptive R and verification, LMR constant/log with
   re-searches, futility and razoring, beam, ProbCut, quiescence) at a finite horizon;
   quiescence's delta pruning only for a game whose primitives include its own
-  ``capture_gain`` (chess), not the stub.
+  ``capture_gain`` (chess), not the stub; not a plug-in pruning family (``Pruning.plugin``:
+  a Python hook, reference engine only).
 
 The first search of a process on a game imports the engine specialised for the game's
 primitives (searchlab.algorithms.compiled.specialise): compiled once (tens of seconds) and then
@@ -86,6 +87,8 @@ def _plan(game: Any, algorithm: str, ordering: str, pruning: Any,
     cg = compiled_game(game)
     if cg is None:
         return None
+    if getattr(pruning, "plugin", None) is not None:
+        return None             # a plug-in pruning family's hook is Python: reference engine only
     key = (id(cg), algorithm, ordering, pruning, finite)
     entry = _plans.get(key)
     if entry is not None and entry[0] is cg:

@@ -5,6 +5,12 @@ runs ``pruned_alphabeta`` (fail-soft alpha-beta with the techniques switched on)
 technique off it *is* plain alpha-beta, node for node (tested). All but quiescence are unsound:
 they can prune the best move; quiescence is sound with respect to its own extended tree.
 
+A technique at one setting is one ``Technique`` record (the ``pruning`` config group's node,
+the trade-off study's techniques, the tuning grid); its family is one of ``FAMILIES`` or a
+plug-in ``Family`` declared outside the package (``register_family``, the entry-point group
+``searchlab.pruning``, ``family: module:ATTR`` in a config) whose logic is a ``skip`` hook the
+move loop asks (``Pruning.plugin``; reference engine only, the compiled engine declines it).
+
 Depth bookkeeping: a reduction of r plies for one subtree lowers the horizon ``ctx.depth`` by
 r while that subtree is searched and restores it after, so every node still knows its
 remaining depth as ``ctx.depth - ply`` and the transposition table stores the depth really
@@ -23,9 +29,11 @@ What the game must provide (optional Game-protocol methods):
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import math
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping
+from importlib import metadata
+from typing import Any, Callable, Mapping
 
 from searchlab.algorithms.context import SearchContext
 from searchlab.errors import InvalidParameterError, SearchAborted, UnsupportedError
@@ -129,9 +137,31 @@ class Pruning:
     beam: Beam | None = None
     probcut: ProbCut | None = None
     quiescence: Quiescence | None = None
+    #: a plug-in family's move filter with its parameters (reference engine only)
+    plugin: PluginRule | None = None
 
     def active(self) -> tuple[str, ...]:
         return tuple(f.name for f in fields(self) if getattr(self, f.name) is not None)
+
+
+@dataclass(frozen=True)
+class PluginRule:
+    """A plug-in family (``Family`` with a ``skip`` hook) switched on with its parameters:
+    ``params`` is what the hook receives (an instance of the family's ``params`` dataclass,
+    else the config's mapping as a dict)."""
+
+    family: Family
+    params: Any = None
+
+    def __hash__(self) -> int:
+        # params may be a plain dict (unhashable); its text identifies it
+        return hash((self.family.name, repr(self.params)))
+
+    def params_dict(self) -> dict[str, Any]:
+        """The parameters as a plain mapping (for config hashes and labels)."""
+        if dataclasses.is_dataclass(self.params):
+            return dataclasses.asdict(self.params)
+        return dict(self.params or {})
 
 
 def validate_pruning(pruning: Pruning, game: Any, algorithm: str, parts: tuple[str, ...]) -> None:
@@ -151,6 +181,12 @@ def validate_pruning(pruning: Pruning, game: Any, algorithm: str, parts: tuple[s
         raise UnsupportedError(f"{', '.join(needs_static)} need static values; {game.name} has none")
     if pruning.null_move is not None and not game.capabilities.null_move:
         raise UnsupportedError(f"null-move pruning needs game.null_move(); {game.name} has none")
+    if pruning.plugin is not None:
+        fam = pruning.plugin.family
+        missing = [c for c in fam.needs if not getattr(game.capabilities, c, False)]
+        if missing:
+            raise UnsupportedError(f"pruning family {fam.name!r} needs {', '.join(missing)}; "
+                                   f"{game.name} has none")
     check_parameters(pruning)
     q = pruning.quiescence
     if q is not None:
@@ -217,19 +253,58 @@ RECORDS: dict[str, type] = {"null_move": NullMove, "lmr": LateMoveReductions,
 @dataclass(frozen=True)
 class Family:
     """A technique family: ``field`` the Pruning field its techniques set (None: none, plain
-    alpha-beta), ``sound`` whether a search under it returns minimax's value at the same
-    horizon (only plain alpha-beta: quiescence extends the horizon, the others may prune the
-    best move), ``razor`` whether futility's razor_margin is set (razoring) or not."""
+    alpha-beta, or a plug-in family), ``sound`` whether a search under it returns minimax's
+    value at the same horizon (only plain alpha-beta among the built-ins: quiescence extends
+    the horizon, the others may prune the best move), ``razor`` whether futility's
+    razor_margin is set (razoring) or not.
+
+    A plug-in family (declared outside the package: ``register_family``, the entry-point group
+    ``searchlab.pruning``, or ``family: module:ATTR`` in a config) has no field; its logic is
+    ``skip(params, game, state, move, depth_left, alpha, beta, index) -> bool``, a forward-
+    pruning move filter that ``pruned_alphabeta`` asks for every move after a node's first
+    (index >= 1, so that every node keeps a value): True = the move is not searched (counted
+    as fired under the family's name). ``params`` is the dataclass its parameters build (the
+    config's ``params`` mapping, checked by its constructor and a ``check()`` method where it
+    has one; None: the mapping is passed as a dict); ``needs`` the game capabilities it uses
+    (``static_values``, ``noisy_test``, ...). Plug-in families run on the reference engine
+    only: the compiled engine declines them."""
 
     name: str
     field: str | None
     sound: bool
     doc: str
     razor: bool = False
+    skip: Callable[..., bool] | None = None
+    params: type | None = None
+    needs: tuple[str, ...] = ()
+
+    @property
+    def plugin(self) -> bool:
+        """Whether its logic is a hook (a plug-in family), not a Pruning field."""
+        return self.skip is not None
+
+    def make_params(self, params: Mapping[str, Any] | None, where: str = "params") -> Any:
+        """The hook's parameters from a config's mapping: the ``params`` dataclass built from
+        it (InvalidParameterError naming the parameter and the allowed ones), else a dict."""
+        params = dict(params or {})
+        if self.params is None:
+            return params
+        names = [f.name for f in fields(self.params)]
+        unknown = sorted(str(k) for k in params if k not in names)
+        if unknown:
+            raise InvalidParameterError(f"{where}: unknown parameter {unknown[0]!r} of family "
+                                        f"{self.name!r}; allowed: {', '.join(names) or 'none'}")
+        try:
+            value = self.params(**params)
+            if hasattr(value, "check"):
+                value.check()
+        except (TypeError, ValueError) as e:
+            raise InvalidParameterError(f"{where} of family {self.name!r}: {e}") from None
+        return value
 
 
-#: every technique family, declared once (the trade-off study's ``family``, the tuning grid's
-#: families, the ``pruning`` group's options all name one of these)
+#: every built-in technique family, declared once (the trade-off study's ``family``, the tuning
+#: grid's families, the ``pruning`` group's options all name one of these or a plug-in's)
 FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("sound", None, True, "no technique: plain alpha-beta"),
     Family("null_move", "null_move", False, "null-move pruning"),
@@ -241,6 +316,71 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("quiescence", "quiescence", False, "quiescence search at the horizon"),
 )}
 
+#: the entry-point group of installed plug-in families (``name = "mypkg.mod:FAMILY"``)
+ENTRY_POINT_GROUP = "searchlab.pruning"
+_PLUGINS: dict[str, Family] = {}
+_PLUGIN_ERRORS: dict[str, str] = {}
+_LOADED = False
+
+
+def register_family(family: Family) -> Family:
+    """Add a plug-in family (from Python); a name taken by another family is refused."""
+    if not isinstance(family, Family) or not family.plugin:
+        raise InvalidParameterError(f"a plug-in pruning family is a Family with a skip hook; "
+                                    f"got {family!r}")
+    old = FAMILIES.get(family.name) or _PLUGINS.get(family.name)
+    if old is not None and old is not family:
+        raise InvalidParameterError(f"pruning family {family.name!r} is registered already")
+    _PLUGINS[family.name] = family
+    return family
+
+
+def _load_entry_points() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            fam = ep.load()
+        except Exception as exc:  # noqa: BLE001 -- a broken plug-in must not hide the others
+            _PLUGIN_ERRORS[ep.name] = f"{type(exc).__name__}: {exc}"
+            continue
+        if isinstance(fam, Family) and fam.plugin:
+            _PLUGINS.setdefault(ep.name, fam)
+        else:
+            _PLUGIN_ERRORS[ep.name] = f"entry point {ep.value} is not a Family with a skip hook"
+
+
+def families() -> dict[str, Family]:
+    """Every family by name: the built-ins, then the plug-ins registered or installed."""
+    _load_entry_points()
+    return {**FAMILIES, **_PLUGINS}
+
+
+def family_of(name: str, where: str = "family") -> Family:
+    """The family ``name``: a built-in, a registered or installed plug-in, or ``module:ATTR``
+    (a Family in an importable module, as a config names it). InvalidParameterError naming
+    the allowed values."""
+    known = families()
+    if isinstance(name, str) and name in known:
+        return known[name]
+    if isinstance(name, str) and ":" in name:
+        mod, _, attr = name.partition(":")
+        try:
+            fam = getattr(importlib.import_module(mod), attr)
+        except ImportError as e:
+            raise InvalidParameterError(f"{where} {name!r}: cannot import {mod!r} ({e}); put its "
+                                        f"folder on PYTHONPATH or install it") from None
+        except AttributeError:
+            raise InvalidParameterError(f"{where} {name!r}: module {mod!r} has no {attr!r}") from None
+        if not isinstance(fam, Family) or not fam.plugin:
+            raise InvalidParameterError(f"{where} {name!r} is not a Family with a skip hook")
+        return fam
+    why = f" (its plug-in failed to load: {_PLUGIN_ERRORS[name]})" if name in _PLUGIN_ERRORS else ""
+    raise InvalidParameterError(f"{where} must be one of {', '.join(known)} or 'module:ATTR' "
+                                f"naming a plug-in Family{why}; got {name!r}")
+
 
 @dataclass(frozen=True)
 class Technique:
@@ -250,8 +390,9 @@ class Technique:
 
     ``name``: its identifier (the group option's file name, the grid's setting name; "" = the
     label); ``label``: what reports and table columns call it ("" = the name); ``family``: one of
-    FAMILIES ("" = the one its set field says); the technique fields as ``Pruning``'s (None =
-    off). ``pruning`` is the search's record, ``sound`` the family's declaration, ``scaled``
+    FAMILIES ("" = the one its set field says) or a plug-in family (``family_of``); the
+    technique fields as ``Pruning``'s (None = off); ``params`` a plug-in family's parameters
+    (a mapping; built-in families take theirs in their field). ``pruning`` is the search's record, ``sound`` the family's declaration, ``scaled``
     the record in a domain's value units (the trade-off study and the tuning grid give
     futility margins in units of the domain's value scale and take ProbCut's model from the
     domain's fit)."""
@@ -265,6 +406,7 @@ class Technique:
     beam: Beam | None = None
     probcut: ProbCut | None = None
     quiescence: Quiescence | None = None
+    params: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         # one of name and label stands for the other (the trade-off presets give labels, the
@@ -291,10 +433,17 @@ class Technique:
     def check(self) -> None:
         """The family matches the fields set (exactly its own) and every parameter is in
         range; InvalidParameterError naming what is wrong."""
-        fam = FAMILIES.get(self.family)
-        if fam is None:
-            raise InvalidParameterError(f"family must be one of {', '.join(FAMILIES)}; got "
-                                        f"{self.family!r}")
+        fam = family_of(self.family)
+        if fam.plugin:
+            if self.on():
+                raise InvalidParameterError(f"family {self.family!r} (a plug-in) takes its "
+                                            f"parameters under params; got {self.on()} set")
+            fam.make_params(self.params)
+            return
+        if self.params:
+            raise InvalidParameterError(f"params is for plug-in families; family "
+                                        f"{self.family!r} takes its parameters under "
+                                        f"{fam.field or 'no field (plain alpha-beta)'}")
         want = [] if fam.field is None else [fam.field]
         if self.on() != want:
             raise InvalidParameterError(f"family {self.family!r} needs exactly "
@@ -307,11 +456,14 @@ class Technique:
     @property
     def sound(self) -> bool:
         """Whether its family is declared sound (minimax's value at the same horizon)."""
-        return FAMILIES[self.family].sound
+        return family_of(self.family).sound
 
     @property
     def pruning(self) -> Pruning | None:
         """The search's Pruning record (None: no technique)."""
+        plugin = self._plugin_rule()
+        if plugin is not None:
+            return Pruning(plugin=plugin)
         on = self.on()
         return Pruning(**{f: getattr(self, f) for f in on}) if on else None
 
@@ -319,7 +471,11 @@ class Technique:
         """The Pruning record in a domain whose static values swing by ``value_scale``:
         futility and razoring margins multiplied by it; ProbCut's model (shallow, deep,
         slope, intercept, sigma) the fitted ``probcut`` with this record's threshold (None
-        when there is no fitted model). Plain alpha-beta is ``Pruning()`` (nothing on)."""
+        when there is no fitted model). Plain alpha-beta is ``Pruning()`` (nothing on); a
+        plug-in family's parameters are not scaled."""
+        plugin = self._plugin_rule()
+        if plugin is not None:
+            return Pruning(plugin=plugin)
         kw: dict[str, Any] = {f: getattr(self, f) for f in self.on()}
         if self.futility is not None:
             f = self.futility
@@ -331,6 +487,11 @@ class Technique:
                 return None
             kw["probcut"] = dataclasses.replace(probcut, threshold=self.probcut.threshold)
         return Pruning(**kw)
+
+    def _plugin_rule(self) -> PluginRule | None:
+        """A plug-in family's rule with its parameters built; None for a built-in family."""
+        fam = family_of(self.family)
+        return PluginRule(fam, fam.make_params(self.params)) if fam.plugin else None
 
     def science(self) -> dict[str, Any]:
         """The record as the trade-off study's config hash sees it (its label, family and the
@@ -352,22 +513,24 @@ class Technique:
             elif f == "beam" and d is not None:
                 d["widths"] = list(d["widths"])
             out[f] = d
+        if self.params or family_of(self.family).plugin:      # plug-ins only: built-ins keep their hash
+            out["params"] = dict(self.params or {})
         return out
 
     def params_text(self) -> str:
         """The parameters of its family's field as one short string, for report tables
         ("reduction=2, verify=False"; "-" for plain alpha-beta)."""
         d = self.science()
-        fam = FAMILIES[self.family]
-        rec = None if fam.field is None else d[fam.field]
+        fam = family_of(self.family)
+        rec = d.get("params") if fam.plugin else None if fam.field is None else d[fam.field]
         if rec is None:
             return "-"
         return ", ".join(f"{k}={v}" for k, v in rec.items() if v not in (None, [], ()))
 
     @classmethod
     def from_config(cls, node: Any, where: str = "pruning") -> Technique:
-        """The record of a config node (a mapping: ``name``, ``label``, ``family`` and the
-        technique fields, each a mapping of its parameters); InvalidParameterError naming
+        """The record of a config node (a mapping: ``name``, ``label``, ``family``, the
+        technique fields, each a mapping of its parameters, and a plug-in family's ``params``); InvalidParameterError naming
         ``where.key`` for an unknown key or parameter or a field that is not a mapping.
         Parameters are checked by ``check``."""
         if isinstance(node, cls):
@@ -387,6 +550,12 @@ class Technique:
                 if not isinstance(v, str):
                     raise InvalidParameterError(f"{where}.{k} must be a string; got {v!r}")
                 kw[k] = v
+        params = node.get("params")
+        if params is not None:
+            if not isinstance(params, Mapping):
+                raise InvalidParameterError(f"{where}.params must be a mapping of a plug-in "
+                                            f"family's parameters; got {params!r}")
+            kw["params"] = {str(k): v for k, v in params.items()}
         for field_name, rec_cls in RECORDS.items():
             params = node.get(field_name)
             if params is None:
@@ -615,6 +784,8 @@ def _children(state, ply: int, alpha: float, beta: float, ctx: SearchContext, ma
     if fu is not None and depth_left == 1 and ply > 0 and static is not None:
         futile = (static + fu.margin <= alpha) if maximizing else (static - fu.margin >= beta)
     noisy = game.is_noisy if game.capabilities.noisy_test else None
+    plug = cfg.plugin
+    skip = None if plug is None else plug.family.skip
     v = -INF if maximizing else INF
     best = None
     for i, m in enumerate(moves):
@@ -624,6 +795,10 @@ def _children(state, ply: int, alpha: float, beta: float, ctx: SearchContext, ma
             bound = static + fu.margin if maximizing else static - fu.margin
             if (bound > v) if maximizing else (bound < v):
                 v = bound
+            continue
+        if skip is not None and i > 0 and skip(plug.params, game, state, m, depth_left, alpha,
+                                               beta, i):
+            ctx.pruning.count(plug.family.name)     # a plug-in's forward pruning
             continue
         child = game.play(state, m)
         if lmr is not None and i >= lmr.after and depth_left >= lmr.min_depth and quiet:

@@ -17,7 +17,7 @@ from omegaconf import OmegaConf
 from searchlab.experiment.lock import claim_new
 from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, TREE_PARAMS, TREE_STATIC_VALUES,
                                          ConfigError, ExperimentConfig, GameConfig,
-                                         PruningConfig, RunnerConfig, SearchConfig, SweepConfig,
+                                         RunnerConfig, SearchConfig, SweepConfig, TechniqueNode,
                                          TreeConfig)
 from searchlab.limits import MAX_DEPTH
 
@@ -290,7 +290,9 @@ def _options_setting(group: str, key: str) -> list[str]:
 def _below_null(ov: list[str]) -> str:
     """The message for an override of a key below a null node (``pruning.lmr.after=3`` on a
     config whose pruning option sets no ``lmr``): the override and the null node named."""
-    base = _compose([o for o in ov if "." not in o.split("=", 1)[0]])   # the groups chosen
+    # the groups chosen, from where they were found (hydra.searchpath: the user's options)
+    base = _compose([o for o in ov if "." not in o.split("=", 1)[0]
+                     or o.startswith("hydra.searchpath=")])
     for o in ov:
         key = o.split("=", 1)[0].lstrip("+")
         steps = key.split(".")
@@ -475,7 +477,7 @@ def _keys_of(path: str) -> list[str]:
         t = f.type if not isinstance(f.type, str) else f.type
         cls = {"TreeConfig": TreeConfig, "SearchConfig": SearchConfig,
                "SweepConfig": SweepConfig, "GameConfig": GameConfig,
-               "RunnerConfig": RunnerConfig, "PruningConfig": PruningConfig, "List[TreeConfig]": TreeConfig}.get(str(t).replace("typing.", ""))
+               "RunnerConfig": RunnerConfig, "TechniqueNode": TechniqueNode, "List[TreeConfig]": TreeConfig}.get(str(t).replace("typing.", ""))
         if cls is None:
             return []
     return [x.name for x in fields(cls)]

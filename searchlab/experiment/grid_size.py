@@ -264,9 +264,9 @@ def size_summary(size: PlanSize, study: Study) -> str:
 
 
 def slow_games_line(study: Study) -> str:
-    """A game without the compiled engine's primitives, or an ordering with a plug-in
-    component (no compiled twin), runs on the reference engine: said once each (a new line),
-    or ''."""
+    """A game without the compiled engine's primitives, an ordering with a plug-in component
+    (no compiled twin) or a plug-in pruning family (a Python hook the compiled engine declines)
+    runs on the reference engine: said once each (a new line), or ''."""
     if study.engine != "auto":
         return ""
     out = ""
@@ -278,4 +278,9 @@ def slow_games_line(study: Study) -> str:
     if plugins:
         out += (f"\nordering components {', '.join(dict.fromkeys(plugins))} (plug-ins): no "
                 "compiled twin; searched on the reference engine")
+    families = [f"{name} ({p.plugin.family.name})" for name, p in study.prunings
+                if p is not None and p.plugin is not None]
+    if families:
+        out += (f"\npruning {', '.join(families)}: a plug-in family; searched on the reference "
+                "engine (the compiled engine runs the built-in families)")
     return out

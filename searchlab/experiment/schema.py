@@ -13,9 +13,10 @@ traceback.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, make_dataclass
 from typing import Any, Dict, List, Optional
 
+from searchlab.algorithms.pruning import Technique
 from searchlab.config_dirs import CONF_DIR, EXPERIMENTS_DIR  # noqa: F401  (re-exported: the engine's names for them)
 from searchlab.errors import SearchlabError
 
@@ -114,30 +115,35 @@ class SearchConfig:
     plugins: List[str] = field(default_factory=list)
 
 
-@dataclass
-class PruningConfig:
-    """One pruning technique (config group ``pruning``: none, null_r2, lmr_log, futility_03,
-    beam_3, quiescence_4, ... one file each in conf/pruning/); its parameters are
-    overrides, e.g. ``pruning=null_r2 pruning.null_move.reduction=3``. The node is read as the
-    technique's one record, searchlab.algorithms.pruning.Technique (``Technique.from_config``),
-    the record the trade-off study and the tuning grid use; these are its configurable fields.
+#: the technique record's fields a ``pruning`` group option does not set: an option's label
+#: is its name (validation's ``_label`` says which overrides changed it)
+NOT_OPTION_KEYS = ("label",)
 
-    Attributes:
-        name: the technique's name (the ``pruning`` column); ``none`` = plain alpha-beta.
-        null_move, lmr, futility, beam, probcut, quiescence: the parameters of each technique
-            switched on, as the records of searchlab.algorithms.pruning (NullMove,
-            LateMoveReductions, Futility, Beam, ProbCut, Quiescence) take them; null = off.
-            Margins are in the searched game's static-value units. Unsound techniques run on
-            ``search.algorithm=alphabeta`` with the reference engine.
-    """
 
-    name: str = "none"
-    null_move: Optional[Dict[str, Any]] = None
-    lmr: Optional[Dict[str, Any]] = None
-    futility: Optional[Dict[str, Any]] = None
-    beam: Optional[Dict[str, Any]] = None
-    probcut: Optional[Dict[str, Any]] = None
-    quiescence: Optional[Dict[str, Any]] = None
+def technique_node() -> type:
+    """The ``pruning`` group's node (one technique per option, conf/pruning/NAME.yaml: none,
+    null_r2, lmr_log, futility_03, beam_3, quiescence_4, ...; its parameters are overrides,
+    e.g. ``pruning=null_r2 pruning.null_move.reduction=3``), generated from the technique
+    record's own fields (searchlab.algorithms.pruning.Technique), so that the record is the
+    one declaration: a field added there is a key here. Hydra checks the keys while
+    composing; ``Technique.from_config`` reads the node and checks every parameter (the
+    trade-off study's techniques and the tuning grid are the same record).
+
+    Keys: ``name`` (the ``pruning`` column; ``none`` = plain alpha-beta), ``family`` (null =
+    the one the field set says; a plug-in family's registered name or ``module:ATTR``), the
+    technique fields (``null_move``, ``lmr``, ``futility``, ``beam``, ``probcut``,
+    ``quiescence``: a mapping of the record's parameters, null = off; margins in the searched
+    game's static-value units) and ``params`` (a plug-in family's parameters)."""
+    kinds = {"name": (str, "none"), "family": (Optional[str], None)}
+    spec = [(f.name, *kinds.get(f.name, (Optional[Dict[str, Any]], None)))
+            for f in fields(Technique) if f.name not in NOT_OPTION_KEYS]
+    node = make_dataclass("TechniqueNode", [(n, t, field(default=d)) for n, t, d in spec],
+                          namespace={"__doc__": technique_node.__doc__})
+    node.__module__ = __name__
+    return node
+
+
+TechniqueNode = technique_node()
 
 
 @dataclass
@@ -325,7 +331,7 @@ class ExperimentConfig:
     game: GameConfig = field(default_factory=GameConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
     ordering: Any = "natural"
-    pruning: PruningConfig = field(default_factory=PruningConfig)
+    pruning: TechniqueNode = field(default_factory=TechniqueNode)  # type: ignore[valid-type]
     sweep: SweepConfig = field(default_factory=SweepConfig)
     runner: RunnerConfig = field(default_factory=RunnerConfig)
     tradeoff: Optional[Any] = None

@@ -133,8 +133,14 @@ class Study:
 
 def _pruning_science(p: Any) -> dict:
     """A Pruning record as config_hash sees it: its fields, less quiescence's ``delta`` when
-    off, so that studies from before delta pruning existed keep their hash (and their runs)."""
-    d = dataclasses.asdict(p)
+    off, so that studies from before delta pruning existed keep their hash (and their runs),
+    and less ``plugin`` when unset (likewise for studies from before plug-in families; set,
+    it is the family's name and its parameters)."""
+    plugin = getattr(p, "plugin", None)
+    d = dataclasses.asdict(dataclasses.replace(p, plugin=None))
+    del d["plugin"]
+    if plugin is not None:
+        d["plugin"] = {"family": plugin.family.name, "params": plugin.params_dict()}
     if d.get("quiescence") is not None and d["quiescence"].get("delta") is None:
         del d["quiescence"]["delta"]
     return d

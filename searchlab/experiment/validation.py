@@ -22,11 +22,11 @@ from searchlab.errors import InvalidParameterError, SearchlabError
 from searchlab.experiment.games import GameSpec, sample_game, select_positions
 from searchlab.games.registry import game_names, entry as game_entry
 from searchlab.algorithms.pruning import RECORDS, Pruning, Technique
-from searchlab.experiment.composition import available_options
+from searchlab.experiment.composition import USER_DIRS, available_options
 from searchlab.experiment import schema
 from searchlab.experiment.schema import (BACKENDS, CONF_DIR, TREE_DEFAULTS, TREE_PARAMS,
-                                         ConfigError, ExperimentConfig, PruningConfig,
-                                         RunnerConfig)
+                                         ConfigError, ExperimentConfig, RunnerConfig,
+                                         TechniqueNode)
 from searchlab.experiment.study import Study, TreeSpec, freeze, thaw
 from searchlab.limits import (MAX_BRANCHING, MAX_COUNT, MAX_DEPTH, MAX_INSTANCES, MAX_LEVELS,
                               MAX_NAME, MAX_SEED, MAX_TT_SIZE, MAX_WORKERS, excerpt)
@@ -300,6 +300,11 @@ def validate(cfg: Any) -> Study:
                                                       orderings, samples)}
     prunings = _prunings(sweep.get("pruning"), plain.get("pruning") or {})
     engine = _choice("search.engine", search["engine"], tuple(ENGINES))
+    plugins = [name for name, p in prunings if p is not None and p.plugin is not None]
+    if plugins and engine in ("kernel", "compiled"):
+        raise ConfigError(f"search.engine={engine}: pruning {', '.join(plugins)} is a plug-in "
+                          f"family, searched on the reference engine only; use search.engine="
+                          f"auto or reference")
     depth = _check_int("search.depth", search["depth"], 0, allow_none=True, maximum=MAX_DEPTH)
     if games and depth is not None:
         raise ConfigError("search.depth is for trees; a game study's search depths are sweep.d "
@@ -408,7 +413,7 @@ def _check_sections(plain: dict) -> None:
     """Every section of the schema is present (``~sweep`` removes one) and holds only the keys
     its dataclass declares: ``+sweep.foo=1`` is refused like a typo, never stored."""
     classes = {c.__name__: c for c in (schema.TreeConfig, schema.GameConfig, schema.SearchConfig,
-                                       PruningConfig, schema.SweepConfig, RunnerConfig)}
+                                       TechniqueNode, schema.SweepConfig, RunnerConfig)}
     for section, typ in SECTIONS.items():
         cls = classes[str(typ).rsplit(".", 1)[-1]]
         node = plain.get(section)
@@ -463,13 +468,20 @@ def _pruning_record(key: str, node: dict) -> Optional[Pruning]:
 
 
 def _option_node(name: Any) -> dict:
-    """The ``pruning`` group's option ``name`` (its file), as a plain PruningConfig node."""
-    path = CONF_DIR / "pruning" / f"{name}.yaml" if isinstance(name, str) else None
-    if path is None or not path.is_file():
+    """The ``pruning`` group's option ``name`` (its file: conf/pruning/, else the user's config
+    directories as Hydra searches them), as a plain node of the technique record's keys."""
+    dirs = [CONF_DIR, *USER_DIRS] if isinstance(name, str) else []
+    paths = [d / "pruning" / f"{name}.yaml" for d in dirs]
+    path = next((p for p in paths if p.is_file()), None)    # a built-in's name is the built-in
+    if path is None:
         raise ConfigError(f"sweep.pruning: unknown technique {name!r}; allowed: "
                           f"{', '.join(available_options('pruning'))}")
-    return OmegaConf.to_container(OmegaConf.merge(OmegaConf.structured(PruningConfig),
-                                                  OmegaConf.load(path)))
+    try:
+        node = OmegaConf.merge(OmegaConf.structured(TechniqueNode), OmegaConf.load(path))
+    except OmegaConfBaseException as e:
+        raise ConfigError(f"pruning option {path}: {str(e).splitlines()[0]}; allowed keys: "
+                          f"{', '.join(f.name for f in dataclasses.fields(TechniqueNode))}") from None
+    return OmegaConf.to_container(node)
 
 
 def _label(name: str, record: Optional[Pruning], option: Optional[Pruning]) -> str:
@@ -477,8 +489,7 @@ def _label(name: str, record: Optional[Pruning], option: Optional[Pruning]) -> s
     runs that option's parameters, the name with the changed parameters when its overrides
     changed them (``null_r2(null_move.reduction=3)``); ConfigError when the name says another
     technique than the parameters run (a label is a fact about the search, not a name)."""
-    on = {f for f in PRUNING_RECORDS if getattr(record, f, None) is not None}
-    want = {f for f in PRUNING_RECORDS if getattr(option, f, None) is not None}
+    on, want = _ran(record), _ran(option)
     if on != want:
         ran = ", ".join(sorted(on)) or "no technique (plain alpha-beta)"
         said = ", ".join(sorted(want)) or "no technique"
@@ -487,10 +498,21 @@ def _label(name: str, record: Optional[Pruning], option: Optional[Pruning]) -> s
             f"row's pruning label must say what ran; choose the technique with pruning=NAME "
             f"(allowed: {', '.join(available_options('pruning'))}) and leave pruning.name alone")
     changed = []
-    for f in sorted(on):
+    for f in sorted(on & set(PRUNING_RECORDS)):
         mine, theirs = dataclasses.asdict(getattr(record, f)), dataclasses.asdict(getattr(option, f))
         changed += [f"{f}.{k}={mine[k]}" for k in mine if mine[k] != theirs[k]]
+    if record is not None and record.plugin is not None:
+        mine, theirs = record.plugin.params_dict(), option.plugin.params_dict()
+        changed += [f"params.{k}={mine.get(k)}" for k in sorted({*mine, *theirs})
+                    if mine.get(k) != theirs.get(k)]
     return f"{name}({','.join(changed)})" if changed else name
+
+
+def _ran(record: Optional[Pruning]) -> set[str]:
+    """What a Pruning record switches on: its technique fields set and a plug-in's family."""
+    on = {f for f in PRUNING_RECORDS if getattr(record, f, None) is not None}
+    plugin = getattr(record, "plugin", None)
+    return on | ({plugin.family.name} if plugin is not None else set())
 
 
 def _prunings(sweep_value: Any, chosen: dict) -> tuple[tuple[str, Optional[Pruning]], ...]:

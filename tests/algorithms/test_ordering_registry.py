@@ -18,7 +18,7 @@ from searchlab.algorithms.ordering_registry import (COMPONENTS, DYNAMIC_COMPONEN
 from searchlab.algorithms.pruning import (FAMILIES, RECORDS, Beam, Futility, NullMove, ProbCut,
                                           Pruning, Quiescence, Technique)
 from searchlab.errors import InvalidParameterError, UnsupportedError
-from searchlab.experiment.schema import PruningConfig
+from searchlab.experiment.schema import TechniqueNode
 from searchlab.games.chess_game import Chess
 from searchlab.games.connect4 import ConnectFour
 from searchlab.play.tuning import GRID
@@ -128,5 +128,7 @@ def test_scaled_and_science_are_the_trade_off_study_s():
 def test_one_record_for_group_grid_and_study():
     assert all(isinstance(t, Technique) and t.name == t.label == n for n, t in GRID.items())
     assert {t.family for t in GRID.values()} == {"null_move", "lmr", "futility", "probcut"}
-    # the pruning group's node has the record's configurable fields, no more
-    assert [f.name for f in dataclasses.fields(PruningConfig)] == ["name", *RECORDS]
+    # the pruning group's node is generated from the record: its fields but the label, no more
+    assert [f.name for f in dataclasses.fields(TechniqueNode)] == \
+        [f.name for f in dataclasses.fields(Technique) if f.name != "label"]
+    assert [f.name for f in dataclasses.fields(TechniqueNode)] == ["name", "family", *RECORDS, "params"]

@@ -23,7 +23,8 @@ BIN = Path(sys.executable).parent
 def _documented_command() -> list[str]:
     text = DOC.read_text()
     line = next(ln for ln in text.splitlines() if ln.startswith("PYTHONPATH=tests/data/plugins searchlab ")
-                and "search.plugins" not in ln)     # that one: tests/plugins/test_ordering_plugins.py
+                and "search.plugins" not in ln      # tests/plugins/test_ordering_plugins.py
+                and "pruning" not in ln)            # tests/plugins/test_pruning_plugin.py
     env_word, prog, *args = shlex.split(line)
     assert env_word == "PYTHONPATH=tests/data/plugins" and prog == "searchlab"
     return args
