@@ -111,9 +111,14 @@ def resolve(target: str) -> Any:
 
 
 def load_kind(ref: KindRef) -> Any:
-    """The StudyKind record ``ref`` names (imported once)."""
+    """The StudyKind record ``ref`` names (imported once); InvalidParameterError naming the
+    kind and its target when it cannot be imported or is not a StudyKind of that name."""
     if ref.name not in _LOADED:
-        kind = resolve(ref.target)
+        try:
+            kind = resolve(ref.target)
+        except (ImportError, AttributeError) as e:   # a plug-in that is not (or no longer) there
+            raise InvalidParameterError(f"study kind {ref.name!r}: cannot import {ref.target} "
+                                        f"({type(e).__name__}: {e})") from None
         if getattr(kind, "name", None) != ref.name:
             raise InvalidParameterError(f"study kind {ref.name!r}: {ref.target} is not a StudyKind "
                                         f"named {ref.name!r}")

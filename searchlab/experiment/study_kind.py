@@ -54,6 +54,13 @@ class StudyKind:
     #: ConfigError); :meth:`section_of` returns it. None: the kind reads its section itself
     #: (``check``, ``config``)
     schema: Optional[type] = None
+    #: the dry run's tasks and first line, ``plan(cfg, study) -> (tasks, line)``, where the
+    #: session's planner would have side effects (the trade-off study's ProbCut fits); None:
+    #: the session's planner in a temporary directory, and its ``summary`` line
+    plan: Optional[Callable[[Any, Study], tuple[list, str]]] = None
+    #: the compiled engines a run needs (warm_up's names: ``engines(cfg, study, tasks)``), for
+    #: the dry run's compile estimate; None: the kind does not say (each claim family's own)
+    engines: Optional[Callable[[Any, Study, list], list[str]]] = None
 
     def section_of(self, cfg: Any) -> Any:
         """The kind's section of a composed config (DictConfig or mapping): an instance of

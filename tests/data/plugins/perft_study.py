@@ -9,7 +9,6 @@ is checked against :class:`PerftSection` before any work. The rows go to the run
 (read back with ``searchlab.load``), the report is a table of the counts per depth.
 """
 
-from __future__ import annotations
 
 import dataclasses
 import time
@@ -134,4 +133,4 @@ KIND = StudyKind(
     check=lambda cfg, study, run=True: KIND.section_of(cfg),
     session=session, report=report, is_run=lambda run_dir: False,
     table_kinds={"perft": (SCHEMA, frozenset({"task_id", "perft", "depth"}))},
-    schema=PerftSection)
+    schema=PerftSection, engines=lambda cfg, study, tasks: [])
