@@ -182,3 +182,12 @@ def test_a_plugin_kind_that_does_not_import_is_named(monkeypatch):
         validate({"name": "p", "gone": {"x": 1}})
     with pytest.raises(InvalidParameterError, match="cannot import no_such_module:KIND"):
         kind_registry.study_kind("gone")
+
+
+def test_the_documented_preset_is_the_shipped_one():
+    """docs/extending.md shows the preset's keys as shipped (its name and section)."""
+    text = (ROOT / "docs" / "extending.md").read_text()
+    block = text[text.index("    # @package _global_\n    name: perft_tictactoe"):]
+    block = block[:block.index("\n\n")]
+    shown = yaml.safe_load("\n".join(ln[4:] for ln in block.splitlines()))
+    assert shown == {k: PRESET[k] for k in ("name", "perft")}
