@@ -215,9 +215,7 @@ def _print_plan(jobs: list[tuple[str, Any, Any]], to_stderr: bool) -> None:
             else:
                 from searchlab.experiment import api
 
-                kind = api.kind_of(cfg)
-                tc = api.tradeoff_config(cfg) if kind.name == "tradeoff" else None
-                lines = cli_plan.plan_lines(kind, cfg, study, tc, dry=not to_stderr)
+                lines = cli_plan.plan_lines(api.kind_of(cfg), cfg, study, dry=not to_stderr)
         except ConfigError as e:
             _error((label + ": " if label else "") + str(e))
         if label:

@@ -14,9 +14,9 @@ import sys
 from dataclasses import fields
 from typing import Any, TextIO
 
+from searchlab.experiment import kind_registry
 from searchlab.experiment.composition import available_options
 from searchlab.experiment.provenance import version
-from searchlab.experiment.schema import ExperimentConfig
 
 
 class PipeSafe(io.TextIOBase):
@@ -68,7 +68,7 @@ class PipeSafe(io.TextIOBase):
 def groups() -> dict[str, list[str]]:
     """The config groups the schema accepts (group -> its options), experiment presets first."""
     out = {"experiment": available_options("experiment")}
-    for f in fields(ExperimentConfig):          # a group is a key of the schema with options
+    for f in fields(kind_registry.config_schema()):   # a group: a key of the schema with options
         if available_options(f.name):
             out[f.name] = available_options(f.name)
     return out
@@ -106,7 +106,11 @@ def help_text() -> str:
         "  " + ", ".join(_game_names()),
         "",
         "Keys (key=value; docs/config.md documents every one):",
-        "  " + ", ".join(f.name for f in fields(ExperimentConfig)),
+        "  " + ", ".join(f.name for f in fields(kind_registry.config_schema())),
+        "",
+        "Study kinds (a config section selects one; none: the sweep; plug-ins: the entry-point "
+        "group searchlab.studies, docs/extending.md):",
+        "  " + ", ".join(kind_registry.sections()),
         "",
         "Flags: --help, --version, --plan (the dry run: tasks, estimated nodes and time, engines "
         "to compile; runs nothing), --cfg job (print the composed config, and the plan on stderr; "

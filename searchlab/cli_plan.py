@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from searchlab.compile_costs import COLD_SECONDS
 from searchlab.experiment.budget import human, total_work
 from searchlab.experiment.grid_size import plan_size, size_summary
 from searchlab.experiment.study import Study
-from searchlab.games.registry import cold_seconds, game_names
+from searchlab.games.registry import cold_seconds
 
 #: The nodes per second one worker searches, for the time estimate: the compiled engine on
 #: Connect Four, the games' fastest (docs/running.md, the deep ordering studies: 2.44e9 nodes
@@ -46,18 +45,15 @@ class KindName:
 SWEEP = KindName("sweep")
 
 
-def _counts(kind: Any, cfg: Any, study: Study, tc: Any) -> tuple[int, int, str, list]:
+def _counts(kind: Any, cfg: Any, study: Study) -> tuple[int, int, str, list]:
     """(the tasks the run would plan, their estimated work in nodes, the line the run would
     start with, the tasks themselves: [] for a sweep, counted from its grid's sizes)."""
     if kind.name == "sweep":
         size = plan_size(study)
         return size.tasks, size.work, size_summary(size, study), []
-    if kind.name == "tradeoff":
-        # here, not at the top: a sweep's plan loads no study family (benchmarks/startup.py)
-        from searchlab.studies.tradeoff.tradeoff_tasks import plan_line, plan_tradeoff_tasks
-
-        tasks = plan_tradeoff_tasks(tc, {})   # without the ProbCut fits: the same tasks
-        return len(tasks), total_work(tasks), plan_line(tc, tasks), tasks
+    if getattr(kind, "plan", None) is not None:       # the kind's own dry planner
+        tasks, line = kind.plan(cfg, study)
+        return len(tasks), total_work(tasks), line, tasks
     with tempfile.TemporaryDirectory(prefix="searchlab-plan-") as d:   # a planner may write files
         session = kind.session(cfg, study)
         tasks = session.plan(Path(d), lambda line: None)
@@ -66,19 +62,14 @@ def _counts(kind: Any, cfg: Any, study: Study, tc: Any) -> tuple[int, int, str, 
     return len(tasks), total_work(tasks), line, tasks
 
 
-def engines(kind: Any, study: Study, tasks: list, tc: Any = None) -> Optional[list[str]]:
-    """The compiled engines the run needs (warm_up.engines()' names); None when the kind does
-    not say (claim studies: each family's own)."""
+def engines(kind: Any, cfg: Any, study: Study, tasks: list) -> Optional[list[str]]:
+    """The compiled engines the run needs (warm_up.engines()' names): a sweep's from its
+    games and trees, another kind's from its record (StudyKind.engines); None when the kind
+    does not say (claim studies: each family's own)."""
     if kind.name == "sweep":
         return [g.name for g in study.games] + (["tree_kernel"] if study.trees else [])
-    if kind.name == "tradeoff":
-        from searchlab.studies.tradeoff.tradeoff_config import selected_domains
-
-        return [d if d in COLD_SECONDS or d in game_names() else "tree_kernel"
-                for d in selected_domains(tc)]
-    if kind.name == "parallel":
-        return sorted({f"parallel_{'games' if getattr(t, 'kind', '') == 'game' else 'trees'}"
-                       for t in tasks})
+    if getattr(kind, "engines", None) is not None:
+        return list(kind.engines(cfg, study, tasks))
     return None
 
 
@@ -87,15 +78,14 @@ def workers(n_jobs: int) -> int:
     return max(1, min(cores, n_jobs) if n_jobs > 0 else cores)
 
 
-def plan_lines(kind: Any, cfg: Any, study: Study, tradeoff: Any = None,
-               dry: bool = True) -> list[str]:
+def plan_lines(kind: Any, cfg: Any, study: Study, dry: bool = True) -> list[str]:
     """The dry run's lines for a composed, validated config: ``kind`` its StudyKind
-    (experiment.api.kind_of; a sweep: SWEEP will do), ``tradeoff`` the trade-off study's plain config when it is one
-    (experiment.api.tradeoff_config); ``dry``: end with the line saying nothing ran."""
-    count, nodes, first, tasks = _counts(kind, cfg, study, tradeoff)
+    (experiment.api.kind_of; a sweep: SWEEP will do); ``dry``: end with the line saying
+    nothing ran."""
+    count, nodes, first, tasks = _counts(kind, cfg, study)
     n = workers(study.runner.n_jobs)
     search_s = (nodes / NODES_PER_SECOND + count * SECONDS_PER_TASK) / n
-    names = engines(kind, study, tasks, tradeoff)
+    names = engines(kind, cfg, study, tasks)
     lines = [f"plan ({kind.name}): {first}"]
     if names is None:
         lines.append("engines: the family's own (compiled at first use, 3-40 s of CPU each; "

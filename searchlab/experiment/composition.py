@@ -14,6 +14,7 @@ from typing import Any, Iterable, Optional, Sequence
 import yaml
 from omegaconf import OmegaConf
 
+from searchlab.experiment import kind_registry
 from searchlab.experiment.lock import claim_new
 from searchlab.experiment.schema import (CONF_DIR, EXPERIMENTS_DIR, TREE_PARAMS, TREE_STATIC_VALUES,
                                          ConfigError, ExperimentConfig, GameConfig,
@@ -48,7 +49,8 @@ def register_configs(names_only: bool = False, presets: Optional[Iterable[str]] 
     from hydra.core.config_store import ConfigStore
 
     cs = ConfigStore.instance()
-    cs.store(name="searchlab_schema", node=ExperimentConfig, provider="searchlab")
+    # the schema with every registered kind's section (a plug-in's too: kind_registry)
+    cs.store(name="searchlab_schema", node=kind_registry.config_schema(), provider="searchlab")
     shipped_as_files = EXPERIMENTS_DIR.resolve() == (CONF_DIR / "experiment").resolve()
     paths = {} if shipped_as_files else {p.stem: p for p in sorted(EXPERIMENTS_DIR.glob("*.yaml"))}
     nodes: dict[str, Any] = {}
@@ -205,8 +207,10 @@ def axis_overrides(overrides: Sequence[str], experiment: Optional[str] = None) -
         + _default_name(overrides, keys, experiment) + list(overrides)
 
 
-#: the sections that make a study of their kind (experiment/kind_registry.py) and the sweep's own
-STUDY_SECTIONS = ("tradeoff", "parallel", "claim_study", "sweep")
+def study_sections() -> tuple[str, ...]:
+    """The sections that make a study of their kind (built-in and plug-in:
+    experiment/kind_registry.py, nothing imported) and the sweep's own."""
+    return (*kind_registry.sections(), "sweep")
 
 
 def study_section(cfg: Any) -> Optional[str]:
@@ -214,9 +218,7 @@ def study_section(cfg: Any) -> Optional[str]:
     claim_study, a plug-in's: experiment.api.kind_of's rule, from the kind registry without
     importing any kind), None for the sweep: the command tells a sweep, which it checks and
     plans without the study families, from the others."""
-    from searchlab.experiment.kind_registry import kind_refs
-    return next((r.section for r in kind_refs()
-                 if r.section is not None and cfg.get(r.section) is not None), None)
+    return kind_registry.section_ref(cfg).section
 
 
 def check_deletions(overrides: Sequence[str]) -> None:
@@ -224,9 +226,10 @@ def check_deletions(overrides: Sequence[str]) -> None:
     removed key (``~name``, ``~seed``, ``~sweep``) or a removed study section (``~claim_study``
     on a preset of that kind, which would run the default sweep under the preset's name) is a
     ConfigError naming the override, before Hydra composes anything."""
+    sections = study_sections()
     for o in overrides:
         key, eq, value = o.lstrip("+").partition("=")
-        if eq and key in STUDY_SECTIONS and value.strip().lower() in ("null", "none", "~", ""):
+        if eq and key in sections and value.strip().lower() in ("null", "none", "~", ""):
             raise ConfigError(
                 f"{o}: a study's section cannot be emptied (the preset would run as the default "
                 f"sweep under its own name); choose another experiment=NAME, or set the "
@@ -242,7 +245,7 @@ def check_deletions(overrides: Sequence[str]) -> None:
             f"{o}: a config key cannot be removed, only a config group's choice (e.g. ~tree "
             f"with game=NAME): without it searchlab would run another study than the one asked "
             f"for, or none; set its value instead ({key}=VALUE)"
-            + (", or choose another experiment=NAME" if top in STUDY_SECTIONS else ""))
+            + (", or choose another experiment=NAME" if top in sections else ""))
 
 
 def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> Any:
@@ -414,15 +417,19 @@ def config_error_message(exc: BaseException) -> str:
             msg = getattr(x, "msg", str(x)).splitlines()[0]
             if "not in" in msg or "Key '" in msg and "not" in msg:
                 obj = getattr(x, "object_type", None)
+                kinds = ""
 
                 if obj is not None and is_dataclass(obj):
                     keys = [f.name for f in fields(obj)]
                     where = f" (a {obj.__name__})"
+                    if issubclass(obj, ExperimentConfig):   # the study kinds, by the registry
+                        kinds = (f"; a study kind is chosen by its section: "
+                                 f"{', '.join(kind_registry.sections())}")
                 else:
                     parent = full_key.rsplit(".", 1)[0] if "." in full_key else ""
                     keys = _keys_of(parent)
                     where = f" in {parent}" if parent else ""
-                allowed = f"; allowed keys{where}: {', '.join(keys)}" if keys else ""
+                allowed = f"; allowed keys{where}: {', '.join(keys)}{kinds}" if keys else ""
                 hint = (f"; to add a new key write {append[1].strip()}"
                         if append and not keys else "")
                 return f"unknown config key {full_key!r}{allowed}{hint}"
@@ -468,7 +475,7 @@ def available_options(group: str) -> list[str]:
 
 
 def _keys_of(path: str) -> list[str]:
-    cls: Any = ExperimentConfig
+    cls: Any = kind_registry.config_schema()
     for part in [p for p in path.split(".") if p]:
         part = re.sub(r"\[\d+\]$", "", part)
         f = {x.name: x for x in fields(cls)}.get(part)

@@ -5,12 +5,15 @@ CLI, the Python API and searchlab-report see it. Each kind declares its record b
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional
 
+from searchlab.experiment.schema import ConfigError
 from searchlab.experiment.session import Session, report_or_log, run_session
 from searchlab.experiment.study import Study
+from searchlab.experiment.validation import plain_config, structured
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,43 @@ class StudyKind:
     #: ``searchlab-report --tables``' writer (the sweep's: studies/sweep/sweep_export.py
     #: write_tables); None: the sweep kind's
     write_tables: Optional[Callable[..., list]] = None
+    #: the structured schema of the kind's section (a dataclass): validation merges the section
+    #: onto it before any work (defaults filled; an unknown key or a wrong type is a
+    #: ConfigError naming ``section.key``; its ``__post_init__`` may refuse values with a
+    #: ConfigError); :meth:`section_of` returns it. None: the kind reads its section itself
+    #: (``check``, ``config``)
+    schema: Optional[type] = None
+    #: the dry run's tasks and first line, ``plan(cfg, study) -> (tasks, line)``, where the
+    #: session's planner would have side effects (the trade-off study's ProbCut fits); None:
+    #: the session's planner in a temporary directory, and its ``summary`` line
+    plan: Optional[Callable[[Any, Study], tuple[list, str]]] = None
+    #: the compiled engines a run needs (warm_up's names: ``engines(cfg, study, tasks)``), for
+    #: the dry run's compile estimate; None: the kind does not say (each claim family's own)
+    engines: Optional[Callable[[Any, Study, list], list[str]]] = None
+
+    def section_of(self, cfg: Any) -> Any:
+        """The kind's section of a composed config (DictConfig or mapping): an instance of
+        ``schema`` when declared, else its plain containers. Raises ConfigError naming the
+        section (missing, not a mapping, an unknown key, a wrong type, a refused value)."""
+        if self.section is None:
+            raise ConfigError(f"study kind {self.name!r} has no config section")
+        value = plain_config(cfg).get(self.section)
+        if not isinstance(value, dict):
+            raise ConfigError(f"{self.section}: the study's section must be a mapping of its keys; "
+                              f"got {value!r}")
+        if self.schema is None:
+            return value
+        allowed = [f.name for f in dataclasses.fields(self.schema)]
+        unknown = sorted(k for k in value if k not in allowed)
+        if unknown:
+            raise ConfigError(f"unknown config key '{self.section}.{unknown[0]}'; allowed keys in "
+                              f"{self.section}: {', '.join(allowed)}")
+        try:
+            return structured(self.schema, value, self.section)
+        except (TypeError, ValueError) as e:
+            if isinstance(e, ConfigError):
+                raise
+            raise ConfigError(f"{self.section}: {str(e).splitlines()[0]}") from None
 
     def run(self, cfg: Any, study: Study, run_dir: Path, progress: bool = True,
             report: Optional[bool] = None, log: Callable[[str], None] = print) -> Path:

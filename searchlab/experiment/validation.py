@@ -23,7 +23,7 @@ from searchlab.experiment.games import GameSpec, sample_game, select_positions
 from searchlab.games.registry import game_names, entry as game_entry
 from searchlab.algorithms.pruning import RECORDS, Pruning, Technique
 from searchlab.experiment.composition import USER_DIRS, available_options
-from searchlab.experiment import schema
+from searchlab.experiment import kind_registry, schema
 from searchlab.experiment.schema import (BACKENDS, CONF_DIR, TREE_DEFAULTS, TREE_PARAMS,
                                          ConfigError, ExperimentConfig, RunnerConfig,
                                          TechniqueNode)
@@ -202,16 +202,19 @@ def validate(cfg: Any) -> Study:
     elif isinstance(cfg, ExperimentConfig):
         plain = OmegaConf.to_container(OmegaConf.structured(cfg), resolve=True)
     else:
-        plain = OmegaConf.to_container(OmegaConf.merge(OmegaConf.structured(ExperimentConfig), cfg),
-                                       resolve=True)
+        # the schema with every registered study kind's section (plug-ins' too)
+        plain = OmegaConf.to_container(OmegaConf.merge(
+            OmegaConf.structured(kind_registry.config_schema()), cfg), resolve=True)
     plain.pop("experiment", None)
 
-    known = {f.name for f in dataclasses.fields(ExperimentConfig)}
+    known = {f.name for f in dataclasses.fields(kind_registry.config_schema())}
     unknown = sorted(k for k in plain if k not in known)
     if unknown:
         raise ConfigError(f"unknown config key {unknown[0]!r}; allowed top-level keys: "
-                          f"{', '.join(sorted(known))}")
+                          f"{', '.join(sorted(known))}; a study kind is chosen by its section: "
+                          f"{', '.join(kind_registry.sections())}")
     _check_sections(plain)
+    _check_kind_section(plain)
     ALGORITHMS, _, ENGINES = core_names()
 
     name = plain["name"]
@@ -407,6 +410,21 @@ def _check_dask() -> None:
 #: the sections of the schema whose keys are fixed (a dataclass of schema.py each)
 SECTIONS = {f.name: f.type for f in dataclasses.fields(ExperimentConfig)
             if f.name in ("tree", "game", "search", "pruning", "sweep", "runner")}
+
+
+def _check_kind_section(plain: dict) -> None:
+    """The section of the config's study kind, checked by the kind (StudyKind.section_of:
+    its declared schema) before any work. A sweep imports no kind; a kind without a schema
+    checks its section in its own ``check`` / ``config``."""
+    ref = kind_registry.section_ref(plain)
+    if ref.section is None:
+        return
+    try:
+        kind = kind_registry.load_kind(ref)
+    except InvalidParameterError as e:
+        raise ConfigError(f"{ref.section}: {e}") from None
+    if getattr(kind, "schema", None) is not None:
+        kind.section_of(plain)
 
 
 def _check_sections(plain: dict) -> None:
