@@ -303,9 +303,9 @@ def validate(cfg: Any) -> Study:
                                                       orderings, samples)}
     prunings = _prunings(sweep.get("pruning"), plain.get("pruning") or {})
     engine = _choice("search.engine", search["engine"], tuple(ENGINES))
-    plugins = [name for name, p in prunings if p is not None and p.plugin is not None]
-    if plugins and engine in ("kernel", "compiled"):
-        raise ConfigError(f"search.engine={engine}: pruning {', '.join(plugins)} is a plug-in "
+    families = [name for name, p in prunings if p is not None and p.plugin is not None]
+    if families and engine in ("kernel", "compiled"):
+        raise ConfigError(f"search.engine={engine}: pruning {', '.join(families)} is a plug-in "
                           f"family, searched on the reference engine only; use search.engine="
                           f"auto or reference")
     depth = _check_int("search.depth", search["depth"], 0, allow_none=True, maximum=MAX_DEPTH)
