@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, make_dataclass
 from typing import Any, Dict, List, Optional
 
-from searchlab.algorithms.pruning import Technique
+from searchlab.contracts.pruning import Technique
 from searchlab.config_dirs import CONF_DIR, EXPERIMENTS_DIR  # noqa: F401  (re-exported: the engine's names for them)
 from searchlab.errors import SearchlabError
 
@@ -124,7 +124,7 @@ def technique_node() -> type:
     """The ``pruning`` group's node (one technique per option, conf/pruning/NAME.yaml: none,
     null_r2, lmr_log, futility_03, beam_3, quiescence_4, ...; its parameters are overrides,
     e.g. ``pruning=null_r2 pruning.null_move.reduction=3``), generated from the technique
-    record's own fields (searchlab.algorithms.pruning.Technique), so that the record is the
+    record's own fields (searchlab.contracts.pruning.Technique), so that the record is the
     one declaration: a field added there is a key here. Hydra checks the keys while
     composing; ``Technique.from_config`` reads the node and checks every parameter (the
     trade-off study's techniques and the tuning grid are the same record).

@@ -314,12 +314,14 @@ def game_names() -> tuple[str, ...]:
 
 def cold_seconds(engine: str) -> Optional[float]:
     """The cold compile in CPU seconds of the warm-up engine ``engine`` (searchlab-warm-up's
-    names): a registered game's own (:meth:`GameEntry.cold_seconds`), else the table of the
-    other engines (compile_costs.COLD_SECONDS); None when not measured."""
+    names): the table of the engines that are no game's (compile_costs.COLD_SECONDS: trees,
+    chance and n-player engines, perft), else a registered game's own
+    (:meth:`GameEntry.cold_seconds`); None when not measured. The table is read first so that
+    planning a tree sweep imports no game module (each loads its compiled primitives)."""
+    if engine in COLD_SECONDS:
+        return COLD_SECONDS[engine]
     reg = registry()
-    if engine in reg:
-        return reg[engine].cold_seconds()
-    return COLD_SECONDS.get(engine)
+    return reg[engine].cold_seconds() if engine in reg else None
 
 
 def plugin_errors() -> Mapping[str, str]:

@@ -16,7 +16,7 @@ import pytest
 
 from searchlab import cli, load
 from searchlab.algorithms import compiled_engine
-from searchlab.algorithms import pruning as P
+from searchlab.contracts import pruning as P  # the records and the family registry
 from searchlab.algorithms.pruning import (Family, LateMoveReductions, PluginRule, Pruning,
                                           Technique, family_of, register_family)
 from searchlab.algorithms.search_api import search
