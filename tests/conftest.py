@@ -10,12 +10,22 @@ import pytest
 
 from searchlab.warm_up import warm_up
 from searchlab.analysis import theory as T
+from searchlab.experiment import composition
 
 COLUMNS = ["experiment", "tree", "b", "d", "levels", "p", "decay", "correlation", "algorithm", "ordering",
            "instance", "seed", "ordering_seed", "value", "best_move", "nodes", "leaves", "interior", "cutoffs",
            "per_ply", "wall_seconds", "status", "config_hash", "version", "commit"]
 
 
+
+@pytest.fixture(autouse=True)
+def _user_config_dirs_are_per_test():
+    """cli.main() records the command line's config directories in composition.USER_DIRS (a
+    process-wide list other modules hold by name): restored in place after every test, so a
+    test calling the command in-process leaves no user options behind for the next one."""
+    saved = list(composition.USER_DIRS)
+    yield
+    composition.USER_DIRS[:] = saved
 def synthetic_table(bs=(2, 4, 8), depths=range(1, 7), instances=8, seed=0, abort_rate=0.02,
                     orderings=("perfect", "worst", "random"), with_minimax=True) -> pd.DataFrame:
     """Perfect = Knuth–Moore exactly, worst = 0.9·b^d, random = (b^(3/4))^d × lognormal noise."""
