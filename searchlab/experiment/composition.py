@@ -264,6 +264,10 @@ def compose(experiment: Optional[str] = None, overrides: Sequence[str] = ()) -> 
         if "Unexpected type for root" not in str(e):
             raise
         raise ConfigError(_below_null(ov)) from None
+    except AttributeError as e:        # OmegaConf merging a dict into a null node (KEY={...})
+        if "'NoneType' object has no attribute 'get'" not in str(e):
+            raise
+        raise ConfigError(_below_null(ov, whole=True)) from None
 
 
 def _compose(ov: list[str]) -> Any:
@@ -290,23 +294,27 @@ def _options_setting(group: str, key: str) -> list[str]:
     return out
 
 
-def _below_null(ov: list[str]) -> str:
+def _below_null(ov: list[str], whole: bool = False) -> str:
     """The message for an override of a key below a null node (``pruning.lmr.after=3`` on a
-    config whose pruning option sets no ``lmr``): the override and the null node named."""
+    config whose pruning option sets no ``lmr``), or (``whole``) of a null node given whole
+    (``pruning.lmr={after: 3}``, which OmegaConf cannot merge into a null node): the override
+    and the null node named."""
     # the groups chosen, from where they were found (hydra.searchpath: the user's options)
     base = _compose([o for o in ov if "." not in o.split("=", 1)[0]
                      or o.startswith("hydra.searchpath=")])
     for o in ov:
         key = o.split("=", 1)[0].lstrip("+")
         steps = key.split(".")
-        for i in range(1, len(steps)):
+        for i in range(1, len(steps) + (1 if whole else 0)):
             parent = ".".join(steps[:i])
             if OmegaConf.select(base, parent, default="?") is None:
                 opts = _options_setting(steps[0], steps[1]) if i == 2 else []
                 hint = f" (options that set it: {', '.join(opts)})" if opts else ""
-                return (f"{o}: {parent} is null in this config, so it has no key "
-                        f"{steps[i]!r}; choose an option that sets {parent} first{hint}, or "
-                        f"give {parent} whole ({parent}={{...}})")
+                what = "cannot be given whole" if i == len(steps) else \
+                    f"has no key {steps[i]!r}"
+                return (f"{o}: {parent} is null in this config, so it {what}; choose an option "
+                        f"that sets {parent} first{hint}, then set its keys "
+                        f"({parent}.KEY=VALUE)")
     return "an override sets a key below a null node of the config; choose its option first"
 
 

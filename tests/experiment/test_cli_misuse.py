@@ -109,6 +109,8 @@ MISUSE_23 = [
     (["game=othello", "game.ply=62"], "game.ply must be an integer in 0..61"),
     (["pruning.lmr.after=3"], "pruning.lmr.after=3: pruning.lmr is null in this config, so it "
                               "has no key 'after'; choose an option that sets pruning.lmr first"),
+    (["pruning.lmr={after:2}"], "pruning.lmr={after:2}: pruning.lmr is null in this config, so it "
+                                "cannot be given whole; choose an option that sets pruning.lmr first"),
     (["-m", "hydra/launcher=foo"], "hydra/launcher: unknown launcher 'foo'; allowed: basic"),
     # round three's variants: Hydra's other groups gave its raw error (exit 1, a run directory)
     (["-m", "hydra/sweeper=foo"], "hydra/sweeper: unknown option 'foo'; allowed: basic"),
