@@ -10,7 +10,9 @@ is still being compiled (searchlab.lab.compiling); 500 if a search fails unexpec
     GET  /api/meta         games (every registered game, by its registry name, in display
                            order; "view": "board" for the games the lab draws, "generic" for
                            the others: position text and move buttons; "drawing": how the
-                           page draws the board, LabBoard.drawing), algorithms, orderings, tree presets, the caps, the games whose
+                           page draws the board, LabBoard.drawing), algorithms, orderings
+                           (play_games.orderings: the built-in policies, then the plug-in
+                           ordering components'), tree presets, the caps, the games whose
                            engines are still being compiled
     POST /api/trace        {tree, algorithms: [...], ordering, seed} -> the traced searches
     POST /api/export       {tree, title?} -> the trace player as one self-contained HTML file
@@ -80,7 +82,7 @@ def meta() -> dict:
                           "sides": g.sides, "view": "board" if g.drawn else "generic",
                           "drawing": g.view.drawing()}
                       for k, g in play_games.lab_games().items()},
-            "algorithms": list(play_games.ALGORITHMS), "orderings": list(play_games.ORDERINGS),
+            "algorithms": list(play_games.ALGORITHMS), "orderings": list(play_games.orderings()),
             "trace_algorithms": list(trees.TRACE_ALGORITHMS),
             "trace_orderings": list(trees.TRACE_ORDERINGS),
             "presets": {k: v[0] for k, v in trees.PRESETS.items()},

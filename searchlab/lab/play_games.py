@@ -10,8 +10,14 @@ Every other registered game (plug-ins included) gets the generic view
 moves are named by the entry's ``format_move``, and a move's JSON identity is its name. Every
 value below is from the side to move's point of view (a search's value for MAX, negated where
 MAX is not to move at the position's root). Every search is ``searchlab.search`` (engine
-"auto": the compiled engine where it runs the combination, the reference engine else): the
+"auto": the compiled engine where it runs the combination, the reference engine else; engine
+"reference" for a policy naming a plug-in ordering component, which has no compiled twin): the
 figures returned are its SearchResult's.
+
+The game menu's orderings (``orderings()``) are the fixed ``ORDERINGS`` followed by one policy
+per registered plug-in ordering component (``plugin_policies``: an entry point of
+``searchlab.orderings``, or a module calling ``register_component`` that the server and its
+workers import, ``--plugin`` / ``create_app(plugins=)``).
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from searchlab.algorithms.ordering_registry import component, component_names, describe as describe_ordering
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.minimal_tree import minimal_tree
 from searchlab.algorithms.tree_count import count_tree
@@ -92,6 +99,32 @@ def lab_games() -> dict[str, GameKind]:
 #: the games the lab draws (the others are shown by the generic view)
 GAMES: dict[str, GameKind] = {k: g for k, g in lab_games().items() if g.drawn}
 ORDERINGS = ("natural", "random", "static", "perfect", "worst", "own", "id+tt+killer+history")
+
+
+def plugin_policies() -> tuple[str, ...]:
+    """The menu's entry of each registered plug-in ordering component (one carrying its own
+    reference code, ``Component.plugin``), in registration order: a base order NAME as
+    ``NAME``; a dynamic component NAME as ``id+tt+NAME`` (iterative deepening and the table,
+    as the built-in dynamic entry has, with NAME as the only heuristic and natural as the
+    base). A shorthand is left out: it only names other registered components."""
+    policy = {"base": "{}", "dynamic": "id+tt+{}"}
+    out = []
+    for name in component_names():
+        c = component(name)
+        if c.plugin and c.kind in policy:
+            out.append(policy[c.kind].format(name))
+    return tuple(out)
+
+
+def orderings() -> tuple[str, ...]:
+    """The game menu's orderings: ORDERINGS, then the plug-in policies (plugin_policies)."""
+    return ORDERINGS + plugin_policies()
+
+
+def _reference_only(ordering: str) -> bool:
+    """Whether the (resolved) ordering runs on the reference engine only: an exact-value
+    oracle (perfect, worst) or a plug-in component (no compiled twin)."""
+    return ordering in ("perfect", "worst") or bool(describe_ordering(ordering).plugins)
 
 
 def game_kind(body: dict) -> GameKind:
@@ -203,15 +236,18 @@ def _ordering(kind: GameKind, ordering: str) -> str:
 
 
 def _budget(ordering: str, max_nodes: int | None) -> int:
-    cap = MAX_NODES_REFERENCE if ordering in ("perfect", "worst") else MAX_NODES_COMPILED
+    cap = MAX_NODES_REFERENCE if _reference_only(ordering) else MAX_NODES_COMPILED
     return cap if max_nodes is None else min(max_nodes, cap)
 
 
 def _run(game: Any, algorithm: str, ordering: str, depth: int, max_nodes: int,
          oracle_limit: int = ORACLE_LIMIT) -> SearchResult:
+    # a plug-in's policy is searched on the reference engine by name ("auto" would fall back
+    # to it too, but the lab says so rather than relying on the fallback)
+    engine = "reference" if describe_ordering(ordering).plugins else "auto"
     try:
         return search(game, algorithm, ordering, depth=depth, max_nodes=max_nodes,
-                      oracle_limit=oracle_limit)
+                      oracle_limit=oracle_limit, engine=engine)
     except TreeTooLargeError:
         raise
     except SearchlabError as e:
@@ -261,7 +297,7 @@ def engine_move(body: dict) -> dict:
     kind = game_kind(body)
     position = text(body, "position")
     algorithm = choice(body, "algorithm", ALGORITHMS, "alphabeta")
-    ordering = _ordering(kind, choice(body, "ordering", ORDERINGS, "id+tt+killer+history"))
+    ordering = _ordering(kind, choice(body, "ordering", orderings(), "id+tt+killer+history"))
     depth = integer(body, "depth", 1, MAX_GAME_DEPTH, kind.default_depth)
     max_nodes = integer(body, "max_nodes", 1, MAX_NODES_COMPILED, None, optional=True)
     game = build(kind, position)

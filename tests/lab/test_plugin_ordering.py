@@ -1,0 +1,197 @@
+"""Ordering components from outside the package in the lab's game menu: tests/data/plugins/
+countermove.py installed as an entry-point plug-in (a distribution's
+``[project.entry-points."searchlab.orderings"]``, written to a folder on the path as pip would),
+listed by /api/meta and searched over the JSON API (starlette's TestClient; the searches run in
+the lab's worker processes, which find the plug-in through the same entry point) on the
+reference engine, node for node as ``search(..., engine="reference")``."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from searchlab import search  # noqa: E402
+from searchlab.algorithms import ordering_registry  # noqa: E402
+from searchlab.algorithms.ordering_registry import COMPONENTS  # noqa: E402
+from searchlab.lab import play_games  # noqa: E402
+from searchlab.lab.app import create_app  # noqa: E402
+from searchlab.lab.requests import MAX_NODES_REFERENCE  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+PLUGINS = ROOT / "tests" / "data" / "plugins"
+LAB = "http://127.0.0.1:8765"
+#: the menu's entries of countermove.py's two components, in its entry points' order
+POLICIES = ["id+tt+countermove", "mobility"]
+
+
+def _shipped(mp: pytest.MonkeyPatch) -> dict:
+    """The ordering registry as shipped (built-ins only, no entry point read yet); returns
+    its components before, for _restore (the monkeypatch context restores the flags)."""
+    saved = dict(COMPONENTS)
+    for k in [k for k, c in COMPONENTS.items() if c.plugin]:
+        del COMPONENTS[k]
+    mp.setattr(ordering_registry, "_LOADED", False)
+    mp.setattr(ordering_registry, "_PLUGIN_ERRORS", {})
+    ordering_registry._parsed.clear()
+    return saved
+
+
+def _restore(saved: dict) -> None:
+    COMPONENTS.clear()
+    COMPONENTS.update(saved)
+    ordering_registry._parsed.clear()
+    sys.modules.pop("countermove", None)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """countermove.py's components installed by entry point for this process and the lab's
+    workers (fresh interpreters: they find it on their PYTHONPATH)."""
+    site = tmp_path_factory.mktemp("site")
+    dist = site / "orderplugin-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: orderplugin\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[searchlab.orderings]\ncountermove = countermove:COUNTERMOVE\n"
+                                           "mobility = countermove:MOBILITY\n")
+    with pytest.MonkeyPatch.context() as mp:
+        saved = _shipped(mp)
+        mp.syspath_prepend(str(PLUGINS))
+        mp.syspath_prepend(str(site))
+        mp.setenv("PYTHONPATH", os.pathsep.join(
+            [str(site), str(PLUGINS), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        try:
+            yield
+        finally:
+            _restore(saved)
+
+
+@pytest.fixture(scope="module")
+def client(installed):
+    return TestClient(create_app(wall_clock=600), base_url=LAB)
+
+
+def test_without_plugins_the_menu_is_the_builtin_one():
+    with pytest.MonkeyPatch.context() as mp:
+        saved = _shipped(mp)
+        try:
+            assert play_games.orderings() == play_games.ORDERINGS
+            assert play_games.plugin_policies() == ()
+        finally:
+            _restore(saved)
+
+
+def test_a_module_given_as_plugin_registers_its_components_for_the_workers_too():
+    """register_component() from a module the lab imports (``--plugin``), not installed."""
+    with pytest.MonkeyPatch.context() as mp:
+        saved = _shipped(mp)
+        mp.syspath_prepend(str(PLUGINS))
+        mp.setenv("PYTHONPATH", os.pathsep.join([str(PLUGINS), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        try:
+            c = TestClient(create_app(wall_clock=600, plugins=("countermove",)), base_url=LAB)
+            assert c.get("/api/meta").json()["orderings"] == [*play_games.ORDERINGS, *POLICIES]
+            r = c.post("/api/search", json={"game": "tictactoe", "position": "4", "depth": 3,
+                                            "ordering": "mobility"})
+            assert r.status_code == 200, r.text
+            ref = search(_position("tictactoe", "4"), "alphabeta", "mobility", depth=3, engine="reference")
+            assert (r.json()["engine"], r.json()["nodes"]) == ("reference", ref.nodes)
+            c.app.state.pool.close()
+        finally:
+            _restore(saved)
+
+
+def test_meta_lists_the_plugin_policies_after_the_builtins(client):
+    meta = client.get("/api/meta").json()
+    assert meta["orderings"] == [*play_games.ORDERINGS, *POLICIES]
+
+
+def _position(game: str, position: str):
+    kind = play_games.game_kind({"game": game})
+    return play_games.build(kind, position)
+
+
+@pytest.mark.parametrize("game, position, depth, policy", [
+    ("connect4", "44", 5, "id+tt+countermove"),
+    ("tictactoe", "4", 4, "mobility"),
+])
+def test_a_plugin_policy_is_searched_on_the_reference_engine(client, game, position, depth, policy):
+    r = client.post("/api/search", json={"game": game, "position": position, "depth": depth,
+                                         "algorithm": "alphabeta", "ordering": policy})
+    assert r.status_code == 200, r.text
+    r = r.json()
+    g = _position(game, position)
+    ref = search(g, "alphabeta", policy, depth=depth, engine="reference")
+    assert (r["engine"], r["ordering"], r["budget"]) == ("reference", policy, MAX_NODES_REFERENCE)
+    assert (r["value"], r["nodes"], r["leaves"], r["cutoffs"]) == \
+        (play_games.for_mover(g, ref.value), ref.nodes, ref.leaves, ref.cutoffs)
+    assert r["best_move"] == ref.best_move and r["pv"][0]["move"] == ref.best_move
+    # the components are sound: the value is plain minimax's at that depth
+    assert ref.value == search(g, "minimax", depth=depth).value
+    # and countermove does order: the nodes differ from id+tt's alone
+    if policy.startswith("id+tt+"):
+        assert ref.nodes != search(g, "alphabeta", "id+tt", depth=depth, engine="reference").nodes
+
+
+def test_an_unknown_policy_names_the_plugins_among_the_allowed(client):
+    bad = client.post("/api/search", json={"game": "tictactoe", "position": "", "depth": 2,
+                                           "ordering": "countermove"})
+    assert bad.status_code == 400
+    assert bad.json()["error"] == (f"ordering must be one of {', '.join([*play_games.ORDERINGS, *POLICIES])}; "
+                                   "got 'countermove'")
+
+
+# ------------------------------------------------------------------ the browser (one test)
+
+def test_the_plugin_policy_chosen_from_the_menu(installed):
+    pytest.importorskip("uvicorn")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    import uvicorn
+    from tests.lab.test_browser import ARGS, CHROMIUM, SHOTS   # skips without chromium
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
+                                        log_level="warning"))
+    t = threading.Thread(target=srv.run, daemon=True)
+    t.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        with sync_api.sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            p = browser.new_page(viewport={"width": 1280, "height": 720})
+            p.goto(f"http://127.0.0.1:{port}/")
+            p.wait_for_selector("body[data-ready='1']", timeout=60_000)
+            p.click("#tab-play")
+            assert p.locator("#game-ordering option").all_inner_texts() == [*play_games.ORDERINGS, *POLICIES]
+            p.select_option("#game", "tictactoe")
+            p.select_option("#game-ordering", "id+tt+countermove")
+            p.select_option("#engine-side", "none")
+            depth = int(p.input_value("#depth"))
+            p.click("#engine-move")
+            p.wait_for_function("document.getElementById('engine-info').textContent.includes('nodes')",
+                                timeout=60_000)
+            info = p.inner_text("#engine-info")
+            ref = search(_position("tictactoe", ""), "alphabeta", "id+tt+countermove", depth=depth,
+                         engine="reference")
+            assert "id+tt+countermove" in info and "reference" in info and f"nodes {ref.nodes:,}" in info
+            # the menu opened on the plug-in entry, for the screenshot
+            p.evaluate("document.getElementById('game-ordering').size = 9")
+            p.screenshot(path=str(SHOTS / "plugin-ordering-menu-1280x720.png"))
+            browser.close()
+    finally:
+        srv.should_exit = True
+        t.join(10)
