@@ -118,15 +118,15 @@ def test_pairing_words_every_branch_and_its_boundaries():
     assert w(-36, 20, 0.5, 0.5, 1.5) == "no difference shown at ±36 Elo"    # the larger distance
     assert w(7, 45, 0.1, 0.5, 1.5) == "no difference shown at ±45 Elo"
     assert w(10, 90, nan, 0.5, 1.5) == "not shown at this power"            # not testable
-    # "buys no depth" only when the depth CI excludes the stated minimum gain (MIN_DEPTH_GAIN)
-    assert w(10, 90, 0.01, -1.0, -0.2) == "buys no depth"
-    assert w(10, 90, 0.01, -0.3, 0.2) == "buys no depth"                    # below a quarter ply
-    assert w(10, 90, 0.01, 0.05, 0.2) == "buys no depth"                    # some, but below it
+    # "buys too little depth" only when the depth CI excludes the stated minimum gain (MIN_DEPTH_GAIN)
+    assert w(10, 90, 0.01, -1.0, -0.2) == "buys too little depth"
+    assert w(10, 90, 0.01, -0.3, 0.2) == "buys too little depth"                    # below a quarter ply
+    assert w(10, 90, 0.01, 0.05, 0.2) == "buys too little depth"                    # some, but below it
     assert w(10, 90, 0.01, -0.3, 0.25) == "not shown at this power"         # boundary: hi = min
     # a CI containing 0 and reaching the minimum: neither shown nor excluded (the case)
     assert w(10, 90, 0.01, -0.21, 1.19) == "not shown at this power"
     assert w(-90, -10, 0.01, 0.0, 1.5) == "not shown at this power"         # boundary: low = 0
-    assert w(10, 90, 0.01, -0.2, 0.6, min_gain=1.0) == "buys no depth"      # a stated minimum
+    assert w(10, 90, 0.01, -0.2, 0.6, min_gain=1.0) == "buys too little depth"      # a stated minimum
     with pytest.raises(InvalidParameterError, match="min_gain"):
         w(0, 1, 0.5, 0.5, 1.5, min_gain=0)
     assert w(10, 90, 0.01, nan, nan) == "not shown at this power"           # no depth CI
@@ -149,7 +149,7 @@ def test_constructed_tables_reach_every_word_with_depth_and_node_ratio():
         _depth_games("even", even, deeper(460)),
         _depth_games("noisy", noisy, deeper(16)),
         # as strong as "strong", but its depth bought's CI lies within ±0.02 ply, below the
-        # minimum gain: it buys no depth, not judged on strength
+        # minimum gain: it buys too little depth, not judged on strength
         _depth_games("shallow", strong, [0.05 * (-1.0) ** i for i in range(40)])]))
     by = {r["technique"]: r for _, r in s.iterrows()}
     assert by["strong"]["node_ratio"] == pytest.approx(0.9)
@@ -164,19 +164,19 @@ def test_constructed_tables_reach_every_word_with_depth_and_node_ratio():
     half = max(abs(by["even"]["elo_lo"]), abs(by["even"]["elo_hi"]))
     assert words == {"strong": "stronger", "weak": "weaker",
                      "even": f"no difference shown at ±{half:.0f} Elo",
-                     "noisy": "not shown at this power", "shallow": "buys no depth"}
+                     "noisy": "not shown at this power", "shallow": "buys too little depth"}
     cat, det, _ = match_verdict(s)
     assert cat == "holds only under conditions"
-    assert "buys no depth in 1" in det and "stronger in 1" in det and "weaker in 1" in det
+    assert "buys too little depth in 1" in det and "stronger in 1" in det and "weaker in 1" in det
     assert "H0: Elo = 0 against H1: Elo = +20" in det
     # without the stronger pairing: weaker where depth is bought -> not reproduced
     cat, det, _ = match_verdict(s[s["technique"] != "strong"])
     assert cat == "does not hold" and det.startswith("not reproduced at these budgets")
-    # only a pairing that buys no depth and loses: nothing is judged on strength
+    # only a pairing that buys too little depth and loses: nothing is judged on strength
     lose_flat = summarize_games(_depth_games("flat", weak, [0.05 * (-1.0) ** i for i in range(40)]))
     assert match_verdict(lose_flat)[0] == "not shown at this power"
     # as strong, its depth CI straddling 0 but reaching the minimum gain (about ±0.33 ply):
-    # the run neither shows nor excludes a gain worth having, so not "buys no depth"
+    # the run neither shows nor excludes a gain worth having, so not "buys too little depth"
     wide = summarize_games(_depth_games("wide", strong, [(-1.0) ** i for i in range(40)]))
     assert wide["depth_lo"].iloc[0] < 0 and wide["depth_hi"].iloc[0] > MIN_DEPTH_GAIN
     assert [v.words for v in judge_pairings(wide, margin=50)] == ["not shown at this power"]

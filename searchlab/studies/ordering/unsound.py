@@ -129,7 +129,7 @@ def _paired_verdict(t: dict, measured: str, unsound: bool) -> Verdict:
                                           "conditions only (the pairings named under measured)",
            "does not hold": "they err; not reproduced at these budgets with these "
                             "implementations: no pairing stronger, and weaker where it buys "
-                            "depth and a match decides (pairings that buy no depth are not "
+                            "depth and a match decides (pairings that buy too little depth are not "
                             "judged)",
            "not shown at this power": "part (a) holds (they prune the best move); part (b), "
                                       "that the depth bought is worth the errors, is not shown "

@@ -3,14 +3,14 @@ node budget per move), computed from its numbers only.
 
 ``pairing_words`` turns a pairing's figures into one of:
 
-- "buys no depth": the paired 95 % CI of the depth bought (A's mean depth per move minus B's,
+- "buys too little depth": the paired 95 % CI of the depth bought (A's mean depth per move minus B's,
   per game pair) lies entirely below the stated minimum gain (``MIN_DEPTH_GAIN``, a quarter
   ply): the run excludes a gain worth having. The technique is meant to buy depth with its
   errors; where it buys none, its Elo says nothing about that trade, so strength is not judged
   (the Elo figures stay in the table);
 - "not shown at this power" also when that CI reaches the minimum gain but contains 0 (or
   lies at or below it): the run shows neither a gain nor its absence (+0.49 [−0.21, +1.19]
-  plies over 10 pairs is such a case, not "buys no depth");
+  plies over 10 pairs is such a case, not "buys too little depth");
 - "stronger" / "weaker": the Holm-adjusted p-value of "score = ½" is below the level and the
   Elo CI lies above / below 0;
 - "no difference shown at ±X Elo": undecided, and the Elo CI lies within ±X, X at most the
@@ -29,9 +29,9 @@ from searchlab.errors import InvalidParameterError
 STRONGER = "stronger"
 WEAKER = "weaker"
 NOT_SHOWN = "not shown at this power"
-NO_DEPTH = "buys no depth"
+NO_DEPTH = "buys too little depth"
 NO_DIFFERENCE = "no difference shown at ±{x:.0f} Elo"
-#: the smallest depth gain (plies per move, A over B) worth buying: "buys no depth" needs the
+#: the smallest depth gain (plies per move, A over B) worth buying: "buys too little depth" needs the
 #: depth CI to lie below it
 MIN_DEPTH_GAIN = 0.25
 #: the largest distance of an Elo CI from 0 at which an undecided pairing is worded "no difference shown"
@@ -43,7 +43,7 @@ def pairing_words(elo_lo: float, elo_hi: float, p_holm: float, depth_lo: float,
                   min_gain: float = MIN_DEPTH_GAIN) -> str:
     """The verdict words of one pairing (the module docstring), in this order of precedence:
     no depth CI (NaN bounds) -> "not shown at this power"; ``depth_hi`` < ``min_gain`` ->
-    "buys no depth"; ``depth_lo`` <= 0 -> "not shown at this power" (a gain neither shown nor
+    "buys too little depth"; ``depth_lo`` <= 0 -> "not shown at this power" (a gain neither shown nor
     excluded); ``p_holm`` NaN (not testable) -> "not shown at this power"; ``p_holm`` < ``alpha``
     -> "stronger" (``elo_lo`` > 0) or "weaker" (``elo_hi`` < 0); else "no difference shown at
     ±X Elo" with X = max(|elo_lo|, |elo_hi|) when X <= ``margin``, else "not shown at this

@@ -18,7 +18,7 @@ mean nodes per move over B's).
 ``judge_pairings`` gives each pairing a verdict kind after Holm's correction over the testable
 ones (at least MIN_PAIRS complete pairs, not all of one outcome), and its verdict words
 (match_words.pairing_words: stronger / weaker / no difference shown at ±X Elo / not shown at
-this power / buys no depth).
+this power / buys too little depth).
 """
 
 from __future__ import annotations

@@ -146,7 +146,7 @@ def match_verdict(summary: pd.DataFrame) -> tuple[str, str, list[PairingVerdict]
     bought is worth more than the error", by the fixed rules of docs/matches.md (RULES_FIXED):
     every pairing of ``summary`` is counted, at equal nodes and at equal CPU time per move
     alike, with one Holm correction over all of them; each is worded by
-    match_words.pairing_words (pairings that buy no depth are not judged on strength):
+    match_words.pairing_words (pairings that buy too little depth are not judged on strength):
 
     - "holds": every pairing "stronger";
     - "holds only under conditions": some pairings "stronger", others not; the detail names
@@ -176,8 +176,9 @@ def match_verdict(summary: pd.DataFrame) -> tuple[str, str, list[PairingVerdict]
     det = (f"{len(verdicts)} pairings (played {', '.join(plays) or '-'}), Holm's correction "
            f"over the {len(verdicts) - len(untested)} testable ones at level {ALPHA}: stronger "
            f"in {len(stronger)}, weaker in {len(weaker)}, no difference shown in "
-           f"{len(no_diff)}, not shown at this power in {len(not_shown)}, buys no depth in "
-           f"{len(no_depth)} (depth bought's 95 % CI contains 0 or lies below it: strength "
+           f"{len(no_diff)}, not shown at this power in {len(not_shown)}, buys too little depth in "
+           f"{len(no_depth)} (depth bought's 95 % CI lies below the minimum gain of "
+           f"{MIN_DEPTH_GAIN:g} ply: strength "
            f"not judged)"
            + (f"; {len(untested)} not testable (under {MIN_PAIRS} pairs or no variance)"
               if untested else ""))
@@ -196,7 +197,7 @@ def match_verdict(summary: pd.DataFrame) -> tuple[str, str, list[PairingVerdict]
     if weaker:
         det += f"; weaker: {names(weaker)}"
     if no_depth:
-        det += f"; buys no depth: {names(no_depth)}"
+        det += f"; buys too little depth: {names(no_depth)}"
     if no_diff:
         det += "; no difference shown: " + ", ".join(
             f"{v.technique} in {v.domain} at {v.condition[1]} ({v.words})" for v in no_diff)
@@ -280,7 +281,7 @@ def write_matches_report(run_dir: str | Path) -> Path:
            "bought (A's mean depth per move minus B's, per game pair, Student-t 95 % CI) and "
            "the node ratio beside Elo. Verdict words per pairing: stronger / weaker (Holm), "
            f"no difference shown at ±X Elo (the CI lies within ±X, X at most {MARGIN:.0f}), not "
-           f"shown at this power, or buys no depth (the depth bought's CI lies below the stated "
+           f"shown at this power, or buys too little depth (the depth bought's CI lies below the stated "
            f"minimum gain of {MIN_DEPTH_GAIN:g} ply: strength not judged; a depth CI that contains "
            f"0 but reaches {MIN_DEPTH_GAIN:g} ply is 'not shown at this power').", "",
            f"**Verdict (the depth bought is worth more than the error):** {cat}: {det}.", "",

@@ -429,7 +429,7 @@ def _paired_verdict(df: pd.DataFrame, summary: pd.DataFrame, paired: pd.DataFram
             f"{sum(v.words == WEAKER for v in verdicts)} weaker, "
             f"{sum(v.words.startswith('no difference') for v in verdicts)} no difference shown, "
             f"{sum(v.words == NOT_SHOWN for v in verdicts)} not shown at this power, "
-            f"{sum(v.words == NO_DEPTH for v in verdicts)} buy no depth (Holm); "
+            f"{sum(v.words == NO_DEPTH for v in verdicts)} buy too little depth (Holm); "
             f"{conditions_text(verdicts)}.")
     return head, lines
 
