@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import importlib
 import random as _random
+import re
 from dataclasses import dataclass, field
 from importlib import metadata
+from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from searchlab.compile_costs import COLD_SECONDS, DEFAULT_GAME_SECONDS
@@ -41,10 +43,16 @@ from searchlab.errors import InvalidParameterError
 #: the entry-point group of installed game plug-ins
 ENTRY_POINT_GROUP = "searchlab.games"
 
-#: the built-in games' modules, each declaring its ``GAME`` (display order is the entries' own)
-_BUILTIN_MODULES = ("searchlab.games.tictactoe", "searchlab.games.connect4",
-                    "searchlab.games.othello", "searchlab.games.chess_game",
-                    "searchlab.games.hex")
+#: how a built-in game's module declares its entry: a top-level ``GAME = GameEntry(``
+_DECLARES_GAME = re.compile(r"^GAME\s*(?::\s*GameEntry\s*)?=\s*GameEntry\(", re.M)
+
+
+def _builtin_modules() -> list[str]:
+    """The built-in games' modules: every module of searchlab.games whose source declares a
+    top-level ``GAME = GameEntry(...)``, found by reading the files, not importing them, so that
+    a built-in game is its own files with no list to edit (display order is the entries' own)."""
+    return [f"searchlab.games.{p.stem}" for p in sorted(Path(__file__).parent.glob("*.py"))
+            if _DECLARES_GAME.search(p.read_text(encoding="utf-8"))]
 
 SOURCE_KINDS = ("start", "random", "file")
 #: the board drawings the lab's play page has (LabBoard.layout)
@@ -282,7 +290,7 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for mod in _BUILTIN_MODULES:
+    for mod in _builtin_modules():
         e = importlib.import_module(mod).GAME
         _REGISTERED[e.name] = e
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):

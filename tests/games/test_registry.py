@@ -157,3 +157,19 @@ def test_a_games_cold_compile_is_declared_beside_it_and_a_plugin_gets_the_defaul
     assert plugin.compile_seconds is None and plugin.cold_seconds() == DEFAULT_GAME_SECONDS
     monkeypatch.syspath_prepend(str(PLUGINS))
     assert entry_from_target("nim", "nim_game.Nim", {}, "start").cold_seconds() is None
+
+
+def test_the_builtin_games_are_found_by_their_declaration():
+    """A built-in game is its module's top-level ``GAME = GameEntry(...)``: the registry reads
+    searchlab/games/*.py for it (no list of modules to edit), finds exactly the five built-ins,
+    and a mention of GAME that is not a top-level declaration does not count."""
+    import importlib
+
+    mods = registry._builtin_modules()
+    assert sorted(importlib.import_module(m).GAME.name for m in mods) == sorted(
+        ["tictactoe", "connect4", "othello", "chess", "hex"])
+    assert all(isinstance(importlib.import_module(m).GAME, GameEntry) for m in mods)
+    declares = registry._DECLARES_GAME.search
+    assert declares("x = 1\nGAME: GameEntry = GameEntry(name='g', make=int)\n")
+    assert not declares("    GAME = GameEntry(name='g', make=int)\n")       # not top level
+    assert not declares("# GAME = GameEntry(...) in the module\n")
