@@ -414,8 +414,14 @@ SECTIONS = {f.name: f.type for f in dataclasses.fields(ExperimentConfig)
 
 def _check_kind_section(plain: dict) -> None:
     """The section of the config's study kind, checked by the kind (StudyKind.section_of:
-    its declared schema) before any work. A sweep imports no kind; a kind without a schema
+    its declared schema) before any work; two kinds' sections set at once are refused. A sweep imports no kind; a kind without a schema
     checks its section in its own ``check`` / ``config``."""
+    chosen = [r.section for r in kind_registry.kind_refs()
+              if r.section is not None and plain.get(r.section) is not None]
+    if len(chosen) > 1:        # else the first in dispatch order would win silently
+        both = "both" if len(chosen) == 2 else "all"
+        raise ConfigError(f"{' and '.join(chosen)} are {both} set, and a config selects one "
+                          f"study kind by its section: keep one (e.g. {chosen[1]}=null)")
     ref = kind_registry.section_ref(plain)
     if ref.section is None:
         return

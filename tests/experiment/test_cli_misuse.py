@@ -111,6 +111,8 @@ MISUSE_23 = [
                               "has no key 'after'; choose an option that sets pruning.lmr first"),
     (["pruning.lmr={after:2}"], "pruning.lmr={after:2}: pruning.lmr is null in this config, so it "
                                 "cannot be given whole; choose an option that sets pruning.lmr first"),
+    (["experiment=unsound_tradeoff", "parallel={}"], "tradeoff and parallel are both set, and a "
+                                                     "config selects one study kind by its section"),
     (["-m", "hydra/launcher=foo"], "hydra/launcher: unknown launcher 'foo'; allowed: basic"),
     # round three's variants: Hydra's other groups gave its raw error (exit 1, a run directory)
     (["-m", "hydra/sweeper=foo"], "hydra/sweeper: unknown option 'foo'; allowed: basic"),
