@@ -92,7 +92,11 @@ class StudyKind:
         (``study.runner``), then its report (``report``: None = ``runner.report``). Raises
         ConfigError (nothing is created) / RunError."""
         write = study.runner.report if report is None else report
-        return run_session(self.session(cfg, study), study.runner, Path(run_dir),
+        session = self.session(cfg, study)
+        if study.plugins:          # every kind's workers import them before their first task
+            session = dataclasses.replace(session, settings={**session.settings,
+                                                             "plugins": study.plugins})
+        return run_session(session, study.runner, Path(run_dir),
                            progress=progress,
                            report=(lambda d, lg: report_or_log(d, self.report, lg, self.after))
                            if write else None, log=log)

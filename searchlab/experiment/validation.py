@@ -214,6 +214,8 @@ def validate(cfg: Any) -> Study:
                           f"{', '.join(sorted(known))}; a study kind is chosen by its section: "
                           f"{', '.join(kind_registry.sections())}")
     _check_sections(plain)
+    # first: the modules register components and games the kind's own section may name
+    plugins = _plugins((plain.get("search") or {}).get("plugins"))
     _check_kind_section(plain)
     ALGORITHMS, _, ENGINES = core_names()
 
@@ -227,7 +229,6 @@ def validate(cfg: Any) -> Study:
                           f"a word with a letter or digit")
     seed = _check_int("seed", plain["seed"], 0, maximum=MAX_SEED)
     sweep, search, runner = plain["sweep"], plain["search"], plain["runner"]
-    plugins = _plugins(search.get("plugins"))       # first: they register components and games
 
     game_cfg = plain.get("game") or {}
     game_cfgs = [(f"sweep.games[{i}]", g) for i, g in enumerate(sweep.get("games") or [])] \

@@ -241,3 +241,26 @@ def test_the_documented_sweep_runs_with_the_same_counts_on_any_number_of_workers
     assert a.equals(b)
     # sound: every ordering's value at a depth is the same
     assert (two.groupby("d")["value"].nunique() == 1).all()
+
+
+def test_a_study_kinds_section_may_name_a_plugin_component_and_its_workers_import_it(fresh, monkeypatch):
+    """search.plugins is imported before the study kind checks its own section (the trade-off
+    study's connect4 ordering may be a plug-in's), and every kind's session hands the modules
+    to its workers (RunSettings.plugins), not the sweep's alone."""
+    from searchlab.experiment import study_kind
+
+    over = ["search.plugins=[countermove]", "tradeoff.domains.connect4.ordering=countermove+centre"]
+    cfg = api.compose("unsound_tradeoff_tiny", over)
+    study, kind = api.validate(cfg), api.kind_of(cfg)
+    kind.check(cfg, study, run=False)                         # the kind's own section check
+    handed = {}
+    monkeypatch.setattr(study_kind, "run_session", lambda s, *a, **k: handed.update(s.settings))
+    kind.run(cfg, study, Path("unused"), report=False)
+    assert kind.name == "tradeoff" and study.plugins == handed["plugins"] == ("countermove",)
+
+    del COMPONENTS["countermove"]                             # without the module: refused
+    sys.modules.pop("countermove", None)
+    ordering_registry._parsed.clear()
+    bare = api.compose("unsound_tradeoff_tiny", over[1:])
+    with pytest.raises(ConfigError, match="ordering component 'countermove' unknown"):
+        kind.check(bare, api.validate(bare), run=False)
