@@ -1,10 +1,11 @@
 """Plug-in modules the lab is given (``searchlab lab --plugin MODULE``, ``create_app(plugins=)``):
-games registered from Python rather than installed with an entry point.
+games and ordering components registered from Python rather than installed with an entry point.
 
 The lab's searches run in fresh worker processes (searchlab.lab.workers), which know only the
 games their own imports register; so the server imports each module and hands the names to its
 workers (``PLUGINS_ENV`` in their environment), and each worker imports them again when it
-starts. A module may call ``searchlab.games.registry.register`` itself, or declare ``GAME`` (a
+starts (so a component registered in the server process alone, not by such a module, is offered
+in the menu but refused by the workers). A module may call ``searchlab.games.registry.register`` itself, or declare ``GAME`` (a
 GameEntry), which is registered here.
 """
 
