@@ -13,7 +13,7 @@ import re
 from typing import Any, Optional
 
 from omegaconf import DictConfig, OmegaConf
-from omegaconf.errors import OmegaConfBaseException
+from omegaconf.errors import ConfigKeyError, OmegaConfBaseException, ValidationError
 
 from searchlab.algorithms.names import ALGORITHMS, ENGINES
 from searchlab.algorithms.ordering_registry import (component_names, describe, import_plugins,
@@ -203,8 +203,12 @@ def validate(cfg: Any) -> Study:
         plain = OmegaConf.to_container(OmegaConf.structured(cfg), resolve=True)
     else:
         # the schema with every registered study kind's section (plug-ins' too)
-        plain = OmegaConf.to_container(OmegaConf.merge(
-            OmegaConf.structured(kind_registry.config_schema()), cfg), resolve=True)
+        schema = OmegaConf.structured(kind_registry.config_schema())
+        try:
+            merged = OmegaConf.merge(schema, cfg)
+        except (ConfigKeyError, ValidationError) as e:    # a plain dict's unknown key or bad type
+            raise ConfigError(_merge_error(e, schema)) from None
+        plain = OmegaConf.to_container(merged, resolve=True)
     plain.pop("experiment", None)
 
     known = {f.name for f in dataclasses.fields(kind_registry.config_schema())}
@@ -382,6 +386,20 @@ def validate(cfg: Any) -> Study:
         game_orderings=game_orderings,
         d_by_ordering=d_by_ordering, max_nodes_by_ordering=max_nodes_by_ordering,
         aspiration=aspiration, tt_size=tt_size, prunings=prunings, plugins=plugins)
+
+
+def _merge_error(e: Exception, schema: Any) -> str:
+    """One line for OmegaConf's refusal to merge a plain dict into the schema: the unknown
+    key with the keys allowed beside it, or the key with the type it needs."""
+    key = getattr(e, "full_key", "") or ""
+    if isinstance(e, ConfigKeyError):
+        parent, _, leaf = key.rpartition(".")
+        node = OmegaConf.select(schema, parent) if parent else schema
+        allowed = ", ".join(node.keys()) if isinstance(node, DictConfig) else "none"
+        return (f"unknown config key {key!r}; allowed keys"
+                f"{' in ' + parent if parent else ''}: {allowed}")
+    first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    return f"{key}: {first}" if key else first
 
 
 def _plugins(value: Any) -> tuple[str, ...]:

@@ -29,6 +29,14 @@ from searchlab.parallel import simulate
 BIG = 10**30
 TREE = IncrementalTree(3, 3, seed=1)
 
+def _default_dict(section, key, value) -> dict:
+    """The default config as a plain dict with one key set (``section`` None: top level)."""
+    from omegaconf import OmegaConf
+    d = OmegaConf.to_container(api.compose(None, []), resolve=True)
+    (d if section is None else d[section])[key] = value
+    return d
+
+
 API_MISUSE = [
     ("simulate seq_nodes=-5", lambda: simulate(TREE, "ybwc", 2, seq_nodes=-5),
      r"seq_nodes must be an integer in \[1, "),
@@ -78,6 +86,11 @@ API_MISUSE = [
      r"minimal_tree\(connect4, depth=99\) without max_nodes"),
     ("minimal_tree depth 201", lambda: minimal_tree(ConnectFour(), 201, max_nodes=10),
      r"depth must be an integer in \[1, 200\]"),
+    # a plain dict given to validate(): OmegaConf's merge errors were raw
+    ("validate(dict) with sweep.bogus", lambda: api.validate(_default_dict("sweep", "bogus", 1)),
+     r"^unknown config key 'sweep.bogus'; allowed keys in sweep: b, d, "),
+    ("validate(dict) with seed='abc'", lambda: api.validate(_default_dict(None, "seed", "abc")),
+     r"^seed: Value 'abc' of type 'str' could not be converted to Integer$"),
 ]
 
 
