@@ -61,6 +61,15 @@ def test_the_cli_refuses_unknown_names_and_jobs(capsys):
     assert "--jobs must be an integer >= 1" in capsys.readouterr().err
 
 
+def test_the_docs_example_of_an_unknown_engine_is_what_the_command_prints(capsys):
+    """docs/compile-time.md shows ``searchlab-warm-up go`` and its one-line error verbatim."""
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "compile-time.md").read_text()
+    shown = doc.split("    $ searchlab-warm-up go\n", 1)[1].splitlines()[0].strip()
+    assert W.main(["go"]) == 2
+    assert capsys.readouterr().err.strip() == shown
+
+
 def test_a_second_warm_up_finds_the_engine_cached(capsys):
     W.warm_up(["harvest"], jobs=1)              # compiles it, or finds it cached
     [o] = W.warm_up(["harvest"], jobs=1)
