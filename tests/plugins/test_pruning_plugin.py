@@ -174,3 +174,25 @@ def test_a_plugin_is_named_in_the_config_hash_and_builtins_keep_theirs():
                                                         "params": {"keep": 3, "depth": 1}}
     assert _pruning_science(_late_cut(3)) != _pruning_science(_late_cut(2))
     assert "params" not in Technique("n", lmr=LateMoveReductions()).science()
+
+
+def test_the_tradeoff_study_runs_a_plugin_family_named_by_module_attr(tmp_path, monkeypatch):
+    """A plug-in family in the trade-off study (``family: module:ATTR`` in its techniques), on
+    Connect Four: its positions are searched under the family and the sound search, its match
+    is played, and the report names it; the family's params reach the table."""
+    import pandas as pd
+
+    from searchlab.experiment import api
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    over = ['tradeoff.techniques=[{label: sound, family: sound}, '
+            '{label: late cut, family: "mypruning:LATE_CUT", params: {keep: 2}}]',
+            "tradeoff.domains.connect4.match.techniques=[late cut]",
+            "tradeoff.domains.othello.match.techniques=[late cut]",
+            "tradeoff.domain=connect4", "runner.n_jobs=1", "runner.progress=false"]
+    run = api.run_study("unsound_tradeoff_tiny", over, output_dir=tmp_path / "run", progress=False)
+    table = pd.read_parquet(run / "table")
+    cut = table[table.technique == "late cut"]
+    assert len(cut) == (table.technique == "sound").sum() > 0
+    assert set(cut.family) == {"mypruning:LATE_CUT"} and cut.params.str.contains("keep").all()
+    assert (cut.nodes <= cut.ref_nodes).all()          # it only ever skips moves
+    assert "| late cut |" in (run / "report.md").read_text()
