@@ -12,6 +12,9 @@
 - :func:`check_pruning`: a technique's record (``pruning.Technique``) is consistent; the
   technique runs; with every technique off it is plain alpha-beta node for node; one declared
   sound (its family's declaration) returns minimax's value.
+- :func:`check_algorithm`: a registered search algorithm (a plug-in's ``Algorithm``) runs under
+  several orderings, counts its nodes, is run by ``engine='auto'`` exactly as by the reference
+  engine, and, declared sound, returns minimax's value and one of its best moves.
 
 Each raises ``ConformanceError`` naming the check and the position on the first failure and
 returns a :class:`Report` (what was checked, counted) otherwise, e.g.::
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
 
 from searchlab.algorithms import compiled_engine, kernels
+from searchlab.algorithms.algorithm_registry import algorithm_names, is_sound
 from searchlab.contracts.compiled import compiled_game
 from searchlab.algorithms.ordering_registry import COMPONENTS, Ordering, ordering_of
 from searchlab.algorithms.pruning import RECORDS, Pruning, Technique
@@ -369,4 +373,49 @@ def check_pruning(pruning: Technique | Pruning, games: Iterable[Any], *, depth: 
             mm = search(game, "minimax", "natural", depth=horizon, engine="reference")
             if r.value != mm.value:
                 _fail(rep.subject, "sound", f"{name}: value {r.value} != minimax's {mm.value}")
+    return rep
+
+
+def check_algorithm(algorithm: str, games: Iterable[Any], *, depth: int = 3,
+                    orderings: Sequence[str] = ("natural", "random", "id+tt+natural")) -> Report:
+    """A search algorithm by name (a built-in or a registered plug-in) on every game (two-player
+    Games or synthetic trees) at ``depth`` (games without static values: to the end), under
+    each ordering: it is registered; it runs and counts at least one node and one leaf; the
+    search ``engine='auto'`` picks returns the same value, best move and counts as the
+    reference engine's (a plug-in runs on the reference engine only); and, declared sound
+    (``Algorithm.sound``; every built-in is), it returns minimax's value and one of minimax's
+    best moves. An unsound algorithm is only run."""
+    rep = Report(f"algorithm {algorithm}")
+    if algorithm not in algorithm_names():
+        _fail(rep.subject, "registered", f"not one of {', '.join(algorithm_names())} "
+              "(register_algorithm, or the entry-point group searchlab.algorithms)")
+    sound = is_sound(algorithm)
+    for game in games:
+        name = getattr(game, "name", type(game).__name__)
+        horizon = depth if game.capabilities.static_values else None
+        mm = search(game, "minimax", "natural", depth=horizon, engine="reference")
+        for ordering in orderings:
+            if "id" in ordering.split("+") and horizon is None:
+                continue                  # iterative deepening needs a finite depth
+            try:
+                r = search(game, algorithm, ordering, depth=horizon, engine="reference")
+                auto = search(game, algorithm, ordering, depth=horizon, engine="auto")
+            except SearchlabError as e:
+                _fail(rep.subject, "runs", f"{name} {ordering}: {e}")
+            rep.add("searches", 2)
+            if r.nodes < 1 or r.leaves < 1:
+                _fail(rep.subject, "counts", f"{name} {ordering}: {r.nodes} nodes, {r.leaves} "
+                      "leaves (count every node through ctx.visit)")
+            if (auto.value, auto.best_move, auto.nodes, auto.leaves) != \
+                    (r.value, r.best_move, r.nodes, r.leaves):
+                _fail(rep.subject, "engine auto", f"{name} {ordering}: (value, move, nodes, "
+                      f"leaves) {(auto.value, auto.best_move, auto.nodes, auto.leaves)} != the "
+                      f"reference engine's {(r.value, r.best_move, r.nodes, r.leaves)}")
+            if not sound:
+                continue
+            if r.value != mm.value:
+                _fail(rep.subject, "value", f"{name} {ordering}: {r.value} != minimax's {mm.value}")
+            if mm.best_moves_complete and r.best_move not in mm.best_moves:
+                _fail(rep.subject, "best move", f"{name} {ordering}: {r.best_move!r} is not one "
+                      f"of minimax's {mm.best_moves!r}")
     return rep

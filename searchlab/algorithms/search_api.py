@@ -9,8 +9,9 @@ from typing import Any
 
 from searchlab.algorithms import drivers, kernels, reference
 from searchlab.algorithms import compiled_engine, mcts, mcts_compiled
+from searchlab.algorithms.algorithm_registry import algorithm_names, plugin_algorithm
 from searchlab.algorithms.context import SearchContext
-from searchlab.algorithms.names import ALGORITHMS, ENGINES
+from searchlab.algorithms.names import ALGORITHMS, ENGINES  # noqa: F401  (ALGORITHMS: searchlab.ALGORITHMS, the built-ins)
 from searchlab.algorithms.ordering import (REFERENCE_ORACLE_MAX_LEAVES, DynamicOrdering,
                                            make_ordering)
 from searchlab.algorithms.ordering_registry import Ordering, ordering_of
@@ -57,7 +58,7 @@ def validate(game: Any, algorithm: str, ordering: str | Ordering, depth: int | N
             f"game must implement the Game protocol (searchlab.contracts.protocol.Game: name, "
             f"capabilities, default_depth, initial_state(), max_to_move(), legal_moves(), play(), "
             f"is_terminal(), utility(), evaluate(), hash_key()); {type(game).__name__} does not")
-    _check_choice("algorithm", algorithm, ALGORITHMS)
+    _check_choice("algorithm", algorithm, algorithm_names())
     value = ordering_of(ordering, game)
     parts = value.parts
     _check_choice("engine", engine, ENGINES)
@@ -117,7 +118,8 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str | Ordering = "
     - algorithm: "minimax", "alphabeta" (fail-soft, the spec's textbook form),
       "alphabeta-failhard", "pvs" (NegaScout) or "mtdf" (MTD(f) over fail-soft alpha-beta with a
       transposition table, which it creates if the ordering has none); the root window is
-      (-inf, +inf), so the root value is exact.
+      (-inf, +inf), so the root value is exact; or a registered plug-in's name
+      (searchlab.algorithms.algorithm_registry: reference engine only).
     - ordering: a base order — "natural", "random" (seeded by ``ordering_seed``, reproducible per
       node), "perfect" / "worst" (by exact child values: an oracle, refused above its size
       limit), "static" (by the children's static values), or the game's own (e.g. "centre") —
@@ -185,7 +187,9 @@ def search(game: Any, algorithm: str = "alphabeta", ordering: str | Ordering = "
     elif value.has("id"):
         table = TranspositionTable(tt_size, values=False)     # best moves only
     order = make_ordering(value, game, horizon, ordering_seed, oracle_limit, table)
-    algo = pruned_alphabeta if pruned else reference.ALGORITHMS[algorithm]
+    plugin = plugin_algorithm(algorithm)
+    algo = pruned_alphabeta if pruned else \
+        plugin.node if plugin is not None else reference.ALGORITHMS[algorithm]
     ctx = SearchContext(game=game, depth=horizon,
                         max_nodes=math.inf if max_nodes is None else max_nodes,
                         child=algo, trace=trace, tt=table,

@@ -15,7 +15,8 @@ from typing import Any, Optional
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import ConfigKeyError, OmegaConfBaseException, ValidationError
 
-from searchlab.algorithms.names import ALGORITHMS, ENGINES
+from searchlab.algorithms.algorithm_registry import algorithm_names
+from searchlab.algorithms.names import ENGINES
 from searchlab.algorithms.ordering_registry import (component_names, describe, import_plugins,
                                                     ordering_of)
 from searchlab.errors import InvalidParameterError, SearchlabError
@@ -81,8 +82,9 @@ def parse_int_list(key: str, value: Any, minimum: int,
 
 
 def core_names() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """(algorithms, ordering policies, engines) known to searchlab.algorithms."""
-    return ALGORITHMS, component_names(), ENGINES
+    """(algorithms, ordering policies, engines) known to searchlab.algorithms (plug-ins
+    registered so far included)."""
+    return algorithm_names(), component_names(), ENGINES
 
 
 def _ordering(key: str, value: Any, game: Any = None) -> str:
