@@ -82,7 +82,7 @@ def meta() -> dict:
                           "sides": g.sides, "view": "board" if g.drawn else "generic",
                           "drawing": g.view.drawing()}
                       for k, g in play_games.lab_games().items()},
-            "algorithms": list(play_games.ALGORITHMS), "orderings": list(play_games.orderings()),
+            "algorithms": list(play_games.algorithms()), "orderings": list(play_games.orderings()),
             "trace_algorithms": list(trees.TRACE_ALGORITHMS),
             "trace_orderings": list(trees.TRACE_ORDERINGS),
             "presets": {k: v[0] for k, v in trees.PRESETS.items()},

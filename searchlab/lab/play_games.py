@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from searchlab.algorithms.algorithm_registry import algorithm_names, plugin_algorithm
 from searchlab.algorithms.ordering_registry import component, component_names, describe as describe_ordering
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.minimal_tree import minimal_tree
@@ -121,10 +122,17 @@ def orderings() -> tuple[str, ...]:
     return ORDERINGS + plugin_policies()
 
 
-def _reference_only(ordering: str) -> bool:
-    """Whether the (resolved) ordering runs on the reference engine only: an exact-value
-    oracle (perfect, worst) or a plug-in component (no compiled twin)."""
-    return ordering in ("perfect", "worst") or bool(describe_ordering(ordering).plugins)
+def algorithms() -> tuple[str, ...]:
+    """The game menu's algorithms: ALGORITHMS, then the registered plug-in algorithms
+    (searchlab.algorithms.algorithm_registry; reference engine only)."""
+    return ALGORITHMS + tuple(a for a in algorithm_names() if plugin_algorithm(a) is not None)
+
+
+def _reference_only(ordering: str, algorithm: str = "alphabeta") -> bool:
+    """Whether the search runs on the reference engine only: an exact-value oracle (perfect,
+    worst), a plug-in ordering component or a plug-in algorithm (no compiled twin)."""
+    return ordering in ("perfect", "worst") or bool(describe_ordering(ordering).plugins) \
+        or plugin_algorithm(algorithm) is not None
 
 
 def game_kind(body: dict) -> GameKind:
@@ -235,16 +243,17 @@ def _ordering(kind: GameKind, ordering: str) -> str:
     return ordering
 
 
-def _budget(ordering: str, max_nodes: int | None) -> int:
-    cap = MAX_NODES_REFERENCE if _reference_only(ordering) else MAX_NODES_COMPILED
+def _budget(ordering: str, max_nodes: int | None, algorithm: str = "alphabeta") -> int:
+    cap = MAX_NODES_REFERENCE if _reference_only(ordering, algorithm) else MAX_NODES_COMPILED
     return cap if max_nodes is None else min(max_nodes, cap)
 
 
 def _run(game: Any, algorithm: str, ordering: str, depth: int, max_nodes: int,
          oracle_limit: int = ORACLE_LIMIT) -> SearchResult:
-    # a plug-in's policy is searched on the reference engine by name ("auto" would fall back
-    # to it too, but the lab says so rather than relying on the fallback)
-    engine = "reference" if describe_ordering(ordering).plugins else "auto"
+    # a plug-in's policy or algorithm is searched on the reference engine by name ("auto"
+    # would fall back to it too, but the lab says so rather than relying on the fallback)
+    plugin = describe_ordering(ordering).plugins or plugin_algorithm(algorithm) is not None
+    engine = "reference" if plugin else "auto"
     try:
         return search(game, algorithm, ordering, depth=depth, max_nodes=max_nodes,
                       oracle_limit=oracle_limit, engine=engine)
@@ -296,14 +305,14 @@ def engine_move(body: dict) -> dict:
     """The engine's search of the position: search()'s figures, its move and its PV."""
     kind = game_kind(body)
     position = text(body, "position")
-    algorithm = choice(body, "algorithm", ALGORITHMS, "alphabeta")
+    algorithm = choice(body, "algorithm", algorithms(), "alphabeta")
     ordering = _ordering(kind, choice(body, "ordering", orderings(), "id+tt+killer+history"))
     depth = integer(body, "depth", 1, MAX_GAME_DEPTH, kind.default_depth)
     max_nodes = integer(body, "max_nodes", 1, MAX_NODES_COMPILED, None, optional=True)
     game = build(kind, position)
     if game.is_terminal(game.initial_state()):
         raise LabError("position: the game is over; there is no move to search", 422)
-    budget = _budget(ordering, max_nodes)
+    budget = _budget(ordering, max_nodes, algorithm)
     try:
         r = _run(game, algorithm, ordering, depth, budget)
     except TreeTooLargeError as e:

@@ -195,3 +195,33 @@ def test_the_plugin_policy_chosen_from_the_menu(installed):
     finally:
         srv.should_exit = True
         t.join(10)
+
+
+def test_a_plugin_algorithm_given_as_plugin_is_offered_and_searched_on_the_reference_engine():
+    """A module registering a search algorithm (tests/data/plugins/f1_alphabeta.py, ``--plugin``):
+    /api/meta lists it after the built-ins, and the lab's workers search with it on the
+    reference engine under the reference budget, node for node as search() does."""
+    from searchlab.algorithms import algorithm_registry
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(algorithm_registry, "_PLUGINS", dict(algorithm_registry._PLUGINS))
+        mp.syspath_prepend(str(PLUGINS))
+        mp.setenv("PYTHONPATH", os.pathsep.join([str(PLUGINS), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        sys.modules.pop("f1_alphabeta", None)
+        try:
+            c = TestClient(create_app(wall_clock=600, plugins=("f1_alphabeta",)), base_url=LAB)
+            assert c.get("/api/meta").json()["algorithms"] == [*play_games.ALGORITHMS, "alphabeta-f1"]
+            r = c.post("/api/search", json={"game": "connect4", "position": "44", "depth": 5,
+                                            "algorithm": "alphabeta-f1", "ordering": "own"})
+            assert r.status_code == 200, r.text
+            r = r.json()
+            g = _position("connect4", "44")
+            ref = search(g, "alphabeta-f1", "centre", depth=5, engine="reference")
+            assert (r["engine"], r["algorithm"], r["budget"]) == ("reference", "alphabeta-f1",
+                                                                  MAX_NODES_REFERENCE)
+            assert (r["value"], r["nodes"], r["leaves"]) == \
+                (play_games.for_mover(g, ref.value), ref.nodes, ref.leaves)
+            ab = search(g, "alphabeta", "centre", depth=5, engine="reference")
+            assert ref.value == ab.value and ref.nodes >= ab.nodes
+            c.app.state.pool.close()
+        finally:
+            sys.modules.pop("f1_alphabeta", None)
