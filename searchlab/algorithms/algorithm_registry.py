@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Callable, Mapping, Optional
 
 from searchlab.algorithms.names import ALGORITHMS
 from searchlab.errors import InvalidParameterError
 from searchlab.limits import excerpt
+from searchlab.plugin_entry_points import load_entry_points
 
 #: the entry-point group of installed algorithm plug-ins
 ENTRY_POINT_GROUP = "searchlab.algorithms"
@@ -80,11 +80,7 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            register_algorithm(ep.load())
-        except Exception as exc:  # noqa: BLE001 -- a broken plug-in must not hide the others
-            _PLUGIN_ERRORS[ep.name] = f"{type(exc).__name__}: {exc}"
+    load_entry_points(ENTRY_POINT_GROUP, lambda ep, a: register_algorithm(a), _PLUGIN_ERRORS)
 
 
 def algorithm_names() -> tuple[str, ...]:

@@ -30,11 +30,11 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Any, Callable, Collection, Iterable, Mapping
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.limits import excerpt
+from searchlab.plugin_entry_points import load_entry_points
 
 #: the engines an ordering may run on (search(engine=...) less "auto")
 ENGINES = ("reference", "kernel", "compiled")
@@ -164,12 +164,8 @@ def _load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        try:                  # register_component refuses a name taken (a built-in's too)
-            c = ep.load()
-            register_component(c)
-        except Exception as exc:  # noqa: BLE001 -- a broken plug-in must not hide the others
-            _PLUGIN_ERRORS[ep.name] = f"{type(exc).__name__}: {exc}"
+    # register_component refuses a name taken (a built-in's too)
+    load_entry_points(ENTRY_POINT_GROUP, lambda ep, c: register_component(c), _PLUGIN_ERRORS)
 
 
 def plugin_errors() -> Mapping[str, str]:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from dataclasses import dataclass, fields
-from importlib import metadata
 from typing import Any, Callable, Mapping
 
 from searchlab.errors import InvalidParameterError, UnsupportedError
+from searchlab.plugin_entry_points import load_entry_points
 from searchlab.limits import MAX_BRANCHING, MAX_DEPTH, MAX_VALUE, check_int, check_number
 
 @dataclass(frozen=True)
@@ -318,16 +318,13 @@ def _load_entry_points() -> None:
     if _LOADED:
         return
     _LOADED = True
-    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            fam = ep.load()
-        except Exception as exc:  # noqa: BLE001 -- a broken plug-in must not hide the others
-            _PLUGIN_ERRORS[ep.name] = f"{type(exc).__name__}: {exc}"
-            continue
-        if isinstance(fam, Family) and fam.plugin:
-            _PLUGINS.setdefault(ep.name, fam)
-        else:
-            _PLUGIN_ERRORS[ep.name] = f"entry point {ep.value} is not a Family with a skip hook"
+
+    def add(ep: Any, fam: Any) -> None:
+        if not (isinstance(fam, Family) and fam.plugin):
+            raise InvalidParameterError(f"entry point {ep.value} is not a Family with a skip hook")
+        _PLUGINS.setdefault(ep.name, fam)
+
+    load_entry_points(ENTRY_POINT_GROUP, add, _PLUGIN_ERRORS)
 
 
 def families() -> dict[str, Family]:

@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 
 from searchlab import ExplicitTree
+from searchlab import plugin_entry_points
 from searchlab.algorithms import algorithm_registry as R
 from searchlab.algorithms.algorithm_registry import Algorithm, register_algorithm
 from searchlab.algorithms.search_api import search
@@ -120,7 +121,7 @@ def test_the_registry_refuses_what_it_cannot_run(monkeypatch, f1_alphabeta):
     monkeypatch.setattr(R, "_PLUGINS", {})
     monkeypatch.setattr(R, "_PLUGIN_ERRORS", {})
     monkeypatch.setattr(R, "_LOADED", False)
-    monkeypatch.setattr(R.metadata, "entry_points", lambda group: [
+    monkeypatch.setattr(plugin_entry_points.metadata, "entry_points", lambda group: [
         EP("f1", f1_alphabeta.F1), EP("broken", ImportError("no module named nope"))]
         if group == R.ENTRY_POINT_GROUP else [])
     assert R.algorithm_names()[-1] == F1 and R.plugin_algorithm(F1) is f1_alphabeta.F1

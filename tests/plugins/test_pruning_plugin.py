@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from searchlab import cli, load
+from searchlab import cli, load, plugin_entry_points
 from searchlab.algorithms import compiled_engine
 from searchlab.contracts import pruning as P  # the records and the family registry
 from searchlab.algorithms.pruning import (Family, LateMoveReductions, PluginRule, Pruning,
@@ -161,7 +161,7 @@ def test_families_by_name_registration_and_entry_point(monkeypatch):
             return mypruning.EQUAL_HEAPS
 
     monkeypatch.setattr(P, "_LOADED", False)
-    monkeypatch.setattr(P.metadata, "entry_points",
+    monkeypatch.setattr(plugin_entry_points.metadata, "entry_points",
                         lambda group: [EP()] if group == P.ENTRY_POINT_GROUP else [])
     assert P.families()["heaps"] is mypruning.EQUAL_HEAPS
     assert Technique("h", family="heaps").sound
