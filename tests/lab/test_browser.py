@@ -4,6 +4,8 @@ forward and back. Screenshots are kept under tests/artifacts/lab-screenshots/ (g
 
 from __future__ import annotations
 
+import contextlib
+
 import os
 import shutil
 import socket
@@ -37,22 +39,31 @@ if not Path(CHROMIUM).exists():
                 allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
-def server():
+@contextlib.contextmanager
+def served(app):
+    """``app`` served by uvicorn on a free local port in a daemon thread; yields its base URL,
+    and stops the server on exit."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
-                                        log_level="warning"))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     t = threading.Thread(target=srv.run, daemon=True)
     t.start()
     for _ in range(200):
         if srv.started:
             break
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    t.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        t.join(10)
+
+
+@pytest.fixture(scope="module")
+def server():
+    with served(create_app()) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

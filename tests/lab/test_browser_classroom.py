@@ -8,7 +8,6 @@ Screenshots under tests/artifacts/lab-screenshots/ (git-ignored)."""
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from pathlib import Path
@@ -24,7 +23,7 @@ from searchlab.algorithms.trace import run_trace  # noqa: E402
 from searchlab.lab import trees  # noqa: E402
 from searchlab.lab.app import create_app  # noqa: E402
 from searchlab.trees import ExplicitTree  # noqa: E402
-from tests.lab.test_browser import ARGS, CHROMIUM, SHOTS  # noqa: E402  (skips without chromium)
+from tests.lab.test_browser import ARGS, CHROMIUM, SHOTS, served  # noqa: E402  (skips without chromium)
 
 AXE = Path(axe_package.__file__).with_name("axe.min.js")
 VIEWPORTS = [(1280, 720), (1024, 768), (390, 844)]
@@ -35,32 +34,21 @@ PASS_POSITION = ("c4c5f6c3b5g7e3e6c2f3g3a5h8b3f4f2b4f5f7h3a3d2e2e1a6e7d7c1c6g8f1
 
 @pytest.fixture(scope="module")
 def lab():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     app = create_app()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    # the layout is tested here, not a cold start on a busy machine: wait for the background
-    # compiles, and warm both workers (their start-up is outside a request's cap, but it is
-    # not what these tests time)
-    deadline = time.monotonic() + 600
-    while app.state.compiler.compiling() and time.monotonic() < deadline:
-        time.sleep(1)
-    warm = [threading.Thread(target=app.state.pool.run, args=(
-        "trace", {"tree": {"kind": "preset", "name": "textbook"}}, 600)) for _ in range(2)]
-    for w in warm:
-        w.start()
-    for w in warm:
-        w.join()
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    t.join(10)
+    with served(app) as url:
+        # the layout is tested here, not a cold start on a busy machine: wait for the background
+        # compiles, and warm both workers (their start-up is outside a request's cap, but it is
+        # not what these tests time)
+        deadline = time.monotonic() + 600
+        while app.state.compiler.compiling() and time.monotonic() < deadline:
+            time.sleep(1)
+        warm = [threading.Thread(target=app.state.pool.run, args=(
+            "trace", {"tree": {"kind": "preset", "name": "textbook"}}, 600)) for _ in range(2)]
+        for w in warm:
+            w.start()
+        for w in warm:
+            w.join()
+        yield url, app
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,7 @@ point) and in the browser (headless Chromium at 1280x720). The lab is not edited
 from __future__ import annotations
 
 import os
-import socket
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -181,25 +178,13 @@ def test_a_registered_game_without_format_move(nim, monkeypatch):
 def test_the_plugin_played_in_the_browser(nim):
     pytest.importorskip("uvicorn")
     sync_api = pytest.importorskip("playwright.sync_api")
-    import uvicorn
-    from tests.lab.test_browser import ARGS, CHROMIUM, SHOTS   # skips without chromium
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(plugins=("nim_grid",)), host="127.0.0.1",
-                                        port=port, log_level="warning"))
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
+    from tests.lab.test_browser import ARGS, CHROMIUM, SHOTS, served   # skips without chromium
     SHOTS.mkdir(parents=True, exist_ok=True)
-    try:
+    with served(create_app(plugins=("nim_grid",))) as url:
         with sync_api.sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
             p = browser.new_page(viewport={"width": 1280, "height": 720})
-            p.goto(f"http://127.0.0.1:{port}/")
+            p.goto(url + "/")
             p.wait_for_selector("body[data-ready='1']", timeout=60_000)
             p.click("#tab-play")
             labels = p.locator("#game option").all_inner_texts()
@@ -238,9 +223,6 @@ def test_the_plugin_played_in_the_browser(nim):
             p.screenshot(path=str(SHOTS / "plugin-nimgrid-1280x720.png"))
             _axe_clean(p, "nimgrid")
             browser.close()
-    finally:
-        srv.should_exit = True
-        t.join(10)
 
 
 def _axe_clean(p, what):

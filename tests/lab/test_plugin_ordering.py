@@ -8,10 +8,7 @@ reference engine, node for node as ``search(..., engine="reference")``."""
 from __future__ import annotations
 
 import os
-import socket
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -155,25 +152,13 @@ def test_an_unknown_policy_names_the_plugins_among_the_allowed(client):
 def test_the_plugin_policy_chosen_from_the_menu(installed):
     pytest.importorskip("uvicorn")
     sync_api = pytest.importorskip("playwright.sync_api")
-    import uvicorn
-    from tests.lab.test_browser import ARGS, CHROMIUM, SHOTS   # skips without chromium
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
+    from tests.lab.test_browser import ARGS, CHROMIUM, SHOTS, served   # skips without chromium
     SHOTS.mkdir(parents=True, exist_ok=True)
-    try:
+    with served(create_app()) as url:
         with sync_api.sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
             p = browser.new_page(viewport={"width": 1280, "height": 720})
-            p.goto(f"http://127.0.0.1:{port}/")
+            p.goto(url + "/")
             p.wait_for_selector("body[data-ready='1']", timeout=60_000)
             p.click("#tab-play")
             assert p.locator("#game-ordering option").all_inner_texts() == [*play_games.ORDERINGS, *POLICIES]
@@ -192,9 +177,6 @@ def test_the_plugin_policy_chosen_from_the_menu(installed):
             p.evaluate("document.getElementById('game-ordering').size = 9")
             p.screenshot(path=str(SHOTS / "plugin-ordering-menu-1280x720.png"))
             browser.close()
-    finally:
-        srv.should_exit = True
-        t.join(10)
 
 
 def test_a_plugin_algorithm_given_as_plugin_is_offered_and_searched_on_the_reference_engine():
