@@ -211,7 +211,7 @@ def _deep_section(r: RM.RealMinimal) -> list[str]:
            f"(`searchlab experiment={DEEP_PRESET}`); 000-j is judged on this run when it is complete.", "",
            md_table(_HEAD, _policy_rows(s)), ""]
     if r.by_depth is not None and len(r.by_depth):
-        rows = [[int(x.depth), f"{x.positions} ({x.aborted})", x.fit_depths or "none",
+        rows = [[int(x.depth), f"{x.positions} ({x.aborted})", x.fit_depths.replace(",", ", ") or "none",
                  _ci(x.work_ratio, x.work_ci_low, x.work_ci_high),
                  _ci(x.work_alpha, x.work_alpha_low, x.work_alpha_high, 3),
                  _ci(x.gmean_ratio, x.ci_low, x.ci_high), _ci(x.alpha, x.alpha_low, x.alpha_high, 3)]
@@ -252,7 +252,7 @@ def section(res: dict[str, RM.RealMinimal], fig_dir: Path, fmt: str = "png",
     if chess is not None:
         out += _deep_section(chess)
         shown["chess"] = chess
-        titles["chess"] = f"{_LABELS['chess']}, {DEEP_PRESET}"
+        titles["chess"] = f"{_LABELS['chess']}\n{DEEP_PRESET}, depths 1..{int(chess.summary.depth.iloc[0])}"
     path = plot_ratios(shown, Path(fig_dir) / "minimal_tree_ratios", fmt, titles)
     out += [f"![nodes over the own minimal tree by depth](figures/{path.name})", ""]
     return "\n".join(out)
