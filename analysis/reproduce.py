@@ -261,6 +261,9 @@ def _recorded_seconds(out: Path, secs: float, resume: bool) -> float:
 
 #: the claim studies of every reproduction, in the order they run
 CLAIM_STUDIES = ("chance", "multiplayer", "minimal_trees", "chess_ordering", "ordering_checks")
+#: claim studies run at a size of their own: preset -> (its family's entry in ``results``, the
+#: claim_study.size per reproduction size); the others run at the reproduction's size, "full" or "small"
+OWN_SIZES = {"minimal_trees_chess": ("minimal_trees", {"full": "chess_deep", "small": "chess_deep_small"})}
 
 
 def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=print,
@@ -275,12 +278,13 @@ def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=
     from searchlab.studies.claim_study.claim_study_report import results
 
     exact, info = {}, []
-    size = "small" if small else "full"
     for name in names:
+        key, sizes = OWN_SIZES.get(name, (name, {}))
+        size = sizes.get("small" if small else "full", "small" if small else "full")
         out = runs_dir / name
         if name in shared and _complete(out):
             log(f"== {name}: read from the run under {_rel(out)} (another part's)")
-            exact[name] = results(out)[name]
+            exact[name] = results(out)[key]
             info.append((name, f"searchlab experiment={name} claim_study.size={size} (read: the trees part's "
                          "run; its seconds are counted there)", "see its section", "see its section", 0.0, _rel(out)))
             continue
@@ -291,7 +295,7 @@ def run_claim_studies(small: bool, jobs: int, runs_dir: Path, resume: bool, log=
         t0 = time.perf_counter()
         _run_or_afresh(name, ov, out, log)
         secs = _recorded_seconds(out, time.perf_counter() - t0, resume)
-        exact[name] = results(out)[name]
+        exact[name] = results(out)[key]
         info.append((name, f"searchlab experiment={name} claim_study.size={size}", "see its section",
                      "see its section", secs, _rel(out)))
     return exact, info
@@ -778,18 +782,31 @@ def run_trees(args: argparse.Namespace, runs_dir: Path) -> PartRun:
     return PartRun(df, exact, info + rigor_info + claim_info, sections, summary)
 
 
+def complete_deep_chess(claims: dict, runs_dir: Path, log=print) -> dict:
+    """``claims`` without the deep chess run's entry (minimal_trees_chess) unless its run under
+    ``runs_dir`` is complete: 000-j (MT.judged_chess) and the section then use the depth-5 rows."""
+    deep = runs_dir / MT.DEEP_PRESET
+    if MT.DEEP_PRESET in claims and not _complete(deep):
+        log(f"{MT.DEEP_PRESET}: the run under {_rel(deep)} is incomplete; 000-j is judged on minimal_trees")
+        return {k: v for k, v in claims.items() if k != MT.DEEP_PRESET}
+    return claims
+
+
 def run_real_games(args: argparse.Namespace, runs_dir: Path) -> PartRun:
-    """The real_games part: the shallow and deep ordering studies, chess_deep, the minimal-tree,
-    chess-ordering and shallow ordering studies, and the rigor study (its policy costs: 000-k)."""
+    """The real_games part: the shallow and deep ordering studies, chess_deep, the minimal-tree
+    study and its chess rows to depth 6 (minimal_trees_chess: 000-j is judged on it when it is
+    complete), the chess-ordering and shallow ordering studies, and the rigor study (its policy
+    costs: 000-k)."""
     df, info = run_studies(args.small, args.jobs, runs_dir, args.resume,
                            studies=_studies(PART_STUDIES["real_games"]))
     chess_deep, chess_info = run_studies(args.small, args.jobs, runs_dir, args.resume, studies=[CHESS_DEEP])
     where("claim studies")
     claims, claim_info = run_claim_studies(args.small, args.jobs, runs_dir, args.resume,
-                                           names=("minimal_trees", "chess_ordering", "ordering_checks", "aspiration",
-                                                  "rigor"),
+                                           names=("minimal_trees", "minimal_trees_chess", "chess_ordering",
+                                                  "ordering_checks", "aspiration", "rigor"),
                                            shared=("rigor",))
     where("analysis")
+    claims = complete_deep_chess(claims, runs_dir)
     exact = X.exact_checks() | claims.pop("rigor") | claims
     exact["ordering"] = exact.pop("ordering_checks")      # the shallow ordering measurements
     exact["chess_deep"] = CD.measure(chess_deep, node_caps(runs_dir / CHESS_DEEP[0]), n_resamples=args.resamples)
@@ -805,7 +822,8 @@ def run_real_games(args: argparse.Namespace, runs_dir: Path) -> PartRun:
             ("Ordering in real games, searched deep (compiled engine, paired per position)",
              DO.deep_section(exact["deep_ordering"]) if "deep_ordering" in exact else
              "The deep studies (" + ", ".join(DO.DEEP_STUDIES) + ") did not run."),
-            ("Real games against each position's own minimal tree", MT.section(exact["minimal_trees"], fig_dir)),
+            ("Real games against each position's own minimal tree",
+             MT.section(exact["minimal_trees"], fig_dir, deep=exact.get(MT.DEEP_PRESET))),
             ("Chess at depth 7: ordering policies on WAC and Bratko-Kopec (compiled engine)",
              CD.section(exact["chess_deep"])),
             ("Chess ordering as engines compose it, and aspiration windows (paired per position)",

@@ -407,6 +407,35 @@ def test_a_shared_study_is_read_not_run_and_its_seconds_counted_once(reproduce, 
     assert "its seconds are counted there" in rows["rigor"][1]
 
 
+def test_the_chess_deep_minimal_trees_run_has_its_own_size_and_counts_once(reproduce, tmp_path, monkeypatch):
+    """minimal_trees_chess runs at claim_study.size=chess_deep (--small: chess_deep_small), its
+    results under its own key from the family's entry, one row of seconds; the real_games part
+    judges 000-j on it only when its run is complete."""
+    import searchlab.studies.claim_study.claim_study_report as CSR
+    from searchlab.experiment.api import compose
+    from searchlab.experiment.validation import validate
+    ran = []
+    monkeypatch.setattr(reproduce, "_run_or_afresh", lambda name, ov, out, log: ran.append((name, ov[0])))
+    monkeypatch.setattr(reproduce, "_recorded_seconds", lambda out, secs, resume: 7.0)
+    monkeypatch.setattr(CSR, "results", lambda out: {"minimal_trees": {"from": out.name}})
+    for small, size in ((False, "chess_deep"), (True, "chess_deep_small")):
+        ran.clear()
+        exact, info = reproduce.run_claim_studies(small, 1, tmp_path, False, log=lambda *a: None,
+                                                  names=("minimal_trees", "minimal_trees_chess"))
+        assert ran == [("minimal_trees", f"claim_study.size={'small' if small else 'full'}"),
+                       ("minimal_trees_chess", f"claim_study.size={size}")]
+        assert exact["minimal_trees_chess"] == {"from": "minimal_trees_chess"}
+        assert [r[0] for r in info] == ["minimal_trees", "minimal_trees_chess"] and info[1][4] == 7.0
+        validate(compose("minimal_trees_chess", [f"claim_study.size={size}"]))
+    deep = tmp_path / "minimal_trees_chess"
+    deep.mkdir(exist_ok=True)
+    (deep / "manifest.json").write_text('{"complete": false}')
+    kept = reproduce.complete_deep_chess(exact, tmp_path, log=lambda *a: None)
+    assert set(kept) == {"minimal_trees"}
+    (deep / "manifest.json").write_text('{"complete": true}')
+    assert reproduce.complete_deep_chess(exact, tmp_path, log=lambda *a: None) == exact
+
+
 def test_the_mcts_part_runs_the_study_and_judges_the_second_half_of_000p(reproduce, tmp_path, monkeypatch):
     """--part mcts at --small runs experiment=mcts_vs_alphabeta at its MCTS_SIZE (here tiny, to
     keep the test short), writes parts/mcts.md with the study's section, its cost from the

@@ -122,3 +122,55 @@ def test_work_figures_follow_from_the_table():
     assert x.work_ratio == pytest.approx(2 * x.gmean_ratio) and x.q_share == pytest.approx(0.5)
     assert x.q_share_minimal == 0 and x.work_alpha == pytest.approx(x.alpha)
     assert x.gmean_ratio == pytest.approx(2 * 27 / 8)
+
+
+@pytest.fixture(scope="module")
+def deep_run(tmp_path_factory):
+    """The chess rows to a greater depth (the preset minimal_trees_chess at its tiny size: one
+    position, depths 1..2, beside the tiny study's depth 1)."""
+    return api.run_study("minimal_trees_chess", ["runner.n_jobs=1", "runner.progress=false",
+                                                 "claim_study.size=chess_deep_tiny"],
+                         output_dir=tmp_path_factory.mktemp("mtc") / "run", progress=False)
+
+
+def test_000j_is_judged_on_the_chess_deep_rows_when_present(run, deep_run):
+    """With the deep chess run's results beside the study's, 000-j and the section use its
+    rows (depths 1..2 at tiny size); without them, the study's own chess rows (depth 1)."""
+    shallow, deep = results(run)["minimal_trees"], results(deep_run)["minimal_trees"]
+    assert deep["chess"].summary.depth.iloc[0] == 2 and shallow["chess"].summary.depth.iloc[0] == 1
+    both = Context(df=pd.DataFrame(), summary=pd.DataFrame(),
+                   exact={"minimal_trees": shallow, MT.DEEP_PRESET: deep})
+    v = MT.close_to_own_minimal_tree(both)
+    assert v.measured.startswith("the minimal_trees_chess run: ") and "depths 1..2, 0 aborted at depth 2" in v.measured
+    assert f"experiment={MT.DEEP_PRESET}" in v.command
+    alone = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"minimal_trees": shallow})
+    v = MT.close_to_own_minimal_tree(alone)
+    assert "depths 1..1, 0 aborted at depth 1" in v.measured and "minimal_trees_chess" not in v.measured
+    assert "experiment=minimal_trees " in v.command
+    # the by-depth table of the judged policy: one row per depth from 2 on, its last the summary's
+    bd = deep["chess"].by_depth
+    assert list(bd.depth) == [2] and bd.iloc[-1].gmean_ratio == pytest.approx(
+        deep["chess"].summary.set_index("policy").loc[MT.CHESS_POLICY].gmean_ratio)
+
+
+def test_the_section_shows_the_chess_deep_rows_when_present(run, deep_run, tmp_path):
+    shallow, deep = results(run)["minimal_trees"], results(deep_run)["minimal_trees"]
+    text = MT.section(shallow, tmp_path, deep=deep)
+    assert "### chess (WAC, quiescence 8): depth 1, 1 positions" in text          # the study's table kept
+    assert "### chess (WAC, quiescence 8) to depth 2 (preset minimal_trees_chess): 1 positions" in text
+    assert f"{MT.CHESS_POLICY} as if the study had stopped at depth d" in text
+    assert "preset minimal_trees_chess" not in MT.section(shallow, tmp_path)
+
+
+def test_000j_takes_the_deeper_run_whatever_its_verdict():
+    """The deep run decides even when the depth-5 one would say otherwise (and the other way)."""
+    five = _ctx(50, 0, (1, 2, 3, 4, 5), 0.70, 0.6251, 0.75).exact["minimal_trees"]
+    six = _ctx(50, 0, (1, 2, 3, 4, 5, 6), 0.55, 0.53, 0.6249).exact["minimal_trees"]
+    s6 = six["chess"].summary.assign(depth=6)
+    six = {"chess": RM.RealMinimal(table=pd.DataFrame(), summary=s6, fit_depths=(1, 2, 3, 4, 5, 6))}
+    ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"minimal_trees": five, MT.DEEP_PRESET: six})
+    v = MT.close_to_own_minimal_tree(ctx)
+    assert v.category == "holds" and "over depths 1,2,3,4,5,6 (n = 50)" in v.detail
+    assert "at depth 6" in v.detail
+    ctx = Context(df=pd.DataFrame(), summary=pd.DataFrame(), exact={"minimal_trees": five})
+    assert MT.close_to_own_minimal_tree(ctx).category == "does not hold"

@@ -61,6 +61,9 @@ class RealMinimal:
     table: pd.DataFrame
     summary: pd.DataFrame
     fit_depths: tuple[int, ...]
+    #: one policy's summary row at each depth d, alpha from the fit depths up to d (the
+    #: minimal-trees study's judged chess policy; None when not computed)
+    by_depth: pd.DataFrame | None = None
 
 
 def real_minimal(positions: Sequence[Any], depth: int, policies: Sequence[str], *,
