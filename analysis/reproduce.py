@@ -5,7 +5,7 @@ analysis/figures/.
     .venv/bin/python analysis/reproduce.py --part pruning      # one part (PARTS), REPORT.md reassembled
     .venv/bin/python analysis/reproduce.py --small --out DIR   # a quick check (a few minutes)
 
-The reproduction runs in parts (PARTS: trees, real_games, pruning), each with its own studies;
+The reproduction runs in parts (PARTS: trees, real_games, pruning, mcts), each with its own studies;
 a part writes parts/<part>.md and .json, and REPORT.md is assembled from the newest of every
 part (assemble_report).
 
