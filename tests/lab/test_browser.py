@@ -60,6 +60,22 @@ def served(app):
         t.join(10)
 
 
+@contextlib.contextmanager
+def lab_page(app, width: int = 1280, height: int = 720):
+    """A Chromium page on ``app`` (served as above), loaded and on its Play tab; closed on exit."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with served(app) as url, sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            p = browser.new_page(viewport={"width": width, "height": height})
+            p.goto(url + "/")
+            p.wait_for_selector("body[data-ready='1']", timeout=60_000)
+            p.click("#tab-play")
+            yield p
+        finally:
+            browser.close()
+
+
 @pytest.fixture(scope="module")
 def server():
     with served(create_app()) as url:

@@ -176,53 +176,43 @@ def test_a_registered_game_without_format_move(nim, monkeypatch):
 # ------------------------------------------------------------------ the browser (one test)
 
 def test_the_plugin_played_in_the_browser(nim):
-    pytest.importorskip("uvicorn")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    from tests.lab.test_browser import ARGS, CHROMIUM, SHOTS, served   # skips without chromium
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with served(create_app(plugins=("nim_grid",))) as url:
-        with sync_api.sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-            p = browser.new_page(viewport={"width": 1280, "height": 720})
-            p.goto(url + "/")
-            p.wait_for_selector("body[data-ready='1']", timeout=60_000)
-            p.click("#tab-play")
-            labels = p.locator("#game option").all_inner_texts()
-            assert "Nim" in labels and labels[0] == "Tic-tac-toe"
-            p.select_option("#game", "nim")
-            p.wait_for_selector("#generic-view button[data-move='3-1']")
-            assert p.inner_text("#generic-text") == str(nim.Nim((1, 2, 3)))
-            # a move button plays from the keyboard; the engine (second player) answers
-            p.focus("#generic-view button[data-move='3-1']")
-            p.keyboard.press("Enter")
-            p.wait_for_function("document.getElementById('engine-info').textContent.includes('nodes')",
-                                timeout=60_000)
-            position = p.input_value("#position").split()
-            assert position[0] == "3-1" and len(position) == 2
-            depth = int(p.input_value("#depth"))
-            ref = search(_rooted(nim, [(2, 1)]), "alphabeta", "id+tt+killer+history+static",
-                         depth=depth)
-            assert position[1] == nim.move_text(ref.best_move) == p.inner_text("#engine-move-name")
-            assert f"nodes {ref.nodes:,}" in p.inner_text("#engine-info")
-            assert p.inner_text("#generic-text") == str(_rooted(nim, [(2, 1), ref.best_move]))
-            p.screenshot(path=str(SHOTS / "plugin-nim-1280x720.png"))
-            _axe_clean(p, "nim")
-            # undo goes back to the position before the engine's move
-            p.click("#undo")
-            p.wait_for_function("document.getElementById('position').value === '3-1'")
-            # the drawn plug-in (cells only): a cell of its grid plays, the engine answers
-            p.select_option("#game", "nimgrid")
-            p.wait_for_selector("#board svg [data-cell='2,2'].legal")
-            p.focus("#board [data-cell='2,2']")
-            p.keyboard.press("Enter")
-            p.wait_for_function("document.getElementById('position').value.split(' ').length === 2 && "
-                                "document.getElementById('engine-info').textContent.includes('nodes')",
-                                timeout=60_000)
-            moves = p.input_value("#position").split()
-            assert moves[0] == "3-1" and moves[1] == position[1]    # the same game, the same answer
-            p.screenshot(path=str(SHOTS / "plugin-nimgrid-1280x720.png"))
-            _axe_clean(p, "nimgrid")
-            browser.close()
+    from tests.lab.test_browser import SHOTS, lab_page   # skips without chromium, uvicorn, playwright
+    with lab_page(create_app(plugins=("nim_grid",))) as p:
+        labels = p.locator("#game option").all_inner_texts()
+        assert "Nim" in labels and labels[0] == "Tic-tac-toe"
+        p.select_option("#game", "nim")
+        p.wait_for_selector("#generic-view button[data-move='3-1']")
+        assert p.inner_text("#generic-text") == str(nim.Nim((1, 2, 3)))
+        # a move button plays from the keyboard; the engine (second player) answers
+        p.focus("#generic-view button[data-move='3-1']")
+        p.keyboard.press("Enter")
+        p.wait_for_function("document.getElementById('engine-info').textContent.includes('nodes')",
+                            timeout=60_000)
+        position = p.input_value("#position").split()
+        assert position[0] == "3-1" and len(position) == 2
+        depth = int(p.input_value("#depth"))
+        ref = search(_rooted(nim, [(2, 1)]), "alphabeta", "id+tt+killer+history+static",
+                     depth=depth)
+        assert position[1] == nim.move_text(ref.best_move) == p.inner_text("#engine-move-name")
+        assert f"nodes {ref.nodes:,}" in p.inner_text("#engine-info")
+        assert p.inner_text("#generic-text") == str(_rooted(nim, [(2, 1), ref.best_move]))
+        p.screenshot(path=str(SHOTS / "plugin-nim-1280x720.png"))
+        _axe_clean(p, "nim")
+        # undo goes back to the position before the engine's move
+        p.click("#undo")
+        p.wait_for_function("document.getElementById('position').value === '3-1'")
+        # the drawn plug-in (cells only): a cell of its grid plays, the engine answers
+        p.select_option("#game", "nimgrid")
+        p.wait_for_selector("#board svg [data-cell='2,2'].legal")
+        p.focus("#board [data-cell='2,2']")
+        p.keyboard.press("Enter")
+        p.wait_for_function("document.getElementById('position').value.split(' ').length === 2 && "
+                            "document.getElementById('engine-info').textContent.includes('nodes')",
+                            timeout=60_000)
+        moves = p.input_value("#position").split()
+        assert moves[0] == "3-1" and moves[1] == position[1]    # the same game, the same answer
+        p.screenshot(path=str(SHOTS / "plugin-nimgrid-1280x720.png"))
+        _axe_clean(p, "nimgrid")
 
 
 def _axe_clean(p, what):

@@ -150,33 +150,23 @@ def test_an_unknown_policy_names_the_plugins_among_the_allowed(client):
 # ------------------------------------------------------------------ the browser (one test)
 
 def test_the_plugin_policy_chosen_from_the_menu(installed):
-    pytest.importorskip("uvicorn")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    from tests.lab.test_browser import ARGS, CHROMIUM, SHOTS, served   # skips without chromium
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with served(create_app()) as url:
-        with sync_api.sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-            p = browser.new_page(viewport={"width": 1280, "height": 720})
-            p.goto(url + "/")
-            p.wait_for_selector("body[data-ready='1']", timeout=60_000)
-            p.click("#tab-play")
-            assert p.locator("#game-ordering option").all_inner_texts() == [*play_games.ORDERINGS, *POLICIES]
-            p.select_option("#game", "tictactoe")
-            p.select_option("#game-ordering", "id+tt+countermove")
-            p.select_option("#engine-side", "none")
-            depth = int(p.input_value("#depth"))
-            p.click("#engine-move")
-            p.wait_for_function("document.getElementById('engine-info').textContent.includes('nodes')",
-                                timeout=60_000)
-            info = p.inner_text("#engine-info")
-            ref = search(_position("tictactoe", ""), "alphabeta", "id+tt+countermove", depth=depth,
-                         engine="reference")
-            assert "id+tt+countermove" in info and "reference" in info and f"nodes {ref.nodes:,}" in info
-            # the menu opened on the plug-in entry, for the screenshot
-            p.evaluate("document.getElementById('game-ordering').size = 9")
-            p.screenshot(path=str(SHOTS / "plugin-ordering-menu-1280x720.png"))
-            browser.close()
+    from tests.lab.test_browser import SHOTS, lab_page   # skips without chromium, uvicorn, playwright
+    with lab_page(create_app()) as p:
+        assert p.locator("#game-ordering option").all_inner_texts() == [*play_games.ORDERINGS, *POLICIES]
+        p.select_option("#game", "tictactoe")
+        p.select_option("#game-ordering", "id+tt+countermove")
+        p.select_option("#engine-side", "none")
+        depth = int(p.input_value("#depth"))
+        p.click("#engine-move")
+        p.wait_for_function("document.getElementById('engine-info').textContent.includes('nodes')",
+                            timeout=60_000)
+        info = p.inner_text("#engine-info")
+        ref = search(_position("tictactoe", ""), "alphabeta", "id+tt+countermove", depth=depth,
+                     engine="reference")
+        assert "id+tt+countermove" in info and "reference" in info and f"nodes {ref.nodes:,}" in info
+        # the menu opened on the plug-in entry, for the screenshot
+        p.evaluate("document.getElementById('game-ordering').size = 9")
+        p.screenshot(path=str(SHOTS / "plugin-ordering-menu-1280x720.png"))
 
 
 def test_a_plugin_algorithm_given_as_plugin_is_offered_and_searched_on_the_reference_engine():

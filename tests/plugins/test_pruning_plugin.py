@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from searchlab import cli, load, plugin_entry_points
+from searchlab import load, plugin_entry_points
 from searchlab.algorithms import compiled_engine
 from searchlab.contracts import pruning as P  # the records and the family registry
 from searchlab.algorithms.pruning import (Family, LateMoveReductions, PluginRule, Pruning,
@@ -24,6 +24,8 @@ from searchlab.errors import InvalidParameterError, UnsupportedError
 from searchlab.games.tictactoe import TicTacToe
 from searchlab.testing import ConformanceError, check_pruning
 
+from ..experiment.conftest import run_main as _main
+
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = ROOT / "tests" / "data" / "plugins"
 SEARCHPATH = f"hydra.searchpath=[file://{PLUGINS / 'conf'}]"
@@ -31,19 +33,6 @@ SEARCHPATH = f"hydra.searchpath=[file://{PLUGINS / 'conf'}]"
 sys.path.insert(0, str(PLUGINS))
 import mypruning  # noqa: E402
 from nim_game import Nim  # noqa: E402
-
-
-def _main(monkeypatch, capsys, *argv: str) -> tuple[int, str, str]:
-    """``searchlab *argv`` in this process: (exit code, stdout, stderr)."""
-    monkeypatch.setattr(sys, "argv", ["searchlab", *argv])
-    monkeypatch.setattr(sys, "stdout", sys.stdout)
-    try:
-        cli.main()
-        code = 0
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _documented_command() -> list[str]:
