@@ -90,6 +90,12 @@ def algorithm_names() -> tuple[str, ...]:
     return (*ALGORITHMS, *_PLUGINS)
 
 
+def plugin_names() -> tuple[str, ...]:
+    """The registered plug-in algorithms' names, in registration order (no built-in)."""
+    _load()
+    return tuple(_PLUGINS)
+
+
 def plugin_algorithm(name: str) -> Optional[Algorithm]:
     """The plug-in of that name, or None (a built-in or unknown name)."""
     _load()
@@ -109,5 +115,5 @@ def is_sound(name: str) -> bool:
 
 
 __all__ = ["Algorithm", "ENTRY_POINT_GROUP", "algorithm_names", "is_sound", "plugin_algorithm",
-           "plugin_errors", "register_algorithm"]
+           "plugin_errors", "plugin_names", "register_algorithm"]
 

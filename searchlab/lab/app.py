@@ -83,7 +83,7 @@ def meta() -> dict:
                           "drawing": g.view.drawing()}
                       for k, g in play_games.lab_games().items()},
             "algorithms": list(play_games.algorithms()), "orderings": list(play_games.orderings()),
-            "trace_algorithms": list(trees.TRACE_ALGORITHMS),
+            "trace_algorithms": list(trees.trace_algorithms()),
             "trace_orderings": list(trees.TRACE_ORDERINGS),
             "presets": {k: v[0] for k, v in trees.PRESETS.items()},
             "caps": {"tree_leaves": MAX_TREE_LEAVES, "tree_depth": MAX_TREE_DEPTH,

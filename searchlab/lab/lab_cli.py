@@ -43,8 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-remote", action="store_true",
                    help="allow a host other than loopback (the lab has no authentication)")
     p.add_argument("--plugin", action="append", default=[], metavar="MODULE",
-                   help="a module registering games (its GAME or register()) or ordering "
-                        "components (register_component()); repeatable; "
+                   help="a module registering games (its GAME or register()), ordering "
+                        "components (register_component()) or search algorithms "
+                        "(register_algorithm()); repeatable; "
                         "installed entry-point plug-ins need none (docs/extending.md)")
     sub = p.add_subparsers(dest="command")
     e = sub.add_parser("export", help="write the trace player as one self-contained HTML file")

@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
-from searchlab.algorithms.algorithm_registry import algorithm_names, plugin_algorithm
+from searchlab.algorithms.algorithm_registry import plugin_algorithm, plugin_names
 from searchlab.algorithms.ordering_registry import component, component_names, describe as describe_ordering
 from searchlab.algorithms.search_api import search
 from searchlab.algorithms.minimal_tree import minimal_tree
@@ -125,7 +125,7 @@ def orderings() -> tuple[str, ...]:
 def algorithms() -> tuple[str, ...]:
     """The game menu's algorithms: ALGORITHMS, then the registered plug-in algorithms
     (searchlab.algorithms.algorithm_registry; reference engine only)."""
-    return ALGORITHMS + tuple(a for a in algorithm_names() if plugin_algorithm(a) is not None)
+    return ALGORITHMS + plugin_names()
 
 
 def _reference_only(ordering: str, algorithm: str = "alphabeta") -> bool:

@@ -1,5 +1,6 @@
 """Plug-in modules the lab is given (``searchlab lab --plugin MODULE``, ``create_app(plugins=)``):
-games and ordering components registered from Python rather than installed with an entry point.
+games, ordering components and search algorithms registered from Python rather than installed
+with an entry point.
 
 The lab's searches run in fresh worker processes (searchlab.lab.workers), which know only the
 games their own imports register; so the server imports each module and hands the names to its

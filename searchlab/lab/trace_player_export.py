@@ -54,8 +54,8 @@ def export_trace_html(tree: Any, path: str | Path | None = None, *, title: str |
 
     ``tree``: nested lists ([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), a preset name
     (searchlab.lab.trees.PRESETS, e.g. "textbook"), an ExplicitTree, or a tree spec dict
-    (searchlab.lab.trees). ``algorithms``: up to three of minimax, alphabeta, pvs, drawn side by
-    side; ``seed`` is the random ordering's seed. Raises ValueError (LabError) on bad input.
+    (searchlab.lab.trees). ``algorithms``: up to three of ``trees.trace_algorithms()`` (minimax,
+    alphabeta, pvs and the registered plug-in algorithms), drawn side by side; ``seed`` is the random ordering's seed. Raises ValueError (LabError) on bad input.
     """
     if isinstance(tree, str):
         spec: Any = {"kind": "preset", "name": tree}
@@ -66,8 +66,9 @@ def export_trace_html(tree: Any, path: str | Path | None = None, *, title: str |
         spec = {"kind": "nested", "text": json.dumps(nested)}
     label, nested = trees.parse_tree(spec)
     algorithms = tuple(algorithms)
-    if not 1 <= len(algorithms) <= 3 or any(a not in trees.TRACE_ALGORITHMS for a in algorithms):
-        raise LabError(f"algorithms must be 1 to 3 of {', '.join(trees.TRACE_ALGORITHMS)}; "
+    allowed = trees.trace_algorithms()
+    if not 1 <= len(algorithms) <= 3 or any(a not in allowed for a in algorithms):
+        raise LabError(f"algorithms must be 1 to 3 of {', '.join(allowed)}; "
                        f"got {algorithms!r}")
     data = {"label": label, "tree": nested,
             "by_ordering": {o: [trees.trace_payload(nested, a, o, seed) for a in algorithms]

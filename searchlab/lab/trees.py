@@ -11,7 +11,10 @@ left to right. Every spec is validated against the caps in searchlab.lab.request
 
 ``trace_payload`` runs searchlab's own traced search (searchlab.algorithms.trace.run_trace, the
 reference engine) and returns its events as JSON-ready dicts with running counts, the reason
-of every cutoff, and the principal variation: the page only draws them.
+of every cutoff, and the principal variation: the page only draws them. Besides the built-in
+``TRACE_ALGORITHMS`` it traces every registered plug-in algorithm (``trace_algorithms``): a
+plug-in's node code searches its children through ``ctx.child`` and reports cutoffs through
+``ctx.cut``, which the recorder wraps, so its trace is the very same search, node for node.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from searchlab.algorithms.algorithm_registry import plugin_algorithm, plugin_names
 from searchlab.algorithms.trace import run_trace
 from searchlab.studies.claims.exact_trees import HOMEWORK, TEXTBOOK, TEXTBOOK_C_FIRST
 from searchlab.errors import SearchlabError
@@ -33,6 +37,12 @@ from searchlab.trees import ExplicitTree
 TRACE_ALGORITHMS = ("minimax", "alphabeta", "pvs")
 TRACE_ORDERINGS = ("natural", "perfect", "worst", "random")
 TREE_KINDS = ("preset", "nested", "random", "mannheim")
+
+
+def trace_algorithms() -> tuple[str, ...]:
+    """The algorithms the trace player offers: ``TRACE_ALGORITHMS`` (the page has their
+    pseudo-code), then the registered plug-in algorithms in registration order."""
+    return TRACE_ALGORITHMS + plugin_names()
 
 
 def _value(nested: Any, ply: int = 0) -> float:
@@ -196,15 +206,18 @@ def trace_payload(nested: Any, algorithm: str = "alphabeta", ordering: str = "na
                   seed: int = 0) -> dict:
     """The traced search of ``nested`` by searchlab's reference engine, ready for the page.
 
-    ``result`` holds search()'s SearchResult figures (value, best move, nodes, leaves,
-    cutoffs). Each event has kind ``k`` (enter/leaf/return/cutoff), path ``p``, entry window
+    ``algorithm``: one of ``trace_algorithms()``; ``description`` is a plug-in's own line
+    (None for a built-in). ``result`` holds search()'s SearchResult figures (value, best move,
+    nodes, leaves, cutoffs). Each event has kind ``k`` (enter/leaf/return/cutoff), path ``p``, entry window
     ``w`` ([alpha, beta], None for minimax), value ``v`` and bound ``b`` (exact/upper/lower),
     the pruned leaves ``pr`` of a cutoff with ``ab``, the node's (alpha, beta) when it cut
     (alpha >= beta), and the running counts after it: nodes ``n``, leaves evaluated ``l``,
     leaves pruned ``pl``, cutoffs ``c``. ``pv`` lists the principal variation's paths.
     """
-    if algorithm not in TRACE_ALGORITHMS:
-        raise LabError(f"algorithm must be one of {', '.join(TRACE_ALGORITHMS)}; got {algorithm!r}")
+    allowed = trace_algorithms()
+    if algorithm not in allowed:
+        raise LabError(f"algorithm must be one of {', '.join(allowed)}; got {excerpt(algorithm)}")
+    plugin = plugin_algorithm(algorithm)
     if ordering not in TRACE_ORDERINGS:
         raise LabError(f"ordering must be one of {', '.join(TRACE_ORDERINGS)}; got {ordering!r}")
     try:
@@ -263,6 +276,7 @@ def trace_payload(nested: Any, algorithm: str = "alphabeta", ordering: str = "na
             node, sub = nxt, sub[nxt[-1]]
     return {"tree": nested, "depth": tree.d, "n_leaves": tree.n_leaves,
             "algorithm": algorithm, "ordering": ordering, "seed": seed,
+            "description": plugin.description if plugin else None,
             "result": {"value": jnum(result.value), "best_move": result.best_move,
                        "nodes": result.nodes, "leaves": result.leaves,
                        "cutoffs": result.cutoffs, "interior": result.interior},
@@ -274,12 +288,13 @@ def trace_request(body: dict) -> dict:
     and seed): {"label", "tree", "traces": [trace_payload(...), ...]}. Raises LabError."""
     label, nested = parse_tree(body.get("tree"))
     algorithms = body.get("algorithms", ["alphabeta"])
+    allowed = trace_algorithms()
     if not isinstance(algorithms, list) or not 1 <= len(algorithms) <= 3 \
             or len(set(map(str, algorithms))) != len(algorithms):
         raise LabError(f"algorithms must be a list of 1 to 3 different names from "
-                       f"{', '.join(TRACE_ALGORITHMS)}; got {excerpt(algorithms)}")
+                       f"{', '.join(allowed)}; got {excerpt(algorithms)}")
     for a in algorithms:
-        choice({"algorithms": a}, "algorithms", TRACE_ALGORITHMS)
+        choice({"algorithms": a}, "algorithms", allowed)
     ordering = choice(body, "ordering", TRACE_ORDERINGS, "natural")
     seed = integer(body, "seed", 0, 2**63 - 1, 0)
     return {"label": label, "tree": nested,

@@ -169,31 +169,100 @@ def test_the_plugin_policy_chosen_from_the_menu(installed):
         p.screenshot(path=str(SHOTS / "plugin-ordering-menu-1280x720.png"))
 
 
-def test_a_plugin_algorithm_given_as_plugin_is_offered_and_searched_on_the_reference_engine():
-    """A module registering a search algorithm (tests/data/plugins/f1_alphabeta.py, ``--plugin``):
-    /api/meta lists it after the built-ins, and the lab's workers search with it on the
-    reference engine under the reference budget, node for node as search() does."""
+@pytest.fixture
+def f1_lab():
+    """A lab started with ``--plugin f1_alphabeta`` (tests/data/plugins/f1_alphabeta.py: a module
+    registering a search algorithm, alpha-beta without deep cutoffs); the registry is restored
+    after."""
     from searchlab.algorithms import algorithm_registry
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(algorithm_registry, "_PLUGINS", dict(algorithm_registry._PLUGINS))
         mp.syspath_prepend(str(PLUGINS))
         mp.setenv("PYTHONPATH", os.pathsep.join([str(PLUGINS), *filter(None, [os.environ.get("PYTHONPATH")])]))
         sys.modules.pop("f1_alphabeta", None)
+        app = create_app(wall_clock=600, plugins=("f1_alphabeta",))
         try:
-            c = TestClient(create_app(wall_clock=600, plugins=("f1_alphabeta",)), base_url=LAB)
-            assert c.get("/api/meta").json()["algorithms"] == [*play_games.ALGORITHMS, "alphabeta-f1"]
-            r = c.post("/api/search", json={"game": "connect4", "position": "44", "depth": 5,
-                                            "algorithm": "alphabeta-f1", "ordering": "own"})
-            assert r.status_code == 200, r.text
-            r = r.json()
-            g = _position("connect4", "44")
-            ref = search(g, "alphabeta-f1", "centre", depth=5, engine="reference")
-            assert (r["engine"], r["algorithm"], r["budget"]) == ("reference", "alphabeta-f1",
-                                                                  MAX_NODES_REFERENCE)
-            assert (r["value"], r["nodes"], r["leaves"]) == \
-                (play_games.for_mover(g, ref.value), ref.nodes, ref.leaves)
-            ab = search(g, "alphabeta", "centre", depth=5, engine="reference")
-            assert ref.value == ab.value and ref.nodes >= ab.nodes
-            c.app.state.pool.close()
+            yield app
         finally:
+            app.state.pool.close()
             sys.modules.pop("f1_alphabeta", None)
+
+
+def test_a_plugin_algorithm_given_as_plugin_is_offered_and_searched_on_the_reference_engine(f1_lab):
+    """/api/meta lists the plug-in algorithm after the built-ins, and the lab's workers search
+    with it on the reference engine under the reference budget, node for node as search() does."""
+    c = TestClient(f1_lab, base_url=LAB)
+    assert c.get("/api/meta").json()["algorithms"] == [*play_games.ALGORITHMS, "alphabeta-f1"]
+    r = c.post("/api/search", json={"game": "connect4", "position": "44", "depth": 5,
+                                    "algorithm": "alphabeta-f1", "ordering": "own"})
+    assert r.status_code == 200, r.text
+    r = r.json()
+    g = _position("connect4", "44")
+    ref = search(g, "alphabeta-f1", "centre", depth=5, engine="reference")
+    assert (r["engine"], r["algorithm"], r["budget"]) == ("reference", "alphabeta-f1",
+                                                          MAX_NODES_REFERENCE)
+    assert (r["value"], r["nodes"], r["leaves"]) == \
+        (play_games.for_mover(g, ref.value), ref.nodes, ref.leaves)
+    ab = search(g, "alphabeta", "centre", depth=5, engine="reference")
+    assert ref.value == ab.value and ref.nodes >= ab.nodes
+
+
+#: a random tree (b = 3, d = 4) with deep cutoffs: F1 searches 56 nodes there, alpha-beta 52
+DEEP = {"kind": "random", "b": 3, "d": 4, "lo": 0, "hi": 20, "seed": 1}
+
+
+def _f1_and_alphabeta():
+    from searchlab.lab.trees import parse_tree
+    from searchlab.trees import ExplicitTree
+    tree = ExplicitTree(parse_tree(DEEP)[1])
+    return (search(tree, "alphabeta-f1", engine="reference"),
+            search(tree, "alphabeta", engine="reference"))
+
+
+def test_the_trace_player_traces_a_plugin_algorithm_node_for_node(f1_lab):
+    """The trace player offers the plug-in algorithm after the built-ins, and its trace (run in
+    a worker) is search()'s own search: the events' running counts end at search()'s nodes and
+    leaves, every entered node is counted once, and the deep cutoffs F1 gives up cost it nodes
+    alpha-beta's trace of the same tree does not search. The offline export takes it too."""
+    from searchlab.lab.trees import TRACE_ALGORITHMS
+    c = TestClient(f1_lab, base_url=LAB)
+    assert c.get("/api/meta").json()["trace_algorithms"] == [*TRACE_ALGORITHMS, "alphabeta-f1"]
+    body = {"tree": DEEP, "algorithms": ["alphabeta", "alphabeta-f1"], "ordering": "natural"}
+    r = c.post("/api/trace", json=body)
+    assert r.status_code == 200, r.text
+    ab_trace, f1_trace = r.json()["traces"]
+    f1, ab = _f1_and_alphabeta()
+    for t, ref in ((f1_trace, f1), (ab_trace, ab)):
+        last = t["events"][-1]
+        assert (last["n"], last["l"], last["c"]) == (ref.nodes, ref.leaves, ref.cutoffs)
+        assert (t["result"]["value"], t["result"]["nodes"]) == (ref.value, ref.nodes)
+        assert sum(e["k"] == "enter" for e in t["events"]) == ref.nodes
+    assert f1_trace["description"] == "alpha-beta without deep cutoffs (Knuth & Moore's F1)"
+    assert ab_trace["description"] is None
+    assert (f1.nodes, ab.nodes) == (56, 52) and f1.value == ab.value
+    r = c.post("/api/export", json=body)
+    assert r.status_code == 200 and '"algorithm":"alphabeta-f1"' in r.text
+    r = c.post("/api/trace", json={**body, "algorithms": ["alphabeta-f2"]})
+    assert r.status_code == 400 and "alphabeta-f1" in r.json()["error"]
+
+
+def test_the_plugin_algorithm_traced_in_the_browser(f1_lab):
+    """The page adds a box for the plug-in algorithm; ticked, its panel shows the plug-in's
+    description in the pseudo-code's place and, stepped to the end, search()'s counts."""
+    from tests.lab.test_browser import SHOTS, lab_page   # skips without chromium, uvicorn, playwright
+    f1, _ = _f1_and_alphabeta()
+    with lab_page(f1_lab) as p:
+        p.click("#tab-trace")
+        assert p.locator(".alg").evaluate_all("bs => bs.map(b => b.value)") == \
+            ["minimax", "alphabeta", "pvs", "alphabeta-f1"]
+        p.select_option("#tree-kind", "random")
+        for k, v in (("rb", 3), ("rd", 4), ("rlo", 0), ("rhi", 20), ("rseed", 1)):
+            p.fill(f"#{k}", str(v))
+        p.check('.alg[value="alphabeta-f1"]')
+        p.wait_for_selector('.panel[data-algorithm="alphabeta-f1"]', timeout=60_000)
+        panel = p.locator('.panel[data-algorithm="alphabeta-f1"]')
+        assert "alpha-beta without deep cutoffs" in panel.locator("ol.code").inner_text()
+        p.keyboard.press("End")
+        counts = panel.locator(".counts").inner_text()
+        assert f"search() reports nodes {f1.nodes}, leaves {f1.leaves}" in counts, counts
+        p.screenshot(path=str(SHOTS / "plugin-algorithm-trace-1280x720.png"))

@@ -323,6 +323,14 @@
     $("game").innerHTML = Object.entries(META.games).map(([k, g]) => `<option value="${k}">${g.label}</option>`).join("");
     $("algorithm").innerHTML = META.algorithms.map(a => `<option>${a}</option>`).join("");
     $("game-ordering").innerHTML = META.orderings.map(o => `<option${o === "id+tt+killer+history" ? " selected" : ""}>${o}</option>`).join("");
+    // a box for each plug-in algorithm the trace player offers, after the built-ins' boxes
+    const boxed = new Set([...document.querySelectorAll(".alg")].map(x => x.value));
+    for (const a of META.trace_algorithms.filter(a => !boxed.has(a))) {
+      const box = document.createElement("input"), label = document.createElement("label");
+      Object.assign(box, {type: "checkbox", className: "alg", value: a});
+      box.addEventListener("change", loadTree);
+      label.append(box, " " + a); $("tree-form").querySelector("fieldset.algs").appendChild(label);
+    }
     await loadTree();
     await newGame();
     document.body.dataset.ready = "1";

@@ -147,7 +147,9 @@ const SearchlabTrace = (() => {
   const MIN_NOTE = {minimax: "MIN node: best = min(best, v)",
                     alphabeta: "MIN node: v = +∞, min, cutoff if v ≤ α, β = min(β, v)",
                     pvs: "MIN node: α and β swapped (null window β−ε, β)"};
+  // the highlighted line (-1: none, for a plug-in algorithm, which has no pseudo-code here)
   function codeLine(alg, trace, i, s) {
+    if (!CODE[alg]) return -1;
     if (i === 0) return 0;
     const e = trace.events[i - 1], leafNode = !Array.isArray(nodeAt(trace.tree, e.p));
     if (e.k === "leaf" || (e.k === "enter" && leafNode)) return 1;
@@ -222,8 +224,11 @@ const SearchlabTrace = (() => {
       [...this.svg.childNodes].filter(c => c !== bodyG && !["title", "style"].includes(c.nodeName)).forEach(c => bodyG.appendChild(c));
       this.pan();
       this.code = document.createElement("ol"); this.code.className = "code"; this.code.setAttribute("aria-label", `${trace.algorithm} pseudo-code`);
-      this.code.innerHTML = (CODE[trace.algorithm] || []).map(l => `<li>${l.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</li>`).join("") +
-        (MIN_NOTE[trace.algorithm] ? `<li class="min-note">${MIN_NOTE[trace.algorithm]}</li>` : "");
+      const esc = l => l.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+      // a plug-in algorithm: its own one-line description in the code's place
+      this.code.innerHTML = CODE[trace.algorithm]
+        ? CODE[trace.algorithm].map(l => `<li>${esc(l)}</li>`).join("") + `<li class="min-note">${MIN_NOTE[trace.algorithm]}</li>`
+        : `<li class="min-note">a plug-in algorithm${trace.description ? ": " + esc(trace.description) : ""} (no pseudo-code here)</li>`;
       body.appendChild(this.code);
       this.info = document.createElement("p"); this.info.className = "info"; this.box.appendChild(this.info);
       this.counts = document.createElement("p"); this.counts.className = "counts"; this.box.appendChild(this.counts);
