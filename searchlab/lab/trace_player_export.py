@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from searchlab.lab import trees
-from searchlab.lab.requests import LabError, text
+from searchlab.lab.requests import text
 
 STATIC = Path(__file__).with_name("static")
 
@@ -54,8 +54,9 @@ def export_trace_html(tree: Any, path: str | Path | None = None, *, title: str |
 
     ``tree``: nested lists ([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), a preset name
     (searchlab.lab.trees.PRESETS, e.g. "textbook"), an ExplicitTree, or a tree spec dict
-    (searchlab.lab.trees). ``algorithms``: up to three of ``trees.trace_algorithms()`` (minimax,
-    alphabeta, pvs and the registered plug-in algorithms), drawn side by side; ``seed`` is the random ordering's seed. Raises ValueError (LabError) on bad input.
+    (searchlab.lab.trees). ``algorithms``: 1 to 3 different names of ``trees.trace_algorithms()``
+    (minimax, alphabeta, pvs and the registered plug-in algorithms), drawn side by side;
+    ``seed`` is the random ordering's seed. Raises ValueError (LabError) on bad input.
     """
     if isinstance(tree, str):
         spec: Any = {"kind": "preset", "name": tree}
@@ -65,11 +66,7 @@ def export_trace_html(tree: Any, path: str | Path | None = None, *, title: str |
         nested = getattr(tree, "nested", tree)
         spec = {"kind": "nested", "text": json.dumps(nested)}
     label, nested = trees.parse_tree(spec)
-    algorithms = tuple(algorithms)
-    allowed = trees.trace_algorithms()
-    if not 1 <= len(algorithms) <= 3 or any(a not in allowed for a in algorithms):
-        raise LabError(f"algorithms must be 1 to 3 of {', '.join(allowed)}; "
-                       f"got {algorithms!r}")
+    algorithms = trees.check_algorithms(tuple(algorithms))
     data = {"label": label, "tree": nested,
             "by_ordering": {o: [trees.trace_payload(nested, a, o, seed) for a in algorithms]
                             for o in trees.TRACE_ORDERINGS}}

@@ -208,8 +208,8 @@ def trace_payload(nested: Any, algorithm: str = "alphabeta", ordering: str = "na
 
     ``algorithm``: one of ``trace_algorithms()``; ``description`` is a plug-in's own line
     (None for a built-in). ``result`` holds search()'s SearchResult figures (value, best move,
-    nodes, leaves, cutoffs). Each event has kind ``k`` (enter/leaf/return/cutoff), path ``p``, entry window
-    ``w`` ([alpha, beta], None for minimax), value ``v`` and bound ``b`` (exact/upper/lower),
+    nodes, leaves, cutoffs). Each event has kind ``k`` (enter/leaf/return/cutoff), path ``p``,
+    entry window ``w`` ([alpha, beta], None for minimax), value ``v`` and bound ``b`` (exact/upper/lower),
     the pruned leaves ``pr`` of a cutoff with ``ab``, the node's (alpha, beta) when it cut
     (alpha >= beta), and the running counts after it: nodes ``n``, leaves evaluated ``l``,
     leaves pruned ``pl``, cutoffs ``c``. ``pv`` lists the principal variation's paths.
@@ -283,18 +283,24 @@ def trace_payload(nested: Any, algorithm: str = "alphabeta", ordering: str = "na
             "events": out, "pv": [list(p) for p in pv]}
 
 
-def trace_request(body: dict) -> dict:
-    """/api/trace: the traced searches of one tree by each requested algorithm (same ordering
-    and seed): {"label", "tree", "traces": [trace_payload(...), ...]}. Raises LabError."""
-    label, nested = parse_tree(body.get("tree"))
-    algorithms = body.get("algorithms", ["alphabeta"])
+def check_algorithms(algorithms: Any) -> list[str]:
+    """``algorithms`` (a list or tuple) as a list of 1 to 3 different names from
+    ``trace_algorithms()``, the panels side by side. Raises LabError naming the allowed."""
     allowed = trace_algorithms()
-    if not isinstance(algorithms, list) or not 1 <= len(algorithms) <= 3 \
+    if not isinstance(algorithms, (list, tuple)) or not 1 <= len(algorithms) <= 3 \
             or len(set(map(str, algorithms))) != len(algorithms):
         raise LabError(f"algorithms must be a list of 1 to 3 different names from "
                        f"{', '.join(allowed)}; got {excerpt(algorithms)}")
     for a in algorithms:
         choice({"algorithms": a}, "algorithms", allowed)
+    return list(algorithms)
+
+
+def trace_request(body: dict) -> dict:
+    """/api/trace: the traced searches of one tree by each requested algorithm (same ordering
+    and seed): {"label", "tree", "traces": [trace_payload(...), ...]}. Raises LabError."""
+    label, nested = parse_tree(body.get("tree"))
+    algorithms = check_algorithms(body.get("algorithms", ["alphabeta"]))
     ordering = choice(body, "ordering", TRACE_ORDERINGS, "natural")
     seed = integer(body, "seed", 0, 2**63 - 1, 0)
     return {"label": label, "tree": nested,

@@ -244,6 +244,13 @@ def test_the_trace_player_traces_a_plugin_algorithm_node_for_node(f1_lab):
     assert r.status_code == 200 and '"algorithm":"alphabeta-f1"' in r.text
     r = c.post("/api/trace", json={**body, "algorithms": ["alphabeta-f2"]})
     assert r.status_code == 400 and "alphabeta-f1" in r.json()["error"]
+    # the Python export, in this process (the fixture's module is imported here too)
+    from searchlab.lab.requests import LabError
+    from searchlab.lab.trace_player_export import export_trace_html
+    assert '"algorithm":"alphabeta-f1"' in export_trace_html(DEEP, algorithms=("alphabeta-f1",))
+    with pytest.raises(LabError, match="1 to 3 different names from minimax, alphabeta, pvs, "
+                                       "alphabeta-f1"):
+        export_trace_html(DEEP, algorithms=("pvs", "pvs"))
 
 
 def test_the_plugin_algorithm_traced_in_the_browser(f1_lab):
